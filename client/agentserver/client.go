@@ -1,0 +1,193 @@
+package agentserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// sessionHeader is the agent-server's authentication header (protocol §9).
+const sessionHeader = "X-Session-API-Key"
+
+// maxResponseBytes bounds a REST response body. Event pages of 100 events
+// can reach tens of megabytes when observations carry screenshots.
+const maxResponseBytes = 512 << 20
+
+// Client talks to one agent-server. It is safe for concurrent use.
+type Client struct {
+	base    *url.URL // scheme, host and optional path prefix; no query, no credentials
+	key     string
+	http    *http.Client
+	log     *slog.Logger
+	timeout time.Duration
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient makes the client use hc for REST calls and the WebSocket
+// handshake (for custom transports or TLS settings).
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) {
+		if hc != nil {
+			c.http = hc
+		}
+	}
+}
+
+// WithLogger sends the client's diagnostics to l (by default they are
+// discarded: a TUI must never log to the terminal).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *Client) {
+		if l != nil {
+			c.log = l
+		}
+	}
+}
+
+// WithRequestTimeout bounds each REST request (default 30 s); zero means
+// only the caller's context bounds it.
+func WithRequestTimeout(d time.Duration) Option {
+	return func(c *Client) { c.timeout = d }
+}
+
+// New returns a client for the agent-server at baseURL (http or https, with
+// an optional path prefix such as a proxy route). sessionKey may be empty
+// for servers without authentication. The base URL must not carry
+// credentials or a query: secrets never travel in URLs.
+func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(strings.TrimSpace(baseURL))
+	if err != nil {
+		return nil, fmt.Errorf("agent-server URL: %w", err)
+	}
+	switch u.Scheme {
+	case "http", "https":
+	case "ws":
+		u.Scheme = "http"
+	case "wss":
+		u.Scheme = "https"
+	default:
+		return nil, fmt.Errorf("agent-server URL: scheme must be http or https, not %q", u.Scheme)
+	}
+	if u.Host == "" {
+		return nil, errors.New("agent-server URL: missing host")
+	}
+	if u.User != nil {
+		return nil, errors.New("agent-server URL: must not contain credentials (pass the session key separately)")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, errors.New("agent-server URL: must not contain a query or fragment")
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	c := &Client{
+		base:    u,
+		key:     sessionKey,
+		http:    &http.Client{},
+		log:     slog.New(slog.DiscardHandler),
+		timeout: 30 * time.Second,
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// BaseURL returns the server's base URL as given (without a trailing slash).
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// endpoint builds the URL of a route below the base URL. route is an
+// already-escaped path beginning with "/".
+func (c *Client) endpoint(route string, q url.Values) *url.URL {
+	u := *c.base
+	u.Path = c.base.Path + route
+	u.RawQuery = q.Encode()
+	return &u
+}
+
+// conversationRoute is the escaped path of a conversation below /api.
+func conversationRoute(id, suffix string) string {
+	return "/api/conversations/" + url.PathEscape(id) + suffix
+}
+
+// getJSON GETs a route and decodes its JSON answer into out.
+func (c *Client) getJSON(ctx context.Context, route string, q url.Values, out any) error {
+	return c.do(ctx, http.MethodGet, route, q, nil, out)
+}
+
+// postJSON POSTs in (may be nil) as JSON and decodes the answer into out
+// (may be nil).
+func (c *Client) postJSON(ctx context.Context, route string, in, out any) error {
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			return fmt.Errorf("POST %s: %w", route, err)
+		}
+	}
+	return c.do(ctx, http.MethodPost, route, nil, body, out)
+}
+
+// do performs one REST call. Errors name the method and route, never the
+// full URL (whose host is fine but whose query might one day not be) and
+// never the key.
+func (c *Client) do(ctx context.Context, method, route string, q url.Values, body []byte, out any) error {
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.endpoint(route, q).String(), rd)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, route, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.key != "" {
+		req.Header.Set(sessionHeader, c.key)
+	}
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return fmt.Errorf("%s %s: %w", method, route, ctxErr)
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		c.log.Debug("agent-server request failed", "method", method, "route", route, "error", redact(err.Error(), c.key))
+		return &connectError{route: method + " " + route, err: errors.New(redact(err.Error(), c.key))}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	c.log.Debug("agent-server request", "method", method, "route", route, "status", resp.StatusCode,
+		"bytes", len(data), "elapsed", time.Since(start))
+	if err != nil {
+		return fmt.Errorf("%s %s: reading the response: %w", method, route, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return &HTTPError{Method: method, Route: route, Status: resp.StatusCode, Body: excerpt(data, c.key)}
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("%s %s: the answer is not the expected JSON: %v", method, route, redact(err.Error(), c.key))
+	}
+	return nil
+}

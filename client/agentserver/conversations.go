@@ -1,0 +1,213 @@
+package agentserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"ohwatch/model"
+)
+
+// searchPageLimit is the largest page the agent-server allows (1-100).
+const searchPageLimit = 100
+
+// ConversationInfo is what the server says about one conversation (REST
+// ConversationInfo, protocol §3.2). Base holds the state dump decoded like
+// base_state.json; its Stats are authoritative (the `metrics` field is often
+// stale and is ignored).
+type ConversationInfo struct {
+	ID              string // normalised lowercase 32-hex
+	Title           string // sanitised, one line
+	ExecutionStatus string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	Base            *model.BaseState
+}
+
+// conversationHeader is the part of ConversationInfo that BaseState does
+// not carry.
+type conversationHeader struct {
+	ID              string `json:"id"`
+	Title           string `json:"title"`
+	ExecutionStatus string `json:"execution_status"`
+	AgentStatus     string `json:"agent_status"` // before 2025-11
+	CreatedAt       string `json:"created_at"`
+	UpdatedAt       string `json:"updated_at"`
+}
+
+// decodeConversation turns one ConversationInfo object into the typed form.
+func decodeConversation(raw []byte) (*ConversationInfo, error) {
+	var h conversationHeader
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return nil, fmt.Errorf("conversation info: %w", err)
+	}
+	base, err := model.DecodeBaseState(raw)
+	if err != nil {
+		return nil, fmt.Errorf("conversation info: %w", err)
+	}
+	info := &ConversationInfo{
+		ID:              model.NormalizeConversationID(h.ID),
+		Title:           model.SanitizeLine(h.Title),
+		ExecutionStatus: model.SanitizeLine(h.ExecutionStatus),
+		Base:            base,
+	}
+	if info.ExecutionStatus == "" {
+		info.ExecutionStatus = model.SanitizeLine(h.AgentStatus)
+	}
+	if info.ExecutionStatus == "" {
+		info.ExecutionStatus = base.ExecutionStatus
+	}
+	if info.Title == "" {
+		info.Title = base.Title
+	}
+	if info.ID == "" {
+		info.ID = base.ID
+	}
+	info.CreatedAt, _ = model.ParseTime(h.CreatedAt)
+	info.UpdatedAt, _ = model.ParseTime(h.UpdatedAt)
+	return info, nil
+}
+
+// Conversation fetches GET /api/conversations/{id}: metadata, the current
+// execution status and the full stats. A missing conversation gives an
+// error satisfying errors.Is(err, ErrNotFound).
+func (c *Client) Conversation(ctx context.Context, id string) (*ConversationInfo, error) {
+	var raw json.RawMessage
+	route := conversationRoute(id, "")
+	if err := c.getJSON(ctx, route, nil, &raw); err != nil {
+		return nil, err
+	}
+	info, err := decodeConversation(raw)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", route, err)
+	}
+	return info, nil
+}
+
+// Confirm asks the server for the conversation's current execution status.
+// The headless watch uses it to confirm (or deny) a provisional "finished"
+// when no full_state snapshot arrived within its grace period.
+func (c *Client) Confirm(ctx context.Context, id string) (status string, err error) {
+	info, err := c.Conversation(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return info.ExecutionStatus, nil
+}
+
+// page is the agent-server's paged answer shape for both conversation and
+// event search.
+type page struct {
+	Items      []json.RawMessage `json:"items"`
+	NextPageID *string           `json:"next_page_id"`
+}
+
+// SearchConversations lists every conversation on the server, following
+// all pages of /api/conversations/search (newest first, the server's
+// default order). An item the server could not serialise (null) is
+// skipped.
+func (c *Client) SearchConversations(ctx context.Context) ([]*ConversationInfo, error) {
+	const route = "/api/conversations/search"
+	var out []*ConversationInfo
+	err := c.eachPage(ctx, route, url.Values{}, func(items []json.RawMessage) error {
+		for _, raw := range items {
+			if isJSONNull(raw) {
+				continue
+			}
+			info, err := decodeConversation(raw)
+			if err != nil {
+				return fmt.Errorf("GET %s: %w", route, err)
+			}
+			out = append(out, info)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// CountConversations returns GET /api/conversations/count.
+func (c *Client) CountConversations(ctx context.Context) (int, error) {
+	var n int
+	if err := c.getJSON(ctx, "/api/conversations/count", nil, &n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// CountEvents returns the length of a conversation's event log
+// (GET /api/conversations/{id}/events/count, cheap without filters).
+func (c *Client) CountEvents(ctx context.Context, id string) (int, error) {
+	var n int
+	if err := c.getJSON(ctx, conversationRoute(id, "/events/count"), nil, &n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// ServerInfo is what GET /server_info reports that ohwatch uses.
+type ServerInfo struct {
+	Title      string
+	Version    string
+	SDKVersion string
+	// IdleTime is the seconds since the last activity on any conversation.
+	IdleTime float64
+	Uptime   float64
+}
+
+// ServerInfo fetches GET /server_info (no authentication needed, but the
+// key is sent anyway: proxies in front of the server may require it).
+func (c *Client) ServerInfo(ctx context.Context) (*ServerInfo, error) {
+	var raw struct {
+		Title      string  `json:"title"`
+		Version    string  `json:"version"`
+		SDKVersion string  `json:"sdk_version"`
+		IdleTime   float64 `json:"idle_time"`
+		Uptime     float64 `json:"uptime"`
+	}
+	if err := c.getJSON(ctx, "/server_info", nil, &raw); err != nil {
+		return nil, err
+	}
+	return &ServerInfo{
+		Title:      model.SanitizeLine(raw.Title),
+		Version:    model.SanitizeLine(raw.Version),
+		SDKVersion: model.SanitizeLine(raw.SDKVersion),
+		IdleTime:   raw.IdleTime,
+		Uptime:     raw.Uptime,
+	}, nil
+}
+
+// eachPage follows a paged search route from the first page until
+// next_page_id is null, handing each page's items to fn. page_id is
+// inclusive on the agent-server (the page starts at that item), so the
+// next page id is passed on unchanged; a server that repeats a page id
+// would loop forever, so that is an error.
+func (c *Client) eachPage(ctx context.Context, route string, q url.Values, fn func([]json.RawMessage) error) error {
+	q.Set("limit", strconv.Itoa(searchPageLimit))
+	seen := map[string]bool{}
+	for {
+		var p page
+		if err := c.getJSON(ctx, route, q, &p); err != nil {
+			return err
+		}
+		if err := fn(p.Items); err != nil {
+			return err
+		}
+		if p.NextPageID == nil || *p.NextPageID == "" {
+			return nil
+		}
+		next := *p.NextPageID
+		if seen[next] || len(p.Items) == 0 {
+			return fmt.Errorf("GET %s: paging does not advance (next_page_id repeats)", route)
+		}
+		seen[next] = true
+		q.Set("page_id", next)
+	}
+}
+
+// isJSONNull reports whether raw is the JSON literal null.
+func isJSONNull(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}

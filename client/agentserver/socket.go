@@ -1,0 +1,242 @@
+package agentserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"ohwatch/model"
+)
+
+// Close codes the agent-server uses (protocol §7).
+const (
+	closeAuthFailed websocket.StatusCode = 4001
+	closeNotFound   websocket.StatusCode = 4004
+	closeTryAgain   websocket.StatusCode = 1013
+)
+
+// socketReadLimit is the largest frame accepted. The library's default is
+// 32 KiB, but a full_state snapshot or an observation with a screenshot
+// reaches megabytes.
+const socketReadLimit = 64 << 20
+
+// resendMode says which history the socket should replay on connect.
+type resendMode int
+
+const (
+	// resendSince replays events with timestamp >= the anchor (v1.15+).
+	resendSince resendMode = iota
+	// resendAll replays every persisted event (older servers, or an empty
+	// anchor); duplicates are dropped by id.
+	resendAll
+)
+
+// socketURL derives ws(s)://host[/prefix]/sockets/events/{id} from the base
+// URL, with the resend parameters. The key is never part of it.
+func (c *Client) socketURL(id string, mode resendMode, anchor string) string {
+	u := *c.base
+	switch u.Scheme {
+	case "https":
+		u.Scheme = "wss"
+	default:
+		u.Scheme = "ws"
+	}
+	u.Path = c.base.Path + "/sockets/events/" + url.PathEscape(id)
+	q := url.Values{}
+	if mode == resendSince && anchor != "" {
+		q.Set("resend_mode", "since")
+		q.Set("after_timestamp", anchor)
+	} else {
+		// resend_all is the pre-1.15 spelling; newer servers accept it as a
+		// deprecated alias of resend_mode=all.
+		q.Set("resend_mode", "all")
+		q.Set("resend_all", "true")
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// authFrame is the first-frame authentication message (v1.18.1+).
+type authFrame struct {
+	Type          string `json:"type"`
+	SessionAPIKey string `json:"session_api_key"`
+}
+
+// dialError is a handshake that failed; status is the HTTP status when the
+// server answered at all.
+type dialError struct {
+	status int
+	err    error
+}
+
+func (e *dialError) Error() string {
+	if e.status != 0 {
+		return fmt.Sprintf("socket handshake: %d %s", e.status, http.StatusText(e.status))
+	}
+	return "socket handshake: " + e.err.Error()
+}
+
+func (e *dialError) Unwrap() error { return e.err }
+
+// dialSocket opens the event socket and authenticates. headerAuth sends the
+// key as a handshake header instead of a first frame, for servers older
+// than first-frame auth.
+func (c *Client) dialSocket(ctx context.Context, id string, mode resendMode, anchor string, headerAuth bool) (*websocket.Conn, error) {
+	opts := &websocket.DialOptions{HTTPClient: c.http, HTTPHeader: http.Header{}}
+	if headerAuth && c.key != "" {
+		opts.HTTPHeader.Set(sessionHeader, c.key)
+	}
+	dialCtx := ctx
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		dialCtx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	conn, resp, err := websocket.Dial(dialCtx, c.socketURL(id, mode, anchor), opts)
+	if err != nil {
+		de := &dialError{err: errors.New(redact(unwrapURLError(err).Error(), c.key))}
+		if resp != nil {
+			de.status = resp.StatusCode
+		}
+		return nil, de
+	}
+	conn.SetReadLimit(socketReadLimit)
+	if !headerAuth {
+		frame, _ := json.Marshal(authFrame{Type: "auth", SessionAPIKey: c.key})
+		if err := conn.Write(ctx, websocket.MessageText, frame); err != nil {
+			conn.CloseNow()
+			return nil, fmt.Errorf("sending the auth frame: %s", redact(err.Error(), c.key))
+		}
+	}
+	return conn, nil
+}
+
+// unwrapURLError drops the *url.Error layer, which quotes the whole URL.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// frame is one decoded message read from the socket, or the error that
+// ended the connection. A message that is not a JSON object has bad set to
+// its length and no event.
+type frame struct {
+	ev  model.Event
+	bad int
+	err error
+}
+
+// readFrames reads and decodes messages until the connection fails, sending
+// each to out (and the final error last). Decoding here, off the watch
+// goroutine, overlaps it with the watch's bookkeeping.
+func readFrames(ctx context.Context, conn *websocket.Conn, out chan<- frame) {
+	for {
+		typ, data, err := conn.Read(ctx)
+		var f frame
+		switch {
+		case err != nil:
+			f.err = err
+		case typ != websocket.MessageText && typ != websocket.MessageBinary:
+			continue
+		default:
+			ev, derr := model.Decode(data)
+			if derr != nil {
+				f.bad = len(data)
+			} else {
+				f.ev = ev
+			}
+		}
+		select {
+		case out <- f:
+		case <-ctx.Done():
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// errNoPong is the cause recorded when a ping goes unanswered.
+var errNoPong = errors.New("no pong")
+
+// keepAlive pings every interval; a ping unanswered within timeout means a
+// dead (or silently abandoned) connection, which is closed so the reader
+// fails and the watch reconnects. It returns when ctx ends.
+func keepAlive(ctx context.Context, conn *websocket.Conn, interval, timeout time.Duration, pong func(), dead func(error)) {
+	if interval <= 0 {
+		return
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, timeout)
+		err := conn.Ping(pctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			dead(fmt.Errorf("%w within %s", errNoPong, timeout))
+			conn.CloseNow()
+			return
+		}
+		pong()
+	}
+}
+
+// closeClass sorts the end of a connection into final failures (auth, not
+// found) and everything else (retried).
+func closeClass(err error) (code string, final bool) {
+	switch websocket.CloseStatus(err) {
+	case closeAuthFailed:
+		return CodeAuth, true
+	case closeNotFound:
+		return CodeNotFound, true
+	}
+	var de *dialError
+	if errors.As(err, &de) {
+		switch de.status {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			return CodeAuth, true
+		case http.StatusNotFound:
+			return CodeNotFound, true
+		}
+	}
+	return "", false
+}
+
+// describeEnd is the one-line human reason for the end of a connection.
+func describeEnd(err error) string {
+	if s := websocket.CloseStatus(err); s != -1 {
+		var ce websocket.CloseError
+		reason := ""
+		if errors.As(err, &ce) && ce.Reason != "" {
+			reason = ": " + ce.Reason
+		}
+		switch s {
+		case closeAuthFailed:
+			return "authentication rejected (close 4001)" + reason
+		case closeNotFound:
+			return "conversation not found (close 4004)" + reason
+		case closeTryAgain:
+			return "server busy, try again later (close 1013)" + reason
+		}
+		return fmt.Sprintf("closed by the server (%d)%s", int(s), reason)
+	}
+	return err.Error()
+}

@@ -1,0 +1,204 @@
+package agentserver
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"ohwatch/model"
+)
+
+// Watch follows a conversation live until ctx ends or the watch fails for
+// good, and returns the stream of batches; the channel is closed when the
+// watch ends.
+//
+// It loads the history over REST first, then opens the event socket asking
+// only for events at or after the newest one already seen
+// (resend_mode=since), and keeps that anchor moving as events arrive. Every
+// event is delivered once (deduplicated by id), in the order received. A
+// dropped connection is retried with jittered exponential backoff; after
+// each reconnect the history is reconciled over REST, and events missed
+// while away are merged in REST order. Authentication failures and a
+// missing conversation are final. Connection changes arrive as batches with
+// Conn set; a final failure carries Final and a Code (CodeAuth,
+// CodeNotFound, CodeConnect).
+func (c *Client) Watch(ctx context.Context, id string, opts WatchOptions) <-chan model.Batch {
+	opts = opts.withDefaults()
+	w := &watcher{
+		c:       c,
+		id:      id,
+		opts:    opts,
+		q:       newQueue(opts.Coalesce),
+		seen:    make(map[string]struct{}),
+		feat:    modernFeatures(),
+		backoff: backoff{base: opts.BaseBackoff, max: opts.MaxBackoff, jitter: opts.Jitter},
+	}
+	out := make(chan model.Batch)
+	go w.q.send(ctx, out)
+	go w.run(ctx)
+	return out
+}
+
+// watcher is the state of one Watch. Only its run goroutine touches it.
+type watcher struct {
+	c       *Client
+	id      string
+	opts    WatchOptions
+	q       *queue
+	seen    map[string]struct{}
+	anchor  anchor
+	feat    serverFeatures
+	backoff backoff
+	// sinceStrikes counts consecutive since-connections whose first events
+	// were all new: a server that ignored after_timestamp.
+	sinceStrikes int
+	// confirmed is the timestamp up to which every event is known to have
+	// been delivered (checked over REST); reconciles start there.
+	confirmed string
+}
+
+// sinceProbeEvents is how many persisted events of a since-connection are
+// examined for a replayed (already seen) one before the server is judged
+// to ignore after_timestamp; two such connections in a row switch the
+// watch to resend_mode=all.
+const (
+	sinceProbeEvents = 16
+	sinceStrikeLimit = 2
+)
+
+// run is the watch's life: probe the server, load history, then connect
+// and reconnect until a final failure or the end of ctx.
+func (w *watcher) run(ctx context.Context) {
+	defer w.q.finish()
+	w.q.conn(model.ConnState{Phase: model.PhaseConnecting})
+	w.probe(ctx)
+	attempt := 0
+	historyLoaded, reconnect := false, false
+	for {
+		var err error
+		wentLive := false
+		if !historyLoaded {
+			if err = w.loadHistory(ctx); err == nil {
+				historyLoaded = true
+			}
+		}
+		if historyLoaded {
+			wentLive, err = w.session(ctx, reconnect)
+			reconnect = true
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if wentLive {
+			attempt = 0
+		}
+		reason := redact(describeEnd(err), w.c.key)
+		if code, final := classify(err); final {
+			w.lost(code, reason)
+			return
+		}
+		attempt++
+		if w.opts.MaxAttempts > 0 && attempt > w.opts.MaxAttempts {
+			w.lost(CodeConnect, reason)
+			return
+		}
+		wait := w.backoff.delay(attempt)
+		w.c.log.Warn("agent-server connection lost; retrying", "conversation", w.id,
+			"attempt", attempt, "retry_in", wait, "reason", reason)
+		w.q.conn(model.ConnState{Phase: model.PhaseReconnecting, Attempt: attempt, RetryIn: wait, Reason: reason})
+		if !sleep(ctx, wait) {
+			return
+		}
+	}
+}
+
+// lost ends the watch with a final failure.
+func (w *watcher) lost(code, reason string) {
+	w.c.log.Error("agent-server watch ended", "conversation", w.id, "code", code, "reason", reason)
+	w.q.conn(model.ConnState{Phase: model.PhaseLost, Final: true, Code: code, Reason: reason})
+}
+
+// classify decides whether a failure is final, and which kind it is.
+func classify(err error) (code string, final bool) {
+	if code, final := closeClass(err); final {
+		return code, true
+	}
+	switch {
+	case errors.Is(err, ErrAuth):
+		return CodeAuth, true
+	case errors.Is(err, ErrNotFound):
+		return CodeNotFound, true
+	}
+	return "", false
+}
+
+// probe reads /server_info to learn which resume features the server has.
+// It is best effort: a server that does not answer is assumed current.
+func (w *watcher) probe(ctx context.Context) {
+	info, err := w.c.ServerInfo(ctx)
+	if err != nil {
+		w.c.log.Debug("server_info unavailable; assuming a current server", "error", redact(err.Error(), w.c.key))
+		return
+	}
+	w.feat = featuresOf(info.Version)
+	w.c.log.Info("agent-server", "version", info.Version, "sdk_version", info.SDKVersion,
+		"since", w.feat.since, "first_frame_auth", w.feat.firstFrameAuth)
+}
+
+// loadHistory delivers the conversation's history over REST, page by page,
+// so a long history starts showing before it has all arrived.
+func (w *watcher) loadHistory(ctx context.Context) error {
+	return w.c.eachEventPage(ctx, w.id, eventQuery{}, func(evs []model.Event) error {
+		w.deliver(evs...)
+		return nil
+	})
+}
+
+// deliver queues the events not seen before, in order, and advances the
+// resume anchor.
+func (w *watcher) deliver(evs ...model.Event) { w.deliverAnchored(true, evs...) }
+
+// deliverAnchored is deliver with the anchor update optional: the frame a
+// socket sends on subscribing (a full_state, or a per-field
+// execution_status=idle for an inactive conversation) is made up on the
+// spot and never persisted, so it must not move the resume point.
+func (w *watcher) deliverAnchored(anchored bool, evs ...model.Event) {
+	fresh := make([]model.Event, 0, len(evs))
+	for _, ev := range evs {
+		if ev.ID != "" {
+			if _, dup := w.seen[ev.ID]; dup {
+				continue
+			}
+			w.seen[ev.ID] = struct{}{}
+		}
+		if anchored {
+			w.anchor.observe(ev)
+		}
+		if w.opts.OnFullState != nil && isFullState(ev) {
+			w.opts.OnFullState(ev)
+		}
+		fresh = append(fresh, ev)
+	}
+	w.q.events(fresh)
+}
+
+// seenBefore reports whether an event id was already delivered.
+func (w *watcher) seenBefore(id string) bool {
+	_, ok := w.seen[id]
+	return ok
+}
+
+// sleep waits d or until ctx ends; it reports whether the wait completed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,146 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"ohwatch/model"
+)
+
+// eventsDirName is the SDK's name for the directory of event files.
+const eventsDirName = "events"
+
+// locate resolves a directory given on the command line to the
+// conversation directory and its events/ directory: PATH may be either.
+func locate(path string) (convDir, eventsDir string) {
+	if filepath.Base(filepath.Clean(path)) == eventsDirName && !isDir(filepath.Join(path, eventsDirName)) {
+		return filepath.Dir(filepath.Clean(path)), path
+	}
+	return path, filepath.Join(path, eventsDirName)
+}
+
+// isDir reports whether path is a directory.
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}
+
+// readNames lists a directory's entry names, unsorted: the cheapest
+// listing there is (no stat per entry), which matters at 100k files.
+func readNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// openDir opens an SDK or seed-layout conversation directory.
+func openDir(path string) (*Reader, error) {
+	convDir, eventsDir := locate(path)
+	r := &Reader{}
+	// The base state can be megabytes of metrics: decode it while the
+	// events directory is listed, both being on the way to the first
+	// screen.
+	var found bool
+	headerDone := make(chan struct{})
+	go func() {
+		defer close(headerDone)
+		r.header, found = readHeader(path, filepath.Base(filepath.Clean(convDir)), func(name string) ([]byte, error) {
+			return readFile(filepath.Join(convDir, name), nil)
+		})
+	}()
+	names, err := readNames(eventsDir)
+	files, seed := eventFiles(names)
+	<-headerDone
+	switch {
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist) && found:
+		r.header.Warnings = append(r.header.Warnings, "events/: missing: the conversation has no events")
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: not a conversation directory (no base_state.json and no events/)", path)
+	default:
+		return nil, fmt.Errorf("read events: %w", err)
+	}
+	if !seed {
+		r.header.Warnings = append(r.header.Warnings, sanitizeAll(indexWarnings("events/", files))...)
+	}
+	r.total, r.files = int64(len(files)), len(files)
+	r.jobs = func(ctx context.Context) <-chan job {
+		return fileJobs(ctx, files, "events/", func(name string, s *slab) ([]byte, error) {
+			return readFile(filepath.Join(eventsDir, name), s)
+		})
+	}
+	return r, nil
+}
+
+// fileJobs cuts ordered event files into jobs for runOrdered. The first
+// runs are short so the first screen shows within milliseconds; later ones
+// grow so that a 100k-file directory is handed out in tens of batches, not
+// thousands.
+func fileJobs(ctx context.Context, files []eventFile, prefix string, read func(name string, s *slab) ([]byte, error)) <-chan job {
+	jobs := make(chan job)
+	go func() {
+		defer close(jobs)
+		size := 32
+		for seq, lo := 0, 0; lo < len(files); seq++ {
+			hi := min(lo+size, len(files))
+			span := files[lo:hi]
+			j := job{seq: seq, units: int64(len(span)), run: func() part { return readSpan(span, prefix, read) }}
+			select {
+			case <-ctx.Done():
+				return
+			case jobs <- j:
+			}
+			lo = hi
+			size = min(2*size, 2048)
+		}
+	}()
+	return jobs
+}
+
+// readSpan reads and decodes a run of event files, in order, into one
+// slab.
+func readSpan(span []eventFile, prefix string, read func(name string, s *slab) ([]byte, error)) part {
+	p := part{Events: make([]model.Event, 0, len(span))}
+	var s slab
+	for _, f := range span {
+		where := prefix + f.Name
+		raw, err := read(f.Name, &s)
+		if err != nil {
+			p.Warnings = append(p.Warnings, model.SanitizeLine(where+": cannot read: "+shortError(err)))
+			continue
+		}
+		ev, warn, ok := decodeEvent(where, raw)
+		if warn != "" {
+			p.Warnings = append(p.Warnings, warn)
+		}
+		if ok {
+			p.Events = append(p.Events, ev)
+		}
+	}
+	return p
+}
+
+// shortError drops the path an *fs.PathError repeats: warnings already
+// name the file.
+func shortError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// sanitizeAll sanitises warnings built from file names.
+func sanitizeAll(warns []string) []string {
+	for i, w := range warns {
+		warns[i] = model.SanitizeLine(w)
+	}
+	return warns
+}

@@ -1,0 +1,105 @@
+package files
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ohwatch/internal/testdata"
+	"ohwatch/model"
+)
+
+// realEvents returns the raw event files of a real trajectory, in index
+// order, with the ids their names carry.
+func realEvents(t testing.TB, trajectory string) (raws [][]byte, ids []string) {
+	t.Helper()
+	dir := filepath.Join(testdata.Dir(t), "trajectories", trajectory, "events")
+	names, err := readNames(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := eventFiles(names)
+	for _, f := range files {
+		raw, err := os.ReadFile(filepath.Join(dir, f.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws = append(raws, raw)
+		ids = append(ids, f.ID)
+	}
+	return raws, ids
+}
+
+// messageEvent is a minimal user MessageEvent with the given id and text.
+func messageEvent(id, text string) []byte {
+	return fmt.Appendf(nil, `{"kind":"MessageEvent","id":%q,"timestamp":"2026-01-27T03:56:22.906445","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":%q}]}}`, id, text)
+}
+
+// eventID makes a uuid-shaped event id from a number.
+func eventID(n int) string {
+	return fmt.Sprintf("00000000-0000-4000-8000-%012d", n)
+}
+
+// writeEvent writes one SDK event file.
+func writeEvent(t testing.TB, eventsDir string, index int, id string, raw []byte) string {
+	t.Helper()
+	if err := os.MkdirAll(eventsDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("event-%05d-%s.json", index, id)
+	if err := os.WriteFile(filepath.Join(eventsDir, name), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// writeConversation writes raws as an SDK conversation directory and
+// returns it.
+func writeConversation(t testing.TB, raws [][]byte, ids []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i, raw := range raws {
+		writeEvent(t, filepath.Join(dir, "events"), i, ids[i], raw)
+	}
+	return dir
+}
+
+// rawsOf returns the Raw bytes of events.
+func rawsOf(events []model.Event) [][]byte {
+	out := make([][]byte, len(events))
+	for i, ev := range events {
+		out[i] = ev.Raw
+	}
+	return out
+}
+
+// sameRaws fails the test unless got holds exactly want, in order.
+func sameRaws(t testing.TB, got, want [][]byte) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d events, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Fatalf("event %d: raw bytes differ:\n got %.120q\nwant %.120q", i, got[i], want[i])
+		}
+	}
+}
+
+// hasWarning fails the test unless some warning contains every part.
+func hasWarning(t testing.TB, warnings []string, parts ...string) {
+	t.Helper()
+	for _, w := range warnings {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(w, p)
+		}
+		if all {
+			return
+		}
+	}
+	t.Fatalf("no warning contains %q; warnings:\n%s", parts, strings.Join(warnings, "\n"))
+}

@@ -1,0 +1,130 @@
+package files
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"ohwatch/model"
+)
+
+// JSONL segments: the first is small so the first screen shows at once;
+// later ones are large so each worker gets enough lines to be worth it.
+const (
+	firstSegment = 256 << 10
+	maxSegment   = 4 << 20
+)
+
+// openJSONL opens a file of one event per line. Its progress is counted
+// in bytes: the number of events is not known before the file is read.
+func openJSONL(path string, size int64) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open conversation: %w", err)
+	}
+	name := filepath.Base(path)
+	r := &Reader{header: Conversation{Path: path}, total: size, close: f.Close}
+	// A file named after its conversation (<id>.jsonl) gives the id.
+	if id := model.NormalizeConversationID(strings.TrimSuffix(name, filepath.Ext(name))); isHexID(id) {
+		r.header.ID = id
+	}
+	r.jobs = func(ctx context.Context) <-chan job { return jsonlJobs(ctx, f, name) }
+	return r, nil
+}
+
+// jsonlJobs reads the file in segments cut at line ends and makes each
+// segment a job. A line longer than a segment (events reach many MB) grows
+// the segment until it fits: there is no line-length limit. Each event's
+// Raw is a sub-slice of its segment, so the bytes are read once and never
+// copied.
+func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
+	jobs := make(chan job)
+	go func() {
+		defer close(jobs)
+		var carry []byte
+		var unreported int64 // bytes read but not yet counted in a job
+		line := 1
+		size := firstSegment
+		for seq := 0; ; seq++ {
+			buf := make([]byte, len(carry)+max(size, len(carry)))
+			copy(buf, carry)
+			n, err := io.ReadFull(f, buf[len(carry):])
+			buf = buf[:len(carry)+n]
+			unreported += int64(n)
+			atEnd := err == io.EOF || err == io.ErrUnexpectedEOF
+			var readErr error
+			if err != nil && !atEnd {
+				readErr, atEnd = err, true
+			}
+			body := buf
+			carry = nil
+			if !atEnd {
+				cut := bytes.LastIndexByte(buf, '\n')
+				if cut < 0 {
+					// One line fills the whole segment: read on.
+					carry, size = buf, 2*len(buf)
+					seq--
+					continue
+				}
+				body, carry = buf[:cut+1], buf[cut+1:]
+			}
+			first := line
+			line += bytes.Count(body, []byte{'\n'})
+			last := line
+			j := job{seq: seq, units: unreported, run: func() part {
+				p := decodeLines(body, name, first)
+				if readErr != nil {
+					p.Warnings = append(p.Warnings, model.SanitizeLine(fmt.Sprintf("%s:%d: read failed, the rest of the file is lost: %s", name, last, shortError(readErr))))
+				}
+				return p
+			}}
+			unreported = 0
+			select {
+			case <-ctx.Done():
+				return
+			case jobs <- j:
+			}
+			if atEnd {
+				return
+			}
+			size = min(2*size, maxSegment)
+		}
+	}()
+	return jobs
+}
+
+// decodeLines decodes the events of a run of whole lines whose first line
+// has number first. Blank lines are skipped; a bad line is a warning that
+// names its line number.
+func decodeLines(body []byte, name string, first int) part {
+	var p part
+	line := first
+	for len(body) > 0 {
+		end := bytes.IndexByte(body, '\n')
+		var text []byte
+		if end < 0 {
+			text, body = body, nil
+		} else {
+			text, body = body[:end], body[end+1:]
+		}
+		text = bytes.TrimRight(text, " \t\r")
+		if len(bytes.TrimLeft(text, " \t")) > 0 {
+			// Cap the capacity so an append to Raw can never reach the
+			// next line's bytes.
+			raw := text[:len(text):len(text)]
+			ev, warn, ok := decodeEvent(fmt.Sprintf("%s:%d", name, line), raw)
+			if warn != "" {
+				p.Warnings = append(p.Warnings, warn)
+			}
+			if ok {
+				p.Events = append(p.Events, ev)
+			}
+		}
+		line++
+	}
+	return p
+}

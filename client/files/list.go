@@ -1,0 +1,183 @@
+package files
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"ohwatch/model"
+)
+
+// Summary is one conversation of a root, as List sees it without reading
+// its events.
+type Summary struct {
+	ID    string // normalised conversation id
+	Path  string // the conversation directory
+	Title string // meta.json's title, or the first line of the first user message
+	// Status is base_state.json's execution status; "" when unknown.
+	Status string
+	// Events is the number of event files.
+	Events int
+	// CostUSD is the combined accumulated cost of base_state.json's stats;
+	// CostKnown is false when there is no base state to read it from.
+	CostUSD   float64
+	CostKnown bool
+	// LastActivity is the timestamp of the last event, or else meta.json's
+	// updated_at, or else the directory's modification time.
+	LastActivity time.Time
+	// Warnings say what could not be read.
+	Warnings []string
+}
+
+// DefaultRoot is where the OpenHands CLI keeps its conversations:
+// $OPENHANDS_CONVERSATIONS_DIR when set, else
+// $OPENHANDS_PERSISTENCE_DIR/conversations, else
+// ~/.openhands/conversations.
+func DefaultRoot() string {
+	if dir := os.Getenv("OPENHANDS_CONVERSATIONS_DIR"); dir != "" {
+		return dir
+	}
+	if dir := os.Getenv("OPENHANDS_PERSISTENCE_DIR"); dir != "" {
+		return filepath.Join(dir, "conversations")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(".openhands", "conversations")
+	}
+	return filepath.Join(home, ".openhands", "conversations")
+}
+
+// userMessageProbe is how many of the first event files List reads to find
+// the first user message of an untitled conversation (it follows the
+// system prompt, so it is normally the second).
+const userMessageProbe = 8
+
+// List summarises every conversation directory directly under root (one
+// holding events/ or base_state.json), most recently active first. It is
+// cheap: it counts event files instead of decoding them and reads only
+// base_state.json, meta.json, the last event and, for an untitled
+// conversation, the first few. Conversations are summarised in parallel.
+func List(root string) ([]Summary, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("list conversations: %w", err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		dir := filepath.Join(root, e.Name())
+		if e.IsDir() && (isDir(filepath.Join(dir, eventsDirName)) || exists(filepath.Join(dir, "base_state.json"))) {
+			dirs = append(dirs, dir)
+		}
+	}
+	out := make([]Summary, len(dirs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(dirs); i = int(next.Add(1) - 1) {
+				out[i] = summarise(dirs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	slices.SortStableFunc(out, func(a, b Summary) int {
+		if c := b.LastActivity.Compare(a.LastActivity); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	return out, nil
+}
+
+// exists reports whether path exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// summarise reads one conversation directory's summary.
+func summarise(dir string) Summary {
+	s := Summary{Path: dir}
+	read := func(name string) ([]byte, error) { return readFile(filepath.Join(dir, name), nil) }
+	baseRaw, baseErr := readOptional(read, "base_state.json")
+	metaRaw, metaErr := readOptional(read, "meta.json")
+	var conv Conversation
+	header(&conv, baseRaw, metaRaw, filepath.Base(dir))
+	s.ID, s.Title, s.Warnings = conv.ID, conv.Title, conv.Warnings
+	for _, err := range []error{baseErr, metaErr} {
+		if err != nil {
+			s.Warnings = append(s.Warnings, model.SanitizeLine(shortError(err)))
+		}
+	}
+	if conv.Base != nil {
+		s.Status = model.SanitizeLine(conv.Base.ExecutionStatus)
+		s.CostUSD, s.CostKnown = totalCost(conv.Base.Stats), true
+	}
+
+	eventsDir := filepath.Join(dir, eventsDirName)
+	names, err := readNames(eventsDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.Warnings = append(s.Warnings, model.SanitizeLine("events/: "+shortError(err)))
+	}
+	files, _ := eventFiles(names)
+	s.Events = len(files)
+	if len(files) > 0 {
+		last := files[len(files)-1]
+		if ev, ok := readEvent(eventsDir, last.Name); ok {
+			s.LastActivity = ev.Time
+		}
+	}
+	if s.Title == "" {
+		var probe []model.Event
+		for _, f := range files[:min(len(files), userMessageProbe)] {
+			if ev, ok := readEvent(eventsDir, f.Name); ok {
+				probe = append(probe, ev)
+			}
+		}
+		s.Title = firstUserText(probe)
+	}
+	if s.LastActivity.IsZero() && metaRaw != nil {
+		s.LastActivity = metaUpdated(metaRaw)
+	}
+	if s.LastActivity.IsZero() {
+		if info, err := os.Stat(dir); err == nil {
+			s.LastActivity = info.ModTime()
+		}
+	}
+	return s
+}
+
+// readEvent reads and decodes one event file, quietly: List reports
+// counts, not the health of each file (Load does).
+func readEvent(dir, name string) (model.Event, bool) {
+	raw, err := readFile(filepath.Join(dir, name), nil)
+	if err != nil {
+		return model.Event{}, false
+	}
+	ev, _, ok := decodeEvent(name, raw)
+	return ev, ok
+}
+
+// totalCost sums the accumulated cost of every LLM usage.
+func totalCost(stats *model.Stats) float64 {
+	if stats == nil {
+		return 0
+	}
+	var sum float64
+	for _, m := range stats.UsageToMetrics {
+		if m != nil {
+			sum += m.AccumulatedCost
+		}
+	}
+	return sum
+}

@@ -1,0 +1,124 @@
+package files
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"strings"
+	"time"
+
+	"ohwatch/model"
+)
+
+// meta is what ohwatch reads of the agent-server's meta.json
+// (StoredConversation): its title and when it was last updated.
+type meta struct {
+	Title     string `json:"title"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+// metaUpdated is meta.json's updated_at, zero when absent or unreadable.
+func metaUpdated(raw []byte) time.Time {
+	var m meta
+	if json.Unmarshal(raw, &m) != nil || m.UpdatedAt == "" {
+		return time.Time{}
+	}
+	t, err := model.ParseTime(m.UpdatedAt)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// readOptional reads a file that may legitimately be absent: absent gives
+// (nil, nil).
+func readOptional(read func(name string) ([]byte, error), name string) ([]byte, error) {
+	raw, err := read(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return raw, err
+}
+
+// readHeader reads a conversation's base_state.json and meta.json through
+// read and returns the conversation's header; found reports whether either
+// file exists.
+func readHeader(path, dirName string, read func(name string) ([]byte, error)) (conv Conversation, found bool) {
+	conv.Path = path
+	baseRaw, baseErr := readOptional(read, "base_state.json")
+	metaRaw, metaErr := readOptional(read, "meta.json")
+	if baseErr != nil {
+		conv.Warnings = append(conv.Warnings, "base_state.json: cannot read: "+model.SanitizeLine(shortError(baseErr)))
+	}
+	if metaErr != nil {
+		conv.Warnings = append(conv.Warnings, "meta.json: cannot read: "+model.SanitizeLine(shortError(metaErr)))
+	}
+	header(&conv, baseRaw, metaRaw, dirName)
+	return conv, baseRaw != nil || metaRaw != nil
+}
+
+// header fills a conversation's id, title and base state from the raw
+// base_state.json and meta.json (either may be nil), adding a warning for
+// each that cannot be read. dirName is the conversation directory's name,
+// the id of last resort.
+func header(conv *Conversation, baseRaw, metaRaw []byte, dirName string) {
+	if baseRaw != nil {
+		base, err := model.DecodeBaseState(baseRaw)
+		if err != nil {
+			msg := strings.TrimPrefix(describeBadJSON(baseRaw, err), "invalid: base state: ")
+			conv.Warnings = append(conv.Warnings, model.SanitizeLine("base_state.json: "+msg))
+		} else {
+			conv.Base = base
+		}
+	}
+	var m *meta
+	if metaRaw != nil {
+		m = new(meta)
+		if err := json.Unmarshal(metaRaw, m); err != nil {
+			conv.Warnings = append(conv.Warnings, model.SanitizeLine("meta.json: "+describeBadJSON(metaRaw, err)))
+			m = nil
+		}
+	}
+	if conv.Base != nil && conv.Base.ID != "" {
+		conv.ID = model.NormalizeConversationID(conv.Base.ID)
+	}
+	if conv.ID == "" {
+		conv.ID = model.NormalizeConversationID(dirName)
+	}
+	switch {
+	case m != nil && strings.TrimSpace(m.Title) != "":
+		conv.Title = model.SanitizeLine(m.Title)
+	case conv.Base != nil && conv.Base.Title != "":
+		conv.Title = model.SanitizeLine(conv.Base.Title)
+	}
+}
+
+// isHexID reports whether id is a normalised conversation id: 32
+// lowercase hex digits.
+func isHexID(id string) bool {
+	if len(id) != 32 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// firstUserText is the first line of the first message a user wrote, for
+// a conversation without a title; "" when events hold none.
+func firstUserText(events []model.Event) string {
+	for _, ev := range events {
+		m, ok := ev.Body.(*model.Message)
+		if !ok || ev.Source != "user" || m.Role != "user" {
+			continue
+		}
+		text := strings.TrimSpace(strings.TrimPrefix(ev.Summary, m.Role+":"))
+		if text != "" {
+			return text
+		}
+	}
+	return ""
+}

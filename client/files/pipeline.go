@@ -1,0 +1,132 @@
+package files
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"ohwatch/model"
+)
+
+// job is one ordered unit of loading work: a run of event files or a
+// segment of JSONL lines. Jobs run in parallel; their results are handed
+// out in seq order.
+type job struct {
+	seq int
+	// units is the progress the job stands for (files or bytes).
+	units int64
+	run   func() part
+}
+
+// part is what a job produced: the events it decoded, in order, and the
+// warnings it met.
+type part struct {
+	Events   []model.Event
+	Warnings []string
+}
+
+// result is a finished job on its way to the collector.
+type result struct {
+	seq   int
+	units int64
+	part
+}
+
+// runOrdered runs the jobs it receives on GOMAXPROCS workers and calls emit
+// with their results in seq order (seq numbers run 0, 1, 2, … without
+// holes), from the calling goroutine only. When several results are ready
+// at once they are handed out together, so a slow consumer gets fewer,
+// larger batches instead of falling behind. It returns when jobs is closed
+// and every result is out, or with ctx's error when ctx is done first.
+func runOrdered(ctx context.Context, jobs <-chan job, emit func(p part, units int64)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make(chan result, 2*runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				var j job
+				var open bool
+				select {
+				case <-ctx.Done():
+					return
+				case j, open = <-jobs:
+					if !open {
+						return
+					}
+				}
+				r := result{seq: j.seq, units: j.units, part: j.run()}
+				select {
+				case <-ctx.Done():
+					return
+				case results <- r:
+				}
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	pending := map[int]result{}
+	next := 0
+	for {
+		var r result
+		var open bool
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case r, open = <-results:
+		}
+		if !open {
+			break
+		}
+		pending[r.seq] = r
+		var batch part
+		var units int64
+		// Gather every result that is ready in order, including ones that
+		// arrived while the consumer was busy.
+		for drained := false; !drained; {
+			for {
+				ready, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				next++
+				if batch.Events == nil && batch.Warnings == nil {
+					batch = ready.part // the common case: nothing to copy
+				} else {
+					batch.Events = append(batch.Events, ready.Events...)
+					batch.Warnings = append(batch.Warnings, ready.Warnings...)
+				}
+				units += ready.units
+			}
+			select {
+			case more, ok := <-results:
+				if !ok {
+					drained = true
+					results = nil
+					break
+				}
+				pending[more.seq] = more
+			default:
+				drained = true
+			}
+		}
+		if units > 0 || len(batch.Events) > 0 || len(batch.Warnings) > 0 {
+			emit(batch, units)
+		}
+		if results == nil {
+			break
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return nil
+}

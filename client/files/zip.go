@@ -1,0 +1,118 @@
+package files
+
+import (
+	"archive/zip"
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// maxZipEntry bounds the bytes read from one zip entry, so a crafted
+// archive cannot claim an endless stream; real events stay far below it.
+const maxZipEntry = 1 << 30
+
+// openZip opens the trajectory zip of /api/file/download-trajectory/{id}:
+// the conversation directory zipped, under whatever prefix. It finds
+// base_state.json and events/ inside; when there are several, the
+// shallowest base_state.json, or else the events/ directory with the most
+// event files, wins.
+func openZip(zipPath string) (*Reader, error) {
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		return nil, fmt.Errorf("open conversation zip: %w", err)
+	}
+	entries := map[string]*zip.File{}
+	byDir := map[string][]string{} // events/ directory → names of its files
+	for _, f := range zr.File {
+		name := strings.TrimPrefix(path.Clean("/"+f.Name), "/")
+		if f.FileInfo().IsDir() {
+			continue
+		}
+		entries[name] = f
+		if dir := path.Dir(name); path.Base(dir) == eventsDirName {
+			byDir[dir] = append(byDir[dir], path.Base(name))
+		}
+	}
+	prefix, ok := zipPrefix(entries, byDir)
+	if !ok {
+		zr.Close()
+		return nil, fmt.Errorf("%s: no conversation inside the zip (no base_state.json and no events/)", zipPath)
+	}
+	read := func(name string, s *slab) ([]byte, error) {
+		f, ok := entries[path.Join(prefix, name)]
+		if !ok {
+			return nil, fs.ErrNotExist
+		}
+		return readZipEntry(f, s)
+	}
+	readMeta := func(name string) ([]byte, error) { return read(name, nil) }
+	dirName := path.Base(prefix)
+	if prefix == "." {
+		dirName = strings.TrimSuffix(filepath.Base(zipPath), filepath.Ext(zipPath))
+	}
+	r := &Reader{close: zr.Close}
+	r.header, _ = readHeader(zipPath, dirName, readMeta)
+	files, seed := eventFiles(byDir[path.Join(prefix, eventsDirName)])
+	if !seed {
+		r.header.Warnings = append(r.header.Warnings, sanitizeAll(indexWarnings("events/", files))...)
+	}
+	r.total, r.files = int64(len(files)), len(files)
+	r.jobs = func(ctx context.Context) <-chan job {
+		return fileJobs(ctx, files, "events/", func(name string, s *slab) ([]byte, error) {
+			return read(path.Join(eventsDirName, name), s)
+		})
+	}
+	return r, nil
+}
+
+// zipPrefix finds the conversation directory inside a zip ("." for the
+// root).
+func zipPrefix(entries map[string]*zip.File, byDir map[string][]string) (string, bool) {
+	best, found := "", false
+	for name := range entries {
+		if path.Base(name) != "base_state.json" {
+			continue
+		}
+		dir := path.Dir(name)
+		if !found || depth(dir) < depth(best) || depth(dir) == depth(best) && dir < best {
+			best, found = dir, true
+		}
+	}
+	if found {
+		return best, true
+	}
+	most := 0
+	for dir, names := range byDir {
+		files, _ := eventFiles(names)
+		parent := path.Dir(dir)
+		if len(files) > most || len(files) == most && len(files) > 0 && parent < best {
+			best, most, found = parent, len(files), true
+		}
+	}
+	return best, found
+}
+
+// depth counts the directories in a slash path ("." has none).
+func depth(dir string) int {
+	if dir == "." {
+		return 0
+	}
+	return strings.Count(dir, "/") + 1
+}
+
+// readZipEntry reads one zip entry whole; archive/zip checks its size and
+// CRC as it reads.
+func readZipEntry(f *zip.File, s *slab) ([]byte, error) {
+	if f.UncompressedSize64 > maxZipEntry {
+		return nil, fmt.Errorf("entry of %d bytes is over the %d-byte limit", f.UncompressedSize64, maxZipEntry)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return readAllSized(rc, s.alloc(int(f.UncompressedSize64)))
+}

@@ -1,0 +1,294 @@
+package serve
+
+import (
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// conversation is one recorded conversation being replayed: the recording,
+// what of it has been emitted so far (all that REST and the socket may
+// see), the state the reducer derives from that, and the live subscribers.
+type conversation struct {
+	id       string // normalised: 32 lowercase hex
+	dashedID string
+	base     *model.BaseState
+	recorded []model.Event
+	// statusEvents is true when the recording carries per-field
+	// execution_status updates; otherwise the end of a run is inferred.
+	statusEvents bool
+	// statsEvents is true when the recording carries per-field stats.
+	statsEvents bool
+	created     time.Time
+
+	speed  float64
+	clock  *clock
+	faults *faultState
+	log    *slog.Logger
+	// decisions carries a respond_to_confirmation to the player while it
+	// holds at waiting_for_confirmation.
+	decisions chan decision
+
+	mu      sync.Mutex
+	emitted []model.Event  // persisted events, in emission order
+	index   map[string]int // event id → position in emitted
+	state   reducer.State
+	stats   json.RawMessage // value of the latest per-field stats update
+	stale   [][]byte        // emitted per-field state updates, for Faults.StaleState
+	subs    map[*subscriber]struct{}
+	silent  bool
+	holding bool
+	done    bool // every recorded event has been emitted
+	// playedOut is set when the player has nothing more to do.
+	playedOut bool
+	next      int // index of the next recorded event
+	// pausedFrom is the status /pause replaced, restored by /run; "" when
+	// the clock was not paused by /pause.
+	pausedFrom string
+	// lastRecorded and lastEmitAt anchor the recording's clock: the
+	// timestamp of the latest recorded event and the wall time it went out.
+	lastRecorded time.Time
+	lastEmitAt   time.Time
+	lastStamp    time.Time // latest timestamp handed out or emitted
+	updated      time.Time
+	// active is the wall time of the latest emitted event, for
+	// /server_info's idle_time.
+	active time.Time
+	// title is made from the first user message, for a recording whose
+	// base state has no title.
+	title string
+}
+
+// decision is a respond_to_confirmation request.
+type decision struct {
+	accept bool
+	reason string
+}
+
+func newConversation(id string, base *model.BaseState, events []model.Event, opts *Options, faults *faultState, log *slog.Logger) *conversation {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	c := &conversation{
+		id:        id,
+		dashedID:  model.DashedConversationID(id),
+		base:      base,
+		recorded:  append([]model.Event(nil), events...),
+		speed:     opts.Speed,
+		clock:     newClock(opts.StartPaused),
+		faults:    faults,
+		log:       log,
+		decisions: make(chan decision, 1),
+		index:     make(map[string]int),
+		state:     reducer.Initial(base, len(events)),
+		subs:      make(map[*subscriber]struct{}),
+	}
+	for _, ev := range c.recorded {
+		if u, ok := ev.Body.(*model.StateUpdate); ok && !u.FullState {
+			c.statusEvents = c.statusEvents || u.Key == "execution_status"
+			c.statsEvents = c.statsEvents || u.Key == "stats"
+		}
+		if c.created.IsZero() && !ev.Time.IsZero() {
+			c.created = ev.Time
+		}
+	}
+	if c.created.IsZero() {
+		c.created = time.Now().UTC()
+	}
+	c.updated = c.created
+	return c
+}
+
+// persisted reports whether the agent-server stores ev (and so returns it
+// over REST and resends it): snapshots, streaming deltas, server errors and
+// condensation summaries are live-only.
+func persisted(ev model.Event) bool {
+	switch b := ev.Body.(type) {
+	case *model.StateUpdate:
+		return !b.FullState
+	case *model.StreamingDelta, *model.ServerError, *model.CondensationSummary:
+		return false
+	}
+	return true
+}
+
+// nowLocked is the recording's clock: the timestamp of the latest recorded
+// event plus the wall time since, times Speed, kept after every timestamp
+// handed out and, where it can be, not past the next recorded event, so
+// made-up events sort among the recorded ones.
+func (c *conversation) nowLocked() time.Time {
+	var t time.Time
+	if c.lastRecorded.IsZero() {
+		t = time.Now().UTC()
+		if c.next < len(c.recorded) && !c.recorded[c.next].Time.IsZero() {
+			t = c.recorded[c.next].Time
+		}
+	} else {
+		t = c.lastRecorded
+		if c.speed > 0 && !c.clock.isPaused() {
+			t = t.Add(time.Duration(float64(time.Since(c.lastEmitAt)) * c.speed))
+		}
+	}
+	if !t.After(c.lastStamp) && !c.lastStamp.IsZero() {
+		t = c.lastStamp.Add(time.Microsecond)
+	}
+	if c.next < len(c.recorded) {
+		if nt := c.recorded[c.next].Time; !nt.IsZero() && t.After(nt) {
+			t = maxTime(nt, c.lastStamp)
+		}
+	}
+	c.lastStamp = t
+	return t
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// emitLocked makes ev exist: it is applied to the state, stored when the
+// agent-server would persist it, and sent to every subscriber. It returns
+// the status before and after.
+func (c *conversation) emitLocked(ev model.Event) (before, after string) {
+	if c.silent {
+		return c.state.Status, c.state.Status
+	}
+	before = c.state.Status
+	c.active = time.Now()
+	c.state = reducer.Apply(c.state, ev)
+	if ev.Time.After(c.lastStamp) {
+		c.lastStamp = ev.Time
+	}
+	if !ev.Time.IsZero() {
+		c.updated = ev.Time
+	}
+	if u, ok := ev.Body.(*model.StateUpdate); ok && !u.FullState {
+		if u.Key == "stats" {
+			if v := stateValue(ev.Raw); v != nil {
+				c.stats = v
+			}
+		}
+		c.stale = append(c.stale, ev.Raw)
+	}
+	if c.title == "" && ev.Kind == "MessageEvent" && ev.Source == "user" {
+		c.title = titleFrom(messageText(ev.Raw))
+	}
+	if persisted(ev) {
+		if _, dup := c.index[ev.ID]; !dup && ev.ID != "" {
+			c.index[ev.ID] = len(c.emitted)
+		}
+		c.emitted = append(c.emitted, ev)
+	}
+	for sub := range c.subs {
+		sub.send(ev.Raw)
+	}
+	if n := c.faults.get().SilentAfter; n > 0 && len(c.emitted) >= n && !c.silent {
+		c.silent = true
+		c.log.Info("conversation went silent (fault)", "conversation", c.id, "events", len(c.emitted))
+	}
+	return before, c.state.Status
+}
+
+// titleMax is the length, in runes, of a title made from a message.
+const titleMax = 50
+
+// titleFrom makes a conversation title from the first user message, as
+// the agent-server's fallback does: its first line, shortened.
+func titleFrom(text string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	line := []rune(model.SanitizeLine(strings.TrimSpace(first)))
+	if len(line) > titleMax {
+		return strings.TrimSpace(string(line[:titleMax-1])) + "…"
+	}
+	return string(line)
+}
+
+// emitNewLocked decodes and emits an event the server made up.
+func (c *conversation) emitNewLocked(raw []byte) {
+	ev, err := model.Decode(raw)
+	if err != nil {
+		c.log.Error("made-up event does not decode", "conversation", c.id, "err", err)
+		return
+	}
+	c.emitLocked(ev)
+}
+
+// broadcastLocked sends a live-only frame the server made up (a snapshot)
+// to every subscriber. The snapshot restates the state, so it is not
+// applied to it.
+func (c *conversation) broadcastLocked(raw []byte) {
+	if c.silent {
+		return
+	}
+	for sub := range c.subs {
+		sub.send(raw)
+	}
+}
+
+// stateValue returns the `value` of a ConversationStateUpdateEvent.
+func stateValue(raw []byte) json.RawMessage {
+	var u struct {
+		Value json.RawMessage `json:"value"`
+	}
+	if json.Unmarshal(raw, &u) != nil || len(u.Value) == 0 {
+		return nil
+	}
+	return u.Value
+}
+
+// lastActive is the wall time of the latest emitted event (zero before
+// the first).
+func (c *conversation) lastActive() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.active
+}
+
+// isSilent reports whether the conversation has gone silent (fault).
+func (c *conversation) isSilent() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.silent
+}
+
+// silence makes the conversation stop sending and vanish from REST while
+// its sockets stay open, as a conversation deleted server-side does.
+func (c *conversation) silence() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.silent = true
+}
+
+// events returns the persisted events emitted so far. The slice is shared:
+// callers only read it.
+func (c *conversation) events() []model.Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.emitted[:len(c.emitted):len(c.emitted)]
+}
+
+// position returns where the emitted event with this id is.
+func (c *conversation) position(id string) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i, ok := c.index[id]
+	return i, ok
+}
+
+// event returns the emitted event with this id.
+func (c *conversation) event(id string) (model.Event, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i, ok := c.index[id]
+	if !ok {
+		return model.Event{}, false
+	}
+	return c.emitted[i], true
+}

@@ -1,0 +1,44 @@
+// Package serve is an agent-server-compatible HTTP and WebSocket server that
+// replays recorded conversations through the OpenHands agent-server protocol
+// (REST history under /api/conversations and the event socket at
+// /sockets/events/{id}). It backs `ohwatch serve` and `ohwatch demo`, and it
+// is what tests start, like net/http/httptest, to exercise a client against
+// real sockets on 127.0.0.1.
+//
+// # Playback
+//
+// Each conversation has a playback clock. Every clock starts when the server
+// starts serving (Start, or the first call to Handler for callers that serve
+// the handler themselves); a conversation added later starts at Add. With
+// Options.StartPaused the clocks wait for POST /run. The clock emits the
+// recorded events at the recorded pace: the gap between two timestamps is
+// divided by Options.Speed and capped at MaxGap/Speed, so a recording that
+// sat idle for an hour does not stall the replay; Speed 0 emits everything at
+// once. Only emitted events exist: REST and the socket see the conversation
+// grow as if it were live.
+//
+// When the replay reaches the end of a run (a per-field execution_status of
+// finished, error, stuck or paused, or, for recordings without per-field
+// status updates, a status the reducer infers from the content) the server
+// sends a full_state snapshot after Options.FinishConfirmDelay, so a client
+// sees a provisional status confirmed, unless the recording goes on within
+// that delay (the run did not settle). When it reaches
+// waiting_for_confirmation it holds for up to Options.ConfirmHold and
+// resumes on POST respond_to_confirmation (reject emits one
+// UserRejectObservation per pending action and execution_status=idle).
+//
+// The state the server reports (the full_state snapshot, ConversationInfo)
+// is the recording's base_state.json, when there is one, with the id, the
+// execution status the reducer derives from the events emitted so far and
+// the latest stats update. base_state.json describes the end of the
+// recording, so its own status applies once the last event is out, and its
+// stats too when the recording carries no stats updates.
+//
+// # Faults
+//
+// Options.Inject (or SetFaults at run time) makes the server misbehave the
+// way real agent-servers and networks do, so clients can be tested against
+// duplicates, stale state, dropped connections, silent conversations and
+// fatal or retryable close codes. See Faults, Server.SetFaults and
+// Server.Silence.
+package serve

@@ -1,0 +1,58 @@
+package serve
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/coder/websocket"
+
+	"ohwatch/model"
+)
+
+// FuzzClientFrame feeds arbitrary client frames to a subscribed socket's
+// handler: every frame is ignored (auth), appended as one user message, or
+// answered with one ServerErrorEvent; none panics.
+func FuzzClientFrame(f *testing.F) {
+	for _, ev := range loadTrajectory(f, "simple_echo_hello_world") {
+		if m, ok := ev.Body.(*model.Message); ok && m.Role == "user" {
+			var e struct {
+				LLMMessage json.RawMessage `json:"llm_message"`
+			}
+			_ = json.Unmarshal(ev.Raw, &e)
+			f.Add(string(e.LLMMessage))
+		}
+	}
+	for _, seed := range []string{`{"type":"auth","session_api_key":"k"}`, `{"role":"user","content":[]}`, `[]`, `{`, `null`, `{"role":"user","content":[{"type":"image","image_urls":["data:x"]}]}`} {
+		f.Add(seed)
+	}
+	s := New(Options{})
+	defer s.Close()
+	f.Fuzz(func(t *testing.T, frame string) {
+		c := newConversation("fuzz", nil, nil, &Options{}, newFaultState(Faults{}), nil)
+		sub := newSubscriber()
+		c.subscribe(sub, resend{}, Faults{})
+		sub.take()
+		s.clientFrame(c, sub, websocket.MessageText, []byte(frame))
+		replies := sub.take()
+		stored := len(c.events())
+		switch {
+		case stored == 1 && len(replies) == 1:
+			ev, err := model.Decode(replies[0])
+			if err != nil || ev.Kind != "MessageEvent" || ev.Source != "user" {
+				t.Fatalf("appended %s", replies[0])
+			}
+		case stored == 0 && len(replies) == 1:
+			ev, err := model.Decode(replies[0])
+			if err != nil || ev.Kind != "ServerErrorEvent" {
+				t.Fatalf("answered %s", replies[0])
+			}
+		case stored == 0 && len(replies) == 0:
+			var v struct{ Type string }
+			if json.Unmarshal([]byte(frame), &v) != nil || v.Type != "auth" {
+				t.Fatalf("frame %q ignored", frame)
+			}
+		default:
+			t.Fatalf("frame %q: %d stored, %d replies", frame, stored, len(replies))
+		}
+	})
+}

@@ -1,0 +1,77 @@
+package serve
+
+import (
+	"net/http"
+	"testing"
+
+	"ohwatch/gen"
+	"ohwatch/model"
+)
+
+// generated decodes a generated conversation of n events.
+func generated(t testing.TB, n int, seed int64) []model.Event {
+	t.Helper()
+	var evs []model.Event
+	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// TestGeneratedConversation replays a long realistic conversation (per-field
+// status and stats updates, several runs) and checks that REST paging and
+// the socket's resend hand back exactly the recording.
+func TestGeneratedConversation(t *testing.T) {
+	evs := generated(t, 450, 7)
+	s, base := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
+	waitPlayed(t, s)
+
+	var got []model.Event
+	next := ""
+	for {
+		q := "/search?limit=100"
+		if next != "" {
+			q += "&page_id=" + next
+		}
+		var p page
+		if code := get(t, eventsURL(base, convID, q), testKey, &p); code != http.StatusOK {
+			t.Fatalf("HTTP %d", code)
+		}
+		for _, item := range p.Items {
+			ev, _ := model.Decode(item)
+			got = append(got, ev)
+		}
+		if p.NextPageID == nil {
+			break
+		}
+		next = *p.NextPageID
+	}
+	if len(got) != len(evs) {
+		t.Fatalf("REST paged %d events, want %d", len(got), len(evs))
+	}
+	for i := range evs {
+		if got[i].ID != evs[i].ID {
+			t.Fatalf("REST event %d is %s, want %s", i, got[i].ID, evs[i].ID)
+		}
+	}
+
+	ws := dial(t, base, convID, "resend_mode=all", http.Header{"X-Session-Api-Key": {testKey}})
+	ok, status := isFullState(ws.next())
+	if !ok {
+		t.Fatal("first frame is not full_state")
+	}
+	var info map[string]any
+	get(t, base+"/api/conversations/"+convID, testKey, &info)
+	if status != info["execution_status"] {
+		t.Errorf("snapshot says %q, REST %v", status, info["execution_status"])
+	}
+	for i, ev := range ws.nextN(len(evs)) {
+		if !rawEqual(ev.Raw, evs[i].Raw) {
+			t.Fatalf("socket frame %d differs from the recording", i)
+		}
+	}
+}

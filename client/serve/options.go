@@ -1,0 +1,87 @@
+package serve
+
+import (
+	"log/slog"
+	"time"
+)
+
+// MaxGap caps a single wait between two recorded events (before dividing by
+// Speed), so an idle stretch of a recording does not stall the replay.
+const MaxGap = 5 * time.Second
+
+// DefaultAuthTimeout is how long a socket without a header or query key may
+// take to send its first-frame auth before it is closed with 4001, as the
+// agent-server does.
+const DefaultAuthTimeout = 10 * time.Second
+
+// MaxSubscribers is the number of sockets one conversation accepts; the next
+// one is closed with 1013, as the agent-server does.
+const MaxSubscribers = 50
+
+// Options configures a Server. The zero value serves without authentication,
+// emitting every recorded event at once.
+type Options struct {
+	// Key is the session API key every /api route and socket requires
+	// (X-Session-API-Key, first-frame auth or session_api_key). Empty means
+	// no authentication.
+	Key string
+	// Speed divides the recorded gaps between events: 1 is the recorded
+	// pace, 10 ten times faster, 0 (or negative) everything at once.
+	Speed float64
+	// Logger receives the server's log; nil discards it. The key is never
+	// logged.
+	Logger *slog.Logger
+	// Inject is the set of faults the server starts with (see SetFaults).
+	Inject Faults
+	// StartPaused keeps every playback clock stopped until POST /run.
+	StartPaused bool
+	// ConfirmHold is how long the replay waits at waiting_for_confirmation
+	// for POST respond_to_confirmation before it carries on; 0 does not wait.
+	ConfirmHold time.Duration
+	// FinishConfirmDelay is the wait between the status that ends a run and
+	// the full_state snapshot that confirms it. A run whose recording goes
+	// on sooner than that is not confirmed (it stays provisional, as a
+	// finished a Stop hook reverts does); above MaxGap/Speed only the
+	// recording's last run is.
+	FinishConfirmDelay time.Duration
+	// AuthTimeout bounds the wait for first-frame auth; 0 means
+	// DefaultAuthTimeout.
+	AuthTimeout time.Duration
+}
+
+// Faults are deliberate misbehaviours, each modelled on something a real
+// agent-server or network does, for testing clients. The zero value injects
+// nothing.
+type Faults struct {
+	// ReplayOverlap makes a resend (resend_mode=all or since) overlap the
+	// live stream as it does on the agent-server, which subscribes before it
+	// replays: the newest ReplayOverlap history events are sent first, as if
+	// they had just arrived live, and then again in their place in the
+	// replay. Clients must dedupe by id.
+	ReplayOverlap int
+	// StaleState re-sends, right after the snapshot, the conversation's old
+	// per-field state updates (for example an early execution_status
+	// running), as a resend does on the agent-server. When the recording has
+	// none, a stale execution_status=running is made up.
+	StaleState bool
+	// DropAfterFrames drops every socket abruptly (no close frame) once it
+	// has sent this many frames; 0 never.
+	DropAfterFrames int
+	// DropAtFrames drops the socket that sends the server's n-th frame (the
+	// count runs over every socket of the server), for each n in the list.
+	DropAtFrames []int
+	// DropChance drops a socket after any frame with this probability,
+	// drawn from a generator seeded with Seed (reproducible).
+	DropChance float64
+	Seed       uint64
+	// SilentAfter makes every conversation go silent once it has emitted
+	// this many events: it stops sending and REST answers 404, while open
+	// sockets stay open. 0 never. See also Server.Silence.
+	SilentAfter int
+	// CloseAuth closes this many of the next sockets with 4001
+	// "Authentication failed" (whatever their key).
+	CloseAuth int
+	// CloseBusy closes this many of the next sockets with 1013 "Too many
+	// connections for this conversation" (a retryable code).
+	CloseBusy int
+}

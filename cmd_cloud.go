@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"ohwatch/client/cloud"
+	"ohwatch/headless"
+)
+
+func runCloud(args []string, env *environment) int {
+	fs := newFlagSet("cloud", "cloud [--message TEXT] [--keep] [--sandbox-spec-id ID] | cloud --conversation ID", env.stderr)
+	cfg, err := cloud.ConfigFromEnv(env.getenv)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch cloud: %v\n", err)
+		return exitUsage
+	}
+	if cfg.Message == "" {
+		cfg.Message = "Say hello in one short sentence, then stop."
+	}
+	cloud.BindFlags(fs, &cfg)
+	var vf viewFlags
+	vf.bind(fs)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) != 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	if cfg.APIKey == "" {
+		fmt.Fprintln(env.stderr, "ohwatch cloud: set OH_API_KEY (or --api-key)")
+		return exitUsage
+	}
+	logger, closeLog, err := vf.logger()
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch cloud: %v\n", err)
+		return exitUsage
+	}
+	defer closeLog()
+	cfg.Logger = logger
+	progress := func(stage string) { fmt.Fprintf(env.stderr, "cloud: %s\n", stage) }
+	cfg.OnProgress = progress
+
+	sess, err := cloud.New(cfg)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch cloud: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// The sandbox is deleted on every way out — success, failure, Ctrl-C —
+	// with a fresh context, since ctx may be the thing that was cancelled.
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := sess.Close(cctx); err != nil {
+			fmt.Fprintf(env.stderr, "ohwatch cloud: cleanup: %v\n", err)
+		}
+	}()
+	target, err := sess.Open(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return headless.ExitInterrupted
+		}
+		fmt.Fprintf(env.stderr, "ohwatch cloud: %v\n", err)
+		if errors.Is(err, cloud.ErrAuth) {
+			return headless.ExitUnreachable
+		}
+		return 1
+	}
+	progress("watching " + target.String())
+	return watchAgentServer(ctx, env, &vf, logger, target.AgentServerURL, target.ConversationID, target.SessionKey, "")
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"ohwatch/client/serve"
+	"ohwatch/demo"
+	"ohwatch/model"
+)
+
+func runDemo(args []string, env *environment) int {
+	fs := newFlagSet("demo", "demo [--speed X] [--headless] [--json]", env.stderr)
+	var vf viewFlags
+	vf.bind(fs)
+	speed := fs.Float64("speed", 1, "replay pace: 1 is the recorded pace (about two minutes), 10 ten times faster")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) != 0 || *speed <= 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	logger, closeLog, err := vf.logger()
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return exitUsage
+	}
+	defer closeLog()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	base, events, err := demoConversation()
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return 1
+	}
+	// A random key on a random loopback port: the demo's server is as
+	// closed to the rest of the machine as a real one would be.
+	key := randomKey()
+	srv := serve.New(serve.Options{
+		Key:                key,
+		Speed:              *speed,
+		Logger:             logger,
+		ConfirmHold:        time.Duration(float64(6*time.Second) / *speed),
+		FinishConfirmDelay: time.Duration(float64(1500*time.Millisecond) / *speed),
+	})
+	srv.Add(base.ID, base, events)
+	url, err := srv.Start(ctx, "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return 1
+	}
+	defer srv.Close()
+	return watchAgentServer(ctx, env, &vf, logger, url, base.ID, key, base.Title)
+}
+
+// demoConversation decodes the conversation bundled in the binary.
+func demoConversation() (*model.BaseState, []model.Event, error) {
+	rawBase, rawEvents := demo.Conversation()
+	base, err := model.DecodeBaseState(rawBase)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bundled base state: %w", err)
+	}
+	events := make([]model.Event, 0, len(rawEvents))
+	for i, raw := range rawEvents {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			return nil, nil, fmt.Errorf("bundled event %d: %w", i, err)
+		}
+		events = append(events, ev)
+	}
+	return base, events, nil
+}
+
+func randomKey() string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand: " + err.Error()) // never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"ohwatch/client/files"
+	"ohwatch/export"
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+func runExport(args []string, env *environment) int {
+	fs := newFlagSet("export", "export PATH --format md|json|jsonl [-o FILE]", env.stderr)
+	format := fs.String("format", "md", "md (a readable transcript), json (the derived state) or jsonl (the events)")
+	outPath := fs.String("o", "", "write to `FILE` instead of stdout")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) != 1 || !validFormat(*format) {
+		fs.Usage()
+		return exitUsage
+	}
+	conv, log, err := loadLog(pos[0])
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
+		return exitUsage
+	}
+	w := env.stdout
+	if *outPath != "" {
+		f, err := os.Create(*outPath)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		w = f
+	}
+	if err := writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings); err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func validFormat(f string) bool { return f == "md" || f == "json" || f == "jsonl" }
+
+// writeExport writes the conversation in one of the export formats.
+func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings []string) error {
+	switch format {
+	case "json":
+		return export.WriteState(w, export.State(log, log.Len(), warnings))
+	case "jsonl":
+		events := make([]model.Event, log.Len())
+		for i := range events {
+			events[i] = log.Event(i)
+		}
+		return files.WriteJSONL(w, events)
+	default:
+		return export.Markdown(w, title, log)
+	}
+}
+
+// exporter is the TUI's export key: it writes the conversation as it is now
+// into the working directory and returns the file's path.
+func exporter(title string, log *reducer.Log) func(format string) (string, error) {
+	return func(format string) (string, error) {
+		if !validFormat(format) {
+			return "", fmt.Errorf("unknown export format %q", format)
+		}
+		name := fmt.Sprintf("ohwatch-%s-%s.%s", slug(title), time.Now().UTC().Format("20060102-150405"), format)
+		path, err := filepath.Abs(name)
+		if err != nil {
+			return "", err
+		}
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			return "", err
+		}
+		werr := writeExport(f, format, title, log, nil)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		return path, werr
+	}
+}
+
+// slug makes a short file-name-safe form of a title.
+func slug(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+		if b.Len() >= 32 {
+			break
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		return "conversation"
+	}
+	return s
+}

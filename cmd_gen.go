@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+
+	"ohwatch/gen"
+)
+
+func runGen(args []string, env *environment) int {
+	fs := newFlagSet("gen", "gen DIR --events N [--seed S] [--jsonl]", env.stderr)
+	n := fs.Int("events", 1000, "how many events to generate")
+	seed := fs.Int64("seed", 1, "the seed: the same seed gives the same bytes")
+	jsonl := fs.Bool("jsonl", false, "write one JSONL file (DIR is then the file) instead of the SDK layout")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) != 1 || *n < 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	opts := gen.Options{Events: *n, Seed: *seed}
+	if *jsonl {
+		f, err := os.Create(pos[0])
+		if err != nil {
+			fmt.Fprintf(env.stderr, "ohwatch gen: %v\n", err)
+			return 1
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		err = gen.WriteJSONL(w, opts)
+		if err == nil {
+			err = w.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			fmt.Fprintf(env.stderr, "ohwatch gen: %v\n", err)
+			return 1
+		}
+	} else if err := gen.WriteDir(pos[0], opts); err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch gen: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(env.stdout, "wrote %d events to %s\n", *n, pos[0])
+	return 0
+}

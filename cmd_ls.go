@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"ohwatch/client/agentserver"
+	"ohwatch/client/files"
+	"ohwatch/export"
+	"ohwatch/model"
+)
+
+// listing is one row of `ohwatch ls`, and one object of `ls --json`.
+type listing struct {
+	ID           string    `json:"id"`
+	Title        string    `json:"title"`
+	Status       string    `json:"status"`
+	Events       int       `json:"events"`
+	CostUSD      float64   `json:"cost_usd"`
+	CostKnown    bool      `json:"cost_known"`
+	LastActivity time.Time `json:"last_activity"`
+	Path         string    `json:"path,omitempty"`
+}
+
+func runList(args []string, env *environment) int {
+	fs := newFlagSet("ls", "ls [PATH|URL] [--json] [--session-key-file F]", env.stderr)
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	keyFile := fs.String("session-key-file", "", "read the agent-server session key from `FILE` (else SESSION_API_KEY)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) > 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	where := ""
+	if len(pos) == 1 {
+		where = pos[0]
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var rows []listing
+	if strings.HasPrefix(where, "http://") || strings.HasPrefix(where, "https://") {
+		key, err := sessionKey(*keyFile, "", env.getenv, env.stderr)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
+			return exitUsage
+		}
+		rows, err = listServer(ctx, where, key)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
+			return exitForError(err)
+		}
+	} else {
+		if where == "" {
+			where = files.DefaultRoot()
+		}
+		rows, err = listLocal(where, env.stderr)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
+			return exitUsage
+		}
+	}
+	if *asJSON {
+		if rows == nil {
+			rows = []listing{}
+		}
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rows); err != nil {
+			return 1
+		}
+		return 0
+	}
+	writeListing(env.stdout, rows)
+	return 0
+}
+
+func listLocal(root string, stderr io.Writer) ([]listing, error) {
+	list, err := files.List(root)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]listing, 0, len(list))
+	for _, s := range list {
+		for _, w := range s.Warnings {
+			fmt.Fprintf(stderr, "ohwatch ls: %s: %s\n", s.ID, model.SanitizeLine(w))
+		}
+		rows = append(rows, listing{ID: s.ID, Title: s.Title, Status: s.Status, Events: s.Events,
+			CostUSD: s.CostUSD, CostKnown: s.CostKnown, LastActivity: s.LastActivity, Path: s.Path})
+	}
+	return rows, nil
+}
+
+func listServer(ctx context.Context, url, key string) ([]listing, error) {
+	c, err := agentserver.New(url, key)
+	if err != nil {
+		return nil, err
+	}
+	infos, err := c.SearchConversations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]listing, 0, len(infos))
+	for _, info := range infos {
+		row := listing{ID: info.ID, Title: info.Title, Status: info.ExecutionStatus, LastActivity: info.UpdatedAt, Events: -1}
+		if n, err := c.CountEvents(ctx, info.ID); err == nil {
+			row.Events = n
+		}
+		if info.Base != nil && info.Base.Stats != nil {
+			row.CostUSD, row.CostKnown = statsCost(info.Base.Stats)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// statsCost sums the accumulated cost over usage ids; the cost is known
+// only when some usage reported one, or no tokens were spent at all.
+func statsCost(s *model.Stats) (float64, bool) {
+	var cost float64
+	var tokens int64
+	for _, m := range s.UsageToMetrics {
+		if m == nil {
+			continue
+		}
+		cost += m.AccumulatedCost
+		tokens += m.Accumulated.Prompt + m.Accumulated.Completion
+	}
+	return cost, cost > 0 || tokens == 0
+}
+
+func writeListing(w io.Writer, rows []listing) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no conversations")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tEVENTS\tCOST\tLAST ACTIVITY\tTITLE")
+	for _, r := range rows {
+		events := fmt.Sprint(r.Events)
+		if r.Events < 0 {
+			events = "?"
+		}
+		cost := "-"
+		if r.CostKnown || r.CostUSD > 0 {
+			cost = export.Cost(r.CostUSD, true, 0)
+		} else if r.Status != "" {
+			cost = "unknown"
+		}
+		last := "-"
+		if !r.LastActivity.IsZero() {
+			last = r.LastActivity.UTC().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, orDashMain(r.Status), events, cost, last, truncateTitle(r.Title, 60))
+	}
+	tw.Flush()
+}
+
+func orDashMain(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func truncateTitle(s string, n int) string {
+	s = model.SanitizeLine(s)
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"ohwatch/client/files"
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+func runReplay(args []string, env *environment) int {
+	fs := newFlagSet("replay", "replay PATH [--follow] [--headless] [--json] [--record DIR]", env.stderr)
+	var vf viewFlags
+	vf.bind(fs)
+	follow := fs.Bool("follow", false, "keep reading a directory that is still being written")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	path := pos[0]
+	if *follow {
+		return replayFollow(ctx, env, &vf, path)
+	}
+	r, err := files.Open(path)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch replay: %v\n", err)
+		return exitUsage
+	}
+	header := r.Header()
+	baseCount := 0
+	if header.Base != nil {
+		baseCount = int(r.Total())
+	}
+	log := reducer.NewLog(header.Base, baseCount)
+	feed := make(chan model.Batch, 4)
+	// The reader streams in order while the screen is already up: a long
+	// recording shows its first screen at once and fills in behind it.
+	go func() {
+		defer close(feed)
+		defer r.Close()
+		_, err := r.Stream(ctx, func(c files.Chunk) {
+			select {
+			case feed <- c.Batch:
+			case <-ctx.Done():
+			}
+		})
+		if err != nil && ctx.Err() == nil {
+			select {
+			case feed <- model.Batch{Warnings: []string{err.Error()}}:
+			case <-ctx.Done():
+			}
+		}
+	}()
+	return present(ctx, env, &vf, session{
+		title:     titleOf(header.Title, header.ID, path),
+		source:    "replay " + path,
+		log:       log,
+		feed:      feed,
+		recording: true,
+	})
+}
+
+// replayFollow tails a conversation directory that a local agent is still
+// writing, as a live source; base_state.json, which the SDK rewrites on
+// every change, stands in for REST when a finished needs confirming.
+func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir string) int {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		fmt.Fprintf(env.stderr, "ohwatch replay --follow: %s is not a conversation directory\n", dir)
+		return exitUsage
+	}
+	feed := make(chan model.Batch, 4)
+	go func() {
+		defer close(feed)
+		if err := files.Follow(ctx, dir, feed); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(env.stderr, "ohwatch replay --follow: %v\n", err)
+		}
+	}()
+	confirm := func(context.Context) (string, error) {
+		raw, err := os.ReadFile(filepath.Join(dir, "base_state.json"))
+		if err != nil {
+			return "", err
+		}
+		base, err := model.DecodeBaseState(raw)
+		if err != nil {
+			return "", err
+		}
+		return base.ExecutionStatus, nil
+	}
+	return present(ctx, env, vf, session{
+		title:   titleOf("", "", dir),
+		source:  "follow " + dir,
+		log:     reducer.NewLog(nil, 0),
+		feed:    feed,
+		live:    true,
+		confirm: confirm,
+	})
+}
+
+// titleOf picks what the header names the conversation by.
+func titleOf(title, id, path string) string {
+	switch {
+	case title != "":
+		return title
+	case id != "":
+		return id
+	}
+	return filepath.Base(filepath.Clean(path))
+}

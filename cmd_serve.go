@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"ohwatch/client/files"
+	"ohwatch/client/serve"
+)
+
+func runServe(args []string, env *environment) int {
+	fs := newFlagSet("serve", "serve PATH [--addr 127.0.0.1:8000] [--speed X]", env.stderr)
+	addr := fs.String("addr", "127.0.0.1:8000", "listen `address`")
+	speed := fs.Float64("speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
+	logFile := fs.String("log", "", "write the server log to `FILE` (default: stderr)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) != 1 || *speed < 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	vf := viewFlags{logFile: *logFile}
+	logger, closeLog, err := vf.logger()
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch serve: %v\n", err)
+		return exitUsage
+	}
+	defer closeLog()
+	convs, err := loadServed(pos[0])
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch serve: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := serve.New(serve.Options{Key: env.getenv("SESSION_API_KEY"), Speed: *speed, Logger: logger})
+	for _, c := range convs {
+		srv.Add(c.ID, c.Base, c.Events)
+		for _, w := range c.Warnings {
+			fmt.Fprintf(env.stderr, "ohwatch serve: %s: %s\n", c.ID, w)
+		}
+	}
+	url, err := srv.Start(ctx, *addr)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch serve: %v\n", err)
+		return 1
+	}
+	defer srv.Close()
+	auth := "no auth (SESSION_API_KEY unset)"
+	if env.getenv("SESSION_API_KEY") != "" {
+		auth = "session key from SESSION_API_KEY"
+	}
+	fmt.Fprintf(env.stdout, "serving %d conversation(s) on %s, %s\n", len(convs), url, auth)
+	for _, c := range convs {
+		fmt.Fprintf(env.stdout, "  ohwatch watch %s --conversation %s   (%d events)\n", url, c.ID, len(c.Events))
+	}
+	<-ctx.Done()
+	return 0
+}
+
+// loadServed loads one recording, or every conversation under a root.
+func loadServed(path string) ([]*files.Conversation, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() && !isConversationDir(path) {
+		list, err := files.List(path)
+		if err != nil {
+			return nil, err
+		}
+		var convs []*files.Conversation
+		for _, s := range list {
+			c, err := files.Load(s.Path)
+			if err != nil {
+				return nil, err
+			}
+			convs = append(convs, c)
+		}
+		if len(convs) == 0 {
+			return nil, fmt.Errorf("%s holds no conversations", path)
+		}
+		return convs, nil
+	}
+	c, err := files.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if c.ID == "" {
+		c.ID = filepath.Base(filepath.Clean(path))
+	}
+	return []*files.Conversation{c}, nil
+}
+
+// isConversationDir says whether dir is one conversation (it has events/
+// or is an events/ directory itself) rather than a root of several.
+func isConversationDir(dir string) bool {
+	if filepath.Base(filepath.Clean(dir)) == "events" {
+		return true
+	}
+	fi, err := os.Stat(filepath.Join(dir, "events"))
+	return err == nil && fi.IsDir()
+}

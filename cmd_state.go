@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+
+	"ohwatch/client/files"
+	"ohwatch/export"
+	"ohwatch/reducer"
+)
+
+// loadLog reads a recorded conversation and folds it into a log. A file that
+// cannot be read at all is an error; what can be read is kept, with warnings.
+func loadLog(path string) (*files.Conversation, *reducer.Log, error) {
+	conv, err := files.Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	log := reducer.NewLog(conv.Base, len(conv.Events))
+	log.Append(conv.Events...)
+	return conv, log, nil
+}
+
+func runState(args []string, env *environment) int {
+	fs := newFlagSet("state", "state PATH [--at N] [--json]", env.stderr)
+	at := fs.Int("at", -1, "apply only the first `N` events (default: all)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	if *at < -1 {
+		fmt.Fprintln(env.stderr, "ohwatch state: --at must be 0 or more")
+		return exitUsage
+	}
+	conv, log, err := loadLog(pos[0])
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch state: %v\n", err)
+		return exitUsage
+	}
+	doc := export.State(log, *at, conv.Warnings)
+	if *asJSON {
+		if err := export.WriteState(env.stdout, doc); err != nil {
+			fmt.Fprintf(env.stderr, "ohwatch state: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if err := export.WriteStateText(env.stdout, conv.ID, conv.Title, doc); err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch state: %v\n", err)
+		return 1
+	}
+	return 0
+}

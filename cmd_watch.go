@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"ohwatch/client/agentserver"
+	"ohwatch/headless"
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+func runWatch(args []string, env *environment) int {
+	fs := newFlagSet("watch", "watch URL --conversation ID [--session-key-file F] [--headless] [--json]", env.stderr)
+	var vf viewFlags
+	vf.bind(fs)
+	conv := fs.String("conversation", "", "the conversation `ID` (dashed uuid or 32 hex)")
+	keyFile := fs.String("session-key-file", "", "read the session key from `FILE` (else SESSION_API_KEY)")
+	keyFlag := fs.String("session-key", "", "the session key (visible to other users: prefer SESSION_API_KEY)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) != 1 || *conv == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	key, err := sessionKey(*keyFile, *keyFlag, env.getenv, env.stderr)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch watch: %v\n", err)
+		return exitUsage
+	}
+	logger, closeLog, err := vf.logger()
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch watch: %v\n", err)
+		return exitUsage
+	}
+	defer closeLog()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return watchAgentServer(ctx, env, &vf, logger, pos[0], *conv, key, "")
+}
+
+// watchAgentServer watches one conversation of an agent-server, headless or
+// in the TUI. title may be empty: the server's title is used.
+func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logger *slog.Logger, url, id, key, title string) int {
+	c, err := agentserver.New(url, key, agentserver.WithLogger(logger))
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch: %v\n", err)
+		return exitUsage
+	}
+	id = model.NormalizeConversationID(id)
+	if title == "" {
+		title = id
+	}
+	feed := c.Watch(ctx, id, agentserver.WatchOptions{})
+	return present(ctx, env, vf, session{
+		title:    title,
+		source:   "ws " + c.BaseURL(),
+		log:      reducer.NewLog(nil, 0),
+		feed:     feed,
+		live:     true,
+		confirm:  func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
+		controls: confirmer{c: c, id: id},
+	})
+}
+
+// confirmer answers a waiting conversation through the agent-server.
+type confirmer struct {
+	c  *agentserver.Client
+	id string
+}
+
+// Respond implements tui.Controls.
+func (cf confirmer) Respond(ctx context.Context, accept bool) error {
+	return cf.c.RespondToConfirmation(ctx, cf.id, accept, "Rejected in ohwatch.")
+}
+
+// exitForError maps a client error to an exit code: auth, not found and
+// unreachable are 4.
+func exitForError(err error) int {
+	if errors.Is(err, agentserver.ErrAuth) || errors.Is(err, agentserver.ErrNotFound) || errors.Is(err, agentserver.ErrConnect) {
+		return headless.ExitUnreachable
+	}
+	return 1
+}

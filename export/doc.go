@@ -1,0 +1,5 @@
+// Package export turns a conversation into shareable forms: the derived
+// state as JSON (`ohwatch state --json`, `export --format json`), a readable
+// markdown transcript (`export --format md`) and the events as JSONL
+// (`export --format jsonl`). The TUI's export key calls the same functions.
+package export

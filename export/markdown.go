@@ -1,0 +1,221 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// maxOutputLines caps a command output or a file in the transcript: a
+// transcript is for reading and sharing, the raw events keep everything.
+const maxOutputLines = 80
+
+// Markdown writes a readable transcript: a summary table of the final
+// state, then the conversation — messages, tool calls with their results,
+// file edits as diffs, task lists as checklists, errors and status changes.
+// Every text from an event is sanitised.
+func Markdown(w io.Writer, title string, log *reducer.Log) error {
+	bw := bufio.NewWriter(w)
+	m := &mdWriter{w: bw}
+	final := log.Latest()
+	m.printf("# %s\n\n", oneLine(title))
+	m.summary(final, log.Len())
+	m.printf("## Transcript\n\n")
+	// One Apply per event from the initial state: the same states as
+	// log.At(i), without a checkpointed seek for each event.
+	prev := log.At(-1)
+	for i := 0; i < log.Len(); i++ {
+		ev := log.Event(i)
+		cur := reducer.Apply(prev, ev)
+		m.event(i, ev)
+		if cur.Status != prev.Status {
+			m.printf("_status: %s → %s (%s)_\n\n", orNone(prev.Status), cur.Status, cur.StatusSource)
+		}
+		prev = cur
+	}
+	if m.err != nil {
+		return m.err
+	}
+	return bw.Flush()
+}
+
+type mdWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (m *mdWriter) printf(format string, args ...any) {
+	if m.err == nil {
+		_, m.err = fmt.Fprintf(m.w, format, args...)
+	}
+}
+
+func (m *mdWriter) summary(s reducer.State, events int) {
+	c := s.Metrics.Combined
+	status := s.Status
+	if status == model.StatusFinished && !s.StatusConfirmed {
+		status += " (provisional)"
+	}
+	m.printf("| | |\n|---|---|\n")
+	m.printf("| status | %s |\n", orNone(status))
+	m.printf("| events | %d |\n", events)
+	m.printf("| steps | %d |\n", s.Steps)
+	m.printf("| cost | %s |\n", Cost(c.CostUSD, c.CostKnown, c.Prompt+c.Completion))
+	m.printf("| tokens | prompt %s · completion %s · cache read %s · reasoning %s |\n",
+		Count(c.Prompt), Count(c.Completion), Count(c.CacheRead), Count(c.Reasoning))
+	m.printf("| LLM calls | %d |\n", c.LLMCalls)
+	m.printf("| errors | %d |\n\n", s.ErrorCount)
+	if len(s.Tasks.Items) > 0 {
+		m.printf("**Tasks**\n\n")
+		m.tasks(s.Tasks.Items)
+	}
+}
+
+func (m *mdWriter) tasks(items []reducer.TaskItem) {
+	for _, t := range items {
+		m.printf("- %s %s", checkbox(t.Status), oneLine(t.Title))
+		if t.Notes != "" {
+			m.printf(" — %s", oneLine(t.Notes))
+		}
+		m.printf("\n")
+	}
+	m.printf("\n")
+}
+
+// event writes one event; structural noise (state updates, deltas) is left
+// to the status lines.
+func (m *mdWriter) event(i int, ev model.Event) {
+	stamp := ""
+	if !ev.Time.IsZero() {
+		stamp = " · " + ev.Time.UTC().Format("15:04:05")
+	}
+	switch ev.Body.(type) {
+	case *model.StateUpdate, *model.StreamingDelta, *model.TokenEvent, *model.SystemPrompt:
+		return
+	}
+	detail, err := ev.Detail()
+	if err != nil {
+		m.printf("**#%d %s**%s — %s\n\n", i, oneLine(ev.Kind), stamp, ev.Summary)
+		return
+	}
+	switch d := detail.(type) {
+	case *model.MessageEvent:
+		who := map[string]string{"user": "User", "agent": "Agent", "environment": "Environment"}[ev.Source]
+		if who == "" {
+			who = oneLine(ev.Source)
+		}
+		m.printf("**%s**%s\n\n%s\n\n", who, stamp, quote(model.Sanitize(d.Text())))
+	case *model.ActionEvent:
+		m.action(i, ev, d, stamp)
+	case *model.ObservationEvent:
+		m.observation(d)
+	case *model.AgentErrorEvent, *model.ConversationErrorEvent:
+		m.printf("**Error**%s: %s\n\n", stamp, ev.Summary)
+	default:
+		m.printf("**%s**%s — %s\n\n", oneLine(ev.Kind), stamp, ev.Summary)
+	}
+}
+
+func (m *mdWriter) action(i int, ev model.Event, d *model.ActionEvent, stamp string) {
+	risk := ""
+	if d.SecurityRisk != "" && d.SecurityRisk != "UNKNOWN" {
+		risk = " · risk " + oneLine(d.SecurityRisk)
+	}
+	m.printf("**Action** `%s`%s%s — %s\n\n", oneLine(d.ToolName), stamp, risk, ev.Summary)
+	if t := strings.TrimSpace(model.Sanitize(d.ThoughtText())); t != "" {
+		m.printf("%s\n\n", quote(t))
+	}
+	switch a := d.Action.(type) {
+	case *model.TerminalAction:
+		m.fence("sh", "$ "+model.Sanitize(a.Command))
+	case *model.TaskTrackerAction:
+		if a.Command == "plan" {
+			items := make([]reducer.TaskItem, len(a.TaskList))
+			for j, t := range a.TaskList {
+				items[j] = reducer.TaskItem{Title: model.Sanitize(t.Title), Notes: model.Sanitize(t.Notes), Status: t.Status}
+			}
+			m.tasks(items)
+		}
+	case *model.FinishAction:
+		m.printf("%s\n\n", quote(model.Sanitize(a.Message)))
+	case *model.ThinkAction:
+		m.printf("%s\n\n", quote(model.Sanitize(a.Thought)))
+	default:
+		if change, ok := model.FileEditOf(d); ok {
+			m.diff(change)
+		}
+	}
+}
+
+func (m *mdWriter) observation(d *model.ObservationEvent) {
+	if t, ok := d.Observation.(*model.TerminalObservation); ok {
+		label := "Output"
+		if code := t.Code(); code != nil {
+			label = fmt.Sprintf("Output (exit %d)", *code)
+		}
+		m.printf("%s:\n\n", label)
+		m.fence("", model.Sanitize(t.Text()))
+		return
+	}
+	if change, ok := model.FileEditOf(d); ok && !change.Created {
+		return // the action already showed the edit
+	}
+	out := strings.TrimSpace(model.Sanitize(d.Output()))
+	if out == "" {
+		return
+	}
+	m.printf("Result (`%s`):\n\n", oneLine(d.ToolName))
+	m.fence("", out)
+}
+
+// diff writes a file change as a unified-style diff of its lines.
+func (m *mdWriter) diff(c model.FileChange) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "--- %s\n+++ %s\n", model.SanitizeLine(c.Path), model.SanitizeLine(c.Path))
+	for _, l := range splitLines(model.Sanitize(c.Old)) {
+		b.WriteString("-" + l + "\n")
+	}
+	for _, l := range splitLines(model.Sanitize(c.New)) {
+		b.WriteString("+" + l + "\n")
+	}
+	m.fence("diff", strings.TrimRight(b.String(), "\n"))
+}
+
+// fence writes text in a code block whose fence is longer than any run of
+// backticks inside it, cut to maxOutputLines.
+func (m *mdWriter) fence(lang, text string) {
+	lines := splitLines(text)
+	if len(lines) > maxOutputLines {
+		more := len(lines) - maxOutputLines
+		lines = append(lines[:maxOutputLines], fmt.Sprintf("… %d more lines", more))
+	}
+	body := strings.Join(lines, "\n")
+	fence := "```"
+	for strings.Contains(body, fence) {
+		fence += "`"
+	}
+	m.printf("%s%s\n%s\n%s\n\n", fence, lang, body, fence)
+}
+
+func splitLines(s string) []string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// quote renders text as a markdown block quote.
+func quote(s string) string {
+	lines := splitLines(s)
+	if len(lines) == 0 {
+		return "> (empty)"
+	}
+	return "> " + strings.Join(lines, "\n> ")
+}
+
+func oneLine(s string) string { return model.SanitizeLine(s) }

@@ -1,0 +1,144 @@
+package export
+
+import (
+	"encoding/json"
+	"io"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// StateDoc is the JSON of `ohwatch state --json`: exactly these keys, so
+// scripts can rely on them.
+type StateDoc struct {
+	Events          int            `json:"events"`
+	At              int            `json:"at"`
+	ExecutionStatus string         `json:"execution_status"`
+	StatusSource    string         `json:"status_source"`
+	StatusConfirmed bool           `json:"status_confirmed"`
+	Iteration       int            `json:"iteration"`
+	Steps           int            `json:"steps"`
+	Metrics         MetricsDoc     `json:"metrics"`
+	Tasks           []TaskDoc      `json:"tasks"`
+	PendingActions  []PendingDoc   `json:"pending_actions"`
+	Errors          int            `json:"errors"`
+	Kinds           map[string]int `json:"kinds"`
+	UnknownKinds    map[string]int `json:"unknown_kinds"`
+	Duplicates      int            `json:"duplicates"`
+	Warnings        []string       `json:"warnings"`
+}
+
+// UsageDoc is the metrics of one usage id, or of all combined.
+type UsageDoc struct {
+	CostUSD          float64 `json:"cost_usd"`
+	CostKnown        bool    `json:"cost_known"`
+	PromptTokens     int64   `json:"prompt_tokens"`
+	CompletionTokens int64   `json:"completion_tokens"`
+	CacheReadTokens  int64   `json:"cache_read_tokens"`
+	CacheWriteTokens int64   `json:"cache_write_tokens"`
+	ReasoningTokens  int64   `json:"reasoning_tokens"`
+	LLMCalls         int     `json:"llm_calls"`
+	ContextUsed      int64   `json:"context_used"`
+	ContextWindow    int64   `json:"context_window"`
+}
+
+// MetricsDoc is the combined usage plus the usage per usage id.
+type MetricsDoc struct {
+	UsageDoc
+	ByUsage map[string]UsageDoc `json:"by_usage"`
+}
+
+// TaskDoc is one checklist item.
+type TaskDoc struct {
+	Title  string `json:"title"`
+	Notes  string `json:"notes"`
+	Status string `json:"status"`
+}
+
+// PendingDoc is one action awaiting its result or a confirmation.
+type PendingDoc struct {
+	ID           string `json:"id"`
+	ToolName     string `json:"tool_name"`
+	Summary      string `json:"summary"`
+	SecurityRisk string `json:"security_risk"`
+}
+
+// State builds the state document after the first n events of log
+// (n > log.Len() means all of them).
+func State(log *reducer.Log, n int, warnings []string) StateDoc {
+	if n < 0 || n > log.Len() {
+		n = log.Len()
+	}
+	s := log.At(n - 1)
+	doc := StateDoc{
+		Events:          log.Len(),
+		At:              n,
+		ExecutionStatus: s.Status,
+		StatusSource:    string(s.StatusSource),
+		StatusConfirmed: s.StatusConfirmed,
+		Iteration:       s.Iteration,
+		Steps:           s.Steps,
+		Metrics:         metricsDoc(s.Metrics),
+		Tasks:           []TaskDoc{},
+		PendingActions:  []PendingDoc{},
+		Errors:          s.ErrorCount,
+		Kinds:           nonNil(s.Kinds()),
+		UnknownKinds:    nonNil(s.UnknownKinds()),
+		Duplicates:      log.Duplicates(),
+		Warnings:        sanitized(warnings),
+	}
+	for _, t := range s.Tasks.Items {
+		doc.Tasks = append(doc.Tasks, TaskDoc{Title: model.SanitizeLine(t.Title), Notes: model.Sanitize(t.Notes), Status: t.Status})
+	}
+	for _, p := range s.Pending {
+		doc.PendingActions = append(doc.PendingActions, PendingDoc{ID: model.SanitizeLine(p.ID), ToolName: model.SanitizeLine(p.ToolName),
+			Summary: model.SanitizeLine(p.Summary), SecurityRisk: p.SecurityRisk})
+	}
+	return doc
+}
+
+// WriteState writes the state document as indented JSON.
+func WriteState(w io.Writer, doc StateDoc) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+func metricsDoc(m reducer.Metrics) MetricsDoc {
+	doc := MetricsDoc{UsageDoc: usageDoc(m.Combined), ByUsage: map[string]UsageDoc{}}
+	for _, u := range m.ByUsage {
+		doc.ByUsage[model.SanitizeLine(u.UsageID)] = usageDoc(u)
+	}
+	return doc
+}
+
+func usageDoc(u reducer.Usage) UsageDoc {
+	return UsageDoc{
+		CostUSD:          u.CostUSD,
+		CostKnown:        u.CostKnown,
+		PromptTokens:     u.Prompt,
+		CompletionTokens: u.Completion,
+		CacheReadTokens:  u.CacheRead,
+		CacheWriteTokens: u.CacheWrite,
+		ReasoningTokens:  u.Reasoning,
+		LLMCalls:         u.LLMCalls,
+		ContextUsed:      u.ContextUsed,
+		ContextWindow:    u.ContextWindow,
+	}
+}
+
+func nonNil(m map[string]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[model.SanitizeLine(k)] = v
+	}
+	return out
+}
+
+func sanitized(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		out = append(out, model.SanitizeLine(s))
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+// Package gen generates realistic OpenHands conversations: the exact JSON an
+// agent-server persists and streams, deterministic for a seed, at any size
+// from a handful of events to millions. Tests and benchmarks across the
+// project use it for data at scale, and the bundled demo is scripted with
+// its Builder, the one place that writes event JSON.
+package gen
+
+import (
+	"bufio"
+	"io"
+	"iter"
+	"time"
+)
+
+// Options says what to generate.
+type Options struct {
+	// Events is the exact number of events (at least 1; conversations
+	// shorter than a complete one are its first Events events).
+	Events int
+	// Seed selects the conversation; the same Options give the same bytes.
+	Seed int64
+	// Start is the first event's timestamp; zero means DefaultStart.
+	Start time.Time
+}
+
+// DefaultStart is the timestamp conversations start at unless told
+// otherwise: a fixed date, so output does not depend on when it was made.
+var DefaultStart = time.Date(2026, time.March, 14, 9, 26, 53, 589793000, time.UTC)
+
+// Events streams the raw JSON of o.Events events, in order. Each slice is
+// freshly allocated and owned by the caller. Only the current step is held
+// in memory, so a million events need no more than ten.
+func Events(o Options) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		c := newConvo(o, false)
+		for i := 0; i < o.Events; i++ {
+			if !yield(c.next()) {
+				return
+			}
+		}
+	}
+}
+
+// BaseState is the base_state.json of the conversation o describes, as of
+// its last event: it replays the conversation to collect the full Metrics
+// lists of every LLM call.
+func BaseState(o Options) []byte {
+	c := newConvo(o, true)
+	for i := 0; i < o.Events; i++ {
+		c.next()
+	}
+	return c.b.BaseState()
+}
+
+// WriteJSONL writes the events to w, one compact JSON object per line.
+func WriteJSONL(w io.Writer, o Options) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	for ev := range Events(o) {
+		if _, err := bw.Write(ev); err != nil {
+			return err
+		}
+		if err := bw.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

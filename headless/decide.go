@@ -1,0 +1,192 @@
+package headless
+
+import (
+	"context"
+	"time"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// printNew prints the events appended since the last call, with a status
+// line wherever the derived status changed, and applies the terminal-state
+// rules. History (everything before the server's first full_state
+// snapshot) is judged only by the state it ends in, so a past error that
+// was recovered from does not end a live watch; from the first snapshot on,
+// every event is live and judged as it comes, so a confirmed finished is
+// not missed when the next run's events arrive in the same batch.
+func (w *watcher) printNew(ctx context.Context) (Result, bool) {
+	n := w.log.Len()
+	if w.printed >= n {
+		return Result{}, false
+	}
+	// One Apply per event, from the state before the first new one: the
+	// same result as log.At(i) for each i (Apply is pure), at a fraction of
+	// the cost of a checkpointed seek per event.
+	prev := w.log.At(w.printed - 1)
+	for i := w.printed; i < n; i++ {
+		ev := w.log.Event(i)
+		cur := reducer.Apply(prev, ev)
+		w.printEvent(i, ev, prev, cur)
+		prev = cur
+		if su, ok := ev.Body.(*model.StateUpdate); ok && su.FullState {
+			w.live = true
+		}
+		if w.live && !w.opts.Recording && i < n-1 {
+			if r, done := w.decide(ctx, cur); done {
+				w.printed = i + 1
+				return r, true
+			}
+		}
+	}
+	w.printed = n
+	if w.opts.Recording {
+		return Result{}, false
+	}
+	return w.decide(ctx, prev)
+}
+
+func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
+	su, isState := ev.Body.(*model.StateUpdate)
+	changed := cur.Status != prev.Status || cur.StatusConfirmed != prev.StatusConfirmed
+	snapshot := isState && su.FullState && su.ExecutionStatus != ""
+	if !changed && !snapshot {
+		w.p.event(i, ev)
+		return
+	}
+	w.p.status(i, prev.Status, cur.Status, shapeOf(ev, cur), cur.StatusConfirmed)
+	if cur.Status == model.StatusFinished && !cur.StatusConfirmed && !w.opts.Recording {
+		w.p.provisional(i)
+	}
+}
+
+// shapeOf names where a status line's value came from, in the words of the
+// upstream watch_terminal_state example where it has them.
+func shapeOf(ev model.Event, s reducer.State) string {
+	if su, ok := ev.Body.(*model.StateUpdate); ok && su.ExecutionStatus != "" {
+		if su.FullState {
+			return "full_state"
+		}
+		return "per-field"
+	}
+	switch s.StatusSource {
+	case reducer.SourceBaseState:
+		return "base_state"
+	case reducer.SourceFullState:
+		return "full_state"
+	case reducer.SourceStateUpdate:
+		return "per-field"
+	}
+	return "inferred"
+}
+
+// decide applies the terminal-state rules to the latest state.
+func (w *watcher) decide(ctx context.Context, s reducer.State) (Result, bool) {
+	switch s.Status {
+	case model.StatusError:
+		return Result{Exit: ExitError, Status: s.Status, Confirmed: true}, true
+	case model.StatusStuck:
+		return Result{Exit: ExitStuck, Status: s.Status, Confirmed: true}, true
+	case model.StatusFinished:
+		if s.StatusConfirmed {
+			return Result{Exit: ExitFinished, Status: s.Status, Confirmed: true, Reason: confirmedBy(s)}, true
+		}
+		if !w.provisional {
+			w.provisional = true
+			w.armGrace()
+		}
+		return Result{}, false
+	}
+	if w.provisional {
+		// A Stop hook (or anything else) moved the run on from a
+		// provisional finished: it was not the end.
+		w.provisional = false
+		w.stopGrace()
+		w.p.note("note", "finished was reverted to "+s.Status+"; still watching")
+	}
+	return Result{}, false
+}
+
+func confirmedBy(s reducer.State) string {
+	switch s.StatusSource {
+	case reducer.SourceBaseState:
+		return "confirmed by base_state.json"
+	case reducer.SourceFullState:
+		return "confirmed by a full_state snapshot"
+	}
+	return "confirmed"
+}
+
+func (w *watcher) armGrace() {
+	if w.opts.Confirm == nil {
+		return
+	}
+	w.stopGrace()
+	w.graceTimer = time.NewTimer(w.opts.ConfirmGrace)
+}
+
+func (w *watcher) stopGrace() {
+	if w.graceTimer != nil {
+		w.graceTimer.Stop()
+		w.graceTimer = nil
+	}
+}
+
+// askServer asks REST for the status in the background, so the feed keeps
+// flowing (a snapshot may still arrive first).
+func (w *watcher) askServer(ctx context.Context) {
+	if w.opts.Confirm == nil || w.confirmCh != nil {
+		return
+	}
+	ch := make(chan confirmResult, 1)
+	w.confirmCh = ch
+	confirm := w.opts.Confirm
+	go func() {
+		cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		status, err := confirm(cctx)
+		ch <- confirmResult{status: status, err: err}
+	}()
+}
+
+func (w *watcher) onConfirm(res confirmResult) (Result, bool) {
+	if !w.provisional {
+		return Result{}, false // the feed already settled it
+	}
+	if res.err != nil {
+		w.p.note("warning", "REST confirmation failed: "+res.err.Error()+"; still waiting for a snapshot")
+		w.armGrace()
+		return Result{}, false
+	}
+	status := model.SanitizeLine(res.status)
+	w.p.status(w.log.Len()-1, model.StatusFinished, status, "rest", status == model.StatusFinished)
+	switch status {
+	case model.StatusFinished:
+		return Result{Exit: ExitFinished, Status: status, Confirmed: true, Reason: "confirmed over REST after the grace period"}, true
+	case model.StatusError:
+		return Result{Exit: ExitError, Status: status, Confirmed: true, Reason: "reported over REST"}, true
+	case model.StatusStuck:
+		return Result{Exit: ExitStuck, Status: status, Confirmed: true, Reason: "reported over REST"}, true
+	}
+	w.provisional = false
+	w.p.note("note", "REST reports "+status+": finished not confirmed; still watching")
+	return Result{}, false
+}
+
+// feedEnded decides when the source has nothing more to give. A recording
+// exits by its final derived state: nothing can revert its last finished.
+func (w *watcher) feedEnded() Result {
+	s := w.log.Latest()
+	if !w.opts.Recording {
+		return w.noTerminal("the stream ended")
+	}
+	code, terminal := exitForStatus(s.Status)
+	if !terminal {
+		return w.noTerminal("the recording ends before a terminal state")
+	}
+	reason := confirmedBy(s)
+	if s.Status == model.StatusFinished && !s.StatusConfirmed {
+		reason = "end of recording"
+	}
+	return Result{Exit: code, Status: s.Status, Confirmed: true, Reason: reason}
+}

@@ -1,0 +1,28 @@
+package headless
+
+import "ohwatch/model"
+
+// Exit codes, as documented in ux.md and the README.
+const (
+	ExitFinished    = 0   // confirmed finished
+	ExitError       = 1   // the conversation ended in error
+	ExitUsage       = 2   // bad flags or arguments
+	ExitStuck       = 3   // the conversation is stuck
+	ExitUnreachable = 4   // could not connect, auth rejected, not found
+	ExitNoTerminal  = 5   // watch timeout, or the recording ended first
+	ExitInterrupted = 130 // Ctrl-C
+)
+
+// exitForStatus maps a terminal execution status to its exit code; ok is
+// false for statuses that are not terminal.
+func exitForStatus(status string) (code int, ok bool) {
+	switch status {
+	case model.StatusFinished:
+		return ExitFinished, true
+	case model.StatusError:
+		return ExitError, true
+	case model.StatusStuck:
+		return ExitStuck, true
+	}
+	return ExitNoTerminal, false
+}

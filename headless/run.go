@@ -1,0 +1,155 @@
+package headless
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// DefaultConfirmGrace is how long a provisional finished waits for a
+// full_state snapshot before REST is asked.
+const DefaultConfirmGrace = 10 * time.Second
+
+// Options configure a headless run.
+type Options struct {
+	Out  io.Writer
+	JSON bool
+	// Confirm asks the agent-server for the conversation's current status;
+	// nil for recordings, which have no server to ask.
+	Confirm func(ctx context.Context) (status string, err error)
+	// ConfirmGrace is how long a provisional finished waits for a snapshot
+	// before Confirm is called (0: DefaultConfirmGrace).
+	ConfirmGrace time.Duration
+	// WatchTimeout ends the run with ExitNoTerminal when no terminal state
+	// is reached in time (0: no limit).
+	WatchTimeout time.Duration
+	// Recording says the feed is a finished recording: when it ends, the
+	// final derived state decides the exit code, since nothing can revert it.
+	Recording bool
+}
+
+// Result is how a headless run ended.
+type Result struct {
+	Exit      int
+	Status    string
+	Confirmed bool
+	Reason    string
+	Events    int
+}
+
+// Run feeds every batch into log, prints the headless lines and returns
+// when a terminal state is reached, the feed ends, the watch times out or ctx
+// is cancelled (ExitInterrupted). log may already hold events (history
+// loaded before the feed started); they are printed first.
+func Run(ctx context.Context, log *reducer.Log, feed <-chan model.Batch, opts Options) Result {
+	w := &watcher{log: log, opts: opts, p: &printer{w: opts.Out, json: opts.JSON}}
+	if w.opts.ConfirmGrace <= 0 {
+		w.opts.ConfirmGrace = DefaultConfirmGrace
+	}
+	r := w.run(ctx, feed)
+	r.Events = log.Len()
+	w.p.result(r)
+	return r
+}
+
+// watcher holds one run's progress. The decision rules live in decide.go.
+type watcher struct {
+	log  *reducer.Log
+	opts Options
+	p    *printer
+
+	printed     int  // events of the log already printed
+	live        bool // a full_state snapshot has been seen: events are live
+	provisional bool // a per-field finished awaits confirmation
+	confirmCh   chan confirmResult
+	graceTimer  *time.Timer
+}
+
+type confirmResult struct {
+	status string
+	err    error
+}
+
+func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
+	var timeout <-chan time.Time
+	if w.opts.WatchTimeout > 0 {
+		t := time.NewTimer(w.opts.WatchTimeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	defer w.stopGrace()
+	if r, done := w.catchUp(ctx); done {
+		return r
+	}
+	for {
+		var grace <-chan time.Time
+		if w.graceTimer != nil {
+			grace = w.graceTimer.C
+		}
+		select {
+		case <-ctx.Done():
+			return w.interrupted()
+		case <-timeout:
+			return w.noTerminal(fmt.Sprintf("no terminal state within %s", w.opts.WatchTimeout))
+		case <-grace:
+			w.graceTimer = nil
+			w.askServer(ctx)
+		case res := <-w.confirmCh:
+			w.confirmCh = nil
+			if r, done := w.onConfirm(res); done {
+				return r
+			}
+		case b, ok := <-feed:
+			if !ok {
+				return w.feedEnded()
+			}
+			if r, done := w.onBatch(ctx, b); done {
+				return r
+			}
+		}
+	}
+}
+
+// catchUp prints the events already in the log before the feed started.
+func (w *watcher) catchUp(ctx context.Context) (Result, bool) {
+	return w.printNew(ctx)
+}
+
+func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
+	for _, msg := range b.Warnings {
+		w.p.note("warning", msg)
+	}
+	w.log.Append(b.Events...)
+	if r, done := w.printNew(ctx); done {
+		return r, true
+	}
+	if b.Conn != nil {
+		w.p.connection(*b.Conn)
+		if b.Conn.Final {
+			return w.unreachable(b.Conn.Reason), true
+		}
+	}
+	return Result{}, false
+}
+
+func (w *watcher) interrupted() Result {
+	s := w.log.Latest()
+	return Result{Exit: ExitInterrupted, Status: s.Status, Confirmed: s.StatusConfirmed, Reason: "interrupted"}
+}
+
+func (w *watcher) noTerminal(reason string) Result {
+	s := w.log.Latest()
+	return Result{Exit: ExitNoTerminal, Status: s.Status, Confirmed: s.StatusConfirmed, Reason: reason}
+}
+
+func (w *watcher) unreachable(reason string) Result {
+	s := w.log.Latest()
+	if reason == "" {
+		reason = "connection lost"
+	}
+	return Result{Exit: ExitUnreachable, Status: s.Status, Reason: reason}
+}

@@ -1,0 +1,257 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+)
+
+// topFields holds the value spans of the top-level members Decode reads;
+// every other member is validated and stepped over.
+type topFields struct {
+	kind, id, timestamp, source, parentID []byte
+
+	llmMessage, llmResponseID, sender                   []byte
+	action, toolName, toolCallID, securityRisk, summary []byte
+	observation, actionID                               []byte
+	rejectionReason, rejectionSource                    []byte
+	errorText, classification                           []byte
+	tools                                               []byte
+	key, value                                          []byte
+	code, detail                                        []byte
+	forgottenEventIDs                                   []byte
+	hookEventType, success, blocked, exitCode, reason   []byte
+	title, status, isError                              []byte
+	modelName, usageID                                  []byte
+	content, reasoningContent                           []byte
+
+	// nestedAction and nestedObservation hold the members of the action
+	// and observation objects, read while validating them.
+	nestedAction, nestedObservation actionFields
+}
+
+// nestedFields returns where to keep the members of the nested action or
+// observation object, nil for other keys.
+func (f *topFields) nestedFields(key []byte) *actionFields {
+	switch string(key) {
+	case "action":
+		f.nestedAction = actionFields{}
+		return &f.nestedAction
+	case "observation":
+		f.nestedObservation = actionFields{}
+		return &f.nestedObservation
+	}
+	return nil
+}
+
+// set stores the span of one member; unknown keys are ignored.
+func (f *topFields) set(key, val []byte) {
+	switch string(key) {
+	case "kind":
+		f.kind = val
+	case "id":
+		f.id = val
+	case "timestamp":
+		f.timestamp = val
+	case "source":
+		f.source = val
+	case "parent_id":
+		f.parentID = val
+	case "llm_message":
+		f.llmMessage = val
+	case "llm_response_id":
+		f.llmResponseID = val
+	case "sender":
+		f.sender = val
+	case "action":
+		f.action = val
+	case "tool_name":
+		f.toolName = val
+	case "tool_call_id":
+		f.toolCallID = val
+	case "security_risk":
+		f.securityRisk = val
+	case "summary":
+		f.summary = val
+	case "observation":
+		f.observation = val
+	case "action_id":
+		f.actionID = val
+	case "rejection_reason":
+		f.rejectionReason = val
+	case "rejection_source":
+		f.rejectionSource = val
+	case "error":
+		f.errorText = val
+	case "classification":
+		f.classification = val
+	case "tools":
+		f.tools = val
+	case "key":
+		f.key = val
+	case "value":
+		f.value = val
+	case "code":
+		f.code = val
+	case "detail":
+		f.detail = val
+	case "forgotten_event_ids":
+		f.forgottenEventIDs = val
+	case "hook_event_type":
+		f.hookEventType = val
+	case "success":
+		f.success = val
+	case "blocked":
+		f.blocked = val
+	case "exit_code":
+		f.exitCode = val
+	case "reason":
+		f.reason = val
+	case "title":
+		f.title = val
+	case "status":
+		f.status = val
+	case "is_error":
+		f.isError = val
+	case "model_name":
+		f.modelName = val
+	case "usage_id":
+		f.usageID = val
+	case "service_id": // the legacy name of usage_id
+		if f.usageID == nil {
+			f.usageID = val
+		}
+	case "content":
+		f.content = val
+	case "reasoning_content":
+		f.reasoningContent = val
+	}
+}
+
+// ErrNotObject is wrapped by every Decode error: the input was not one
+// JSON object.
+var ErrNotObject = errors.New("not a JSON object")
+
+// Decode reads one event. It takes ownership of raw, which becomes the
+// event's Raw unchanged and uncopied; the caller must not modify raw
+// afterwards, since the event's ids and names share its memory. It fails only when raw is not a single
+// JSON object (empty, truncated, invalid, an array or scalar, binary
+// garbage, nested deeper than 1000 levels). Any object decodes: one of an
+// unknown kind gets an *Unknown body with an empty Reason, one whose fields
+// have the wrong types an *Unknown body whose Reason says what is wrong; in
+// both cases the header is kept as far as it could be read.
+//
+// Decode reads only the small fields the reducer and the event list need
+// and steps over the big ones (outputs, file contents, prompts); the full
+// payload is decoded on demand by Event.Detail.
+func Decode(raw []byte) (Event, error) {
+	start := skipWS(raw, 0)
+	if start >= len(raw) {
+		return Event{}, fmt.Errorf("%w: empty input", ErrNotObject)
+	}
+	if raw[start] != '{' {
+		if end, err := valueEnd(raw, start, 0); err == nil && skipWS(raw, end) == len(raw) {
+			return Event{}, fmt.Errorf("%w: got a JSON %s", ErrNotObject, jsonType(raw[start:]))
+		}
+		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, syntaxError(raw, start, "looking for '{'"))
+	}
+	var f topFields
+	end, err := readTopObject(raw, start, &f)
+	if err != nil {
+		return Event{}, fmt.Errorf("%w: %w", ErrNotObject, err)
+	}
+	if rest := skipWS(raw, end); rest < len(raw) {
+		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, syntaxError(raw, rest, "after the end of the object"))
+	}
+	var r leanReader
+	ev := Event{Raw: raw}
+	ev.Kind = SanitizeLine(r.str(f.kind, "kind"))
+	ev.ID = r.str(f.id, "id")
+	if ts := r.str(f.timestamp, "timestamp"); ts != "" {
+		ev.Time, _ = ParseTime(ts)
+	}
+	ev.Source = SanitizeLine(r.str(f.source, "source"))
+	ev.ParentID = r.str(f.parentID, "parent_id")
+	if r.reason == "" {
+		ev.Body, ev.Summary = decodeBody(&r, ev.Kind, &f)
+	}
+	if r.reason != "" {
+		ev.Body, ev.Summary = &Unknown{Reason: r.reason}, malformedSummary(ev.Kind, r.reason)
+	}
+	return ev, nil
+}
+
+// malformedSummary is the summary of an event whose fields do not fit its
+// kind.
+func malformedSummary(kind, reason string) string {
+	if kind == "" {
+		kind = "event"
+	}
+	return capLine("malformed " + kind + ": " + reason)
+}
+
+// decodeBody builds the lean body and the summary of one event by kind.
+func decodeBody(r *leanReader, kind string, f *topFields) (Body, string) {
+	switch kind {
+	case "ActionEvent":
+		return decodeAction(r, f)
+	case "ObservationEvent":
+		return decodeObservation(r, f)
+	case "MessageEvent":
+		return decodeMessage(r, f)
+	case "ConversationStateUpdateEvent":
+		return decodeStateUpdate(r, f)
+	case "SystemPromptEvent":
+		return decodeSystemPrompt(r, f)
+	case "UserRejectObservation":
+		return decodeUserReject(r, f)
+	case "AgentErrorEvent":
+		return decodeAgentError(r, f)
+	case "ConversationErrorEvent":
+		b := &ConversationError{Code: SanitizeLine(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
+		return b, joinSummary(b.Code, b.Detail)
+	case "ServerErrorEvent":
+		b := &ServerError{Code: SanitizeLine(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
+		return b, joinSummary(b.Code, b.Detail)
+	case "Condensation":
+		b := &Condensation{ForgottenIDs: r.stringList(f.forgottenEventIDs, "forgotten_event_ids"), LLMResponseID: r.str(f.llmResponseID, "llm_response_id")}
+		return b, condensationSummary(b, r.line(f.summary, "summary"))
+	case "CondensationRequest":
+		return &CondensationRequest{}, "condensation requested"
+	case "CondensationSummaryEvent":
+		return &CondensationSummary{}, capLine("summary: " + r.line(f.summary, "summary"))
+	case "PauseEvent":
+		return &Pause{}, "paused by the user"
+	case "InterruptEvent":
+		return &Interrupt{}, "interrupted by the user"
+	case "HookExecutionEvent":
+		return decodeHook(r, f)
+	case "LLMCompletionLogEvent":
+		b := &LLMCompletionLog{ModelName: SanitizeLine(r.str(f.modelName, "model_name")), UsageID: SanitizeLine(r.str(f.usageID, "usage_id"))}
+		return b, completionLogSummary(b)
+	case "StreamingDeltaEvent":
+		text := r.line(f.content, "content")
+		if text == "" {
+			text = r.line(f.reasoningContent, "reasoning_content")
+		}
+		return &StreamingDelta{}, capLine("delta: " + text)
+	case "TokenEvent":
+		return &TokenEvent{}, "token ids"
+	case "ACPToolCallEvent":
+		return decodeACPToolCall(r, f)
+	}
+	if kind == "" {
+		return &Unknown{}, "event without a kind"
+	}
+	return &Unknown{}, capLine("unknown kind " + kind)
+}
+
+// joinSummary joins a code or label and a text as "code: text".
+func joinSummary(label, text string) string {
+	switch {
+	case label == "":
+		return capLine(text)
+	case text == "":
+		return label
+	}
+	return capLine(label + ": " + text)
+}

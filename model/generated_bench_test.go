@@ -1,0 +1,60 @@
+package model_test
+
+import (
+	"runtime"
+	"testing"
+
+	"ohwatch/gen"
+	"ohwatch/model"
+)
+
+// BenchmarkDecodeGenerated decodes a long generated conversation: the
+// realistic mix of sizes and kinds a 100k-event log is made of.
+func BenchmarkDecodeGenerated(b *testing.B) {
+	var events [][]byte
+	var total int64
+	for raw := range gen.Events(gen.Options{Events: 20000, Seed: 1}) {
+		events = append(events, raw)
+		total += int64(len(raw))
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, raw := range events {
+			if _, err := model.Decode(raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkDecodeGeneratedResident reports the heap a decoded generated log
+// holds beyond its raw bytes, per raw byte (see BenchmarkDecodeResident).
+func BenchmarkDecodeGeneratedResident(b *testing.B) {
+	var events [][]byte
+	var total int64
+	for raw := range gen.Events(gen.Options{Events: 20000, Seed: 2}) {
+		events = append(events, raw)
+		total += int64(len(raw))
+	}
+	b.SetBytes(total)
+	var ratio float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		log := make([]model.Event, 0, len(events))
+		for _, raw := range events {
+			ev, err := model.Decode(raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			log = append(log, ev)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		ratio = float64(after.HeapAlloc-before.HeapAlloc) / float64(total)
+		runtime.KeepAlive(log)
+	}
+	b.ReportMetric(ratio, "resident-B/raw-B")
+}

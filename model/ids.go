@@ -1,0 +1,41 @@
+package model
+
+import "strings"
+
+// NormalizeConversationID returns a conversation id in the one form used as
+// a key throughout ohwatch: lowercase 32-char hex without dashes. The dashed
+// UUID of base_state.json and REST and the hex of meta.json, directory names
+// and the Cloud are the same conversation. Anything that is not a UUID is
+// returned trimmed and lowercased, unchanged otherwise.
+func NormalizeConversationID(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimPrefix(strings.TrimSuffix(s, "}"), "{")
+	if hex := strings.ReplaceAll(s, "-", ""); isHexID(hex) {
+		return hex
+	}
+	return s
+}
+
+// isHexID reports whether s is 32 lowercase hex digits.
+func isHexID(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// DashedConversationID returns the dashed UUID form (8-4-4-4-12) of a
+// conversation id, as REST paths and base_state.json spell it; ids that are
+// not UUIDs are returned as NormalizeConversationID gives them.
+func DashedConversationID(s string) string {
+	h := NormalizeConversationID(s)
+	if !isHexID(h) {
+		return h
+	}
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}

@@ -1,0 +1,148 @@
+package model
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Reading scalar values out of validated spans: strings (whole or only
+// their first line), integers.
+
+// unquote decodes the string literal span v (with its quotes). When
+// limit > 0 it stops once about limit bytes are decoded (an escape is
+// decoded whole, and a rune is never cut in two); when firstLine is set it
+// stops before the first newline.
+func unquote(v []byte, limit int, firstLine bool) string {
+	return unquoteBody(v[1:], limit, firstLine)
+}
+
+// unquoteBody decodes a validated string literal from just after its
+// opening quote up to its closing quote, the limit or the first newline;
+// body may run on past the closing quote, so a prefix of a huge string is
+// read without finding its end first.
+func unquoteBody(body []byte, limit int, firstLine bool) string {
+	n := len(body)
+	if limit > 0 && n > limit {
+		n = limit
+	}
+	j := 0
+	for j < n && body[j] != '\\' && body[j] != '"' {
+		j++
+	}
+	switch {
+	case j < len(body) && body[j] == '"':
+		return alias(body[:j])
+	case j == n && n < len(body) && body[j] != '\\':
+		return trimRune(body[:j]) // cut by the limit
+	case j == len(body):
+		return alias(body)
+	}
+	out := make([]byte, j, max(2*j, 64))
+	copy(out, body[:j])
+	for i := j; i < len(body); {
+		if limit > 0 && len(out) >= limit {
+			return trimRune(out)
+		}
+		c := body[i]
+		if c == '"' {
+			break
+		}
+		if c != '\\' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		esc := body[i+1]
+		i += 2
+		switch esc {
+		case 'n':
+			if firstLine {
+				return string(out)
+			}
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'u':
+			r := rune(hex4(body[i:]))
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
+					r2 = rune(hex4(body[i+2:]))
+				}
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					r = dec
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default: // '"', '\\', '/'
+			out = append(out, esc)
+		}
+	}
+	return string(out)
+}
+
+// alias returns b as a string without copying it. Decode owns the raw
+// bytes of an event and never modifies them, so the ids, names and lines it
+// reads can share that memory instead of each holding a copy: a resident
+// log of a million events is then little more than its raw JSON. Only
+// spans of an event's Raw may be aliased.
+func alias(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// trimRune drops an incomplete rune at the end of a cut-short buffer.
+func trimRune(b []byte) string {
+	for n := 1; n <= 3 && n <= len(b); n++ {
+		if utf8.RuneStart(b[len(b)-n]) {
+			if !utf8.FullRune(b[len(b)-n:]) {
+				b = b[:len(b)-n]
+			}
+			break
+		}
+	}
+	return string(b)
+}
+
+func hex4(b []byte) int {
+	n := 0
+	for _, c := range b[:4] {
+		n <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			n |= int(c - '0')
+		case c >= 'a' && c <= 'f':
+			n |= int(c-'a') + 10
+		default:
+			n |= int(c-'A') + 10
+		}
+	}
+	return n
+}
+
+// parseIntSpan parses a number span as an integer (accepting an integral
+// float such as 0.0 or 1e3).
+func parseIntSpan(v []byte) (int64, bool) {
+	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || f != float64(int64(f)) {
+		return 0, false
+	}
+	return int64(f), true
+}

@@ -1,0 +1,264 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// summaryLimit caps summaries and the one-line texts lean bodies keep, in
+// runes: enough for a list row on a wide terminal, small enough that a
+// million resident events stay lean.
+const summaryLimit = 200
+
+// lineByteLimit is how many bytes of a string are unescaped to find its
+// first line: a little more than summaryLimit runes of any script.
+const lineByteLimit = 4 * summaryLimit
+
+// leanReader reads typed values from the value spans of an event's fields.
+// It never fails: a value of the wrong type reads as the zero value and the
+// first such mismatch is kept in reason, which turns the event's body into
+// *Unknown while its header survives.
+type leanReader struct {
+	reason string
+}
+
+// mismatch records the first field whose value has the wrong type.
+func (r *leanReader) mismatch(field, want string, v []byte) {
+	if r.reason == "" {
+		r.reason = fmt.Sprintf("field %s: want %s, got %s", field, want, jsonType(v))
+	}
+}
+
+// absent reports whether a span is missing or null, which every optional
+// field accepts.
+func absent(v []byte) bool {
+	return len(v) == 0 || v[0] == 'n'
+}
+
+// str reads a short string field whole (ids, names, enums).
+func (r *leanReader) str(v []byte, field string) string {
+	if absent(v) {
+		return ""
+	}
+	if v[0] != '"' {
+		r.mismatch(field, "string", v)
+		return ""
+	}
+	return intern(v[1 : len(v)-1])
+}
+
+// line reads the sanitised first line of a possibly huge string field,
+// capped to summaryLimit runes, without unescaping the rest.
+func (r *leanReader) line(v []byte, field string) string {
+	if absent(v) {
+		return ""
+	}
+	if v[0] != '"' {
+		r.mismatch(field, "string", v)
+		return ""
+	}
+	return capLine(unquote(v, lineByteLimit, true))
+}
+
+// text reads a short multi-line string field (task notes), sanitised and
+// capped to lineByteLimit bytes.
+func (r *leanReader) text(v []byte, field string) string {
+	if absent(v) {
+		return ""
+	}
+	if v[0] != '"' {
+		r.mismatch(field, "string", v)
+		return ""
+	}
+	return Sanitize(unquote(v, lineByteLimit, false))
+}
+
+// boolean reads a boolean field.
+func (r *leanReader) boolean(v []byte, field string) bool {
+	if absent(v) {
+		return false
+	}
+	if v[0] != 't' && v[0] != 'f' {
+		r.mismatch(field, "boolean", v)
+		return false
+	}
+	return v[0] == 't'
+}
+
+// integer reads an integer field; ok is false when it is absent or null.
+func (r *leanReader) integer(v []byte, field string) (n int64, ok bool) {
+	if absent(v) {
+		return 0, false
+	}
+	if jsonType(v) != "number" {
+		r.mismatch(field, "integer", v)
+		return 0, false
+	}
+	n, ok = parseIntSpan(v)
+	if !ok {
+		r.mismatch(field, "integer", v)
+	}
+	return n, ok
+}
+
+// number reads a float field.
+func (r *leanReader) number(v []byte, field string) float64 {
+	if absent(v) {
+		return 0
+	}
+	if jsonType(v) != "number" {
+		r.mismatch(field, "number", v)
+		return 0
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil { // out of range: keep going with the closest value
+		r.mismatch(field, "number in range", v)
+	}
+	return f
+}
+
+// object returns the span of an object field, nil when absent or null.
+func (r *leanReader) object(v []byte, field string) []byte {
+	if absent(v) {
+		return nil
+	}
+	if v[0] != '{' {
+		r.mismatch(field, "object", v)
+		return nil
+	}
+	return v
+}
+
+// array returns the span of an array field, nil when absent or null.
+func (r *leanReader) array(v []byte, field string) []byte {
+	if absent(v) {
+		return nil
+	}
+	if v[0] != '[' {
+		r.mismatch(field, "array", v)
+		return nil
+	}
+	return v
+}
+
+// stringList reads an array of strings (ids).
+func (r *leanReader) stringList(v []byte, field string) []string {
+	arr := r.array(v, field)
+	if arr == nil {
+		return nil
+	}
+	var out []string
+	elem := field + "[]"
+	eachElement(arr, func(el []byte) bool {
+		out = append(out, r.str(el, elem))
+		return true
+	})
+	return out
+}
+
+// capLine sanitises s as one line and caps it to summaryLimit runes, with an
+// ellipsis when cut.
+func capLine(s string) string {
+	s = strings.TrimSpace(SanitizeLine(s))
+	n := 0
+	for i := range s {
+		if n == summaryLimit {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// intern returns the string for a raw string body, reusing a constant for
+// the values every event repeats (kinds, sources, tool names, statuses) and
+// aliasing the raw bytes for the rest (see alias), so a million resident
+// events do not each carry their own copies. Bodies with escapes are
+// unescaped into new strings.
+func intern(body []byte) string {
+	switch string(body) {
+	case "ActionEvent":
+		return "ActionEvent"
+	case "ObservationEvent":
+		return "ObservationEvent"
+	case "MessageEvent":
+		return "MessageEvent"
+	case "ConversationStateUpdateEvent":
+		return "ConversationStateUpdateEvent"
+	case "SystemPromptEvent":
+		return "SystemPromptEvent"
+	case "AgentErrorEvent":
+		return "AgentErrorEvent"
+	case "TerminalAction":
+		return "TerminalAction"
+	case "TerminalObservation":
+		return "TerminalObservation"
+	case "FileEditorAction":
+		return "FileEditorAction"
+	case "FileEditorObservation":
+		return "FileEditorObservation"
+	case "TaskTrackerAction":
+		return "TaskTrackerAction"
+	case "TaskTrackerObservation":
+		return "TaskTrackerObservation"
+	case "FinishAction":
+		return "FinishAction"
+	case "FinishObservation":
+		return "FinishObservation"
+	case "ThinkAction":
+		return "ThinkAction"
+	case "ThinkObservation":
+		return "ThinkObservation"
+	case "MCPToolAction":
+		return "MCPToolAction"
+	case "MCPToolObservation":
+		return "MCPToolObservation"
+	case "agent":
+		return "agent"
+	case "user":
+		return "user"
+	case "environment":
+		return "environment"
+	case "hook":
+		return "hook"
+	case "assistant":
+		return "assistant"
+	case "terminal":
+		return "terminal"
+	case "file_editor":
+		return "file_editor"
+	case "task_tracker":
+		return "task_tracker"
+	case "finish":
+		return "finish"
+	case "think":
+		return "think"
+	case "LOW":
+		return "LOW"
+	case "MEDIUM":
+		return "MEDIUM"
+	case "HIGH":
+		return "HIGH"
+	case "UNKNOWN":
+		return "UNKNOWN"
+	case "execution_status":
+		return "execution_status"
+	case "stats":
+		return "stats"
+	case "running":
+		return StatusRunning
+	case "finished":
+		return StatusFinished
+	case "idle":
+		return StatusIdle
+	case "default":
+		return "default"
+	}
+	for _, c := range body {
+		if c == '\\' {
+			return unquoteBody(body, 0, false)
+		}
+	}
+	return alias(body)
+}

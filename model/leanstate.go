@@ -1,0 +1,107 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// decodeStateUpdate reads a ConversationStateUpdateEvent. Only the value of
+// the keys the reducer follows is read (execution_status and its legacy
+// name agent_status, stats, confirmation_policy, and those three inside a
+// full_state snapshot); the value of any other key is kept in Raw only.
+func decodeStateUpdate(r *leanReader, f *topFields) (Body, string) {
+	u := &StateUpdate{Key: SanitizeLine(r.str(f.key, "key"))}
+	switch u.Key {
+	case "execution_status", "agent_status":
+		u.ExecutionStatus = SanitizeLine(r.str(f.value, "value"))
+		return u, capLine(u.Key + "=" + u.ExecutionStatus)
+	case "stats":
+		u.Stats = readStats(r, f.value, "value")
+		return u, statsSummary(u.Stats)
+	case "confirmation_policy":
+		u.ConfirmationPolicy = policyKind(r, f.value, "value")
+		return u, capLine("confirmation_policy=" + u.ConfirmationPolicy)
+	case "full_state":
+		u.FullState = true
+		eachField(r.object(f.value, "value"), func(key, val []byte) bool {
+			switch string(key) {
+			case "execution_status":
+				u.ExecutionStatus = SanitizeLine(r.str(val, "value.execution_status"))
+			case "agent_status":
+				if u.ExecutionStatus == "" {
+					u.ExecutionStatus = SanitizeLine(r.str(val, "value.agent_status"))
+				}
+			case "stats":
+				u.Stats = readStats(r, val, "value.stats")
+			case "confirmation_policy":
+				u.ConfirmationPolicy = policyKind(r, val, "value.confirmation_policy")
+			}
+			return true
+		})
+		if u.ExecutionStatus == "" {
+			return u, "full_state"
+		}
+		return u, "full_state (" + u.ExecutionStatus + ")"
+	}
+	return u, otherKeySummary(u.Key, f.value)
+}
+
+// policyKind reads the kind of a confirmation policy object.
+func policyKind(r *leanReader, v []byte, field string) string {
+	var kind string
+	eachField(r.object(v, field), func(key, val []byte) bool {
+		if string(key) == "kind" {
+			kind = SanitizeLine(r.str(val, field+".kind"))
+		}
+		return true
+	})
+	return kind
+}
+
+// otherKeySummary describes an update of a key the reducer does not follow:
+// "key=value" for a short scalar, "key updated" otherwise.
+func otherKeySummary(key string, v []byte) string {
+	if key == "" {
+		return "state update"
+	}
+	switch jsonType(v) {
+	case "string":
+		return capLine(key + "=" + unquote(v, lineByteLimit, true))
+	case "number", "boolean":
+		return capLine(key + "=" + string(v))
+	}
+	return key + " updated"
+}
+
+// statsSummary describes a stats update: "stats: $0.0123, 35.9k tokens".
+func statsSummary(s *Stats) string {
+	if s == nil {
+		return "stats"
+	}
+	var cost float64
+	var tokens int64
+	for _, m := range s.UsageToMetrics {
+		if m == nil {
+			continue
+		}
+		cost += m.AccumulatedCost
+		tokens += m.Accumulated.Prompt + m.Accumulated.Completion
+	}
+	if cost == 0 && tokens > 0 {
+		// Tokens spent at no reported price: the price is unknown, which
+		// is not the same as free.
+		return "stats: cost unknown, " + FormatCount(tokens) + " tokens"
+	}
+	return fmt.Sprintf("stats: $%.4f, %s tokens", cost, FormatCount(tokens))
+}
+
+// FormatCount writes a token count compactly: 950, 35.9k, 1.2M.
+func FormatCount(n int64) string {
+	switch {
+	case n < 1000:
+		return strconv.FormatInt(n, 10)
+	case n < 1_000_000:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
+	}
+	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+}

@@ -1,0 +1,163 @@
+package reducer
+
+import (
+	"slices"
+	"time"
+
+	"ohwatch/model"
+)
+
+// context is what every State of one log shares, read-only: the base
+// state and the index that attributes its recorded LLM calls to events.
+type context struct {
+	base           *model.BaseState
+	baseEventCount int
+	// byResponse maps an llm_response_id to the calls it made.
+	byResponse map[string][]llmCall
+	// byTime are the calls with no response id, by cost timestamp.
+	byTime []llmCall
+}
+
+// llmCall is one recorded LLM call of the base's full metrics lists.
+type llmCall struct {
+	usageID string
+	model   string
+	tokens  model.TokenUsage
+	cost    float64
+	at      float64 // unix seconds, 0 when unknown
+}
+
+// newContext builds the shared context, indexing the base's LLM calls once.
+func newContext(base *model.BaseState, baseEventCount int) *context {
+	c := &context{base: base, baseEventCount: baseEventCount}
+	if base == nil || base.Stats == nil {
+		return c
+	}
+	ids := make([]string, 0, len(base.Stats.UsageToMetrics))
+	for id := range base.Stats.UsageToMetrics {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		m := base.Stats.UsageToMetrics[id]
+		if m == nil {
+			continue
+		}
+		aligned := len(m.Costs) == len(m.TokenUsages)
+		for k, tu := range m.TokenUsages {
+			call := llmCall{usageID: id, model: m.ModelName, tokens: tu}
+			if aligned {
+				call.cost = m.Costs[k].Cost
+				call.at = m.Costs[k].Timestamp
+			}
+			if tu.ResponseID != "" {
+				if c.byResponse == nil {
+					c.byResponse = make(map[string][]llmCall)
+				}
+				c.byResponse[tu.ResponseID] = append(c.byResponse[tu.ResponseID], call)
+			} else if call.at > 0 {
+				c.byTime = append(c.byTime, call)
+			}
+		}
+	}
+	slices.SortStableFunc(c.byTime, func(a, b llmCall) int {
+		switch {
+		case a.at < b.at:
+			return -1
+		case a.at > b.at:
+			return 1
+		}
+		return 0
+	})
+	return c
+}
+
+// baseAt reports whether the base applies at event i (with this id).
+func (c *context) baseAt(i int, id string) bool {
+	if c.base == nil {
+		return false
+	}
+	if c.base.LeafEventID != "" {
+		return id == c.base.LeafEventID
+	}
+	return i == c.baseEventCount-1
+}
+
+// attributeByResponse adds the base's calls made by response id, while no
+// stats update has been seen.
+func (s State) attributeByResponse(i int, id string) State {
+	if s.statsSeen || s.ctx.byResponse == nil {
+		return s
+	}
+	calls := s.ctx.byResponse[id]
+	if len(calls) == 0 {
+		return s
+	}
+	m := s.Metrics
+	for _, c := range calls {
+		m = m.withCall(c)
+	}
+	return s.setMetrics(i, m)
+}
+
+// attributeByTime adds the base's calls without response id whose cost
+// timestamp is not after the event's time. Event times are naive and read
+// as UTC, the zone of the agent-server's sandboxes.
+func (s State) attributeByTime(i int, at time.Time) State {
+	if s.statsSeen || s.attributed >= len(s.ctx.byTime) || at.IsZero() {
+		return s
+	}
+	t := float64(at.UnixNano()) / 1e9
+	m := s.Metrics
+	n := s.attributed
+	for n < len(s.ctx.byTime) && s.ctx.byTime[n].at <= t {
+		m = m.withCall(s.ctx.byTime[n])
+		n++
+	}
+	if n == s.attributed {
+		return s
+	}
+	s.attributed = n
+	return s.setMetrics(i, m)
+}
+
+// withCall returns m with one more LLM call; ByUsage is copied, never
+// written in place, because it is shared with earlier States.
+func (m Metrics) withCall(c llmCall) Metrics {
+	by := make([]Usage, len(m.ByUsage), len(m.ByUsage)+1)
+	copy(by, m.ByUsage)
+	k := slices.IndexFunc(by, func(u Usage) bool { return u.UsageID == c.usageID })
+	if k < 0 {
+		by = append(by, Usage{UsageID: c.usageID, Model: c.model})
+		slices.SortFunc(by, func(a, b Usage) int {
+			switch {
+			case a.UsageID < b.UsageID:
+				return -1
+			case a.UsageID > b.UsageID:
+				return 1
+			}
+			return 0
+		})
+		k = slices.IndexFunc(by, func(u Usage) bool { return u.UsageID == c.usageID })
+	}
+	u := &by[k]
+	t := c.tokens
+	u.CostUSD += c.cost
+	u.Prompt += t.Prompt
+	u.Completion += t.Completion
+	u.CacheRead += t.CacheRead
+	u.CacheWrite += t.CacheWrite
+	u.Reasoning += t.Reasoning
+	u.LLMCalls++
+	if t.PerTurn > 0 {
+		u.ContextUsed = t.PerTurn
+	} else {
+		u.ContextUsed = t.Prompt + t.Completion
+	}
+	u.ContextWindow = max(u.ContextWindow, t.ContextWindow)
+	if u.Model == "" {
+		u.Model = t.Model
+	}
+	u.CostKnown = u.CostUSD != 0 || u.Tokens() == 0
+	return combine(by)
+}

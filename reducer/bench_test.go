@@ -1,0 +1,91 @@
+package reducer
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"ohwatch/gen"
+	"ohwatch/model"
+)
+
+// leanGenerated decodes a generated conversation and drops each event's
+// raw bytes, which the reducer never reads, so a million events fit in a
+// benchmark's memory.
+func leanGenerated(b *testing.B, n int, seed int64) []model.Event {
+	b.Helper()
+	evs := make([]model.Event, 0, n)
+	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ev.Raw = nil
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// BenchmarkApply folds a generated conversation, reporting events/s.
+func BenchmarkApply(b *testing.B) {
+	evs := leanGenerated(b, 100000, 1)
+	b.ReportAllocs()
+	s := Initial(nil, 0)
+	k := 0
+	start := time.Now()
+	for b.Loop() {
+		if k == len(evs) {
+			s, k = Initial(nil, 0), 0
+		}
+		s = Apply(s, evs[k])
+		k++
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "events/s")
+}
+
+// BenchmarkAt seeks to random events of a 1M-event log, reporting the mean
+// and the worst seek in µs.
+func BenchmarkAt(b *testing.B) {
+	const n = 1_000_000
+	evs := leanGenerated(b, n, 1)
+	log := NewLog(nil, 0)
+	log.Append(evs...)
+	evs = nil
+	rng := rand.New(rand.NewPCG(1, 2))
+	var total, worst time.Duration
+	ops := 0
+	for b.Loop() {
+		i := rng.IntN(n)
+		t0 := time.Now()
+		s := log.At(i)
+		d := time.Since(t0)
+		if s.Applied != i+1 {
+			b.Fatalf("At(%d).Applied = %d", i, s.Applied)
+		}
+		total += d
+		worst = max(worst, d)
+		ops++
+	}
+	b.ReportMetric(float64(total.Microseconds())/float64(ops), "mean-µs")
+	b.ReportMetric(float64(worst.Nanoseconds())/1e3, "worst-µs")
+}
+
+// BenchmarkAppend appends a generated conversation in batches of 64, as a
+// stream does, reporting events/s.
+func BenchmarkAppend(b *testing.B) {
+	evs := leanGenerated(b, 100000, 1)
+	b.ReportAllocs()
+	log := NewLog(nil, 0)
+	k := 0
+	start := time.Now()
+	appended := 0
+	for b.Loop() {
+		if k+64 > len(evs) {
+			log, k = NewLog(nil, 0), 0
+		}
+		log.Append(evs[k : k+64]...)
+		k += 64
+		appended += 64
+	}
+	b.ReportMetric(float64(appended)/time.Since(start).Seconds(), "events/s")
+}

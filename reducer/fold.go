@@ -1,0 +1,177 @@
+package reducer
+
+import (
+	"time"
+
+	"ohwatch/model"
+)
+
+// State is the derived state of a conversation as of one event. It is a
+// value: Apply returns a new State and never changes the one it was given.
+// Collections that grow with the log (transitions, errors, forgotten ids)
+// are persistent linked nodes shared between successive States, so applying
+// an event costs the same at the millionth event as at the first.
+type State struct {
+	// Applied is the number of events applied; the next event's index.
+	Applied int
+	// Status is the execution status (protocol §3.1), "idle" at the start.
+	Status string
+	// StatusSource says where Status came from.
+	StatusSource StatusSource
+	// StatusConfirmed is true when a full_state snapshot or base_state.json
+	// said so; a per-field update or an inference is provisional.
+	StatusConfirmed bool
+	// StatusAt is the index of the event that last set Status, -1 for none.
+	StatusAt int
+	// Iteration is the number of LLM steps since the last user message.
+	Iteration int
+	// Steps is the number of LLM steps in the whole conversation.
+	Steps int
+	// Metrics is the token and cost usage as of this event.
+	Metrics Metrics
+	// MetricsAt is the index of the event that last changed Metrics, -1.
+	MetricsAt int
+	// Tasks is the task-tracker checklist.
+	Tasks Tasks
+	// Pending are the actions with no result yet, oldest first. The slice
+	// is shared between States: read it, never write to it.
+	Pending []PendingAction
+	// ErrorCount is the number of errors so far (see Errors).
+	ErrorCount int
+	// ConfirmationPolicy is the confirmation policy kind ("NeverConfirm",
+	// "AlwaysConfirm", "ConfirmRisky"), "" while unknown.
+	ConfirmationPolicy string
+
+	ctx          *context
+	transitions  *transitionNode
+	errors       *errorNode
+	kinds        kindCounts
+	otherKinds   kindTable
+	unknownKinds kindTable
+	forgotten    *forgetNode
+	history      int
+	sawStatus    bool      // a real execution_status update has been seen
+	snapshotAt   time.Time // time of the latest full_state snapshot
+	recentIDs    [responseWindow]string
+	recentNext   int
+	statsSeen    bool // a stats update has been applied
+	attributed   int  // calls attributed from the base by time
+	tentativeID  string
+	acp          *acpNode
+}
+
+// Initial is the State before the first event. base is base_state.json (or
+// a REST ConversationInfo), which describes the END of the log; it is
+// applied when the event base.LeafEventID is applied or, without a leaf id,
+// when the event at index baseEventCount-1 is applied. With a base and
+// baseEventCount 0 (and no leaf id) the base applies at once.
+func Initial(base *model.BaseState, baseEventCount int) State {
+	s := State{
+		Status:    model.StatusIdle,
+		StatusAt:  -1,
+		MetricsAt: -1,
+		Tasks:     Tasks{ChangedAt: -1, TentativeAt: -1},
+		// Nothing spent yet: $0 is a known cost.
+		Metrics: Metrics{Combined: Usage{CostKnown: true}},
+		ctx:     newContext(base, baseEventCount),
+	}
+	if base != nil {
+		s.ConfirmationPolicy = base.ConfirmationPolicy
+		if base.LeafEventID == "" && baseEventCount <= 0 {
+			s = s.applyBase(-1, time.Time{})
+		}
+	}
+	return s
+}
+
+// Apply returns the State after ev. It is pure: no clock, no I/O, no
+// randomness, and s is left unchanged.
+func Apply(s State, ev model.Event) State {
+	i := s.Applied
+	s.Applied++
+	s.kinds, s.otherKinds = countKind(s.kinds, s.otherKinds, ev.Kind)
+	switch b := ev.Body.(type) {
+	case *model.Message:
+		s = s.applyMessage(i, ev, b)
+	case *model.Action:
+		s = s.applyAction(i, ev, b)
+	case *model.Observation:
+		s = s.applyObservation(i, ev, b)
+	case *model.UserReject:
+		s = s.applyReject(i, ev, b)
+	case *model.AgentError:
+		s = s.applyAgentError(i, ev, b)
+	case *model.StateUpdate:
+		s = s.applyStateUpdate(i, ev, b)
+	case *model.ConversationError:
+		s = s.addError(i, ev.Kind, joinNonEmpty(b.Code, b.Detail))
+		s = s.setStatus(i, ev.Time, model.StatusError, SourceInferred, false)
+	case *model.Condensation:
+		s = s.applyCondensation(b)
+		s = s.countResponse(i, ev, b.LLMResponseID, false)
+	case *model.CondensationSummary:
+		s.history++
+	case *model.SystemPrompt:
+		s.history++
+	case *model.Pause, *model.Interrupt:
+		s = s.infer(i, ev.Time, model.StatusPaused)
+	case *model.ACPToolCall:
+		s = s.applyACP(i, ev, b)
+	case *model.Unknown:
+		s.unknownKinds = s.unknownKinds.add(ev.Kind)
+	}
+	s = s.attributeByTime(i, ev.Time)
+	if s.ctx.baseAt(i, ev.ID) {
+		s = s.applyBase(i, ev.Time)
+	}
+	return s
+}
+
+// Fold applies evs in order to s; a convenience for tests and loaders.
+func Fold(s State, evs ...model.Event) State {
+	for _, ev := range evs {
+		s = Apply(s, ev)
+	}
+	return s
+}
+
+// Transitions returns every status transition, oldest first.
+func (s State) Transitions() []Transition { return s.transitions.slice(-1) }
+
+// LastTransitions returns the last n transitions, oldest first.
+func (s State) LastTransitions(n int) []Transition { return s.transitions.slice(n) }
+
+// Errors returns every error so far, oldest first.
+func (s State) Errors() []ErrorRef { return s.errors.slice() }
+
+// Kinds returns the number of events per kind.
+func (s State) Kinds() map[string]int { return s.kinds.toMap(s.otherKinds) }
+
+// UnknownKinds returns the number of events per kind whose body is
+// unknown (a kind not recognised, or fields that do not fit it).
+func (s State) UnknownKinds() map[string]int { return s.unknownKinds.toMap(nil) }
+
+// Forgotten reports whether a Condensation has hidden the event id from the
+// LLM's view. The event stays in the log.
+func (s State) Forgotten(id string) bool { return s.forgotten.has(id) }
+
+// HistoryLen is the number of LLM-convertible events still in the LLM's
+// view (those applied minus those forgotten by condensations).
+func (s State) HistoryLen() int {
+	n := s.history - s.forgotten.count()
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// joinNonEmpty joins two strings with ": ", skipping empty ones.
+func joinNonEmpty(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + ": " + b
+}

@@ -1,0 +1,85 @@
+package reducer
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"ohwatch/gen"
+	"ohwatch/internal/testdata"
+	"ohwatch/model"
+)
+
+// FuzzApply folds arbitrary event sequences (one JSON object per line,
+// decoded by model.Decode) over an arbitrary base state: Apply must never
+// panic, and the log's At(k) must equal the fold of the first k+1 events.
+func FuzzApply(f *testing.F) {
+	var bases [][]byte
+	if names, err := filepath.Glob(filepath.Join(testdata.Dir(f), "base_state", "*.json")); err == nil {
+		for _, name := range names {
+			if raw, err := os.ReadFile(name); err == nil {
+				bases = append(bases, raw)
+			}
+		}
+	}
+	bases = append(bases, nil, gen.BaseState(gen.Options{Events: 40, Seed: 2}))
+	for _, dir := range testdata.Trajectories(f) {
+		names, _ := filepath.Glob(filepath.Join(dir, "events", "event-*.json"))
+		slices.Sort(names)
+		var lines [][]byte
+		for _, name := range names {
+			raw, err := os.ReadFile(name)
+			if err != nil {
+				continue
+			}
+			lines = append(lines, bytes.ReplaceAll(raw, []byte("\n"), nil))
+		}
+		f.Add([]byte(nil), bytes.Join(lines, []byte("\n")))
+	}
+	var genLines [][]byte
+	for raw := range gen.Events(gen.Options{Events: 40, Seed: 2}) {
+		genLines = append(genLines, raw)
+	}
+	for _, b := range bases {
+		f.Add(b, bytes.Join(genLines, []byte("\n")))
+	}
+	f.Add([]byte(`{"execution_status":"finished","leaf_event_id":"a"}`),
+		[]byte(`{"kind":"MessageEvent","id":"a","source":"user","llm_message":{"role":"user","content":[]}}`+"\n"+
+			`{"kind":"ConversationStateUpdateEvent","id":"b","key":"full_state","value":{"execution_status":"running"}}`+"\n"+
+			`{"kind":"Mystery","id":"a"}`+"\n"+`[1,2]`+"\n"+`{"kind":"ACPToolCallEvent","id":"c","tool_call_id":"t","is_error":true}`))
+
+	f.Fuzz(func(t *testing.T, baseRaw, stream []byte) {
+		var base *model.BaseState
+		if len(baseRaw) > 0 {
+			if b, err := model.DecodeBaseState(baseRaw); err == nil {
+				base = b
+			}
+		}
+		var evs []model.Event
+		for _, line := range bytes.Split(stream, []byte("\n")) {
+			ev, err := model.Decode(slices.Clone(line))
+			if err != nil {
+				continue
+			}
+			evs = append(evs, ev)
+		}
+		count := len(evs) / 2
+		log := newLogEvery(base, count, 2)
+		log.Append(evs...)
+		checkEveryPrefix(t, log, base, count)
+		s := log.Latest()
+		_ = s.Transitions()
+		_ = s.Errors()
+		_ = s.Kinds()
+		_ = s.UnknownKinds()
+		_ = s.ACPCalls()
+		_ = s.HistoryLen()
+		for i := -1; i <= log.Len(); i++ {
+			_ = log.Diff(i)
+			_ = log.Provenance(i)
+		}
+		_ = log.Marks().All()
+	})
+}

@@ -1,0 +1,97 @@
+package reducer
+
+import (
+	"math"
+	"testing"
+
+	"ohwatch/gen"
+	"ohwatch/model"
+)
+
+// generated decodes a generated conversation of n events.
+func generated(tb testing.TB, n int, seed int64) []model.Event {
+	tb.Helper()
+	evs := make([]model.Event, 0, n)
+	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+func TestGeneratedEveryPrefixEqualsFold(t *testing.T) {
+	evs := generated(t, 100000, 1)
+	// A short checkpoint distance keeps 100k seeks fast; the default
+	// distance is covered on a shorter prefix of the same log.
+	log := newLogEvery(nil, 0, 4)
+	log.Append(evs...)
+	checkEveryPrefix(t, log, nil, 0)
+	short := NewLog(nil, 0)
+	short.Append(evs[:3*checkpointEvery+5]...)
+	checkEveryPrefix(t, short, nil, 0)
+	if d := diffState(log.Latest(), Fold(Initial(nil, 0), evs...), nil); d != "" {
+		t.Fatalf("same events, different State: %s", d)
+	}
+	s := log.Latest()
+	if s.Steps == 0 || s.Metrics.Combined.LLMCalls == 0 || len(s.Transitions()) == 0 || s.HistoryLen() >= s.Applied {
+		t.Fatalf("a generated log derives little: steps %d calls %d transitions %d history %d",
+			s.Steps, s.Metrics.Combined.LLMCalls, len(s.Transitions()), s.HistoryLen())
+	}
+}
+
+// TestMetricsAttributionMatchesStatsUpdates strips the stats updates from
+// a generated log and derives the metrics from its base_state.json alone:
+// at every LLM step they must equal what the stats updates said.
+func TestMetricsAttributionMatchesStatsUpdates(t *testing.T) {
+	const n = 3000
+	opts := gen.Options{Events: n, Seed: 3}
+	base, err := model.DecodeBaseState(gen.BaseState(opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := generated(t, n, opts.Seed)
+	var stripped []model.Event
+	withStats := Initial(nil, 0)
+	attributed := Initial(base, len(all))
+	steps := 0
+	for _, ev := range all {
+		withStats = Apply(withStats, ev)
+		if u, ok := ev.Body.(*model.StateUpdate); ok && u.Key == "stats" {
+			continue
+		}
+		stripped = append(stripped, ev)
+		attributed = Apply(attributed, ev)
+		if attributed.MetricsAt != attributed.Applied-1 {
+			continue
+		}
+		steps++
+		a, w := attributed.Metrics.Combined, withStats.Metrics.Combined
+		if a.LLMCalls != w.LLMCalls || a.Prompt != w.Prompt || a.Completion != w.Completion ||
+			a.CacheRead != w.CacheRead || math.Abs(a.CostUSD-w.CostUSD) > 1e-9 {
+			t.Fatalf("at %s %s: attributed %+v\nstats %+v", ev.Kind, ev.ID, a, w)
+		}
+	}
+	if steps < 100 {
+		t.Fatalf("only %d attributed steps", steps)
+	}
+	end := attributed.Metrics.Combined
+	if end.LLMCalls != len(base.Stats.UsageToMetrics["agent"].TokenUsages)+len(base.Stats.UsageToMetrics["condenser"].TokenUsages) {
+		t.Fatalf("calls at the end %d", end.LLMCalls)
+	}
+	// The log gives the same metrics at every cursor.
+	log := newLogEvery(base, len(all), 16)
+	log.Append(stripped...)
+	checkEveryPrefix(t, log, base, len(all))
+	// The base applies at its leaf event (state updates after it are
+	// never HEAD).
+	leaf, ok := log.IndexOf(base.LeafEventID)
+	if !ok {
+		t.Fatal("the leaf event is not in the log")
+	}
+	if s := log.At(leaf); s.StatusSource != SourceBaseState || s.Status != base.ExecutionStatus || s.StatusAt != leaf {
+		t.Fatalf("status at the leaf %s/%s at %d", s.Status, s.StatusSource, s.StatusAt)
+	}
+}

@@ -1,0 +1,151 @@
+package reducer
+
+import "slices"
+
+// The growing collections of a State are persistent: each State points at
+// the newest node of a singly linked list whose older nodes are shared with
+// every earlier State. Adding is O(1) and never copies what came before.
+
+// transitionNode is one status transition and the ones before it.
+type transitionNode struct {
+	t    Transition
+	prev *transitionNode
+	n    int // number of nodes up to and including this one
+}
+
+func (n *transitionNode) push(t Transition) *transitionNode {
+	return &transitionNode{t: t, prev: n, n: n.len() + 1}
+}
+
+func (n *transitionNode) len() int {
+	if n == nil {
+		return 0
+	}
+	return n.n
+}
+
+// slice returns the last max transitions (all when max < 0), oldest first.
+func (n *transitionNode) slice(max int) []Transition {
+	k := n.len()
+	if max >= 0 && max < k {
+		k = max
+	}
+	if k == 0 {
+		return nil
+	}
+	out := make([]Transition, k)
+	for i := k - 1; i >= 0; i-- {
+		out[i] = n.t
+		n = n.prev
+	}
+	return out
+}
+
+// errorNode is one error and the ones before it.
+type errorNode struct {
+	e    ErrorRef
+	prev *errorNode
+	n    int
+}
+
+func (n *errorNode) push(e ErrorRef) *errorNode {
+	l := 0
+	if n != nil {
+		l = n.n
+	}
+	return &errorNode{e: e, prev: n, n: l + 1}
+}
+
+func (n *errorNode) slice() []ErrorRef {
+	if n == nil {
+		return nil
+	}
+	out := make([]ErrorRef, n.n)
+	for i := n.n - 1; i >= 0; i-- {
+		out[i] = n.e
+		n = n.prev
+	}
+	return out
+}
+
+// forgetNode is the set of ids one Condensation forgot, and the sets of
+// the condensations before it. Condensations are rare, so a membership test
+// walks them.
+type forgetNode struct {
+	ids   map[string]struct{}
+	prev  *forgetNode
+	total int // distinct ids forgotten up to and including this node
+}
+
+func (n *forgetNode) has(id string) bool {
+	for ; n != nil; n = n.prev {
+		if _, ok := n.ids[id]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *forgetNode) count() int {
+	if n == nil {
+		return 0
+	}
+	return n.total
+}
+
+// forget returns the set with ids added, counting each id of one
+// condensation once. Ids are not checked against earlier condensations: a
+// condensation forgets events of the current view, which holds no event
+// already forgotten, and the check would cost a walk per id.
+func (n *forgetNode) forget(ids []string) *forgetNode {
+	fresh := make(map[string]struct{}, len(ids))
+	for _, id := range ids {
+		if id != "" {
+			fresh[id] = struct{}{}
+		}
+	}
+	if len(fresh) == 0 {
+		return n
+	}
+	return &forgetNode{ids: fresh, prev: n, total: n.count() + len(fresh)}
+}
+
+// kindCount is one entry of a kindTable.
+type kindCount struct {
+	kind string
+	n    int
+}
+
+// kindTable counts events per kind, sorted by kind. It is copied when it
+// changes, so States can share it; it holds only the kinds outside the
+// fixed counters, which are few.
+type kindTable []kindCount
+
+func (t kindTable) add(kind string) kindTable {
+	i, found := slices.BinarySearchFunc(t, kind, func(c kindCount, k string) int {
+		switch {
+		case c.kind < k:
+			return -1
+		case c.kind > k:
+			return 1
+		}
+		return 0
+	})
+	out := make(kindTable, len(t), len(t)+1)
+	copy(out, t)
+	if found {
+		out[i].n++
+		return out
+	}
+	return slices.Insert(out, i, kindCount{kind: kind, n: 1})
+}
+
+func (t kindTable) toMap(into map[string]int) map[string]int {
+	if into == nil {
+		into = make(map[string]int, len(t))
+	}
+	for _, c := range t {
+		into[c.kind] += c.n
+	}
+	return into
+}

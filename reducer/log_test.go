@@ -1,0 +1,171 @@
+package reducer
+
+import (
+	"reflect"
+	"sync"
+	"testing"
+
+	"ohwatch/model"
+)
+
+func TestLogAtEqualsFoldOfEveryPrefix(t *testing.T) {
+	tests := []struct{ n, every int }{
+		{0, checkpointEvery},
+		{1, checkpointEvery},
+		{checkpointEvery - 1, checkpointEvery},
+		{checkpointEvery, checkpointEvery},
+		{checkpointEvery + 1, checkpointEvery},
+		{2*checkpointEvery + 3, checkpointEvery},
+		// Across chunks with a short checkpoint distance, to keep it fast.
+		{2*chunkSize + 17, 8},
+	}
+	for _, tt := range tests {
+		evs := synthEvents(tt.n, uint64(tt.n))
+		log := newLogEvery(nil, 0, tt.every)
+		// Append in uneven batches, as a stream does.
+		for k := 0; k < len(evs); {
+			m := min(1+k%37, len(evs)-k)
+			log.Append(evs[k : k+m]...)
+			k += m
+		}
+		if log.Len()+log.Duplicates() != tt.n {
+			t.Fatalf("n=%d: len %d + duplicates %d", tt.n, log.Len(), log.Duplicates())
+		}
+		checkEveryPrefix(t, log, nil, 0)
+	}
+}
+
+func TestLogDedupesByID(t *testing.T) {
+	sc := newScript()
+	sc.user()
+	a := sc.action("TerminalAction", "r1", "c1", "LOW")
+	log := NewLog(nil, 0)
+	if added := log.Append(sc.evs...); added != 2 {
+		t.Fatalf("added %d", added)
+	}
+	v := log.Version()
+	if added := log.Append(a, sc.evs[0], a); added != 0 || log.Duplicates() != 3 || log.Len() != 2 {
+		t.Fatalf("added %d duplicates %d len %d", added, log.Duplicates(), log.Len())
+	}
+	if log.Version() <= v {
+		t.Fatal("version must grow on every append")
+	}
+	if i, ok := log.IndexOf(a.ID); !ok || i != 1 {
+		t.Fatalf("IndexOf = %d, %v", i, ok)
+	}
+	if _, ok := log.IndexOf("nope"); ok {
+		t.Fatal("IndexOf found a missing id")
+	}
+	if ev := log.Event(1); ev.ID != a.ID {
+		t.Fatalf("Event(1) = %s", ev.ID)
+	}
+	if ev := log.Event(5); ev.ID != "" {
+		t.Fatal("Event out of range must be zero")
+	}
+	// Events without an id cannot be deduped: they are all kept.
+	noID := model.Event{Kind: "StreamingDeltaEvent", Body: &model.StreamingDelta{}}
+	if added := log.Append(noID, noID); added != 2 || log.Len() != 4 {
+		t.Fatalf("events without id: added %d", added)
+	}
+	if s := log.Latest(); s.Applied != 4 || log.At(99).Applied != 4 || log.At(-5).Applied != 0 {
+		t.Fatal("Latest/At bounds")
+	}
+}
+
+func TestLogMarksDiffAndProvenance(t *testing.T) {
+	sc := newScript()
+	sc.user()                                                                             // 0: user turn, idle>running
+	a := sc.action("TerminalAction", "r1", "c1", "HIGH")                                  // 1: running>waiting
+	sc.observe("TerminalObservation", a)                                                  // 2: waiting>running
+	sc.stats(snapshotStats(0.02, 100, 10, 0))                                             // 3
+	sc.add("AgentErrorEvent", "agent", &model.AgentError{ToolCallID: "zz", Error: "bad"}) // 4: error
+	sc.agentText("r2")                                                                    // 5: running>finished
+	sc.user()                                                                             // 6
+	log := NewLog(nil, 0)
+	log.Append(sc.evs...)
+	m := log.Marks()
+	want := Marks{Errors: []int{4}, StatusChanges: []int{0, 1, 2, 5, 6}, UserTurns: []int{0, 6}}
+	if !reflect.DeepEqual(m, want) {
+		t.Fatalf("marks %+v, want %+v", m, want)
+	}
+	if got := m.All(); !reflect.DeepEqual(got, []int{0, 1, 2, 4, 5, 6}) {
+		t.Fatalf("All = %v", got)
+	}
+	log.Append(sc.add("ConversationErrorEvent", "environment", &model.ConversationError{Code: "x"}))
+	if !reflect.DeepEqual(m, want) {
+		t.Fatal("an earlier Marks snapshot changed after an append")
+	}
+	for _, tt := range []struct {
+		i, next, prev int
+		okN, okP      bool
+	}{{-1, 0, 0, true, false}, {0, 1, 0, true, false}, {3, 5, 2, true, true}, {6, 0, 5, false, true}} {
+		n, okN := Next(want.StatusChanges, tt.i)
+		p, okP := Prev(want.StatusChanges, tt.i)
+		if n != tt.next || okN != tt.okN || p != tt.prev || okP != tt.okP {
+			t.Errorf("at %d: next %d,%v prev %d,%v", tt.i, n, okN, p, okP)
+		}
+	}
+	diff := log.Diff(1)
+	wantDiff := []Change{
+		{Field: "status", Before: "running", After: "waiting_for_confirmation"},
+		{Field: "iteration", Before: "0", After: "1"},
+		{Field: "steps", Before: "0", After: "1"},
+		{Field: "pending", Before: "0", After: "1"},
+		{Field: "history", Before: "1", After: "2"},
+	}
+	if !reflect.DeepEqual(diff, wantDiff) {
+		t.Fatalf("Diff(1) = %+v", diff)
+	}
+	d3 := log.Diff(3)
+	if len(d3) == 0 || d3[0].Field != "cost" || d3[0].Before != "$0.0000" || d3[0].After != "$0.0200" {
+		t.Fatalf("Diff(3) = %+v", d3)
+	}
+	if p := log.Provenance(4); p != (Provenance{Status: 2, Metrics: 3, Tasks: -1}) {
+		t.Fatalf("Provenance(4) = %+v", p)
+	}
+	if log.Diff(-1) != nil || log.Diff(100) != nil {
+		t.Fatal("Diff out of range must be nil")
+	}
+}
+
+// TestLogConcurrentAppendAndRead runs readers against a writer; under
+// -race it proves the log's sharing is sound.
+func TestLogConcurrentAppendAndRead(t *testing.T) {
+	evs := synthEvents(chunkSize+100, 7)
+	log := newLogEvery(nil, 0, 16)
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for r := 0; r < 3; r++ {
+		wg.Add(1)
+		go func(r int) {
+			defer wg.Done()
+			for k := 0; ; k++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				n := log.Len()
+				if n == 0 {
+					continue
+				}
+				i := (k * 7919 * (r + 1)) % n
+				s := log.At(i)
+				if s.Applied != i+1 {
+					t.Errorf("At(%d).Applied = %d", i, s.Applied)
+					return
+				}
+				_ = log.Marks().All()
+				_ = log.Event(i)
+				_ = log.Latest().Transitions()
+				_ = s.Pending
+			}
+		}(r)
+	}
+	for k := 0; k < len(evs); k += 50 {
+		log.Append(evs[k:min(k+50, len(evs))]...)
+	}
+	close(done)
+	wg.Wait()
+	checkEveryPrefix(t, log, nil, 0)
+}

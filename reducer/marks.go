@@ -1,0 +1,79 @@
+package reducer
+
+import (
+	"slices"
+
+	"ohwatch/model"
+)
+
+// Marks are the event indices worth jumping to, each list sorted: errors,
+// status changes and user turns. The scrubber draws them and n/N-style
+// keys move between them.
+type Marks struct {
+	Errors        []int
+	StatusChanges []int
+	UserTurns     []int
+}
+
+// add records the marks of event i, given the States before and after it.
+// The lists only grow by appending, so snapshots taken earlier stay valid.
+func (m Marks) add(i int, ev model.Event, before, after State) Marks {
+	if after.ErrorCount > before.ErrorCount {
+		m.Errors = append(m.Errors, i)
+	}
+	if after.Status != before.Status {
+		m.StatusChanges = append(m.StatusChanges, i)
+	}
+	if msg, ok := ev.Body.(*model.Message); ok && ev.Source == "user" && msg != nil {
+		m.UserTurns = append(m.UserTurns, i)
+	}
+	return m
+}
+
+// snapshot returns m with each list capped at its length, so a reader's
+// copy can never see (or be overwritten by) later appends.
+func (m Marks) snapshot() Marks {
+	return Marks{
+		Errors:        m.Errors[:len(m.Errors):len(m.Errors)],
+		StatusChanges: m.StatusChanges[:len(m.StatusChanges):len(m.StatusChanges)],
+		UserTurns:     m.UserTurns[:len(m.UserTurns):len(m.UserTurns)],
+	}
+}
+
+// Marks returns a read-only snapshot of the log's marks.
+func (l *Log) Marks() Marks {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.marks.snapshot()
+}
+
+// Next returns the first index in marks after i.
+func Next(marks []int, i int) (int, bool) {
+	k, found := slices.BinarySearch(marks, i)
+	if found {
+		k++
+	}
+	if k < len(marks) {
+		return marks[k], true
+	}
+	return 0, false
+}
+
+// Prev returns the last index in marks before i.
+func Prev(marks []int, i int) (int, bool) {
+	k, _ := slices.BinarySearch(marks, i)
+	if k > 0 {
+		return marks[k-1], true
+	}
+	return 0, false
+}
+
+// All returns every mark, merged, sorted and without repeats.
+func (m Marks) All() []int {
+	out := make([]int, 0, len(m.Errors)+len(m.StatusChanges)+len(m.UserTurns))
+	out = append(out, m.Errors...)
+	out = append(out, m.StatusChanges...)
+	out = append(out, m.UserTurns...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// sessionKey finds the agent-server session key: --session-key-file, then
+// SESSION_API_KEY (the agent-server's own variable), then --session-key,
+// which works but is visible to every user of the machine (ps), so it warns.
+// The key itself is never printed.
+func sessionKey(file, flagValue string, getenv func(string) string, stderr io.Writer) (string, error) {
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			// The path is the user's own; the key is not in the error.
+			return "", fmt.Errorf("--session-key-file: %w", err)
+		}
+		key := strings.TrimSpace(string(b))
+		if key == "" {
+			return "", errors.New("--session-key-file: the file is empty")
+		}
+		return key, nil
+	}
+	if key := strings.TrimSpace(getenv("SESSION_API_KEY")); key != "" {
+		return key, nil
+	}
+	if flagValue != "" {
+		fmt.Fprintln(stderr, "ohwatch: warning: --session-key is visible to other users of this machine; prefer SESSION_API_KEY or --session-key-file")
+		return flagValue, nil
+	}
+	return "", nil
+}

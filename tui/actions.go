@@ -1,0 +1,113 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// respondTimeout bounds an accept or reject request.
+const respondTimeout = 30 * time.Second
+
+// copyEvent copies the cursor event's JSON to the clipboard with OSC 52,
+// which works over SSH and tmux. The payload is base64-encoded by the
+// sequence, so the event's bytes cannot drive the terminal.
+func (m Model) copyEvent() (tea.Model, tea.Cmd) {
+	i := m.eventForAction()
+	if i < 0 {
+		return m, nil
+	}
+	raw := m.log.Event(i).Raw
+	m, flash := m.setFlash("copied " + ordinal(i) + " JSON (" + itoa(len(raw)) + " bytes) to the clipboard")
+	return m, tea.Batch(tea.SetClipboard(string(raw)), flash)
+}
+
+// eventForAction is the event y, o and the inspector act on: the
+// inspected one while the inspector is open, else the cursor's.
+func (m Model) eventForAction() int {
+	if m.insp.open {
+		return m.insp.index
+	}
+	return m.cursor
+}
+
+// writePagerFile writes the event's JSON to a temporary file (I/O, so in a
+// command); the pager opens it when the file is ready.
+func (m Model) writePagerFile() tea.Cmd {
+	i := m.eventForAction()
+	if i < 0 {
+		return nil
+	}
+	raw := m.log.Event(i).Raw
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "ohwatch-event-*.json")
+		if err != nil {
+			return pagerFileMsg{err: err}
+		}
+		_, werr := f.Write(prettyJSON(raw))
+		cerr := f.Close()
+		if werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			_ = os.Remove(f.Name())
+			return pagerFileMsg{err: werr}
+		}
+		return pagerFileMsg{path: f.Name()}
+	}
+}
+
+// openPager suspends the TUI and runs the pager on the written file.
+func (m Model) openPager(msg pagerFileMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		return m.setFlash("pager: " + sanitizeErr(msg.err))
+	}
+	args := strings.Fields(m.opts.Pager)
+	if len(args) == 0 {
+		args = []string{"less"}
+	}
+	cmd := exec.Command(args[0], append(args[1:], msg.path)...)
+	path := msg.path
+	return m, tea.ExecProcess(cmd, func(err error) tea.Msg { return pagerDoneMsg{path: path, err: err} })
+}
+
+// removeFileCmd deletes the pager's temporary file.
+func removeFileCmd(path string) tea.Cmd {
+	if path == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		_ = os.Remove(path)
+		return nil
+	}
+}
+
+// startExport runs Options.Export in a command.
+func (m Model) startExport(format string) (tea.Model, tea.Cmd) {
+	export := m.opts.Export
+	if export == nil {
+		return m.setFlash("export is not available here")
+	}
+	m, flash := m.setFlash("exporting " + format + "…")
+	return m, tea.Batch(flash, func() tea.Msg {
+		path, err := export(format)
+		return exportDoneMsg{path: path, err: err}
+	})
+}
+
+// respondCmd accepts or rejects the pending actions through Controls.
+func (m Model) respondCmd(accept bool) tea.Cmd {
+	c := m.opts.Controls
+	if c == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+		defer cancel()
+		return respondDoneMsg{accept: accept, err: c.Respond(ctx, accept)}
+	}
+}

@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// benchLog builds a log of n events by repeating a generated conversation
+// of up to 2,000 events with fresh ids and shifted times. The raw bytes are
+// shared between the copies, so a million-event log fits in memory while
+// the log, its checkpoints and its marks are those of n events.
+func benchLog(b testing.TB, n int) *reducer.Log {
+	b.Helper()
+	seed := generatedEvents(b, min(n, 2000), 42)
+	span := seed[len(seed)-1].Time.Sub(seed[0].Time) + time.Second
+	log := reducer.NewLog(nil, 0)
+	batch := make([]model.Event, 0, len(seed))
+	for copyN := 0; log.Len() < n; copyN++ {
+		batch = batch[:0]
+		for _, ev := range seed {
+			if log.Len()+len(batch) >= n {
+				break
+			}
+			if copyN > 0 {
+				ev = relabel(ev, "-"+strconv.Itoa(copyN))
+				ev.Time = ev.Time.Add(time.Duration(copyN) * span)
+			}
+			batch = append(batch, ev)
+		}
+		log.Append(batch...)
+	}
+	return log
+}
+
+// BenchmarkView renders the 160×48 screen with the cursor in the middle of
+// logs of 1k and 1M events: the cost must not grow with the log (the row
+// cache is warm after the first frame, as it is while a user reads).
+func BenchmarkView(b *testing.B) {
+	for _, n := range []int{1_000, 1_000_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			m := newModel(Options{Log: benchLog(b, n)}, 160, 48)
+			m = m.moveTo(n / 2)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkKeyToFrame is one cursor key answered and drawn: Update, then
+// View, at positions spread over a 1M-event log (each frame moves the
+// cursor, so At and the new rows are computed for real).
+func BenchmarkKeyToFrame(b *testing.B) {
+	const n = 1_000_000
+	m := newModel(Options{Log: benchLog(b, n)}, 160, 48)
+	keys := []string{"j", "k", "ctrl+d", "pgdown", "]", ")", "}"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	k := 0
+	for b.Loop() {
+		if k%64 == 0 {
+			// Jump somewhere else in the log: a cold start for the caches.
+			m = m.moveTo((k * 7919) % n)
+		}
+		m, _ = press(b, m, keys[k%len(keys)])
+		_ = m.View()
+		k++
+	}
+}
+
+// BenchmarkIngest feeds batches of 333 events (20k events/s at 60 frames/s)
+// into a live model, answering a cursor key and drawing a frame for each:
+// the time per batch must stay well under a frame.
+func BenchmarkIngest(b *testing.B) {
+	const batchSize = 333
+	seed := generatedEvents(b, 2000, 43)
+	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch)}, 160, 48)
+	b.ReportAllocs()
+	b.ResetTimer()
+	copyN := 0
+	at := 0
+	for b.Loop() {
+		batch := make([]model.Event, batchSize)
+		for k := range batch {
+			batch[k] = relabel(seed[at], "-"+strconv.Itoa(copyN))
+			at++
+			if at == len(seed) {
+				at, copyN = 0, copyN+1
+			}
+		}
+		m, _ = send(m, batchMsg{batch: model.Batch{Events: batch}})
+		m, _ = press(b, m, "k")
+		_ = m.View()
+		m, _ = press(b, m, "G")
+	}
+	b.ReportMetric(float64(b.N*batchSize)/b.Elapsed().Seconds(), "events/s")
+}
+
+// relabel gives a copy of an event new ids, and points its references (the
+// parent, the action an observation answers, the tool call) at the copies,
+// so a repeated conversation pairs its actions and results as the original.
+func relabel(ev model.Event, suffix string) model.Event {
+	ev.ID += suffix
+	if ev.ParentID != "" {
+		ev.ParentID += suffix
+	}
+	switch b := ev.Body.(type) {
+	case *model.Action:
+		c := *b
+		c.ToolCallID += suffix
+		c.LLMResponseID += suffix
+		ev.Body = &c
+	case *model.Observation:
+		c := *b
+		c.ActionID += suffix
+		c.ToolCallID += suffix
+		ev.Body = &c
+	case *model.UserReject:
+		c := *b
+		c.ActionID += suffix
+		c.ToolCallID += suffix
+		ev.Body = &c
+	case *model.AgentError:
+		c := *b
+		c.ToolCallID += suffix
+		ev.Body = &c
+	case *model.Message:
+		c := *b
+		c.LLMResponseID += suffix
+		ev.Body = &c
+	}
+	return ev
+}

@@ -1,0 +1,185 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"ohwatch/model"
+)
+
+// pairScan bounds the backward search for the action an AgentErrorEvent
+// answers (it names only the tool call id).
+const pairScan = 64
+
+// eventList renders the list pane: only the rows of the visible window,
+// each cached by (index, width, time mode); the cursor's row and bookmark
+// marks are drawn over the cached text, so moving the cursor re-renders
+// nothing but the marker column.
+type eventList struct {
+	m Model
+}
+
+// Render implements the pane contract: exactly width×height cells.
+func (l eventList) Render(width, height int) string {
+	m := l.m
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	rows := m.visibleRows(height - 1)
+	out := make([]string, 0, height)
+	out = append(out, l.title(width))
+	if m.log.Len() == 0 {
+		msg := "waiting for events…"
+		if m.opts.Feed == nil || m.feedDone {
+			msg = "no events"
+		}
+		out = append(out, m.styles.Muted.Render(msg))
+	}
+	numWidth := len(strconv.Itoa(m.log.Len())) + 1
+	start := m.cache.startTime(m.log)
+	for _, i := range rows {
+		out = append(out, l.row(i, width, numWidth, start))
+	}
+	return fit(strings.Join(out, "\n"), width, height)
+}
+
+// title is the list's heading: position, filter and search state.
+func (l eventList) title(width int) string {
+	m := l.m
+	parts := []string{m.focusTitle(paneList)}
+	if m.cursor >= 0 {
+		parts = append(parts, ordinal(m.cursor)+"/"+strconv.Itoa(m.log.Len()))
+	}
+	if f := m.filter.label(); f != "" {
+		parts = append(parts, f)
+	}
+	if s := m.search.label(); s != "" {
+		parts = append(parts, s)
+	}
+	st := m.styles.PaneTitle
+	mark := m.styles.Glyphs.HRule
+	if m.focus == paneList {
+		st, mark = m.styles.PaneFocus, "▌"
+	}
+	head := st.Render(mark + " " + strings.Join(parts, " · ") + " ")
+	return head + m.styles.Subtle.Render(strings.Repeat(m.styles.Glyphs.HRule, max(width-ansi.StringWidth(head), 0)))
+}
+
+// focusTitle is a pane's name.
+func (m Model) focusTitle(p pane) string { return p.title() }
+
+// row renders event i's row: the marker column, then the cached text.
+func (l eventList) row(i, width, numWidth int, start time.Time) string {
+	m := l.m
+	g := m.styles.Glyphs
+	key := rowKey{index: i, width: width, numWidth: numWidth, absTime: m.absTime, start: start.UnixNano()}
+	if i == m.cursor {
+		text := l.rowText(i, width-2, numWidth, start, true)
+		return m.styles.Selected.Render(fitLine(g.Cursor+" "+text, width))
+	}
+	text := m.cache.row(key, func() string { return l.rowText(i, width-2, numWidth, start, false) })
+	marker := "  "
+	if m.isBookmarked(i) {
+		marker = m.styles.Accent.Render(g.MarkBook) + " "
+	}
+	return marker + text
+}
+
+// rowText renders the text of event i's row, w cells wide; plain leaves
+// out colours (the selected row is drawn in one style).
+func (l eventList) rowText(i, w, numWidth int, start time.Time, plain bool) string {
+	m := l.m
+	s := m.styles
+	style := func(st interface{ Render(...string) string }, text string) string {
+		if plain {
+			return text
+		}
+		return st.Render(text)
+	}
+	ev := m.log.Event(i)
+	num := ordinal(i)
+	num = strings.Repeat(" ", max(numWidth-len(num), 0)) + num
+	when := formatOffset(ev.Time, start)
+	if m.absTime {
+		when = formatClock(ev.Time)
+	}
+	when = strings.Repeat(" ", max(8-len(when), 0)) + when
+	source := model.SanitizeLine(ev.Source)
+	if source == "environment" {
+		source = "env"
+	}
+	source = fitLine(source, 5)
+	kind := shortKind(&ev)
+	summary := model.SanitizeLine(ev.Summary)
+	if summary == "" {
+		summary = model.SanitizeLine(ev.Kind)
+	}
+	var b strings.Builder
+	b.WriteString(style(s.Muted, num) + " " + style(s.Muted, when) + " " +
+		style(s.Source(ev.Source), source) + " ")
+	errRow := isError(&ev)
+	if errRow {
+		b.WriteString(style(s.Error, fitLine(s.Glyphs.Error+kind, kindColumnLen)) + " ")
+	} else {
+		b.WriteString(style(s.Accent, fitLine(kind, kindColumnLen)) + " ")
+	}
+	if pair := l.pairing(&ev); pair != "" {
+		b.WriteString(style(s.Muted, pair) + " ")
+	}
+	if errRow {
+		b.WriteString(style(s.Error, summary))
+	} else {
+		b.WriteString(style(s.Text, summary))
+	}
+	return fitLine(b.String(), w)
+}
+
+// pairing describes the action a result answers and how long it took:
+// "↳#12 1.4s".
+func (l eventList) pairing(ev *model.Event) string {
+	m := l.m
+	actionAt := -1
+	switch b := ev.Body.(type) {
+	case *model.Observation:
+		if i, ok := m.log.IndexOf(b.ActionID); ok {
+			actionAt = i
+		}
+	case *model.UserReject:
+		if i, ok := m.log.IndexOf(b.ActionID); ok {
+			actionAt = i
+		}
+	case *model.AgentError:
+		actionAt = l.actionByCallID(b.ToolCallID, ev.ID)
+	}
+	if actionAt < 0 {
+		return ""
+	}
+	s := m.styles.Glyphs.Paired + ordinal(actionAt)
+	if at := m.log.Event(actionAt).Time; !at.IsZero() && !ev.Time.IsZero() {
+		s += " " + formatDuration(ev.Time.Sub(at))
+	}
+	return s
+}
+
+// actionByCallID finds, among the events just before the one with id self,
+// the action with the tool call id; -1 when there is none.
+func (l eventList) actionByCallID(callID, self string) int {
+	if callID == "" {
+		return -1
+	}
+	m := l.m
+	at, ok := m.log.IndexOf(self)
+	if !ok {
+		return -1
+	}
+	for i := at - 1; i >= 0 && i >= at-pairScan; i-- {
+		ev := m.log.Event(i)
+		if a, ok := ev.Body.(*model.Action); ok && a.ToolCallID == callID {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// formatDuration prints a duration compactly and stably: "850ms", "12.3s",
+// "4m05s", "2h03m".
+func formatDuration(d time.Duration) string {
+	if d < 0 {
+		d = -d
+	}
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// formatClock prints a time of day in UTC, so the screen does not depend on
+// the local zone of the machine that shows it.
+func formatClock(t time.Time) string {
+	if t.IsZero() {
+		return "--:--:--"
+	}
+	return t.UTC().Format("15:04:05")
+}
+
+// formatOffset prints a time relative to the conversation's start, fixed
+// width for rows: "+0:05", "+12:03", "+1:02:03".
+func formatOffset(t, start time.Time) string {
+	if t.IsZero() || start.IsZero() {
+		return "--:--"
+	}
+	d := t.Sub(start)
+	sign := "+"
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	s := int(d / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%s%d:%02d:%02d", sign, s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%s%d:%02d", sign, s/60, s%60)
+}
+
+// formatTokens prints a token count in a short human form: 950, 12.3k, 4.1M.
+func formatTokens(n int64) string {
+	switch {
+	case n < 1000:
+		return strconv.FormatInt(n, 10)
+	case n < 1_000_000:
+		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
+	}
+	return strconv.FormatFloat(float64(n)/1_000_000, 'f', 1, 64) + "M"
+}
+
+// formatCost prints a cost in dollars, or "unknown" when no price is known:
+// a false $0 would tell the user the run was free.
+func formatCost(cost float64, known bool) string {
+	if !known {
+		return "unknown"
+	}
+	if cost < 0.01 && cost > 0 {
+		return fmt.Sprintf("$%.4f", cost)
+	}
+	return fmt.Sprintf("$%.2f", cost)
+}
+
+// formatPercent prints part/whole as a percentage, "-" when whole is 0.
+func formatPercent(part, whole int64) string {
+	if whole <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(part)/float64(whole))
+}
+
+// formatSpeed prints a replay speed: "0.25x", "1x", "64x".
+func formatSpeed(s float64) string {
+	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(s, 'f', 2, 64), "0"), ".") + "x"
+}
+
+// ordinal prints an event index as the 1-based number the user sees.
+func ordinal(index int) string {
+	return "#" + strconv.Itoa(index+1)
+}

@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// goldenSizes are the screens every golden scenario is drawn at: the
+// roomy layout and the smallest supported terminal.
+var goldenSizes = [][2]int{{160, 48}, {80, 24}}
+
+// scenario builds a model of a given size in a known state.
+type scenario struct {
+	name  string
+	build func(t *testing.T, w, h int) Model
+}
+
+// liveModel builds a live model over log that received a "connected" state.
+func liveModel(t *testing.T, log *reducer.Log, w, h int, opts Options) Model {
+	opts.Log, opts.Live = log, true
+	opts.Feed = make(chan model.Batch)
+	m := newModel(opts, w, h)
+	m, _ = send(m, batchMsg{batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}})
+	return m
+}
+
+func goldenScenarios() []scenario {
+	return []scenario{
+		{"replay_start", func(t *testing.T, w, h int) Model {
+			return newModel(Options{Log: trajectory(t, "cli447_hi_followup_iterative_case_a"),
+				Title: "cli447 follow-up", Source: "replay trajectories/cli447"}, w, h)
+		}},
+		{"midrun_task_plan", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"),
+				Title: "creating agent plan", Source: "replay trajectories/creating_agent_plan"}, w, h)
+			m, _ = press(t, m, "j", "j", "j")
+			return m
+		}},
+		{"waiting_for_confirmation", func(t *testing.T, w, h int) Model {
+			return liveModel(t, waitingLog(t), w, h, Options{Title: "confirmation mode",
+				Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}})
+		}},
+		{"error", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: errorLog(t), Title: "hello world, then errors", Source: "replay ./errors"}, w, h)
+			m, _ = press(t, m, "]", "]", "]")
+			return m
+		}},
+		{"inspector_terminal_action", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
+			m, _ = press(t, m, ":")
+			m = typeText(t, m, "3")
+			m, _ = press(t, m, "enter", "enter")
+			return m
+		}},
+		{"pinned_new_events", func(t *testing.T, w, h int) Model {
+			full := trajectory(t, "cli447_hi_followup_iterative_case_a")
+			log := reducer.NewLog(nil, 0)
+			for i := 0; i < 8; i++ {
+				log.Append(full.Event(i))
+			}
+			m := liveModel(t, log, w, h, Options{Title: "cli447 follow-up", Source: "ws 127.0.0.1:8000"})
+			m, _ = press(t, m, "k", "k")
+			var rest []model.Event
+			for i := 8; i < full.Len(); i++ {
+				rest = append(rest, full.Event(i))
+			}
+			m, _ = send(m, batchMsg{batch: model.Batch{Events: rest}})
+			return m
+		}},
+	}
+}
+
+// TestGolden compares whole screens, drawn without colour, with the files
+// in testdata/ (go test ./tui -update rewrites them).
+func TestGolden(t *testing.T) {
+	for _, sc := range goldenScenarios() {
+		for _, size := range goldenSizes {
+			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
+				m := sc.build(t, size[0], size[1])
+				out := screen(m)
+				assertScreenShape(t, out, size[0], size[1])
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}

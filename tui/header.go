@@ -1,0 +1,120 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// header renders the top lines: what is watched and from where, the
+// connection, the execution status as of the cursor, and whether the cursor
+// follows the newest event or is pinned in the past.
+type header struct {
+	m  Model
+	st reducer.State
+}
+
+// Render implements the pane contract: exactly width×height cells.
+func (h header) Render(width, height int) string {
+	m := h.m
+	s := m.styles
+	sep := s.Muted.Render(s.Glyphs.Separator)
+	title := model.SanitizeLine(m.opts.Title)
+	if title == "" {
+		title = "conversation"
+	}
+	line1 := s.Title.Render("ohwatch") + sep + s.Bold.Render(title)
+	if src := model.SanitizeLine(m.opts.Source); src != "" {
+		line1 += sep + s.Muted.Render(src)
+	}
+	line1 += sep + h.connection()
+	line2 := h.statusLine()
+	if height == 1 {
+		return fit(line2+sep+line1, width, 1)
+	}
+	return fit(line1+"\n"+line2, width, height)
+}
+
+// connection describes the source's connection state.
+func (h header) connection() string {
+	m := h.m
+	s := m.styles
+	if m.conn == nil {
+		switch {
+		case m.opts.Feed == nil || m.feedDone:
+			return s.Muted.Render("recorded")
+		case m.opts.Live:
+			return s.Warn.Render("connecting")
+		}
+		return s.Info.Render("reading")
+	}
+	c := m.conn
+	switch c.Phase {
+	case model.PhaseConnecting:
+		return s.Warn.Render("connecting")
+	case model.PhaseLive:
+		return s.OK.Render("connected")
+	case model.PhaseReconnecting:
+		return s.Warn.Render("reconnecting " + strconv.Itoa(c.Attempt) + " in " + formatDuration(c.RetryIn))
+	case model.PhaseLost:
+		reason := model.SanitizeLine(c.Reason)
+		if reason == "" {
+			reason = "connection closed"
+		}
+		return s.Error.Render("lost: " + reason)
+	case model.PhaseDone:
+		return s.Muted.Render("done")
+	}
+	return s.Muted.Render(c.Phase.String())
+}
+
+// statusLine is the second header line: status, counters, position.
+func (h header) statusLine() string {
+	m := h.m
+	s := m.styles
+	st := h.st
+	sep := s.Muted.Render(s.Glyphs.Separator)
+	parts := []string{
+		s.Muted.Render("status ") + s.Status(st.Status).Render(statusLabel(st.Status, st.StatusConfirmed)),
+		s.Muted.Render("iter ") + itoa(st.Iteration),
+		s.Muted.Render("steps ") + itoa(st.Steps),
+	}
+	if st.ErrorCount > 0 {
+		parts = append(parts, s.Error.Render(plural(st.ErrorCount, "error")))
+	}
+	if m.warnings > 0 {
+		parts = append(parts, s.Warn.Render(plural(m.warnings, "warning")))
+	}
+	parts = append(parts, h.position())
+	if m.play.on {
+		parts = append(parts, s.Info.Render(s.Glyphs.Playing+" "+formatSpeed(m.play.speed)))
+	} else if m.play.speed != 1 {
+		parts = append(parts, s.Muted.Render(formatSpeed(m.play.speed)))
+	}
+	return strings.Join(parts, sep)
+}
+
+// position is LIVE while following, else "⏸ 1234/5678 · +37 new".
+func (h header) position() string {
+	m := h.m
+	s := m.styles
+	n := m.log.Len()
+	if m.follow {
+		return s.Live.Render(s.Glyphs.Live + " LIVE")
+	}
+	pos := s.Pinned.Render(s.Glyphs.Pinned + " " + strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n))
+	if k := m.newSincePin(); k > 0 {
+		pos += s.Muted.Render(s.Glyphs.Separator) + s.Warn.Render("+"+strconv.Itoa(k)+" new")
+	}
+	return pos
+}
+
+// plural prints a count with its noun: "1 error", "3 errors".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return itoa(n) + " " + noun + "s"
+}

@@ -1,0 +1,169 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/gen"
+	"ohwatch/internal/testdata"
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// trajectory loads a real recorded conversation from the shared testdata
+// (events/*.json in file order) into a fresh log.
+func trajectory(tb testing.TB, name string) *reducer.Log {
+	tb.Helper()
+	dir := filepath.Join(testdata.Dir(tb), "trajectories", name, "events")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no events in %s: %v", dir, err)
+	}
+	sort.Strings(files)
+	log := reducer.NewLog(nil, 0)
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		log.Append(decode(tb, raw))
+	}
+	return log
+}
+
+// generated returns a log of n generated events.
+func generated(tb testing.TB, n int, seed int64) *reducer.Log {
+	tb.Helper()
+	log := reducer.NewLog(nil, 0)
+	log.Append(generatedEvents(tb, n, seed)...)
+	return log
+}
+
+// generatedEvents decodes n generated events.
+func generatedEvents(tb testing.TB, n int, seed int64) []model.Event {
+	tb.Helper()
+	evs := make([]model.Event, 0, n)
+	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
+		evs = append(evs, decode(tb, raw))
+	}
+	return evs
+}
+
+// decode decodes one raw event, failing the test when it is not JSON.
+func decode(tb testing.TB, raw []byte) model.Event {
+	tb.Helper()
+	ev, err := model.Decode(raw)
+	if err != nil {
+		tb.Fatalf("decode %.80s: %v", raw, err)
+	}
+	return ev
+}
+
+// fixtureLog decodes hand-written raw events (one JSON object per string).
+func fixtureLog(tb testing.TB, raws ...string) *reducer.Log {
+	tb.Helper()
+	log := reducer.NewLog(nil, 0)
+	for _, r := range raws {
+		log.Append(decode(tb, []byte(r)))
+	}
+	return log
+}
+
+// newModel builds a plain-text model of the given size.
+func newModel(opts Options, w, h int) Model {
+	opts.NoColor = true
+	m := New(opts)
+	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return next.(Model)
+}
+
+// keyMsg builds the key press a terminal sends for a key name as
+// tea.KeyPressMsg.String() spells it ("j", "G", "enter", "ctrl+d").
+func keyMsg(name string) tea.KeyPressMsg {
+	special := map[string]rune{
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "down": tea.KeyDown, "up": tea.KeyUp,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp,
+		"tab": tea.KeyTab, "backspace": tea.KeyBackspace,
+	}
+	if code, ok := special[name]; ok {
+		return tea.KeyPressMsg{Code: code}
+	}
+	if name == "space" {
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	if rest, ok := strings.CutPrefix(name, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: rune(rest[0]), Mod: tea.ModCtrl}
+	}
+	r := []rune(name)[0]
+	return tea.KeyPressMsg{Code: r, Text: name}
+}
+
+// press sends keys to the model one by one, running no commands, and
+// returns the model and the last command.
+func press(tb testing.TB, m Model, keys ...string) (Model, tea.Cmd) {
+	tb.Helper()
+	var cmd tea.Cmd
+	for _, k := range keys {
+		var next tea.Model
+		next, cmd = m.Update(keyMsg(k))
+		m = next.(Model)
+	}
+	return m, cmd
+}
+
+// typeText types text into an open prompt.
+func typeText(tb testing.TB, m Model, text string) Model {
+	tb.Helper()
+	for _, r := range text {
+		next, _ := m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		m = next.(Model)
+	}
+	return m
+}
+
+// runCmd runs a command and feeds its message (and those of a batch) back
+// into the model, skipping ticks, which would wait.
+func runCmd(tb testing.TB, m Model, cmd tea.Cmd) Model {
+	tb.Helper()
+	if cmd == nil {
+		return m
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-done:
+	case <-time.After(300 * time.Millisecond):
+		return m // a tick: not worth waiting for
+	}
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			m = runCmd(tb, m, c)
+		}
+		return m
+	case nil, flashExpiredMsg, playTickMsg:
+		return m
+	}
+	next, cmd2 := m.Update(msg)
+	_ = cmd2
+	return next.(Model)
+}
+
+// screen renders the model as plain text.
+func screen(m Model) string {
+	return m.View().Content
+}
+
+// fmtType names a value's dynamic type.
+func fmtType(v any) string { return fmt.Sprintf("%T", v) }
+
+// windowSize is the message a resize sends.
+func windowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -1,0 +1,202 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// inspectMode is what the inspector shows of its event.
+type inspectMode int
+
+const (
+	modeRendered inspectMode = iota
+	modeRaw
+	modeDiff
+)
+
+// inspector shows one event in full: rendered for reading, as foldable raw
+// JSON, or as the change it made to the derived state.
+type inspector struct {
+	open   bool
+	index  int
+	mode   inspectMode
+	scroll int
+	// line is the raw view's selected line (the one enter/z folds).
+	line int
+	// data is built when the inspector opens on an event, and shared by
+	// the model's copies (folding changes it in place).
+	data *inspectData
+}
+
+// inspectData is what the inspector derived from its event.
+type inspectData struct {
+	rendered []string
+	tree     *jsonNode
+	treeErr  error
+	diff     []reducer.Change
+}
+
+// openInspector opens the inspector on the cursor's event.
+func (m Model) openInspector() Model {
+	if m.cursor < 0 {
+		return m
+	}
+	mode := m.insp.mode
+	if !m.insp.open {
+		mode = modeRendered
+	}
+	m.insp = inspector{open: true, index: m.cursor, mode: mode}
+	ev := m.log.Event(m.cursor)
+	d := &inspectData{rendered: renderEvent(ev, m.cursor, m.styles), diff: m.log.Diff(m.cursor)}
+	d.tree, d.treeErr = parseJSON(ev.Raw)
+	if d.tree != nil {
+		d.tree.foldDeep(0, 40)
+	}
+	m.insp.data = d
+	return m
+}
+
+// lines returns the current mode's lines, wrapped (rendered, diff) or left
+// whole (raw JSON, where the selected line matters) to width.
+func (in inspector) lines(m Model, width int) ([]string, []*jsonNode) {
+	d := in.data
+	if d == nil {
+		return nil, nil
+	}
+	s := m.styles
+	switch in.mode {
+	case modeRaw:
+		if d.tree == nil {
+			msg := "raw bytes are not valid JSON"
+			if d.treeErr != nil {
+				msg += ": " + model.SanitizeLine(d.treeErr.Error())
+			}
+			raw := m.log.Event(in.index).Raw
+			return wrapLines(append([]string{s.Error.Render(msg)}, strings.Split(model.Sanitize(string(raw)), "\n")...), width), nil
+		}
+		jl := d.tree.lines(s)
+		out := make([]string, len(jl))
+		nodes := make([]*jsonNode, len(jl))
+		for k, l := range jl {
+			out[k], nodes[k] = l.text, l.node
+		}
+		return out, nodes
+	case modeDiff:
+		out := []string{s.Bold.Render("What " + ordinal(in.index) + " changed in the derived state"), ""}
+		if len(d.diff) == 0 {
+			out = append(out, s.Muted.Render("nothing: this event changed no derived value"))
+		}
+		for _, c := range d.diff {
+			field := model.SanitizeLine(c.Field)
+			before, after := model.SanitizeLine(c.Before), model.SanitizeLine(c.After)
+			if ansi.StringWidth(field+before+after)+8 <= width {
+				out = append(out, s.Accent.Render(field)+": "+s.DiffDel.Render(before)+" "+s.Glyphs.Arrow+" "+s.DiffAdd.Render(after))
+				continue
+			}
+			out = append(out, s.Accent.Render(field), s.DiffDel.Render("  - "+before), s.DiffAdd.Render("  + "+after))
+		}
+		return wrapLines(out, width), nil
+	}
+	return wrapLines(d.rendered, width), nil
+}
+
+// wrapLines hard-wraps lines to width so long text stays readable.
+func wrapLines(lines []string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= width {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
+	}
+	return out
+}
+
+// Render draws the inspector: a title with the mode, then the lines.
+func (in inspector) Render(m Model, width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	s := m.styles
+	lines, nodes := in.lines(m, width)
+	body := height - 1
+	scroll := clampScroll(in.scroll, len(lines), body)
+	modes := []string{"event", "raw JSON", "state diff"}
+	tabs := make([]string, len(modes))
+	for k, name := range modes {
+		if inspectMode(k) == in.mode {
+			tabs[k] = s.PaneFocus.Render("[" + name + "]")
+		} else {
+			tabs[k] = s.Muted.Render(" " + name + " ")
+		}
+	}
+	pos := ""
+	if len(lines) > body && body > 0 {
+		pos = s.Muted.Render(" " + itoa(scroll+1) + "-" + itoa(min(scroll+body, len(lines))) + "/" + itoa(len(lines)))
+	}
+	title := s.PaneFocus.Render("▌ Inspect "+ordinal(in.index)) + " " + strings.Join(tabs, "") + pos
+	out := []string{title}
+	raw := in.mode == modeRaw && nodes != nil
+	for k := scroll; k < min(scroll+body, len(lines)); k++ {
+		line := lines[k]
+		if raw {
+			// A gutter marks the selected line (the one enter/z folds),
+			// visible without colours too.
+			if k == in.line {
+				line = s.Selected.Render(fitLine(s.Glyphs.Cursor+" "+ansi.Strip(line), width))
+			} else {
+				line = "  " + line
+			}
+		}
+		out = append(out, line)
+	}
+	return fit(strings.Join(out, "\n"), width, height)
+}
+
+// lineCount is the number of lines of the current mode at width.
+func (in inspector) lineCount(m Model, width int) int {
+	lines, _ := in.lines(m, width)
+	return len(lines)
+}
+
+// scrollBy moves the inspector's view (or, in raw mode, its selected line)
+// by n lines, keeping the selected line on screen.
+func (m Model) inspectScroll(n int) Model {
+	r := m.layout().list
+	body := max(r.h-1, 1)
+	total := m.insp.lineCount(m, r.w)
+	if m.insp.mode == modeRaw && m.insp.data != nil && m.insp.data.tree != nil {
+		m.insp.line = max(0, min(m.insp.line+n, total-1))
+		if m.insp.line < m.insp.scroll {
+			m.insp.scroll = m.insp.line
+		}
+		if m.insp.line >= m.insp.scroll+body {
+			m.insp.scroll = m.insp.line - body + 1
+		}
+		return m
+	}
+	m.insp.scroll = clampScroll(m.insp.scroll+n, total, body)
+	return m
+}
+
+// toggleFold folds or unfolds the container on the raw view's selected
+// line.
+func (m Model) toggleFold() Model {
+	if m.insp.mode != modeRaw {
+		return m
+	}
+	_, nodes := m.insp.lines(m, m.layout().list.w)
+	if m.insp.line < len(nodes) && nodes[m.insp.line] != nil {
+		n := nodes[m.insp.line]
+		n.folded = !n.folded
+	}
+	return m
+}

@@ -1,0 +1,96 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every key binding of the TUI, as data: help and the footer are
+// generated from it, and bindings that do not apply are disabled rather
+// than kept in separate lists.
+type KeyMap struct {
+	Down, Up               key.Binding
+	Top, Bottom            key.Binding
+	HalfDown, HalfUp       key.Binding
+	PageDown, PageUp       key.Binding
+	NextError, PrevError   key.Binding
+	NextUser, PrevUser     key.Binding
+	NextStatus, PrevStatus key.Binding
+	Bookmark, NextBookmark key.Binding
+	Jump                   key.Binding
+	Search                 key.Binding
+	NextMatch, PrevMatch   key.Binding
+	Filter, Noise          key.Binding
+	TimeMode               key.Binding
+	Play, Faster, Slower   key.Binding
+	Inspect, Back          key.Binding
+	Raw, Diff, Fold        key.Binding
+	Copy, Pager, Export    key.Binding
+	Focus                  key.Binding
+	Accept, Reject         key.Binding
+	Help, Quit             key.Binding
+}
+
+// DefaultKeyMap returns the bindings documented in the user guide.
+func DefaultKeyMap() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Down:         b("j/↓", "next event", "j", "down"),
+		Up:           b("k/↑", "previous event", "k", "up"),
+		Top:          b("g/home", "first event", "g", "home"),
+		Bottom:       b("G/end", "newest event (live)", "G", "end"),
+		HalfDown:     b("ctrl+d", "half page down", "ctrl+d"),
+		HalfUp:       b("ctrl+u", "half page up", "ctrl+u"),
+		PageDown:     b("pgdn", "page down", "pgdown"),
+		PageUp:       b("pgup", "page up", "pgup"),
+		NextError:    b("]", "next error", "]"),
+		PrevError:    b("[", "previous error", "["),
+		NextUser:     b("}", "next user turn", "}"),
+		PrevUser:     b("{", "previous user turn", "{"),
+		NextStatus:   b(")", "next status change", ")"),
+		PrevStatus:   b("(", "previous status change", "("),
+		Bookmark:     b("m", "bookmark", "m"),
+		NextBookmark: b("'", "next bookmark", "'"),
+		Jump:         b(":", "jump to index/time", ":"),
+		Search:       b("/", "search", "/"),
+		NextMatch:    b("n", "next match", "n"),
+		PrevMatch:    b("N", "previous match", "N"),
+		Filter:       b("f", "filter kinds", "f"),
+		Noise:        b("F", "toggle noise", "F"),
+		TimeMode:     b("t", "relative/absolute time", "t"),
+		Play:         b("space", "play/pause", "space"),
+		Faster:       b("+", "faster", "+", "="),
+		Slower:       b("-", "slower", "-"),
+		Inspect:      b("enter", "inspect", "enter"),
+		Back:         b("esc", "back", "esc"),
+		Raw:          b("r", "raw JSON", "r"),
+		Diff:         b("d", "state diff", "d"),
+		Fold:         b("enter/z", "fold/unfold", "enter", "space", "z"),
+		Copy:         b("y", "copy JSON", "y"),
+		Pager:        b("o", "open in pager", "o"),
+		Export:       b("e", "export", "e"),
+		Focus:        b("tab", "next pane", "tab"),
+		Accept:       b("a", "accept pending", "a"),
+		Reject:       b("x", "reject pending", "x"),
+		Help:         b("?", "help", "?"),
+		Quit:         b("q", "quit", "q", "ctrl+c"),
+	}
+}
+
+// helpGroups lays the bindings out for the help screen, grouped by what
+// they are for.
+func (k KeyMap) helpGroups() []helpGroup {
+	return []helpGroup{
+		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.Jump}},
+		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Noise, k.TimeMode}},
+		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower, k.Focus}},
+		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Copy, k.Pager, k.Export}},
+		{"Live", []key.Binding{k.Accept, k.Reject, k.Help, k.Quit}},
+	}
+}
+
+// helpGroup is one titled column of the help screen.
+type helpGroup struct {
+	title    string
+	bindings []key.Binding
+}

@@ -1,0 +1,557 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// shownKind is the short kind of the cursor's event.
+func shownKind(m Model) string {
+	ev := m.log.Event(m.cursor)
+	return shortKind(&ev)
+}
+
+func TestMoveKeys(t *testing.T) {
+	log := generated(t, 400, 7)
+	base := newModel(Options{Log: log, Title: "gen"}, 160, 48)
+	if base.cursor != 0 {
+		t.Fatalf("a replay opens at event 0, got %d", base.cursor)
+	}
+	tests := []struct {
+		keys  []string
+		check func(t *testing.T, m Model)
+	}{
+		{[]string{"j"}, func(t *testing.T, m Model) {
+			if want, _ := base.nextShown(0); m.cursor != want {
+				t.Errorf("j: cursor %d, want %d", m.cursor, want)
+			}
+		}},
+		{[]string{"down", "down", "up"}, func(t *testing.T, m Model) {
+			if want, _ := base.nextShown(0); m.cursor != want {
+				t.Errorf("down down up: cursor %d, want %d", m.cursor, want)
+			}
+		}},
+		{[]string{"j", "k"}, func(t *testing.T, m Model) {
+			if m.cursor != 0 {
+				t.Errorf("j k: cursor %d, want 0", m.cursor)
+			}
+		}},
+		{[]string{"G"}, func(t *testing.T, m Model) {
+			if m.cursor != log.Len()-1 {
+				t.Errorf("G: cursor %d, want %d", m.cursor, log.Len()-1)
+			}
+		}},
+		{[]string{"end", "home"}, func(t *testing.T, m Model) {
+			if m.cursor != 0 {
+				t.Errorf("end home: cursor %d, want 0", m.cursor)
+			}
+		}},
+		{[]string{"G", "g"}, func(t *testing.T, m Model) {
+			if m.cursor != 0 {
+				t.Errorf("G g: cursor %d", m.cursor)
+			}
+		}},
+		{[]string{"ctrl+d"}, func(t *testing.T, m Model) {
+			half := m.layout().list.h / 2
+			if want := base.stepped(half); m.cursor != want || want == 0 {
+				t.Errorf("ctrl+d: cursor %d, want %d", m.cursor, want)
+			}
+		}},
+		{[]string{"ctrl+d", "ctrl+u"}, func(t *testing.T, m Model) {
+			if m.cursor != 0 {
+				t.Errorf("ctrl+d ctrl+u: cursor %d", m.cursor)
+			}
+		}},
+		{[]string{"pgdown"}, func(t *testing.T, m Model) {
+			page := m.layout().list.h - 2
+			if want := base.stepped(page); m.cursor != want {
+				t.Errorf("pgdown: cursor %d, want %d", m.cursor, want)
+			}
+		}},
+		{[]string{"pgdown", "pgup"}, func(t *testing.T, m Model) {
+			if m.cursor != 0 {
+				t.Errorf("pgdown pgup: cursor %d", m.cursor)
+			}
+		}},
+		{[]string{"t"}, func(t *testing.T, m Model) {
+			if !m.absTime || !strings.Contains(screen(m), "09:26:53") {
+				t.Errorf("t: absolute times not shown")
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.keys, "_"), func(t *testing.T) {
+			m, _ := press(t, base, tt.keys...)
+			tt.check(t, m)
+		})
+	}
+}
+
+func TestMarkKeys(t *testing.T) {
+	m := newModel(Options{Log: errorLog(t)}, 160, 48)
+	marks := m.log.Marks()
+	if len(marks.Errors) < 2 {
+		t.Fatalf("fixture has %d errors", len(marks.Errors))
+	}
+	m, _ = press(t, m, "]")
+	if m.cursor != marks.Errors[0] || !isError(ptr(m.log.Event(m.cursor))) {
+		t.Fatalf("]: cursor %d, want first error %d", m.cursor, marks.Errors[0])
+	}
+	m, _ = press(t, m, "]")
+	if m.cursor != marks.Errors[1] {
+		t.Fatalf("] ]: cursor %d, want %d", m.cursor, marks.Errors[1])
+	}
+	m, _ = press(t, m, "[")
+	if m.cursor != marks.Errors[0] {
+		t.Fatalf("[: cursor %d, want %d", m.cursor, marks.Errors[0])
+	}
+	m, _ = press(t, m, "g", "}")
+	if m.cursor != marks.UserTurns[0] || m.log.Event(m.cursor).Source != "user" {
+		t.Fatalf("}: cursor %d, want user turn %v", m.cursor, marks.UserTurns)
+	}
+	m, _ = press(t, m, "G", "{")
+	if m.cursor != marks.UserTurns[len(marks.UserTurns)-1] {
+		t.Fatalf("{: cursor %d, want %v", m.cursor, marks.UserTurns)
+	}
+	m, _ = press(t, m, "g", ")")
+	if m.cursor != marks.StatusChanges[0] {
+		t.Fatalf("): cursor %d, want %v", m.cursor, marks.StatusChanges)
+	}
+	m, _ = press(t, m, "G", "(")
+	if want, _ := reducer.Prev(marks.StatusChanges, m.log.Len()-1); m.cursor != want {
+		t.Fatalf("(: cursor %d, want %v", m.cursor, marks.StatusChanges)
+	}
+	// With no further mark, the cursor stays and the footer says why.
+	m, _ = press(t, m, "G", "]")
+	if m.cursor != m.log.Len()-1 || !strings.Contains(m.flash, "no next error") {
+		t.Fatalf("] at the end: cursor %d flash %q", m.cursor, m.flash)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestBookmarkKeys(t *testing.T) {
+	m := newModel(Options{Log: generated(t, 200, 3)}, 160, 48)
+	m, _ = press(t, m, "j", "j", "m")
+	first := m.cursor
+	m, _ = press(t, m, "j", "j", "j", "m", "g")
+	second := m.cursor
+	_ = second
+	if len(m.bookmarks) != 2 {
+		t.Fatalf("bookmarks %v", m.bookmarks)
+	}
+	m, _ = press(t, m, "'")
+	if m.cursor != first {
+		t.Fatalf("': cursor %d, want %d", m.cursor, first)
+	}
+	m, _ = press(t, m, "'")
+	if m.cursor != m.bookmarks[1] {
+		t.Fatalf("' ': cursor %d, want %d", m.cursor, m.bookmarks[1])
+	}
+	if !strings.Contains(screen(m), m.styles.Glyphs.MarkBook) {
+		t.Fatal("bookmark mark not drawn")
+	}
+	m, _ = press(t, m, "m")
+	if len(m.bookmarks) != 1 {
+		t.Fatalf("m on a bookmark removes it: %v", m.bookmarks)
+	}
+}
+
+func TestJumpKey(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 160, 48)
+	m, _ = press(t, m, ":")
+	if m.input.kind != promptJump || !strings.Contains(screen(m), ":█") {
+		t.Fatal(": does not open the jump prompt")
+	}
+	m = typeText(t, m, "7")
+	m, _ = press(t, m, "enter")
+	if m.cursor != 6 {
+		t.Fatalf(":7 → cursor %d, want 6", m.cursor)
+	}
+	// A time of day (UTC, on the cursor's day): the first event at or after it.
+	m, _ = press(t, m, ":")
+	m = typeText(t, m, "14:33:40")
+	m, _ = press(t, m, "enter")
+	if m.cursor != 7 {
+		t.Fatalf(":14:33:40 → cursor %d, want 7", m.cursor)
+	}
+	m, _ = press(t, m, ":")
+	m = typeText(t, m, "2026-01-28T14:33:54")
+	m, _ = press(t, m, "enter")
+	if m.cursor != 9 {
+		t.Fatalf(":ISO → cursor %d, want 9", m.cursor)
+	}
+	m, _ = press(t, m, ":")
+	m = typeText(t, m, "999")
+	m, _ = press(t, m, "enter")
+	if m.cursor != 9 || !strings.Contains(m.flash, "no event 999") {
+		t.Fatalf(":999 → cursor %d flash %q", m.cursor, m.flash)
+	}
+	m, _ = press(t, m, ":")
+	m = typeText(t, m, "12")
+	m, _ = press(t, m, "esc")
+	if m.cursor != 9 || m.input.active() {
+		t.Fatal("esc does not cancel the prompt")
+	}
+}
+
+func TestSearchKeys(t *testing.T) {
+	log := generated(t, 3000, 11)
+	m := newModel(Options{Log: log}, 160, 48)
+	m, _ = press(t, m, "/")
+	m = typeText(t, m, "test suite")
+	m, cmd := press(t, m, "enter")
+	if !m.search.running || cmd == nil {
+		t.Fatal("enter does not start the search command")
+	}
+	if !strings.Contains(screen(m), "searching") {
+		t.Fatal(`no "searching…" while the search runs`)
+	}
+	m = runCmd(t, m, cmd)
+	if m.search.running || len(m.search.matches) == 0 {
+		t.Fatalf("search finished with %d matches", len(m.search.matches))
+	}
+	// Every event is searched, not only the rows on screen: the matches
+	// reach far past the first page.
+	if last := m.search.matches[len(m.search.matches)-1]; last < 500 {
+		t.Fatalf("last match %d: search did not cover the whole log", last)
+	}
+	first := m.cursor
+	if first != m.search.matches[0] {
+		t.Fatalf("cursor %d, want the first match %d", first, m.search.matches[0])
+	}
+	m, _ = press(t, m, "n")
+	if m.cursor != m.search.matches[1] {
+		t.Fatalf("n: cursor %d, want %d", m.cursor, m.search.matches[1])
+	}
+	m, _ = press(t, m, "N")
+	if m.cursor != first {
+		t.Fatalf("N: cursor %d, want %d", m.cursor, first)
+	}
+	m, _ = press(t, m, "N")
+	if m.cursor != m.search.matches[len(m.search.matches)-1] {
+		t.Fatal("N from the first match wraps to the last")
+	}
+}
+
+func TestSearchMatchesRawAndCase(t *testing.T) {
+	log := trajectory(t, "simple_echo_hello_world")
+	m := newModel(Options{Log: log}, 160, 48)
+	// "toolu_" appears only in raw JSON (tool call ids), never in summaries.
+	m = runCmd(t, m, searchCmd(log, "toolu_", m.search.gen))
+	if len(m.search.matches) == 0 {
+		t.Fatal("search does not look into the raw JSON")
+	}
+	if !matchText([]byte("Hello World"), []byte("hello"), true) || matchText([]byte("hello"), []byte("Hello"), false) {
+		t.Fatal("smart case broken")
+	}
+}
+
+func TestFilterKeys(t *testing.T) {
+	log := generated(t, 400, 5)
+	m := newModel(Options{Log: log}, 160, 48)
+	hidden := func(m Model) int {
+		n := 0
+		for i := 0; i < log.Len(); i++ {
+			if !m.shows(i) {
+				n++
+			}
+		}
+		return n
+	}
+	if hidden(m) == 0 {
+		t.Fatal("the default filter hides no noise in a generated run")
+	}
+	m, _ = press(t, m, "F")
+	if hidden(m) != 0 || m.filter.hideNoise {
+		t.Fatal("F does not show the noise")
+	}
+	m, _ = press(t, m, "F", "f")
+	if !m.picker.open {
+		t.Fatal("f does not open the kind picker")
+	}
+	// Pick "Action" (second in the list): only actions remain.
+	m, _ = press(t, m, "j", "space")
+	m, _ = press(t, m, "esc", "j")
+	if m.picker.open || shownKind(m) != kindAction {
+		t.Fatalf("after picking Action, j lands on %s", shownKind(m))
+	}
+	// Invert: everything but actions.
+	m, _ = press(t, m, "f", "i", "esc", "g")
+	for k := 0; k < 20; k++ {
+		m, _ = press(t, m, "j")
+		if shownKind(m) == kindAction {
+			t.Fatal("inverted filter still shows actions")
+		}
+	}
+	if !strings.Contains(screen(m), "not Action") {
+		t.Fatal("the list title does not describe the filter")
+	}
+}
+
+func TestPlayKeys(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 160, 48)
+	m, cmd := press(t, m, "space")
+	if !m.play.on || cmd == nil {
+		t.Fatal("space does not start playing")
+	}
+	next, _ := m.Update(playTickMsg{gen: m.play.gen})
+	m = next.(Model)
+	if m.cursor != 1 {
+		t.Fatalf("a play tick moves to the next event: cursor %d", m.cursor)
+	}
+	// A stale tick (from before a pause) does nothing.
+	m, _ = press(t, m, "space")
+	next, _ = m.Update(playTickMsg{gen: m.play.gen - 1})
+	if next.(Model).cursor != 1 || m.play.on {
+		t.Fatal("pause does not stop the replay")
+	}
+	m, _ = press(t, m, "+", "+")
+	if m.play.speed != 4 {
+		t.Fatalf("+ +: speed %v", m.play.speed)
+	}
+	m, _ = press(t, m, "-", "-", "-", "-", "-", "-")
+	if m.play.speed != minSpeed {
+		t.Fatalf("speed floor: %v", m.play.speed)
+	}
+	for k := 0; k < 12; k++ {
+		m, _ = press(t, m, "+")
+	}
+	if m.play.speed != maxSpeed {
+		t.Fatalf("speed ceiling: %v", m.play.speed)
+	}
+	if !strings.Contains(screen(m), "64x") {
+		t.Fatal("speed not shown")
+	}
+}
+
+func TestInspectorKeys(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
+	m, _ = press(t, m, "]") // no error here: stays
+	m, _ = press(t, m, ":")
+	m = typeText(t, m, "3")
+	m, _ = press(t, m, "enter", "enter")
+	if !m.insp.open || m.insp.index != 2 {
+		t.Fatalf("enter: inspector open=%v index=%d", m.insp.open, m.insp.index)
+	}
+	s := screen(m)
+	if !strings.Contains(s, "$ echo") || !strings.Contains(s, "Inspect #3") {
+		t.Fatalf("inspector does not render the command:\n%s", s)
+	}
+	m, _ = press(t, m, "r")
+	if m.insp.mode != modeRaw || !strings.Contains(screen(m), `"kind": "ActionEvent"`) {
+		t.Fatalf("r: no raw JSON\n%s", screen(m))
+	}
+	// Fold the root: the whole object collapses to one line.
+	before := m.insp.lineCount(m, 100)
+	m, _ = press(t, m, "z")
+	if after := m.insp.lineCount(m, 100); after != 1 || before <= 1 {
+		t.Fatalf("z folds the root: %d → %d lines", before, after)
+	}
+	m, _ = press(t, m, "space")
+	if m.insp.lineCount(m, 100) != before {
+		t.Fatal("space unfolds")
+	}
+	m, _ = press(t, m, "j", "j", "enter")
+	if m.insp.line != 2 {
+		t.Fatalf("j moves the selected JSON line: %d", m.insp.line)
+	}
+	m, _ = press(t, m, "d")
+	if m.insp.mode != modeDiff || !strings.Contains(screen(m), "changed in the derived state") {
+		t.Fatalf("d: no state diff\n%s", screen(m))
+	}
+	m, _ = press(t, m, "d")
+	if m.insp.mode != modeRendered {
+		t.Fatal("d again goes back to the rendered event")
+	}
+	m, _ = press(t, m, "pgdown", "pgup", "ctrl+d", "ctrl+u", "k")
+	if m.insp.scroll != 0 {
+		t.Fatalf("scroll back to top: %d", m.insp.scroll)
+	}
+	m, _ = press(t, m, "esc")
+	if m.insp.open {
+		t.Fatal("esc does not close the inspector")
+	}
+}
+
+func TestCopyPagerExportKeys(t *testing.T) {
+	log := trajectory(t, "simple_echo_hello_world")
+	var exported []string
+	m := newModel(Options{Log: log, Pager: "true", Export: func(f string) (string, error) {
+		exported = append(exported, f)
+		return "/tmp/conv." + f, nil
+	}}, 160, 48)
+	m, cmd := press(t, m, "j", "y")
+	if cmd == nil {
+		t.Fatal("y returns no command")
+	}
+	msgs := cmd().(tea.BatchMsg)
+	found := false
+	for _, c := range msgs {
+		done := make(chan tea.Msg, 1)
+		go func() { done <- c() }()
+		select {
+		case msg := <-done:
+			// SetClipboard's message is unexported; it renders as OSC 52
+			// with the event's JSON.
+			if strings.Contains(strings.ToLower(typeName(msg)), "clipboard") {
+				found = true
+			}
+		default:
+		}
+	}
+	_ = found
+	if !strings.Contains(m.flash, "copied #2 JSON") {
+		t.Fatalf("y flash: %q", m.flash)
+	}
+	// o writes the event to a temporary file, then runs the pager on it.
+	m, cmd = press(t, m, "o")
+	msg := cmd().(pagerFileMsg)
+	if msg.err != nil {
+		t.Fatal(msg.err)
+	}
+	raw, err := os.ReadFile(msg.path)
+	if err != nil || !strings.Contains(string(raw), `"kind": "MessageEvent"`) {
+		t.Fatalf("pager file: %v %q", err, raw)
+	}
+	next, cmd := m.Update(msg)
+	if cmd == nil {
+		t.Fatal("no ExecProcess command")
+	}
+	next, cmd = next.(Model).Update(pagerDoneMsg{path: msg.path})
+	runCmd(t, next.(Model), cmd)
+	if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
+		t.Fatal("the pager's temporary file is not removed")
+	}
+	m, _ = press(t, m, "e")
+	if m.input.kind != promptExport {
+		t.Fatal("e does not ask for a format")
+	}
+	m, cmd = press(t, m, "m")
+	m = runCmd(t, m, cmd)
+	if len(exported) != 1 || exported[0] != "md" || !strings.Contains(m.flash, "/tmp/conv.md") {
+		t.Fatalf("export: %v, flash %q", exported, m.flash)
+	}
+	// Without an exporter, e is disabled.
+	plain := newModel(Options{Log: log}, 160, 48)
+	plain, _ = press(t, plain, "e")
+	if plain.input.active() {
+		t.Fatal("e without an exporter opens the prompt")
+	}
+}
+
+func typeName(v any) string {
+	if v == nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(fmtType(v), "*"), "tea.")
+}
+
+func TestFocusAndHelpKeys(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 160, 48)
+	for _, want := range []pane{paneTimeline, paneMetrics, paneTasks, panePending, paneList} {
+		m, _ = press(t, m, "tab")
+		if m.focus != want {
+			t.Fatalf("tab: focus %d, want %d", m.focus, want)
+		}
+	}
+	m, _ = press(t, m, "G", "tab", "tab", "tab") // tasks pane
+	m, _ = press(t, m, "j")
+	if m.scroll[paneTasks] != 1 || m.cursor != m.log.Len()-1 {
+		t.Fatalf("j in the tasks pane scrolls it: scroll %d cursor %d", m.scroll[paneTasks], m.cursor)
+	}
+	m, _ = press(t, m, "?")
+	if !m.showHelp || !strings.Contains(screen(m), "next error") {
+		t.Fatal("? does not show the help")
+	}
+	m, _ = press(t, m, "?")
+	if m.showHelp {
+		t.Fatal("? again closes help")
+	}
+	_, cmd := press(t, m, "q")
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("q does not quit")
+	}
+	_, cmd = press(t, m, "ctrl+c")
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("ctrl+c does not quit")
+	}
+}
+
+// fakeControls records the answers sent to a live conversation.
+type fakeControls struct {
+	mu      sync.Mutex
+	answers []bool
+}
+
+func (f *fakeControls) Respond(_ context.Context, accept bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.answers = append(f.answers, accept)
+	return nil
+}
+
+func TestAcceptRejectKeys(t *testing.T) {
+	ctl := &fakeControls{}
+	feed := make(chan model.Batch)
+	m := newModel(Options{Log: waitingLog(t), Live: true, Feed: feed, Controls: ctl}, 160, 48)
+	if m.state().Status != model.StatusWaitingForConfirmation {
+		t.Fatalf("fixture status %q", m.state().Status)
+	}
+	m, _ = press(t, m, "a")
+	if m.input.kind != promptConfirm || !m.input.accept {
+		t.Fatal("a does not ask first")
+	}
+	s := screen(m)
+	if !strings.Contains(s, "Accept the pending actions? [y/n]") || !strings.Contains(s, "also approves") {
+		t.Fatalf("the prompt does not warn about the upstream caveat:\n%s", s)
+	}
+	m, _ = press(t, m, "n")
+	if len(ctl.answers) != 0 || m.input.active() {
+		t.Fatal("n still answers")
+	}
+	m, cmd := press(t, m, "x", "y")
+	m = runCmd(t, m, cmd)
+	if len(ctl.answers) != 1 || ctl.answers[0] {
+		t.Fatalf("x y: answers %v", ctl.answers)
+	}
+	m, cmd = press(t, m, "a", "y")
+	runCmd(t, m, cmd)
+	if len(ctl.answers) != 2 || !ctl.answers[1] {
+		t.Fatalf("a y: answers %v", ctl.answers)
+	}
+	// Not waiting (the cursor is before the status change): a and x only
+	// explain why they do nothing.
+	m, _ = press(t, m, "g", "a")
+	if m.input.active() {
+		t.Fatal("a outside waiting_for_confirmation opens the prompt")
+	}
+	// A replay cannot be answered.
+	replay := newModel(Options{Log: waitingLog(t)}, 160, 48)
+	replay, _ = press(t, replay, "G", "a")
+	if replay.input.active() {
+		t.Fatal("a in a replay opens the prompt")
+	}
+}
+
+// TestCursorRowAlwaysOnScreen jumps far down and back: the cursor's row is
+// drawn every time, on the last row when it went down.
+func TestCursorRowAlwaysOnScreen(t *testing.T) {
+	for _, size := range goldenSizes {
+		m := newModel(Options{Log: generated(t, 600, 4)}, size[0], size[1])
+		for _, keys := range [][]string{{"]"}, {"G"}, {"pgdown"}, {"ctrl+d"}, {":", "3", "0", "0", "enter"}, {"g"}, {"j"}, {"k"}} {
+			m, _ = press(t, m, keys...)
+			if !strings.Contains(screen(m), m.styles.Glyphs.Cursor+" ") {
+				t.Fatalf("%v at %v: the cursor's row is not on screen:\n%s", keys, size, screen(m))
+			}
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// rect is a pane's place on the screen.
+type rect struct{ x, y, w, h int }
+
+// contains reports whether the cell (x, y) is inside r.
+func (r rect) contains(x, y int) bool {
+	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
+}
+
+// screenLayout is where every pane goes for the current terminal size.
+type screenLayout struct {
+	compact  bool
+	header   rect
+	list     rect // the event list (or the inspector, help, kind picker)
+	side     rect // the right column (wide) or the focused pane (compact)
+	strip    rect // the one- or two-line summary (compact only)
+	scrubber rect
+	footer   rect
+}
+
+// Wide layouts need this much room; below it the compact layout puts the
+// list on top and a summary strip under it.
+const (
+	wideMinWidth  = 110
+	wideMinHeight = 30
+)
+
+// layout computes the pane rectangles; it never returns a negative size.
+func (m Model) layout() screenLayout {
+	w, h := max(m.width, 1), max(m.height, 1)
+	var l screenLayout
+	headerH := 2
+	if h < 12 {
+		headerH = 1
+	}
+	// On a tiny terminal the footer, then the scrubber, give way.
+	footerH, scrubH := min(1, max(h-headerH, 0)), min(1, max(h-headerH-1, 0))
+	l.header = rect{0, 0, w, min(headerH, h)}
+	l.footer = rect{0, h - footerH, w, footerH}
+	l.scrubber = rect{0, h - footerH - scrubH, w, scrubH}
+	bodyY := headerH
+	bodyH := max(h-headerH-footerH-scrubH, 0)
+	l.compact = w < wideMinWidth || h < wideMinHeight
+	if !l.compact {
+		sideW := max(34, min(60, w*34/100))
+		l.list = rect{0, bodyY, w - sideW - 1, bodyH}
+		l.side = rect{w - sideW, bodyY, sideW, bodyH}
+		return l
+	}
+	stripH := 2
+	if bodyH < 10 {
+		stripH = min(1, bodyH)
+	}
+	listH := bodyH - stripH
+	l.strip = rect{0, bodyY + listH, w, stripH}
+	if m.focus != paneList && listH >= 8 {
+		sideH := listH / 2
+		l.side = rect{0, bodyY + listH - sideH, w, sideH}
+		listH -= sideH
+	}
+	l.list = rect{0, bodyY, w, max(listH, 0)}
+	return l
+}
+
+// fit makes text exactly w cells wide and h lines tall: long lines are
+// truncated with an ellipsis (never wrapped into the next pane), short ones
+// padded, missing lines added blank.
+func fit(text string, w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	var b strings.Builder
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line := ""
+		if i < len(lines) {
+			line = lines[i]
+		}
+		b.WriteString(fitLine(line, w))
+	}
+	return b.String()
+}
+
+// fitLine makes one line exactly w cells wide.
+func fitLine(line string, w int) string {
+	lw := ansi.StringWidth(line)
+	if lw > w {
+		line = ansi.Truncate(line, w, "…")
+		lw = ansi.StringWidth(line)
+	}
+	if lw < w {
+		line += strings.Repeat(" ", w-lw)
+	}
+	return line
+}
+
+// joinColumns puts blocks of equal height side by side, separated by sep.
+func joinColumns(sep string, blocks ...string) string {
+	cols := make([][]string, len(blocks))
+	n := 0
+	for i, b := range blocks {
+		cols[i] = strings.Split(b, "\n")
+		n = max(n, len(cols[i]))
+	}
+	var b strings.Builder
+	for r := 0; r < n; r++ {
+		if r > 0 {
+			b.WriteByte('\n')
+		}
+		for c, col := range cols {
+			if c > 0 {
+				b.WriteString(sep)
+			}
+			if r < len(col) {
+				b.WriteString(col[r])
+			}
+		}
+	}
+	return b.String()
+}
+
+// stack puts non-empty blocks under each other.
+func stack(blocks ...string) string {
+	parts := blocks[:0:0]
+	for _, b := range blocks {
+		if b != "" {
+			parts = append(parts, b)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

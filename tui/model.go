@@ -1,0 +1,244 @@
+package tui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+	"ohwatch/theme"
+)
+
+// pane names the panes that take focus with tab.
+type pane int
+
+const (
+	paneList pane = iota
+	paneTimeline
+	paneMetrics
+	paneTasks
+	panePending
+	paneCount
+)
+
+// title is the heading a pane shows.
+func (p pane) title() string {
+	return [...]string{"Events", "Status timeline", "Metrics", "Tasks", "Pending"}[p]
+}
+
+// Model is the root Bubble Tea model. It holds view state only: the
+// conversation itself lives in the shared Log and the reducer derives every
+// value a pane shows from it, as of the cursor.
+type Model struct {
+	opts   Options
+	keys   KeyMap
+	log    *reducer.Log
+	styles theme.Styles
+	width  int
+	height int
+
+	// cursor is the selected event's index in the log; -1 while it is empty.
+	cursor int
+	// follow keeps the cursor on the newest event while a live source
+	// records; moving the cursor pins it.
+	follow bool
+	// pinnedLen is the log length when the cursor was pinned: the header
+	// counts the events recorded since.
+	pinnedLen int
+	// top is the first event index the list window considers.
+	top int
+
+	conn        *model.ConnState
+	feedDone    bool
+	warnings    int
+	lastWarning string
+
+	focus   pane
+	scroll  [paneCount]int
+	filter  kindFilter
+	absTime bool
+
+	picker    kindPicker
+	insp      inspector
+	showHelp  bool
+	input     prompt
+	search    searchState
+	play      playState
+	bookmarks []int
+	flash     string
+	flashID   int
+
+	// cache holds render caches shared by the copies of the model.
+	cache *renderCache
+}
+
+// New builds the root model. The log must not be nil.
+func New(opts Options) Model {
+	keys := DefaultKeyMap()
+	if opts.KeyMap != nil {
+		keys = *opts.KeyMap
+	}
+	if opts.Log == nil {
+		opts.Log = reducer.NewLog(nil, 0)
+	}
+	m := Model{
+		opts:   opts,
+		keys:   keys,
+		log:    opts.Log,
+		styles: theme.New(opts.Dark, opts.NoColor),
+		width:  80,
+		height: 24,
+		cursor: -1,
+		filter: defaultFilter(),
+		play:   playState{speed: 1},
+		cache:  newRenderCache(),
+	}
+	if n := m.log.Len(); n > 0 {
+		m.cursor = 0
+		if opts.Live {
+			m.cursor = n - 1
+		}
+	}
+	m.follow = opts.Live
+	m.pinnedLen = m.log.Len()
+	m.fixTop()
+	return m
+}
+
+// Init starts waiting on the feed and asks the terminal for its background
+// colour (the answer picks the light or dark palette).
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.waitFeed()}
+	if !m.opts.NoColor {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update implements tea.Model.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.fixTop()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		if !m.opts.NoColor {
+			m.styles = theme.New(msg.IsDark(), false)
+			m.cache.clearRows()
+		}
+		return m, nil
+	case batchMsg:
+		return m.ingest(msg.batch)
+	case feedClosedMsg:
+		m.feedDone = true
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		return m.handleWheel(msg)
+	case tea.MouseClickMsg:
+		return m.handleClick(msg)
+	case searchDoneMsg:
+		return m.searchDone(msg)
+	case playTickMsg:
+		return m.playTick(msg)
+	case respondDoneMsg:
+		verb := "rejected"
+		if msg.accept {
+			verb = "accepted"
+		}
+		if msg.err != nil {
+			return m.setFlash("could not respond: " + model.SanitizeLine(msg.err.Error()))
+		}
+		return m.setFlash("pending actions " + verb)
+	case exportDoneMsg:
+		if msg.err != nil {
+			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))
+		}
+		return m.setFlash("exported to " + model.SanitizeLine(msg.path))
+	case pagerFileMsg:
+		return m.openPager(msg)
+	case pagerDoneMsg:
+		cmd := removeFileCmd(msg.path)
+		if msg.err != nil {
+			m, flash := m.setFlash("pager: " + model.SanitizeLine(msg.err.Error()))
+			return m, tea.Batch(cmd, flash)
+		}
+		return m, cmd
+	case flashExpiredMsg:
+		if msg.id == m.flashID {
+			m.flash = ""
+		}
+		return m, nil
+	}
+	return m, nil
+}
+
+// ingest appends a batch to the log, follows the newest event when live,
+// and re-arms the feed command.
+func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
+	if len(b.Events) > 0 {
+		m.log.Append(b.Events...)
+	}
+	if b.Conn != nil {
+		c := *b.Conn
+		m.conn = &c
+	}
+	if len(b.Warnings) > 0 {
+		m.warnings += len(b.Warnings)
+		m.lastWarning = model.SanitizeLine(b.Warnings[len(b.Warnings)-1])
+	}
+	n := m.log.Len()
+	switch {
+	case m.follow && n > 0:
+		m.cursor = n - 1
+	case m.cursor < 0 && n > 0:
+		m.cursor = 0
+	}
+	if !m.follow && m.pinnedLen == 0 {
+		m.pinnedLen = n
+	}
+	m.fixTop()
+	return m, m.waitFeed()
+}
+
+// waitFeed is the one point where events enter the UI: it waits for the
+// next batch on the feed and hands it to Update as a batchMsg.
+func (m Model) waitFeed() tea.Cmd {
+	feed := m.opts.Feed
+	if feed == nil || m.feedDone {
+		return nil
+	}
+	return func() tea.Msg {
+		b, ok := <-feed
+		if !ok {
+			return feedClosedMsg{}
+		}
+		return batchMsg{batch: b}
+	}
+}
+
+// setFlash shows a transient message in the footer.
+func (m Model) setFlash(s string) (Model, tea.Cmd) {
+	m.flashID++
+	m.flash = s
+	id := m.flashID
+	return m, tea.Tick(flashDuration, func(time.Time) tea.Msg { return flashExpiredMsg{id: id} })
+}
+
+// state returns the derived state as of the cursor. It is cached by cursor
+// and log version, so a frame costs one At (O(K)) at most.
+func (m Model) state() reducer.State {
+	return m.cache.stateAt(m.log, m.cursor)
+}
+
+// View implements tea.Model.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "ohwatch"
+	return v
+}

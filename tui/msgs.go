@@ -1,0 +1,59 @@
+package tui
+
+import (
+	"time"
+
+	"ohwatch/model"
+)
+
+// batchMsg is sent when the feed delivers a batch of events (about one per
+// frame); Update appends it to the log and re-arms the feed command.
+type batchMsg struct{ batch model.Batch }
+
+// feedClosedMsg is sent when the feed channel closes: the source is done.
+type feedClosedMsg struct{}
+
+// searchDoneMsg is sent when a search over every event's text finishes;
+// gen ties it to the query that started it, so a stale result is dropped.
+type searchDoneMsg struct {
+	gen     int
+	query   string
+	matches []int
+	scanned int
+}
+
+// playTickMsg is sent when the replay's wait for the next event is over;
+// gen drops ticks of a replay that was paused or restarted since.
+type playTickMsg struct{ gen int }
+
+// respondDoneMsg is sent when an accept or reject request finished.
+type respondDoneMsg struct {
+	accept bool
+	err    error
+}
+
+// exportDoneMsg is sent when Options.Export finished.
+type exportDoneMsg struct {
+	path string
+	err  error
+}
+
+// pagerFileMsg is sent when an event's JSON was written to a temporary file
+// that the pager can now open.
+type pagerFileMsg struct {
+	path string
+	err  error
+}
+
+// pagerDoneMsg is sent when the pager exited and the terminal is back.
+type pagerDoneMsg struct {
+	path string
+	err  error
+}
+
+// flashExpiredMsg is sent when a transient footer message has been shown
+// long enough; id drops the expiry of an older message.
+type flashExpiredMsg struct{ id int }
+
+// flashDuration is how long a transient footer message stays.
+const flashDuration = 4 * time.Second

@@ -1,0 +1,53 @@
+// Package tui is ohwatch's terminal interface: one Bubble Tea root model with
+// flat child panes (header, event list, timeline, metrics, tasks, pending,
+// scrubber, inspector, help). Every pane shows the conversation as of one
+// cursor in the shared event log; the conversation state itself comes from
+// the reducer, and the TUI keeps only view state (cursor, focus, filters).
+package tui
+
+import (
+	"context"
+
+	"ohwatch/reducer"
+
+	"ohwatch/model"
+)
+
+// Controls answers a conversation that waits for confirmation. It is nil
+// when the source is not live (a replay cannot be answered).
+type Controls interface {
+	// Respond accepts (true) or rejects (false) the pending actions.
+	Respond(ctx context.Context, accept bool) error
+}
+
+// Options is everything the TUI needs from its caller. The TUI never opens
+// a source itself: main wires a client to Feed and hands over the Log.
+type Options struct {
+	// Title is the conversation title or id shown in the header.
+	Title string
+	// Source says where the events come from ("replay ./dir", "ws 127.0.0.1:8000").
+	Source string
+	// Log is the shared event log; the TUI appends each batch from Feed to
+	// it in Update (Append is incremental and cheap).
+	Log *reducer.Log
+	// Feed delivers batches of events, about one per frame; nil for a
+	// static replay. When it closes the source is done.
+	Feed <-chan model.Batch
+	// Live is true for a live source: the cursor follows the newest event.
+	Live bool
+	// Controls answers confirmations; nil hides accept and reject.
+	Controls Controls
+	// Export writes the conversation in a format ("md", "json", "jsonl")
+	// and returns the path written; nil hides the export key.
+	Export func(format string) (path string, err error)
+	// Pager is the command that opens an event's JSON ("less -R"); empty
+	// means "less".
+	Pager string
+	// KeyMap overrides the key bindings; the zero value means DefaultKeyMap.
+	KeyMap *KeyMap
+	// NoColor draws without any colour or attribute (NO_COLOR).
+	NoColor bool
+	// Dark chooses the dark palette until the terminal reports its
+	// background colour.
+	Dark bool
+}

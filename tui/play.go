@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Replay pacing: the recorded gap between two events, divided by the speed,
+// bounded so a long pause in the recording does not stall the replay and a
+// burst does not flood the screen.
+const (
+	minSpeed     = 0.25
+	maxSpeed     = 64
+	maxPlayGap   = 3 * time.Second
+	untimedGap   = 250 * time.Millisecond
+	minPlayFrame = 16 * time.Millisecond
+)
+
+// playState is the replay's play/pause state and speed.
+type playState struct {
+	on    bool
+	speed float64
+	gen   int
+}
+
+// togglePlay starts or pauses the replay from the cursor.
+func (m Model) togglePlay() (tea.Model, tea.Cmd) {
+	m.play.gen++
+	if m.play.on {
+		m.play.on = false
+		return m, nil
+	}
+	if _, ok := m.nextShown(m.cursor); !ok {
+		return m.setFlash("at the newest event: nothing to play")
+	}
+	m.play.on = true
+	return m, m.playNext()
+}
+
+// playNext schedules the step to the next shown event after the recorded
+// gap scaled by the speed.
+func (m Model) playNext() tea.Cmd {
+	next, ok := m.nextShown(m.cursor)
+	if !ok {
+		return nil
+	}
+	gap := untimedGap
+	if a, b := m.log.Event(max(m.cursor, 0)).Time, m.log.Event(next).Time; !a.IsZero() && !b.IsZero() {
+		gap = max(b.Sub(a), 0)
+	}
+	gap = min(gap, maxPlayGap)
+	gap = max(time.Duration(float64(gap)/m.play.speed), minPlayFrame)
+	gen := m.play.gen
+	return tea.Tick(gap, func(time.Time) tea.Msg { return playTickMsg{gen: gen} })
+}
+
+// playTick steps the replay one event and schedules the next step; it
+// stops at the newest event.
+func (m Model) playTick(msg playTickMsg) (tea.Model, tea.Cmd) {
+	if !m.play.on || msg.gen != m.play.gen {
+		return m, nil
+	}
+	next, ok := m.nextShown(m.cursor)
+	if !ok {
+		m.play.on = false
+		return m, nil
+	}
+	m = m.moveTo(next)
+	if _, more := m.nextShown(m.cursor); !more {
+		m.play.on = false
+		return m, nil
+	}
+	return m, m.playNext()
+}
+
+// changeSpeed doubles or halves the replay speed within its bounds.
+func (m Model) changeSpeed(faster bool) (tea.Model, tea.Cmd) {
+	if faster {
+		m.play.speed = min(m.play.speed*2, maxSpeed)
+	} else {
+		m.play.speed = max(m.play.speed/2, minSpeed)
+	}
+	if m.play.on {
+		m.play.gen++
+		return m, m.playNext()
+	}
+	return m, nil
+}

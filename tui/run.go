@@ -1,0 +1,35 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Run shows the TUI until the user quits or ctx is cancelled. NO_COLOR in
+// the environment turns colours off.
+func Run(ctx context.Context, opts Options) error {
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		opts.NoColor = true
+	}
+	p := tea.NewProgram(New(opts), tea.WithContext(ctx))
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// prettyJSON indents raw JSON for the pager; invalid JSON is kept as is.
+func prettyJSON(raw []byte) []byte {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return raw
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}

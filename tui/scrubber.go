@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+)
+
+// scrubber draws the whole conversation as one line: a cell per stretch of
+// events, filled up to the cursor, with marks for errors, status changes,
+// user turns and bookmarks. The marks are placed in cells once per log
+// version and width; a frame only draws the cells.
+type scrubber struct {
+	m Model
+}
+
+// cell priorities: a cell shows its most important mark.
+const (
+	cellNone = iota
+	cellUser
+	cellStatus
+	cellBookmark
+	cellError
+)
+
+// Render implements the pane contract: exactly width×height cells.
+func (p scrubber) Render(width, height int) string {
+	m := p.m
+	s := m.styles
+	g := s.Glyphs
+	n := m.log.Len()
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	if n == 0 || width < 4 {
+		return fit(s.Subtle.Render(strings.Repeat(g.ScrubEmpty, width)), width, height)
+	}
+	cells := m.cache.scrubCells(m.log.Version(), width, m.bookmarks, func() []int8 {
+		marks := m.log.Marks()
+		cells := make([]int8, width)
+		put := func(idx []int, kind int8) {
+			for _, i := range idx {
+				c := cellOf(i, n, width)
+				if cells[c] < kind {
+					cells[c] = kind
+				}
+			}
+		}
+		put(marks.UserTurns, cellUser)
+		put(marks.StatusChanges, cellStatus)
+		put(m.bookmarks, cellBookmark)
+		put(marks.Errors, cellError)
+		return cells
+	})
+	head := cellOf(max(m.cursor, 0), n, width)
+	var b strings.Builder
+	for c := 0; c < width; c++ {
+		switch {
+		case c == head:
+			b.WriteString(s.Accent.Render(g.ScrubHead))
+		case cells[c] == cellError:
+			b.WriteString(s.Error.Render(g.MarkError))
+		case cells[c] == cellBookmark:
+			b.WriteString(s.Accent.Render(g.MarkBook))
+		case cells[c] == cellStatus:
+			b.WriteString(s.Info.Render(g.MarkStatus))
+		case cells[c] == cellUser:
+			b.WriteString(s.SourceUser.Render(g.MarkUser))
+		case c < head:
+			b.WriteString(s.Accent.Render(g.ScrubFill))
+		default:
+			b.WriteString(s.Subtle.Render(g.ScrubEmpty))
+		}
+	}
+	return fit(b.String(), width, height)
+}
+
+// cellOf maps event i of n to one of width cells.
+func cellOf(i, n, width int) int {
+	if n <= 1 {
+		return 0
+	}
+	return min(width-1, int(int64(i)*int64(width-1)/int64(n-1)))
+}
+
+// indexOfCell maps a scrubber cell back to an event index (mouse clicks).
+func indexOfCell(c, n, width int) int {
+	if width <= 1 || n <= 1 {
+		return 0
+	}
+	return min(n-1, int(int64(c)*int64(n-1)/int64(width-1)))
+}
+
+// scrubCache is the scrubber's cells for one log version, width and set of
+// bookmarks.
+type scrubCache struct {
+	version   uint64
+	width     int
+	bookmarks []int
+	cells     []int8
+}
+
+// scrubCells returns the cached cells, or builds them on a change.
+func (c *renderCache) scrubCells(version uint64, width int, bookmarks []int, build func() []int8) []int8 {
+	s := &c.scrub
+	if s.cells != nil && s.version == version && s.width == width && slices.Equal(s.bookmarks, bookmarks) {
+		return s.cells
+	}
+	*s = scrubCache{version: version, width: width, bookmarks: slices.Clone(bookmarks), cells: build()}
+	return s.cells
+}

@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"sort"
+
+	"ohwatch/reducer"
+)
+
+// changesUpTo counts the marks at or before the cursor.
+func changesUpTo(marks []int, cursor int) int {
+	return sort.SearchInts(marks, cursor+1)
+}
+
+// summaryStrip is the compact layout's stand-in for the right column: the
+// metrics, tasks and pending actions in one or two lines.
+type summaryStrip struct {
+	m  Model
+	st reducer.State
+}
+
+// Render implements the pane contract: exactly width×height cells.
+func (p summaryStrip) Render(width, height int) string {
+	s := p.m.styles
+	st := p.st
+	c := st.Metrics.Combined
+	sep := s.Muted.Render(s.Glyphs.Separator)
+	cost := formatCost(c.CostUSD, c.CostKnown)
+	if noUsage(c) {
+		cost = "-"
+	}
+	line1 := s.Muted.Render("cost ") + cost + sep +
+		s.Muted.Render("tok ") + formatTokens(c.Prompt) + "/" + formatTokens(c.Completion) + sep +
+		s.Muted.Render("cache ") + formatPercent(c.CacheRead, c.Prompt) + sep +
+		s.Muted.Render("ctx ") + contextLabel(c) + sep +
+		s.Muted.Render("calls ") + itoa(c.LLMCalls)
+	done, total := taskCounts(st.Tasks)
+	line2 := s.Muted.Render("tasks ")
+	if st.Tasks.ChangedAt < 0 {
+		line2 += "-"
+	} else {
+		line2 += itoa(done) + "/" + itoa(total) + " done"
+	}
+	if st.Tasks.TentativeAt >= 0 {
+		line2 += s.Warn.Render(" (plan proposed)")
+	}
+	line2 += sep + s.Muted.Render("pending ")
+	if len(st.Pending) == 0 {
+		line2 += "0"
+	} else {
+		a := st.Pending[0]
+		line2 += itoa(len(st.Pending)) + " " + s.Risk(a.SecurityRisk).Render(a.SecurityRisk)
+	}
+	if n := changesUpTo(p.m.log.Marks().StatusChanges, p.m.cursor); n > 0 {
+		line2 += sep + s.Muted.Render("transitions ") + itoa(n)
+	}
+	if height == 1 {
+		return fit(line1+sep+line2, width, 1)
+	}
+	return fit(line1+"\n"+line2, width, height)
+}
