@@ -58,7 +58,9 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	if title == "" {
 		title = id
 	}
-	feed := c.Watch(ctx, id, agentserver.WatchOptions{})
+	// A server never reached fails fast (exit 4); one that was live keeps
+	// being retried, with the header counting the attempts.
+	feed := c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3})
 	return present(ctx, env, vf, session{
 		title:    title,
 		source:   "ws " + c.BaseURL(),

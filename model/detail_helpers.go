@@ -105,6 +105,7 @@ func FileEditOf(detail any) (change FileChange, ok bool) {
 	return change, false
 }
 
+// deref reads an optional string, "" when absent.
 func deref(s *string) string {
 	if s == nil {
 		return ""

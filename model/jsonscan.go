@@ -101,6 +101,7 @@ func hasZero(w uint64) uint64 { return (w - ones) & ^w & (ones * 0x80) }
 // hasLess reports whether any byte of w is less than n (n <= 128).
 func hasLess(w uint64, n uint64) uint64 { return (w - ones*n) & ^w & (ones * 0x80) }
 
+// isHex reports whether c is a hexadecimal digit.
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
@@ -177,6 +178,7 @@ func containerEnd(data []byte, i, depth int) (int, error) {
 	}
 }
 
+// literalEnd validates the literal true, false or null at i.
 func literalEnd(data []byte, i int, lit string) (int, error) {
 	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
 		return 0, syntaxError(data, i, "in literal "+lit)

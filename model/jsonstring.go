@@ -118,6 +118,7 @@ func trimRune(b []byte) string {
 	return string(b)
 }
 
+// hex4 reads the four validated hex digits of a \u escape.
 func hex4(b []byte) int {
 	n := 0
 	for _, c := range b[:4] {

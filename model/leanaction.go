@@ -14,6 +14,7 @@ type actionFields struct {
 	filePath, dirPath, pattern, url, description, prompt, name []byte
 }
 
+// set stores the span of one member; unknown keys are ignored.
 func (f *actionFields) set(key, val []byte) {
 	switch string(key) {
 	case "kind":

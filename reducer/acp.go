@@ -20,13 +20,13 @@ type acpNode struct {
 
 // applyACP records an ACPToolCallEvent, replacing an earlier event of the
 // same call; a failed call counts as an error once.
-func (s State) applyACP(i int, ev model.Event, b *model.ACPToolCall) State {
+func (s *State) applyACP(i int, ev model.Event, b *model.ACPToolCall) {
 	old, seen := s.acp.find(b.ToolCallID)
 	s.acp = &acpNode{call: ACPCall{ToolCallID: b.ToolCallID, Title: b.Title, Status: b.Status, IsError: b.IsError}, prev: s.acp}
 	if b.IsError && !(seen && old.IsError) {
-		s = s.addError(i, ev.Kind, joinNonEmpty(b.Title, b.Status))
+		s.addError(i, ev.Kind, joinNonEmpty(b.Title, b.Status))
 	}
-	return s
+	return
 }
 
 func (n *acpNode) find(id string) (ACPCall, bool) {

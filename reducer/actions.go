@@ -13,13 +13,18 @@ const responseWindow = 4
 // countResponse counts an LLM step when id was not among the recent
 // response ids; it also attributes the step's usage from the base when no
 // stats update is in the log.
-func (s State) countResponse(i int, ev model.Event, id string, step bool) State {
+func (s *State) countResponse(i int, ev model.Event, id string, step bool) {
 	if id == "" {
-		return s
+		return
+	}
+	// The newest id first: the other calls of one response repeat it.
+	last := (s.recentNext + responseWindow - 1) % responseWindow
+	if s.recentIDs[last] == id {
+		return
 	}
 	for _, r := range s.recentIDs {
 		if r == id {
-			return s
+			return
 		}
 	}
 	s.recentIDs[s.recentNext] = id
@@ -28,18 +33,19 @@ func (s State) countResponse(i int, ev model.Event, id string, step bool) State 
 		s.Iteration++
 		s.Steps++
 	}
-	return s.attributeByResponse(i, id)
+	s.attributeByResponse(i, id)
+	return
 }
 
 // applyAction handles an ActionEvent: a tool call that is pending until its
 // result arrives.
-func (s State) applyAction(i int, ev model.Event, a *model.Action) State {
+func (s *State) applyAction(i int, ev model.Event, a *model.Action) {
 	s.history++
-	s = s.countResponse(i, ev, a.LLMResponseID, true)
+	s.countResponse(i, ev, a.LLMResponseID, true)
 	if a.ActionKind == "" {
 		// The call could not be parsed; an AgentErrorEvent follows and
 		// nothing waits for a result.
-		return s
+		return
 	}
 	s.Pending = appendPending(s.Pending, PendingAction{
 		Index:        i,
@@ -56,69 +62,73 @@ func (s State) applyAction(i int, ev model.Event, a *model.Action) State {
 	}
 	switch {
 	case a.ActionKind == "FinishAction":
-		s = s.infer(i, ev.Time, model.StatusFinished)
+		s.infer(i, ev.Time, model.StatusFinished)
 	case needsConfirmation(s.ConfirmationPolicy, a):
-		s = s.infer(i, ev.Time, model.StatusWaitingForConfirmation)
+		s.infer(i, ev.Time, model.StatusWaitingForConfirmation)
 	case s.Status != model.StatusWaitingForConfirmation:
-		s = s.infer(i, ev.Time, model.StatusRunning)
+		s.infer(i, ev.Time, model.StatusRunning)
 	}
-	return s
+	return
 }
 
 // applyObservation handles a tool result: it settles its action, may carry
 // the task list, and counts as an error when is_error is set.
-func (s State) applyObservation(i int, ev model.Event, o *model.Observation) State {
+func (s *State) applyObservation(i int, ev model.Event, o *model.Observation) {
 	s.history++
-	s = s.settle(o.ActionID, "")
+	s.settle(o.ActionID, "")
 	if o.IsError {
-		s = s.addError(i, ev.Kind, ev.Summary)
+		s.addError(i, ev.Kind, ev.Summary)
 	}
 	if o.ObservationKind == "TaskTrackerObservation" && !o.IsError && o.HasTaskList {
 		s.Tasks.Items = taskItems(o.TaskList)
 		s.Tasks.ChangedAt = i
 	}
 	if o.ObservationKind == "FinishObservation" {
-		return s.infer(i, ev.Time, model.StatusFinished)
+		s.infer(i, ev.Time, model.StatusFinished)
+		return
 	}
-	return s.resume(i, ev)
+	s.resume(i, ev)
+	return
 }
 
 // applyReject handles a UserRejectObservation: the action is settled
 // without running; a user rejection leaves the conversation idle.
-func (s State) applyReject(i int, ev model.Event, r *model.UserReject) State {
+func (s *State) applyReject(i int, ev model.Event, r *model.UserReject) {
 	s.history++
-	s = s.settle(r.ActionID, "")
+	s.settle(r.ActionID, "")
 	if r.RejectionSource != "hook" && len(s.Pending) == 0 {
-		s = s.infer(i, ev.Time, model.StatusIdle)
+		s.infer(i, ev.Time, model.StatusIdle)
 	}
-	return s
+	return
 }
 
 // applyAgentError handles an AgentErrorEvent: it takes the place of the
 // result of the action with the same tool_call_id.
-func (s State) applyAgentError(i int, ev model.Event, e *model.AgentError) State {
+func (s *State) applyAgentError(i int, ev model.Event, e *model.AgentError) {
 	s.history++
-	s = s.settle("", e.ToolCallID)
-	s = s.addError(i, ev.Kind, e.Error)
-	return s.resume(i, ev)
+	s.settle("", e.ToolCallID)
+	s.addError(i, ev.Kind, e.Error)
+	s.resume(i, ev)
+	return
 }
 
 // resume infers running once no action awaits confirmation: a result
 // arriving means the run goes on (an approval, when it was waiting).
-func (s State) resume(i int, ev model.Event) State {
+func (s *State) resume(i int, ev model.Event) {
 	if s.Status == model.StatusRunning {
-		return s
+		return
 	}
 	if s.Status == model.StatusWaitingForConfirmation && len(s.Pending) > 0 {
 		// The run loop stopped for approval: what is still pending waits.
-		return s
+		return
 	}
-	return s.infer(i, ev.Time, model.StatusRunning)
+	s.infer(i, ev.Time, model.StatusRunning)
+	return
 }
 
 // settle removes the pending action with this id (or, when actionID is
 // empty, this tool call id), and drops a tentative plan it proposed.
-func (s State) settle(actionID, toolCallID string) State {
+func (s *State) settle(actionID, toolCallID string) {
 	// Results follow their actions closely: search from the newest.
 	for k := len(s.Pending) - 1; k >= 0; k-- {
 		p := s.Pending[k]
@@ -129,17 +139,17 @@ func (s State) settle(actionID, toolCallID string) State {
 				s.tentativeID = ""
 			}
 			s.Pending = removePending(s.Pending, k)
-			return s
+			return
 		}
 	}
-	return s
+	return
 }
 
 // addError records one error.
-func (s State) addError(i int, kind, text string) State {
+func (s *State) addError(i int, kind, text string) {
 	s.errors = s.errors.push(ErrorRef{Index: i, Kind: kind, Text: text})
 	s.ErrorCount++
-	return s
+	return
 }
 
 // appendPending returns a new slice: the old one may be shared by other
@@ -176,7 +186,7 @@ func taskItems(ts []model.Task) []TaskItem {
 }
 
 // applyCondensation marks the forgotten events; they stay in the log.
-func (s State) applyCondensation(c *model.Condensation) State {
+func (s *State) applyCondensation(c *model.Condensation) {
 	s.forgotten = s.forgotten.forget(c.ForgottenIDs)
-	return s
+	return
 }

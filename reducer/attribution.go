@@ -85,27 +85,28 @@ func (c *context) baseAt(i int, id string) bool {
 
 // attributeByResponse adds the base's calls made by response id, while no
 // stats update has been seen.
-func (s State) attributeByResponse(i int, id string) State {
+func (s *State) attributeByResponse(i int, id string) {
 	if s.statsSeen || s.ctx.byResponse == nil {
-		return s
+		return
 	}
 	calls := s.ctx.byResponse[id]
 	if len(calls) == 0 {
-		return s
+		return
 	}
 	m := s.Metrics
 	for _, c := range calls {
 		m = m.withCall(c)
 	}
-	return s.setMetrics(i, m)
+	s.setMetrics(i, m)
+	return
 }
 
 // attributeByTime adds the base's calls without response id whose cost
 // timestamp is not after the event's time. Event times are naive and read
 // as UTC, the zone of the agent-server's sandboxes.
-func (s State) attributeByTime(i int, at time.Time) State {
+func (s *State) attributeByTime(i int, at time.Time) {
 	if s.statsSeen || s.attributed >= len(s.ctx.byTime) || at.IsZero() {
-		return s
+		return
 	}
 	t := float64(at.UnixNano()) / 1e9
 	m := s.Metrics
@@ -115,10 +116,11 @@ func (s State) attributeByTime(i int, at time.Time) State {
 		n++
 	}
 	if n == s.attributed {
-		return s
+		return
 	}
 	s.attributed = n
-	return s.setMetrics(i, m)
+	s.setMetrics(i, m)
+	return
 }
 
 // withCall returns m with one more LLM call; ByUsage is copied, never

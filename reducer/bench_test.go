@@ -2,6 +2,8 @@ package reducer
 
 import (
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -32,7 +34,7 @@ func BenchmarkApply(b *testing.B) {
 	b.ReportAllocs()
 	s := Initial(nil, 0)
 	k := 0
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	for b.Loop() {
 		if k == len(evs) {
 			s, k = Initial(nil, 0), 0
@@ -41,6 +43,7 @@ func BenchmarkApply(b *testing.B) {
 		k++
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "events/s")
+	b.ReportMetric(float64(b.N)/(cpuTime()-cpu).Seconds(), "events/cpu-s")
 }
 
 // BenchmarkAt seeks to random events of a 1M-event log, reporting the mean
@@ -51,23 +54,34 @@ func BenchmarkAt(b *testing.B) {
 	log := NewLog(nil, 0)
 	log.Append(evs...)
 	evs = nil
+	runtime.GC()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	rng := rand.New(rand.NewPCG(1, 2))
-	var total, worst time.Duration
+	var total, worst, totalCPU, worstCPU time.Duration
+	var cpus []time.Duration
 	ops := 0
 	for b.Loop() {
 		i := rng.IntN(n)
-		t0 := time.Now()
+		t0, c0 := time.Now(), threadCPUTime()
 		s := log.At(i)
-		d := time.Since(t0)
+		d, c := time.Since(t0), threadCPUTime()-c0
 		if s.Applied != i+1 {
 			b.Fatalf("At(%d).Applied = %d", i, s.Applied)
 		}
 		total += d
 		worst = max(worst, d)
+		totalCPU += c
+		worstCPU = max(worstCPU, c)
+		cpus = append(cpus, c)
 		ops++
 	}
-	b.ReportMetric(float64(total.Microseconds())/float64(ops), "mean-µs")
+	slices.Sort(cpus)
+	b.ReportMetric(float64(cpus[len(cpus)*999/1000].Nanoseconds())/1e3, "p99.9-cpu-µs")
+	b.ReportMetric(float64(total.Nanoseconds())/1e3/float64(ops), "mean-µs")
 	b.ReportMetric(float64(worst.Nanoseconds())/1e3, "worst-µs")
+	b.ReportMetric(float64(totalCPU.Nanoseconds())/1e3/float64(ops), "mean-cpu-µs")
+	b.ReportMetric(float64(worstCPU.Nanoseconds())/1e3, "worst-cpu-µs")
 }
 
 // BenchmarkAppend appends a generated conversation in batches of 64, as a
@@ -77,7 +91,7 @@ func BenchmarkAppend(b *testing.B) {
 	b.ReportAllocs()
 	log := NewLog(nil, 0)
 	k := 0
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	appended := 0
 	for b.Loop() {
 		if k+64 > len(evs) {
@@ -88,4 +102,5 @@ func BenchmarkAppend(b *testing.B) {
 		appended += 64
 	}
 	b.ReportMetric(float64(appended)/time.Since(start).Seconds(), "events/s")
+	b.ReportMetric(float64(appended)/(cpuTime()-cpu).Seconds(), "events/cpu-s")
 }

@@ -78,7 +78,7 @@ func Initial(base *model.BaseState, baseEventCount int) State {
 	if base != nil {
 		s.ConfirmationPolicy = base.ConfirmationPolicy
 		if base.LeafEventID == "" && baseEventCount <= 0 {
-			s = s.applyBase(-1, time.Time{})
+			s.applyBase(-1, time.Time{})
 		}
 	}
 	return s
@@ -92,37 +92,37 @@ func Apply(s State, ev model.Event) State {
 	s.kinds, s.otherKinds = countKind(s.kinds, s.otherKinds, ev.Kind)
 	switch b := ev.Body.(type) {
 	case *model.Message:
-		s = s.applyMessage(i, ev, b)
+		s.applyMessage(i, ev, b)
 	case *model.Action:
-		s = s.applyAction(i, ev, b)
+		s.applyAction(i, ev, b)
 	case *model.Observation:
-		s = s.applyObservation(i, ev, b)
+		s.applyObservation(i, ev, b)
 	case *model.UserReject:
-		s = s.applyReject(i, ev, b)
+		s.applyReject(i, ev, b)
 	case *model.AgentError:
-		s = s.applyAgentError(i, ev, b)
+		s.applyAgentError(i, ev, b)
 	case *model.StateUpdate:
-		s = s.applyStateUpdate(i, ev, b)
+		s.applyStateUpdate(i, ev, b)
 	case *model.ConversationError:
-		s = s.addError(i, ev.Kind, joinNonEmpty(b.Code, b.Detail))
-		s = s.setStatus(i, ev.Time, model.StatusError, SourceInferred, false)
+		s.addError(i, ev.Kind, joinNonEmpty(b.Code, b.Detail))
+		s.setStatus(i, ev.Time, model.StatusError, SourceInferred, false)
 	case *model.Condensation:
-		s = s.applyCondensation(b)
-		s = s.countResponse(i, ev, b.LLMResponseID, false)
+		s.applyCondensation(b)
+		s.countResponse(i, ev, b.LLMResponseID, false)
 	case *model.CondensationSummary:
 		s.history++
 	case *model.SystemPrompt:
 		s.history++
 	case *model.Pause, *model.Interrupt:
-		s = s.infer(i, ev.Time, model.StatusPaused)
+		s.infer(i, ev.Time, model.StatusPaused)
 	case *model.ACPToolCall:
-		s = s.applyACP(i, ev, b)
+		s.applyACP(i, ev, b)
 	case *model.Unknown:
 		s.unknownKinds = s.unknownKinds.add(ev.Kind)
 	}
-	s = s.attributeByTime(i, ev.Time)
+	s.attributeByTime(i, ev.Time)
 	if s.ctx.baseAt(i, ev.ID) {
-		s = s.applyBase(i, ev.Time)
+		s.applyBase(i, ev.Time)
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package reducer
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -96,23 +97,84 @@ func diffState(a, b State, memo *eqMemo) string {
 	if !memo.acp(a.acp, b.acp) {
 		return fmt.Sprintf("acp calls: %+v != %+v", a.ACPCalls(), b.ACPCalls())
 	}
-	a.transitions, b.transitions = nil, nil
-	a.errors, b.errors = nil, nil
-	a.forgotten, b.forgotten = nil, nil
-	a.acp, b.acp = nil, nil
-	if !reflect.DeepEqual(a, b) {
+	// The context is a pure function of the base and the event count:
+	// comparing those is enough, and far cheaper than its index.
+	if a.ctx.base != b.ctx.base || a.ctx.baseEventCount != b.ctx.baseEventCount {
+		return "contexts differ"
+	}
+	if !scalarsEqual(a, b) {
+		a.ctx, b.ctx = nil, nil
 		return fmt.Sprintf("\n%+v\n!=\n%+v", a, b)
 	}
 	return ""
 }
 
+// stateFields is the number of fields scalarsEqual and the list
+// comparisons above know; TestEqualityKnowsEveryField fails when a field
+// is added to State without being compared.
+const stateFields = 29
+
+// scalarsEqual compares every State field but the context and the linked
+// lists, without reflection (reflect.DeepEqual on every prefix of a long
+// log is slow under -race).
+func scalarsEqual(a, b State) bool {
+	return a.Applied == b.Applied && a.Status == b.Status && a.StatusSource == b.StatusSource &&
+		a.StatusConfirmed == b.StatusConfirmed && a.StatusAt == b.StatusAt &&
+		a.Iteration == b.Iteration && a.Steps == b.Steps &&
+		metricsEqual(a.Metrics, b.Metrics) && a.MetricsAt == b.MetricsAt &&
+		slices.Equal(a.Tasks.Items, b.Tasks.Items) && a.Tasks.ChangedAt == b.Tasks.ChangedAt &&
+		slices.Equal(a.Tasks.Tentative, b.Tasks.Tentative) && a.Tasks.TentativeAt == b.Tasks.TentativeAt &&
+		slices.Equal(a.Pending, b.Pending) && a.ErrorCount == b.ErrorCount &&
+		a.ConfirmationPolicy == b.ConfirmationPolicy &&
+		a.kinds == b.kinds && slices.Equal(a.otherKinds, b.otherKinds) && slices.Equal(a.unknownKinds, b.unknownKinds) &&
+		a.history == b.history && a.sawStatus == b.sawStatus && a.snapshotAt.Equal(b.snapshotAt) &&
+		a.recentIDs == b.recentIDs && a.recentNext == b.recentNext && a.statsSeen == b.statsSeen &&
+		a.attributed == b.attributed && a.tentativeID == b.tentativeID
+}
+
+func TestEqualityKnowsEveryField(t *testing.T) {
+	if n := reflect.TypeFor[State]().NumField(); n != stateFields {
+		t.Fatalf("State has %d fields; diffState compares %d: compare the new ones", n, stateFields)
+	}
+	if n := reflect.TypeFor[Tasks]().NumField(); n != 4 {
+		t.Fatalf("Tasks has %d fields; scalarsEqual compares 4", n)
+	}
+	// Each field that differs is noticed.
+	base := newScript()
+	base.user()
+	a := base.fold()
+	mutations := []func(s *State){
+		func(s *State) { s.Applied++ }, func(s *State) { s.Status = "x" }, func(s *State) { s.StatusSource = "x" },
+		func(s *State) { s.StatusConfirmed = true }, func(s *State) { s.StatusAt++ }, func(s *State) { s.Iteration++ },
+		func(s *State) { s.Steps++ }, func(s *State) { s.Metrics.Combined.Prompt++ }, func(s *State) { s.MetricsAt++ },
+		func(s *State) { s.Tasks.Items = []TaskItem{{}} }, func(s *State) { s.Tasks.ChangedAt++ },
+		func(s *State) { s.Tasks.Tentative = []TaskItem{{}} }, func(s *State) { s.Tasks.TentativeAt++ },
+		func(s *State) { s.Pending = []PendingAction{{}} }, func(s *State) { s.ErrorCount++ },
+		func(s *State) { s.ConfirmationPolicy = "x" }, func(s *State) { s.kinds[3]++ },
+		func(s *State) { s.otherKinds = s.otherKinds.add("x") }, func(s *State) { s.unknownKinds = s.unknownKinds.add("x") },
+		func(s *State) { s.history++ }, func(s *State) { s.sawStatus = true }, func(s *State) { s.snapshotAt = s.snapshotAt.Add(1) },
+		func(s *State) { s.recentIDs[0] = "x" }, func(s *State) { s.recentNext++ }, func(s *State) { s.statsSeen = true },
+		func(s *State) { s.attributed++ }, func(s *State) { s.tentativeID = "x" },
+		func(s *State) { s.transitions = s.transitions.push(Transition{}) }, func(s *State) { s.errors = s.errors.push(ErrorRef{}) },
+		func(s *State) { s.forgotten = s.forgotten.forget([]string{"x"}) }, func(s *State) { s.acp = &acpNode{prev: s.acp} },
+		func(s *State) { s.ctx = newContext(&model.BaseState{}, 0) },
+	}
+	for k, mutate := range mutations {
+		b := a
+		mutate(&b)
+		if diffState(a, b, nil) == "" {
+			t.Errorf("mutation %d went unnoticed", k)
+		}
+	}
+}
+
 func (m *eqMemo) transitions(a, b *transitionNode) bool {
 	for a != b {
-		if a == nil || b == nil || a.t != b.t || a.n != b.n {
-			return false
-		}
 		if m.seen[[2]any{a, b}] {
 			return true
+		}
+		if a == nil || b == nil || a.t != b.t || a.n != b.n {
+			return false
 		}
 		m.seen[[2]any{a, b}] = true
 		a, b = a.prev, b.prev
@@ -122,11 +184,11 @@ func (m *eqMemo) transitions(a, b *transitionNode) bool {
 
 func (m *eqMemo) errors(a, b *errorNode) bool {
 	for a != b {
-		if a == nil || b == nil || a.e != b.e || a.n != b.n {
-			return false
-		}
 		if m.seen[[2]any{a, b}] {
 			return true
+		}
+		if a == nil || b == nil || a.e != b.e || a.n != b.n {
+			return false
 		}
 		m.seen[[2]any{a, b}] = true
 		a, b = a.prev, b.prev
@@ -136,11 +198,11 @@ func (m *eqMemo) errors(a, b *errorNode) bool {
 
 func (m *eqMemo) forgotten(a, b *forgetNode) bool {
 	for a != b {
-		if a == nil || b == nil || a.total != b.total || !reflect.DeepEqual(a.ids, b.ids) {
-			return false
-		}
 		if m.seen[[2]any{a, b}] {
 			return true
+		}
+		if a == nil || b == nil || a.total != b.total || !reflect.DeepEqual(a.ids, b.ids) {
+			return false
 		}
 		m.seen[[2]any{a, b}] = true
 		a, b = a.prev, b.prev
@@ -150,11 +212,11 @@ func (m *eqMemo) forgotten(a, b *forgetNode) bool {
 
 func (m *eqMemo) acp(a, b *acpNode) bool {
 	for a != b {
-		if a == nil || b == nil || a.call != b.call {
-			return false
-		}
 		if m.seen[[2]any{a, b}] {
 			return true
+		}
+		if a == nil || b == nil || a.call != b.call {
+			return false
 		}
 		m.seen[[2]any{a, b}] = true
 		a, b = a.prev, b.prev

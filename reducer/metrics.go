@@ -37,35 +37,29 @@ func (u Usage) ContextPercent() float64 {
 
 // applyStats applies a stats value (per-field snapshot or a full_state's
 // full lists). Stats updates take over from base attribution for good.
-func (s State) applyStats(i int, st *model.Stats) State {
+func (s *State) applyStats(i int, st *model.Stats) {
 	s.statsSeen = true
 	m := metricsFromStats(st, s.Metrics)
 	if metricsEqual(m, s.Metrics) {
-		return s
+		return
 	}
-	return s.setMetrics(i, m)
+	s.setMetrics(i, m)
+	return
 }
 
 // setMetrics records new metrics set by event i.
-func (s State) setMetrics(i int, m Metrics) State {
+func (s *State) setMetrics(i int, m Metrics) {
 	s.Metrics = m
 	s.MetricsAt = i
-	return s
+	return
 }
 
 // metricsFromStats builds Metrics from a ConversationStats. When the
 // token_usages lists are absent (per-field snapshots), LLM calls are
 // counted as the updates whose accumulated usage changed, from prev.
 func metricsFromStats(st *model.Stats, prev Metrics) Metrics {
-	ids := make([]string, 0, len(st.UsageToMetrics))
-	for id, m := range st.UsageToMetrics {
-		if m != nil {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	by := make([]Usage, 0, len(ids))
-	for _, id := range ids {
+	by := make([]Usage, 0, len(st.UsageToMetrics))
+	for _, id := range usageIDs(st, prev) {
 		m := st.UsageToMetrics[id]
 		a := m.Accumulated
 		u := Usage{
@@ -100,6 +94,34 @@ func metricsFromStats(st *model.Stats, prev Metrics) Metrics {
 		by = append(by, u)
 	}
 	return combine(by)
+}
+
+// usageIDs returns the usage ids of st that have metrics, sorted. Stats
+// updates nearly always name the same ids as the previous ones, so those
+// are reused, in their order, without collecting and sorting the map keys.
+func usageIDs(st *model.Stats, prev Metrics) []string {
+	if len(prev.ByUsage) > 0 && len(prev.ByUsage) <= 4 && len(prev.ByUsage) == len(st.UsageToMetrics) {
+		var buf [4]string
+		ids := buf[:0]
+		for _, u := range prev.ByUsage {
+			if st.UsageToMetrics[u.UsageID] == nil {
+				ids = nil
+				break
+			}
+			ids = append(ids, u.UsageID)
+		}
+		if ids != nil {
+			return slices.Clone(ids)
+		}
+	}
+	ids := make([]string, 0, len(st.UsageToMetrics))
+	for id, m := range st.UsageToMetrics {
+		if m != nil {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // combine sums the usages into Combined. The context figures are those of

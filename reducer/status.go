@@ -10,9 +10,9 @@ import (
 // when the status value changes; a change of source or confirmation alone
 // (a per-field finished confirmed by a snapshot) updates the fields
 // without a transition.
-func (s State) setStatus(i int, at time.Time, status string, src StatusSource, confirmed bool) State {
+func (s *State) setStatus(i int, at time.Time, status string, src StatusSource, confirmed bool) {
 	if status == "" {
-		return s
+		return
 	}
 	if status != s.Status {
 		s.transitions = s.transitions.push(Transition{Index: i, Time: at, From: s.Status, To: status, Source: src})
@@ -23,23 +23,24 @@ func (s State) setStatus(i int, at time.Time, status string, src StatusSource, c
 	}
 	s.StatusSource = src
 	s.StatusConfirmed = confirmed
-	return s
+	return
 }
 
 // infer sets a status read from content. Once a real execution_status has
 // been seen (a per-field update, a snapshot), content must not fight it.
-func (s State) infer(i int, at time.Time, status string) State {
+func (s *State) infer(i int, at time.Time, status string) {
 	if s.sawStatus {
-		return s
+		return
 	}
-	return s.setStatus(i, at, status, SourceInferred, false)
+	s.setStatus(i, at, status, SourceInferred, false)
+	return
 }
 
 // applyStateUpdate applies a per-field update or a full_state snapshot.
 // A snapshot is authoritative; a per-field execution_status older than the
 // latest snapshot is a replay (the WebSocket resends history after the
 // fresh snapshot) and must not regress it.
-func (s State) applyStateUpdate(i int, ev model.Event, u *model.StateUpdate) State {
+func (s *State) applyStateUpdate(i int, ev model.Event, u *model.StateUpdate) {
 	if u.ConfirmationPolicy != "" {
 		s.ConfirmationPolicy = u.ConfirmationPolicy
 	}
@@ -49,64 +50,66 @@ func (s State) applyStateUpdate(i int, ev model.Event, u *model.StateUpdate) Sta
 		}
 		if u.ExecutionStatus != "" {
 			s.sawStatus = true
-			s = s.setStatus(i, ev.Time, u.ExecutionStatus, SourceFullState, true)
+			s.setStatus(i, ev.Time, u.ExecutionStatus, SourceFullState, true)
 		}
 		if u.Stats != nil {
-			s = s.applyStats(i, u.Stats)
+			s.applyStats(i, u.Stats)
 		}
-		return s
+		return
 	}
 	if u.ExecutionStatus != "" {
 		s.sawStatus = true
 		stale := !s.snapshotAt.IsZero() && !ev.Time.IsZero() && ev.Time.Before(s.snapshotAt)
 		if !stale {
-			s = s.setStatus(i, ev.Time, u.ExecutionStatus, SourceStateUpdate, false)
+			s.setStatus(i, ev.Time, u.ExecutionStatus, SourceStateUpdate, false)
 		}
 	}
 	if u.Stats != nil {
-		s = s.applyStats(i, u.Stats)
+		s.applyStats(i, u.Stats)
 	}
-	return s
+	return
 }
 
 // applyMessage handles a MessageEvent: a user message starts a turn (and a
 // run); an agent reply with no tool call ends it.
-func (s State) applyMessage(i int, ev model.Event, m *model.Message) State {
+func (s *State) applyMessage(i int, ev model.Event, m *model.Message) {
 	s.history++
 	switch {
 	case ev.Source == "user":
 		s.Iteration = 0
-		s = s.infer(i, ev.Time, model.StatusRunning)
+		s.infer(i, ev.Time, model.StatusRunning)
 	case ev.Source == "agent":
-		s = s.countResponse(i, ev, m.LLMResponseID, true)
+		s.countResponse(i, ev, m.LLMResponseID, true)
 		if !m.HasToolCalls {
-			s = s.infer(i, ev.Time, model.StatusFinished)
+			s.infer(i, ev.Time, model.StatusFinished)
 		}
 	case ev.Source == "environment" && m.Role == "user":
 		// A synthetic user turn (stuck nudge, Stop-hook feedback, critic
 		// follow-up) continues the run.
-		s = s.infer(i, ev.Time, model.StatusRunning)
+		s.infer(i, ev.Time, model.StatusRunning)
 	}
-	return s
+	return
 }
 
 // applyBase applies base_state.json, which describes the end of the log:
 // its status (confirmed when finished), its policy and its full stats.
-func (s State) applyBase(i int, at time.Time) State {
+func (s *State) applyBase(i int, at time.Time) {
 	b := s.ctx.base
 	if b == nil {
-		return s
+		return
 	}
 	if b.ConfirmationPolicy != "" {
 		s.ConfirmationPolicy = b.ConfirmationPolicy
 	}
 	if b.ExecutionStatus != "" {
-		s = s.setStatus(i, at, b.ExecutionStatus, SourceBaseState, b.ExecutionStatus == model.StatusFinished)
+		s.setStatus(i, at, b.ExecutionStatus, SourceBaseState, b.ExecutionStatus == model.StatusFinished)
 	}
 	if b.Stats != nil && !s.statsSeen {
-		s = s.setMetrics(i, metricsFromStats(b.Stats, s.Metrics))
+		if m := metricsFromStats(b.Stats, s.Metrics); !metricsEqual(m, s.Metrics) {
+			s.setMetrics(i, m)
+		}
 	}
-	return s
+	return
 }
 
 // needsConfirmation reports whether policy would hold an action of this

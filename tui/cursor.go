@@ -81,7 +81,8 @@ func (m Model) canFollow() bool {
 
 // newSincePin is the number of events recorded since the cursor was pinned.
 func (m Model) newSincePin() int {
-	if m.follow {
+	if m.follow || !m.opts.Live {
+		// A replay's events are not "new": they were recorded before.
 		return 0
 	}
 	return max(0, m.log.Len()-m.pinnedLen)

@@ -29,21 +29,27 @@ func (l eventList) Render(width, height int) string {
 		return ""
 	}
 	rows := m.visibleRows(height - 1)
+	// Every line is made exactly width cells here, so the block is joined
+	// without measuring the (cached) rows again.
 	out := make([]string, 0, height)
-	out = append(out, l.title(width))
+	out = append(out, fitLine(l.title(width), width))
 	if m.log.Len() == 0 {
 		msg := "waiting for events…"
 		if m.opts.Feed == nil || m.feedDone {
 			msg = "no events"
 		}
-		out = append(out, m.styles.Muted.Render(msg))
+		out = append(out, fitLine(m.styles.Muted.Render(msg), width))
 	}
 	numWidth := len(strconv.Itoa(m.log.Len())) + 1
 	start := m.cache.startTime(m.log)
 	for _, i := range rows {
 		out = append(out, l.row(i, width, numWidth, start))
 	}
-	return fit(strings.Join(out, "\n"), width, height)
+	blank := strings.Repeat(" ", width)
+	for len(out) < height {
+		out = append(out, blank)
+	}
+	return strings.Join(out[:height], "\n")
 }
 
 // title is the list's heading: position, filter and search state.

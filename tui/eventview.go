@@ -18,13 +18,19 @@ const maxViewLines = 2000
 
 // eventView renders one event for reading: the message text, the command
 // and its output, a file edit as a unified diff, a task list, a thought.
-// It works from the raw JSON, so any kind (even one this version does not
-// know) is shown; every string goes through model.Sanitize.
+// File edits come from the model's typed payload (Event.Detail and
+// model.FileEditOf); the rest is read from the raw JSON, so any kind (even
+// one this version does not know) is shown. Every string goes through
+// model.Sanitize.
 type eventView struct {
 	ev     model.Event
 	index  int
 	styles theme.Styles
 	out    []string
+	// change is the file edit the event describes, read by the model
+	// (model.FileEditOf over Event.Detail); hasChange is false otherwise.
+	change    model.FileChange
+	hasChange bool
 }
 
 // obj is a decoded JSON object.
@@ -52,6 +58,9 @@ func (v *eventView) build() {
 		v.out = append(v.out, s.Error.Render("malformed: "+model.SanitizeLine(u.Reason)))
 	}
 	v.blank()
+	if detail, err := ev.Detail(); err == nil {
+		v.change, v.hasChange = model.FileEditOf(detail)
+	}
 	var o obj
 	if err := json.Unmarshal(ev.Raw, &o); err != nil {
 		v.out = append(v.out, s.Error.Render("not a JSON object: "+model.SanitizeLine(err.Error())))
@@ -121,6 +130,11 @@ func (v *eventView) action(o obj) {
 		return
 	}
 	v.field("action", str(a, "kind"))
+	if v.hasChange {
+		v.field("command", str(a, "command"))
+		v.fileChange()
+		return
+	}
 	switch str(a, "kind") {
 	case "TerminalAction", "ExecuteBashAction":
 		v.section("Command", "$ "+str(a, "command"))
@@ -140,20 +154,23 @@ func (v *eventView) action(o obj) {
 	}
 }
 
-// fileEdit renders a file editor action; edits as a unified diff.
+// fileEdit renders a file editor action that changes nothing (a view).
 func (v *eventView) fileEdit(a obj) {
-	path := str(a, "path")
 	v.field("command", str(a, "command"))
-	v.field("path", path)
-	switch str(a, "command") {
-	case "str_replace":
-		v.diff(path, str(a, "old_str"), str(a, "new_str"))
-	case "create":
-		v.diff(path, "", str(a, "file_text"))
-	case "insert":
-		v.field("after line", fmt.Sprint(a["insert_line"]))
-		v.diff(path, "", str(a, "new_str"))
+	v.field("path", str(a, "path"))
+}
+
+// fileChange renders the event's file edit as a unified diff.
+func (v *eventView) fileChange() {
+	c := v.change
+	v.field("path", c.Path)
+	if c.Created {
+		v.field("file", "created")
 	}
+	if c.Partial {
+		v.field("diff of", "the replaced fragment")
+	}
+	v.diff(c.Path, c.Old, c.New)
 }
 
 // observation renders an ObservationEvent by its nested kind.
@@ -163,6 +180,11 @@ func (v *eventView) observation(o obj) {
 	v.field("observation", str(ob, "kind"))
 	if b, _ := ob["is_error"].(bool); b {
 		v.out = append(v.out, v.styles.Error.Render("is_error: true"))
+	}
+	if v.hasChange {
+		v.field("command", str(ob, "command"))
+		v.fileChange()
+		return
 	}
 	switch str(ob, "kind") {
 	case "TerminalObservation", "ExecuteBashObservation":
@@ -179,16 +201,9 @@ func (v *eventView) observation(o obj) {
 		}
 		v.section("Output", contentText(ob["content"]))
 	case "FileEditorObservation", "PlanningFileEditorObservation", "StrReplaceEditorObservation":
-		path := str(ob, "path")
 		v.field("command", str(ob, "command"))
-		v.field("path", path)
-		_, hasOld := ob["old_content"]
-		_, hasNew := ob["new_content"]
-		if (hasOld || hasNew) && str(ob, "command") != "view" {
-			v.diff(path, str(ob, "old_content"), str(ob, "new_content"))
-		} else {
-			v.section("Output", contentText(ob["content"]))
-		}
+		v.field("path", str(ob, "path"))
+		v.section("Output", contentText(ob["content"]))
 	case "TaskTrackerObservation":
 		v.field("command", str(ob, "command"))
 		v.tasks(ob["task_list"])
@@ -298,7 +313,11 @@ func (v *eventView) tasks(list any) {
 func (v *eventView) diff(path, before, after string) {
 	v.blank()
 	v.out = append(v.out, v.styles.PaneFocus.Render("Diff"))
-	d := udiff.Unified("a/"+path, "b/"+path, before, after)
+	// Snippets (old_str/new_str) rarely end in a newline; without one the
+	// diff would say "No newline at end of file" on every edit.
+	before, after = withNewline(before), withNewline(after)
+	name := strings.TrimPrefix(path, "/")
+	d := udiff.Unified("a/"+name, "b/"+name, before, after)
 	if d == "" {
 		v.out = append(v.out, v.styles.Muted.Render("(no change)"))
 		return
@@ -407,4 +426,12 @@ func contentText(v any) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// withNewline ends non-empty text with a newline.
+func withNewline(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
 }

@@ -62,10 +62,13 @@ func (f footer) bindings() []key.Binding {
 // activeKeys returns the key map with the bindings that do not apply now
 // disabled: accept and reject only while live and waiting for
 // confirmation, export only with an exporter, n/N only after a search.
+// st is the state as of the cursor.
 func (m Model) activeKeys(st reducer.State) KeyMap {
 	k := m.keys
+	// Answering is about the conversation now, not the cursor's past: the
+	// latest state decides, wherever the cursor is.
 	canRespond := m.opts.Controls != nil && m.opts.Live && !m.feedDone &&
-		st.Status == "waiting_for_confirmation"
+		m.log.Latest().Status == "waiting_for_confirmation"
 	k.Accept.SetEnabled(canRespond)
 	k.Reject.SetEnabled(canRespond)
 	k.Export.SetEnabled(m.opts.Export != nil)

@@ -2,10 +2,12 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"ohwatch/demo"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -29,8 +31,33 @@ func liveModel(t *testing.T, log *reducer.Log, w, h int, opts Options) Model {
 	return m
 }
 
+// demoLog is the bundled demo conversation's first n events (all when n < 0).
+func demoLog(t *testing.T, n int) *reducer.Log {
+	t.Helper()
+	_, raws := demo.Conversation()
+	if n >= 0 {
+		raws = raws[:n]
+	}
+	log := reducer.NewLog(nil, 0)
+	for _, raw := range raws {
+		log.Append(decode(t, raw))
+	}
+	return log
+}
+
 func goldenScenarios() []scenario {
 	return []scenario{
+		{"demo_midrun", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
+			m, _ = press(t, m, ":")
+			m = typeText(t, m, "151")
+			m, _ = press(t, m, "enter")
+			return m
+		}},
+		{"demo_waiting_for_confirmation", func(t *testing.T, w, h int) Model {
+			return liveModel(t, demoLog(t, 236), w, h, Options{Title: "demo", Source: "ws 127.0.0.1:8000",
+				Controls: &fakeControls{}})
+		}},
 		{"replay_start", func(t *testing.T, w, h int) Model {
 			return newModel(Options{Log: trajectory(t, "cli447_hi_followup_iterative_case_a"),
 				Title: "cli447 follow-up", Source: "replay trajectories/cli447"}, w, h)
@@ -88,5 +115,23 @@ func TestGolden(t *testing.T) {
 				golden.RequireEqual(t, out)
 			})
 		}
+	}
+}
+
+// TestGoldenConfirmPrompt is the accept prompt with its warning, at both
+// sizes: the warning must fit the 80-column footer.
+func TestGoldenConfirmPrompt(t *testing.T) {
+	for _, size := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := liveModel(t, waitingLog(t), size[0], size[1], Options{Title: "confirmation mode",
+				Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}})
+			m, _ = press(t, m, "a")
+			out := screen(m)
+			assertScreenShape(t, out, size[0], size[1])
+			if !strings.Contains(out, "also approves)") {
+				t.Fatalf("the warning is cut:\n%s", out)
+			}
+			golden.RequireEqual(t, out)
+		})
 	}
 }

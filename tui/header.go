@@ -101,7 +101,7 @@ func (h header) position() string {
 	m := h.m
 	s := m.styles
 	n := m.log.Len()
-	if m.follow {
+	if m.follow && !m.feedDone {
 		return s.Live.Render(s.Glyphs.Live + " LIVE")
 	}
 	pos := s.Pinned.Render(s.Glyphs.Pinned + " " + strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n))

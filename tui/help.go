@@ -13,13 +13,13 @@ import (
 type helpView struct {
 	keys   KeyMap
 	styles theme.Styles
+	scroll int
 }
 
-// Render implements the pane contract: exactly width×height cells. Groups
-// flow into as many columns as the width allows.
-func (h helpView) Render(width, height int) string {
+// lines returns the reference as one column of lines, group by group, and
+// the width a column needs.
+func (h helpView) lines() ([]string, int) {
 	s := h.styles
-	var blocks [][]string
 	keyW := 0
 	for _, g := range h.keys.helpGroups() {
 		for _, b := range g.bindings {
@@ -27,37 +27,45 @@ func (h helpView) Render(width, height int) string {
 		}
 	}
 	colW := 0
+	var out []string
 	for _, g := range h.keys.helpGroups() {
-		lines := []string{s.PaneFocus.Render(g.title)}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, s.PaneFocus.Render(g.title))
 		for _, b := range g.bindings {
 			hp := b.Help()
-			line := s.Key.Render(fitLine(hp.Key, keyW)) + "  " + s.KeyDesc.Render(hp.Desc)
 			colW = max(colW, keyW+2+ansi.StringWidth(hp.Desc))
-			lines = append(lines, line)
+			out = append(out, s.Key.Render(fitLine(hp.Key, keyW))+"  "+s.KeyDesc.Render(hp.Desc))
 		}
-		blocks = append(blocks, append(lines, ""))
 	}
-	colW += 3
+	return out, colW + 3
+}
+
+// Render implements the pane contract: exactly width×height cells. The
+// lines flow into as many columns as the width allows; what does not fit
+// scrolls (j/k).
+func (h helpView) Render(width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	lines, colW := h.lines()
 	cols := max(1, width/max(colW, 1))
-	// Lay the groups out column by column, each column as tall as needed.
-	perCol := (len(blocks) + cols - 1) / cols
+	rows := max(height-1, 1)
+	perCol := max((len(lines)+cols-1)/cols, 1)
+	hint := "  (esc or ? to close)"
+	if perCol > rows {
+		perCol = rows
+		hint = "  (j/k scroll · esc or ? to close)"
+	}
+	maxScroll := max(len(lines)-perCol*cols, 0)
+	scroll := max(0, min(h.scroll, maxScroll))
+	lines = lines[scroll:]
 	columns := make([]string, 0, cols)
-	for c := 0; c < cols; c++ {
-		var lines []string
-		for k := c * perCol; k < min((c+1)*perCol, len(blocks)); k++ {
-			lines = append(lines, blocks[k]...)
-		}
-		if len(lines) > 0 {
-			columns = append(columns, strings.Join(lines, "\n"))
-		}
+	for c := 0; c < cols && c*perCol < len(lines); c++ {
+		col := lines[c*perCol : min((c+1)*perCol, len(lines))]
+		columns = append(columns, fit(strings.Join(col, "\n"), min(colW, width), perCol))
 	}
-	tall := 0
-	for _, c := range columns {
-		tall = max(tall, strings.Count(c, "\n")+1)
-	}
-	for k := range columns {
-		columns[k] = fit(columns[k], min(colW, width), tall)
-	}
-	title := s.PaneFocus.Render("▌ Keys") + s.Muted.Render("  (esc or ? to close)")
+	title := h.styles.PaneFocus.Render("▌ Keys") + h.styles.Muted.Render(hint)
 	return fit(title+"\n"+joinColumns("", columns...), width, height)
 }

@@ -85,7 +85,8 @@ func (k KeyMap) helpGroups() []helpGroup {
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower, k.Focus}},
 		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Copy, k.Pager, k.Export}},
-		{"Live", []key.Binding{k.Accept, k.Reject, k.Help, k.Quit}},
+		{"Live", []key.Binding{k.Accept, k.Reject}},
+		{"App", []key.Binding{k.Help, k.Quit}},
 	}
 }
 

@@ -20,10 +20,17 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Quit) && msg.String() != "q" {
+		switch {
+		case key.Matches(msg, k.Quit):
 			return m, tea.Quit
+		case key.Matches(msg, k.Down):
+			lines, _ := helpView{keys: m.keys, styles: m.styles}.lines()
+			m.helpAt = min(m.helpAt+1, len(lines)-1)
+		case key.Matches(msg, k.Up):
+			m.helpAt = max(m.helpAt-1, 0)
+		default:
+			m.showHelp, m.helpAt = false, 0
 		}
-		m.showHelp = false
 		return m, nil
 	}
 	if m.picker.open {
@@ -113,7 +120,7 @@ func (m Model) paneScrollKey(msg tea.KeyPressMsg, k KeyMap) (Model, bool) {
 	}
 	m.scroll[p] = max(m.scroll[p], 0)
 	// Clamp to the pane's content so scrolling back up answers at once.
-	lines := len(m.sidePane(m.state(), p, m.width).lines)
+	lines := len(m.sidePane(m.state(), p, m.width, 0).lines)
 	m.scroll[p] = min(m.scroll[p], max(lines-1, 0))
 	return m, true
 }
@@ -203,8 +210,10 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		m.fixTop()
 		return m, nil
 	case key.Matches(msg, k.Accept, k.Reject):
-		m.input = prompt{kind: promptConfirm, accept: key.Matches(msg, k.Accept),
-			note: "(" + itoa(len(st.Pending)) + " pending. Caution: sending any message while waiting also approves them.)"}
+		// Upstream caveat (protocol §5): any message sent while waiting
+		// for confirmation approves the pending actions too.
+		m.input = prompt{kind: promptConfirm, accept: key.Matches(msg, k.Accept), pending: len(m.log.Latest().Pending),
+			note: "(a message sent while waiting also approves)"}
 		return m, nil
 	case msg.String() == "a" || msg.String() == "x":
 		return m.setFlash("accept/reject apply only to a live conversation waiting for confirmation")

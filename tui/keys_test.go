@@ -1,15 +1,12 @@
 package tui
 
 import (
-	"context"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
-	"ohwatch/model"
 	"ohwatch/reducer"
 )
 
@@ -486,62 +483,6 @@ func TestFocusAndHelpKeys(t *testing.T) {
 	}
 }
 
-// fakeControls records the answers sent to a live conversation.
-type fakeControls struct {
-	mu      sync.Mutex
-	answers []bool
-}
-
-func (f *fakeControls) Respond(_ context.Context, accept bool) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.answers = append(f.answers, accept)
-	return nil
-}
-
-func TestAcceptRejectKeys(t *testing.T) {
-	ctl := &fakeControls{}
-	feed := make(chan model.Batch)
-	m := newModel(Options{Log: waitingLog(t), Live: true, Feed: feed, Controls: ctl}, 160, 48)
-	if m.state().Status != model.StatusWaitingForConfirmation {
-		t.Fatalf("fixture status %q", m.state().Status)
-	}
-	m, _ = press(t, m, "a")
-	if m.input.kind != promptConfirm || !m.input.accept {
-		t.Fatal("a does not ask first")
-	}
-	s := screen(m)
-	if !strings.Contains(s, "Accept the pending actions? [y/n]") || !strings.Contains(s, "also approves") {
-		t.Fatalf("the prompt does not warn about the upstream caveat:\n%s", s)
-	}
-	m, _ = press(t, m, "n")
-	if len(ctl.answers) != 0 || m.input.active() {
-		t.Fatal("n still answers")
-	}
-	m, cmd := press(t, m, "x", "y")
-	m = runCmd(t, m, cmd)
-	if len(ctl.answers) != 1 || ctl.answers[0] {
-		t.Fatalf("x y: answers %v", ctl.answers)
-	}
-	m, cmd = press(t, m, "a", "y")
-	runCmd(t, m, cmd)
-	if len(ctl.answers) != 2 || !ctl.answers[1] {
-		t.Fatalf("a y: answers %v", ctl.answers)
-	}
-	// Not waiting (the cursor is before the status change): a and x only
-	// explain why they do nothing.
-	m, _ = press(t, m, "g", "a")
-	if m.input.active() {
-		t.Fatal("a outside waiting_for_confirmation opens the prompt")
-	}
-	// A replay cannot be answered.
-	replay := newModel(Options{Log: waitingLog(t)}, 160, 48)
-	replay, _ = press(t, replay, "G", "a")
-	if replay.input.active() {
-		t.Fatal("a in a replay opens the prompt")
-	}
-}
-
 // TestCursorRowAlwaysOnScreen jumps far down and back: the cursor's row is
 // drawn every time, on the last row when it went down.
 func TestCursorRowAlwaysOnScreen(t *testing.T) {
@@ -553,5 +494,50 @@ func TestCursorRowAlwaysOnScreen(t *testing.T) {
 				t.Fatalf("%v at %v: the cursor's row is not on screen:\n%s", keys, size, screen(m))
 			}
 		}
+	}
+}
+
+// TestHelpListsEveryBindingAndScrolls checks that help shows every binding
+// of the key map, scrolling where the terminal is short.
+func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
+	for _, size := range goldenSizes {
+		m := newModel(Options{Log: generated(t, 20, 1)}, size[0], size[1])
+		m, _ = press(t, m, "?")
+		seen := ""
+		for k := 0; k < 40; k++ {
+			seen += screen(m)
+			m, _ = press(t, m, "j")
+		}
+		for _, g := range m.keys.helpGroups() {
+			for _, b := range g.bindings {
+				if !strings.Contains(seen, b.Help().Desc) {
+					t.Errorf("%v: help never shows %q", size, b.Help().Desc)
+				}
+			}
+		}
+		if !m.showHelp {
+			t.Fatal("j closes help instead of scrolling it")
+		}
+	}
+}
+
+// TestCustomKeyMap rebinds a key: the new key works, the old one does not,
+// and help shows the new one.
+func TestCustomKeyMap(t *testing.T) {
+	km := DefaultKeyMap()
+	km.Down.SetKeys("J")
+	km.Down.SetHelp("J", "next event")
+	m := newModel(Options{Log: generated(t, 50, 1), KeyMap: km}, 160, 48)
+	m, _ = press(t, m, "j")
+	if m.cursor != 0 {
+		t.Fatal("the old binding still works")
+	}
+	m, _ = press(t, m, "J")
+	if m.cursor == 0 {
+		t.Fatal("the new binding does not work")
+	}
+	m, _ = press(t, m, "?")
+	if !strings.Contains(screen(m), "J        next event") {
+		t.Fatalf("help does not show the new binding:\n%s", screen(m))
 	}
 }

@@ -62,6 +62,7 @@ type Model struct {
 	picker    kindPicker
 	insp      inspector
 	showHelp  bool
+	helpAt    int // the help's scroll offset
 	input     prompt
 	search    searchState
 	play      playState
@@ -75,9 +76,9 @@ type Model struct {
 
 // New builds the root model. The log must not be nil.
 func New(opts Options) Model {
-	keys := DefaultKeyMap()
-	if opts.KeyMap != nil {
-		keys = *opts.KeyMap
+	keys := opts.KeyMap
+	if len(keys.Quit.Keys()) == 0 {
+		keys = DefaultKeyMap()
 	}
 	if opts.Log == nil {
 		opts.Log = reducer.NewLog(nil, 0)

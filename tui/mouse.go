@@ -68,14 +68,9 @@ func (m Model) sidePaneAt(l screenLayout, y int) (pane, bool) {
 	if l.compact {
 		return m.focus, m.focus != paneList
 	}
-	st := m.state()
-	order := []pane{paneTimeline, paneMetrics, paneTasks, panePending}
-	want := make([]int, len(order))
-	for k, p := range order {
-		want[k] = len(m.sidePane(st, p, l.side.w).lines) + 1
-	}
+	order, heights, _ := m.sideLayout(m.state(), l.side)
 	top := l.side.y
-	for k, h := range allocate(want, l.side.h, 3) {
+	for k, h := range heights {
 		if y >= top && y < top+h {
 			return order[k], true
 		}

@@ -44,7 +44,7 @@ type Options struct {
 	// means "less".
 	Pager string
 	// KeyMap overrides the key bindings; the zero value means DefaultKeyMap.
-	KeyMap *KeyMap
+	KeyMap KeyMap
 	// NoColor draws without any colour or attribute (NO_COLOR).
 	NoColor bool
 	// Dark chooses the dark palette until the terminal reports its

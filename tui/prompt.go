@@ -22,10 +22,11 @@ const (
 
 // prompt is the one-line input shown in place of the footer.
 type prompt struct {
-	kind   promptKind
-	text   string
-	accept bool   // for promptConfirm: accept (true) or reject
-	note   string // for promptConfirm: the warning shown with the question
+	kind    promptKind
+	text    string
+	accept  bool   // for promptConfirm: accept (true) or reject
+	pending int    // for promptConfirm: how many actions are pending
+	note    string // for promptConfirm: the warning shown with the question
 }
 
 // active reports whether a prompt is open.
@@ -43,7 +44,8 @@ func (p prompt) Render(s theme.Styles) string {
 		if p.accept {
 			verb = "Accept"
 		}
-		return s.Warn.Render(verb+" the pending actions? [y/n]") + " " + s.Muted.Render(p.note)
+		what := plural(p.pending, "pending action")
+		return s.Warn.Render(verb+" "+what+"? [y/n]") + " " + s.Muted.Render(p.note)
 	case promptExport:
 		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
 			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")

@@ -19,7 +19,7 @@ func (m Model) render() string {
 	} else {
 		parts = append(parts, main)
 		if l.side.h > 0 {
-			parts = append(parts, m.sidePane(st, m.focus, l.side.w).Render(l.side.w, l.side.h))
+			parts = append(parts, m.sidePane(st, m.focus, l.side.w, l.side.h).Render(l.side.w, l.side.h))
 		}
 		parts = append(parts, summaryStrip{m: m, st: st}.Render(l.strip.w, l.strip.h))
 	}
@@ -36,7 +36,7 @@ func (m Model) render() string {
 func (m Model) renderMain(st reducer.State, r rect) string {
 	switch {
 	case m.showHelp:
-		return helpView{keys: m.keys, styles: m.styles}.Render(r.w, r.h)
+		return helpView{keys: m.keys, styles: m.styles, scroll: m.helpAt}.Render(r.w, r.h)
 	case m.picker.open:
 		return m.picker.Render(m, r.w, r.h)
 	case m.insp.open:
@@ -50,19 +50,13 @@ func (m Model) renderMain(st reducer.State, r rect) string {
 const maxTimeline = 200
 
 // renderSide draws the wide layout's right column: the timeline, metrics,
-// tasks and pending panes, each given the lines it needs when they fit.
+// tasks and pending panes. The last three get the lines they need (when
+// they fit), and the timeline the rest.
 func (m Model) renderSide(st reducer.State, r rect) string {
 	if r.w <= 0 || r.h <= 0 {
 		return ""
 	}
-	order := []pane{paneTimeline, paneMetrics, paneTasks, panePending}
-	frames := make([]paneFrame, len(order))
-	want := make([]int, len(order))
-	for k, p := range order {
-		frames[k] = m.sidePane(st, p, r.w)
-		want[k] = len(frames[k].lines) + 1
-	}
-	heights := allocate(want, r.h, 3)
+	order, heights, frames := m.sideLayout(st, r)
 	blocks := make([]string, 0, len(order))
 	for k := range order {
 		if heights[k] > 0 {
@@ -72,15 +66,41 @@ func (m Model) renderSide(st reducer.State, r rect) string {
 	return fit(stack(blocks...), r.w, r.h)
 }
 
-// sidePane builds the frame of one of the state panes.
-func (m Model) sidePane(st reducer.State, p pane, width int) paneFrame {
+// sideLayout returns the right column's panes in screen order with their
+// heights and frames. The timeline is built last, with only the lines its
+// height can show, so a long history costs nothing per frame.
+func (m Model) sideLayout(st reducer.State, r rect) ([]pane, []int, []paneFrame) {
+	order := []pane{paneTimeline, paneMetrics, paneTasks, panePending}
+	frames := make([]paneFrame, len(order))
+	want := make([]int, len(order)-1)
+	for k, p := range order[1:] {
+		frames[k+1] = m.sidePane(st, p, r.w, 0)
+		want[k] = len(frames[k+1].lines) + 1
+	}
+	const floor = 3
+	rest := allocate(want, max(r.h-floor, 0), floor)
+	timelineH := r.h
+	for k, h := range rest {
+		rest[k] = min(h, want[k]) // what they do not need goes to the timeline
+		timelineH -= rest[k]
+	}
+	frames[0] = m.sidePane(st, paneTimeline, r.w, timelineH)
+	return order, append([]int{timelineH}, rest...), frames
+}
+
+// sidePane builds the frame of one of the state panes; height bounds what
+// the timeline builds (0: as much as fits any screen).
+func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 	f := paneFrame{title: p.title(), focused: m.focus == p, scroll: m.scroll[p], styles: m.styles}
 	switch p {
 	case paneTimeline:
 		now := m.log.Event(max(m.cursor, 0)).Time
 		// Only the transitions the pane can show are built: the latest
 		// ones, back to what the scroll offset reaches.
-		limit := min(maxTimeline, m.scroll[paneTimeline]+max(m.height, 1))
+		if height <= 0 {
+			height = max(m.height, 1)
+		}
+		limit := min(maxTimeline, m.scroll[paneTimeline]+height)
 		f.lines = timelinePane{transitions: st.LastTransitions(limit), confirmed: st.StatusConfirmed, now: now,
 			start: m.cache.startTime(m.log), absTime: m.absTime, styles: m.styles}.lines()
 		f.fromBottom = true
@@ -91,7 +111,7 @@ func (m Model) sidePane(st reducer.State, p pane, width int) paneFrame {
 	case panePending:
 		f.lines = pendingPane{pending: st.Pending, waiting: st.Status == "waiting_for_confirmation", styles: m.styles}.lines()
 	default:
-		return m.sidePane(st, paneMetrics, width)
+		return m.sidePane(st, paneMetrics, width, height)
 	}
 	return f
 }

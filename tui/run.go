@@ -10,10 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Run shows the TUI until the user quits or ctx is cancelled. NO_COLOR in
-// the environment turns colours off.
+// Run shows the TUI until the user quits or ctx is cancelled. A non-empty
+// NO_COLOR in the environment turns colours off.
 func Run(ctx context.Context, opts Options) error {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+	if os.Getenv("NO_COLOR") != "" { // no-color.org: set and not empty
 		opts.NoColor = true
 	}
 	p := tea.NewProgram(New(opts), tea.WithContext(ctx))

@@ -22,7 +22,7 @@ import (
 // frame, resend_mode since/all replay and live events. Knobs make it
 // misbehave the ways real servers do.
 type fakeServer struct {
-	t   *testing.T
+	t   testing.TB
 	srv *httptest.Server
 	id  string
 	key string
@@ -57,7 +57,7 @@ type fakeServer struct {
 
 const fakeConversation = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
 
-func newFakeServer(t *testing.T, key string) *fakeServer {
+func newFakeServer(t testing.TB, key string) *fakeServer {
 	t.Helper()
 	f := &fakeServer{
 		t:       t,

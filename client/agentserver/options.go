@@ -33,6 +33,11 @@ type WatchOptions struct {
 	// MaxAttempts is how many consecutive failed attempts end the watch with
 	// a final "connect" failure; zero retries until the context ends.
 	MaxAttempts int
+	// FirstAttempts, when set, is how many consecutive failed attempts end
+	// the watch before it has ever been live: a wrong URL or a server that is
+	// not up fails fast, while a watch that was live once keeps retrying
+	// under MaxAttempts.
+	FirstAttempts int
 
 	// PingInterval is how often the client pings (default 20 s); a ping not
 	// answered within PingTimeout (default 15 s) marks the connection dead.

@@ -1,10 +1,12 @@
 package agentserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"time"
@@ -139,32 +141,52 @@ type frame struct {
 // each to out (and the final error last). Decoding here, off the watch
 // goroutine, overlaps it with the watch's bookkeeping.
 func readFrames(ctx context.Context, conn *websocket.Conn, out chan<- frame) {
+	var buf bytes.Buffer
 	for {
-		typ, data, err := conn.Read(ctx)
-		var f frame
-		switch {
-		case err != nil:
-			f.err = err
-		case typ != websocket.MessageText && typ != websocket.MessageBinary:
+		f, ok := readFrame(ctx, conn, &buf)
+		if !ok {
 			continue
-		default:
-			ev, derr := model.Decode(data)
-			if derr != nil {
-				f.bad = len(data)
-			} else {
-				f.ev = ev
-			}
 		}
 		select {
 		case out <- f:
 		case <-ctx.Done():
 			return
 		}
-		if err != nil {
+		if f.err != nil {
 			return
 		}
 	}
 }
+
+// readFrame reads one message into the reusable buffer and decodes an
+// exact-size copy of it: the event keeps its raw bytes for as long as the
+// log lives, so they must not carry the slack of a growing buffer. It
+// reports false for a message to skip (a control or unknown type).
+func readFrame(ctx context.Context, conn *websocket.Conn, buf *bytes.Buffer) (frame, bool) {
+	typ, r, err := conn.Reader(ctx)
+	if err != nil {
+		return frame{err: err}, true
+	}
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		return frame{err: err}, true
+	}
+	if typ != websocket.MessageText && typ != websocket.MessageBinary {
+		return frame{}, false
+	}
+	if buf.Cap() > socketBufferKeep {
+		defer func() { *buf = bytes.Buffer{} }() // do not hold a huge frame's buffer
+	}
+	data := bytes.Clone(buf.Bytes())
+	ev, derr := model.Decode(data)
+	if derr != nil {
+		return frame{bad: len(data)}, true
+	}
+	return frame{ev: ev}, true
+}
+
+// socketBufferKeep is the largest read buffer kept between frames.
+const socketBufferKeep = 1 << 20
 
 // errNoPong is the cause recorded when a ping goes unanswered.
 var errNoPong = errors.New("no pong")
@@ -222,6 +244,12 @@ func closeClass(err error) (code string, final bool) {
 
 // describeEnd is the one-line human reason for the end of a connection.
 func describeEnd(err error) string {
+	if err == nil {
+		return "connection ended"
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "connection dropped (no close frame)"
+	}
 	if s := websocket.CloseStatus(err); s != -1 {
 		var ce websocket.CloseError
 		reason := ""

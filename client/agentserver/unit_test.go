@@ -2,8 +2,13 @@ package agentserver
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"ohwatch/model"
 )
@@ -144,5 +149,24 @@ func TestQueueNeverDropsForASlowConsumer(t *testing.T) {
 	}
 	if batches > n/10 {
 		t.Errorf("%d batches for %d events: not coalescing", batches, n)
+	}
+}
+
+func TestDescribeEnd(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{nil, "connection ended"},
+		{fmt.Errorf("failed to get reader: %w", io.EOF), "connection dropped (no close frame)"},
+		{websocket.CloseError{Code: 4001, Reason: "Authentication failed"}, "authentication rejected (close 4001): Authentication failed"},
+		{websocket.CloseError{Code: 4004}, "conversation not found (close 4004)"},
+		{websocket.CloseError{Code: 1013, Reason: "Too many connections"}, "server busy, try again later (close 1013): Too many connections"},
+		{websocket.CloseError{Code: 1001}, "closed by the server (1001)"},
+		{errors.New("no pong within 15s"), "no pong within 15s"},
+	} {
+		if got := describeEnd(tc.err); got != tc.want {
+			t.Errorf("describeEnd(%v) = %q, want %q", tc.err, got, tc.want)
+		}
 	}
 }

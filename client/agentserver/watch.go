@@ -3,6 +3,7 @@ package agentserver
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"ohwatch/model"
@@ -71,10 +72,12 @@ const (
 func (w *watcher) run(ctx context.Context) {
 	defer w.q.finish()
 	w.q.conn(model.ConnState{Phase: model.PhaseConnecting})
-	w.probe(ctx)
 	attempt := 0
-	historyLoaded, reconnect := false, false
+	probed, historyLoaded, reconnect, everLive := false, false, false, false
 	for {
+		if !probed {
+			probed = w.probe(ctx)
+		}
 		var err error
 		wentLive := false
 		if !historyLoaded {
@@ -90,7 +93,7 @@ func (w *watcher) run(ctx context.Context) {
 			return
 		}
 		if wentLive {
-			attempt = 0
+			attempt, everLive = 0, true
 		}
 		reason := redact(describeEnd(err), w.c.key)
 		if code, final := classify(err); final {
@@ -98,7 +101,11 @@ func (w *watcher) run(ctx context.Context) {
 			return
 		}
 		attempt++
-		if w.opts.MaxAttempts > 0 && attempt > w.opts.MaxAttempts {
+		limit := w.opts.MaxAttempts
+		if !everLive && w.opts.FirstAttempts > 0 {
+			limit = w.opts.FirstAttempts
+		}
+		if limit > 0 && attempt > limit {
 			w.lost(CodeConnect, reason)
 			return
 		}
@@ -132,17 +139,20 @@ func classify(err error) (code string, final bool) {
 	return "", false
 }
 
-// probe reads /server_info to learn which resume features the server has.
-// It is best effort: a server that does not answer is assumed current.
-func (w *watcher) probe(ctx context.Context) {
+// probe reads /server_info to learn which resume features the server has,
+// and reports whether the server answered (an unreachable server is asked
+// again on the next attempt). It is best effort: a server without the
+// route is assumed current.
+func (w *watcher) probe(ctx context.Context) bool {
 	info, err := w.c.ServerInfo(ctx)
 	if err != nil {
 		w.c.log.Debug("server_info unavailable; assuming a current server", "error", redact(err.Error(), w.c.key))
-		return
+		return !errors.Is(err, ErrConnect)
 	}
 	w.feat = featuresOf(info.Version)
 	w.c.log.Info("agent-server", "version", info.Version, "sdk_version", info.SDKVersion,
 		"since", w.feat.since, "first_frame_auth", w.feat.firstFrameAuth)
+	return true
 }
 
 // loadHistory delivers the conversation's history over REST, page by page,
@@ -169,7 +179,9 @@ func (w *watcher) deliverAnchored(anchored bool, evs ...model.Event) {
 			if _, dup := w.seen[ev.ID]; dup {
 				continue
 			}
-			w.seen[ev.ID] = struct{}{}
+			// The decoded id may share memory with the raw frame; a copy
+			// keeps the set from pinning every frame ever received.
+			w.seen[strings.Clone(ev.ID)] = struct{}{}
 		}
 		if anchored {
 			w.anchor.observe(ev)

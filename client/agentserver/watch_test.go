@@ -471,3 +471,60 @@ func TestWatchBadFrameIsAWarning(t *testing.T) {
 		t.Errorf("warnings = %q", col.warnings)
 	}
 }
+
+func TestWatchPingsKeepAHealthyConnection(t *testing.T) {
+	f := newFakeServer(t, "k")
+	f.persist(1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := fastWatch()
+	opts.PingInterval, opts.PingTimeout = 2*time.Millisecond, time.Second
+	col := collect(f.client(t).Watch(ctx, f.id, opts))
+	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	time.Sleep(50 * time.Millisecond) // some twenty pings
+	cancel()
+	<-col.done
+	for _, cs := range col.conns {
+		if cs.Phase != model.PhaseConnecting && cs.Phase != model.PhaseLive {
+			t.Errorf("a healthy connection changed state: %+v", cs)
+		}
+	}
+}
+
+func TestWatchReconcilesAQuietReconnect(t *testing.T) {
+	f := newFakeServer(t, "k")
+	f.ignoreSince = true
+	want := f.persist(2)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
+	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	f.dropAll()
+	want = append(want, f.persist(3)...) // emitted while away; nothing follows
+	col.waitFor(t, "the missed events", func(c *collector) bool { return c.count() == len(want) })
+	cancel()
+	<-col.done
+	checkExactly(t, col.ids(), want)
+}
+
+// TestWatchFirstAttemptsFailsFastBeforeLive checks that a server that was
+// never reached ends the watch after FirstAttempts, even when MaxAttempts
+// would retry for ever.
+func TestWatchFirstAttemptsFailsFastBeforeLive(t *testing.T) {
+	f := newFakeServer(t, "k")
+	base := f.srv.URL
+	f.srv.Close()
+	c, _ := New(base, "k")
+	opts := fastWatch()
+	opts.MaxAttempts = 0
+	opts.FirstAttempts = 2
+	col := collect(c.Watch(context.Background(), f.id, opts))
+	<-col.done
+	last := col.conns[len(col.conns)-1]
+	if !last.Final || last.Code != CodeConnect {
+		t.Errorf("last state = %+v, want final connect", last)
+	}
+	if n := len(col.conns); n != 4 { // connecting, 2 × reconnecting, lost
+		t.Errorf("%d states: %+v", n, col.conns)
+	}
+}

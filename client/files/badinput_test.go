@@ -71,8 +71,8 @@ func TestLoadBadEventFiles(t *testing.T) {
 
 // TestLoadHugeEvent reads a 50 MB event whole.
 func TestLoadHugeEvent(t *testing.T) {
-	big := bytes.Repeat([]byte("a"), 50<<20)
-	raw := messageEvent(eventID(0), string(big))
+	raw := messageEvent(eventID(0), "BIG")
+	raw = bytes.Replace(raw, []byte("BIG"), bytes.Repeat([]byte("a"), 50<<20), 1)
 	dir := writeConversation(t, [][]byte{raw}, []string{eventID(0)})
 	conv, err := Load(dir)
 	if err != nil {
@@ -125,8 +125,14 @@ func TestLoadMissingParts(t *testing.T) {
 	if _, err := Load(filepath.Join(t.TempDir(), "nope")); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing path: err = %v", err)
 	}
-	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a conversation directory") {
+	root := t.TempDir()
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "not a conversation directory") {
 		t.Errorf("empty directory: err = %v", err)
+	}
+	writeEvent(t, filepath.Join(root, "a", "events"), 0, eventID(0), messageEvent(eventID(0), "a"))
+	writeEvent(t, filepath.Join(root, "b", "events"), 0, eventID(1), messageEvent(eventID(1), "b"))
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "a root of 2 conversations") {
+		t.Errorf("root of conversations: err = %v", err)
 	}
 	dir := t.TempDir()
 	mustWrite(t, filepath.Join(dir, "base_state.json"), []byte(`{"id":"6a1b5c1e-9a4b-4e6f-8a5d-0f0e0d0c0b0a","execution_status":"finished"}`))

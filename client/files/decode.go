@@ -10,24 +10,31 @@ import (
 )
 
 // decodeEvent decodes one event's bytes. where names the event in warnings
-// ("events/event-00042-….json", "conv.jsonl:42"). On failure it returns a
-// warning and ok=false; a decoded event whose fields do not fit its kind is
-// kept (ok=true) with a warning saying why. Decoding never panics the
-// loader: a panic in the decoder becomes a warning for that one event.
-func decodeEvent(where string, raw []byte) (ev model.Event, warning string, ok bool) {
+// ("events/event-00042-….json", "conv.jsonl:42"); it is called only when
+// there is something to warn about, which keeps formatting off the path of
+// the events that decode. On failure it returns a warning and ok=false; a
+// decoded event whose fields do not fit its kind is kept (ok=true) with a
+// warning saying why. Decoding never panics the loader: a panic in the
+// decoder becomes a warning for that one event.
+func decodeEvent(where func() string, raw []byte) (ev model.Event, warning string, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			ev, warning, ok = model.Event{}, model.SanitizeLine(fmt.Sprintf("%s: decoder failed: %v", where, r)), false
+			ev, warning, ok = model.Event{}, model.SanitizeLine(fmt.Sprintf("%s: decoder failed: %v", where(), r)), false
 		}
 	}()
 	ev, err := model.Decode(raw)
 	if err != nil {
-		return model.Event{}, model.SanitizeLine(where + ": " + describeBadJSON(raw, err)), false
+		return model.Event{}, model.SanitizeLine(where() + ": " + describeBadJSON(raw, err)), false
 	}
 	if u, isUnknown := ev.Body.(*model.Unknown); isUnknown && u.Reason != "" {
-		warning = model.SanitizeLine(fmt.Sprintf("%s: %s kept as unknown: %s", where, kindName(ev.Kind), u.Reason))
+		warning = model.SanitizeLine(fmt.Sprintf("%s: %s kept as unknown: %s", where(), kindName(ev.Kind), u.Reason))
 	}
 	return ev, warning, true
+}
+
+// fileWhere names an event file in warnings.
+func fileWhere(prefix, name string) func() string {
+	return func() string { return prefix + name }
 }
 
 // kindName is an event's kind for a warning.

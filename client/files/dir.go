@@ -63,6 +63,9 @@ func openDir(path string) (*Reader, error) {
 	case errors.Is(err, fs.ErrNotExist) && found:
 		r.header.Warnings = append(r.header.Warnings, "events/: missing: the conversation has no events")
 	case errors.Is(err, fs.ErrNotExist):
+		if n := countConversations(path); n > 0 {
+			return nil, fmt.Errorf("%s: not a conversation directory but a root of %d conversations: choose one of its directories", path, n)
+		}
 		return nil, fmt.Errorf("%s: not a conversation directory (no base_state.json and no events/)", path)
 	default:
 		return nil, fmt.Errorf("read events: %w", err)
@@ -70,12 +73,12 @@ func openDir(path string) (*Reader, error) {
 	if !seed {
 		r.header.Warnings = append(r.header.Warnings, sanitizeAll(indexWarnings("events/", files))...)
 	}
-	r.total, r.files = int64(len(files)), len(files)
-	r.jobs = func(ctx context.Context) <-chan job {
-		return fileJobs(ctx, files, "events/", func(name string, s *slab) ([]byte, error) {
-			return readFile(filepath.Join(eventsDir, name), s)
-		})
+	read := func(name string, s *slab) ([]byte, error) { return readFile(filepath.Join(eventsDir, name), s) }
+	if r.header.Title == "" {
+		r.header.Title = probeTitle(files, func(name string) ([]byte, error) { return read(name, nil) })
 	}
+	r.total, r.files = int64(len(files)), len(files)
+	r.jobs = func(ctx context.Context) <-chan job { return fileJobs(ctx, files, "events/", read) }
 	return r, nil
 }
 
@@ -110,13 +113,12 @@ func readSpan(span []eventFile, prefix string, read func(name string, s *slab) (
 	p := part{Events: make([]model.Event, 0, len(span))}
 	var s slab
 	for _, f := range span {
-		where := prefix + f.Name
 		raw, err := read(f.Name, &s)
 		if err != nil {
-			p.Warnings = append(p.Warnings, model.SanitizeLine(where+": cannot read: "+shortError(err)))
+			p.Warnings = append(p.Warnings, model.SanitizeLine(prefix+f.Name+": cannot read: "+shortError(err)))
 			continue
 		}
-		ev, warn, ok := decodeEvent(where, raw)
+		ev, warn, ok := decodeEvent(fileWhere(prefix, f.Name), raw)
 		if warn != "" {
 			p.Warnings = append(p.Warnings, warn)
 		}

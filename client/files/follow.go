@@ -24,9 +24,10 @@ const (
 // Follower tails an SDK conversation directory that is still being
 // written. The SDK writes each event file in place (no rename), so a new
 // file can be read half-written: a file that does not parse is read again
-// on the next poll, and only when it stays unreadable for GiveUp is it
-// reported (and skipped). Events after it wait, so batches keep index
-// order.
+// on the next poll, and the events after it wait, so batches keep index
+// order. Only when it stays unreadable for GiveUp is it reported and the
+// events after it let through; it is still retried, and handed out late
+// if it ever becomes readable.
 type Follower struct {
 	// Dir is the conversation directory or its events/ directory.
 	Dir string
@@ -62,7 +63,7 @@ func (f *Follower) Run(ctx context.Context, out chan<- model.Batch) error {
 		giveUp = DefaultGiveUp
 	}
 	_, eventsDir := locate(f.Dir)
-	t := &tail{eventsDir: eventsDir, giveUp: giveUp, done: map[string]struct{}{}, failing: map[string]time.Time{}, last: -1}
+	t := &tail{eventsDir: eventsDir, giveUp: giveUp, done: map[string]struct{}{}, failing: map[string]*failure{}, last: -1}
 	ticker := time.NewTicker(poll)
 	defer ticker.Stop()
 	for first := true; ; first = false {
@@ -89,10 +90,18 @@ func (f *Follower) Run(ctx context.Context, out chan<- model.Batch) error {
 type tail struct {
 	eventsDir string
 	giveUp    time.Duration
-	done      map[string]struct{}  // files handed out or reported
-	failing   map[string]time.Time // unreadable files → when first seen so
-	last      int64                // highest index handed out
-	listErr   string               // last listing error reported
+	done      map[string]struct{} // files handed out
+	failing   map[string]*failure // files that could not be read yet
+	last      int64               // highest index handed out
+	listErr   string              // last listing error reported
+}
+
+// failure is an event file that could not be read: since when, and
+// whether it has been reported. A reported file is still retried on every
+// poll, so that an event written very slowly is late but not lost.
+type failure struct {
+	since    time.Time
+	reported bool
 }
 
 // scan lists the directory once and returns what is new.
@@ -117,18 +126,23 @@ func (t *tail) scan(now time.Time) model.Batch {
 	results := readParallel(files, t.eventsDir)
 	for i, file := range files {
 		res := results[i]
+		f := t.failing[file.Name]
 		if !res.ok {
-			since, seen := t.failing[file.Name]
-			if !seen {
-				t.failing[file.Name], since = now, now
+			switch {
+			case f == nil:
+				t.failing[file.Name] = &failure{since: now}
+				return batch // maybe half-written: retry it, and hold back the rest
+			case f.reported:
+				continue // still unreadable; the files after it go on
+			case now.Sub(f.since) < t.giveUp:
+				return batch
 			}
-			if now.Sub(since) < t.giveUp {
-				break // maybe half-written: retry it, and hold back the rest
-			}
-			batch.Warnings = append(batch.Warnings, fmt.Sprintf("%s (unreadable for %s)", res.warning, t.giveUp))
-			delete(t.failing, file.Name)
-			t.done[file.Name] = struct{}{}
+			f.reported = true
+			batch.Warnings = append(batch.Warnings, fmt.Sprintf("%s (unreadable for %s; the events after it go on)", res.warning, t.giveUp))
 			continue
+		}
+		if f != nil && f.reported {
+			batch.Warnings = append(batch.Warnings, model.SanitizeLine("events/"+file.Name+": readable at last; handed out after the events that follow it"))
 		}
 		delete(t.failing, file.Name)
 		t.done[file.Name] = struct{}{}
@@ -167,13 +181,12 @@ func readParallel(files []eventFile, dir string) []fileResult {
 				if i >= len(files) {
 					return
 				}
-				where := "events/" + files[i].Name
 				raw, err := readFile(filepath.Join(dir, files[i].Name), &s)
 				if err != nil {
-					results[i] = fileResult{warning: model.SanitizeLine(where + ": cannot read: " + shortError(err))}
+					results[i] = fileResult{warning: model.SanitizeLine("events/" + files[i].Name + ": cannot read: " + shortError(err))}
 					continue
 				}
-				ev, warn, ok := decodeEvent(where, raw)
+				ev, warn, ok := decodeEvent(fileWhere("events/", files[i].Name), raw)
 				results[i] = fileResult{ev: ev, warning: warn, ok: ok}
 			}
 		}()

@@ -126,6 +126,14 @@ func TestFollowGivesUpOnAStuckFile(t *testing.T) {
 		t.Errorf("second event %s", got[1].ID)
 	}
 	hasWarning(t, warnings, "events/"+bad, "truncated JSON", "unreadable for 150ms")
+
+	// Completed at last, the file is handed out late rather than lost.
+	writeEvent(t, events, 1, eventID(1), messageEvent(eventID(1), "late"))
+	late, warnings, _ := collect(t, out, 1, 5*time.Second)
+	if late[0].ID != eventID(1) {
+		t.Errorf("late event %s", late[0].ID)
+	}
+	hasWarning(t, warnings, "events/"+bad+": readable at last")
 }
 
 // TestFollowReportsGapsAndWaitsForEventsDir starts on a conversation

@@ -59,7 +59,7 @@ func FuzzEventFile(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("[[[[[[[[[[[["))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, warning, ok := decodeEvent("events/x.json", data)
+		_, warning, ok := decodeEvent(fileWhere("events/", "x.json"), data)
 		if !ok && !bytes.HasPrefix([]byte(warning), []byte("events/x.json: ")) {
 			t.Fatalf("rejected without a warning naming the file: %q", warning)
 		}

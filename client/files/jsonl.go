@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"ohwatch/model"
@@ -116,7 +117,8 @@ func decodeLines(body []byte, name string, first int) part {
 			// Cap the capacity so an append to Raw can never reach the
 			// next line's bytes.
 			raw := text[:len(text):len(text)]
-			ev, warn, ok := decodeEvent(fmt.Sprintf("%s:%d", name, line), raw)
+			n := line
+			ev, warn, ok := decodeEvent(func() string { return name + ":" + strconv.Itoa(n) }, raw)
 			if warn != "" {
 				p.Warnings = append(p.Warnings, warn)
 			}

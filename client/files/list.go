@@ -55,11 +55,6 @@ func DefaultRoot() string {
 	return filepath.Join(home, ".openhands", "conversations")
 }
 
-// userMessageProbe is how many of the first event files List reads to find
-// the first user message of an untitled conversation (it follows the
-// system prompt, so it is normally the second).
-const userMessageProbe = 8
-
 // List summarises every conversation directory directly under root (one
 // holding events/ or base_state.json), most recently active first. It is
 // cheap: it counts event files instead of decoding them and reads only
@@ -73,7 +68,7 @@ func List(root string) ([]Summary, error) {
 	var dirs []string
 	for _, e := range entries {
 		dir := filepath.Join(root, e.Name())
-		if e.IsDir() && (isDir(filepath.Join(dir, eventsDirName)) || exists(filepath.Join(dir, "base_state.json"))) {
+		if e.IsDir() && isConversationDir(dir) {
 			dirs = append(dirs, dir)
 		}
 	}
@@ -99,6 +94,28 @@ func List(root string) ([]Summary, error) {
 	return out, nil
 }
 
+// isConversationDir reports whether dir holds a conversation: an events/
+// directory or a base_state.json.
+func isConversationDir(dir string) bool {
+	return isDir(filepath.Join(dir, eventsDirName)) || exists(filepath.Join(dir, "base_state.json"))
+}
+
+// countConversations counts the conversation directories directly under
+// root.
+func countConversations(root string) int {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if e.IsDir() && isConversationDir(filepath.Join(root, e.Name())) {
+			n++
+		}
+	}
+	return n
+}
+
 // exists reports whether path exists.
 func exists(path string) bool {
 	_, err := os.Stat(path)
@@ -109,16 +126,8 @@ func exists(path string) bool {
 func summarise(dir string) Summary {
 	s := Summary{Path: dir}
 	read := func(name string) ([]byte, error) { return readFile(filepath.Join(dir, name), nil) }
-	baseRaw, baseErr := readOptional(read, "base_state.json")
-	metaRaw, metaErr := readOptional(read, "meta.json")
-	var conv Conversation
-	header(&conv, baseRaw, metaRaw, filepath.Base(dir))
+	conv, _ := readHeader(dir, filepath.Base(dir), read)
 	s.ID, s.Title, s.Warnings = conv.ID, conv.Title, conv.Warnings
-	for _, err := range []error{baseErr, metaErr} {
-		if err != nil {
-			s.Warnings = append(s.Warnings, model.SanitizeLine(shortError(err)))
-		}
-	}
 	if conv.Base != nil {
 		s.Status = model.SanitizeLine(conv.Base.ExecutionStatus)
 		s.CostUSD, s.CostKnown = totalCost(conv.Base.Stats), true
@@ -138,16 +147,14 @@ func summarise(dir string) Summary {
 		}
 	}
 	if s.Title == "" {
-		var probe []model.Event
-		for _, f := range files[:min(len(files), userMessageProbe)] {
-			if ev, ok := readEvent(eventsDir, f.Name); ok {
-				probe = append(probe, ev)
-			}
-		}
-		s.Title = firstUserText(probe)
+		s.Title = probeTitle(files, func(name string) ([]byte, error) {
+			return readFile(filepath.Join(eventsDir, name), nil)
+		})
 	}
-	if s.LastActivity.IsZero() && metaRaw != nil {
-		s.LastActivity = metaUpdated(metaRaw)
+	if s.LastActivity.IsZero() {
+		if metaRaw, err := read("meta.json"); err == nil {
+			s.LastActivity = metaUpdated(metaRaw)
+		}
 	}
 	if s.LastActivity.IsZero() {
 		if info, err := os.Stat(dir); err == nil {
@@ -164,7 +171,7 @@ func readEvent(dir, name string) (model.Event, bool) {
 	if err != nil {
 		return model.Event{}, false
 	}
-	ev, _, ok := decodeEvent(name, raw)
+	ev, _, ok := decodeEvent(fileWhere("events/", name), raw)
 	return ev, ok
 }
 

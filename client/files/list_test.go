@@ -86,3 +86,24 @@ func TestDefaultRoot(t *testing.T) {
 		t.Errorf("DefaultRoot() = %q", got)
 	}
 }
+
+// TestListFallbacks takes the last activity from meta.json when there are
+// no events, and names a broken base_state.json in the warnings.
+func TestListFallbacks(t *testing.T) {
+	root := t.TempDir()
+	empty := filepath.Join(root, "empty")
+	mustWrite(t, filepath.Join(empty, "base_state.json"), []byte(`{"id":"x","execution_status":`))
+	mustWrite(t, filepath.Join(empty, "meta.json"), []byte(`{"title":"t","updated_at":"2026-03-04T05:06:07Z"}`))
+	list, err := List(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 {
+		t.Fatalf("%d conversations", len(list))
+	}
+	s := list[0]
+	if s.LastActivity.Format("2006-01-02T15:04:05") != "2026-03-04T05:06:07" || s.Events != 0 || s.CostKnown {
+		t.Errorf("summary %+v", s)
+	}
+	hasWarning(t, s.Warnings, "base_state.json: truncated JSON")
+}

@@ -171,8 +171,25 @@ func TestStreamHandsOutOrderedChunks(t *testing.T) {
 	if last.Done != n || last.Loaded != n {
 		t.Errorf("final progress %d files, %d events; want %d", last.Done, last.Loaded, n)
 	}
+	if chunks[0].Header.Title != "message 0" {
+		t.Errorf("header title %q: not probed from the first user message", chunks[0].Header.Title)
+	}
 	if conv.Events != nil || conv.Title != "message 0" {
 		t.Errorf("returned conversation: %d events, title %q", len(conv.Events), conv.Title)
+	}
+	if chunks[0].Header.EventFiles != n {
+		t.Errorf("header counts %d event files, want %d", chunks[0].Header.EventFiles, n)
+	}
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Stream(context.Background(), func(Chunk) {}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Stream(context.Background(), func(Chunk) {}); err == nil {
+		t.Error("a Reader streamed twice")
 	}
 }
 

@@ -107,6 +107,29 @@ func isHexID(id string) bool {
 	return true
 }
 
+// userMessageProbe is how many of the first event files are read to find
+// the first user message of an untitled conversation (it follows the
+// system prompt, so it is normally the second).
+const userMessageProbe = 8
+
+// probeTitle is the first line of the first user message among the first
+// few event files, for the title of a conversation that has none; "" when
+// they hold none. Unreadable files are skipped quietly: the load that
+// follows reports them.
+func probeTitle(files []eventFile, read func(name string) ([]byte, error)) string {
+	var probe []model.Event
+	for _, f := range files[:min(len(files), userMessageProbe)] {
+		raw, err := read(f.Name)
+		if err != nil {
+			continue
+		}
+		if ev, _, ok := decodeEvent(fileWhere("events/", f.Name), raw); ok {
+			probe = append(probe, ev)
+		}
+	}
+	return firstUserText(probe)
+}
+
 // firstUserText is the first line of the first message a user wrote, for
 // a conversation without a title; "" when events hold none.
 func firstUserText(events []model.Event) string {

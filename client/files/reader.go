@@ -40,9 +40,10 @@ type Conversation struct {
 // Chunk is one batch of a streaming load, with the progress so far.
 type Chunk struct {
 	model.Batch
-	// Header is set on the first chunk only: the conversation's id, title
-	// and base state (no events), so a consumer can set up its log before
-	// the first event arrives.
+	// Header is set on the first chunk only: the conversation's id, title,
+	// base state and number of event files (no events, no warnings: those
+	// Open met are this chunk's Warnings), so a consumer can set up its
+	// log before the first event arrives.
 	Header *Conversation
 	// Done and Total measure the progress of the load: event files for a
 	// directory or a zip, bytes for JSONL. Total is 0 when unknown.
@@ -64,6 +65,8 @@ type Reader struct {
 	files int
 	jobs  func(ctx context.Context) <-chan job
 	close func() error
+	// streamed is set by the first Stream: a Reader reads once.
+	streamed bool
 }
 
 // Open identifies what path holds and reads its metadata: an SDK
@@ -128,10 +131,15 @@ func (r *Reader) Close() error {
 // carries the Header (and the warnings Open met) even when there are no
 // events. It returns the conversation without its Events (they went to
 // out) but with every warning; on ctx's end it returns what it has and
-// ctx's error. Stream reads once: call it once per Reader.
+// ctx's error. A Reader streams once; a second call is an error.
 func (r *Reader) Stream(ctx context.Context, out func(Chunk)) (*Conversation, error) {
+	if r.streamed {
+		return nil, errors.New("stream conversation: already read")
+	}
+	r.streamed = true
 	conv := r.Header()
 	first := Chunk{Header: r.Header(), Total: r.total}
+	first.Header.Warnings = nil
 	first.Warnings = conv.Warnings
 	out(first)
 	loaded := 0

@@ -59,12 +59,12 @@ func openZip(zipPath string) (*Reader, error) {
 	if !seed {
 		r.header.Warnings = append(r.header.Warnings, sanitizeAll(indexWarnings("events/", files))...)
 	}
-	r.total, r.files = int64(len(files)), len(files)
-	r.jobs = func(ctx context.Context) <-chan job {
-		return fileJobs(ctx, files, "events/", func(name string, s *slab) ([]byte, error) {
-			return read(path.Join(eventsDirName, name), s)
-		})
+	readEvent := func(name string, s *slab) ([]byte, error) { return read(path.Join(eventsDirName, name), s) }
+	if r.header.Title == "" {
+		r.header.Title = probeTitle(files, func(name string) ([]byte, error) { return readEvent(name, nil) })
 	}
+	r.total, r.files = int64(len(files)), len(files)
+	r.jobs = func(ctx context.Context) <-chan job { return fileJobs(ctx, files, "events/", readEvent) }
 	return r, nil
 }
 

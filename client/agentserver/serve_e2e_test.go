@@ -2,8 +2,6 @@ package agentserver
 
 import (
 	"context"
-	"log/slog"
-	"os"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -25,7 +23,7 @@ const e2eKey = "sk-e2e-7d3c2b1a0f9e8d7c5f1b4a7e"
 
 // startServe serves one conversation through client/serve on 127.0.0.1 and
 // returns a client for it. The server stops with the test.
-func startServe(t *testing.T, opts serve.Options, id string, base *model.BaseState, evs []model.Event) (*serve.Server, *Client) {
+func startServe(t testing.TB, opts serve.Options, id string, base *model.BaseState, evs []model.Event) (*serve.Server, *Client) {
 	t.Helper()
 	opts.Key = e2eKey
 	s := serve.New(opts)
@@ -162,9 +160,6 @@ func TestE2ESoakDroppedConnections(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
-	if os.Getenv("SOAKLOG") != "" {
-		c.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
 	col := collect(c.Watch(ctx, id, fastWatch()))
 	col.waitFor(t, "live", func(c *collector) bool { return c.lives() >= 1 })
 	s.Run(id)
