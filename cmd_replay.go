@@ -98,12 +98,13 @@ func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir stri
 		return base.ExecutionStatus, nil
 	}
 	return present(ctx, env, vf, session{
-		title:   titleOf("", "", dir),
-		source:  "follow " + dir,
-		log:     reducer.NewLog(nil, 0),
-		feed:    feed,
-		live:    true,
-		confirm: confirm,
+		title:         titleOf("", "", dir),
+		source:        "follow " + dir,
+		log:           reducer.NewLog(nil, 0),
+		feed:          feed,
+		live:          true,
+		confirm:       confirm,
+		confirmSource: "base_state.json",
 	})
 }
 

@@ -23,8 +23,10 @@ type session struct {
 	recording bool
 	// confirm asks the source for the current status (REST, or
 	// base_state.json when following a directory); nil when there is none.
-	confirm  func(ctx context.Context) (string, error)
-	controls tui.Controls
+	confirm func(ctx context.Context) (string, error)
+	// confirmSource names what confirm asks ("rest", "base_state.json").
+	confirmSource string
+	controls      tui.Controls
 }
 
 // present runs a session headless or in the TUI, after teeing the feed into
@@ -41,12 +43,13 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 	}
 	if vf.useHeadless(env) {
 		r := headless.Run(ctx, s.log, s.feed, headless.Options{
-			Out:          env.stdout,
-			JSON:         vf.json,
-			Confirm:      s.confirm,
-			ConfirmGrace: vf.confirmGrace,
-			WatchTimeout: vf.watchTimeout,
-			Recording:    s.recording,
+			Out:           env.stdout,
+			JSON:          vf.json,
+			Confirm:       s.confirm,
+			ConfirmSource: s.confirmSource,
+			ConfirmGrace:  vf.confirmGrace,
+			WatchTimeout:  vf.watchTimeout,
+			Recording:     s.recording,
 		})
 		return r.Exit
 	}

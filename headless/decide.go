@@ -154,22 +154,26 @@ func (w *watcher) onConfirm(res confirmResult) (Result, bool) {
 		return Result{}, false // the feed already settled it
 	}
 	if res.err != nil {
-		w.p.note("warning", "REST confirmation failed: "+res.err.Error()+"; still waiting for a snapshot")
+		w.p.note("warning", "confirmation failed: "+res.err.Error()+"; still waiting for a snapshot")
 		w.armGrace()
 		return Result{}, false
 	}
 	status := model.SanitizeLine(res.status)
-	w.p.status(w.log.Len()-1, model.StatusFinished, status, "rest", status == model.StatusFinished)
+	source := w.opts.ConfirmSource
+	if source == "" {
+		source = "rest"
+	}
+	w.p.status(w.log.Len()-1, model.StatusFinished, status, source, status == model.StatusFinished)
 	switch status {
 	case model.StatusFinished:
-		return Result{Exit: ExitFinished, Status: status, Confirmed: true, Reason: "confirmed over REST after the grace period"}, true
+		return Result{Exit: ExitFinished, Status: status, Confirmed: true, Reason: "confirmed by " + source + " after the grace period"}, true
 	case model.StatusError:
-		return Result{Exit: ExitError, Status: status, Confirmed: true, Reason: "reported over REST"}, true
+		return Result{Exit: ExitError, Status: status, Confirmed: true, Reason: "reported by " + source}, true
 	case model.StatusStuck:
-		return Result{Exit: ExitStuck, Status: status, Confirmed: true, Reason: "reported over REST"}, true
+		return Result{Exit: ExitStuck, Status: status, Confirmed: true, Reason: "reported by " + source}, true
 	}
 	w.provisional = false
-	w.p.note("note", "REST reports "+status+": finished not confirmed; still watching")
+	w.p.note("note", source+" reports "+status+": finished not confirmed; still watching")
 	return Result{}, false
 }
 

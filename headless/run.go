@@ -21,6 +21,9 @@ type Options struct {
 	// Confirm asks the agent-server for the conversation's current status;
 	// nil for recordings, which have no server to ask.
 	Confirm func(ctx context.Context) (status string, err error)
+	// ConfirmSource names what Confirm asks, for the status line ("rest"
+	// when empty; "base_state.json" when following a directory).
+	ConfirmSource string
 	// ConfirmGrace is how long a provisional finished waits for a snapshot
 	// before Confirm is called (0: DefaultConfirmGrace).
 	ConfirmGrace time.Duration

@@ -183,7 +183,7 @@ func TestGracePeriodRESTDeniesFinished(t *testing.T) {
 		if r.Exit != ExitError {
 			t.Fatalf("exit %d, want %d\n%s", r.Exit, ExitError, out)
 		}
-		if !strings.Contains(out, "REST reports running: finished not confirmed; still watching") {
+		if !strings.Contains(out, "rest reports running: finished not confirmed; still watching") {
 			t.Errorf("denial not reported:\n%s", out)
 		}
 	})

@@ -43,6 +43,26 @@ func renderEvent(ev model.Event, index int, s theme.Styles) []string {
 	return v.out
 }
 
+// renderResult appends to an action's lines the result it got: for a
+// terminal command its output and exit code (model.TerminalPair), so the
+// inspector shows command and output together.
+func renderResult(lines []string, action, result model.Event, resultIndex int, s theme.Styles) []string {
+	run, err := model.TerminalPair(action, result)
+	if err != nil && run.Output == "" {
+		return lines
+	}
+	v := &eventView{styles: s, out: lines}
+	title := "Output (" + ordinal(resultIndex)
+	if run.ExitCode != nil {
+		title += ", exit " + itoa(*run.ExitCode)
+	}
+	if run.Timeout {
+		title += ", timed out"
+	}
+	v.section(title+")", run.Output)
+	return v.out
+}
+
 func (v *eventView) build() {
 	s := v.styles
 	ev := v.ev

@@ -52,6 +52,9 @@ func (m Model) openInspector() Model {
 	m.insp = inspector{open: true, index: m.cursor, mode: mode}
 	ev := m.log.Event(m.cursor)
 	d := &inspectData{rendered: renderEvent(ev, m.cursor, m.styles), diff: m.log.Diff(m.cursor)}
+	if r, ok := m.resultOf(m.cursor); ok {
+		d.rendered = renderResult(d.rendered, ev, m.log.Event(r), r, m.styles)
+	}
 	d.tree, d.treeErr = parseJSON(ev.Raw)
 	if d.tree != nil {
 		d.tree.foldDeep(0, 40)
@@ -199,4 +202,23 @@ func (m Model) toggleFold() Model {
 		n.folded = !n.folded
 	}
 	return m
+}
+
+// resultScan bounds the forward search for an action's result.
+const resultScan = 256
+
+// resultOf finds the observation that answers the action at index i among
+// the events that follow it.
+func (m Model) resultOf(i int) (int, bool) {
+	ev := m.log.Event(i)
+	a, ok := ev.Body.(*model.Action)
+	if !ok || a.Command == "" || ev.ID == "" {
+		return 0, false
+	}
+	for j := i + 1; j < min(m.log.Len(), i+1+resultScan); j++ {
+		if o, ok := m.log.Event(j).Body.(*model.Observation); ok && o.ActionID == ev.ID {
+			return j, true
+		}
+	}
+	return 0, false
 }
