@@ -50,8 +50,10 @@ func runReplay(args []string, env *environment) int {
 		defer close(feed)
 		defer r.Close()
 		_, err := r.Stream(ctx, func(c files.Chunk) {
+			b := c.Batch
+			b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
 			select {
-			case feed <- c.Batch:
+			case feed <- b:
 			case <-ctx.Done():
 			}
 		})

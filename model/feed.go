@@ -12,6 +12,17 @@ type Batch struct {
 	// Warnings are non-fatal problems the source met (an unreadable file,
 	// a frame that was not JSON); the events already read are kept.
 	Warnings []string
+	// Progress is set by sources that load a known amount of work (a
+	// recording read from disk), so a screen can show how far it has got
+	// while the first events are already on it.
+	Progress *Progress
+}
+
+// Progress is how far a loading source has got: Done of Total units (event
+// files for a directory, bytes for JSONL); Total is 0 when unknown.
+type Progress struct {
+	Done, Total int64
+	Loaded      int // events handed out so far
 }
 
 // Phase is where a source's connection stands.

@@ -1,31 +1,37 @@
 package reducer
 
+// numKnownKinds is the number of kinds counted in a fixed array.
+const numKnownKinds = 19
+
 // knownKinds are the event kinds counted in a fixed array, so counting
-// them never allocates. Any other kind goes to a small shared table.
-var knownKinds = [...]string{
-	"MessageEvent",
-	"ActionEvent",
-	"ObservationEvent",
-	"UserRejectObservation",
-	"AgentErrorEvent",
-	"SystemPromptEvent",
-	"ConversationStateUpdateEvent",
-	"ConversationErrorEvent",
-	"Condensation",
-	"CondensationRequest",
-	"CondensationSummaryEvent",
-	"PauseEvent",
-	"InterruptEvent",
-	"HookExecutionEvent",
-	"LLMCompletionLogEvent",
-	"StreamingDeltaEvent",
-	"TokenEvent",
-	"ACPToolCallEvent",
-	"ServerErrorEvent",
+// them never allocates; any other kind goes to a small shared table. Their
+// positions match kindIndex.
+func knownKinds() [numKnownKinds]string {
+	return [numKnownKinds]string{
+		"MessageEvent",
+		"ActionEvent",
+		"ObservationEvent",
+		"UserRejectObservation",
+		"AgentErrorEvent",
+		"SystemPromptEvent",
+		"ConversationStateUpdateEvent",
+		"ConversationErrorEvent",
+		"Condensation",
+		"CondensationRequest",
+		"CondensationSummaryEvent",
+		"PauseEvent",
+		"InterruptEvent",
+		"HookExecutionEvent",
+		"LLMCompletionLogEvent",
+		"StreamingDeltaEvent",
+		"TokenEvent",
+		"ACPToolCallEvent",
+		"ServerErrorEvent",
+	}
 }
 
 // kindCounts counts the events of each of knownKinds.
-type kindCounts [len(knownKinds)]int32
+type kindCounts [numKnownKinds]int32
 
 // kindIndex returns kind's position in knownKinds, or -1.
 func kindIndex(kind string) int {
@@ -84,9 +90,10 @@ func countKind(c kindCounts, other kindTable, kind string) (kindCounts, kindTabl
 // toMap returns the counts of every kind seen, known and other.
 func (c kindCounts) toMap(other kindTable) map[string]int {
 	m := make(map[string]int, len(other)+8)
+	names := knownKinds()
 	for i, n := range c {
 		if n > 0 {
-			m[knownKinds[i]] = int(n)
+			m[names[i]] = int(n)
 		}
 	}
 	return other.toMap(m)

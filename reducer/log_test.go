@@ -105,6 +105,16 @@ func TestLogMarksDiffAndProvenance(t *testing.T) {
 			t.Errorf("at %d: next %d,%v prev %d,%v", tt.i, n, okN, p, okP)
 		}
 	}
+	for _, tt := range []struct {
+		i, next, prev int
+		okN, okP      bool
+	}{{-1, 0, 0, true, false}, {3, 4, 2, true, true}, {6, 0, 5, false, true}} {
+		n, okN := m.Next(tt.i)
+		p, okP := m.Prev(tt.i)
+		if n != tt.next || okN != tt.okN || p != tt.prev || okP != tt.okP {
+			t.Errorf("any mark at %d: next %d,%v prev %d,%v", tt.i, n, okN, p, okP)
+		}
+	}
 	diff := log.Diff(1)
 	wantDiff := []Change{
 		{Field: "status", Before: "running", After: "waiting_for_confirmation"},

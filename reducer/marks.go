@@ -77,3 +77,25 @@ func (m Marks) All() []int {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// Next returns the first mark of any kind after i.
+func (m Marks) Next(i int) (int, bool) {
+	best, found := 0, false
+	for _, list := range [][]int{m.Errors, m.StatusChanges, m.UserTurns} {
+		if n, ok := Next(list, i); ok && (!found || n < best) {
+			best, found = n, true
+		}
+	}
+	return best, found
+}
+
+// Prev returns the last mark of any kind before i.
+func (m Marks) Prev(i int) (int, bool) {
+	best, found := 0, false
+	for _, list := range [][]int{m.Errors, m.StatusChanges, m.UserTurns} {
+		if p, ok := Prev(list, i); ok && (!found || p > best) {
+			best, found = p, true
+		}
+	}
+	return best, found
+}

@@ -179,3 +179,19 @@ func TestStatsUpdatesTakeOverFromAttribution(t *testing.T) {
 		t.Fatalf("combined %+v", c)
 	}
 }
+
+func TestReplayedStatsDoNotRegressTheSnapshot(t *testing.T) {
+	sc := newScript()
+	sc.snapshot(model.StatusRunning, snapshotStats(0.5, 9000, 900, 0)) // e1
+	old := sc.stats(snapshotStats(0.1, 1000, 100, 0))                  // replayed
+	old.Time = sc.start
+	sc.evs[len(sc.evs)-1] = old
+	s := sc.fold()
+	if c := s.Metrics.Combined; c.Prompt != 9000 || s.MetricsAt != 0 {
+		t.Fatalf("a replayed stats update regressed the snapshot: %+v at %d", c, s.MetricsAt)
+	}
+	sc.stats(snapshotStats(0.6, 9500, 950, 0))
+	if c := sc.fold().Metrics.Combined; c.Prompt != 9500 || c.LLMCalls != 2 {
+		t.Fatalf("a fresh stats update: %+v", c)
+	}
+}

@@ -57,14 +57,17 @@ func (s *State) applyStateUpdate(i int, ev model.Event, u *model.StateUpdate) {
 		}
 		return
 	}
+	// A replayed per-field update is as old as the history it comes from:
+	// neither its status nor its accumulated stats may go back behind
+	// the snapshot.
+	stale := !s.snapshotAt.IsZero() && !ev.Time.IsZero() && ev.Time.Before(s.snapshotAt)
 	if u.ExecutionStatus != "" {
 		s.sawStatus = true
-		stale := !s.snapshotAt.IsZero() && !ev.Time.IsZero() && ev.Time.Before(s.snapshotAt)
 		if !stale {
 			s.setStatus(i, ev.Time, u.ExecutionStatus, SourceStateUpdate, false)
 		}
 	}
-	if u.Stats != nil {
+	if u.Stats != nil && !stale {
 		s.applyStats(i, u.Stats)
 	}
 	return

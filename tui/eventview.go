@@ -31,28 +31,35 @@ type eventView struct {
 	// (model.FileEditOf over Event.Detail); hasChange is false otherwise.
 	change    model.FileChange
 	hasChange bool
+	// result is the observation that answered an action, nil if unknown.
+	result      *model.Event
+	resultIndex int
 }
 
 // obj is a decoded JSON object.
 type obj = map[string]any
 
-// renderEvent returns the rendered lines of event ev (not yet wrapped).
-func renderEvent(ev model.Event, index int, s theme.Styles) []string {
-	v := &eventView{ev: ev, index: index, styles: s}
+// renderEvent returns the rendered lines of event ev (not yet wrapped);
+// result, when not nil, is the observation that answered it (at index
+// resultIndex).
+func renderEvent(ev model.Event, index int, s theme.Styles, result *model.Event, resultIndex int) []string {
+	v := &eventView{ev: ev, index: index, styles: s, result: result, resultIndex: resultIndex}
 	v.build()
 	return v.out
 }
 
-// renderResult appends to an action's lines the result it got: for a
-// terminal command its output and exit code (model.TerminalPair), so the
-// inspector shows command and output together.
-func renderResult(lines []string, action, result model.Event, resultIndex int, s theme.Styles) []string {
-	run, err := model.TerminalPair(action, result)
-	if err != nil && run.Output == "" {
-		return lines
+// terminalResult adds, after a terminal action's command, the output and
+// exit code of the observation that answered it (model.TerminalPair), so
+// the inspector shows command and output together.
+func (v *eventView) terminalResult() {
+	if v.result == nil {
+		return
 	}
-	v := &eventView{styles: s, out: lines}
-	title := "Output (" + ordinal(resultIndex)
+	run, err := model.TerminalPair(v.ev, *v.result)
+	if err != nil && run.Output == "" {
+		return
+	}
+	title := "Output (" + ordinal(v.resultIndex)
 	if run.ExitCode != nil {
 		title += ", exit " + itoa(*run.ExitCode)
 	}
@@ -60,7 +67,6 @@ func renderResult(lines []string, action, result model.Event, resultIndex int, s
 		title += ", timed out"
 	}
 	v.section(title+")", run.Output)
-	return v.out
 }
 
 func (v *eventView) build() {
@@ -158,6 +164,7 @@ func (v *eventView) action(o obj) {
 	switch str(a, "kind") {
 	case "TerminalAction", "ExecuteBashAction":
 		v.section("Command", "$ "+str(a, "command"))
+		v.terminalResult()
 	case "FileEditorAction", "PlanningFileEditorAction", "StrReplaceEditorAction":
 		v.fileEdit(a)
 	case "TaskTrackerAction":

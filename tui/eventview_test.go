@@ -10,7 +10,7 @@ import (
 // rendered renders one raw event for the inspector, as plain text.
 func rendered(t *testing.T, raw string) string {
 	t.Helper()
-	return strings.Join(renderEvent(decode(t, []byte(raw)), 0, theme.Plain()), "\n")
+	return strings.Join(renderEvent(decode(t, []byte(raw)), 0, theme.Plain(), nil, 0), "\n")
 }
 
 func TestRenderFileEditAsUnifiedDiff(t *testing.T) {

@@ -53,7 +53,8 @@ func (f footer) bindings() []key.Binding {
 			k.Back,
 		}
 	case m.insp.open:
-		return []key.Binding{k.Back, k.Raw, k.Diff, k.Fold, k.Copy, k.Pager, k.Export, k.Down, k.Up}
+		scroll := key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
+		return []key.Binding{k.Back, k.Raw, k.Diff, k.Fold, scroll, k.Copy, k.Pager, k.Export, k.NextError}
 	}
 	return []key.Binding{k.Accept, k.Reject, k.Inspect, k.Down, k.Up, k.Bottom, k.NextError, k.Search,
 		k.NextMatch, k.Jump, k.Filter, k.Noise, k.Play, k.Focus, k.Export, k.Help, k.Quit}

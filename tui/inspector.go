@@ -51,10 +51,13 @@ func (m Model) openInspector() Model {
 	}
 	m.insp = inspector{open: true, index: m.cursor, mode: mode}
 	ev := m.log.Event(m.cursor)
-	d := &inspectData{rendered: renderEvent(ev, m.cursor, m.styles), diff: m.log.Diff(m.cursor)}
-	if r, ok := m.resultOf(m.cursor); ok {
-		d.rendered = renderResult(d.rendered, ev, m.log.Event(r), r, m.styles)
+	var result *model.Event
+	r, ok := m.resultOf(m.cursor)
+	if ok {
+		obs := m.log.Event(r)
+		result = &obs
 	}
+	d := &inspectData{rendered: renderEvent(ev, m.cursor, m.styles, result, r), diff: m.log.Diff(m.cursor)}
 	d.tree, d.treeErr = parseJSON(ev.Raw)
 	if d.tree != nil {
 		d.tree.foldDeep(0, 40)

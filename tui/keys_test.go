@@ -340,7 +340,7 @@ func TestInspectorKeys(t *testing.T) {
 		t.Fatalf("enter: inspector open=%v index=%d", m.insp.open, m.insp.index)
 	}
 	s := screen(m)
-	if !strings.Contains(s, "$ echo") || !strings.Contains(s, "Inspect #3") {
+	if !strings.Contains(s, "$ echo") || !strings.Contains(s, "Inspect #3") || !strings.Contains(s, "Output (#4, exit 0)") {
 		t.Fatalf("inspector does not render the command:\n%s", s)
 	}
 	m, _ = press(t, m, "r")

@@ -94,7 +94,7 @@ func fileJobs(ctx context.Context, files []eventFile, prefix string, read func(n
 		for seq, lo := 0, 0; lo < len(files); seq++ {
 			hi := min(lo+size, len(files))
 			span := files[lo:hi]
-			j := job{seq: seq, units: int64(len(span)), run: func() part { return readSpan(span, prefix, read) }}
+			j := job{seq: seq, units: int64(len(span)), run: func(ctx context.Context) part { return readSpan(ctx, span, prefix, read) }}
 			select {
 			case <-ctx.Done():
 				return
@@ -109,10 +109,13 @@ func fileJobs(ctx context.Context, files []eventFile, prefix string, read func(n
 
 // readSpan reads and decodes a run of event files, in order, into one
 // slab.
-func readSpan(span []eventFile, prefix string, read func(name string, s *slab) ([]byte, error)) part {
+func readSpan(ctx context.Context, span []eventFile, prefix string, read func(name string, s *slab) ([]byte, error)) part {
 	p := part{Events: make([]model.Event, 0, len(span))}
 	var s slab
-	for _, f := range span {
+	for i, f := range span {
+		if i%cancelCheck == cancelCheck-1 && ctx.Err() != nil {
+			return p
+		}
 		raw, err := read(f.Name, &s)
 		if err != nil {
 			p.Warnings = append(p.Warnings, model.SanitizeLine(prefix+f.Name+": cannot read: "+shortError(err)))

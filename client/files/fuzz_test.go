@@ -37,7 +37,7 @@ func FuzzJSONL(f *testing.F) {
 	}
 	f.Add([]byte("{}\n\n[1]\n{\"kind\":\r\n\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := decodeLines(data, "fuzz.jsonl", 1)
+		p := decodeLines(t.Context(), data, "fuzz.jsonl", 1)
 		lines := bytes.Count(data, []byte{'\n'}) + 1
 		if len(p.Events)+len(p.Warnings) > 2*lines {
 			t.Fatalf("%d events and %d warnings from %d lines", len(p.Events), len(p.Warnings), lines)

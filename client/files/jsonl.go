@@ -76,8 +76,8 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
 			first := line
 			line += bytes.Count(body, []byte{'\n'})
 			last := line
-			j := job{seq: seq, units: unreported, run: func() part {
-				p := decodeLines(body, name, first)
+			j := job{seq: seq, units: unreported, run: func(ctx context.Context) part {
+				p := decodeLines(ctx, body, name, first)
 				if readErr != nil {
 					p.Warnings = append(p.Warnings, model.SanitizeLine(fmt.Sprintf("%s:%d: read failed, the rest of the file is lost: %s", name, last, shortError(readErr))))
 				}
@@ -101,10 +101,13 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
 // decodeLines decodes the events of a run of whole lines whose first line
 // has number first. Blank lines are skipped; a bad line is a warning that
 // names its line number.
-func decodeLines(body []byte, name string, first int) part {
+func decodeLines(ctx context.Context, body []byte, name string, first int) part {
 	var p part
 	line := first
 	for len(body) > 0 {
+		if line%cancelCheck == 0 && ctx.Err() != nil {
+			return p
+		}
 		end := bytes.IndexByte(body, '\n')
 		var text []byte
 		if end < 0 {

@@ -194,7 +194,8 @@ func TestStreamHandsOutOrderedChunks(t *testing.T) {
 }
 
 // TestStreamStopsWhenCancelled cancels a load midway: Stream returns the
-// context's error and stops handing out events.
+// context's error and stops handing out events, and what it handed out is
+// a whole prefix of the conversation, with no hole.
 func TestStreamStopsWhenCancelled(t *testing.T) {
 	const n = 2000
 	raws := make([][]byte, n)
@@ -207,7 +208,12 @@ func TestStreamStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	loaded := 0
 	_, err := Stream(ctx, dir, func(c Chunk) {
-		loaded += len(c.Events)
+		for _, ev := range c.Events {
+			if ev.ID != eventID(loaded) {
+				t.Errorf("event %d is %s: a hole in the stream", loaded, ev.ID)
+			}
+			loaded++
+		}
 		if loaded > 0 {
 			cancel()
 		}

@@ -8,6 +8,10 @@ import (
 	"ohwatch/model"
 )
 
+// cancelCheck is how many events a job decodes between two looks at its
+// context.
+const cancelCheck = 64
+
 // job is one ordered unit of loading work: a run of event files or a
 // segment of JSONL lines. Jobs run in parallel; their results are handed
 // out in seq order.
@@ -15,7 +19,9 @@ type job struct {
 	seq int
 	// units is the progress the job stands for (files or bytes).
 	units int64
-	run   func() part
+	// run does the work; it gives up early, with what it has, when ctx is
+	// done, so a cancelled load stops within a few events.
+	run func(ctx context.Context) part
 }
 
 // part is what a job produced: the events it decoded, in order, and the
@@ -58,7 +64,7 @@ func runOrdered(ctx context.Context, jobs <-chan job, emit func(p part, units in
 						return
 					}
 				}
-				r := result{seq: j.seq, units: j.units, part: j.run()}
+				r := result{seq: j.seq, units: j.units, part: j.run(ctx)}
 				select {
 				case <-ctx.Done():
 					return
@@ -118,6 +124,12 @@ func runOrdered(ctx context.Context, jobs <-chan job, emit func(p part, units in
 				drained = true
 			}
 		}
+		// A job cut short by cancellation hands back part of its events:
+		// nothing received after ctx is done may go out, or the consumer
+		// would see a hole.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if units > 0 || len(batch.Events) > 0 || len(batch.Warnings) > 0 {
 			emit(batch, units)
 		}
@@ -125,8 +137,5 @@ func runOrdered(ctx context.Context, jobs <-chan job, emit func(p part, units in
 			break
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return nil
+	return ctx.Err()
 }
