@@ -53,12 +53,13 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 		})
 		return r.Exit
 	}
+	runCtx := ctx
 	if vf.watchTimeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, vf.watchTimeout)
+		runCtx, cancel = context.WithTimeout(ctx, vf.watchTimeout)
 		defer cancel()
 	}
-	err := tui.Run(ctx, tui.Options{
+	err := tui.Run(runCtx, tui.Options{
 		Title:    s.title,
 		Source:   s.source,
 		Log:      s.log,
@@ -69,25 +70,16 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 		Pager:    env.getenv("PAGER"),
 		NoColor:  env.getenv("NO_COLOR") != "",
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		fmt.Fprintf(env.stderr, "ohwatch: %v\n", err)
 		return 1
+	case ctx.Err() != nil:
+		return headless.ExitInterrupted
+	case runCtx.Err() != nil:
+		return headless.ExitNoTerminal
 	}
-	return exitForState(s.log.Latest())
-}
-
-// exitForState is the exit code a session ends with when the user quits
-// the TUI: the same table as headless, by the state the log reached.
-func exitForState(s reducer.State) int {
-	switch s.Status {
-	case model.StatusFinished:
-		if s.StatusConfirmed {
-			return headless.ExitFinished
-		}
-	case model.StatusError:
-		return headless.ExitError
-	case model.StatusStuck:
-		return headless.ExitStuck
-	}
-	return headless.ExitNoTerminal
+	// The user quit: an interactive session ends well however far the
+	// conversation got; scripts ask with --headless.
+	return 0
 }

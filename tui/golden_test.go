@@ -85,6 +85,10 @@ func goldenScenarios() []scenario {
 			m, _ = press(t, m, "enter", "enter")
 			return m
 		}},
+		{"replay_loading", func(t *testing.T, w, h int) Model {
+			evs := generatedEvents(t, 3000, 1)
+			return loadingModel(t, evs, []int{32, 64, 128}, 1000, w, h)
+		}},
 		{"pinned_new_events", func(t *testing.T, w, h int) Model {
 			full := trajectory(t, "cli447_hi_followup_iterative_case_a")
 			log := reducer.NewLog(nil, 0)

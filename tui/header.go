@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -25,16 +27,42 @@ func (h header) Render(width, height int) string {
 	if title == "" {
 		title = "conversation"
 	}
-	line1 := s.Title.Render("ohwatch") + sep + s.Bold.Render(title)
-	if src := model.SanitizeLine(m.opts.Source); src != "" {
-		line1 += sep + s.Muted.Render(src)
+	// The title gives way to the source and the connection, so a long
+	// first user message cannot push the connection state off the screen.
+	conn := sep + h.connection()
+	brand := s.Title.Render("ohwatch") + sep
+	room := max(width-ansi.StringWidth(brand)-ansi.StringWidth(conn), 0)
+	src := model.SanitizeLine(m.opts.Source)
+	titleW, sepW, srcW := ansi.StringWidth(title), ansi.StringWidth(sep), ansi.StringWidth(src)
+	switch {
+	case src == "":
+		titleW = min(titleW, room)
+	case titleW+sepW+srcW > room:
+		titleW = min(titleW, max(room-sepW-srcW, room*2/3, minTitleWidth))
 	}
-	line1 += sep + h.connection()
+	line1 := brand + s.Bold.Render(truncate(title, titleW))
+	if src != "" {
+		if srcW := room - titleW - sepW; srcW > 0 {
+			line1 += sep + s.Muted.Render(truncate(src, srcW))
+		}
+	}
+	line1 += conn
 	line2 := h.statusLine()
 	if height == 1 {
 		return fit(line2+sep+line1, width, 1)
 	}
 	return fit(line1+"\n"+line2, width, height)
+}
+
+// minTitleWidth is the room the title keeps however long the source is.
+const minTitleWidth = 16
+
+// truncate cuts s to w cells with an ellipsis.
+func truncate(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
 }
 
 // connection describes the source's connection state.
@@ -47,6 +75,9 @@ func (h header) connection() string {
 			return s.Muted.Render("recorded")
 		case m.opts.Live:
 			return s.Warn.Render("connecting")
+		}
+		if m.progress != nil {
+			return h.loading()
 		}
 		return s.Info.Render("reading")
 	}

@@ -49,8 +49,11 @@ type Model struct {
 	// top is the first event index the list window considers.
 	top int
 
-	conn        *model.ConnState
-	feedDone    bool
+	conn     *model.ConnState
+	feedDone bool
+	// progress is how far a loading source has got; nil when the source
+	// reports none.
+	progress    *model.Progress
 	warnings    int
 	lastWarning string
 
@@ -186,6 +189,10 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 	if b.Conn != nil {
 		c := *b.Conn
 		m.conn = &c
+	}
+	if b.Progress != nil {
+		p := *b.Progress
+		m.progress = &p
 	}
 	if len(b.Warnings) > 0 {
 		m.warnings += len(b.Warnings)

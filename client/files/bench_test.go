@@ -63,7 +63,7 @@ func BenchmarkReadFloor(b *testing.B) {
 				defer wg.Done()
 				var s slab
 				for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-					raw, err := readFile(filepath.Join(events, names[i]), &s)
+					raw, err := readFile(events+string(filepath.Separator)+names[i], &s)
 					if err == nil {
 						total.Add(int64(len(raw)))
 					}

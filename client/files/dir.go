@@ -73,7 +73,10 @@ func openDir(path string) (*Reader, error) {
 	if !seed {
 		r.header.Warnings = append(r.header.Warnings, sanitizeAll(indexWarnings("events/", files))...)
 	}
-	read := func(name string, s *slab) ([]byte, error) { return readFile(filepath.Join(eventsDir, name), s) }
+	// Names come from the listing and hold no separator: a plain join
+	// spares filepath.Join's cleaning, 100k times.
+	prefix := eventsDir + string(filepath.Separator)
+	read := func(name string, s *slab) ([]byte, error) { return readFile(prefix+name, s) }
 	if r.header.Title == "" {
 		r.header.Title = probeTitle(files, func(name string) ([]byte, error) { return read(name, nil) })
 	}
