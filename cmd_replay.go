@@ -38,11 +38,9 @@ func runReplay(args []string, env *environment) int {
 		return exitUsage
 	}
 	header := r.Header()
-	baseCount := 0
-	if header.Base != nil {
-		baseCount = int(r.Total())
-	}
-	log := reducer.NewLog(header.Base, baseCount)
+	// base_state.json describes the end of the recording: the reducer
+	// applies it at the last event file.
+	log := reducer.NewLog(header.Base, header.EventFiles)
 	feed := make(chan model.Batch, 4)
 	// The reader streams in order while the screen is already up: a long
 	// recording shows its first screen at once and fills in behind it.

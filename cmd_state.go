@@ -15,7 +15,7 @@ func loadLog(path string) (*files.Conversation, *reducer.Log, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	log := reducer.NewLog(conv.Base, len(conv.Events))
+	log := reducer.NewLog(conv.Base, conv.EventFiles)
 	log.Append(conv.Events...)
 	return conv, log, nil
 }

@@ -7,6 +7,7 @@ package gen
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"iter"
 	"time"
@@ -23,9 +24,13 @@ type Options struct {
 	Start time.Time
 }
 
-// DefaultStart is the timestamp conversations start at unless told
+// DefaultStart returns the timestamp conversations start at unless told
 // otherwise: a fixed date, so output does not depend on when it was made.
-var DefaultStart = time.Date(2026, time.March, 14, 9, 26, 53, 589793000, time.UTC)
+// It is a function rather than a variable so that no caller can change
+// what every later run generates.
+func DefaultStart() time.Time {
+	return time.Date(2026, time.March, 14, 9, 26, 53, 589793000, time.UTC)
+}
 
 // Events streams the raw JSON of o.Events events, in order. Each slice is
 // freshly allocated and owned by the caller. Only the current step is held
@@ -57,11 +62,14 @@ func WriteJSONL(w io.Writer, o Options) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	for ev := range Events(o) {
 		if _, err := bw.Write(ev); err != nil {
-			return err
+			return fmt.Errorf("gen: writing JSONL: %w", err)
 		}
 		if err := bw.WriteByte('\n'); err != nil {
-			return err
+			return fmt.Errorf("gen: writing JSONL: %w", err)
 		}
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("gen: writing JSONL: %w", err)
+	}
+	return nil
 }

@@ -19,11 +19,7 @@ func realEvents(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	for _, dir := range testdata.Trajectories(t) {
-		files, err := filepath.Glob(filepath.Join(dir, "events", "event-*.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
+		for _, f := range testdata.EventPaths(t, dir) {
 			data, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)

@@ -50,7 +50,7 @@ const maxView = 240
 func newConvo(o Options, keepCalls bool) *convo {
 	start := o.Start
 	if start.IsZero() {
-		start = DefaultStart
+		start = DefaultStart()
 	}
 	b := NewBuilder(o.Seed, start, DefaultEnvironment())
 	if keepCalls {

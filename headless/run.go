@@ -122,7 +122,12 @@ func (w *watcher) catchUp(ctx context.Context) (Result, bool) {
 	return w.printNew(ctx)
 }
 
+// onBatch takes one batch from the feed. A connection change took effect
+// before the batch's events arrived (model.Batch), so it is printed first.
 func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
+	if b.Conn != nil {
+		w.p.connection(*b.Conn)
+	}
 	for _, msg := range b.Warnings {
 		w.p.note("warning", msg)
 	}
@@ -130,11 +135,8 @@ func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
 	if r, done := w.printNew(ctx); done {
 		return r, true
 	}
-	if b.Conn != nil {
-		w.p.connection(*b.Conn)
-		if b.Conn.Final {
-			return w.unreachable(b.Conn.Reason), true
-		}
+	if b.Conn != nil && b.Conn.Final {
+		return w.unreachable(b.Conn.Reason), true
 	}
 	return Result{}, false
 }

@@ -5,15 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"ohwatch/internal/testdata"
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -241,7 +240,7 @@ func TestReplayExitsByFinalState(t *testing.T) {
 	for _, dir := range testdata.Trajectories(t) {
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			events := readEvents(t, dir)
+			events := testevents.Recorded(t, dir)
 			r, out := run(t, feedOf(true, events), Options{Recording: true})
 			if code, ok := want[name]; ok && r.Exit != code {
 				t.Errorf("exit %d, want %d (status %s)\n%s", r.Exit, code, r.Status, out)
@@ -282,28 +281,6 @@ func TestJSONLinesAreValidAndInert(t *testing.T) {
 			t.Errorf("output carries %q from event text", bad)
 		}
 	}
-}
-
-func readEvents(t *testing.T, dir string) []model.Event {
-	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(dir, "events", "event-*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(paths)
-	var out []model.Event
-	for _, p := range paths {
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := model.Decode(raw)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 func mustJSON(t *testing.T, v any) []byte {

@@ -6,14 +6,16 @@ import "strings"
 // a key throughout ohwatch: lowercase 32-char hex without dashes. The dashed
 // UUID of base_state.json and REST and the hex of meta.json, directory names
 // and the Cloud are the same conversation. Anything that is not a UUID is
-// returned trimmed and lowercased, unchanged otherwise.
+// returned trimmed, lowercased and made safe for one line of a terminal
+// (SanitizeLine): ids come from servers and files, and every listing and
+// header shows them.
 func NormalizeConversationID(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	s = strings.TrimPrefix(strings.TrimSuffix(s, "}"), "{")
 	if hex := strings.ReplaceAll(s, "-", ""); isHexID(hex) {
 		return hex
 	}
-	return s
+	return SanitizeLine(s)
 }
 
 // isHexID reports whether s is 32 lowercase hex digits.

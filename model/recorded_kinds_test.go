@@ -1,10 +1,8 @@
 package model
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"testing"
 
 	"ohwatch/internal/testdata"
@@ -34,17 +32,11 @@ func TestRecordedKindSequences(t *testing.T) {
 		t.Errorf("%d recordings, want %d: add the new one here", len(dirs), len(want))
 	}
 	for _, dir := range dirs {
-		files, _ := filepath.Glob(filepath.Join(dir, "events", "event-*.json"))
-		sort.Strings(files)
 		var got []string
-		for _, f := range files {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for i, raw := range testdata.EventFiles(t, dir) {
 			ev, err := Decode(raw)
 			if err != nil {
-				t.Fatalf("%s: %v", f, err)
+				t.Fatalf("%s event %d: %v", filepath.Base(dir), i, err)
 			}
 			got = append(got, KindLabel(ev))
 		}

@@ -26,14 +26,8 @@ func FuzzApply(f *testing.F) {
 	}
 	bases = append(bases, nil, gen.BaseState(gen.Options{Events: 40, Seed: 2}))
 	for _, dir := range testdata.Trajectories(f) {
-		names, _ := filepath.Glob(filepath.Join(dir, "events", "event-*.json"))
-		slices.Sort(names)
 		var lines [][]byte
-		for _, name := range names {
-			raw, err := os.ReadFile(name)
-			if err != nil {
-				continue
-			}
+		for _, raw := range testdata.EventFiles(f, dir) {
 			lines = append(lines, bytes.ReplaceAll(raw, []byte("\n"), nil))
 		}
 		f.Add([]byte(nil), bytes.Join(lines, []byte("\n")))

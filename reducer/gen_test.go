@@ -5,25 +5,12 @@ import (
 	"testing"
 
 	"ohwatch/gen"
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
 
-// generated decodes a generated conversation of n events.
-func generated(tb testing.TB, n int, seed int64) []model.Event {
-	tb.Helper()
-	evs := make([]model.Event, 0, n)
-	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
-		ev, err := model.Decode(raw)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
-}
-
 func TestGeneratedEveryPrefixEqualsFold(t *testing.T) {
-	evs := generated(t, 100000, 1)
+	evs := testevents.Generated(t, 100000, 1)
 	// A short checkpoint distance keeps 100k seeks fast; the default
 	// distance is covered on a shorter prefix of the same log.
 	log := newLogEvery(nil, 0, 4)
@@ -52,7 +39,7 @@ func TestMetricsAttributionMatchesStatsUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := generated(t, n, opts.Seed)
+	all := testevents.Generated(t, n, opts.Seed)
 	var stripped []model.Event
 	withStats := Initial(nil, 0)
 	attributed := Initial(base, len(all))

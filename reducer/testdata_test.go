@@ -1,7 +1,6 @@
 package reducer
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -9,54 +8,28 @@ import (
 	"testing"
 
 	"ohwatch/internal/testdata"
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
-
-// loadRecording decodes the events/ of a recorded conversation in file
-// order (the zero-padded index sorts by name).
-func loadRecording(t *testing.T, dir string) []model.Event {
-	t.Helper()
-	names, err := filepath.Glob(filepath.Join(dir, "events", "event-*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(names)
-	evs := make([]model.Event, 0, len(names))
-	for _, name := range names {
-		raw, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev, err := model.Decode(raw)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		evs = append(evs, ev)
-	}
-	if len(evs) == 0 {
-		t.Fatalf("%s: no events", dir)
-	}
-	return evs
-}
 
 func TestRecordingsEveryPrefixEqualsFold(t *testing.T) {
 	for _, dir := range testdata.Trajectories(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			evs := loadRecording(t, dir)
+			evs := testevents.Recorded(t, dir)
 			for _, every := range []int{1, 2, checkpointEvery} {
 				log := newLogEvery(nil, len(evs), every)
 				log.Append(evs...)
 				checkEveryPrefix(t, log, nil, len(evs))
 			}
 			// Same events, same State: a second decode and fold agrees.
-			again := Fold(Initial(nil, 0), loadRecording(t, dir)...)
+			again := Fold(Initial(nil, 0), testevents.Recorded(t, dir)...)
 			if d := diffState(Fold(Initial(nil, 0), evs...), again, nil); d != "" {
 				t.Fatalf("two folds differ: %s", d)
 			}
 			// A replay of the whole recording adds nothing.
 			log := NewLog(nil, 0)
 			log.Append(evs...)
-			if added := log.Append(loadRecording(t, dir)...); added != 0 || log.Duplicates() != len(evs) {
+			if added := log.Append(testevents.Recorded(t, dir)...); added != 0 || log.Duplicates() != len(evs) {
 				t.Fatalf("replay added %d, duplicates %d", added, log.Duplicates())
 			}
 		})
@@ -166,7 +139,7 @@ func TestRecordingsDerivedValues(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			evs := loadRecording(t, dir)
+			evs := testevents.Recorded(t, dir)
 			log := NewLog(nil, 0)
 			log.Append(evs...)
 			s := log.Latest()

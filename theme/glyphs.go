@@ -23,6 +23,7 @@ type Glyphs struct {
 	MarkStatus string
 	MarkUser   string
 	MarkBook   string // a bookmark
+	Forgotten  string // an event a condensation took out of the LLM's view
 	Folded     string // a folded JSON node
 	Unfolded   string // an unfolded JSON node
 	Arrow      string // a status transition
@@ -51,6 +52,7 @@ func DefaultGlyphs() Glyphs {
 		MarkStatus: "◇",
 		MarkUser:   "u",
 		MarkBook:   "★",
+		Forgotten:  "◌",
 		Folded:     "▸",
 		Unfolded:   "▾",
 		Arrow:      "→",

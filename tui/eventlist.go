@@ -29,10 +29,17 @@ func (l eventList) Render(width, height int) string {
 		return ""
 	}
 	rows := m.visibleRows(height - 1)
+	st := m.state()
+	forgotten := make([]bool, len(rows))
+	anyForgotten := false
+	for k, i := range rows {
+		forgotten[k] = st.Forgotten(m.log.Event(i).ID)
+		anyForgotten = anyForgotten || forgotten[k]
+	}
 	// Every line is made exactly width cells here, so the block is joined
 	// without measuring the (cached) rows again.
 	out := make([]string, 0, height)
-	out = append(out, fitLine(l.title(width), width))
+	out = append(out, fitLine(l.title(width, anyForgotten), width))
 	if m.log.Len() == 0 {
 		msg := "waiting for events…"
 		if m.opts.Feed == nil || m.feedDone {
@@ -42,8 +49,8 @@ func (l eventList) Render(width, height int) string {
 	}
 	numWidth := len(strconv.Itoa(m.log.Len())) + 1
 	start := m.cache.startTime(m.log)
-	for _, i := range rows {
-		out = append(out, l.row(i, width, numWidth, start))
+	for k, i := range rows {
+		out = append(out, l.row(i, width, numWidth, start, forgotten[k]))
 	}
 	blank := strings.Repeat(" ", width)
 	for len(out) < height {
@@ -52,8 +59,9 @@ func (l eventList) Render(width, height int) string {
 	return strings.Join(out[:height], "\n")
 }
 
-// title is the list's heading: position, filter and search state.
-func (l eventList) title(width int) string {
+// title is the list's heading: position, filter and search state, and the
+// legend of the forgotten mark when a row on the screen carries it.
+func (l eventList) title(width int, forgotten bool) string {
 	m := l.m
 	parts := []string{m.focusTitle(paneList)}
 	if m.cursor >= 0 {
@@ -64,6 +72,9 @@ func (l eventList) title(width int) string {
 	}
 	if s := m.search.label(); s != "" {
 		parts = append(parts, s)
+	}
+	if forgotten {
+		parts = append(parts, m.styles.Glyphs.Forgotten+" forgotten by condensation")
 	}
 	st := m.styles.PaneTitle
 	mark := m.styles.Glyphs.HRule
@@ -77,21 +88,31 @@ func (l eventList) title(width int) string {
 // focusTitle is a pane's name.
 func (m Model) focusTitle(p pane) string { return p.title() }
 
-// row renders event i's row: the marker column, then the cached text.
-func (l eventList) row(i, width, numWidth int, start time.Time) string {
+// row renders event i's row: the marker column, then the cached text. The
+// marker column's first cell holds the cursor or a bookmark, its second
+// the mark of an event forgotten by a condensation as of the cursor (the
+// event is still in the log, but the LLM no longer sees it).
+func (l eventList) row(i, width, numWidth int, start time.Time, forgotten bool) string {
 	m := l.m
 	g := m.styles.Glyphs
 	key := rowKey{index: i, width: width, numWidth: numWidth, absTime: m.absTime, start: start.UnixNano()}
+	gone := " "
+	if forgotten {
+		gone = g.Forgotten
+	}
 	if i == m.cursor {
 		text := l.rowText(i, width-2, numWidth, start, true)
-		return m.styles.Selected.Render(fitLine(g.Cursor+" "+text, width))
+		return m.styles.Selected.Render(fitLine(g.Cursor+gone+text, width))
 	}
 	text := m.cache.row(key, func() string { return l.rowText(i, width-2, numWidth, start, false) })
-	marker := "  "
+	marker := " "
 	if m.isBookmarked(i) {
-		marker = m.styles.Accent.Render(g.MarkBook) + " "
+		marker = m.styles.Accent.Render(g.MarkBook)
 	}
-	return marker + text
+	if forgotten {
+		gone = m.styles.Subtle.Render(gone)
+	}
+	return marker + gone + text
 }
 
 // rowText renders the text of event i's row, w cells wide; plain leaves

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"ohwatch/model"
 )
 
 // sessionHeader is the agent-server's authentication header (protocol §9).
@@ -66,7 +68,9 @@ func WithRequestTimeout(d time.Duration) Option {
 func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	if err != nil {
-		return nil, fmt.Errorf("agent-server URL: %w", err)
+		// The *url.Error quotes the whole URL, which may carry a key the
+		// user pasted by mistake; keep only the reason.
+		return nil, fmt.Errorf("agent-server URL: %w", unwrapURLError(err))
 	}
 	switch u.Scheme {
 	case "http", "https":
@@ -98,7 +102,36 @@ func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
+	c.http = guardRedirects(c.http, u)
 	return c, nil
+}
+
+// maxRedirects bounds the redirects one request may follow.
+const maxRedirects = 5
+
+// guardRedirects returns a copy of hc that follows a redirect only to the
+// base URL's own host, and never from https down to http. Go forwards
+// custom headers such as X-Session-API-Key to any host a redirect names, so
+// without this guard a redirecting proxy could receive the session key.
+// The caller's client is left untouched; its own redirect policy, if any,
+// still applies after the guard.
+func guardRedirects(hc *http.Client, base *url.URL) *http.Client {
+	guarded := *hc
+	inner := hc.CheckRedirect
+	guarded.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		if req.URL.Host != base.Host || (base.Scheme == "https" && req.URL.Scheme != "https") {
+			return fmt.Errorf("refusing a redirect to another host or to plain http (%s): it would carry the session key",
+				model.SanitizeLine(req.URL.Scheme+"://"+req.URL.Host))
+		}
+		if inner != nil {
+			return inner(req, via)
+		}
+		return nil
+	}
+	return &guarded
 }
 
 // BaseURL returns the server's base URL as given (without a trailing slash).

@@ -49,7 +49,7 @@ func decodeConversation(raw []byte) (*ConversationInfo, error) {
 		return nil, fmt.Errorf("conversation info: %w", err)
 	}
 	info := &ConversationInfo{
-		ID:              model.NormalizeConversationID(h.ID),
+		ID:              model.SanitizeLine(model.NormalizeConversationID(h.ID)),
 		Title:           model.SanitizeLine(h.Title),
 		ExecutionStatus: model.SanitizeLine(h.ExecutionStatus),
 		Base:            base,

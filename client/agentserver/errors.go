@@ -77,10 +77,12 @@ type connectError struct {
 	err   error
 }
 
+// Error implements error.
 func (e *connectError) Error() string {
 	return fmt.Sprintf("%s: %v: %v", e.route, ErrConnect, e.err)
 }
 
+// Unwrap lets errors.Is see both ErrConnect and the cause.
 func (e *connectError) Unwrap() []error { return []error{ErrConnect, e.err} }
 
 // redact removes every occurrence of the secret from s and makes the result

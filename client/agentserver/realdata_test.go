@@ -50,15 +50,10 @@ func TestConversationFromRealBaseStates(t *testing.T) {
 func TestEventsFromRealRecordings(t *testing.T) {
 	for _, dir := range testdata.Trajectories(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			names, _ := filepath.Glob(filepath.Join(dir, "events", "event-*.json"))
 			f := newFakeServer(t, "k")
 			f.pageLimit = 3
 			var want []string
-			for _, name := range names {
-				raw, err := os.ReadFile(name)
-				if err != nil {
-					t.Fatal(err)
-				}
+			for _, raw := range testdata.EventFiles(t, dir) {
 				f.persistLocked(raw)
 				want = append(want, idOf(raw))
 			}

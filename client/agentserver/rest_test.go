@@ -24,6 +24,7 @@ func TestNewValidatesBaseURL(t *testing.T) {
 		{in: "http://user:secret@host", wantErr: "credentials"},
 		{in: "http://host/?session_api_key=x", wantErr: "query"},
 		{in: "http://", wantErr: "host"},
+		{in: "http://user:secret@host:port", wantErr: "port"},
 	} {
 		c, err := New(tc.in, "k")
 		if tc.wantErr != "" {

@@ -12,8 +12,8 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/client/serve"
-	"ohwatch/gen"
 	"ohwatch/internal/testdata"
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -124,27 +124,13 @@ func TestE2ERecordingsThroughServe(t *testing.T) {
 	}
 }
 
-// generated decodes a generated conversation of n events.
-func generated(t testing.TB, n int, seed int64) []model.Event {
-	t.Helper()
-	evs := make([]model.Event, 0, n)
-	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
-		ev, err := model.Decode(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
-}
-
 // TestE2ESoakDroppedConnections streams 20k generated events at full speed
 // while the server drops the socket at 50 random points: nothing may be
 // lost or repeated, the order must be the recording's, and so must the
 // final state.
 func TestE2ESoakDroppedConnections(t *testing.T) {
 	const n, drops = 20000, 50
-	evs := generated(t, n, 7)
+	evs := testevents.Generated(t, n, 7)
 	rng := rand.New(rand.NewPCG(7, 11))
 	points := make([]int, 0, drops)
 	for len(points) < drops {
@@ -196,7 +182,7 @@ func TestE2ESoakDroppedConnections(t *testing.T) {
 // the conversation ends in the same status.
 func TestE2EOverlappingReplaysAndStaleState(t *testing.T) {
 	const n = 3000
-	evs := generated(t, n, 3)
+	evs := testevents.Generated(t, n, 3)
 	points := []int{40, 400, 401, 900, 1500, 2200, 2900}
 	id := fmt.Sprintf("%032x", 0xbeef)
 	faults := serve.Faults{DropAtFrames: points, ReplayOverlap: 5, StaleState: true}
@@ -225,7 +211,7 @@ func TestE2EOverlappingReplaysAndStaleState(t *testing.T) {
 // (the socket stays open, REST answers 404), as a deleted conversation
 // does: the periodic REST check must end the watch with not_found.
 func TestE2ESilentConversationEndsNotFound(t *testing.T) {
-	evs := generated(t, 50, 5)
+	evs := testevents.Generated(t, 50, 5)
 	id := fmt.Sprintf("%032x", 0x5111)
 	s, c := startServe(t, serve.Options{StartPaused: true}, id, nil, evs)
 	opts := fastWatch()
@@ -243,7 +229,7 @@ func TestE2ESilentConversationEndsNotFound(t *testing.T) {
 // TestE2ECloseCodes: 1013 is retried until the server takes the socket;
 // 4001 ends the watch as an authentication failure.
 func TestE2ECloseCodes(t *testing.T) {
-	evs := generated(t, 20, 9)
+	evs := testevents.Generated(t, 20, 9)
 	id := fmt.Sprintf("%032x", 0xc105e)
 	s, c := startServe(t, serve.Options{Inject: serve.Faults{CloseBusy: 2}}, id, nil, evs)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -77,6 +77,7 @@ type dialError struct {
 	err    error
 }
 
+// Error implements error.
 func (e *dialError) Error() string {
 	if e.status != 0 {
 		return fmt.Sprintf("socket handshake: %d %s", e.status, http.StatusText(e.status))
@@ -84,6 +85,7 @@ func (e *dialError) Error() string {
 	return "socket handshake: " + e.err.Error()
 }
 
+// Unwrap exposes the handshake failure to errors.Is and errors.As.
 func (e *dialError) Unwrap() error { return e.err }
 
 // dialSocket opens the event socket and authenticates. headerAuth sends the

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ohwatch/client/serve"
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -52,7 +53,7 @@ func ingest(b *testing.B, evs []model.Event, fn func(model.Batch)) time.Duration
 // server's own emit cost.
 func BenchmarkLiveIngest(b *testing.B) {
 	const n = 20000
-	evs := generated(b, n, 42)
+	evs := testevents.Generated(b, n, 42)
 	b.ReportAllocs()
 	var total time.Duration
 	batches := 0
@@ -76,7 +77,7 @@ func BenchmarkLiveIngest(b *testing.B) {
 // stay flat apart from its id set. Run it with -benchtime=1x.
 func BenchmarkIngestMemory200k(b *testing.B) {
 	const n = 200000
-	evs := generated(b, n, 43)
+	evs := testevents.Generated(b, n, 43)
 	heapMB := func() float64 {
 		runtime.GC()
 		var ms runtime.MemStats

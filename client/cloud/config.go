@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ohwatch/model"
 )
 
 // Defaults, chosen to match the upstream watch_terminal_state example.
@@ -122,16 +124,30 @@ func (c Config) validate() (*url.URL, error) {
 		return nil, errors.New("cloud: no API key: set OH_API_KEY or --api-key")
 	}
 	u, err := url.Parse(strings.TrimRight(c.BaseURL, "/"))
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, fmt.Errorf("cloud: base URL %q: want https://host", c.BaseURL)
+	if err != nil {
+		// Quote neither the URL nor the *url.Error (which does): a URL
+		// that fails to parse may still hold credentials.
+		return nil, errors.New("cloud: base URL: not a valid URL; want https://host")
+	}
+	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, fmt.Errorf("cloud: base URL %q: want https://host", shownURL(u))
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("cloud: base URL %s: no credentials, query or fragment allowed", u.Redacted())
+		return nil, fmt.Errorf("cloud: base URL %s: no credentials, query or fragment allowed", shownURL(u))
 	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		return nil, fmt.Errorf("cloud: base URL %s: refusing to send the API key over plain http to a non-loopback host; use https", u)
 	}
 	return u, nil
+}
+
+// shownURL is u fit for an error message: without user information, query
+// or fragment (any of which may hold a key: Redacted keeps a user name,
+// and a key pasted as https://KEY@host is one) and on one line.
+func shownURL(u *url.URL) string {
+	v := *u
+	v.User, v.RawQuery, v.ForceQuery, v.Fragment, v.RawFragment = nil, "", false, "", ""
+	return model.SanitizeLine(v.String())
 }
 
 // isLoopback reports whether host names this machine, the one place plain

@@ -81,6 +81,10 @@ func TestNewValidatesConfig(t *testing.T) {
 		{name: "plain http to the network", cfg: Config{APIKey: "k", BaseURL: "http://cloud.example"}, wantErr: "plain http"},
 		{name: "not a URL", cfg: Config{APIKey: "k", BaseURL: "app.all-hands.dev"}, wantErr: "base URL"},
 		{name: "credentials in URL", cfg: Config{APIKey: "k", BaseURL: "https://user:pw@cloud.example"}, wantErr: "credentials"},
+		{name: "key as the user name", cfg: Config{APIKey: "k", BaseURL: "https://pw@cloud.example"}, wantErr: "credentials"},
+		{name: "key in the query", cfg: Config{APIKey: "k", BaseURL: "https://cloud.example/?key=pw"}, wantErr: "query"},
+		{name: "unparsable with credentials", cfg: Config{APIKey: "k", BaseURL: "https://user:pw@cloud.example:port"}, wantErr: "not a valid URL"},
+		{name: "wrong scheme with credentials", cfg: Config{APIKey: "k", BaseURL: "ftp://pw@cloud.example"}, wantErr: "want https"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,7 +96,7 @@ func TestNewValidatesConfig(t *testing.T) {
 				t.Errorf("New error = %v, want one mentioning %q", err, tt.wantErr)
 			}
 			if err != nil && strings.Contains(err.Error(), "pw") {
-				t.Errorf("error shows the URL password: %v", err)
+				t.Errorf("error shows a credential from the URL: %v", err)
 			}
 		})
 	}

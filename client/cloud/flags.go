@@ -23,13 +23,17 @@ func BindFlags(fs *flag.FlagSet, cfg *Config) {
 // output never shows the value.
 type secretFlag string
 
-func (s *secretFlag) String() string     { return "" }
+// String implements flag.Value; it is empty so that no usage text shows a key.
+func (s *secretFlag) String() string { return "" }
+
+// Set implements flag.Value.
 func (s *secretFlag) Set(v string) error { *s = secretFlag(v); return nil }
 
 // secondsFlag is a duration flag that also takes a bare number of seconds,
 // like the upstream example's --poll-timeout.
 type secondsFlag time.Duration
 
+// String implements flag.Value.
 func (d *secondsFlag) String() string {
 	if d == nil || *d == 0 {
 		return ""
@@ -37,6 +41,7 @@ func (d *secondsFlag) String() string {
 	return time.Duration(*d).String()
 }
 
+// Set implements flag.Value.
 func (d *secondsFlag) Set(v string) error {
 	parsed, err := parseSeconds(v)
 	if err != nil {

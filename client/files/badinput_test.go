@@ -69,6 +69,24 @@ func TestLoadBadEventFiles(t *testing.T) {
 	}
 }
 
+// TestLoadEventFileThatIsADirectory warns about an event name that is not
+// a regular file and reads on.
+func TestLoadEventFileThatIsADirectory(t *testing.T) {
+	dir := t.TempDir()
+	events := filepath.Join(dir, "events")
+	writeEvent(t, events, 0, eventID(0), messageEvent(eventID(0), "a"))
+	mustMkdir(t, filepath.Join(events, "event-00001-"+eventID(1)+".json"))
+	writeEvent(t, events, 2, eventID(2), messageEvent(eventID(2), "c"))
+	conv, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(conv.Events) != 2 {
+		t.Fatalf("%d events", len(conv.Events))
+	}
+	hasWarning(t, conv.Warnings, "events/event-00001-"+eventID(1)+".json: cannot read: not a regular file")
+}
+
 // TestLoadHugeEvent reads a 50 MB event whole.
 func TestLoadHugeEvent(t *testing.T) {
 	raw := messageEvent(eventID(0), "BIG")

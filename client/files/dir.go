@@ -73,10 +73,14 @@ func openDir(path string) (*Reader, error) {
 	if !seed {
 		r.header.Warnings = append(r.header.Warnings, sanitizeAll(indexWarnings("events/", files))...)
 	}
-	// Names come from the listing and hold no separator: a plain join
-	// spares filepath.Join's cleaning, 100k times.
-	prefix := eventsDir + string(filepath.Separator)
-	read := func(name string, s *slab) ([]byte, error) { return readFile(prefix+name, s) }
+	read := func(string, *slab) ([]byte, error) { return nil, fs.ErrNotExist }
+	if len(files) > 0 {
+		d, err := openDirFiles(eventsDir)
+		if err != nil {
+			return nil, fmt.Errorf("read events: %w", err)
+		}
+		read, r.close = d.read, d.Close
+	}
 	if r.header.Title == "" {
 		r.header.Title = probeTitle(files, func(name string) ([]byte, error) { return read(name, nil) })
 	}

@@ -56,6 +56,14 @@ func writeEvent(t testing.TB, eventsDir string, index int, id string, raw []byte
 	return name
 }
 
+// mustMkdir creates a directory or fails the test.
+func mustMkdir(t testing.TB, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // writeConversation writes raws as an SDK conversation directory and
 // returns it.
 func writeConversation(t testing.TB, raws [][]byte, ids []string) string {

@@ -43,12 +43,17 @@ type result struct {
 // holes), from the calling goroutine only. When several results are ready
 // at once they are handed out together, so a slow consumer gets fewer,
 // larger batches instead of falling behind. It returns when jobs is closed
-// and every result is out, or with ctx's error when ctx is done first.
+// and every result is out, or with ctx's error when ctx is done first; in
+// both cases no worker is still running when it returns, so whatever the
+// jobs read from may be closed.
 func runOrdered(ctx context.Context, jobs <-chan job, emit func(p part, units int64)) error {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	results := make(chan result, 2*runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {

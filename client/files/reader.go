@@ -118,7 +118,8 @@ func (r *Reader) Header() *Conversation {
 // Chunk.Total.
 func (r *Reader) Total() int64 { return r.total }
 
-// Close releases what Open holds (the zip file).
+// Close releases what Open holds (the zip file, the events directory);
+// call it once Stream has returned.
 func (r *Reader) Close() error {
 	if r.close == nil {
 		return nil

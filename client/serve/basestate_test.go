@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ohwatch/internal/testdata"
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
 
@@ -32,7 +33,7 @@ func TestRealBaseStatesAreTheTemplate(t *testing.T) {
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
 			}
-			evs := loadTrajectory(t, "simple_echo_hello_world")
+			evs := testevents.Trajectory(t, "simple_echo_hello_world")
 			s := New(Options{})
 			s.Add(base.ID, base, evs)
 			url, err := s.Start(t.Context(), "")

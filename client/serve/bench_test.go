@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
 
@@ -14,7 +15,7 @@ const benchEvents = 10_000
 // emitted.
 func benchServer(b *testing.B) string {
 	b.Helper()
-	evs := generated(b, benchEvents, 1)
+	evs := testevents.Generated(b, benchEvents, 1)
 	_, base := start(b, Options{}, map[string][]model.Event{convID: evs})
 	waitFor(b, "the replay", func() bool { return eventCount(b, base, convID) == benchEvents })
 	var size int64
@@ -77,7 +78,7 @@ func BenchmarkSocketResendAll(b *testing.B) {
 // BenchmarkReplayToSubscribers replays a conversation at Speed 0 to ten
 // live subscribers: the emit path (reducer, store, fan-out).
 func BenchmarkReplayToSubscribers(b *testing.B) {
-	evs := generated(b, benchEvents, 1)
+	evs := testevents.Generated(b, benchEvents, 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		c := newConversation("bench", nil, evs, &Options{}, newFaultState(Faults{}), nil)

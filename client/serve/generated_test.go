@@ -4,29 +4,15 @@ import (
 	"net/http"
 	"testing"
 
-	"ohwatch/gen"
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
-
-// generated decodes a generated conversation of n events.
-func generated(t testing.TB, n int, seed int64) []model.Event {
-	t.Helper()
-	var evs []model.Event
-	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
-		ev, err := model.Decode(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
-}
 
 // TestGeneratedConversation replays a long realistic conversation (per-field
 // status and stats updates, several runs) and checks that REST paging and
 // the socket's resend hand back exactly the recording.
 func TestGeneratedConversation(t *testing.T) {
-	evs := generated(t, 450, 7)
+	evs := testevents.Generated(t, 450, 7)
 	s, base := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
 	waitPlayed(t, s)
 

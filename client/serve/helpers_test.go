@@ -8,51 +8,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
-	"ohwatch/internal/testdata"
 	"ohwatch/model"
 )
 
 // testKey is the session key the tests' servers require.
 const testKey = "test-session-key"
-
-// loadTrajectory decodes a recorded conversation of the shared test data
-// (events/event-NNNNN-<id>.json, in index order).
-func loadTrajectory(t testing.TB, name string) []model.Event {
-	t.Helper()
-	dir := filepath.Join(testdata.Dir(t), "trajectories", name, "events")
-	return loadEventsDir(t, dir)
-}
-
-func loadEventsDir(t testing.TB, dir string) []model.Event {
-	t.Helper()
-	names, err := filepath.Glob(filepath.Join(dir, "event-*.json"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no events in %s: %v", dir, err)
-	}
-	sort.Strings(names)
-	var evs []model.Event
-	for _, name := range names {
-		raw, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev, err := model.Decode(raw)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
-}
 
 // recording builds a synthetic recording, one event per call, stamped a
 // second apart from a fixed start.
@@ -364,7 +330,7 @@ func rawEqual(a, b []byte) bool { return bytes.Equal(a, b) }
 // waitFor polls cond until it holds or the test's patience ends.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

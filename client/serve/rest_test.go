@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
 
@@ -303,7 +304,7 @@ func TestOnlyEmittedEventsExist(t *testing.T) {
 func TestRealRecordingsRoundTrip(t *testing.T) {
 	for _, name := range []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan", "cli447_hi_followup_iterative_case_a"} {
 		t.Run(name, func(t *testing.T) {
-			evs := loadTrajectory(t, name)
+			evs := testevents.Trajectory(t, name)
 			s, base := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
 			waitPlayed(t, s)
 			var p page

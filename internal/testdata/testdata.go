@@ -51,3 +51,38 @@ func Trajectories(tb testing.TB) []string {
 	sort.Strings(dirs)
 	return dirs
 }
+
+// EventFiles returns the raw bytes of every events/event-NNNNN-<id>.json of
+// a recorded conversation directory, in index order (the zero-padded index
+// sorts by name). It hands back bytes rather than decoded events so that
+// the model package's own tests can use it without an import cycle. It
+// fails the test when the directory holds no event file.
+func EventFiles(tb testing.TB, dir string) [][]byte {
+	tb.Helper()
+	names := EventPaths(tb, dir)
+	raws := make([][]byte, 0, len(names))
+	for _, name := range names {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			tb.Fatalf("testdata: %v", err)
+		}
+		raws = append(raws, raw)
+	}
+	return raws
+}
+
+// EventPaths returns the paths of a recorded conversation's event files
+// (events/event-*.json below dir), in index order. It fails the test when
+// there are none: a recording without events is a broken fixture.
+func EventPaths(tb testing.TB, dir string) []string {
+	tb.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "events", "event-*.json"))
+	if err != nil {
+		tb.Fatalf("testdata: %v", err)
+	}
+	if len(names) == 0 {
+		tb.Fatalf("testdata: no events/event-*.json in %s", dir)
+	}
+	sort.Strings(names)
+	return names
+}

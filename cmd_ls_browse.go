@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"ohwatch/export"
+	"ohwatch/headless"
+	"ohwatch/tui"
+)
+
+// browseAndReplay is `ohwatch ls` on a terminal: the conversations in a
+// browser to pick one from. A conversation on disk is then replayed in the
+// TUI; one on a server has no path to replay, so its id is printed for
+// `ohwatch watch URL --conversation ID`. Leaving the browser without a
+// choice exits 0.
+func browseAndReplay(env *environment, rows []listing) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	chosen, err := tui.Browse(ctx, tui.BrowseOptions{Rows: browseRowsOf(rows), NoColor: env.getenv("NO_COLOR") != ""})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
+		return 1
+	}
+	if ctx.Err() != nil {
+		return headless.ExitInterrupted
+	}
+	if chosen == "" {
+		return 0
+	}
+	for _, r := range rows {
+		if r.Path != "" && r.Path == chosen {
+			stop()
+			return runReplay([]string{chosen}, env)
+		}
+	}
+	fmt.Fprintln(env.stdout, chosen)
+	return 0
+}
+
+// browseRowsOf turns the listing into the browser's rows, with costs
+// printed as the table of `ohwatch ls` prints them.
+func browseRowsOf(rows []listing) []tui.BrowseRow {
+	out := make([]tui.BrowseRow, len(rows))
+	for i, r := range rows {
+		out[i] = tui.BrowseRow{ID: r.ID, Title: r.Title, Status: r.Status, Events: r.Events,
+			Cost: listingCost(r), LastActivity: r.LastActivity, Path: r.Path}
+	}
+	return out
+}
+
+// listingCost is a row's cost as `ohwatch ls` prints it: dollars when
+// known, "unknown" when a conversation spent tokens at no known price,
+// "-" when there is nothing to say.
+func listingCost(r listing) string {
+	switch {
+	case r.CostKnown || r.CostUSD > 0:
+		return export.Cost(r.CostUSD, true, 0)
+	case r.Status != "":
+		return "unknown"
+	}
+	return "-"
+}

@@ -1,0 +1,240 @@
+package export
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ohwatch/internal/testdata"
+	"ohwatch/internal/testevents"
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// hostileText holds what must never reach a terminal from event text: an
+// OSC 52 clipboard write, a screen clear, a bidi override, a carriage
+// return, a C1 CSI and a bell.
+const hostileText = "\x1b]52;c;aGk=\x07\x1b[2J\u202eevil\r\u009b31m\a"
+
+// forbidden are the bytes and runes hostileText carries that sanitising
+// must remove.
+var forbidden = []string{"\x1b", "\u009b", "\u202e", "\r", "\a"}
+
+// logOf builds a log of the events.
+func logOf(evs []model.Event) *reducer.Log {
+	log := reducer.NewLog(nil, 0)
+	log.Append(evs...)
+	return log
+}
+
+// poisoned returns raw with hostileText appended to every string value but
+// the structural ones (kinds, ids, sources, timestamps), so that the event
+// still decodes as its kind.
+func poisoned(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(key string, v any) any
+	walk = func(key string, v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, val := range x {
+				x[k] = walk(k, val)
+			}
+		case []any:
+			for i, val := range x {
+				x[i] = walk(key, val)
+			}
+		case string:
+			switch key {
+			case "kind", "id", "source", "timestamp", "tool_call_id", "action_id", "llm_response_id", "role", "type", "status":
+				return x
+			}
+			return x + hostileText
+		}
+		return v
+	}
+	out, err := json.Marshal(walk("", v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestStateOfRecordings(t *testing.T) {
+	dir := filepath.Join(testdata.Dir(t), "trajectories")
+	tests := []struct {
+		name      string
+		status    string
+		tasks     int
+		confirmed bool
+	}{
+		{"simple_echo_hello_world", model.StatusFinished, 0, false},
+		{"creating_agent_plan", model.StatusFinished, 5, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			evs := testevents.Recorded(t, filepath.Join(dir, tt.name))
+			log := logOf(evs)
+			doc := State(log, -1, []string{"warn " + hostileText})
+			if doc.Events != len(evs) || doc.At != len(evs) {
+				t.Errorf("events %d at %d, want %d", doc.Events, doc.At, len(evs))
+			}
+			if doc.ExecutionStatus != tt.status || doc.StatusConfirmed != tt.confirmed {
+				t.Errorf("status %q confirmed %v, want %q %v", doc.ExecutionStatus, doc.StatusConfirmed, tt.status, tt.confirmed)
+			}
+			if len(doc.Tasks) != tt.tasks {
+				t.Errorf("%d tasks, want %d", len(doc.Tasks), tt.tasks)
+			}
+			if doc.Kinds["MessageEvent"] == 0 {
+				t.Errorf("kinds %v count no MessageEvent", doc.Kinds)
+			}
+			var buf bytes.Buffer
+			if err := WriteState(&buf, doc); err != nil {
+				t.Fatal(err)
+			}
+			var back map[string]any
+			if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+				t.Fatalf("state JSON does not parse: %v", err)
+			}
+			for _, key := range []string{"events", "at", "execution_status", "status_source", "status_confirmed", "iteration",
+				"steps", "metrics", "tasks", "pending_actions", "errors", "kinds", "unknown_kinds", "duplicates", "warnings"} {
+				if _, ok := back[key]; !ok {
+					t.Errorf("state JSON lacks %q", key)
+				}
+			}
+			buf.Reset()
+			if err := WriteStateText(&buf, "id"+hostileText, "title"+hostileText, doc); err != nil {
+				t.Fatal(err)
+			}
+			checkInert(t, buf.String())
+			if !strings.Contains(buf.String(), "status         "+tt.status) {
+				t.Errorf("state text lacks the status line:\n%s", buf.String())
+			}
+		})
+	}
+}
+
+func TestStateAtAPrefix(t *testing.T) {
+	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	log := logOf(evs)
+	doc := State(log, 2, nil)
+	if doc.At != 2 || doc.Events != len(evs) {
+		t.Fatalf("at %d of %d, want 2 of %d", doc.At, doc.Events, len(evs))
+	}
+	if doc.ExecutionStatus == model.StatusFinished {
+		t.Errorf("two events in, the status is already %q", doc.ExecutionStatus)
+	}
+	if doc.Warnings == nil || doc.Tasks == nil || doc.PendingActions == nil {
+		t.Error("empty lists must encode as [], not null")
+	}
+}
+
+// TestMarkdownOfHostileRecordings renders every recording with escape
+// sequences in every text field: the transcript keeps the text and carries
+// none of the sequences.
+func TestMarkdownOfHostileRecordings(t *testing.T) {
+	for _, dir := range testdata.Trajectories(t) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var evs []model.Event
+			for _, raw := range testdata.EventFiles(t, dir) {
+				ev, err := model.Decode(poisoned(t, raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				evs = append(evs, ev)
+			}
+			var buf bytes.Buffer
+			if err := Markdown(&buf, "title"+hostileText, logOf(evs)); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			checkInert(t, out)
+			if !strings.Contains(out, "## Transcript") || !strings.Contains(out, "evil") {
+				t.Errorf("the transcript lost its text:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestMarkdownOfARecording(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Markdown(&buf, "echo", logOf(testevents.Trajectory(t, "simple_echo_hello_world"))); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"# echo", "| status | finished", "**User**", "**Action** `terminal`", "```sh\n$ ", "Output (exit 0):"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestFenceOutgrowsBackticksAndCapsLines(t *testing.T) {
+	var buf bytes.Buffer
+	m := &mdWriter{w: bufio.NewWriter(&buf)}
+	m.fence("", "a ``` b")
+	var long []string
+	for range maxOutputLines + 5 {
+		long = append(long, "line")
+	}
+	m.fence("sh", strings.Join(long, "\n"))
+	if err := m.w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.HasPrefix(out, "````\na ``` b\n````\n") {
+		t.Errorf("a fence that the text can close:\n%s", out)
+	}
+	if !strings.Contains(out, "… 5 more lines") || strings.Count(out, "line\n") != maxOutputLines {
+		t.Errorf("long output not cut to %d lines:\n%s", maxOutputLines, out)
+	}
+}
+
+func TestFormatters(t *testing.T) {
+	costs := []struct {
+		usd    float64
+		known  bool
+		tokens int64
+		want   string
+	}{
+		{0, false, 100, "unknown"},
+		{0, false, 0, "$0.00"},
+		{0.004, true, 10, "$0.0040"},
+		{1.234, true, 10, "$1.23"},
+	}
+	for _, c := range costs {
+		if got := Cost(c.usd, c.known, c.tokens); got != c.want {
+			t.Errorf("Cost(%v, %v, %d) = %q, want %q", c.usd, c.known, c.tokens, got, c.want)
+		}
+	}
+	counts := map[int64]string{0: "0", 999: "999", 1234: "1.2k", 12_345: "12k", 2_500_000: "2.5M"}
+	for n, want := range counts {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	hits := []struct {
+		prompt, read int64
+		want         string
+	}{{0, 0, "-"}, {100, 25, "25%"}, {100, 300, "75%"}}
+	for _, h := range hits {
+		if got := CacheHit(h.prompt, h.read); got != h.want {
+			t.Errorf("CacheHit(%d, %d) = %q, want %q", h.prompt, h.read, got, h.want)
+		}
+	}
+}
+
+func checkInert(t *testing.T, out string) {
+	t.Helper()
+	for _, bad := range forbidden {
+		if strings.Contains(out, bad) {
+			t.Errorf("output carries %q from event text", bad)
+		}
+	}
+}

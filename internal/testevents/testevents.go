@@ -1,0 +1,52 @@
+// Package testevents decodes, for tests, the shared upstream recordings and
+// generated conversations. It sits apart from internal/testdata because it
+// imports model (and gen), whose own tests import internal/testdata.
+package testevents
+
+import (
+	"path/filepath"
+	"testing"
+
+	"ohwatch/gen"
+	"ohwatch/internal/testdata"
+	"ohwatch/model"
+)
+
+// Recorded decodes every event of a recorded conversation directory (one
+// holding events/event-NNNNN-<id>.json), in index order. A file that does
+// not decode fails the test: the shared recordings are known good.
+func Recorded(tb testing.TB, dir string) []model.Event {
+	tb.Helper()
+	raws := testdata.EventFiles(tb, dir)
+	evs := make([]model.Event, 0, len(raws))
+	for i, raw := range raws {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			tb.Fatalf("%s event %d: %v", filepath.Base(dir), i, err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// Trajectory decodes the recording of that name under the shared
+// trajectories directory (for example "simple_echo_hello_world").
+func Trajectory(tb testing.TB, name string) []model.Event {
+	tb.Helper()
+	return Recorded(tb, filepath.Join(testdata.Dir(tb), "trajectories", name))
+}
+
+// Generated decodes a generated conversation of n events (gen.Events with
+// that seed), in order.
+func Generated(tb testing.TB, n int, seed int64) []model.Event {
+	tb.Helper()
+	evs := make([]model.Event, 0, n)
+	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			tb.Fatalf("generated event %d (seed %d): %v", len(evs), seed, err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}

@@ -1,0 +1,321 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/model"
+	"ohwatch/theme"
+)
+
+// BrowseRow is one conversation offered by the browser, as `ohwatch ls`
+// lists it.
+type BrowseRow struct {
+	ID     string
+	Title  string
+	Status string
+	// Events is the number of events; negative when unknown.
+	Events int
+	// Cost is the cost as the listing prints it ("$1.23", "unknown", "-").
+	Cost         string
+	LastActivity time.Time
+	// Path is where the conversation is on disk; empty for a server's.
+	Path string
+}
+
+// BrowseOptions is what the browser shows.
+type BrowseOptions struct {
+	Rows []BrowseRow
+	// Where names what is listed (a root directory, a server URL).
+	Where string
+	// NoColor draws without colours (NO_COLOR); Dark picks the dark
+	// palette until the terminal reports its background.
+	NoColor, Dark bool
+}
+
+// Browse shows the conversations as a sortable, filterable table until the
+// user picks one (enter) or leaves (q, esc). It returns the chosen row's
+// Path, or its ID when it has no path, and "" when the user left without
+// choosing or ctx ended.
+func Browse(ctx context.Context, opts BrowseOptions) (string, error) {
+	if os.Getenv("NO_COLOR") != "" {
+		opts.NoColor = true
+	}
+	p := tea.NewProgram(newBrowser(opts), tea.WithContext(ctx))
+	final, err := p.Run()
+	if err != nil {
+		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+			return "", nil
+		}
+		return "", err
+	}
+	if b, ok := final.(browser); ok {
+		return b.chosen, nil
+	}
+	return "", nil
+}
+
+// browseSort is the order of the browser's rows; s cycles through them.
+type browseSort int
+
+const (
+	sortActivity browseSort = iota
+	sortCost
+	sortEvents
+	sortStatus
+	sortCount
+)
+
+// String names the order for the browser's heading.
+func (s browseSort) String() string {
+	return [...]string{"last activity", "cost", "events", "status"}[s]
+}
+
+// browser is the Bubble Tea model of Browse: the rows, the order and
+// filter that select and arrange them, and the cursor.
+type browser struct {
+	opts   BrowseOptions
+	styles theme.Styles
+	width  int
+	height int
+
+	sortBy    browseSort
+	filter    string
+	filtering bool // the filter line takes the keys
+	// shown are the indices into opts.Rows that pass the filter, in the
+	// current order.
+	shown  []int
+	cursor int // position in shown
+	top    int // first position of shown on the screen
+
+	chosen string
+}
+
+// newBrowser builds the browser model over opts.Rows.
+func newBrowser(opts BrowseOptions) browser {
+	b := browser{opts: opts, styles: theme.New(opts.Dark, opts.NoColor), width: 80, height: 24}
+	b.arrange()
+	return b
+}
+
+// Init asks the terminal for its background colour.
+func (b browser) Init() tea.Cmd {
+	if b.opts.NoColor {
+		return nil
+	}
+	return tea.RequestBackgroundColor
+}
+
+// Update implements tea.Model.
+func (b browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		b.width, b.height = msg.Width, msg.Height
+		b.scrollToCursor()
+	case tea.BackgroundColorMsg:
+		if !b.opts.NoColor {
+			b.styles = theme.New(msg.IsDark(), false)
+		}
+	case tea.KeyPressMsg:
+		return b.key(msg)
+	}
+	return b, nil
+}
+
+// key answers a key press: the filter line's editing keys while it is
+// open, the browser's keys otherwise.
+func (b browser) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := msg.String()
+	if k == "ctrl+c" {
+		b.chosen = ""
+		return b, tea.Quit
+	}
+	if b.filtering {
+		return b.filterKey(msg), nil
+	}
+	switch k {
+	case "q":
+		b.chosen = ""
+		return b, tea.Quit
+	case "esc":
+		if b.filter != "" {
+			b.filter = ""
+			b.arrange()
+			return b, nil
+		}
+		b.chosen = ""
+		return b, tea.Quit
+	case "enter":
+		if len(b.shown) == 0 {
+			return b, nil
+		}
+		row := b.opts.Rows[b.shown[b.cursor]]
+		b.chosen = row.Path
+		if b.chosen == "" {
+			b.chosen = row.ID
+		}
+		return b, tea.Quit
+	case "j", "down":
+		b.move(1)
+	case "k", "up":
+		b.move(-1)
+	case "g", "home":
+		b.move(-len(b.shown))
+	case "G", "end":
+		b.move(len(b.shown))
+	case "ctrl+d", "pgdown":
+		b.move(max(b.listHeight()/2, 1))
+	case "ctrl+u", "pgup":
+		b.move(-max(b.listHeight()/2, 1))
+	case "/":
+		b.filtering = true
+	case "s":
+		b.sortBy = (b.sortBy + 1) % sortCount
+		b.arrange()
+	}
+	return b, nil
+}
+
+// filterKey edits the filter line; the table follows every keystroke.
+func (b browser) filterKey(msg tea.KeyPressMsg) browser {
+	switch msg.String() {
+	case "enter":
+		b.filtering = false
+		return b
+	case "esc":
+		b.filtering, b.filter = false, ""
+	case "backspace":
+		if r := []rune(b.filter); len(r) > 0 {
+			b.filter = string(r[:len(r)-1])
+		}
+	default:
+		if msg.Text == "" {
+			return b
+		}
+		b.filter += model.SanitizeLine(msg.Text)
+	}
+	b.arrange()
+	return b
+}
+
+// move shifts the cursor by n rows, stopping at either end.
+func (b *browser) move(n int) {
+	b.cursor = max(0, min(b.cursor+n, len(b.shown)-1))
+	b.scrollToCursor()
+}
+
+// listHeight is the number of table rows on the screen: the heading, the
+// column names and the footer take three lines.
+func (b browser) listHeight() int { return max(b.height-3, 1) }
+
+// scrollToCursor keeps the cursor's row inside the window.
+func (b *browser) scrollToCursor() {
+	h := b.listHeight()
+	switch {
+	case b.cursor < b.top:
+		b.top = b.cursor
+	case b.cursor >= b.top+h:
+		b.top = b.cursor - h + 1
+	}
+	b.top = max(0, min(b.top, max(len(b.shown)-h, 0)))
+}
+
+// arrange recomputes the shown rows after the filter or the order
+// changed, keeping the cursor on the same conversation when it is still
+// shown.
+func (b *browser) arrange() {
+	keep := -1
+	if b.cursor >= 0 && b.cursor < len(b.shown) {
+		keep = b.shown[b.cursor]
+	}
+	rows := b.opts.Rows
+	shown := make([]int, 0, len(rows))
+	needle := strings.ToLower(b.filter)
+	for i, r := range rows {
+		if needle == "" || matchesRow(r, needle) {
+			shown = append(shown, i)
+		}
+	}
+	slices.SortStableFunc(shown, func(x, y int) int { return compareRows(rows[x], rows[y], b.sortBy) })
+	b.shown = shown
+	b.cursor = 0
+	if k := slices.Index(shown, keep); k >= 0 {
+		b.cursor = k
+	}
+	b.scrollToCursor()
+}
+
+// matchesRow reports whether a row's id, title, status or path contains
+// the lower-case needle, in any case.
+func matchesRow(r BrowseRow, needle string) bool {
+	for _, s := range []string{r.ID, r.Title, r.Status, r.Path} {
+		if strings.Contains(strings.ToLower(s), needle) {
+			return true
+		}
+	}
+	return false
+}
+
+// compareRows orders two rows by key, most interesting first: the latest
+// activity, the highest cost, the most events; status alphabetically.
+// Ties, and unknown values, fall back to the latest activity.
+func compareRows(x, y BrowseRow, by browseSort) int {
+	byTime := func() int { return y.LastActivity.Compare(x.LastActivity) }
+	var c int
+	switch by {
+	case sortCost:
+		c = compareDesc(costValue(x.Cost), costValue(y.Cost))
+	case sortEvents:
+		c = compareDesc(float64(x.Events), float64(y.Events))
+	case sortStatus:
+		c = strings.Compare(statusKey(x.Status), statusKey(y.Status))
+	}
+	if c != 0 {
+		return c
+	}
+	return byTime()
+}
+
+// compareDesc orders a before b when a is larger.
+func compareDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// costValue reads a listed cost ("$1.23") as dollars; an unknown cost is
+// below every known one.
+func costValue(s string) float64 {
+	v, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64)
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// statusKey sorts rows without a status last.
+func statusKey(s string) string {
+	if s == "" || s == "-" {
+		return "\uffff"
+	}
+	return s
+}
+
+// View implements tea.Model.
+func (b browser) View() tea.View {
+	v := tea.NewView(b.render())
+	v.AltScreen = true
+	v.WindowTitle = "ohwatch"
+	return v
+}

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"ohwatch/model"
+)
+
+// userMessage is a user MessageEvent with the given id and text.
+func userMessage(id, ts, text string) string {
+	return fmt.Sprintf(`{"id":%q,"timestamp":%q,"source":"user","llm_message":{"role":"user","content":[{"type":"text","text":%q}]},"kind":"MessageEvent"}`,
+		id, ts, text)
+}
+
+// rowOf returns the screen line of the list row numbered #n.
+func rowOf(t *testing.T, out string, n int) string {
+	t.Helper()
+	want := fmt.Sprintf("#%d ", n)
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, want) && strings.Contains(line, "Msg") {
+			return line
+		}
+	}
+	t.Fatalf("no row %s on the screen:\n%s", want, out)
+	return ""
+}
+
+func TestForgottenEventsAreMarkedAsOfTheCursor(t *testing.T) {
+	log := fixtureLog(t,
+		userMessage("m1", "2026-01-27T03:56:20.000000", "first"),
+		userMessage("m2", "2026-01-27T03:56:21.000000", "second"),
+		userMessage("m3", "2026-01-27T03:56:22.000000", "third"),
+		userMessage("m4", "2026-01-27T03:56:23.000000", "fourth"),
+		`{"id":"c1","timestamp":"2026-01-27T03:56:24.000000","source":"environment","forgotten_event_ids":["m2","m3"],"summary":"the user said hello","summary_offset":1,"llm_response_id":"r1","kind":"Condensation"}`,
+		userMessage("m5", "2026-01-27T03:56:25.000000", "fifth"),
+	)
+	m := newModel(Options{Log: log, Title: "condensed"}, 160, 48)
+	g := m.styles.Glyphs.Forgotten
+
+	// Before the condensation nothing is forgotten.
+	m, _ = press(t, m, "j", "j", "j")
+	out := screen(m)
+	for n := 1; n <= 4; n++ {
+		if strings.Contains(rowOf(t, out, n), g) {
+			t.Fatalf("row #%d marked forgotten before the condensation:\n%s", n, out)
+		}
+	}
+
+	// At the condensation and after it, the events it forgot are marked,
+	// the others are not.
+	for _, key := range []string{"j", "j"} {
+		m, _ = press(t, m, key)
+		out = screen(m)
+		for n, want := range map[int]bool{1: false, 2: true, 3: true, 4: false, 6: false} {
+			if got := strings.Contains(rowOf(t, out, n), g); got != want {
+				t.Fatalf("cursor #%d: row #%d forgotten mark %v, want %v:\n%s", m.cursor+1, n, got, want, out)
+			}
+		}
+		if !strings.Contains(out, g+" forgotten by condensation") {
+			t.Fatalf("the list title has no legend for the mark:\n%s", out)
+		}
+	}
+
+	// Back before the condensation, the marks go.
+	m, _ = press(t, m, "g")
+	if strings.Contains(screen(m), g) {
+		t.Fatalf("marks stay with the cursor before the condensation:\n%s", screen(m))
+	}
+}
+
+func TestForgottenMarksInAGeneratedConversation(t *testing.T) {
+	log := generated(t, 3000, 1)
+	cond := -1
+	for i := 0; i < log.Len(); i++ {
+		ev := log.Event(i)
+		if c, ok := ev.Body.(*model.Condensation); ok && len(c.ForgottenIDs) > 0 {
+			cond = i
+			break
+		}
+	}
+	if cond < 0 {
+		t.Fatal("the generated conversation has no condensation")
+	}
+	m := newModel(Options{Log: log, Title: "generated"}, 160, 48)
+	// Showing only messages and condensations, the window reaches back
+	// from the condensation into what it forgot.
+	m.filter = m.filter.toggled(kindMessage).toggled(kindCondense)
+	m = m.moveTo(cond)
+	g := m.styles.Glyphs.Forgotten
+	out := screen(m)
+	st := m.state()
+	marked := 0
+	for _, i := range m.visibleRows(m.layout().list.h - 1) {
+		line := rowOf2(out, i)
+		if line == "" {
+			t.Fatalf("row %s is not on the screen:\n%s", ordinal(i), out)
+		}
+		got := strings.Contains(string([]rune(line)[:2]), g)
+		if want := st.Forgotten(log.Event(i).ID); got != want {
+			t.Fatalf("row %s: mark %v, want %v:\n%s", ordinal(i), got, want, out)
+		}
+		if got {
+			marked++
+		}
+	}
+	if marked == 0 {
+		t.Fatalf("no forgotten row marked at the condensation %s:\n%s", ordinal(cond), out)
+	}
+}
+
+// rowOf2 returns the line holding the list row of event i, "" when absent.
+func rowOf2(out string, i int) string {
+	want := ordinal(i) + " "
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, want) {
+			return line
+		}
+	}
+	return ""
+}
