@@ -125,7 +125,7 @@ func listServer(ctx context.Context, url, key string) ([]listing, error) {
 }
 
 // statsCost sums the accumulated cost over usage ids; the cost is known
-// only when some usage reported one, or no tokens were spent at all.
+// only when some usage reported one, or usages exist and spent no tokens.
 func statsCost(s *model.Stats) (float64, bool) {
 	var cost float64
 	var tokens int64
@@ -136,7 +136,7 @@ func statsCost(s *model.Stats) (float64, bool) {
 		cost += m.AccumulatedCost
 		tokens += m.Accumulated.Prompt + m.Accumulated.Completion
 	}
-	return cost, cost > 0 || tokens == 0
+	return cost, cost > 0 || (tokens == 0 && len(s.UsageToMetrics) > 0)
 }
 
 func writeListing(w io.Writer, rows []listing) {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/signal"
@@ -10,6 +12,7 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/client/serve"
+	"ohwatch/model"
 )
 
 func runServe(args []string, env *environment) int {
@@ -77,6 +80,7 @@ func loadServed(path string) ([]*files.Conversation, error) {
 			if err != nil {
 				return nil, err
 			}
+			c.ID = servedID(c.ID, s.Path)
 			convs = append(convs, c)
 		}
 		if len(convs) == 0 {
@@ -88,10 +92,19 @@ func loadServed(path string) ([]*files.Conversation, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.ID == "" {
-		c.ID = filepath.Base(filepath.Clean(path))
-	}
+	c.ID = servedID(c.ID, path)
 	return []*files.Conversation{c}, nil
+}
+
+// servedID is the conversation id a recording is served under: its own
+// when it has one, else one derived from its path, stable across runs, in
+// the 32-hex form clients expect in URLs.
+func servedID(id, path string) string {
+	if n := model.NormalizeConversationID(id); len(n) == 32 {
+		return n
+	}
+	sum := sha256.Sum256([]byte(filepath.Base(filepath.Clean(path))))
+	return hex.EncodeToString(sum[:16])
 }
 
 // isConversationDir says whether dir is one conversation (it has events/

@@ -10,9 +10,9 @@ import (
 )
 
 // story is the demo's script runner: a gen.Builder plus the repository's
-// files and the task list, with one helper per kind of agent step. Every
-// helper makes the LLM call (and its stats update) before the events it
-// causes, as the agent-server does.
+// files and the task list, with one method per kind of agent step. Every
+// such method makes the LLM call (and its stats update) before the events
+// it causes, as the agent-server does.
 type story struct {
 	b      *gen.Builder
 	events [][]byte

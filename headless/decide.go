@@ -33,8 +33,8 @@ func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 			w.live = true
 		}
 		if w.live && !w.opts.Recording && i < n-1 {
+			w.printed = i + 1
 			if r, done := w.decide(ctx, cur); done {
-				w.printed = i + 1
 				return r, true
 			}
 		}
@@ -55,9 +55,6 @@ func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
 		return
 	}
 	w.p.status(i, prev.Status, cur.Status, shapeOf(ev, cur), cur.StatusConfirmed)
-	if cur.Status == model.StatusFinished && !cur.StatusConfirmed && !w.opts.Recording {
-		w.p.provisional(i)
-	}
 }
 
 // shapeOf names where a status line's value came from, in the words of the
@@ -93,6 +90,7 @@ func (w *watcher) decide(ctx context.Context, s reducer.State) (Result, bool) {
 		}
 		if !w.provisional {
 			w.provisional = true
+			w.p.provisional(w.printed - 1)
 			w.armGrace()
 		}
 		return Result{}, false

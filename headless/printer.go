@@ -110,6 +110,10 @@ func (p *printer) result(r Result) {
 		}
 		return
 	}
+	if r.Exit == ExitUnreachable {
+		p.printf("\ncould not watch the conversation: %s\n", model.SanitizeLine(r.Reason))
+		return
+	}
 	p.printf("\nno terminal state reached: %s (last status: %s)\n", model.SanitizeLine(r.Reason), orDash(r.Status))
 }
 

@@ -261,7 +261,7 @@ func TestJSONLinesAreValidAndInert(t *testing.T) {
 		perField(t, "finished"),
 		fullState(t, "finished"),
 	}
-	r, out := run(t, feedOf(false, events), Options{JSON: true})
+	r, out := run(t, feedOf(false, events[:4], events[4:]), Options{JSON: true})
 	if r.Exit != ExitFinished {
 		t.Fatalf("exit %d\n%s", r.Exit, out)
 	}
