@@ -81,6 +81,10 @@ func runList(args []string, env *environment) int {
 		}
 		return 0
 	}
+	if env.isTerminal && len(rows) > 0 {
+		// In a terminal, ls is a browser: pick one and it opens.
+		return browseAndReplay(env, rows)
+	}
 	writeListing(env.stdout, rows)
 	return 0
 }

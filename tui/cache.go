@@ -34,6 +34,8 @@ type renderCache struct {
 	start   time.Time
 
 	scrub scrubCache
+
+	forget forgetIndex
 }
 
 func newRenderCache() *renderCache {

@@ -73,10 +73,16 @@ func (m Model) moveTo(i int) Model {
 	return m
 }
 
-// canFollow reports whether the source still records, so the cursor can
-// follow the newest event.
+// canFollow reports whether the source still records, or a recording is
+// still loading, so the cursor can follow the newest event: G during a
+// long replay's load goes to its end, not to where the load was then.
 func (m Model) canFollow() bool {
-	return m.opts.Live && !m.feedDone
+	return (m.opts.Live || m.loading()) && !m.feedDone
+}
+
+// loading reports whether a recording is still being read from its feed.
+func (m Model) loading() bool {
+	return !m.opts.Live && m.opts.Feed != nil && m.progress != nil && !m.feedDone
 }
 
 // newSincePin is the number of events recorded since the cursor was pinned.

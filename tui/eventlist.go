@@ -29,11 +29,11 @@ func (l eventList) Render(width, height int) string {
 		return ""
 	}
 	rows := m.visibleRows(height - 1)
-	st := m.state()
+	m.cache.forget.update(m.log)
 	forgotten := make([]bool, len(rows))
 	anyForgotten := false
 	for k, i := range rows {
-		forgotten[k] = st.Forgotten(m.log.Event(i).ID)
+		forgotten[k] = m.cache.forget.forgottenAt(i, m.cursor)
 		anyForgotten = anyForgotten || forgotten[k]
 	}
 	// Every line is made exactly width cells here, so the block is joined

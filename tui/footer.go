@@ -76,6 +76,10 @@ func (m Model) activeKeys(st reducer.State) KeyMap {
 	k.NextMatch.SetEnabled(len(m.search.matches) > 0)
 	k.PrevMatch.SetEnabled(len(m.search.matches) > 0)
 	k.Bottom.SetEnabled(!m.follow)
+	if !m.opts.Live {
+		// A recording has no live end to return to.
+		k.Bottom.SetHelp(k.Bottom.Help().Key, "last event")
+	}
 	inInspector := m.insp.open
 	k.Raw.SetEnabled(inInspector)
 	k.Diff.SetEnabled(inInspector)

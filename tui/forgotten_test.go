@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ohwatch/model"
+	"ohwatch/reducer"
 )
 
 // userMessage is a user MessageEvent with the given id and text.
@@ -119,4 +120,33 @@ func rowOf2(out string, i int) string {
 		}
 	}
 	return ""
+}
+
+func TestForgetIndexAgreesWithTheReducer(t *testing.T) {
+	evs := generatedEvents(t, 4000, 11)
+	log := reducer.NewLog(nil, 0)
+	var f forgetIndex
+	// The index grows with the log, as it does while a recording loads.
+	for at := 0; at < len(evs); at += 700 {
+		log.Append(evs[at:min(at+700, len(evs))]...)
+		f.update(log)
+	}
+	var cursors []int
+	for i := 0; i < log.Len(); i++ {
+		if _, ok := log.Event(i).Body.(*model.Condensation); ok {
+			cursors = append(cursors, i-1, i, i+1)
+		}
+	}
+	if len(cursors) == 0 {
+		t.Fatal("the generated conversation has no condensation")
+	}
+	cursors = append(cursors, 0, log.Len()-1)
+	for _, c := range cursors {
+		st := log.At(c)
+		for i := 0; i < log.Len(); i++ {
+			if got, want := f.forgottenAt(i, c), st.Forgotten(log.Event(i).ID); got != want {
+				t.Fatalf("cursor %d, event %d: index says %v, reducer %v", c, i, got, want)
+			}
+		}
+	}
 }

@@ -132,6 +132,9 @@ func (h header) position() string {
 	m := h.m
 	s := m.styles
 	n := m.log.Len()
+	if m.follow && m.loading() {
+		return s.Info.Render("↓ end " + strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n))
+	}
 	if m.follow && !m.feedDone {
 		return s.Live.Render(s.Glyphs.Live + " LIVE")
 	}

@@ -24,10 +24,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, k.Quit):
 			return m, tea.Quit
 		case key.Matches(msg, k.Down):
-			lines, _ := helpView{keys: m.keys, styles: m.styles}.lines()
-			m.helpAt = min(m.helpAt+1, len(lines)-1)
+			m = m.helpScroll(1)
 		case key.Matches(msg, k.Up):
-			m.helpAt = max(m.helpAt-1, 0)
+			m = m.helpScroll(-1)
+		case key.Matches(msg, k.PageDown, k.HalfDown):
+			m = m.helpScroll(max(m.helpArea().h/2, 1))
+		case key.Matches(msg, k.PageUp, k.HalfUp):
+			m = m.helpScroll(-max(m.helpArea().h/2, 1))
 		default:
 			m.showHelp, m.helpAt = false, 0
 		}

@@ -541,3 +541,47 @@ func TestCustomKeyMap(t *testing.T) {
 		t.Fatalf("help does not show the new binding:\n%s", screen(m))
 	}
 }
+
+func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello"}, 80, 24)
+	m, _ = press(t, m, "?")
+	seen := map[string]bool{}
+	last := ""
+	for k := 0; k < 60; k++ {
+		out := screen(m)
+		assertScreenShape(t, out, 80, 24)
+		if strings.Contains(out, "cost ") {
+			t.Fatalf("the summary strip takes the reference's room:\n%s", out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			seen[strings.Join(strings.Fields(line), " ")] = true
+		}
+		if out == last {
+			break // the end: j no longer scrolls
+		}
+		last = out
+		m, _ = press(t, m, "j")
+	}
+	all := strings.Join(mapKeys(seen), "\n")
+	for _, g := range m.keys.helpGroups() {
+		for _, b := range g.bindings {
+			if !strings.Contains(all, b.Help().Desc) {
+				t.Errorf("help never shows %q (%s)", b.Help().Desc, b.Help().Key)
+			}
+		}
+	}
+	// k scrolls back at once, however often j was pressed past the end.
+	m, _ = press(t, m, "j", "j", "j", "k")
+	if m.helpAt != max(helpView{keys: m.keys, styles: m.styles}.maxScroll(80, m.helpArea().h)-1, 0) {
+		t.Fatalf("help scroll %d after k at the end", m.helpAt)
+	}
+}
+
+// mapKeys lists a set's members.
+func mapKeys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	return out
+}

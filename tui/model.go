@@ -137,6 +137,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.ingest(msg.batch)
 	case feedClosedMsg:
 		m.feedDone = true
+		if !m.opts.Live {
+			// A loaded recording has no newest event to follow.
+			m.follow = false
+		}
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
@@ -209,7 +213,8 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 		m.pinnedLen = n
 	}
 	m.fixTop()
-	return m, m.waitFeed()
+	m, search := m.searchNew()
+	return m, tea.Batch(m.waitFeed(), search)
 }
 
 // waitFeed is the one point where events enter the UI: it waits for the

@@ -16,8 +16,11 @@ type feedClosedMsg struct{}
 // searchDoneMsg is sent when a search over every event's text finishes;
 // gen ties it to the query that started it, so a stale result is dropped.
 type searchDoneMsg struct {
-	gen     int
-	query   string
+	gen   int
+	query string
+	// from is the first index searched: 0 for a new search, more when a
+	// search catches up with events that arrived while it ran.
+	from    int
 	matches []int
 	scanned int
 }

@@ -79,17 +79,25 @@ func TestLoadingReplayKeepsTheCursorAtTheStart(t *testing.T) {
 	}
 	m, _ = send(m, batchMsg{batch: model.Batch{Events: evs[224:300],
 		Progress: &model.Progress{Done: 300, Total: 400, Loaded: 300}}})
+	m, _ = send(m, batchMsg{batch: model.Batch{Events: evs[300:350],
+		Progress: &model.Progress{Done: 350, Total: 400, Loaded: 350}}})
 	if m.cursor != moved {
 		t.Fatalf("a batch moved the cursor from %d to %d", moved, m.cursor)
 	}
+	// G during the load goes to the end of the recording: the cursor
+	// follows the load until it is done, and k pins it again.
 	m, _ = press(t, m, "G")
-	if m.cursor != 299 || m.follow {
-		t.Fatalf("G went to %d (follow %v), want the last loaded event 299, pinned", m.cursor, m.follow)
+	if m.cursor != 349 || !m.follow || !strings.Contains(screen(m), "↓ end 350/350") {
+		t.Fatalf("G went to %d (follow %v), want the last loaded event, following:\n%s", m.cursor, m.follow, screen(m))
 	}
-	m, _ = send(m, batchMsg{batch: model.Batch{Events: evs[300:],
+	m, _ = send(m, batchMsg{batch: model.Batch{Events: evs[350:],
 		Progress: &model.Progress{Done: 400, Total: 400, Loaded: 400}}})
-	if m.cursor != 299 {
-		t.Fatalf("a replay's cursor followed the load to %d", m.cursor)
+	if m.cursor != 399 {
+		t.Fatalf("after G the cursor stayed at %d while the recording loaded", m.cursor)
+	}
+	m, _ = press(t, m, "k")
+	if m.follow {
+		t.Fatal("k did not pin the cursor")
 	}
 	if newCount := m.newSincePin(); newCount != 0 {
 		t.Fatalf("a replay counts %d loaded events as new", newCount)
@@ -99,6 +107,11 @@ func TestLoadingReplayKeepsTheCursorAtTheStart(t *testing.T) {
 		t.Fatal("the inspector does not open during a load")
 	}
 	assertScreenShape(t, screen(m), 80, 24)
+	m, _ = press(t, m, "esc", "G")
+	m, _ = send(m, feedClosedMsg{})
+	if m.follow || !strings.Contains(screen(m), "⏸ 400/400") {
+		t.Fatalf("a loaded recording still follows:\n%s", screen(m))
+	}
 }
 
 func TestLoadingHeaderWithoutTotal(t *testing.T) {

@@ -12,7 +12,11 @@ func (m Model) render() string {
 	st := m.state()
 	parts := []string{header{m: m, st: st}.Render(l.header.w, l.header.h)}
 	main := m.renderMain(st, l.list)
-	if !l.compact {
+	if m.showHelp && l.compact {
+		// The reference needs the room more than the summary does.
+		help := m.helpArea()
+		parts = append(parts, helpView{keys: m.keys, styles: m.styles, scroll: m.helpAt}.Render(help.w, help.h))
+	} else if !l.compact {
 		side := m.renderSide(st, l.side)
 		rule := m.styles.Subtle.Render(m.styles.Glyphs.VRule)
 		parts = append(parts, joinColumns(rule, main, side))
@@ -29,6 +33,24 @@ func (m Model) render() string {
 	// Every part is already exactly as wide as the screen and as tall as
 	// its rectangle, so the parts are stacked without measuring them again.
 	return stack(parts...)
+}
+
+// helpArea is where the key reference goes: the list's place, and in the
+// compact layout also the summary's and the focused pane's below it.
+func (m Model) helpArea() rect {
+	l := m.layout()
+	if !l.compact {
+		return l.list
+	}
+	return rect{l.list.x, l.list.y, l.list.w, l.list.h + l.side.h + l.strip.h}
+}
+
+// helpScroll scrolls the key reference by n lines, within its length.
+func (m Model) helpScroll(n int) Model {
+	a := m.helpArea()
+	limit := helpView{keys: m.keys, styles: m.styles}.maxScroll(a.w, a.h)
+	m.helpAt = max(0, min(m.helpAt+n, limit))
+	return m
 }
 
 // renderMain draws the main area: help, the kind picker, the inspector, or

@@ -51,7 +51,7 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 			}
 			ev, err := model.Decode(raw)
 			if err != nil {
-				c.log.Warn("skipping an event that is not a JSON object", "route", route, "error", err)
+				c.log.Warn("skipping an event that is not a JSON object", "route", route, "error", redact(err.Error(), c.key))
 				continue
 			}
 			if ev.ID != "" {

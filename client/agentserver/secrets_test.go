@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"ohwatch/model"
 )
 
 // lockedBuffer is a log sink safe for the watch's goroutines.
@@ -95,83 +93,5 @@ func TestSessionKeyNeverLeaks(t *testing.T) {
 		if strings.HasPrefix(u, "/api/") && f.headers[i].Get(sessionHeader) == "" {
 			t.Errorf("REST request %s carries no session header", u)
 		}
-	}
-}
-
-func TestWatchSocketClose4004IsFinal(t *testing.T) {
-	f := newFakeServer(t, "k")
-	f.persist(1)
-	f.closeWith = closeNotFound
-	col := collect(f.client(t).Watch(context.Background(), f.id, fastWatch()))
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeNotFound || !strings.Contains(last.Reason, "4004") {
-		t.Errorf("last state = %+v, want final not_found from close 4004", last)
-	}
-}
-
-func TestWatchHeaderAuthForServersBeforeFirstFrameAuth(t *testing.T) {
-	f := newFakeServer(t, "k")
-	f.version = "1.17.0"
-	want := f.persist(2)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
-	want = append(want, f.emit(1)...)
-	col.waitFor(t, "events", func(c *collector) bool { return c.count() == len(want) })
-	cancel()
-	<-col.done
-	checkExactly(t, col.ids(), want)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.headerAuths != 1 {
-		t.Errorf("%d sockets authenticated by header, want 1", f.headerAuths)
-	}
-}
-
-func TestWatchReconcileCatchesAnOvertakenFrame(t *testing.T) {
-	f := newFakeServer(t, "k")
-	want := f.persist(1)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
-	// Event A is persisted, but its frame is overtaken by B's and the
-	// connection drops before A's is sent. A is older than the anchor (B),
-	// so resend_mode=since does not replay it; only the reconcile's slack
-	// does.
-	want = append(want, f.persist(1)...)
-	want = append(want, f.emit(1)...)
-	col.waitFor(t, "B", func(c *collector) bool { return c.count() == 2 })
-	f.dropAll()
-	col.waitFor(t, "A after the reconnect", func(c *collector) bool { return c.count() == 3 })
-	cancel()
-	<-col.done
-	got := col.ids()
-	if got[2] != want[1] {
-		t.Errorf("ids = %v, want the overtaken %s last", got, want[1])
-	}
-}
-
-// TestWatchFullStateOrderIsKept checks that a snapshot and the frames
-// around it reach the consumer exactly in the order received.
-func TestWatchFullStateOrderIsKept(t *testing.T) {
-	f := newFakeServer(t, "k")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
-	a := f.emit(1)
-	snap := f.fullState(model.StatusFinished)
-	f.broadcast(snap)
-	b := f.emit(1)
-	col.waitFor(t, "events", func(c *collector) bool { return len(c.events) == 4 })
-	cancel()
-	<-col.done
-	got := []string{col.events[1].ID, col.events[2].ID, col.events[3].ID}
-	want := []string{a[0], idOf(snap), b[0]}
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("order = %v, want %v", got, want)
 	}
 }

@@ -101,7 +101,7 @@ func (a *api) do(ctx context.Context, method, path string, query url.Values, bod
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("cloud: %s %s: reply is not the expected JSON: %s", method, path, a.secrets.redact(err.Error()))
+		return fmt.Errorf("cloud: %s %s: reply is not the expected JSON: %s", method, path, a.secrets.clean(err.Error()))
 	}
 	return nil
 }
@@ -115,7 +115,9 @@ func (a *api) transportError(method, path string, err error) error {
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("cloud: %s %s: %w", method, path, context.DeadlineExceeded)
 	}
-	return &networkError{msg: fmt.Sprintf("cloud: %s %s: %s", method, path, a.secrets.redact(err.Error()))}
+	// clean, not only redact: the text may quote a URL taken from a
+	// redirect's Location header, which the server chose.
+	return &networkError{msg: fmt.Sprintf("cloud: %s %s: %s", method, path, a.secrets.clean(err.Error()))}
 }
 
 // networkError is a request that got no HTTP reply (refused, reset, timed

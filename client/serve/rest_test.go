@@ -66,7 +66,8 @@ func TestNoKeyConfiguredAllowsAll(t *testing.T) {
 
 func TestGetConversation(t *testing.T) {
 	evs := basicRun(t)
-	_, base := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
+	s, base := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
+	waitPlayed(t, s) // the status below is the one after the whole replay
 	hex := strings.ReplaceAll(convID, "-", "")
 	for _, id := range []string{convID, hex, strings.ToUpper(hex)} {
 		var info map[string]any
@@ -128,7 +129,11 @@ func TestSearchAndCountConversations(t *testing.T) {
 	for _, id := range want {
 		convs[id] = basicRun(t)
 	}
-	_, base := start(t, Options{Key: testKey}, convs)
+	s, base := start(t, Options{Key: testKey}, convs)
+	for _, id := range want {
+		// None may still be running when the counts are taken.
+		waitFor(t, "the replay of "+id, func() bool { return s.conversation(id).finished() })
+	}
 	var n int
 	if get(t, base+"/api/conversations/count", testKey, &n); n != 3 {
 		t.Errorf("count = %d", n)
