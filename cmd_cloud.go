@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -34,6 +35,11 @@ func runCloud(args []string, env *environment) int {
 		fs.Usage()
 		return exitUsage
 	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "api-key" {
+			fmt.Fprintln(env.stderr, "ohwatch: warning: --api-key is visible to other users of this machine; prefer OH_API_KEY")
+		}
+	})
 	if cfg.APIKey == "" {
 		fmt.Fprintln(env.stderr, "ohwatch cloud: set OH_API_KEY (or --api-key)")
 		return exitUsage

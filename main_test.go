@@ -13,7 +13,7 @@ import (
 	"ohwatch/client/files"
 	"ohwatch/client/serve"
 	"ohwatch/headless"
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 // runCmd runs a command in-process, as `ohwatch args...` would, with stdout
@@ -28,7 +28,7 @@ func runCmd(t *testing.T, env map[string]string, args ...string) (code int, stdo
 
 func trajectory(t *testing.T, name string) string {
 	t.Helper()
-	return filepath.Join(testdata.Dir(t), "trajectories", name)
+	return filepath.Join(upstream.Dir(t), "trajectories", name)
 }
 
 func TestStateJSONHasExactlyTheDocumentedKeys(t *testing.T) {

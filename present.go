@@ -38,8 +38,14 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 			fmt.Fprintf(env.stderr, "ohwatch: --record: %v\n", err)
 			return exitUsage
 		}
+		// The recorder stops with the session: cancel its goroutine, wait for
+		// it, then close the recording (deferred calls run last to first).
+		recCtx, stopRec := context.WithCancel(ctx)
+		var wait func()
+		s.feed, wait = teeRecorder(recCtx, s.feed, rec)
 		defer rec.Close()
-		s.feed = teeRecorder(s.feed, rec)
+		defer wait()
+		defer stopRec()
 	}
 	if vf.useHeadless(env) {
 		r := headless.Run(ctx, s.log, s.feed, headless.Options{

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"sync"
 
 	"ohwatch/client/files"
 	"ohwatch/model"
@@ -11,22 +13,41 @@ import (
 // per persisted event; the latest full_state becomes base_state.json) and
 // hands the batches on unchanged. A write failure becomes a warning in the
 // batch, once: the watch goes on, and the user knows the recording stopped.
-func teeRecorder(in <-chan model.Batch, rec *files.Recorder) <-chan model.Batch {
+// The returned wait function blocks until the recorder goroutine is done
+// (ctx ended or the feed closed), so rec can be closed safely after it.
+func teeRecorder(ctx context.Context, in <-chan model.Batch, rec *files.Recorder) (<-chan model.Batch, func()) {
 	out := make(chan model.Batch)
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		defer close(out)
 		failed := false
-		for b := range in {
+		for {
+			var b model.Batch
+			var ok bool
+			select {
+			case b, ok = <-in:
+				if !ok {
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
 			if !failed {
 				if err := recordBatch(rec, b.Events); err != nil {
 					failed = true
 					b.Warnings = append(b.Warnings, "recording stopped: "+err.Error())
 				}
 			}
-			out <- b
+			select {
+			case out <- b:
+			case <-ctx.Done():
+				return
+			}
 		}
 	}()
-	return out
+	return out, wg.Wait
 }
 
 func recordBatch(rec *files.Recorder, events []model.Event) error {

@@ -9,9 +9,10 @@ import (
 )
 
 // sessionKey finds the agent-server session key: --session-key-file, then
-// SESSION_API_KEY (the agent-server's own variable), then --session-key,
-// which works but is visible to every user of the machine (ps), so it warns.
-// The key itself is never printed.
+// --session-key (which works but is visible to every user of the machine in
+// the process list, so it warns), then SESSION_API_KEY (the agent-server's
+// own variable). A flag the user typed wins over the environment. The key
+// itself is never printed.
 func sessionKey(file, flagValue string, getenv func(string) string, stderr io.Writer) (string, error) {
 	if file != "" {
 		b, err := os.ReadFile(file)
@@ -25,12 +26,12 @@ func sessionKey(file, flagValue string, getenv func(string) string, stderr io.Wr
 		}
 		return key, nil
 	}
-	if key := strings.TrimSpace(getenv("SESSION_API_KEY")); key != "" {
+	if key := strings.TrimSpace(flagValue); key != "" {
+		fmt.Fprintln(stderr, "ohwatch: warning: --session-key is visible to other users of this machine; prefer SESSION_API_KEY or --session-key-file")
 		return key, nil
 	}
-	if flagValue != "" {
-		fmt.Fprintln(stderr, "ohwatch: warning: --session-key is visible to other users of this machine; prefer SESSION_API_KEY or --session-key-file")
-		return flagValue, nil
+	if key := strings.TrimSpace(getenv("SESSION_API_KEY")); key != "" {
+		return key, nil
 	}
 	return "", nil
 }

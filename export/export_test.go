@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
 	"ohwatch/internal/testevents"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -67,7 +67,7 @@ func poisoned(t *testing.T, raw []byte) []byte {
 }
 
 func TestStateOfRecordings(t *testing.T) {
-	dir := filepath.Join(testdata.Dir(t), "trajectories")
+	dir := filepath.Join(upstream.Dir(t), "trajectories")
 	tests := []struct {
 		name      string
 		status    string
@@ -139,10 +139,10 @@ func TestStateAtAPrefix(t *testing.T) {
 // sequences in every text field: the transcript keeps the text and carries
 // none of the sequences.
 func TestMarkdownOfHostileRecordings(t *testing.T) {
-	for _, dir := range testdata.Trajectories(t) {
+	for _, dir := range upstream.Trajectories(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			var evs []model.Event
-			for _, raw := range testdata.EventFiles(t, dir) {
+			for _, raw := range upstream.EventFiles(t, dir) {
 				ev, err := model.Decode(poisoned(t, raw))
 				if err != nil {
 					t.Fatal(err)

@@ -11,15 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 // realEvents returns every recorded upstream event, by file name.
 func realEvents(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for _, dir := range testdata.Trajectories(t) {
-		for _, f := range testdata.EventPaths(t, dir) {
+	for _, dir := range upstream.Trajectories(t) {
+		for _, f := range upstream.EventPaths(t, dir) {
 			data, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)

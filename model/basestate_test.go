@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 func TestDecodeBaseStateFixtures(t *testing.T) {
@@ -18,7 +18,7 @@ func TestDecodeBaseStateFixtures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(testdata.Dir(t), "base_state", tt.file))
+			raw, err := os.ReadFile(filepath.Join(upstream.Dir(t), "base_state", tt.file))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 // recordedEvents returns the raw bytes of every recorded event of the shared
@@ -16,7 +16,7 @@ import (
 func recordedEvents(tb testing.TB) map[string][]byte {
 	tb.Helper()
 	out := map[string][]byte{}
-	for _, dir := range testdata.Trajectories(tb) {
+	for _, dir := range upstream.Trajectories(tb) {
 		files, err := filepath.Glob(filepath.Join(dir, "events", "*.json"))
 		if err != nil {
 			tb.Fatal(err)
@@ -63,7 +63,7 @@ func TestDecodeEveryRecordedEvent(t *testing.T) {
 // eventFile finds the one recorded event whose file name has the id prefix.
 func eventFile(t *testing.T, trajectory, idPrefix string) []byte {
 	t.Helper()
-	matches, _ := filepath.Glob(filepath.Join(testdata.Dir(t), "trajectories", trajectory, "events", "event-*-"+idPrefix+"*.json"))
+	matches, _ := filepath.Glob(filepath.Join(upstream.Dir(t), "trajectories", trajectory, "events", "event-*-"+idPrefix+"*.json"))
 	if len(matches) != 1 {
 		t.Fatalf("%s/%s: %d matches", trajectory, idPrefix, len(matches))
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 func mustDecode(t *testing.T, raw []byte) Event {
@@ -263,7 +263,7 @@ func TestDetailWrongTypesKeepsWhatItCan(t *testing.T) {
 }
 
 func TestCompletionLogs(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(testdata.Dir(t), "llm_logs", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(upstream.Dir(t), "llm_logs", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no llm logs")
 	}

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 // TestRecordedKindSequences checks the kind and nested kind of every event
@@ -27,13 +27,13 @@ func TestRecordedKindSequences(t *testing.T) {
 		"creating_agent_plan":     {sys, msg, task, taskO, task, taskO, msg},
 		"simple_echo_hello_world": {sys, msg, term, termO, msg},
 	}
-	dirs := testdata.Trajectories(t)
+	dirs := upstream.Trajectories(t)
 	if len(dirs) != len(want) {
 		t.Errorf("%d recordings, want %d: add the new one here", len(dirs), len(want))
 	}
 	for _, dir := range dirs {
 		var got []string
-		for i, raw := range testdata.EventFiles(t, dir) {
+		for i, raw := range upstream.EventFiles(t, dir) {
 			ev, err := Decode(raw)
 			if err != nil {
 				t.Fatalf("%s event %d: %v", filepath.Base(dir), i, err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"ohwatch/gen"
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
@@ -20,7 +20,7 @@ const seedEventLimit = 4 << 10
 // panic, and the log's At(k) must equal the fold of the first k+1 events.
 func FuzzApply(f *testing.F) {
 	var bases [][]byte
-	if names, err := filepath.Glob(filepath.Join(testdata.Dir(f), "base_state", "*.json")); err == nil {
+	if names, err := filepath.Glob(filepath.Join(upstream.Dir(f), "base_state", "*.json")); err == nil {
 		for _, name := range names {
 			if raw, err := os.ReadFile(name); err == nil {
 				bases = append(bases, raw)
@@ -33,9 +33,9 @@ func FuzzApply(f *testing.F) {
 	// seeds of tens of kilobytes, minimizing each new input takes the
 	// whole of a short run, and the decoder's own fuzz target covers big
 	// events.
-	for _, dir := range testdata.Trajectories(f) {
+	for _, dir := range upstream.Trajectories(f) {
 		var lines [][]byte
-		for _, raw := range testdata.EventFiles(f, dir) {
+		for _, raw := range upstream.EventFiles(f, dir) {
 			if len(raw) <= seedEventLimit {
 				lines = append(lines, bytes.ReplaceAll(raw, []byte("\n"), nil))
 			}

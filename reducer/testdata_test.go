@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
 	"ohwatch/internal/testevents"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
 func TestRecordingsEveryPrefixEqualsFold(t *testing.T) {
-	for _, dir := range testdata.Trajectories(t) {
+	for _, dir := range upstream.Trajectories(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			evs := testevents.Recorded(t, dir)
 			for _, every := range []int{1, 2, checkpointEvery} {
@@ -131,7 +131,7 @@ func TestRecordingsDerivedValues(t *testing.T) {
 			},
 		},
 	}
-	for _, dir := range testdata.Trajectories(t) {
+	for _, dir := range upstream.Trajectories(t) {
 		name := filepath.Base(dir)
 		w, ok := tests[name]
 		if !ok {

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -14,7 +14,7 @@ import (
 // every inspector mode: the screen keeps its size and no control byte from
 // the event reaches it. Seeded with every real recorded event.
 func FuzzRenderEvent(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(testdata.Dir(f), "trajectories", "*", "events", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(upstream.Dir(f), "trajectories", "*", "events", "*.json"))
 	for _, file := range files {
 		if raw, err := os.ReadFile(file); err == nil && len(raw) < 64<<10 {
 			f.Add(raw)

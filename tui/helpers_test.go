@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/gen"
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -21,7 +21,7 @@ import (
 // (events/*.json in file order) into a fresh log.
 func trajectory(tb testing.TB, name string) *reducer.Log {
 	tb.Helper()
-	dir := filepath.Join(testdata.Dir(tb), "trajectories", name, "events")
+	dir := filepath.Join(upstream.Dir(tb), "trajectories", name, "events")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no events in %s: %v", dir, err)

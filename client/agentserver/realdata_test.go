@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 // TestConversationFromRealBaseStates serves the real base_state.json
@@ -22,7 +22,7 @@ func TestConversationFromRealBaseStates(t *testing.T) {
 		{"v1_17_0_with_mcp_config.json", "22222222333344445555666666666666"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(testdata.Dir(t), "base_state", tc.file))
+			raw, err := os.ReadFile(filepath.Join(upstream.Dir(t), "base_state", tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,12 +48,12 @@ func TestConversationFromRealBaseStates(t *testing.T) {
 // TestEventsFromRealRecordings pages every real recording through a
 // server that answers like the agent-server, three events a page.
 func TestEventsFromRealRecordings(t *testing.T) {
-	for _, dir := range testdata.Trajectories(t) {
+	for _, dir := range upstream.Trajectories(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			f := newFakeServer(t, "k")
 			f.pageLimit = 3
 			var want []string
-			for _, raw := range testdata.EventFiles(t, dir) {
+			for _, raw := range upstream.EventFiles(t, dir) {
 				f.persistLocked(raw)
 				want = append(want, idOf(raw))
 			}
@@ -75,7 +75,7 @@ func TestEventsFromRealRecordings(t *testing.T) {
 // expected: an error, never a panic. Seeded with the real fixtures.
 func FuzzDecodeConversation(f *testing.F) {
 	for _, name := range []string{"v1_11_5_cli_default.json", "v1_17_0_with_mcp_config.json"} {
-		raw, err := os.ReadFile(filepath.Join(testdata.Dir(f), "base_state", name))
+		raw, err := os.ReadFile(filepath.Join(upstream.Dir(f), "base_state", name))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -12,8 +12,8 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/client/serve"
-	"ohwatch/internal/testdata"
 	"ohwatch/internal/testevents"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -87,7 +87,7 @@ func sameLog(t *testing.T, base *model.BaseState, baseCount int, got, want []mod
 // agent-server-compatible server and receives it with Watch: the log must
 // be the files' log, whether it arrives as REST history or live frames.
 func TestE2ERecordingsThroughServe(t *testing.T) {
-	for i, dir := range testdata.Trajectories(t) {
+	for i, dir := range upstream.Trajectories(t) {
 		conv, err := files.Load(dir)
 		if err != nil {
 			t.Fatal(err)

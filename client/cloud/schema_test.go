@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 // openAPI is the part of the Cloud OpenAPI document these tests read.
@@ -38,7 +38,7 @@ type openAPI struct {
 
 func loadCloudSchema(t *testing.T) openAPI {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testdata.Dir(t), "schemas", "openhands-cloud.openapi.json"))
+	data, err := os.ReadFile(filepath.Join(upstream.Dir(t), "schemas", "openhands-cloud.openapi.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

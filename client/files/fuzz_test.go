@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 // maxSeed bounds the size of a fuzz seed: the fuzzer slows to a crawl on
@@ -15,7 +15,7 @@ const maxSeed = 8 << 10
 // smallRealEvents returns the real events no larger than maxSeed.
 func smallRealEvents(f *testing.F) [][]byte {
 	var small [][]byte
-	for _, dir := range testdata.Trajectories(f) {
+	for _, dir := range upstream.Trajectories(f) {
 		raws, _ := realEvents(f, filepath.Base(dir))
 		for _, raw := range raws {
 			if len(raw) <= maxSeed {

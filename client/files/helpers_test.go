@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
@@ -16,7 +16,7 @@ import (
 // order, with the ids their names carry.
 func realEvents(t testing.TB, trajectory string) (raws [][]byte, ids []string) {
 	t.Helper()
-	dir := filepath.Join(testdata.Dir(t), "trajectories", trajectory, "events")
+	dir := filepath.Join(upstream.Dir(t), "trajectories", trajectory, "events")
 	names, err := readNames(dir)
 	if err != nil {
 		t.Fatal(err)

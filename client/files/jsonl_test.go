@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 )
 
 // TestJSONLRoundTrip writes every real trajectory as JSONL and reads it
 // back: the same bytes, in order.
 func TestJSONLRoundTrip(t *testing.T) {
-	for _, dir := range testdata.Trajectories(t) {
+	for _, dir := range upstream.Trajectories(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			conv, err := Load(dir)
 			if err != nil {

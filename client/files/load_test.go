@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
@@ -16,7 +16,7 @@ import (
 // directory and by its events/ directory: every file, in index order,
 // bytes untouched, no warnings.
 func TestLoadRealTrajectories(t *testing.T) {
-	for _, dir := range testdata.Trajectories(t) {
+	for _, dir := range upstream.Trajectories(t) {
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
 			wantRaws, wantIDs := realEvents(t, name)
@@ -111,7 +111,7 @@ func TestLoadSeedLayout(t *testing.T) {
 func TestLoadBaseStateAndMeta(t *testing.T) {
 	raws, ids := realEvents(t, "simple_echo_hello_world")
 	dir := writeConversation(t, raws, ids)
-	base, err := os.ReadFile(filepath.Join(testdata.Dir(t), "base_state", "v1_17_0_with_mcp_config.json"))
+	base, err := os.ReadFile(filepath.Join(upstream.Dir(t), "base_state", "v1_17_0_with_mcp_config.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
@@ -14,7 +14,7 @@ import (
 // and loads the recording: same bytes, same ids, same order, and file
 // names in the SDK's pattern.
 func TestRecordReadsBackIdentically(t *testing.T) {
-	for _, dir := range testdata.Trajectories(t) {
+	for _, dir := range upstream.Trajectories(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			conv, err := Load(dir)
 			if err != nil {

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ohwatch/internal/testdata"
 	"ohwatch/internal/testevents"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
@@ -15,7 +15,7 @@ import (
 // base_state.json and checks that ConversationInfo and the snapshot keep
 // every field of it, with the id, status and stats of the replay.
 func TestRealBaseStatesAreTheTemplate(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(testdata.Dir(t), "base_state", "*.json"))
+	files, err := filepath.Glob(filepath.Join(upstream.Dir(t), "base_state", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no base states: %v", err)
 	}

@@ -1,6 +1,6 @@
 // Package testevents decodes, for tests, the shared upstream recordings and
-// generated conversations. It sits apart from internal/testdata because it
-// imports model (and gen), whose own tests import internal/testdata.
+// generated conversations. It sits apart from internal/upstream because it
+// imports model (and gen), whose own tests import internal/upstream.
 package testevents
 
 import (
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"ohwatch/gen"
-	"ohwatch/internal/testdata"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
@@ -17,7 +17,7 @@ import (
 // not decode fails the test: the shared recordings are known good.
 func Recorded(tb testing.TB, dir string) []model.Event {
 	tb.Helper()
-	raws := testdata.EventFiles(tb, dir)
+	raws := upstream.EventFiles(tb, dir)
 	evs := make([]model.Event, 0, len(raws))
 	for i, raw := range raws {
 		ev, err := model.Decode(raw)
@@ -33,7 +33,7 @@ func Recorded(tb testing.TB, dir string) []model.Event {
 // trajectories directory (for example "simple_echo_hello_world").
 func Trajectory(tb testing.TB, name string) []model.Event {
 	tb.Helper()
-	return Recorded(tb, filepath.Join(testdata.Dir(tb), "trajectories", name))
+	return Recorded(tb, filepath.Join(upstream.Dir(tb), "trajectories", name))
 }
 
 // Generated decodes a generated conversation of n events (gen.Events with

@@ -1,7 +1,7 @@
-// Package testdata locates the real upstream recordings that tests read in
+// Package upstream locates the real upstream recordings that tests read in
 // place, at ../shared/testdata/openhands beside the project root. They are
 // never copied into the project.
-package testdata
+package upstream
 
 import (
 	"os"
