@@ -121,7 +121,11 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 			first = false
 			if !subscribeFrame && persisted(f.ev) {
 				if probe.active {
-					w.judgeSince(&probe, w.seenBefore(f.ev.ID))
+					// Only the replayed boundary (at or before the anchor)
+					// proves the server honours since; a new event that a
+					// concurrent REST reconcile has already delivered
+					// proves nothing.
+					w.judgeSince(&probe, !f.ev.Time.After(anchorAt))
 				}
 				if rec.pending && !w.seenBefore(f.ev.ID) {
 					// The first new event bounds the gap. Seen frames (a
@@ -214,8 +218,9 @@ type sinceProbe struct {
 
 // judgeSince records one persisted event of a since-connection. A server
 // that honours after_timestamp replays the anchor event itself first
-// (timestamp >= anchor), so an already-seen id settles it; a run of only
-// new events is a strike, and repeated strikes switch to resend_mode=all.
+// (timestamp >= anchor, the boundary included), so an event no newer than
+// the anchor settles it; a run of only newer events is a strike, and
+// repeated strikes switch to resend_mode=all.
 func (w *watcher) judgeSince(p *sinceProbe, replayed bool) {
 	if replayed {
 		p.active = false
