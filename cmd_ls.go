@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"os/signal"
 	"strings"
@@ -63,6 +65,14 @@ func runList(args []string, env *environment) int {
 	} else {
 		if where == "" {
 			where = files.DefaultRoot()
+			if _, err := os.Stat(where); errors.Is(err, iofs.ErrNotExist) {
+				// No local conversations yet is an answer, not a mistake.
+				fmt.Fprintf(env.stderr, "ohwatch ls: no conversations: %s does not exist (set OPENHANDS_CONVERSATIONS_DIR, or pass a PATH or an agent-server URL)\n", where)
+				if *asJSON {
+					fmt.Fprintln(env.stdout, "[]")
+				}
+				return 0
+			}
 		}
 		rows, err = listLocal(where, env.stderr)
 		if err != nil {

@@ -242,3 +242,16 @@ func TestWatchUnreachableIsExit4(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 }
+
+func TestListWithoutLocalConversationsIsNotAnError(t *testing.T) {
+	home := t.TempDir()
+	env := map[string]string{"OPENHANDS_CONVERSATIONS_DIR": filepath.Join(home, "none")}
+	t.Setenv("OPENHANDS_CONVERSATIONS_DIR", env["OPENHANDS_CONVERSATIONS_DIR"])
+	code, out, errs := runCmd(t, env, "ls", "--json")
+	if code != 0 || strings.TrimSpace(out) != "[]" || !strings.Contains(errs, "does not exist") {
+		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
+	}
+	if code, _, _ := runCmd(t, nil, "ls", filepath.Join(home, "typo")); code != exitUsage {
+		t.Errorf("a PATH that does not exist: exit %d, want %d", code, exitUsage)
+	}
+}
