@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -59,7 +60,7 @@ func runDemo(args []string, env *environment) int {
 		return 1
 	}
 	defer srv.Close()
-	return watchAgentServer(ctx, env, &vf, logger, url, base.ID, key, base.Title)
+	return watchAgentServer(ctx, env, &vf, logger, url, base.ID, key, demoTitle(base, events))
 }
 
 // demoConversation decodes the conversation bundled in the binary.
@@ -78,6 +79,20 @@ func demoConversation() (*model.BaseState, []model.Event, error) {
 		events = append(events, ev)
 	}
 	return base, events, nil
+}
+
+// demoTitle names the demo in the header: its title, else its first user
+// request.
+func demoTitle(base *model.BaseState, events []model.Event) string {
+	if base.Title != "" {
+		return base.Title
+	}
+	for _, ev := range events {
+		if m, ok := ev.Body.(*model.Message); ok && m.Role == "user" {
+			return "demo · " + strings.TrimPrefix(ev.Summary, "user: ")
+		}
+	}
+	return "demo"
 }
 
 func randomKey() string {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"ohwatch/client/agentserver"
 	"ohwatch/headless"
@@ -56,7 +57,7 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	}
 	id = model.NormalizeConversationID(id)
 	if title == "" {
-		title = id
+		title = serverTitle(ctx, c, id)
 	}
 	// A server never reached fails fast (exit 4); one that was live keeps
 	// being retried, with the header counting the attempts.
@@ -70,6 +71,18 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 		confirm:  func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
 		controls: confirmer{c: c, id: id},
 	})
+}
+
+// serverTitle asks the server for the conversation's title, briefly: the
+// header falls back to the id, and the watch itself reports any real
+// connection problem.
+func serverTitle(ctx context.Context, c *agentserver.Client, id string) string {
+	tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if info, err := c.Conversation(tctx, id); err == nil && info.Title != "" {
+		return info.Title
+	}
+	return id
 }
 
 // confirmer answers a waiting conversation through the agent-server.

@@ -24,14 +24,10 @@ func TestWatchHeaderAuthForServersBeforeFirstFrameAuth(t *testing.T) {
 	f := newFakeServer(t, "k")
 	f.version = "1.17.0"
 	want := f.persist(2)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	col := f.watchLive(t, fastWatch())
 	want = append(want, f.emit(1)...)
-	col.waitFor(t, "events", func(c *collector) bool { return c.count() == len(want) })
-	cancel()
-	<-col.done
+	col.waitCount(t, "events", len(want))
+	col.stop()
 	checkExactly(t, col.ids(), want)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -43,21 +39,17 @@ func TestWatchHeaderAuthForServersBeforeFirstFrameAuth(t *testing.T) {
 func TestWatchReconcileCatchesAnOvertakenFrame(t *testing.T) {
 	f := newFakeServer(t, "k")
 	want := f.persist(1)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	col := f.watchLive(t, fastWatch())
 	// Event A is persisted, but its frame is overtaken by B's and the
 	// connection drops before A's is sent. A is older than the anchor (B),
 	// so resend_mode=since does not replay it; only the reconcile's slack
 	// does.
 	want = append(want, f.persist(1)...)
 	want = append(want, f.emit(1)...)
-	col.waitFor(t, "B", func(c *collector) bool { return c.count() == 2 })
+	col.waitCount(t, "B", 2)
 	f.dropAll()
-	col.waitFor(t, "A after the reconnect", func(c *collector) bool { return c.count() == 3 })
-	cancel()
-	<-col.done
+	col.waitCount(t, "A after the reconnect", 3)
+	col.stop()
 	got := col.ids()
 	if got[2] != want[1] {
 		t.Errorf("ids = %v, want the overtaken %s last", got, want[1])
@@ -68,17 +60,13 @@ func TestWatchReconcileCatchesAnOvertakenFrame(t *testing.T) {
 // around it reach the consumer exactly in the order received.
 func TestWatchFullStateOrderIsKept(t *testing.T) {
 	f := newFakeServer(t, "k")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	col := f.watchLive(t, fastWatch())
 	a := f.emit(1)
 	snap := f.fullState(model.StatusFinished)
 	f.broadcast(snap)
 	b := f.emit(1)
 	col.waitFor(t, "events", func(c *collector) bool { return len(c.events) == 4 })
-	cancel()
-	<-col.done
+	col.stop()
 	got := []string{col.events[1].ID, col.events[2].ID, col.events[3].ID}
 	want := []string{a[0], idOf(snap), b[0]}
 	if strings.Join(got, ",") != strings.Join(want, ",") {

@@ -124,17 +124,13 @@ func checkExactly(t *testing.T, got, want []string) {
 func TestWatchHistoryThenLive(t *testing.T) {
 	f := newFakeServer(t, "k")
 	want := f.persist(150)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	var snapshots int
 	opts := fastWatch()
 	opts.OnFullState = func(model.Event) { snapshots++ }
-	c := collect(f.client(t).Watch(ctx, f.id, opts))
-	c.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	c := f.watchLive(t, opts)
 	want = append(want, f.emit(5)...)
 	c.waitFor(t, "live events", func(c *collector) bool { return len(c.events) >= 156 })
-	cancel()
-	<-c.done
+	c.stop()
 	checkExactly(t, c.ids(), want)
 	// The snapshot is delivered as an event, where it arrived: after the
 	// history, before the live events.
@@ -160,20 +156,16 @@ func TestWatchHistoryThenLive(t *testing.T) {
 func TestWatchResumesWithAdvancingAnchor(t *testing.T) {
 	f := newFakeServer(t, "k")
 	want := f.persist(3)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	c.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	c := f.watchLive(t, fastWatch())
 	for round := range 3 {
 		want = append(want, f.emit(4)...)
-		c.waitFor(t, "live events", func(c *collector) bool { return c.count() == len(want) })
+		c.waitCount(t, "live events", len(want))
 		f.dropAll()
 		c.waitFor(t, "reconnect", func(c *collector) bool { return c.lives() == round+2 })
 	}
 	want = append(want, f.emit(2)...)
-	c.waitFor(t, "final events", func(c *collector) bool { return c.count() == len(want) })
-	cancel()
-	<-c.done
+	c.waitCount(t, "final events", len(want))
+	c.stop()
 	checkExactly(t, c.ids(), want)
 	// Each reconnect's anchor is the newest event received before it.
 	f.mu.Lock()
@@ -205,19 +197,15 @@ func TestWatchReconcilesEventsMissedWhileAway(t *testing.T) {
 	f := newFakeServer(t, "k")
 	f.ignoreSince = true // only the REST reconcile can recover the gap
 	want := f.persist(2)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	opts := fastWatch()
 	opts.BaseBackoff, opts.MaxBackoff = 30*time.Millisecond, 30*time.Millisecond
-	c := collect(f.client(t).Watch(ctx, f.id, opts))
-	c.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	c := f.watchLive(t, opts)
 	f.dropAll()
 	want = append(want, f.persist(5)...) // emitted while the client is away
 	c.waitFor(t, "reconnect", func(c *collector) bool { return c.lives() == 2 })
 	want = append(want, f.emit(1)...)
-	c.waitFor(t, "reconciled", func(c *collector) bool { return c.count() == len(want) })
-	cancel()
-	<-c.done
+	c.waitCount(t, "reconciled", len(want))
+	c.stop()
 	got := c.ids()
 	seen := map[string]int{}
 	for _, id := range got {
@@ -245,18 +233,14 @@ func TestWatchDropsReplayedDuplicatesAndKeepsOrder(t *testing.T) {
 	f.replayTwice = true  // live tail first, then the whole log again
 	f.staleUpdates = true // an old execution_status after the snapshot
 	want := f.persist(10)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	c.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	c := f.watchLive(t, fastWatch())
 	want = append(want, f.emit(3)...)
 	c.waitFor(t, "live events", func(c *collector) bool { return c.count() >= len(want)+1 })
 	f.dropAll()
 	c.waitFor(t, "reconnect", func(c *collector) bool { return c.lives() == 2 })
 	want = append(want, f.emit(2)...)
 	c.waitFor(t, "more events", func(c *collector) bool { return c.count() >= len(want)+1 })
-	cancel()
-	<-c.done
+	c.stop()
 	// The stale update is new to the client (it never was in the history),
 	// so it is delivered once, after the snapshot, exactly where it arrived.
 	var got []string
@@ -384,7 +368,7 @@ func TestWatchSilentSocketReconnects(t *testing.T) {
 	f.mu.Unlock()
 	col.waitFor(t, "live", func(c *collector) bool { return c.lives() >= 1 })
 	want = append(want, f.emit(1)...)
-	col.waitFor(t, "events", func(c *collector) bool { return c.count() == len(want) })
+	col.waitCount(t, "events", len(want))
 	cancel()
 	<-col.done
 	checkExactly(t, col.ids(), want)
@@ -395,8 +379,7 @@ func TestWatchDeletedConversationEndsNotFound(t *testing.T) {
 	f.persist(2)
 	opts := fastWatch()
 	opts.CheckInterval = 10 * time.Millisecond
-	col := collect(f.client(t).Watch(context.Background(), f.id, opts))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	col := f.watchLive(t, opts)
 	// The socket stays open and answers pings; only REST knows.
 	f.mu.Lock()
 	f.deleted = true
@@ -412,14 +395,10 @@ func TestWatchOldServerUsesResendAll(t *testing.T) {
 	f := newFakeServer(t, "")
 	f.version = "1.14.0"
 	want := f.persist(5)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	col := f.watchLive(t, fastWatch())
 	want = append(want, f.emit(2)...)
-	col.waitFor(t, "events", func(c *collector) bool { return c.count() == len(want) })
-	cancel()
-	<-col.done
+	col.waitCount(t, "events", len(want))
+	col.stop()
 	checkExactly(t, col.ids(), want)
 	if q := f.sockets[0]; !strings.Contains(q, "resend_all=true") || strings.Contains(q, "since") {
 		t.Errorf("old server socket query = %s", q)
@@ -436,7 +415,7 @@ func TestWatchFallsBackWhenSinceIsIgnored(t *testing.T) {
 	for round := range sinceStrikeLimit {
 		col.waitFor(t, "live", func(c *collector) bool { return c.lives() == round+1 })
 		want = append(want, f.emit(sinceProbeEvents)...)
-		col.waitFor(t, "events", func(c *collector) bool { return c.count() == len(want) })
+		col.waitCount(t, "events", len(want))
 		f.dropAll()
 	}
 	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == sinceStrikeLimit+1 })
@@ -457,15 +436,11 @@ func TestWatchFallsBackWhenSinceIsIgnored(t *testing.T) {
 func TestWatchBadFrameIsAWarning(t *testing.T) {
 	f := newFakeServer(t, "k")
 	want := f.persist(1)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	col := f.watchLive(t, fastWatch())
 	f.broadcast([]byte(`<html>proxy error</html>`))
 	want = append(want, f.emit(1)...)
-	col.waitFor(t, "events", func(c *collector) bool { return c.count() == len(want) })
-	cancel()
-	<-col.done
+	col.waitCount(t, "events", len(want))
+	col.stop()
 	checkExactly(t, col.ids(), want)
 	if len(col.warnings) != 1 || !strings.Contains(col.warnings[0], "not a JSON object") {
 		t.Errorf("warnings = %q", col.warnings)
@@ -475,15 +450,11 @@ func TestWatchBadFrameIsAWarning(t *testing.T) {
 func TestWatchPingsKeepAHealthyConnection(t *testing.T) {
 	f := newFakeServer(t, "k")
 	f.persist(1)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	opts := fastWatch()
 	opts.PingInterval, opts.PingTimeout = 2*time.Millisecond, 10*time.Second // generous: a loaded machine is not a dead peer
-	col := collect(f.client(t).Watch(ctx, f.id, opts))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	col := f.watchLive(t, opts)
 	time.Sleep(50 * time.Millisecond) // some twenty pings
-	cancel()
-	<-col.done
+	col.stop()
 	for _, cs := range col.conns {
 		if cs.Phase != model.PhaseConnecting && cs.Phase != model.PhaseLive {
 			t.Errorf("a healthy connection changed state: %+v", cs)
@@ -495,15 +466,11 @@ func TestWatchReconcilesAQuietReconnect(t *testing.T) {
 	f := newFakeServer(t, "k")
 	f.ignoreSince = true
 	want := f.persist(2)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	col := collect(f.client(t).Watch(ctx, f.id, fastWatch()))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	col := f.watchLive(t, fastWatch())
 	f.dropAll()
 	want = append(want, f.persist(3)...) // emitted while away; nothing follows
-	col.waitFor(t, "the missed events", func(c *collector) bool { return c.count() == len(want) })
-	cancel()
-	<-col.done
+	col.waitCount(t, "the missed events", len(want))
+	col.stop()
 	checkExactly(t, col.ids(), want)
 }
 
