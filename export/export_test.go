@@ -204,7 +204,8 @@ func TestFormatters(t *testing.T) {
 		want   string
 	}{
 		{0, false, 100, "unknown"},
-		{0, false, 0, "$0.00"},
+		{0, false, 0, "unknown (no metrics reported)"},
+		{0, true, 0, "$0.00"},
 		{0.004, true, 10, "$0.0040"},
 		{1.234, true, 10, "$1.23"},
 	}

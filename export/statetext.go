@@ -62,9 +62,13 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 }
 
 // Cost formats a cost honestly: "unknown" when tokens were spent and no
-// price was reported, never a false $0.
+// price was reported, or when steps were taken and no metrics reported at
+// all — never a false $0.
 func Cost(usd float64, known bool, tokens int64) string {
-	if !known && tokens > 0 {
+	switch {
+	case !known && tokens == 0:
+		return "unknown (no metrics reported)"
+	case !known:
 		return "unknown"
 	}
 	if usd < 0.01 && usd > 0 {

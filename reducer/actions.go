@@ -34,6 +34,11 @@ func (s *State) countResponse(i int, ev model.Event, id string, step bool) {
 		s.Steps++
 	}
 	s.attributeByResponse(i, id)
+	// The agent took a step but no metrics were ever reported (a recording
+	// without stats or base state): its cost is unknown, not $0.
+	if c := s.Metrics.Combined; s.Steps > 0 && c.LLMCalls == 0 && c.Tokens() == 0 && c.CostUSD == 0 {
+		s.Metrics.Combined.CostKnown = false
+	}
 	return
 }
 

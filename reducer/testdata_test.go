@@ -189,3 +189,19 @@ func mapsEqual(a, b map[string]int) bool {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestRecordingsWithoutMetricsHaveUnknownCost checks that the CLI
+// recordings, which report no stats, end with an unknown cost rather than
+// a false $0, while their first event (before any step) costs a known $0.
+func TestRecordingsWithoutMetricsHaveUnknownCost(t *testing.T) {
+	for _, dir := range upstream.Trajectories(t) {
+		log := NewLog(nil, 0)
+		log.Append(testevents.Recorded(t, dir)...)
+		if c := log.Latest().Metrics.Combined; c.CostKnown || c.LLMCalls != 0 {
+			t.Errorf("%s: cost known %v with %d LLM calls reported", dir, c.CostKnown, c.LLMCalls)
+		}
+		if !log.At(0).Metrics.Combined.CostKnown {
+			t.Errorf("%s: no step taken yet, but the cost is unknown", dir)
+		}
+	}
+}

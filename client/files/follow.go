@@ -7,9 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"ohwatch/model"
@@ -169,28 +166,17 @@ type fileResult struct {
 // result at its file's position.
 func readParallel(files []eventFile, dir string) []fileResult {
 	results := make([]fileResult, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var s slab
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				raw, err := readFile(filepath.Join(dir, files[i].Name), &s)
-				if err != nil {
-					results[i] = fileResult{warning: model.SanitizeLine("events/" + files[i].Name + ": cannot read: " + shortError(err))}
-					continue
-				}
-				ev, warn, ok := decodeEvent(fileWhere("events/", files[i].Name), raw)
-				results[i] = fileResult{ev: ev, warning: warn, ok: ok}
+	parallelEach(len(files), func() func(int) {
+		var s slab
+		return func(i int) {
+			raw, err := readFile(filepath.Join(dir, files[i].Name), &s)
+			if err != nil {
+				results[i] = fileResult{warning: model.SanitizeLine("events/" + files[i].Name + ": cannot read: " + shortError(err))}
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			ev, warn, ok := decodeEvent(fileWhere("events/", files[i].Name), raw)
+			results[i] = fileResult{ev: ev, warning: warn, ok: ok}
+		}
+	})
 	return results
 }

@@ -6,11 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"ohwatch/model"
@@ -73,18 +70,9 @@ func List(root string) ([]Summary, error) {
 		}
 	}
 	out := make([]Summary, len(dirs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(dirs); i = int(next.Add(1) - 1) {
-				out[i] = summarise(dirs[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallelEach(len(dirs), func() func(int) {
+		return func(i int) { out[i] = summarise(dirs[i]) }
+	})
 	slices.SortStableFunc(out, func(a, b Summary) int {
 		if c := b.LastActivity.Compare(a.LastActivity); c != 0 {
 			return c
