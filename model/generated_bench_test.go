@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"runtime"
 	"testing"
 
 	"ohwatch/gen"
@@ -32,29 +31,8 @@ func BenchmarkDecodeGenerated(b *testing.B) {
 // holds beyond its raw bytes, per raw byte (see BenchmarkDecodeResident).
 func BenchmarkDecodeGeneratedResident(b *testing.B) {
 	var events [][]byte
-	var total int64
 	for raw := range gen.Events(gen.Options{Events: 20000, Seed: 2}) {
 		events = append(events, raw)
-		total += int64(len(raw))
 	}
-	b.SetBytes(total)
-	var ratio float64
-	for b.Loop() {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		log := make([]model.Event, 0, len(events))
-		for _, raw := range events {
-			ev, err := model.Decode(raw)
-			if err != nil {
-				b.Fatal(err)
-			}
-			log = append(log, ev)
-		}
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		ratio = float64(after.HeapAlloc-before.HeapAlloc) / float64(total)
-		runtime.KeepAlive(log)
-	}
-	b.ReportMetric(ratio, "resident-B/raw-B")
+	model.MeasureResident(b, events)
 }

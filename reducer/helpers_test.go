@@ -168,60 +168,46 @@ func TestEqualityKnowsEveryField(t *testing.T) {
 	}
 }
 
-func (m *eqMemo) transitions(a, b *transitionNode) bool {
+// sameChain walks two persistent lists back from their heads and reports
+// whether they hold equal nodes (same compares one pair's own fields; prev
+// steps back). Shared tails and pairs already found equal end the walk
+// early, which keeps comparing every prefix of a long log linear.
+func sameChain[N any](m *eqMemo, a, b *N, same func(a, b *N) bool, prev func(*N) *N) bool {
 	for a != b {
 		if m.seen[[2]any{a, b}] {
 			return true
 		}
-		if a == nil || b == nil || a.t != b.t || a.n != b.n {
+		if a == nil || b == nil || !same(a, b) {
 			return false
 		}
 		m.seen[[2]any{a, b}] = true
-		a, b = a.prev, b.prev
+		a, b = prev(a), prev(b)
 	}
 	return true
+}
+
+func (m *eqMemo) transitions(a, b *transitionNode) bool {
+	return sameChain(m, a, b,
+		func(a, b *transitionNode) bool { return a.t == b.t && a.n == b.n },
+		func(n *transitionNode) *transitionNode { return n.prev })
 }
 
 func (m *eqMemo) errors(a, b *errorNode) bool {
-	for a != b {
-		if m.seen[[2]any{a, b}] {
-			return true
-		}
-		if a == nil || b == nil || a.e != b.e || a.n != b.n {
-			return false
-		}
-		m.seen[[2]any{a, b}] = true
-		a, b = a.prev, b.prev
-	}
-	return true
+	return sameChain(m, a, b,
+		func(a, b *errorNode) bool { return a.e == b.e && a.n == b.n },
+		func(n *errorNode) *errorNode { return n.prev })
 }
 
 func (m *eqMemo) forgotten(a, b *forgetNode) bool {
-	for a != b {
-		if m.seen[[2]any{a, b}] {
-			return true
-		}
-		if a == nil || b == nil || a.total != b.total || !reflect.DeepEqual(a.ids, b.ids) {
-			return false
-		}
-		m.seen[[2]any{a, b}] = true
-		a, b = a.prev, b.prev
-	}
-	return true
+	return sameChain(m, a, b,
+		func(a, b *forgetNode) bool { return a.total == b.total && reflect.DeepEqual(a.ids, b.ids) },
+		func(n *forgetNode) *forgetNode { return n.prev })
 }
 
 func (m *eqMemo) acp(a, b *acpNode) bool {
-	for a != b {
-		if m.seen[[2]any{a, b}] {
-			return true
-		}
-		if a == nil || b == nil || a.call != b.call {
-			return false
-		}
-		m.seen[[2]any{a, b}] = true
-		a, b = a.prev, b.prev
-	}
-	return true
+	return sameChain(m, a, b,
+		func(a, b *acpNode) bool { return a.call == b.call },
+		func(n *acpNode) *acpNode { return n.prev })
 }
 
 // checkEveryPrefix asserts that log.At(k) equals a fresh fold of the first

@@ -51,17 +51,6 @@ func formatOffset(t, start time.Time) string {
 	return fmt.Sprintf("%s%d:%02d", sign, s/60, s%60)
 }
 
-// formatTokens prints a token count in a short human form: 950, 12.3k, 4.1M.
-func formatTokens(n int64) string {
-	switch {
-	case n < 1000:
-		return strconv.FormatInt(n, 10)
-	case n < 1_000_000:
-		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
-	}
-	return strconv.FormatFloat(float64(n)/1_000_000, 'f', 1, 64) + "M"
-}
-
 // formatCost prints a cost in dollars, or "unknown" when no price is known:
 // a false $0 would tell the user the run was free.
 func formatCost(cost float64, known bool) string {

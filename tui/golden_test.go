@@ -49,9 +49,7 @@ func goldenScenarios() []scenario {
 	return []scenario{
 		{"demo_midrun", func(t *testing.T, w, h int) Model {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
-			m, _ = press(t, m, ":")
-			m = typeText(t, m, "151")
-			m, _ = press(t, m, "enter")
+			m = jumpTo(t, m, "151")
 			return m
 		}},
 		{"demo_waiting_for_confirmation", func(t *testing.T, w, h int) Model {

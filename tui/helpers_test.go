@@ -128,6 +128,16 @@ func typeText(tb testing.TB, m Model, text string) Model {
 	return m
 }
 
+// jumpTo opens the jump prompt, types target and submits it, as a user
+// jumping to an event number or a time does.
+func jumpTo(tb testing.TB, m Model, target string) Model {
+	tb.Helper()
+	m, _ = press(tb, m, ":")
+	m = typeText(tb, m, target)
+	m, _ = press(tb, m, "enter")
+	return m
+}
+
 // runCmd runs a command and feeds its message (and those of a batch) back
 // into the model, skipping ticks, which would wait.
 func runCmd(tb testing.TB, m Model, cmd tea.Cmd) Model {

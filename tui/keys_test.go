@@ -174,21 +174,15 @@ func TestJumpKey(t *testing.T) {
 		t.Fatalf(":7 → cursor %d, want 6", m.cursor)
 	}
 	// A time of day (UTC, on the cursor's day): the first event at or after it.
-	m, _ = press(t, m, ":")
-	m = typeText(t, m, "14:33:40")
-	m, _ = press(t, m, "enter")
+	m = jumpTo(t, m, "14:33:40")
 	if m.cursor != 7 {
 		t.Fatalf(":14:33:40 → cursor %d, want 7", m.cursor)
 	}
-	m, _ = press(t, m, ":")
-	m = typeText(t, m, "2026-01-28T14:33:54")
-	m, _ = press(t, m, "enter")
+	m = jumpTo(t, m, "2026-01-28T14:33:54")
 	if m.cursor != 9 {
 		t.Fatalf(":ISO → cursor %d, want 9", m.cursor)
 	}
-	m, _ = press(t, m, ":")
-	m = typeText(t, m, "999")
-	m, _ = press(t, m, "enter")
+	m = jumpTo(t, m, "999")
 	if m.cursor != 9 || !strings.Contains(m.flash, "no event 999") {
 		t.Fatalf(":999 → cursor %d flash %q", m.cursor, m.flash)
 	}

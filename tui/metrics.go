@@ -22,9 +22,9 @@ func (p metricsPane) lines() []string {
 	m := p.styles.Muted
 	out := []string{
 		m.Render("cost      ") + p.cost(c),
-		m.Render("tokens    ") + "in " + formatTokens(c.Prompt) + "  out " + formatTokens(c.Completion) +
-			"  reason " + formatTokens(c.Reasoning),
-		m.Render("cache     ") + "read " + formatTokens(c.CacheRead) + "  write " + formatTokens(c.CacheWrite) +
+		m.Render("tokens    ") + "in " + model.FormatCount(c.Prompt) + "  out " + model.FormatCount(c.Completion) +
+			"  reason " + model.FormatCount(c.Reasoning),
+		m.Render("cache     ") + "read " + model.FormatCount(c.CacheRead) + "  write " + model.FormatCount(c.CacheWrite) +
 			"  hit " + formatPercent(c.CacheRead, c.Prompt),
 		m.Render("context   ") + contextLabel(c),
 		m.Render("LLM calls ") + strconv.Itoa(c.LLMCalls),
@@ -36,7 +36,7 @@ func (p metricsPane) lines() []string {
 				name += " (" + model.SanitizeLine(u.Model) + ")"
 			}
 			out = append(out, p.styles.Accent.Render(name)+" "+p.cost(u)+
-				m.Render(" · ")+formatTokens(u.Prompt+u.Completion)+" tok"+
+				m.Render(" · ")+model.FormatCount(u.Prompt+u.Completion)+" tok"+
 				m.Render(" · ")+strconv.Itoa(u.LLMCalls)+" calls")
 		}
 	} else if len(p.metrics.ByUsage) == 1 && p.metrics.ByUsage[0].Model != "" {
@@ -65,9 +65,9 @@ func contextLabel(u reducer.Usage) string {
 		return "-"
 	}
 	if u.ContextWindow <= 0 {
-		return formatTokens(u.ContextUsed)
+		return model.FormatCount(u.ContextUsed)
 	}
-	return formatTokens(u.ContextUsed) + " / " + formatTokens(u.ContextWindow) +
+	return model.FormatCount(u.ContextUsed) + " / " + model.FormatCount(u.ContextWindow) +
 		" (" + formatPercent(u.ContextUsed, u.ContextWindow) + ")"
 }
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"sort"
 
+	"ohwatch/model"
 	"ohwatch/reducer"
 )
 
@@ -29,7 +30,7 @@ func (p summaryStrip) Render(width, height int) string {
 		cost = "-"
 	}
 	line1 := s.Muted.Render("cost ") + cost + sep +
-		s.Muted.Render("tok ") + formatTokens(c.Prompt) + "/" + formatTokens(c.Completion) + sep +
+		s.Muted.Render("tok ") + model.FormatCount(c.Prompt) + "/" + model.FormatCount(c.Completion) + sep +
 		s.Muted.Render("cache ") + formatPercent(c.CacheRead, c.Prompt) + sep +
 		s.Muted.Render("ctx ") + contextLabel(c) + sep +
 		s.Muted.Render("calls ") + itoa(c.LLMCalls)

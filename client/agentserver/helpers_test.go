@@ -2,7 +2,10 @@ package agentserver
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"ohwatch/model"
 )
 
 // liveWatch is a watch of the fake server's conversation that the test has
@@ -35,4 +38,45 @@ func (w *liveWatch) stop() {
 func (c *collector) waitCount(t *testing.T, what string, n int) {
 	t.Helper()
 	c.waitFor(t, what, func(c *collector) bool { return c.count() == n })
+}
+
+// historyThenLive persists history events, watches until live, emits live
+// events and checks that every event arrived exactly once, in order. It
+// returns the ended watch for checks of what the server saw.
+func (f *fakeServer) historyThenLive(t *testing.T, history, live int) *liveWatch {
+	t.Helper()
+	want := f.persist(history)
+	col := f.watchLive(t, fastWatch())
+	want = append(want, f.emit(live)...)
+	col.waitCount(t, "events", len(want))
+	col.stop()
+	checkExactly(t, col.ids(), want)
+	return col
+}
+
+// endsFinal waits for the watch to end and fails unless its last state is
+// final with code and, when reasonHas is set, a reason that mentions it.
+// It returns that state for further checks.
+func (c *collector) endsFinal(t *testing.T, code, reasonHas string) model.ConnState {
+	t.Helper()
+	<-c.done
+	last := c.conns[len(c.conns)-1]
+	if !last.Final || last.Code != code || !strings.Contains(last.Reason, reasonHas) {
+		t.Errorf("last state = %+v, want final %s (reason mentioning %q)", last, code, reasonHas)
+	}
+	return last
+}
+
+// watchUnreachable watches a conversation on a server that has gone away,
+// so that every connection attempt fails.
+func watchUnreachable(t *testing.T, opts WatchOptions) *collector {
+	t.Helper()
+	f := newFakeServer(t, "k")
+	base := f.srv.URL
+	f.srv.Close()
+	c, err := New(base, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return collect(c.Watch(context.Background(), f.id, opts))
 }

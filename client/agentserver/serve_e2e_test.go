@@ -219,11 +219,7 @@ func TestE2ESilentConversationEndsNotFound(t *testing.T) {
 	col := collect(c.Watch(context.Background(), id, opts))
 	col.waitFor(t, "live", func(c *collector) bool { return c.lives() >= 1 })
 	s.Silence(id)
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeNotFound {
-		t.Errorf("last state = %+v, want final not_found", last)
-	}
+	col.endsFinal(t, CodeNotFound, "")
 }
 
 // TestE2ECloseCodes: 1013 is retried until the server takes the socket;
@@ -250,9 +246,5 @@ func TestE2ECloseCodes(t *testing.T) {
 
 	s.SetFaults(serve.Faults{CloseAuth: 1})
 	col = collect(c.Watch(context.Background(), id, fastWatch()))
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeAuth {
-		t.Errorf("last state = %+v, want final auth", last)
-	}
+	col.endsFinal(t, CodeAuth, "")
 }

@@ -13,22 +13,13 @@ func TestWatchSocketClose4004IsFinal(t *testing.T) {
 	f.persist(1)
 	f.closeWith = closeNotFound
 	col := collect(f.client(t).Watch(context.Background(), f.id, fastWatch()))
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeNotFound || !strings.Contains(last.Reason, "4004") {
-		t.Errorf("last state = %+v, want final not_found from close 4004", last)
-	}
+	col.endsFinal(t, CodeNotFound, "4004")
 }
 
 func TestWatchHeaderAuthForServersBeforeFirstFrameAuth(t *testing.T) {
 	f := newFakeServer(t, "k")
 	f.version = "1.17.0"
-	want := f.persist(2)
-	col := f.watchLive(t, fastWatch())
-	want = append(want, f.emit(1)...)
-	col.waitCount(t, "events", len(want))
-	col.stop()
-	checkExactly(t, col.ids(), want)
+	f.historyThenLive(t, 2, 1)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.headerAuths != 1 {

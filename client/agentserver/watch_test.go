@@ -273,10 +273,8 @@ func TestWatchAuthRejectedIsFinal(t *testing.T) {
 	f.persist(1)
 	c, _ := New(f.srv.URL, "wrong-key")
 	col := collect(c.Watch(context.Background(), f.id, fastWatch()))
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeAuth || last.Phase != model.PhaseLost {
-		t.Errorf("last state = %+v, want final auth", last)
+	if last := col.endsFinal(t, CodeAuth, ""); last.Phase != model.PhaseLost {
+		t.Errorf("last state = %+v, want phase lost", last)
 	}
 }
 
@@ -287,21 +285,13 @@ func TestWatchSocketClose4001IsFinal(t *testing.T) {
 	// end the watch.
 	f.socketKey = "other"
 	col := collect(f.client(t).Watch(context.Background(), f.id, fastWatch()))
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeAuth || !strings.Contains(last.Reason, "4001") {
-		t.Errorf("last state = %+v, want final auth from close 4001", last)
-	}
+	col.endsFinal(t, CodeAuth, "4001")
 }
 
 func TestWatchUnknownConversationIsFinal(t *testing.T) {
 	f := newFakeServer(t, "k")
 	col := collect(f.client(t).Watch(context.Background(), "0000000000000000000000000000dead", fastWatch()))
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeNotFound {
-		t.Errorf("last state = %+v, want final not_found", last)
-	}
+	col.endsFinal(t, CodeNotFound, "")
 }
 
 func TestWatchClose1013Retries(t *testing.T) {
@@ -329,18 +319,10 @@ func TestWatchClose1013Retries(t *testing.T) {
 }
 
 func TestWatchGivesUpAfterMaxAttempts(t *testing.T) {
-	f := newFakeServer(t, "k")
-	base := f.srv.URL
-	f.srv.Close()
-	c, _ := New(base, "k")
 	opts := fastWatch()
 	opts.MaxAttempts = 3
-	col := collect(c.Watch(context.Background(), f.id, opts))
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeConnect {
-		t.Errorf("last state = %+v, want final connect", last)
-	}
+	col := watchUnreachable(t, opts)
+	col.endsFinal(t, CodeConnect, "")
 	if n := len(col.conns); n != 5 { // connecting, 3 × reconnecting, lost
 		t.Errorf("%d states: %+v", n, col.conns)
 	}
@@ -384,22 +366,13 @@ func TestWatchDeletedConversationEndsNotFound(t *testing.T) {
 	f.mu.Lock()
 	f.deleted = true
 	f.mu.Unlock()
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeNotFound {
-		t.Errorf("last state = %+v, want final not_found", last)
-	}
+	col.endsFinal(t, CodeNotFound, "")
 }
 
 func TestWatchOldServerUsesResendAll(t *testing.T) {
 	f := newFakeServer(t, "")
 	f.version = "1.14.0"
-	want := f.persist(5)
-	col := f.watchLive(t, fastWatch())
-	want = append(want, f.emit(2)...)
-	col.waitCount(t, "events", len(want))
-	col.stop()
-	checkExactly(t, col.ids(), want)
+	f.historyThenLive(t, 5, 2)
 	if q := f.sockets[0]; !strings.Contains(q, "resend_all=true") || strings.Contains(q, "since") {
 		t.Errorf("old server socket query = %s", q)
 	}
@@ -478,19 +451,11 @@ func TestWatchReconcilesAQuietReconnect(t *testing.T) {
 // never reached ends the watch after FirstAttempts, even when MaxAttempts
 // would retry for ever.
 func TestWatchFirstAttemptsFailsFastBeforeLive(t *testing.T) {
-	f := newFakeServer(t, "k")
-	base := f.srv.URL
-	f.srv.Close()
-	c, _ := New(base, "k")
 	opts := fastWatch()
 	opts.MaxAttempts = 0
 	opts.FirstAttempts = 2
-	col := collect(c.Watch(context.Background(), f.id, opts))
-	<-col.done
-	last := col.conns[len(col.conns)-1]
-	if !last.Final || last.Code != CodeConnect {
-		t.Errorf("last state = %+v, want final connect", last)
-	}
+	col := watchUnreachable(t, opts)
+	col.endsFinal(t, CodeConnect, "")
 	if n := len(col.conns); n != 4 { // connecting, 2 × reconnecting, lost
 		t.Errorf("%d states: %+v", n, col.conns)
 	}

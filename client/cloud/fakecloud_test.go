@@ -158,28 +158,40 @@ func (f *fakeCloud) startSandbox(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, f.sandboxJSON(sb))
 }
 
-func (f *fakeCloud) batchGetSandboxes(w http.ResponseWriter, r *http.Request) {
-	ids := r.URL.Query()["id"]
+// batchGet answers a batch-get route as the Cloud does: 422 without the
+// query parameter, otherwise one element per id, in order, null for an id
+// that lookup does not know (it returns nil). lookup runs with mu held.
+func (f *fakeCloud) batchGet(w http.ResponseWriter, r *http.Request, param string, lookup func(id string) map[string]any) {
+	ids := r.URL.Query()[param]
 	if len(ids) == 0 {
-		missingQuery(w, "id")
+		missingQuery(w, param)
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]any, 0, len(ids))
 	for _, id := range ids {
+		if item := lookup(id); item != nil {
+			out = append(out, item)
+		} else {
+			out = append(out, nil)
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (f *fakeCloud) batchGetSandboxes(w http.ResponseWriter, r *http.Request) {
+	f.batchGet(w, r, "id", func(id string) map[string]any {
 		sb := f.sandboxes[id]
 		if sb == nil {
-			out = append(out, nil)
-			continue
+			return nil
 		}
 		if len(sb.script) > 0 {
 			sb.status = sb.script[min(sb.polls, len(sb.script)-1)]
 			sb.polls++
 		}
-		out = append(out, f.sandboxJSON(sb))
-	}
-	writeJSON(w, http.StatusOK, out)
+		return f.sandboxJSON(sb)
+	})
 }
 
 func (f *fakeCloud) resumeSandbox(w http.ResponseWriter, r *http.Request) {
@@ -252,41 +264,22 @@ func (f *fakeCloud) startConversation(w http.ResponseWriter, r *http.Request) {
 }
 
 func (f *fakeCloud) batchGetTasks(w http.ResponseWriter, r *http.Request) {
-	ids := r.URL.Query()["ids"]
-	if len(ids) == 0 {
-		missingQuery(w, "ids")
-		return
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := make([]any, 0, len(ids))
-	for _, id := range ids {
+	f.batchGet(w, r, "ids", func(id string) map[string]any {
 		conv := f.conversations[fakeConvID]
 		if id != fakeTaskID || conv == nil {
-			out = append(out, nil)
-			continue
+			return nil
 		}
 		i := min(conv.taskPolls, len(f.taskStatuses)-1)
 		conv.taskPolls++
-		out = append(out, f.taskJSON(f.taskStatuses[i], conv))
-	}
-	writeJSON(w, http.StatusOK, out)
+		return f.taskJSON(f.taskStatuses[i], conv)
+	})
 }
 
 func (f *fakeCloud) batchGetConversations(w http.ResponseWriter, r *http.Request) {
-	ids := r.URL.Query()["ids"]
-	if len(ids) == 0 {
-		missingQuery(w, "ids")
-		return
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := make([]any, 0, len(ids))
-	for _, id := range ids {
+	f.batchGet(w, r, "ids", func(id string) map[string]any {
 		conv := f.conversations[strings.ReplaceAll(strings.ToLower(id), "-", "")]
 		if conv == nil {
-			out = append(out, nil)
-			continue
+			return nil
 		}
 		status := "MISSING"
 		if sb := f.sandboxes[conv.sandboxID]; sb != nil {
@@ -303,9 +296,8 @@ func (f *fakeCloud) batchGetConversations(w http.ResponseWriter, r *http.Request
 			c["conversation_url"] = "https://" + conv.sandboxID + ".runtime.example/api/conversations/" + conv.id
 			c["session_api_key"] = conv.sessionKey
 		}
-		out = append(out, c)
-	}
-	writeJSON(w, http.StatusOK, out)
+		return c
+	})
 }
 
 // addConversation puts an existing conversation whose sandbox has status.

@@ -39,10 +39,7 @@ func TestLoadBadEventFiles(t *testing.T) {
 			writeEvent(t, events, 0, eventID(0), messageEvent(eventID(0), "before"))
 			bad := writeEvent(t, events, 1, eventID(9), tc.raw)
 			writeEvent(t, events, 2, eventID(2), messageEvent(eventID(2), "after"))
-			conv, err := Load(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			conv := mustLoad(t, dir)
 			wantEvents := 2
 			if tc.keep {
 				wantEvents = 3
@@ -77,10 +74,7 @@ func TestLoadEventFileThatIsADirectory(t *testing.T) {
 	writeEvent(t, events, 0, eventID(0), messageEvent(eventID(0), "a"))
 	mustMkdir(t, filepath.Join(events, "event-00001-"+eventID(1)+".json"))
 	writeEvent(t, events, 2, eventID(2), messageEvent(eventID(2), "c"))
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	if len(conv.Events) != 2 {
 		t.Fatalf("%d events", len(conv.Events))
 	}
@@ -92,10 +86,7 @@ func TestLoadHugeEvent(t *testing.T) {
 	raw := messageEvent(eventID(0), "BIG")
 	raw = bytes.Replace(raw, []byte("BIG"), bytes.Repeat([]byte("a"), 50<<20), 1)
 	dir := writeConversation(t, [][]byte{raw}, []string{eventID(0)})
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	if len(conv.Events) != 1 || !bytes.Equal(conv.Events[0].Raw, raw) || len(conv.Warnings) != 0 {
 		t.Fatalf("%d events, warnings %q", len(conv.Events), conv.Warnings)
 	}
@@ -106,10 +97,7 @@ func TestLoadHugeEvent(t *testing.T) {
 func TestLoadKeepsDuplicateIDs(t *testing.T) {
 	raw := messageEvent(eventID(7), "twice")
 	dir := writeConversation(t, [][]byte{raw, raw}, []string{eventID(7), eventID(7)})
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	if len(conv.Events) != 2 {
 		t.Fatalf("%d events, want both duplicates", len(conv.Events))
 	}
@@ -124,10 +112,7 @@ func TestLoadReportsIndexProblems(t *testing.T) {
 		writeEvent(t, events, i, eventID(i), messageEvent(eventID(i), "m"))
 	}
 	writeEvent(t, events, 5, eventID(55), messageEvent(eventID(55), "second five"))
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	if len(conv.Events) != 5 {
 		t.Fatalf("%d events, want all 5 files", len(conv.Events))
 	}
@@ -154,10 +139,7 @@ func TestLoadMissingParts(t *testing.T) {
 	}
 	dir := t.TempDir()
 	mustWrite(t, filepath.Join(dir, "base_state.json"), []byte(`{"id":"6a1b5c1e-9a4b-4e6f-8a5d-0f0e0d0c0b0a","execution_status":"finished"}`))
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	hasWarning(t, conv.Warnings, "events/: missing")
 	if conv.ID != "6a1b5c1e9a4b4e6f8a5d0f0e0d0c0b0a" {
 		t.Errorf("ID = %q", conv.ID)
@@ -170,10 +152,7 @@ func TestLoadBadBaseState(t *testing.T) {
 	dir := writeConversation(t, raws, ids)
 	mustWrite(t, filepath.Join(dir, "base_state.json"), []byte(`{"id": "abc", "stats": `))
 	mustWrite(t, filepath.Join(dir, "meta.json"), []byte(`[1]`))
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	sameRaws(t, rawsOf(conv.Events), raws)
 	hasWarning(t, conv.Warnings, "base_state.json: truncated JSON")
 	hasWarning(t, conv.Warnings, "meta.json: ")

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -58,23 +57,15 @@ func BenchmarkReadFloor(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var next atomic.Int64
 		var total atomic.Int64
-		var wg sync.WaitGroup
-		for range runtime.GOMAXPROCS(0) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var s slab
-				for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-					raw, err := d.read(names[i], &s)
-					if err == nil {
-						total.Add(int64(len(raw)))
-					}
+		parallelEach(len(names), func() func(int) {
+			var s slab
+			return func(i int) {
+				if raw, err := d.read(names[i], &s); err == nil {
+					total.Add(int64(len(raw)))
 				}
-			}()
-		}
-		wg.Wait()
+			}
+		})
 		d.Close()
 		if total.Load() != size {
 			b.Fatalf("read %d bytes, want %d", total.Load(), size)
@@ -196,20 +187,13 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for b.Loop() {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range runtime.GOMAXPROCS(0) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := int(next.Add(1) - 1); i < len(raws); i = int(next.Add(1) - 1) {
-					if _, err := model.Decode(raws[i]); err != nil {
-						b.Error(err)
-					}
+		parallelEach(len(raws), func() func(int) {
+			return func(i int) {
+				if _, err := model.Decode(raws[i]); err != nil {
+					b.Error(err)
 				}
-			}()
-		}
-		wg.Wait()
+			}
+		})
 	}
 }
 

@@ -111,3 +111,13 @@ func hasWarning(t testing.TB, warnings []string, parts ...string) {
 	}
 	t.Fatalf("no warning contains %q; warnings:\n%s", parts, strings.Join(warnings, "\n"))
 }
+
+// mustLoad loads the conversation at path or fails the test.
+func mustLoad(t testing.TB, path string) *Conversation {
+	t.Helper()
+	conv, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conv
+}

@@ -15,10 +15,7 @@ import (
 func TestJSONLRoundTrip(t *testing.T) {
 	for _, dir := range upstream.Trajectories(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conv, err := Load(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			conv := mustLoad(t, dir)
 			path := filepath.Join(t.TempDir(), "conv.jsonl")
 			f, err := os.Create(path)
 			if err != nil {
@@ -30,10 +27,7 @@ func TestJSONLRoundTrip(t *testing.T) {
 			if err := f.Close(); err != nil {
 				t.Fatal(err)
 			}
-			back, err := Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			back := mustLoad(t, path)
 			if len(back.Warnings) != 0 {
 				t.Errorf("warnings: %q", back.Warnings)
 			}
@@ -47,10 +41,7 @@ func TestJSONLRoundTrip(t *testing.T) {
 func TestJSONLCompactsMultiLineEvents(t *testing.T) {
 	pretty := []byte("{\n  \"kind\": \"MessageEvent\",\n  \"id\": \"" + eventID(1) + "\"\n}")
 	dir := writeConversation(t, [][]byte{pretty}, []string{eventID(1)})
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	var buf bytes.Buffer
 	if err := WriteJSONL(&buf, conv.Events); err != nil {
 		t.Fatal(err)
@@ -76,10 +67,7 @@ func TestJSONLBadLines(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "bad.jsonl")
 	mustWrite(t, path, []byte(strings.Join(lines, "\n")))
-	conv, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, path)
 	if conv.ID != "" || conv.Title != "one" {
 		t.Errorf("id %q title %q: want no id, the first user message as title", conv.ID, conv.Title)
 	}
@@ -113,10 +101,7 @@ func TestJSONLLongLines(t *testing.T) {
 	buf.WriteByte('\n')
 	path := filepath.Join(t.TempDir(), "long.jsonl")
 	mustWrite(t, path, buf.Bytes())
-	conv, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, path)
 	if len(conv.Events) != 3 || !bytes.Equal(conv.Events[1].Raw, long) {
 		t.Fatalf("%d events; long line intact: %v", len(conv.Events), len(conv.Events) > 1 && bytes.Equal(conv.Events[1].Raw, long))
 	}

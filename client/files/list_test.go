@@ -45,10 +45,7 @@ func TestList(t *testing.T) {
 	if s.Title != "Say hello" || s.Status != "finished" || s.Events != len(raws) || !s.CostKnown || s.CostUSD != 0.75 {
 		t.Errorf("served conversation: %+v", s)
 	}
-	first, err := Load(served)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := mustLoad(t, served)
 	if last := first.Events[len(first.Events)-1].Time; !s.LastActivity.Equal(last) {
 		t.Errorf("last activity %v, want the last event's %v", s.LastActivity, last)
 	}

@@ -21,10 +21,7 @@ func TestLoadRealTrajectories(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			wantRaws, wantIDs := realEvents(t, name)
 			for _, path := range []string{dir, filepath.Join(dir, "events")} {
-				conv, err := Load(path)
-				if err != nil {
-					t.Fatal(err)
-				}
+				conv := mustLoad(t, path)
 				if len(conv.Warnings) != 0 {
 					t.Errorf("%s: unexpected warnings: %q", path, conv.Warnings)
 				}
@@ -65,10 +62,7 @@ func TestLoadOrdersByNumericIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	want := []int{0, 1, 2, 99999, 100000, 100001}
 	if len(conv.Events) != len(want) {
 		t.Fatalf("got %d events, want %d", len(conv.Events), len(want))
@@ -96,10 +90,7 @@ func TestLoadSeedLayout(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	sameRaws(t, rawsOf(conv.Events), raws)
 	if len(conv.Warnings) != 0 {
 		t.Errorf("warnings: %q", conv.Warnings)
@@ -117,10 +108,7 @@ func TestLoadBaseStateAndMeta(t *testing.T) {
 	}
 	mustWrite(t, filepath.Join(dir, "base_state.json"), base)
 	mustWrite(t, filepath.Join(dir, "meta.json"), []byte(`{"title":"Echo \u001b[31mtest","updated_at":"2026-01-27T04:00:00Z"}`))
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	if conv.Base == nil {
 		t.Fatalf("no base state; warnings %q", conv.Warnings)
 	}

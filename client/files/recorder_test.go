@@ -16,10 +16,7 @@ import (
 func TestRecordReadsBackIdentically(t *testing.T) {
 	for _, dir := range upstream.Trajectories(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conv, err := Load(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			conv := mustLoad(t, dir)
 			out := filepath.Join(t.TempDir(), "rec")
 			rec, err := NewRecorder(out)
 			if err != nil {
@@ -33,10 +30,7 @@ func TestRecordReadsBackIdentically(t *testing.T) {
 			if err := rec.Close(); err != nil {
 				t.Fatal(err)
 			}
-			back, err := Load(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			back := mustLoad(t, out)
 			sameRaws(t, rawsOf(back.Events), rawsOf(conv.Events))
 			for i := range conv.Events {
 				if back.Events[i].ID != conv.Events[i].ID {
@@ -111,10 +105,7 @@ func TestRecorderContinuesAndSkips(t *testing.T) {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	if len(conv.Events) != 4 || conv.Events[3].ID != eventID(3) {
 		t.Fatalf("%d events (want 4, the last the per-field update)", len(conv.Events))
 	}
@@ -150,10 +141,7 @@ func TestRecorderFileNames(t *testing.T) {
 			t.Errorf("file name %q is not an SDK event name", n)
 		}
 	}
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	if len(conv.Events) != 3 || conv.Events[0].ID != "../../escape" {
 		t.Errorf("read back %d events, first id %q", len(conv.Events), conv.Events[0].ID)
 	}
@@ -178,10 +166,7 @@ func TestRecorderWriteBaseState(t *testing.T) {
 			t.Errorf("WriteBaseState(%q) succeeded", bad)
 		}
 	}
-	conv, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := mustLoad(t, dir)
 	if conv.Base == nil || conv.Base.ExecutionStatus != "finished" {
 		t.Fatalf("base %+v, warnings %q", conv.Base, conv.Warnings)
 	}

@@ -61,10 +61,7 @@ func TestLoadTrajectoryZip(t *testing.T) {
 			files[prefix+"observations/events/event-00000-"+ids[0]+".json"] = []byte("{}")
 			order = append(order, prefix+"observations/events/event-00000-"+ids[0]+".json")
 			path := writeZip(t, "trajectory.zip", files, order)
-			conv, err := Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			conv := mustLoad(t, path)
 			sameRaws(t, rawsOf(conv.Events), raws)
 			if conv.Base == nil || len(conv.ID) != 32 {
 				t.Errorf("base %v, id %q", conv.Base, conv.ID)

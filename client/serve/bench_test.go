@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"net/http"
 	"testing"
 
 	"ohwatch/internal/testevents"
@@ -32,22 +31,10 @@ func BenchmarkSearchEventsPaging(b *testing.B) {
 	base := benchServer(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		next, n := "", 0
-		for {
-			q := "/search?limit=100"
-			if next != "" {
-				q += "&page_id=" + next
-			}
-			var p page
-			if code := get(b, eventsURL(base, convID, q), "", &p); code != http.StatusOK {
-				b.Fatalf("HTTP %d", code)
-			}
+		n := 0
+		eachPage(b, eventsURL(base, convID, "/search?limit=100"), "", benchEvents/100+1, func(p page, _ string) {
 			n += len(p.Items)
-			if p.NextPageID == nil {
-				break
-			}
-			next = *p.NextPageID
-		}
+		})
 		if n != benchEvents {
 			b.Fatalf("paged %d events", n)
 		}

@@ -17,25 +17,12 @@ func TestGeneratedConversation(t *testing.T) {
 	waitPlayed(t, s)
 
 	var got []model.Event
-	next := ""
-	for {
-		q := "/search?limit=100"
-		if next != "" {
-			q += "&page_id=" + next
-		}
-		var p page
-		if code := get(t, eventsURL(base, convID, q), testKey, &p); code != http.StatusOK {
-			t.Fatalf("HTTP %d", code)
-		}
+	eachPage(t, eventsURL(base, convID, "/search?limit=100"), testKey, len(evs)/100+1, func(p page, _ string) {
 		for _, item := range p.Items {
 			ev, _ := model.Decode(item)
 			got = append(got, ev)
 		}
-		if p.NextPageID == nil {
-			break
-		}
-		next = *p.NextPageID
-	}
+	})
 	if len(got) != len(evs) {
 		t.Fatalf("REST paged %d events, want %d", len(got), len(evs))
 	}

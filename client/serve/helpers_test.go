@@ -151,6 +151,34 @@ type page struct {
 	NextPageID *string           `json:"next_page_id"`
 }
 
+// eachPage reads a paged search to its end: it gets first (a URL that
+// already carries a query, at least its limit), then the same URL with
+// page_id set to each next_page_id, and calls fn with every page and the
+// page_id it was asked with ("" for the first page). It fails on a non-200
+// answer, and when paging has not ended after maxPages pages.
+func eachPage(tb testing.TB, first, key string, maxPages int, fn func(p page, pageID string)) {
+	tb.Helper()
+	pageID := ""
+	for n := 1; ; n++ {
+		url := first
+		if pageID != "" {
+			url += "&page_id=" + pageID
+		}
+		var p page
+		if code := get(tb, url, key, &p); code != http.StatusOK {
+			tb.Fatalf("HTTP %d", code)
+		}
+		fn(p, pageID)
+		if p.NextPageID == nil {
+			return
+		}
+		if n >= maxPages {
+			tb.Fatal("paging does not end")
+		}
+		pageID = *p.NextPageID
+	}
+}
+
 // eventsURL is the REST events route of conversation id.
 func eventsURL(base, id, rest string) string {
 	return base + "/api/conversations/" + id + "/events" + rest

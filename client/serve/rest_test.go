@@ -142,29 +142,13 @@ func TestSearchAndCountConversations(t *testing.T) {
 		t.Errorf("count running = %d", n)
 	}
 	var seen []string
-	pageID := ""
-	for pages := 0; ; pages++ {
-		q := "?limit=2"
-		if pageID != "" {
-			q += "&page_id=" + pageID
-		}
-		var p page
-		if code := get(t, base+"/api/conversations/search"+q, testKey, &p); code != http.StatusOK {
-			t.Fatalf("HTTP %d", code)
-		}
+	eachPage(t, base+"/api/conversations/search?limit=2", testKey, 5, func(p page, _ string) {
 		for _, item := range p.Items {
 			var info struct{ ID string }
 			_ = json.Unmarshal(item, &info)
 			seen = append(seen, info.ID)
 		}
-		if p.NextPageID == nil {
-			break
-		}
-		if pages > 3 {
-			t.Fatal("paging does not end")
-		}
-		pageID = *p.NextPageID
-	}
+	})
 	if len(seen) != 3 || seen[0] == seen[1] || seen[1] == seen[2] {
 		t.Errorf("paged ids = %v", seen)
 	}
@@ -176,16 +160,7 @@ func TestSearchEventsPaging(t *testing.T) {
 	waitPlayed(t, s)
 
 	var got []json.RawMessage
-	pageID := ""
-	for {
-		q := "?limit=3"
-		if pageID != "" {
-			q += "&page_id=" + pageID
-		}
-		var p page
-		if code := get(t, eventsURL(base, convID, "/search"+q), testKey, &p); code != http.StatusOK {
-			t.Fatalf("HTTP %d", code)
-		}
+	eachPage(t, eventsURL(base, convID, "/search?limit=3"), testKey, len(evs), func(p page, pageID string) {
 		if pageID != "" {
 			// page_id is inclusive: the page starts at that event.
 			var first struct{ ID string }
@@ -195,11 +170,7 @@ func TestSearchEventsPaging(t *testing.T) {
 			}
 		}
 		got = append(got, p.Items...)
-		if p.NextPageID == nil {
-			break
-		}
-		pageID = *p.NextPageID
-	}
+	})
 	if len(got) != len(evs) {
 		t.Fatalf("paged %d events, want %d", len(got), len(evs))
 	}
