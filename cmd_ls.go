@@ -138,18 +138,10 @@ func listServer(ctx context.Context, url, key string) ([]listing, error) {
 	return rows, nil
 }
 
-// statsCost sums the accumulated cost over usage ids; the cost is known
-// only when some usage reported one, or usages exist and spent no tokens.
+// statsCost is the combined cost of a server's stats; it is known only
+// when some usage reported one, or usages exist and spent no tokens.
 func statsCost(s *model.Stats) (float64, bool) {
-	var cost float64
-	var tokens int64
-	for _, m := range s.UsageToMetrics {
-		if m == nil {
-			continue
-		}
-		cost += m.AccumulatedCost
-		tokens += m.Accumulated.Prompt + m.Accumulated.Completion
-	}
+	cost, tokens := s.Totals()
 	return cost, cost > 0 || (tokens == 0 && len(s.UsageToMetrics) > 0)
 }
 

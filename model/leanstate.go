@@ -78,21 +78,29 @@ func statsSummary(s *Stats) string {
 	if s == nil {
 		return "stats"
 	}
-	var cost float64
-	var tokens int64
-	for _, m := range s.UsageToMetrics {
-		if m == nil {
-			continue
-		}
-		cost += m.AccumulatedCost
-		tokens += m.Accumulated.Prompt + m.Accumulated.Completion
-	}
+	cost, tokens := s.Totals()
 	if cost == 0 && tokens > 0 {
 		// Tokens spent at no reported price: the price is unknown, which
 		// is not the same as free.
 		return "stats: cost unknown, " + FormatCount(tokens) + " tokens"
 	}
 	return fmt.Sprintf("stats: $%.4f, %s tokens", cost, FormatCount(tokens))
+}
+
+// Totals sums the accumulated cost and the prompt and completion tokens
+// over every usage id: the conversation's combined spend.
+func (s *Stats) Totals() (costUSD float64, tokens int64) {
+	if s == nil {
+		return 0, 0
+	}
+	for _, m := range s.UsageToMetrics {
+		if m == nil {
+			continue
+		}
+		costUSD += m.AccumulatedCost
+		tokens += m.Accumulated.Prompt + m.Accumulated.Completion
+	}
+	return costUSD, tokens
 }
 
 // FormatCount writes a token count compactly: 950, 35.9k, 1.2M.
