@@ -5,9 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"ohwatch/client/cloud"
@@ -27,13 +24,9 @@ func runCloud(args []string, env *environment) int {
 	cloud.BindFlags(fs, &cfg)
 	var vf viewFlags
 	vf.bind(fs)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageExit(err)
-	}
-	if len(pos) != 0 {
-		fs.Usage()
-		return exitUsage
+	_, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 0 })
+	if !ok {
+		return code
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "api-key" {
@@ -59,7 +52,7 @@ func runCloud(args []string, env *environment) int {
 		fmt.Fprintf(env.stderr, "ohwatch cloud: %v\n", err)
 		return exitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	// The sandbox is deleted on every way out — success, failure, Ctrl-C —
 	// with a fresh context, since ctx may be the thing that was cancelled.

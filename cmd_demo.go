@@ -1,14 +1,10 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"ohwatch/client/serve"
@@ -21,13 +17,9 @@ func runDemo(args []string, env *environment) int {
 	var vf viewFlags
 	vf.bind(fs)
 	speed := fs.Float64("speed", 1, "replay pace: 1 is the recorded pace (about two minutes), 10 ten times faster")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageExit(err)
-	}
-	if len(pos) != 0 || *speed <= 0 {
-		fs.Usage()
-		return exitUsage
+	_, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 0 && *speed > 0 })
+	if !ok {
+		return code
 	}
 	logger, closeLog, err := vf.logger()
 	if err != nil {
@@ -35,7 +27,7 @@ func runDemo(args []string, env *environment) int {
 		return exitUsage
 	}
 	defer closeLog()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 
 	base, events, err := demoConversation()

@@ -18,13 +18,9 @@ func runExport(args []string, env *environment) int {
 	fs := newFlagSet("export", "export PATH --format md|json|jsonl [-o FILE]", env.stderr)
 	format := fs.String("format", "md", "md (a readable transcript), json (the derived state) or jsonl (the events)")
 	outPath := fs.String("o", "", "write to `FILE` instead of stdout")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageExit(err)
-	}
-	if len(pos) != 1 || !validFormat(*format) {
-		fs.Usage()
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && validFormat(*format) })
+	if !ok {
+		return code
 	}
 	conv, log, err := loadLog(pos[0])
 	if err != nil {

@@ -13,13 +13,9 @@ func runGen(args []string, env *environment) int {
 	n := fs.Int("events", 1000, "how many events to generate")
 	seed := fs.Int64("seed", 1, "the seed: the same seed gives the same bytes")
 	jsonl := fs.Bool("jsonl", false, "write one JSONL file (DIR is then the file) instead of the SDK layout")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageExit(err)
-	}
-	if len(pos) != 1 || *n < 1 {
-		fs.Usage()
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && *n >= 1 })
+	if !ok {
+		return code
 	}
 	opts := gen.Options{Events: *n, Seed: *seed}
 	if *jsonl {

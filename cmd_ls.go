@@ -8,9 +8,7 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -36,19 +34,15 @@ func runList(args []string, env *environment) int {
 	fs := newFlagSet("ls", "ls [PATH|URL] [--json] [--session-key-file F]", env.stderr)
 	asJSON := fs.Bool("json", false, "print a JSON array")
 	keyFile := fs.String("session-key-file", "", "read the agent-server session key from `FILE` (else SESSION_API_KEY)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageExit(err)
-	}
-	if len(pos) > 1 {
-		fs.Usage()
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) <= 1 })
+	if !ok {
+		return code
 	}
 	where := ""
 	if len(pos) == 1 {
 		where = pos[0]
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	var rows []listing
 	if strings.HasPrefix(where, "http://") || strings.HasPrefix(where, "https://") {
@@ -74,6 +68,7 @@ func runList(args []string, env *environment) int {
 				return 0
 			}
 		}
+		var err error
 		rows, err = listLocal(where, env.stderr)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"ohwatch/client/files"
 	"ohwatch/model"
@@ -18,15 +16,11 @@ func runReplay(args []string, env *environment) int {
 	var vf viewFlags
 	vf.bind(fs)
 	follow := fs.Bool("follow", false, "keep reading a directory that is still being written")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageExit(err)
+	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 })
+	if !ok {
+		return code
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	path := pos[0]
 	if *follow {

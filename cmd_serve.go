@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"ohwatch/client/files"
 	"ohwatch/client/serve"
@@ -20,13 +17,9 @@ func runServe(args []string, env *environment) int {
 	addr := fs.String("addr", "127.0.0.1:8000", "listen `address`")
 	speed := fs.Float64("speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
 	logFile := fs.String("log", "", "write the server log to `FILE` (default: stderr)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageExit(err)
-	}
-	if len(pos) != 1 || *speed < 0 {
-		fs.Usage()
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && *speed >= 0 })
+	if !ok {
+		return code
 	}
 	vf := viewFlags{logFile: *logFile}
 	logger, closeLog, err := vf.logger()
@@ -40,7 +33,7 @@ func runServe(args []string, env *environment) int {
 		fmt.Fprintf(env.stderr, "ohwatch serve: %v\n", err)
 		return exitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	srv := serve.New(serve.Options{Key: env.getenv("SESSION_API_KEY"), Speed: *speed, Logger: logger})
 	for _, c := range convs {

@@ -24,13 +24,9 @@ func runState(args []string, env *environment) int {
 	fs := newFlagSet("state", "state PATH [--at N] [--json]", env.stderr)
 	at := fs.Int("at", -1, "apply only the first `N` events (default: all)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageExit(err)
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 })
+	if !ok {
+		return code
 	}
 	if *at < -1 {
 		fmt.Fprintln(env.stderr, "ohwatch state: --at must be 0 or more")

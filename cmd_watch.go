@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"ohwatch/client/agentserver"
@@ -23,13 +20,9 @@ func runWatch(args []string, env *environment) int {
 	conv := fs.String("conversation", "", "the conversation `ID` (dashed uuid or 32 hex)")
 	keyFile := fs.String("session-key-file", "", "read the session key from `FILE` (else SESSION_API_KEY)")
 	keyFlag := fs.String("session-key", "", "the session key (visible to other users: prefer SESSION_API_KEY)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return usageExit(err)
-	}
-	if len(pos) != 1 || *conv == "" {
-		fs.Usage()
-		return exitUsage
+	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && *conv != "" })
+	if !ok {
+		return code
 	}
 	key, err := sessionKey(*keyFile, *keyFlag, env.getenv, env.stderr)
 	if err != nil {
@@ -42,7 +35,7 @@ func runWatch(args []string, env *environment) int {
 		return exitUsage
 	}
 	defer closeLog()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	return watchAgentServer(ctx, env, &vf, logger, pos[0], *conv, key, "")
 }

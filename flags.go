@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"ohwatch/headless"
@@ -48,6 +51,27 @@ func usageExit(err error) int {
 		return 0
 	}
 	return exitUsage
+}
+
+// parseCommand parses a command's arguments and checks the positional ones
+// with valid; on failure it has printed what is wrong and returns the exit
+// code to end with (0 for -h, 2 otherwise).
+func parseCommand(fs *flag.FlagSet, args []string, valid func(pos []string) bool) (pos []string, code int, ok bool) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, usageExit(err), false
+	}
+	if !valid(pos) {
+		fs.Usage()
+		return nil, exitUsage, false
+	}
+	return pos, 0, true
+}
+
+// interruptible returns a context cancelled by Ctrl-C or SIGTERM, so every
+// command cleans up (sockets, sandboxes, recordings) before it exits.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // viewFlags are the flags shared by the commands that show a conversation:
