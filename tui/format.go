@@ -34,7 +34,7 @@ func formatClock(t time.Time) string {
 }
 
 // formatOffset prints a time relative to the conversation's start, fixed
-// width for rows: "+0:05", "+12:03", "+1:02:03".
+// width for rows: "+0:05", "+12:03", "+1:02:03", and "+4d07h" past 100 hours.
 func formatOffset(t, start time.Time) string {
 	if t.IsZero() || start.IsZero() {
 		return "--:--"
@@ -45,6 +45,10 @@ func formatOffset(t, start time.Time) string {
 		sign, d = "-", -d
 	}
 	s := int(d / time.Second)
+	if s >= 100*3600 {
+		// Days keep a long conversation's offsets as narrow as short ones.
+		return fmt.Sprintf("%s%dd%02dh", sign, s/86400, s/3600%24)
+	}
 	if s >= 3600 {
 		return fmt.Sprintf("%s%d:%02d:%02d", sign, s/3600, s/60%60, s%60)
 	}

@@ -38,9 +38,13 @@ func (p scrubber) Render(width, height int) string {
 		marks := m.log.Marks()
 		cells := make([]int8, width)
 		put := func(idx []int, kind int8) {
+			counts := make([]int, width)
 			for _, i := range idx {
-				c := cellOf(i, n, width)
-				if cells[c] < kind {
+				counts[cellOf(i, n, width)]++
+			}
+			least := markThreshold(counts, max(width/4, 1))
+			for c, k := range counts {
+				if k >= least && cells[c] < kind {
 					cells[c] = kind
 				}
 			}
@@ -75,6 +79,24 @@ func (p scrubber) Render(width, height int) string {
 }
 
 // cellOf maps event i of n to one of width cells.
+// markThreshold is the least number of marks a cell needs to show its kind.
+// A kind spread over more than limit cells (hundreds of errors in a long
+// conversation) shows only in the cells where it is densest, so the bar
+// keeps pointing somewhere instead of turning solid.
+func markThreshold(counts []int, limit int) int {
+	var nonzero []int
+	for _, k := range counts {
+		if k > 0 {
+			nonzero = append(nonzero, k)
+		}
+	}
+	if len(nonzero) <= limit {
+		return 1
+	}
+	slices.Sort(nonzero)
+	return nonzero[len(nonzero)-limit]
+}
+
 func cellOf(i, n, width int) int {
 	if n <= 1 {
 		return 0
