@@ -73,14 +73,19 @@ func newContext(base *model.BaseState, baseEventCount int) *context {
 }
 
 // baseAt reports whether the base applies at event i (with this id).
+// base_state.json is rewritten on every change, so it describes the state
+// after the last event on disk when it was read: that index when the count
+// is known. Only without a count does the leaf id place it; the leaf is the
+// last tree event, and per-field state updates written after it (the final
+// execution_status=finished among them) would otherwise override the base.
 func (c *context) baseAt(i int, id string) bool {
 	if c.base == nil {
 		return false
 	}
-	if c.base.LeafEventID != "" {
-		return id == c.base.LeafEventID
+	if c.baseEventCount > 0 {
+		return i == c.baseEventCount-1
 	}
-	return i == c.baseEventCount-1
+	return c.base.LeafEventID != "" && id == c.base.LeafEventID
 }
 
 // attributeByResponse adds the base's calls made by response id, while no

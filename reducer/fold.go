@@ -62,9 +62,10 @@ type State struct {
 
 // Initial is the State before the first event. base is base_state.json (or
 // a REST ConversationInfo), which describes the END of the log; it is
-// applied when the event base.LeafEventID is applied or, without a leaf id,
-// when the event at index baseEventCount-1 is applied. With a base and
-// baseEventCount 0 (and no leaf id) the base applies at once.
+// applied when the event at index baseEventCount-1 (the last one on disk
+// when the base was read) is applied or, when the count is unknown (0), when
+// the event base.LeafEventID is applied. With a base, no count and no leaf
+// id, the base applies at once.
 func Initial(base *model.BaseState, baseEventCount int) State {
 	s := State{
 		Status:    model.StatusIdle,

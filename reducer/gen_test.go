@@ -69,16 +69,14 @@ func TestMetricsAttributionMatchesStatsUpdates(t *testing.T) {
 		t.Fatalf("calls at the end %d", end.LLMCalls)
 	}
 	// The log gives the same metrics at every cursor.
-	log := newLogEvery(base, len(all), 16)
+	log := newLogEvery(base, len(stripped), 16)
 	log.Append(stripped...)
-	checkEveryPrefix(t, log, base, len(all))
-	// The base applies at its leaf event (state updates after it are
-	// never HEAD).
-	leaf, ok := log.IndexOf(base.LeafEventID)
-	if !ok {
-		t.Fatal("the leaf event is not in the log")
-	}
-	if s := log.At(leaf); s.StatusSource != SourceBaseState || s.Status != base.ExecutionStatus || s.StatusAt != leaf {
-		t.Fatalf("status at the leaf %s/%s at %d", s.Status, s.StatusSource, s.StatusAt)
+	checkEveryPrefix(t, log, base, len(stripped))
+	// The base applies at the last event on disk, after the final
+	// per-field status update that follows the leaf (state updates are
+	// never HEAD), so the recording ends with a confirmed status.
+	last := log.Len() - 1
+	if s := log.At(last); s.StatusSource != SourceBaseState || s.Status != base.ExecutionStatus || s.StatusAt != last || !s.StatusConfirmed {
+		t.Fatalf("status at the end %s/%s at %d confirmed=%v", s.Status, s.StatusSource, s.StatusAt, s.StatusConfirmed)
 	}
 }

@@ -194,10 +194,10 @@ func TestBaseStateAppliesAtTheEndOfTheLog(t *testing.T) {
 			t.Fatalf("policy %q", s.ConfirmationPolicy)
 		}
 	})
-	t.Run("by leaf id", func(t *testing.T) {
+	t.Run("by leaf id when the event count is unknown", func(t *testing.T) {
 		b := *base
 		b.LeafEventID = sc.evs[2].ID
-		s := Initial(&b, 99)
+		s := Initial(&b, 0)
 		s = Fold(s, sc.evs[:3]...)
 		if s.StatusSource != SourceBaseState || s.StatusAt != 2 {
 			t.Fatalf("at the leaf: %s/%s at %d", s.Status, s.StatusSource, s.StatusAt)
