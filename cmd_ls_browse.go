@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"ohwatch/export"
 	"ohwatch/headless"
@@ -18,7 +14,7 @@ import (
 // `ohwatch watch URL --conversation ID`. Leaving the browser without a
 // choice exits 0.
 func browseAndReplay(env *environment, rows []listing) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	chosen, err := tui.Browse(ctx, tui.BrowseOptions{Rows: browseRowsOf(rows), NoColor: env.getenv("NO_COLOR") != ""})
 	if err != nil {
