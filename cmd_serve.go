@@ -17,7 +17,15 @@ func runServe(args []string, env *environment) int {
 	addr := fs.String("addr", "127.0.0.1:8000", "listen `address`")
 	speed := fs.Float64("speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
 	logFile := fs.String("log", "", "write the server log to `FILE` (default: stderr)")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && *speed >= 0 })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if *speed < 0 {
+			return usageErr(fmt.Sprintf("--speed must be 0 or more, not %g", *speed), "--speed 0 sends everything at once")
+		}
+		if err := onePath(p, "PATH of the recording (or root of several) to serve", "ohwatch serve PATH [--addr 127.0.0.1:8000]"); err != nil {
+			return err
+		}
+		return existingPath(p[0])
+	})
 	if !ok {
 		return code
 	}

@@ -24,13 +24,17 @@ func runState(args []string, env *environment) int {
 	fs := newFlagSet("state", "state PATH [--at N] [--json]", env.stderr)
 	at := fs.Int("at", -1, "apply only the first `N` events (default: all)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if flagSet(fs, "at") && *at < 0 {
+			return usageErr(fmt.Sprintf("--at must be 0 or more, not %d", *at), "leave --at out to apply every event")
+		}
+		if err := onePath(p, "PATH of the recording", "ohwatch state PATH [--at N] (an SDK directory, JSONL file or trajectory zip)"); err != nil {
+			return err
+		}
+		return existingPath(p[0])
+	})
 	if !ok {
 		return code
-	}
-	if *at < -1 {
-		fmt.Fprintln(env.stderr, "ohwatch state: --at must be 0 or more")
-		return exitUsage
 	}
 	conv, log, err := loadLog(pos[0])
 	if err != nil {
