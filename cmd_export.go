@@ -31,10 +31,15 @@ func runExport(args []string, env *environment) int {
 	if !ok {
 		return code
 	}
-	conv, log, err := loadLog(pos[0])
+	ctx, stop := interruptible()
+	defer stop()
+	conv, log, err := loadLog(ctx, pos[0])
 	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
-		return exitUsage
+		return loadFailed(ctx, env, "export", err)
+	}
+	// What could not be read is said beside the export, not inside it.
+	for _, w := range conv.Warnings {
+		fmt.Fprintf(env.stderr, "ohwatch export: warning: %s\n", model.SanitizeLine(w))
 	}
 	w := env.stdout
 	if *outPath != "" {

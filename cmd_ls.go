@@ -79,10 +79,9 @@ func runList(args []string, env *environment) int {
 			return reportUsage(env.stderr, "ls", missingPath(where, err, "give a conversations root, or an agent-server URL (http://HOST:PORT)"))
 		}
 		var err error
-		rows, err = listLocal(where, env.stderr)
+		rows, err = listLocal(ctx, where, env.stderr)
 		if err != nil {
-			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
-			return exitUsage
+			return loadFailed(ctx, env, "ls", err)
 		}
 	}
 	if *asJSON {
@@ -104,8 +103,8 @@ func runList(args []string, env *environment) int {
 	return 0
 }
 
-func listLocal(root string, stderr io.Writer) ([]listing, error) {
-	list, err := files.List(root)
+func listLocal(ctx context.Context, root string, stderr io.Writer) ([]listing, error) {
+	list, err := files.ListContext(ctx, root)
 	if err != nil {
 		return nil, err
 	}

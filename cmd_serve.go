@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -36,13 +37,12 @@ func runServe(args []string, env *environment) int {
 		return exitUsage
 	}
 	defer closeLog()
-	convs, err := loadServed(pos[0])
-	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch serve: %v\n", err)
-		return exitUsage
-	}
 	ctx, stop := interruptible()
 	defer stop()
+	convs, err := loadServed(ctx, pos[0])
+	if err != nil {
+		return loadFailed(ctx, env, "serve", err)
+	}
 	srv := serve.New(serve.Options{Key: env.getenv("SESSION_API_KEY"), Speed: *speed, Logger: logger})
 	for _, c := range convs {
 		srv.Add(c.ID, c.Base, c.Events)
@@ -69,15 +69,15 @@ func runServe(args []string, env *environment) int {
 }
 
 // loadServed loads one recording, or every conversation under a root.
-func loadServed(path string) ([]*files.Conversation, error) {
+func loadServed(ctx context.Context, path string) ([]*files.Conversation, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() && !isConversationDir(path) {
-		list, err := files.List(path)
+		list, err := files.ListContext(ctx, path)
 		if err != nil {
 			return nil, err
 		}
 		var convs []*files.Conversation
 		for _, s := range list {
-			c, err := files.Load(s.Path)
+			c, err := files.LoadContext(ctx, s.Path)
 			if err != nil {
 				return nil, err
 			}
@@ -89,7 +89,7 @@ func loadServed(path string) ([]*files.Conversation, error) {
 		}
 		return convs, nil
 	}
-	c, err := files.Load(path)
+	c, err := files.LoadContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}

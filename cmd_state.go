@@ -1,23 +1,37 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"ohwatch/client/files"
 	"ohwatch/export"
+	"ohwatch/headless"
 	"ohwatch/reducer"
 )
 
 // loadLog reads a recorded conversation and folds it into a log. A file that
 // cannot be read at all is an error; what can be read is kept, with warnings.
-func loadLog(path string) (*files.Conversation, *reducer.Log, error) {
-	conv, err := files.Load(path)
+// The load ends early, with ctx's error, when ctx does (Ctrl-C).
+func loadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Log, error) {
+	conv, err := files.LoadContext(ctx, path)
 	if err != nil {
 		return nil, nil, err
 	}
 	log := reducer.NewLog(conv.Base, conv.EventFiles)
 	log.Append(conv.Events...)
 	return conv, log, nil
+}
+
+// loadFailed reports a recording that could not be loaded: exit 130 when
+// the user interrupted the load, else 2 (the PATH holds no conversation).
+func loadFailed(ctx context.Context, env *environment, cmd string, err error) int {
+	if ctx.Err() != nil {
+		fmt.Fprintf(env.stderr, "ohwatch %s: interrupted\n", cmd)
+		return headless.ExitInterrupted
+	}
+	fmt.Fprintf(env.stderr, "ohwatch %s: %v\n", cmd, err)
+	return exitUsage
 }
 
 func runState(args []string, env *environment) int {
@@ -36,10 +50,11 @@ func runState(args []string, env *environment) int {
 	if !ok {
 		return code
 	}
-	conv, log, err := loadLog(pos[0])
+	ctx, stop := interruptible()
+	defer stop()
+	conv, log, err := loadLog(ctx, pos[0])
 	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch state: %v\n", err)
-		return exitUsage
+		return loadFailed(ctx, env, "state", err)
 	}
 	doc := export.State(log, *at, conv.Warnings)
 	if *asJSON {
