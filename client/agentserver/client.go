@@ -104,10 +104,10 @@ func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	c := &Client{
-		base:    u,
-		key:     sessionKey,
-		http:    &http.Client{},
-		log:     slog.New(slog.DiscardHandler),
+		base:     u,
+		key:      sessionKey,
+		http:     &http.Client{},
+		log:      slog.New(slog.DiscardHandler),
 		timeout:  30 * time.Second,
 		maxBody:  maxResponseBytes,
 		maxPages: maxSearchPages,
