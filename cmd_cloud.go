@@ -24,7 +24,15 @@ func runCloud(args []string, env *environment) int {
 	cloud.BindFlags(fs, &cfg)
 	var vf viewFlags
 	vf.bind(fs)
-	_, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 0 })
+	_, code, ok := checkCommand(fs, args, func(p []string) error {
+		if err := noArgs(p, "ohwatch cloud [--message TEXT] or ohwatch cloud --conversation ID"); err != nil {
+			return err
+		}
+		if cfg.ConversationID != "" {
+			return checkConversationID(cfg.ConversationID, "copy the id from the conversation's Cloud URL")
+		}
+		return nil
+	})
 	if !ok {
 		return code
 	}

@@ -34,7 +34,12 @@ func runList(args []string, env *environment) int {
 	fs := newFlagSet("ls", "ls [PATH|URL] [--json] [--session-key-file F]", env.stderr)
 	asJSON := fs.Bool("json", false, "print a JSON array")
 	keyFile := fs.String("session-key-file", "", "read the agent-server session key from `FILE` (else SESSION_API_KEY)")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) <= 1 })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if len(p) > 1 {
+			return usageErr(fmt.Sprintf("unexpected argument %q (only one PATH or URL)", p[1]), "ohwatch ls [PATH|URL]")
+		}
+		return nil
+	})
 	if !ok {
 		return code
 	}
@@ -68,11 +73,15 @@ func runList(args []string, env *environment) int {
 				return 0
 			}
 		}
+		if _, err := os.Stat(where); err != nil && len(pos) == 1 {
+			// A root the user named and mistyped is a mistake, unlike the
+			// default root not existing yet.
+			return reportUsage(env.stderr, "ls", missingPath(where, err, "give a conversations root, or an agent-server URL (http://HOST:PORT)"))
+		}
 		var err error
-		rows, err = listLocal(where, env.stderr)
+		rows, err = listLocal(ctx, where, env.stderr)
 		if err != nil {
-			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
-			return exitUsage
+			return loadFailed(ctx, env, "ls", err)
 		}
 	}
 	if *asJSON {
@@ -94,8 +103,8 @@ func runList(args []string, env *environment) int {
 	return 0
 }
 
-func listLocal(root string, stderr io.Writer) ([]listing, error) {
-	list, err := files.List(root)
+func listLocal(ctx context.Context, root string, stderr io.Writer) ([]listing, error) {
+	list, err := files.ListContext(ctx, root)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,21 @@ func runWatch(args []string, env *environment) int {
 	conv := fs.String("conversation", "", "the conversation `ID` (dashed uuid or 32 hex)")
 	keyFile := fs.String("session-key-file", "", "read the session key from `FILE` (else SESSION_API_KEY)")
 	keyFlag := fs.String("session-key", "", "the session key (visible to other users: prefer SESSION_API_KEY)")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && *conv != "" })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		const hint = "ohwatch watch http://HOST:PORT --conversation ID"
+		switch {
+		case len(p) == 0:
+			return usageErr("missing the agent-server URL", hint)
+		case len(p) > 1:
+			return usageErr(fmt.Sprintf("unexpected argument %q (only one URL)", p[1]), hint)
+		case *conv == "":
+			return usageErr("missing --conversation ID", "ohwatch watch "+p[0]+" --conversation ID ('ohwatch ls "+p[0]+"' lists them)")
+		}
+		if err := checkServerURL(p[0]); err != nil {
+			return err
+		}
+		return checkConversationID(*conv, "copy the id from the agent-server ('ohwatch ls "+p[0]+"' lists them)")
+	})
 	if !ok {
 		return code
 	}

@@ -43,7 +43,7 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 		q.Set("timestamp__lt", eq.Until)
 	}
 	seen := map[string]bool{}
-	return c.eachPage(ctx, route, q, func(items []json.RawMessage) error {
+	return c.eachPage(ctx, route, q, func(items []json.RawMessage) (int, error) {
 		evs := make([]model.Event, 0, len(items))
 		for _, raw := range items {
 			if isJSONNull(raw) {
@@ -63,8 +63,8 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 			evs = append(evs, ev)
 		}
 		if err := fn(evs); err != nil {
-			return fmt.Errorf("GET %s: %w", route, err)
+			return len(evs), fmt.Errorf("GET %s: %w", route, err)
 		}
-		return nil
+		return len(evs), nil
 	})
 }
