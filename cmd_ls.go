@@ -14,7 +14,7 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/client/files"
-	"ohwatch/export"
+	"ohwatch/format"
 	"ohwatch/model"
 )
 
@@ -168,7 +168,7 @@ func writeListing(w io.Writer, rows []listing) {
 		}
 		cost := "-"
 		if r.CostKnown || r.CostUSD > 0 {
-			cost = export.Cost(r.CostUSD, true, 0)
+			cost = format.Cost(r.CostUSD, true)
 		} else if r.Status != "" {
 			cost = "unknown"
 		}
