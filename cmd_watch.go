@@ -44,6 +44,12 @@ func runWatch(args []string, env *environment) int {
 		fmt.Fprintf(env.stderr, "ohwatch watch: %v\n", err)
 		return exitUsage
 	}
+	// Whatever a server echoes, the key does not reach the terminal or
+	// the log in any form.
+	vf.secrets = new(model.Secrets)
+	vf.secrets.Add(key)
+	env, flush := env.withSecrets(vf.secrets)
+	defer flush()
 	logger, closeLog, err := vf.logger()
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch watch: %v\n", err)
