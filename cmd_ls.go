@@ -56,6 +56,11 @@ func runList(args []string, env *environment) int {
 			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
 			return exitUsage
 		}
+		secrets := new(model.Secrets)
+		secrets.Add(key)
+		var flush func()
+		env, flush = env.withSecrets(secrets)
+		defer flush()
 		rows, err = listServer(ctx, where, key)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"ohwatch/headless"
+	"ohwatch/model"
 )
 
 // newFlagSet returns a flag set that reports errors instead of exiting, so
@@ -95,6 +96,8 @@ type viewFlags struct {
 	watchTimeout time.Duration
 	confirmGrace time.Duration
 	logFile      string
+	// secrets, when set, are redacted from the --log file.
+	secrets *model.Secrets
 }
 
 func (v *viewFlags) bind(fs *flag.FlagSet) {
@@ -121,5 +124,11 @@ func (v *viewFlags) logger() (*slog.Logger, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--log: %w", err)
 	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { f.Close() }, nil
+	var w io.Writer = f
+	closeLog := func() { f.Close() }
+	if v.secrets != nil {
+		rw := &redactingWriter{w: f, secrets: v.secrets}
+		w, closeLog = rw, func() { rw.Flush(); f.Close() }
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})), closeLog, nil
 }
