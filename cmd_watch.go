@@ -11,6 +11,7 @@ import (
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/tui"
 )
 
 func runWatch(args []string, env *environment) int {
@@ -104,9 +105,15 @@ type confirmer struct {
 	id string
 }
 
-// Respond implements tui.Controls.
-func (cf confirmer) Respond(ctx context.Context, accept bool) error {
-	return cf.c.RespondToConfirmation(ctx, cf.id, accept, "Rejected in ohwatch.")
+// Respond implements tui.Controls: the answer goes out only if the server
+// still waits on exactly the actions the user was asked about.
+func (cf confirmer) Respond(ctx context.Context, accept bool, actionIDs []string) error {
+	err := cf.c.RespondToActions(ctx, cf.id, actionIDs, accept, "Rejected in ohwatch.")
+	var nw *agentserver.NotWaitingError
+	if errors.As(err, &nw) {
+		return fmt.Errorf("%w: %s", tui.ErrNotSent, nw.Reason)
+	}
+	return err
 }
 
 // exitForError maps a client error to an exit code: auth, not found and

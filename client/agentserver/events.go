@@ -14,6 +14,8 @@ import (
 // form).
 type eventQuery struct {
 	Since, Until string
+	// Newest first: the server's TIMESTAMP_DESC order.
+	NewestFirst bool
 }
 
 // Events returns a conversation's whole event history in the server's
@@ -41,6 +43,9 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 	}
 	if eq.Until != "" {
 		q.Set("timestamp__lt", eq.Until)
+	}
+	if eq.NewestFirst {
+		q.Set("sort_order", "TIMESTAMP_DESC")
 	}
 	seen := map[string]bool{}
 	return c.eachPage(ctx, route, q, func(items []json.RawMessage) (int, error) {
