@@ -66,7 +66,7 @@ func runCloud(args []string, env *environment) int {
 	target, err := sess.Open(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return headless.ExitInterrupted
+			return interruptedExit(ctx)
 		}
 		fmt.Fprintf(env.stderr, "ohwatch cloud: %v\n", err)
 		if errors.Is(err, cloud.ErrAuth) {

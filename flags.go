@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"ohwatch/headless"
@@ -66,12 +63,6 @@ func parseCommand(fs *flag.FlagSet, args []string, valid func(pos []string) bool
 		return nil, exitUsage, false
 	}
 	return pos, 0, true
-}
-
-// interruptible returns a context cancelled by Ctrl-C or SIGTERM, so every
-// command cleans up (sockets, sandboxes, recordings) before it exits.
-func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // viewFlags are the flags shared by the commands that show a conversation:

@@ -26,6 +26,9 @@ type environment struct {
 	// isTerminal reports whether stdout is a terminal (the TUI needs one;
 	// headless is automatic otherwise).
 	isTerminal bool
+	// recordWrite writes the files of --record (nil: the filesystem); tests
+	// make the disk fill up through it.
+	recordWrite func(dir, name string, data []byte) error
 }
 
 func commands() map[string]command {
