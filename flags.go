@@ -79,7 +79,7 @@ type viewFlags struct {
 func (v *viewFlags) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&v.headless, "headless", false, "print lines instead of the TUI (automatic when stdout is not a terminal)")
 	fs.BoolVar(&v.json, "json", false, "with --headless: print JSONL (one object per line)")
-	fs.StringVar(&v.record, "record", "", "write every event as it arrives to `DIR` (SDK layout)")
+	fs.StringVar(&v.record, "record", "", "write every event as it arrives to `DIR` (SDK layout; one conversation per directory, locked while recording)")
 	fs.DurationVar(&v.watchTimeout, "watch-timeout", 0, "give up (exit 5) when no terminal state is reached within this `duration` (0: never)")
 	fs.DurationVar(&v.confirmGrace, "confirm-grace", headless.DefaultConfirmGrace, "how long a provisional finished waits for a full_state before REST is asked")
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")

@@ -122,11 +122,15 @@ func (r *recording) finish(stderr io.Writer, code int) int {
 	}
 	closeErr := r.rec.Close()
 	dir := r.rec.Dir()
+	also := ""
+	if baseErr != nil && err != nil {
+		also = "; base_state.json was not written either"
+	}
 	switch {
 	case missed > 0:
-		fmt.Fprintf(stderr, "ohwatch: --record: %d %s not written to %s: %v\n", missed, plural(missed, "event was", "events were"), dir, err)
+		fmt.Fprintf(stderr, "ohwatch: --record: %d %s not written to %s: %v%s\n", missed, plural(missed, "event was", "events were"), dir, err, also)
 	case err != nil:
-		fmt.Fprintf(stderr, "ohwatch: --record: %s is incomplete: %v\n", dir, err)
+		fmt.Fprintf(stderr, "ohwatch: --record: %s is incomplete: %v%s\n", dir, err, also)
 	case baseErr != nil:
 		fmt.Fprintf(stderr, "ohwatch: --record: base_state.json not written to %s: %v\n", dir, baseErr)
 	case closeErr != nil:
@@ -157,8 +161,8 @@ func (r *recording) finalBase() []byte {
 	if r.snapshot != nil && json.Unmarshal(r.snapshot, &fields) != nil {
 		fields = map[string]json.RawMessage{}
 	}
-	if _, ok := fields["id"]; !ok && r.id != "" {
-		fields["id"], _ = json.Marshal(model.DashedConversationID(r.id))
+	if id := model.DashedConversationID(r.id); fields["id"] == nil && len(id) == 36 {
+		fields["id"], _ = json.Marshal(id) // a uuid, as the SDK reads it
 	}
 	if r.state.Status != "" {
 		fields["execution_status"], _ = json.Marshal(r.state.Status)

@@ -119,6 +119,9 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 				return r
 			}
 		case b, ok := <-feed:
+			if !ok && ctx.Err() != nil {
+				return w.interrupted(ctx) // the feed ended because ctx did
+			}
 			if !ok {
 				return w.feedEnded()
 			}

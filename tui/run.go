@@ -19,10 +19,16 @@ var ErrInterrupted = errors.New("interrupted")
 // NO_COLOR in the environment turns colours off. Signals are the caller's:
 // they cancel ctx, which ends the program and restores the terminal.
 func Run(ctx context.Context, opts Options) error {
+	return run(ctx, opts)
+}
+
+// run is Run with extra program options (tests give it their input and
+// output).
+func run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	if os.Getenv("NO_COLOR") != "" { // no-color.org: set and not empty
 		opts.NoColor = true
 	}
-	p := tea.NewProgram(New(opts), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	p := tea.NewProgram(New(opts), append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, extra...)...)
 	_, err := p.Run()
 	return runError(ctx, err)
 }

@@ -89,10 +89,9 @@ func (r *Recorder) Record(ev model.Event) error {
 	if len(ev.Raw) == 0 {
 		return errors.New("recorder: event has no raw bytes")
 	}
-	if ev.ID != "" {
-		if _, dup := r.ids[ev.ID]; dup {
-			return nil
-		}
+	key := recordKey(ev)
+	if _, dup := r.ids[key]; dup {
+		return nil
 	}
 	if r.failed != nil {
 		r.missed++
@@ -105,10 +104,17 @@ func (r *Recorder) Record(ev model.Event) error {
 		return r.failed
 	}
 	r.next++
-	if ev.ID != "" {
-		r.ids[ev.ID] = struct{}{}
-	}
+	r.ids[key] = struct{}{}
 	return nil
+}
+
+// recordKey is what tells a recorded event apart: its id, or for an event
+// without one the hash of its bytes that its file name carries.
+func recordKey(ev model.Event) string {
+	if ev.ID != "" {
+		return ev.ID
+	}
+	return fileID(ev)
 }
 
 // fileID is the id part of an event's file name. The SDK only loads names

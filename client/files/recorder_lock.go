@@ -1,11 +1,33 @@
 package files
 
 import (
+	"errors"
 	"io"
+	"os"
 	"strings"
 
 	"ohwatch/model"
 )
+
+// errLocked is lockDir's answer when another process holds the lock.
+var errLocked = errors.New("locked")
+
+// dirLock is a recording directory's lock file (LockName), held locked
+// while a recorder is open (lockDir, per platform).
+type dirLock struct {
+	f *os.File
+}
+
+// release unlocks and closes the lock file; the file stays, naming the
+// conversation. Safe on a nil lock.
+func (l *dirLock) release() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	err := l.f.Close() // closing the last descriptor releases the flock
+	l.f = nil
+	return err
+}
 
 // lockPrefix starts the one line of a lock file that names the
 // conversation recorded in its directory.
