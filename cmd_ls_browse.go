@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"ohwatch/export"
+	"ohwatch/format"
 	"ohwatch/tui"
 )
 
@@ -49,7 +49,7 @@ func browseRowsOf(rows []listing) []tui.BrowseRow {
 func listingCost(r listing) string {
 	switch {
 	case r.CostKnown || r.CostUSD > 0:
-		return export.Cost(r.CostUSD, true, 0)
+		return format.Cost(r.CostUSD, true)
 	case r.Status != "":
 		return "unknown"
 	}

@@ -17,7 +17,12 @@ func runReplay(args []string, env *environment) int {
 	var vf viewFlags
 	vf.bind(fs)
 	follow := fs.Bool("follow", false, "keep reading a directory that is still being written")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if err := onePath(p, "PATH of the recording to replay", "ohwatch replay PATH (an SDK directory, JSONL file or trajectory zip; 'ohwatch ls' lists local ones)"); err != nil {
+			return err
+		}
+		return existingPath(p[0])
+	})
 	if !ok {
 		return code
 	}

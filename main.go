@@ -6,8 +6,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"sort"
+	"strings"
+
+	"ohwatch/model"
 )
 
 // command is one subcommand: its one-line help and its entry point, which
@@ -66,8 +71,9 @@ func dispatch(args []string, env *environment) int {
 	}
 	cmd, ok := commands()[args[0]]
 	if !ok {
-		fmt.Fprintf(env.stderr, "ohwatch: unknown command %q\n\n", args[0])
-		usage(env.stderr)
+		names := slices.Sorted(maps.Keys(commands()))
+		fmt.Fprintf(env.stderr, "ohwatch: unknown command %q\n", model.SanitizeLine(args[0]))
+		fmt.Fprintf(env.stderr, "  hint: the commands are %s; 'ohwatch -h' says what each does\n", strings.Join(names, ", "))
 		return exitUsage
 	}
 	return cmd.run(args[1:], env)
