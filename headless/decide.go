@@ -46,15 +46,42 @@ func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 	return w.decide(ctx, prev)
 }
 
+// printEvent prints the event's line and then, when the event changed the
+// derived status (or is a full_state snapshot), a status line after it:
+// every event is printed exactly once, whatever it did to the status.
 func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
+	marks := marksOf(i, ev, cur)
+	w.p.event(i, ev, marks)
 	su, isState := ev.Body.(*model.StateUpdate)
 	changed := cur.Status != prev.Status || cur.StatusConfirmed != prev.StatusConfirmed
 	snapshot := isState && su.FullState && su.ExecutionStatus != ""
 	if !changed && !snapshot {
-		w.p.event(i, ev)
 		return
 	}
 	w.p.status(i, prev.Status, cur.Status, shapeOf(ev, cur), cur.StatusConfirmed)
+	if cur.Status == model.StatusWaitingForConfirmation && changed && !marks.awaiting {
+		// The status came after the actions' own lines: say which wait.
+		w.p.awaiting(cur.Pending)
+	}
+}
+
+// marksOf says what a reader of the lines must not miss about an event: a
+// HIGH-risk action, and an action the conversation now waits to have
+// confirmed.
+func marksOf(i int, ev model.Event, s reducer.State) eventMarks {
+	a, ok := ev.Body.(*model.Action)
+	if !ok {
+		return eventMarks{}
+	}
+	m := eventMarks{risk: a.SecurityRisk}
+	if s.Status == model.StatusWaitingForConfirmation {
+		for _, p := range s.Pending {
+			if p.Index == i {
+				m.awaiting = true
+			}
+		}
+	}
+	return m
 }
 
 // shapeOf names where a status line's value came from, in the words of the

@@ -54,13 +54,14 @@ type Result struct {
 // is cancelled (ExitInterrupted). log may already hold events (history
 // loaded before the feed started); they are printed first.
 func Run(ctx context.Context, log *reducer.Log, feed <-chan model.Batch, opts Options) Result {
-	w := &watcher{log: log, opts: opts, p: &printer{w: opts.Out, json: opts.JSON}}
+	w := &watcher{log: log, opts: opts, p: newPrinter(opts.Out, opts.JSON)}
 	if w.opts.ConfirmGrace <= 0 {
 		w.opts.ConfirmGrace = DefaultConfirmGrace
 	}
 	r := w.run(ctx, feed)
 	r.Events = log.Len()
 	w.p.result(r)
+	w.p.flush()
 	return r
 }
 
@@ -95,6 +96,8 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 		return r
 	}
 	for {
+		// Everything printed so far is written before waiting for more.
+		w.p.flush()
 		var grace, poll <-chan time.Time
 		if w.graceTimer != nil {
 			grace = w.graceTimer.C
