@@ -17,7 +17,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	st := m.state()
 	k := m.activeKeys(st)
 	if msg.String() == "ctrl+c" {
-		return m, tea.Quit
+		return m, tea.Interrupt
 	}
 	if m.showHelp {
 		switch {
