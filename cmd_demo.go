@@ -30,7 +30,7 @@ func runDemo(args []string, env *environment) int {
 	ctx, stop := interruptible()
 	defer stop()
 
-	base, events, err := demoConversation()
+	base, events, branch, err := demoConversation()
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
 		return 1
@@ -46,6 +46,7 @@ func runDemo(args []string, env *environment) int {
 		FinishConfirmDelay: time.Duration(float64(1500*time.Millisecond) / *speed),
 	})
 	srv.Add(base.ID, base, events)
+	srv.OnReject(base.ID, branch.actionID, branch.events)
 	url, err := srv.Start(ctx, "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
@@ -55,22 +56,43 @@ func runDemo(args []string, env *environment) int {
 	return watchAgentServer(ctx, env, &vf, logger, url, base.ID, key, demoTitle(base, events))
 }
 
-// demoConversation decodes the conversation bundled in the binary.
-func demoConversation() (*model.BaseState, []model.Event, error) {
+// demoBranch is how the demo goes on when its force push is rejected.
+type demoBranch struct {
+	actionID string
+	events   []model.Event
+}
+
+// demoConversation decodes the conversation bundled in the binary and its
+// branch for a rejected push.
+func demoConversation() (*model.BaseState, []model.Event, demoBranch, error) {
 	rawBase, rawEvents := demo.Conversation()
 	base, err := model.DecodeBaseState(rawBase)
 	if err != nil {
-		return nil, nil, fmt.Errorf("bundled base state: %w", err)
+		return nil, nil, demoBranch{}, fmt.Errorf("bundled base state: %w", err)
 	}
-	events := make([]model.Event, 0, len(rawEvents))
-	for i, raw := range rawEvents {
+	events, err := decodeBundled(rawEvents)
+	if err != nil {
+		return nil, nil, demoBranch{}, err
+	}
+	actionID, rawBranch := demo.Rejected()
+	branch, err := decodeBundled(rawBranch)
+	if err != nil {
+		return nil, nil, demoBranch{}, err
+	}
+	return base, events, demoBranch{actionID: actionID, events: branch}, nil
+}
+
+// decodeBundled decodes events bundled in the binary.
+func decodeBundled(raws [][]byte) ([]model.Event, error) {
+	events := make([]model.Event, 0, len(raws))
+	for i, raw := range raws {
 		ev, err := model.Decode(raw)
 		if err != nil {
-			return nil, nil, fmt.Errorf("bundled event %d: %w", i, err)
+			return nil, fmt.Errorf("bundled event %d: %w", i, err)
 		}
 		events = append(events, ev)
 	}
-	return base, events, nil
+	return events, nil
 }
 
 // demoTitle names the demo in the header: its title, else its first user
