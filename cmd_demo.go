@@ -17,7 +17,12 @@ func runDemo(args []string, env *environment) int {
 	var vf viewFlags
 	vf.bind(fs)
 	speed := fs.Float64("speed", 1, "replay pace: 1 is the recorded pace (about two minutes), 10 ten times faster")
-	_, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 0 && *speed > 0 })
+	_, code, ok := checkCommand(fs, args, func(p []string) error {
+		if *speed <= 0 {
+			return usageErr(fmt.Sprintf("--speed must be more than 0, not %g", *speed), "--speed 10 plays ten times faster")
+		}
+		return noArgs(p, "the demo takes no arguments: ohwatch demo [--speed X]")
+	})
 	if !ok {
 		return code
 	}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"os"
 	"slices"
 	"strconv"
@@ -48,12 +47,9 @@ func Browse(ctx context.Context, opts BrowseOptions) (string, error) {
 	if os.Getenv("NO_COLOR") != "" {
 		opts.NoColor = true
 	}
-	p := tea.NewProgram(newBrowser(opts), tea.WithContext(ctx))
+	p := tea.NewProgram(newBrowser(opts), tea.WithContext(ctx), tea.WithoutSignalHandler())
 	final, err := p.Run()
-	if err != nil {
-		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-			return "", nil
-		}
+	if err := runError(ctx, err); err != nil {
 		return "", err
 	}
 	if b, ok := final.(browser); ok {
@@ -135,7 +131,7 @@ func (b browser) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := msg.String()
 	if k == "ctrl+c" {
 		b.chosen = ""
-		return b, tea.Quit
+		return b, tea.Interrupt
 	}
 	if b.filtering {
 		return b.filterKey(msg), nil

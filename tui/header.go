@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -88,7 +89,7 @@ func (h header) connection() string {
 	case model.PhaseLive:
 		return s.OK.Render("connected")
 	case model.PhaseReconnecting:
-		return s.Warn.Render("reconnecting " + strconv.Itoa(c.Attempt) + " in " + formatDuration(c.RetryIn))
+		return s.Warn.Render("reconnecting " + strconv.Itoa(c.Attempt) + " in " + format.Duration(c.RetryIn))
 	case model.PhaseLost:
 		reason := model.SanitizeLine(c.Reason)
 		if reason == "" {

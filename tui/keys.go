@@ -17,7 +17,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	st := m.state()
 	k := m.activeKeys(st)
 	if msg.String() == "ctrl+c" {
-		return m, tea.Quit
+		return m, tea.Interrupt
 	}
 	if m.showHelp {
 		switch {
@@ -213,11 +213,7 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		m.fixTop()
 		return m, nil
 	case key.Matches(msg, k.Accept, k.Reject):
-		// Upstream caveat (protocol §5): any message sent while waiting
-		// for confirmation approves the pending actions too.
-		m.input = prompt{kind: promptConfirm, accept: key.Matches(msg, k.Accept), pending: len(m.log.Latest().Pending),
-			note: "(a message sent while waiting also approves)"}
-		return m, nil
+		return m.askConfirm(key.Matches(msg, k.Accept)), nil
 	case msg.String() == "a" || msg.String() == "x":
 		return m.setFlash("accept/reject apply only to a live conversation waiting for confirmation")
 	default:

@@ -471,9 +471,10 @@ func TestFocusAndHelpKeys(t *testing.T) {
 	if cmd == nil || cmd() != tea.Quit() {
 		t.Fatal("q does not quit")
 	}
+	// Ctrl-C is SIGINT in raw mode: an interrupt (exit 130), not a quit.
 	_, cmd = press(t, m, "ctrl+c")
-	if cmd == nil || cmd() != tea.Quit() {
-		t.Fatal("ctrl+c does not quit")
+	if cmd == nil || cmd() != tea.Interrupt() {
+		t.Fatal("ctrl+c does not interrupt")
 	}
 }
 

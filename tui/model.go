@@ -153,14 +153,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case playTickMsg:
 		return m.playTick(msg)
 	case respondDoneMsg:
-		verb := "rejected"
-		if msg.accept {
-			verb = "accepted"
-		}
-		if msg.err != nil {
-			return m.setFlash("could not respond: " + model.SanitizeLine(msg.err.Error()))
-		}
-		return m.setFlash("pending actions " + verb)
+		return m.respondDone(msg)
 	case exportDoneMsg:
 		if msg.err != nil {
 			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))
@@ -214,7 +207,8 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 	}
 	m.fixTop()
 	m, search := m.searchNew()
-	return m, tea.Batch(m.waitFeed(), search)
+	m, withdrawn := m.withdrawStale()
+	return m, tea.Batch(m.waitFeed(), search, withdrawn)
 }
 
 // waitFeed is the one point where events enter the UI: it waits for the

@@ -31,8 +31,9 @@ type playTickMsg struct{ gen int }
 
 // respondDoneMsg is sent when an accept or reject request finished.
 type respondDoneMsg struct {
-	accept bool
-	err    error
+	accept  bool
+	indices []int // the actions answered, for the footer
+	err     error
 }
 
 // exportDoneMsg is sent when Options.Export finished.

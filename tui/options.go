@@ -16,8 +16,11 @@ import (
 // Controls answers a conversation that waits for confirmation. It is nil
 // when the source is not live (a replay cannot be answered).
 type Controls interface {
-	// Respond accepts (true) or rejects (false) the pending actions.
-	Respond(ctx context.Context, accept bool) error
+	// Respond accepts (true) or rejects (false) the pending actions, but
+	// only if the conversation still waits on exactly actionIDs (event
+	// ids): it checks with the source just before sending, and otherwise
+	// sends nothing and returns an error wrapping ErrNotSent that says why.
+	Respond(ctx context.Context, accept bool, actionIDs []string) error
 }
 
 // Options is everything the TUI needs from its caller. The TUI never opens

@@ -22,11 +22,10 @@ const (
 
 // prompt is the one-line input shown in place of the footer.
 type prompt struct {
-	kind    promptKind
-	text    string
-	accept  bool   // for promptConfirm: accept (true) or reject
-	pending int    // for promptConfirm: how many actions are pending
-	note    string // for promptConfirm: the warning shown with the question
+	kind promptKind
+	text string
+	q    question // for promptConfirm: what is asked
+	note string   // for promptConfirm: the warning shown with the question
 }
 
 // active reports whether a prompt is open.
@@ -41,11 +40,14 @@ func (p prompt) Render(s theme.Styles) string {
 		return s.Prompt.Render("/") + p.text + "█" + s.Muted.Render("  enter search all events · esc cancel")
 	case promptConfirm:
 		verb := "Reject"
-		if p.accept {
+		if p.q.accept {
 			verb = "Accept"
 		}
-		what := plural(p.pending, "pending action")
-		return s.Warn.Render(verb+" "+what+"? [y/n]") + " " + s.Muted.Render(p.note)
+		noun := "pending action "
+		if len(p.q.indices) != 1 {
+			noun = "pending actions "
+		}
+		return s.Warn.Render(verb+" "+noun+ordinals(p.q.indices)+"? [y/n]") + " " + s.Muted.Render(p.note)
 	case promptExport:
 		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
 			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")
@@ -81,8 +83,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case promptConfirm:
 		switch msg.String() {
 		case "y", "Y":
-			m.input = prompt{}
-			return m, m.respondCmd(p.accept)
+			return m.answerConfirm(p.q)
 		default:
 			m.input = prompt{}
 			return m.setFlash("cancelled")

@@ -127,7 +127,7 @@ func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 			start: m.cache.startTime(m.log), absTime: m.absTime, styles: m.styles}.lines()
 		f.fromBottom = true
 	case paneMetrics:
-		f.lines = metricsPane{metrics: st.Metrics, styles: m.styles}.lines()
+		f.lines = metricsPane{metrics: st.Metrics, reported: st.MetricsReported(), styles: m.styles}.lines()
 	case paneTasks:
 		f.lines = tasksPane{tasks: st.Tasks, styles: m.styles}.lines()
 	case panePending:
