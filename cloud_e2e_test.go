@@ -26,7 +26,7 @@ func TestCloudStartWatchAndCleanUp(t *testing.T) {
 		convID     = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
 		sandboxID  = "sb-1"
 	)
-	base, events, _, err := demoConversation()
+	base, events, err := demoConversation()
 	if err != nil {
 		t.Fatal(err)
 	}

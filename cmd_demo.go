@@ -35,7 +35,7 @@ func runDemo(args []string, env *environment) int {
 	ctx, stop := interruptible()
 	defer stop()
 
-	base, events, branch, err := demoConversation()
+	base, events, err := demoConversation()
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
 		return 1
@@ -51,7 +51,10 @@ func runDemo(args []string, env *environment) int {
 		FinishConfirmDelay: time.Duration(float64(1500*time.Millisecond) / *speed),
 	})
 	srv.Add(base.ID, base, events)
-	srv.OnReject(base.ID, branch.actionID, branch.events)
+	if err := addRejectBranch(srv, base.ID); err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return 1
+	}
 	url, err := srv.Start(ctx, "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
@@ -61,30 +64,30 @@ func runDemo(args []string, env *environment) int {
 	return watchAgentServer(ctx, env, &vf, logger, url, base.ID, key, demoTitle(base, events))
 }
 
-// demoBranch is how the demo goes on when its force push is rejected.
-type demoBranch struct {
-	actionID string
-	events   []model.Event
-}
-
-// demoConversation decodes the conversation bundled in the binary and its
-// branch for a rejected push.
-func demoConversation() (*model.BaseState, []model.Event, demoBranch, error) {
+// demoConversation decodes the conversation bundled in the binary.
+func demoConversation() (*model.BaseState, []model.Event, error) {
 	rawBase, rawEvents := demo.Conversation()
 	base, err := model.DecodeBaseState(rawBase)
 	if err != nil {
-		return nil, nil, demoBranch{}, fmt.Errorf("bundled base state: %w", err)
+		return nil, nil, fmt.Errorf("bundled base state: %w", err)
 	}
 	events, err := decodeBundled(rawEvents)
 	if err != nil {
-		return nil, nil, demoBranch{}, err
+		return nil, nil, err
 	}
-	actionID, rawBranch := demo.Rejected()
-	branch, err := decodeBundled(rawBranch)
+	return base, events, nil
+}
+
+// addRejectBranch gives the served demo its branch for a rejected force
+// push, so that rejecting it shows the agent stop without pushing.
+func addRejectBranch(srv *serve.Server, id string) error {
+	actionID, raws := demo.Rejected()
+	events, err := decodeBundled(raws)
 	if err != nil {
-		return nil, nil, demoBranch{}, err
+		return err
 	}
-	return base, events, demoBranch{actionID: actionID, events: branch}, nil
+	srv.OnReject(id, actionID, events)
+	return nil
 }
 
 // decodeBundled decodes events bundled in the binary.

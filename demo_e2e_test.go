@@ -21,7 +21,7 @@ import (
 // loopback, watched over the WebSocket by the client, shown by the real
 // Bubble Tea program, until the status is a confirmed finished.
 func TestDemoEndToEndInTheTUI(t *testing.T) {
-	base, events, _, err := demoConversation()
+	base, events, err := demoConversation()
 	if err != nil {
 		t.Fatal(err)
 	}
