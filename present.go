@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"ohwatch/client/files"
@@ -19,6 +20,8 @@ type session struct {
 	log    *reducer.Log
 	feed   <-chan model.Batch
 	live   bool
+	// server and conversation name a live source in connection banners.
+	server, conversation string
 	// recording: the feed is a finished recording (replay): its end decides.
 	recording bool
 	// confirm asks the source for the current status (REST, or
@@ -66,17 +69,23 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 		defer cancel()
 	}
 	err := tui.Run(runCtx, tui.Options{
-		Title:    s.title,
-		Source:   s.source,
-		Log:      s.log,
-		Feed:     s.feed,
-		Live:     s.live,
-		Controls: s.controls,
-		Export:   exporter(s.title, s.log),
-		Pager:    env.getenv("PAGER"),
-		NoColor:  env.getenv("NO_COLOR") != "",
+		Title:        s.title,
+		Source:       s.source,
+		Log:          s.log,
+		Feed:         s.feed,
+		Live:         s.live,
+		Server:       s.server,
+		Conversation: s.conversation,
+		Notify:       !vf.noNotify && env.isTerminal,
+		Controls:     s.controls,
+		Export:       exporter(s.title, s.log),
+		Pager:        env.getenv("PAGER"),
+		NoColor:      env.getenv("NO_COLOR") != "",
 	})
 	switch {
+	case errors.Is(err, tui.ErrUnreachable):
+		fmt.Fprintf(env.stderr, "ohwatch: %v\n", err)
+		return headless.ExitUnreachable
 	case err != nil:
 		fmt.Fprintf(env.stderr, "ohwatch: %v\n", err)
 		return 1
