@@ -77,15 +77,15 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	// being retried, with the header counting the attempts.
 	feed := c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3})
 	return present(ctx, env, vf, session{
-		title:        title,
-		source:       "ws " + c.BaseURL(),
-		log:          reducer.NewLog(nil, 0),
-		feed:         feed,
-		live:         true,
-		server:       c.BaseURL(),
-		conversation: id,
-		confirm:      func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
-		controls:     confirmer{c: c, id: id},
+		id:       id,
+		title:    title,
+		source:   "ws " + c.BaseURL(),
+		log:      reducer.NewLog(nil, 0),
+		feed:     feed,
+		live:     true,
+		server:   c.BaseURL(),
+		confirm:  func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
+		controls: confirmer{c: c, id: id},
 	})
 }
 
