@@ -105,12 +105,12 @@ func (h header) statusLine() string {
 	s := m.styles
 	st := h.st
 	sep := s.Muted.Render(s.Glyphs.Separator)
-	status := s.Muted.Render("status ") + s.Status(st.Status).Render(statusLabel(st.Status, st.StatusConfirmed))
+	status := s.Muted.Render("status ") + statusText(s, st.Status, st.StatusConfirmed)
 	if m.opts.Live && !m.follow {
 		// Pinned in the past: the conversation goes on, and what it does
 		// now (waiting for approval, say) matters more than the past.
 		live := m.log.Latest()
-		status += s.Muted.Render(" · live ") + s.Status(live.Status).Render(statusLabel(live.Status, live.StatusConfirmed))
+		status += s.Muted.Render(" · live ") + statusText(s, live.Status, live.StatusConfirmed)
 	}
 	parts := []string{
 		status,
@@ -125,14 +125,15 @@ func (h header) statusLine() string {
 	}
 	parts = append(parts, h.position())
 	if m.play.on {
-		parts = append(parts, s.Info.Render(s.Glyphs.Playing+" "+formatSpeed(m.play.speed)))
+		parts = append(parts, s.Info.Render(formatSpeed(m.play.speed)))
 	} else if m.play.speed != 1 {
 		parts = append(parts, s.Muted.Render(formatSpeed(m.play.speed)))
 	}
 	return strings.Join(parts, sep)
 }
 
-// position is LIVE while following, else "⏸ 1234/5678 · +37 new".
+// position is LIVE while following, else "⏸ 1234/5678 · +37 new" ("▶"
+// while a replay plays).
 func (h header) position() string {
 	m := h.m
 	s := m.styles
@@ -150,7 +151,13 @@ func (h header) position() string {
 	if m.follow && !m.feedDone {
 		return s.Live.Render(s.Glyphs.Live + " LIVE")
 	}
-	pos := s.Pinned.Render(s.Glyphs.Pinned + " " + strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n))
+	at := strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n)
+	// One indicator: playing replaces the pause mark rather than sitting
+	// beside it.
+	pos := s.Pinned.Render(s.Glyphs.Pinned + " " + at)
+	if m.play.on {
+		pos = s.Info.Render(s.Glyphs.Playing + " " + at)
+	}
 	if k := m.newSincePin(); k > 0 {
 		pos += s.Muted.Render(s.Glyphs.Separator) + s.Warn.Render("+"+strconv.Itoa(k)+" new")
 	}

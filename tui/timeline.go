@@ -40,23 +40,22 @@ func (p timelinePane) lines() []string {
 		if !tr.Time.IsZero() && !end.IsZero() && !end.Before(tr.Time) {
 			dur = " " + p.styles.Muted.Render(format.Duration(end.Sub(tr.Time)))
 		}
-		status := statusLabel(tr.To, k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState)
+		status := statusText(p.styles, tr.To, k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState)
 		out = append(out, p.styles.Muted.Render(when)+" "+
-			p.styles.Status(tr.To).Render(status)+dur+" "+
+			status+dur+" "+
 			p.styles.Muted.Render(ordinal(tr.Index)))
 	}
 	return out
 }
 
-// statusLabel prints a status, with "?" when it is a provisional finish
-// (a per-field update a Stop hook can still revert).
-func statusLabel(status string, confirmed bool) string {
-	if status == "" {
-		status = "unknown"
+// statusText prints a status in its colour. A confirmed finish carries a
+// check mark and is green; a provisional one (a per-field update a Stop hook
+// can still revert) reads "finished?" in yellow, so the two differ in glyph
+// and colour and stay apart without colour too.
+func statusText(s theme.Styles, status string, confirmed bool) string {
+	label := format.Status(model.SanitizeLine(status), confirmed)
+	if status == model.StatusFinished && confirmed {
+		label = s.Glyphs.Confirmed + " " + label
 	}
-	s := model.SanitizeLine(status)
-	if status == model.StatusFinished && !confirmed {
-		s += "?"
-	}
-	return s
+	return s.StatusOf(status, confirmed).Render(label)
 }
