@@ -51,11 +51,16 @@ func newMatcher(query string) *matcher {
 			m.anchor = k
 		}
 	}
-	m.check = len(m.needle) - 1
-	for k := range m.needle {
-		if k != m.anchor && byteRank(m.needle[k]) < byteRank(m.needle[m.check]) {
+	// The check byte is the rarest other byte value: a second copy of the
+	// anchor's would tell little ("9999").
+	m.check = -1
+	for k, c := range m.needle {
+		if lowerByte(c) != lowerByte(m.needle[m.anchor]) && (m.check < 0 || byteRank(c) < byteRank(m.needle[m.check])) {
 			m.check = k
 		}
+	}
+	if m.check < 0 {
+		m.check = len(m.needle) - 1
 	}
 	return m
 }
