@@ -72,7 +72,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 		Feed:     s.feed,
 		Live:     s.live,
 		Controls: s.controls,
-		Export:   exporter(s.title, s.log),
+		Export:   exporter(s.title, s.log, s.recording),
 		Pager:    env.getenv("PAGER"),
 		NoColor:  env.getenv("NO_COLOR") != "",
 	})

@@ -48,7 +48,7 @@ func (h header) Render(width, height int) string {
 		}
 	}
 	line1 += conn
-	line2 := h.statusLine()
+	line2 := h.statusLine(width)
 	if height == 1 {
 		return fit(line2+sep+line1, width, 1)
 	}
@@ -102,14 +102,16 @@ func (h header) connection() string {
 	return s.Muted.Render(c.Phase.String())
 }
 
-// statusLine is the second header line: status, counters, position.
-func (h header) statusLine() string {
+// statusLine is the second header line: status, counters, position. The
+// status gives up its provenance before the line overflows width.
+func (h header) statusLine(width int) string {
 	m := h.m
 	s := m.styles
 	st := h.st
 	sep := s.Muted.Render(s.Glyphs.Separator)
+	labels := h.verdictLabels()
 	parts := []string{
-		s.Muted.Render("status ") + s.Status(st.Status).Render(statusLabel(st.Status, st.StatusConfirmed)),
+		s.Muted.Render("status ") + s.Status(st.Status).Render(model.SanitizeLine(labels[0])),
 		s.Muted.Render("iter ") + itoa(st.Iteration),
 		s.Muted.Render("steps ") + itoa(st.Steps),
 	}
@@ -125,7 +127,28 @@ func (h header) statusLine() string {
 	} else if m.play.speed != 1 {
 		parts = append(parts, s.Muted.Render(formatSpeed(m.play.speed)))
 	}
-	return strings.Join(parts, sep)
+	line := strings.Join(parts, sep)
+	for _, short := range labels[1:] {
+		if ansi.StringWidth(line) <= width {
+			break
+		}
+		parts[0] = s.Muted.Render("status ") + s.Status(st.Status).Render(model.SanitizeLine(short))
+		line = strings.Join(parts, sep)
+	}
+	return line
+}
+
+// verdictLabels are the status as of the cursor, worded as on every other
+// surface (reducer.Verdict), widest first: in full, with its provenance,
+// at the end of a recording that has ended ("finished (recorded,
+// inferred)", then "finished (recorded)" where room is short); else
+// short, with "finished?" while a finished is provisional.
+func (h header) verdictLabels() []string {
+	v := h.m.verdict(h.st)
+	if v.Recorded {
+		return []string{v.String(), v.Short() + " (recorded)", v.Short()}
+	}
+	return []string{v.Short()}
 }
 
 // position is LIVE while following, else "⏸ 1234/5678 · +37 new".
