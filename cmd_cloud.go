@@ -80,7 +80,7 @@ func runCloud(args []string, env *environment) int {
 	target, err := sess.Open(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return headless.ExitInterrupted
+			return interruptedExit(ctx)
 		}
 		// Whatever stopped the start — a rejected key, Cloud answering 500,
 		// a sandbox that never ran — no conversation was reached: exit 4.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"ohwatch/format"
-	"ohwatch/headless"
 	"ohwatch/tui"
 )
 
@@ -17,12 +16,8 @@ func browseAndReplay(env *environment, rows []listing) int {
 	ctx, stop := interruptible()
 	defer stop()
 	chosen, err := tui.Browse(ctx, tui.BrowseOptions{Rows: browseRowsOf(rows), NoColor: env.getenv("NO_COLOR") != ""})
-	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
-		return 1
-	}
-	if ctx.Err() != nil {
-		return headless.ExitInterrupted
+	if ctx.Err() != nil || err != nil {
+		return tuiExit(ctx, ctx, err, env.stderr)
 	}
 	if chosen == "" {
 		return 0

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,6 +46,7 @@ func runReplay(args []string, env *environment) int {
 	// recording shows its first screen at once and fills in behind it.
 	go streamInto(ctx, r, feed)
 	return present(ctx, env, &vf, session{
+		id:        header.ID,
 		title:     titleOf(header.Title, header.ID, path),
 		source:    "replay " + path,
 		log:       log,
@@ -99,6 +101,11 @@ func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir stri
 		if err != nil {
 			return "", err
 		}
+		if base.Derived {
+			// ohwatch's own recorder wrote it from the events: no agent
+			// has confirmed anything.
+			return "", errors.New("base_state.json was derived from the events, not written by the agent")
+		}
 		return base.ExecutionStatus, nil
 	}
 	return present(ctx, env, vf, session{
@@ -109,6 +116,9 @@ func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir stri
 		live:          true,
 		confirm:       confirm,
 		confirmSource: "base_state.json",
+		// base_state.json is a local file: it confirms as soon as it says
+		// finished, not after the grace period meant for a server.
+		confirmPoll: files.DefaultPoll,
 	})
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/export"
-	"ohwatch/headless"
 	"ohwatch/reducer"
 )
 
@@ -27,8 +26,8 @@ func loadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Lo
 // the user interrupted the load, else 2 (the PATH holds no conversation).
 func loadFailed(ctx context.Context, env *environment, cmd string, err error) int {
 	if ctx.Err() != nil {
-		fmt.Fprintf(env.stderr, "ohwatch %s: interrupted\n", cmd)
-		return headless.ExitInterrupted
+		fmt.Fprintf(env.stderr, "ohwatch %s: %v\n", cmd, context.Cause(ctx))
+		return interruptedExit(ctx)
 	}
 	fmt.Fprintf(env.stderr, "ohwatch %s: %v\n", cmd, err)
 	return exitUsage

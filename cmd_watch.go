@@ -77,6 +77,7 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	// being retried, with the header counting the attempts.
 	feed := c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3})
 	return present(ctx, env, vf, session{
+		id:       id,
 		title:    title,
 		source:   "ws " + c.BaseURL(),
 		log:      reducer.NewLog(nil, 0),

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"ohwatch/headless"
@@ -81,12 +78,6 @@ func checkCommand(fs *flag.FlagSet, args []string, check func(pos []string) erro
 	return pos, 0, true
 }
 
-// interruptible returns a context cancelled by Ctrl-C or SIGTERM, so every
-// command cleans up (sockets, sandboxes, recordings) before it exits.
-func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-}
-
 // viewFlags are the flags shared by the commands that show a conversation:
 // demo, watch, cloud and replay.
 type viewFlags struct {
@@ -103,7 +94,7 @@ type viewFlags struct {
 func (v *viewFlags) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&v.headless, "headless", false, "print lines instead of the TUI (automatic when stdout is not a terminal)")
 	fs.BoolVar(&v.json, "json", false, "with --headless: print JSONL (one object per line)")
-	fs.StringVar(&v.record, "record", "", "write every event as it arrives to `DIR` (SDK layout)")
+	fs.StringVar(&v.record, "record", "", "write every event as it arrives to `DIR` (SDK layout; one conversation per directory, locked while recording)")
 	fs.DurationVar(&v.watchTimeout, "watch-timeout", 0, "give up (exit 5) when no terminal state is reached within this `duration` (0: never)")
 	fs.DurationVar(&v.confirmGrace, "confirm-grace", headless.DefaultConfirmGrace, "how long a provisional finished waits for a full_state before REST is asked")
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")

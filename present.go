@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"time"
 
-	"ohwatch/client/files"
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -14,6 +16,9 @@ import (
 // session is one conversation on its way to the screen or to headless
 // lines: where its events come from and what may be done with it.
 type session struct {
+	// id is the conversation's id, "" when unknown: --record refuses a
+	// directory that holds another.
+	id     string
 	title  string
 	source string
 	log    *reducer.Log
@@ -26,26 +31,31 @@ type session struct {
 	confirm func(ctx context.Context) (string, error)
 	// confirmSource names what confirm asks ("rest", "base_state.json").
 	confirmSource string
-	controls      tui.Controls
+	// confirmPoll, when set, asks confirm at once and then at this
+	// interval while a finished is provisional (a local file is cheap).
+	confirmPoll time.Duration
+	controls    tui.Controls
 }
 
 // present runs a session headless or in the TUI, after teeing the feed into
 // the --record directory. It returns the exit code.
-func present(ctx context.Context, env *environment, vf *viewFlags, s session) int {
+func present(ctx context.Context, env *environment, vf *viewFlags, s session) (code int) {
 	if vf.record != "" {
-		rec, err := files.NewRecorder(vf.record)
+		rec, err := openRecording(vf.record, s.id, env.recordWrite)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch: --record: %v\n", err)
 			return exitUsage
 		}
 		// The recorder stops with the session: cancel its goroutine, wait for
-		// it, then close the recording (deferred calls run last to first).
+		// it, then finish the recording, which may change the exit code.
 		recCtx, stopRec := context.WithCancel(ctx)
 		var wait func()
-		s.feed, wait = teeRecorder(recCtx, s.feed, rec)
-		defer rec.Close()
-		defer wait()
-		defer stopRec()
+		s.feed, wait = rec.tee(recCtx, s.feed)
+		defer func() {
+			stopRec()
+			wait()
+			code = rec.finish(env.stderr, code)
+		}()
 	}
 	if vf.useHeadless(env) {
 		r := headless.Run(ctx, s.log, s.feed, headless.Options{
@@ -54,6 +64,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 			Confirm:       s.confirm,
 			ConfirmSource: s.confirmSource,
 			ConfirmGrace:  vf.confirmGrace,
+			ConfirmPoll:   s.confirmPoll,
 			WatchTimeout:  vf.watchTimeout,
 			Recording:     s.recording,
 		})
@@ -76,16 +87,26 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 		Pager:    env.getenv("PAGER"),
 		NoColor:  env.getenv("NO_COLOR") != "",
 	})
+	return tuiExit(ctx, runCtx, err, env.stderr)
+}
+
+// tuiExit is the exit code of a TUI session, by the same table as
+// headless: a signal gives 128 plus its number, Ctrl-C in the TUI 130, the
+// watch timeout 5, and q 0 — an interactive session ends well however far
+// the conversation got; scripts ask with --headless. A TUI that could not
+// run says why and exits ExitTUIFailed, never 1, which means the
+// conversation ended in error.
+func tuiExit(ctx, runCtx context.Context, err error, stderr io.Writer) int {
 	switch {
-	case err != nil:
-		fmt.Fprintf(env.stderr, "ohwatch: %v\n", err)
-		return 1
 	case ctx.Err() != nil:
+		return interruptedExit(ctx)
+	case errors.Is(err, tui.ErrInterrupted):
 		return headless.ExitInterrupted
 	case runCtx.Err() != nil:
 		return headless.ExitNoTerminal
+	case err != nil:
+		fmt.Fprintf(stderr, "ohwatch: the terminal UI failed: %v\n", err)
+		return headless.ExitTUIFailed
 	}
-	// The user quit: an interactive session ends well however far the
-	// conversation got; scripts ask with --headless.
 	return 0
 }

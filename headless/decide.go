@@ -119,6 +119,9 @@ func (w *watcher) decide(ctx context.Context, s reducer.State) (Result, bool) {
 			w.provisional = true
 			w.p.provisional(w.printed - 1)
 			w.armGrace()
+			if w.opts.ConfirmPoll > 0 {
+				w.askServer(ctx) // a local file answers at once
+			}
 		}
 		return Result{}, false
 	}
@@ -155,6 +158,23 @@ func (w *watcher) stopGrace() {
 		w.graceTimer.Stop()
 		w.graceTimer = nil
 	}
+	if w.pollTimer != nil {
+		w.pollTimer.Stop()
+		w.pollTimer = nil
+	}
+}
+
+// pollAgain schedules the next early ask when the source is polled
+// (ConfirmPoll) and the grace period is still running; it reports whether
+// it did. An early answer other than finished is not a denial: the source
+// may not have caught up yet, and the ask at the end of the grace period
+// decides.
+func (w *watcher) pollAgain() bool {
+	if w.opts.ConfirmPoll <= 0 || w.graceTimer == nil {
+		return false
+	}
+	w.pollTimer = time.NewTimer(w.opts.ConfirmPoll)
+	return true
 }
 
 // askServer asks REST for the status in the background, so the feed keeps
@@ -178,12 +198,15 @@ func (w *watcher) onConfirm(res confirmResult) (Result, bool) {
 	if !w.provisional {
 		return Result{}, false // the feed already settled it
 	}
+	status := model.SanitizeLine(res.status)
+	if _, terminal := exitForStatus(status); (res.err != nil || !terminal) && w.pollAgain() {
+		return Result{}, false
+	}
 	if res.err != nil {
 		w.p.note("warning", "confirmation failed: "+res.err.Error()+"; still waiting for a snapshot")
 		w.armGrace()
 		return Result{}, false
 	}
-	status := model.SanitizeLine(res.status)
 	source := w.opts.ConfirmSource
 	if source == "" {
 		source = "rest"

@@ -2,13 +2,11 @@ package headless
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -276,47 +274,13 @@ func orDash(s string) string {
 	return s
 }
 
-// safeJSON returns raw compacted onto one line, with every character that a
-// terminal could act on (C1 controls, bidi controls, line separators) written
-// as a \u escape. Outside strings JSON allows none of them, so the result is
-// the same JSON value, safe to print. Invalid input becomes a JSON string
-// holding a marker, so a JSONL line is always valid.
+// safeJSON returns raw on one line with nothing a terminal could act on
+// (model.TerminalSafeJSON, the rule every output of raw events follows).
+// Invalid input becomes a JSON string holding a marker, so a JSONL line is
+// always valid.
 func safeJSON(raw []byte) []byte {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return []byte(`"<invalid JSON>"`)
+	if out, ok := model.TerminalSafeJSON(raw); ok {
+		return out
 	}
-	src := buf.Bytes()
-	out := make([]byte, 0, len(src))
-	for i := 0; i < len(src); {
-		c := src[i]
-		if c < utf8.RuneSelf {
-			out = append(out, c)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(src[i:])
-		if r == utf8.RuneError && size == 1 || unsafeRune(r) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
-			out = append(out, src[i:i+size]...)
-		}
-		i += size
-	}
-	return out
-}
-
-// unsafeRune reports the non-ASCII runes a terminal may interpret: C1
-// controls, bidi embeddings, overrides, isolates and marks, line and
-// paragraph separators, and the byte-order mark.
-func unsafeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f,
-		r >= 0x202a && r <= 0x202e,
-		r >= 0x2066 && r <= 0x2069,
-		r == 0x200e, r == 0x200f, r == 0x061c,
-		r == 0x2028, r == 0x2029, r == 0xfeff:
-		return true
-	}
-	return false
+	return []byte(`"<invalid JSON>"`)
 }

@@ -17,14 +17,21 @@ const minPartial = 8
 // known to echo it in: as is, in another case, URL-encoded (%73%6B…),
 // JSON- or Python-escaped (\u0073, \x73, \/), and in part (any run of at
 // least half the secret, and at least minPartial bytes). Each echo becomes
-// Redacted. Empty secrets are ignored.
+// Redacted. A secret shorter than minPartial is redacted only as written;
+// empty secrets are ignored.
 func Redact(s string, secrets ...string) string {
 	for _, secret := range secrets {
-		if secret != "" {
-			// As written first, then decoded: an escape can hide the
-			// secret, and the secret can hold what reads as an escape.
-			s = redactOne(redactOne(s, secret, false), secret, true)
+		if len(secret) < minPartial {
+			// Too short to tell from ordinary text in another case or
+			// encoding (no real key is): only its exact echo goes.
+			if secret != "" {
+				s = strings.ReplaceAll(s, secret, Redacted)
+			}
+			continue
 		}
+		// As written first, then decoded: an escape can hide the secret,
+		// and the secret can hold what reads as an escape.
+		s = redactOne(redactOne(s, secret, false), secret, true)
 	}
 	return s
 }

@@ -39,8 +39,10 @@ func (m Model) prevShown(i int) (int, bool) {
 
 // stepped returns the event n shown rows away from the cursor (negative:
 // up), stopping at either end.
-func (m Model) stepped(n int) int {
-	i := m.cursor
+func (m Model) stepped(n int) int { return m.stepFrom(m.cursor, n) }
+
+// stepFrom returns the event n shown rows away from event i.
+func (m Model) stepFrom(i, n int) int {
 	for ; n > 0; n-- {
 		j, ok := m.nextShown(i)
 		if !ok {

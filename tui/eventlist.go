@@ -96,7 +96,7 @@ func (m Model) focusTitle(p pane) string { return p.title() }
 func (l eventList) row(i, width, numWidth int, start time.Time, forgotten bool) string {
 	m := l.m
 	g := m.styles.Glyphs
-	key := rowKey{index: i, width: width, numWidth: numWidth, absTime: m.absTime, start: start.UnixNano()}
+	key := rowKey{index: i, width: width, numWidth: numWidth, absTime: m.absTime, start: start.UnixNano(), query: m.search.query}
 	gone := " "
 	if forgotten {
 		gone = g.Forgotten
@@ -158,9 +158,9 @@ func (l eventList) rowText(i, w, numWidth int, start time.Time, plain bool) stri
 		b.WriteString(style(s.Muted, pair) + " ")
 	}
 	if errRow {
-		b.WriteString(style(s.Error, summary))
+		b.WriteString(m.highlight(summary, s.Error, plain))
 	} else {
-		b.WriteString(style(s.Text, summary))
+		b.WriteString(m.highlight(summary, s.Text, plain))
 	}
 	return fitLine(b.String(), w)
 }

@@ -17,7 +17,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	st := m.state()
 	k := m.activeKeys(st)
 	if msg.String() == "ctrl+c" {
-		return m, tea.Quit
+		return m, tea.Interrupt
 	}
 	if m.showHelp {
 		switch {
@@ -171,11 +171,9 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 	case key.Matches(msg, k.NextBookmark):
 		return m.jumpMark(m.bookmarks, true, "bookmark")
 	case key.Matches(msg, k.Jump):
-		m.input = prompt{kind: promptJump}
-		return m, nil
+		return m.openJump(), nil
 	case key.Matches(msg, k.Search):
-		m.input = prompt{kind: promptSearch, text: m.search.query}
-		return m, nil
+		return m.openSearch(), nil
 	case key.Matches(msg, k.NextMatch):
 		next = m.nextMatch(true)
 	case key.Matches(msg, k.PrevMatch):
@@ -184,9 +182,9 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		m.picker.open = true
 		return m, nil
 	case key.Matches(msg, k.Noise):
+		before := m
 		m.filter.hideNoise = !m.filter.hideNoise
-		m.fixTop()
-		return m, nil
+		return m.reanchor(before), nil
 	case key.Matches(msg, k.TimeMode):
 		m.absTime = !m.absTime
 		return m, nil
@@ -223,10 +221,14 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 }
 
 // afterMove keeps the inspector on the cursor's event when the cursor
-// moved while it was open.
+// moved while it was open, and stops a running search from moving it.
 func (m Model) afterMove(before Model) Model {
 	if m.insp.open && m.cursor != before.cursor {
 		m = m.openInspector()
+	}
+	if m.cursor != before.cursor {
+		// The user went somewhere: a running search no longer moves.
+		m.search.jump = false
 	}
 	return m
 }

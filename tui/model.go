@@ -62,16 +62,18 @@ type Model struct {
 	filter  kindFilter
 	absTime bool
 
-	picker    kindPicker
-	insp      inspector
-	showHelp  bool
-	helpAt    int // the help's scroll offset
-	input     prompt
-	search    searchState
-	play      playState
-	bookmarks []int
-	flash     string
-	flashID   int
+	picker   kindPicker
+	insp     inspector
+	showHelp bool
+	helpAt   int // the help's scroll offset
+	input    prompt
+	search   searchState
+	// searchHist is the searches kept with enter, the latest last.
+	searchHist []string
+	play       playState
+	bookmarks  []int
+	flash      string
+	flashID    int
 
 	// cache holds render caches shared by the copies of the model.
 	cache *renderCache
@@ -144,12 +146,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.PasteMsg:
+		return m.promptPaste(msg)
 	case tea.MouseWheelMsg:
 		return m.handleWheel(msg)
 	case tea.MouseClickMsg:
 		return m.handleClick(msg)
-	case searchDoneMsg:
-		return m.searchDone(msg)
+	case searchProgressMsg:
+		return m.searchProgress(msg)
 	case playTickMsg:
 		return m.playTick(msg)
 	case respondDoneMsg:
