@@ -110,6 +110,7 @@ func (m *Model) fixTop() {
 	}
 	if m.cursor <= m.top {
 		m.top = m.cursor
+		m.fillWindow(h)
 		return
 	}
 	rows := 0
@@ -118,6 +119,7 @@ func (m *Model) fixTop() {
 			continue
 		}
 		if i == m.cursor {
+			m.fillWindow(h)
 			return
 		}
 		rows++
@@ -132,6 +134,26 @@ func (m *Model) fixTop() {
 		top = j
 	}
 	m.top = top
+}
+
+// fillWindow moves the window up when the rows from top to the end of the
+// log do not fill its h rows, so a window that grew (a resize, a filter
+// that shows fewer events) shows events above instead of blank lines. The
+// cursor stays inside: the window only gains rows above it.
+func (m *Model) fillWindow(h int) {
+	rows := 0
+	for i := max(m.top, 0); i < m.log.Len() && rows < h; i++ {
+		if m.shows(i) {
+			rows++
+		}
+	}
+	for ; rows < h; rows++ {
+		j, ok := m.prevShown(m.top)
+		if !ok {
+			return
+		}
+		m.top = j
+	}
 }
 
 // visibleRows returns the event indices of the list window's rows.
