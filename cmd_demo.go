@@ -51,6 +51,10 @@ func runDemo(args []string, env *environment) int {
 		FinishConfirmDelay: time.Duration(float64(1500*time.Millisecond) / *speed),
 	})
 	srv.Add(base.ID, base, events)
+	if err := addRejectBranch(srv, base.ID); err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return 1
+	}
 	url, err := srv.Start(ctx, "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
@@ -67,15 +71,36 @@ func demoConversation() (*model.BaseState, []model.Event, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("bundled base state: %w", err)
 	}
-	events := make([]model.Event, 0, len(rawEvents))
-	for i, raw := range rawEvents {
+	events, err := decodeBundled(rawEvents)
+	if err != nil {
+		return nil, nil, err
+	}
+	return base, events, nil
+}
+
+// addRejectBranch gives the served demo its branch for a rejected force
+// push, so that rejecting it shows the agent stop without pushing.
+func addRejectBranch(srv *serve.Server, id string) error {
+	actionID, raws := demo.Rejected()
+	events, err := decodeBundled(raws)
+	if err != nil {
+		return err
+	}
+	srv.OnReject(id, actionID, events)
+	return nil
+}
+
+// decodeBundled decodes events bundled in the binary.
+func decodeBundled(raws [][]byte) ([]model.Event, error) {
+	events := make([]model.Event, 0, len(raws))
+	for i, raw := range raws {
 		ev, err := model.Decode(raw)
 		if err != nil {
-			return nil, nil, fmt.Errorf("bundled event %d: %w", i, err)
+			return nil, fmt.Errorf("bundled event %d: %w", i, err)
 		}
 		events = append(events, ev)
 	}
-	return base, events, nil
+	return events, nil
 }
 
 // demoTitle names the demo in the header: its title, else its first user

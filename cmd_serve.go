@@ -65,7 +65,7 @@ func runServe(args []string, env *environment) int {
 		fmt.Fprintf(env.stdout, "  ohwatch watch %s --conversation %s   (%d events)\n", url, c.ID, len(c.Events))
 	}
 	<-ctx.Done()
-	return 0
+	return interruptedExit(ctx) // serving ends only by a signal: 128+signal, as every command
 }
 
 // loadServed loads one recording, or every conversation under a root.

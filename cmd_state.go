@@ -6,7 +6,6 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/export"
-	"ohwatch/headless"
 	"ohwatch/reducer"
 )
 
@@ -27,8 +26,8 @@ func loadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Lo
 // the user interrupted the load, else 2 (the PATH holds no conversation).
 func loadFailed(ctx context.Context, env *environment, cmd string, err error) int {
 	if ctx.Err() != nil {
-		fmt.Fprintf(env.stderr, "ohwatch %s: interrupted\n", cmd)
-		return headless.ExitInterrupted
+		fmt.Fprintf(env.stderr, "ohwatch %s: %v\n", cmd, context.Cause(ctx))
+		return interruptedExit(ctx)
 	}
 	fmt.Fprintf(env.stderr, "ohwatch %s: %v\n", cmd, err)
 	return exitUsage
@@ -56,7 +55,7 @@ func runState(args []string, env *environment) int {
 	if err != nil {
 		return loadFailed(ctx, env, "state", err)
 	}
-	doc := export.State(log, *at, conv.Warnings)
+	doc := export.State(log, *at, conv.Warnings, true)
 	if *asJSON {
 		if err := export.WriteState(env.stdout, doc); err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch state: %v\n", err)

@@ -83,6 +83,7 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 		log:      reducer.NewLog(nil, 0),
 		feed:     feed,
 		live:     true,
+		server:   c.BaseURL(),
 		confirm:  func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
 		controls: confirmer{c: c, id: id},
 	})

@@ -127,3 +127,38 @@ func TestSignalsLeaveAConsistentRecording(t *testing.T) {
 		})
 	}
 }
+
+// TestServeEndsBySignalCode: serve, which runs until a signal, exits with
+// that signal's code like every other command.
+func TestServeEndsBySignalCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t, t.TempDir())
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}, {syscall.SIGINT, 130}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bin, "serve", trajectory(t, "simple_echo_hello_world"), "--addr", "127.0.0.1:0")
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := bufio.NewScanner(stdout)
+		if !lines.Scan() || !strings.HasPrefix(lines.Text(), "serving ") {
+			t.Fatalf("serve did not start: %q", lines.Text())
+		}
+		cmd.Process.Signal(tc.sig)
+		io.Copy(io.Discard, stdout)
+		err = cmd.Wait()
+		cancel()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != tc.code {
+			t.Errorf("%s: exit %v, want %d", signalName(tc.sig), err, tc.code)
+		}
+	}
+}

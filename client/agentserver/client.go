@@ -41,6 +41,8 @@ type Client struct {
 	// maxPages bounds the pages one paged search may take (maxSearchPages;
 	// tests lower it).
 	maxPages int
+	// readLimit bounds one socket message (socketReadLimit; tests lower it).
+	readLimit int64
 }
 
 // Option configures a Client.
@@ -104,13 +106,14 @@ func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	c := &Client{
-		base:     u,
-		key:      sessionKey,
-		http:     &http.Client{},
-		log:      slog.New(slog.DiscardHandler),
-		timeout:  30 * time.Second,
-		maxBody:  maxResponseBytes,
-		maxPages: maxSearchPages,
+		base:      u,
+		key:       sessionKey,
+		http:      &http.Client{},
+		log:       slog.New(slog.DiscardHandler),
+		timeout:   30 * time.Second,
+		maxBody:   maxResponseBytes,
+		maxPages:  maxSearchPages,
+		readLimit: socketReadLimit,
 	}
 	for _, o := range opts {
 		o(c)
