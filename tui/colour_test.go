@@ -52,9 +52,14 @@ func drawCells(text string, w, h int, method ansi.Method) uv.ScreenBuffer {
 }
 
 // findCell returns the first cell of the first occurrence of needle on the
-// screen (searching from row from on).
+// screen (searching from row from on). A needle "status |error" names the
+// cell after the bar, found in its context.
 func findCell(t *testing.T, buf uv.ScreenBuffer, needle string, from int) *uv.Cell {
 	t.Helper()
+	context, needle, ok := strings.Cut(needle, "|")
+	if !ok {
+		context, needle = "", context
+	}
 	b := buf.Bounds()
 	for y := from; y < b.Max.Y; y++ {
 		var text strings.Builder
@@ -69,11 +74,11 @@ func findCell(t *testing.T, buf uv.ScreenBuffer, needle string, from int) *uv.Ce
 			}
 			text.WriteString(c.Content)
 		}
-		if k := strings.Index(text.String(), needle); k >= 0 {
-			return buf.CellAt(xs[k], y)
+		if k := strings.Index(text.String(), context+needle); k >= 0 {
+			return buf.CellAt(xs[k+len(context)], y)
 		}
 	}
-	t.Fatalf("%q is not on the screen", needle)
+	t.Fatalf("%q is not on the screen", context+needle)
 	return nil
 }
 
@@ -158,7 +163,7 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 			m, _ = press(t, m, "]", "]", "]")
 			return m
 		}, []cellWant{
-			{"error ·", 1, "red"}, {"3 errors", 1, "red"}, {"✗Obs", 2, "red"}, {"✗Error", 2, "red"}, {"✗", 46, "red"},
+			{"status |error", 1, "red"}, {"3 errors", 1, "red"}, {"✗Obs", 2, "red"}, {"✗Error", 2, "red"}, {"✗", 46, "red"},
 			{"✓ finished", 2, "green"}, {"running", 2, "blue"},
 		}},
 		{"waiting", func(p colorprofile.Profile) Model {
@@ -168,10 +173,11 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 			return m
 		}, []cellWant{{"waiting_for_confirmation ·", 1, "yellow"}, {"HIGH", 2, "red"}}},
 		{"provisional", func(p colorprofile.Profile) Model {
+			// Live: at the end of a recording every status is final.
 			log := trajectory(t, "simple_echo_hello_world")
 			log.Append(decode(t, []byte(stateUpdate("f1", "2026-01-27T03:56:25.000000", "execution_status", "finished"))))
-			m := colourModel(Options{Log: log}, p, 160, 48)
-			m, _ = press(t, m, "G")
+			m := colourModel(Options{Log: log, Live: true, Feed: make(chan model.Batch)}, p, 160, 48)
+			m, _ = send(m, batchMsg{batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}})
 			return m
 		}, []cellWant{{"finished?", 1, "yellow"}}},
 	}

@@ -14,7 +14,7 @@ import (
 // cursor's event).
 type timelinePane struct {
 	transitions []reducer.Transition
-	confirmed   bool
+	confirmed   bool      // the latest status is final (reducer.Verdict)
 	now         time.Time // the cursor event's time
 	start       time.Time
 	absTime     bool
@@ -40,7 +40,8 @@ func (p timelinePane) lines() []string {
 		if !tr.Time.IsZero() && !end.IsZero() && !end.Before(tr.Time) {
 			dur = " " + p.styles.Muted.Render(format.Duration(end.Sub(tr.Time)))
 		}
-		status := statusText(p.styles, tr.To, k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState)
+		confirmed := k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState
+		status := statusText(p.styles, tr.To, confirmed, format.Status(tr.To, confirmed))
 		out = append(out, p.styles.Muted.Render(when)+" "+
 			status+dur+" "+
 			p.styles.Muted.Render(ordinal(tr.Index)))
@@ -48,14 +49,15 @@ func (p timelinePane) lines() []string {
 	return out
 }
 
-// statusText prints a status in its colour. A confirmed finish carries a
-// check mark and is green; a provisional one (a per-field update a Stop hook
-// can still revert) reads "finished?" in yellow, so the two differ in glyph
-// and colour and stay apart without colour too.
-func statusText(s theme.Styles, status string, confirmed bool) string {
-	label := format.Status(model.SanitizeLine(status), confirmed)
-	if status == model.StatusFinished && confirmed {
+// statusText prints a status label in the status's colour. A final finish
+// (confirmed, or the end of a recording) carries a check mark and is
+// green; a provisional one (a per-field update a Stop hook can still
+// revert: "finished?") is yellow, so the two differ in glyph and colour
+// and stay apart without colour too.
+func statusText(s theme.Styles, status string, final bool, label string) string {
+	label = model.SanitizeLine(label)
+	if status == model.StatusFinished && final {
 		label = s.Glyphs.Confirmed + " " + label
 	}
-	return s.StatusOf(status, confirmed).Render(label)
+	return s.StatusOf(status, final).Render(label)
 }
