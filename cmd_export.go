@@ -15,10 +15,11 @@ import (
 )
 
 func runExport(args []string, env *environment) int {
-	fs := newFlagSet("export", "export PATH --format md|json|jsonl [-o FILE]", env.stderr)
-	format := fs.String("format", "md", "md (a readable transcript), json (the derived state) or jsonl (the events)")
+	fs := newFlagSet("export", "export PATH --format md|json|jsonl|otlp [-o FILE]", env.stderr)
+	format := fs.String("format", "md", "md (a readable transcript), json (the derived state), jsonl (the events) or otlp (OTLP/JSON traces)")
 	outPath := fs.String("o", "", "write to `FILE` instead of stdout")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && validFormat(*format) })
+	content := bindOTLPContent(fs)
+	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && (validFormat(*format) || *format == "otlp") })
 	if !ok {
 		return code
 	}
@@ -37,7 +38,13 @@ func runExport(args []string, env *environment) int {
 		defer f.Close()
 		w = f
 	}
-	if err := writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings); err != nil {
+	var werr error
+	if *format == "otlp" {
+		werr = exportOTLP(w, env, conv, log, pos[0], *content)
+	} else {
+		werr = writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings)
+	}
+	if err := werr; err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
 		return 1
 	}
