@@ -62,6 +62,7 @@ func runReplay(args []string, env *environment) int {
 		log:       log,
 		feed:      feed,
 		recording: true,
+		traceID:   traceKey(header.ID, path),
 	})
 }
 
@@ -99,6 +100,7 @@ func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir stri
 		live:          true,
 		confirm:       confirm,
 		confirmSource: "base_state.json",
+		traceID:       traceKey("", dir),
 	})
 }
 

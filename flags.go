@@ -83,6 +83,7 @@ type viewFlags struct {
 	watchTimeout time.Duration
 	confirmGrace time.Duration
 	logFile      string
+	otlp         otlpFlags
 }
 
 func (v *viewFlags) bind(fs *flag.FlagSet) {
@@ -92,6 +93,7 @@ func (v *viewFlags) bind(fs *flag.FlagSet) {
 	fs.DurationVar(&v.watchTimeout, "watch-timeout", 0, "give up (exit 5) when no terminal state is reached within this `duration` (0: never)")
 	fs.DurationVar(&v.confirmGrace, "confirm-grace", headless.DefaultConfirmGrace, "how long a provisional finished waits for a full_state before REST is asked")
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")
+	v.otlp.bind(fs)
 }
 
 // useHeadless says whether to print lines rather than open the TUI.

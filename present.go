@@ -27,6 +27,9 @@ type session struct {
 	// confirmSource names what confirm asks ("rest", "base_state.json").
 	confirmSource string
 	controls      tui.Controls
+	// traceID is what the --otlp trace id is derived from: the
+	// conversation id, else the recording's name.
+	traceID string
 }
 
 // present runs a session headless or in the TUI, after teeing the feed into
@@ -46,6 +49,13 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 		defer rec.Close()
 		defer wait()
 		defer stopRec()
+	}
+	if vf.otlp.on {
+		finish, ok := teeOTLP(ctx, env, &vf.otlp, &s)
+		if !ok {
+			return exitUsage
+		}
+		defer finish()
 	}
 	if vf.useHeadless(env) {
 		r := headless.Run(ctx, s.log, s.feed, headless.Options{

@@ -122,7 +122,7 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 			at = time.Unix(0, 0).UTC()
 		}
 		stepStart = at
-		b.rootCtx, b.root = b.start(context.Background(), "root:"+b.convID, "invoke_agent "+AgentName, at, trace.SpanKindInternal,
+		b.rootCtx, b.root = b.start(context.Background(), "root:"+b.traceID.String(), "invoke_agent "+AgentName, at, trace.SpanKindInternal,
 			semconv.GenAIOperationNameInvokeAgent,
 			semconv.GenAIAgentName(AgentName),
 			semconv.GenAIConversationID(line(b.convID)))
