@@ -42,8 +42,7 @@ func serviceName(env *environment) string {
 
 // exportOTLP writes a recording as OTLP/JSON.
 func exportOTLP(w io.Writer, env *environment, conv *files.Conversation, log *reducer.Log, path string, content bool) error {
-	return otel.Export(w, log, traceKey(conv.ID, path), titleOf(conv.Title, conv.ID, path),
-		serviceName(env), version, otel.Options{Content: content})
+	return otel.Export(w, log, traceKey(conv.ID, path), serviceName(env), version, otel.Options{Content: content})
 }
 
 // otlpContentUsage is the help of --otlp-content, on export and the live
@@ -101,7 +100,7 @@ func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session) (f
 		fmt.Fprintf(env.stderr, "ohwatch: --otlp: %v\n", err)
 		return nil, false
 	}
-	live := sink.Follow(s.traceID, s.title, s.log.Initial(), s.recording)
+	live := sink.Follow(s.traceID, s.log.Initial(), s.recording)
 	in := s.feed
 	out := make(chan model.Batch)
 	s.feed = out

@@ -3,6 +3,7 @@ package otel
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -62,6 +63,11 @@ type Builder struct {
 	chats    map[string]context.Context // llm_response_id -> its chat span
 	tools    map[string]trace.Span      // tool_call_id (or action id) -> open tool span
 	last     time.Time                  // time of the latest event with one
+	statusAt time.Time                  // time of the latest change of status
+	// title is the first line of the first user message: taken from the
+	// events, so a live watch (whose server may shorten its title) and a
+	// replay name the trace alike.
+	title    string
 	finished bool
 }
 
@@ -134,6 +140,9 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 	switch body := ev.Body.(type) {
 	case *model.Message:
 		if body.Role == "user" {
+			if b.title == "" {
+				b.title = strings.TrimPrefix(ev.Summary, "user: ")
+			}
 			b.startTurn(ev, at)
 		} else if body.LLMResponseID != "" {
 			b.resolve(body.LLMResponseID)
@@ -164,7 +173,9 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 	case *model.ServerError:
 		b.addException(ev.Kind, joinColon(body.Code, body.Detail), at)
 	}
-	if next.ConfirmationPolicy != prev.ConfirmationPolicy && next.ConfirmationPolicy != "" {
+	// A change of confirmation policy, not its first report: a recording
+	// knows its policy from the start, a live watch from its first snapshot.
+	if next.ConfirmationPolicy != prev.ConfirmationPolicy && prev.ConfirmationPolicy != "" && next.ConfirmationPolicy != "" {
 		_, sp := b.scope()
 		sp.AddEvent("confirmation_policy", trace.WithTimestamp(at), trace.WithAttributes(attribute.String("ohwatch.policy", line(next.ConfirmationPolicy))))
 	}
@@ -389,11 +400,13 @@ func (b *Builder) addException(kind, msg string, at time.Time) {
 // ends the turn at a terminal or waiting status.
 func (b *Builder) statusChange(prev, next reducer.State, at time.Time) {
 	_, sp := b.scope()
+	// Where the status came from (a per-field update, a snapshot) is left
+	// out: a live watch sees snapshots a recording does not have, and the
+	// two must give identical spans.
+	b.statusAt = at
 	sp.AddEvent("execution_status", trace.WithTimestamp(at), trace.WithAttributes(
 		attribute.String("ohwatch.from", line(prev.Status)),
-		attrStatus.String(line(next.Status)),
-		attribute.String("ohwatch.source", string(next.StatusSource)),
-		attribute.Bool("ohwatch.confirmed", next.StatusConfirmed)))
+		attrStatus.String(line(next.Status))))
 	switch next.Status {
 	case model.StatusWaitingForConfirmation:
 		sp.AddEvent("confirmation_requested", trace.WithTimestamp(at), trace.WithAttributes(
@@ -407,10 +420,10 @@ func (b *Builder) statusChange(prev, next reducer.State, at time.Time) {
 }
 
 // Finish ends every open span and the root, with the conversation's
-// totals as of final. unfinished marks a trace whose conversation had not
+// totals as of final and its title. unfinished marks a trace whose conversation had not
 // reached a terminal state when the watch ended; the spans still open are
 // marked too. Nothing is emitted for a conversation without events.
-func (b *Builder) Finish(final reducer.State, title string, unfinished bool) {
+func (b *Builder) Finish(final reducer.State, unfinished bool) {
 	if b.finished || b.root == nil {
 		b.finished = true
 		return
@@ -432,8 +445,8 @@ func (b *Builder) Finish(final reducer.State, title string, unfinished bool) {
 	}
 	b.endTurn(b.last)
 	attrs := []attribute.KeyValue{attrStatus.String(line(final.Status)), attrUnfinished.Bool(unfinished)}
-	if title != "" {
-		attrs = append(attrs, lineAttr(attrTitle, title))
+	if b.title != "" {
+		attrs = append(attrs, lineAttr(attrTitle, b.title))
 	}
 	if c := final.Metrics.Combined; c.LLMCalls > 0 {
 		attrs = append(attrs,
@@ -459,7 +472,17 @@ func (b *Builder) Finish(final reducer.State, title string, unfinished bool) {
 		}
 		b.root.SetStatus(codes.Error, line(msg))
 	}
-	b.root.End(trace.WithTimestamp(b.last))
+	// A conversation that ended ends when its status changed to the final
+	// one, not at what trails it (a live watch's confirming snapshot, a
+	// last stats update), so that a live watch and a replay agree.
+	end := b.last
+	switch final.Status {
+	case model.StatusFinished, model.StatusError, model.StatusStuck:
+		if !b.statusAt.IsZero() {
+			end = b.statusAt
+		}
+	}
+	b.root.End(trace.WithTimestamp(end))
 }
 
 // Terminal reports whether a live conversation has reached a state that

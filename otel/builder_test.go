@@ -53,7 +53,7 @@ func spansOf(t *testing.T, c conversation, opts Options) (tracetest.SpanStubs, r
 		b.Add(i, log.Event(i), s, next)
 		s = next
 	}
-	b.Finish(s, "a title", false)
+	b.Finish(s, false)
 	spans := exp.GetSpans() // before Shutdown, which empties the exporter
 	if err := tp.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)

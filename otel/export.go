@@ -29,7 +29,7 @@ const exportBatch = 1024
 // turned into OTLP by its exporter; only the JSON encoding is done here,
 // with protojson, plus the one deviation OTLP/JSON makes from protobuf's
 // JSON mapping: trace and span ids are hex, not base64.
-func Export(w io.Writer, log *reducer.Log, conversationID, title, serviceName, version string, opts Options) error {
+func Export(w io.Writer, log *reducer.Log, conversationID, serviceName, version string, opts Options) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	client := &jsonClient{w: bw}
 	exp := otlptrace.NewUnstarted(client)
@@ -42,7 +42,7 @@ func Export(w io.Writer, log *reducer.Log, conversationID, title, serviceName, v
 		b.Add(i, log.Event(i), s, next)
 		s = next
 	}
-	b.Finish(s, title, false)
+	b.Finish(s, false)
 	if err := tp.Shutdown(context.Background()); err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 // It is not safe for concurrent use: one goroutine feeds it.
 type Live struct {
 	b         *Builder
-	title     string
 	recording bool
 	state     reducer.State
 	next      int
@@ -23,8 +22,8 @@ type Live struct {
 // State, which carries its base). A recording (a replay) ends where it
 // ends, not at its first terminal state, so that its trace is exactly the
 // one `export --format otlp` writes.
-func (s *Sink) Follow(conversationID, title string, initial reducer.State, recording bool) *Live {
-	return &Live{b: NewBuilder(s.tracer, conversationID, s.opts), title: title, recording: recording,
+func (s *Sink) Follow(conversationID string, initial reducer.State, recording bool) *Live {
+	return &Live{b: NewBuilder(s.tracer, conversationID, s.opts), recording: recording,
 		state: initial, seen: make(map[string]struct{})}
 }
 
@@ -46,7 +45,7 @@ func (l *Live) Add(evs []model.Event) {
 		l.b.Add(l.next, ev, l.state, next)
 		l.state, l.next = next, l.next+1
 		if !l.recording && Terminal(next) {
-			l.b.Finish(next, l.title, false)
+			l.b.Finish(next, false)
 		}
 	}
 }
@@ -55,5 +54,5 @@ func (l *Live) Add(evs []model.Event) {
 // reached a terminal state gets its root (and every span still open)
 // marked unfinished.
 func (l *Live) End() {
-	l.b.Finish(l.state, l.title, !l.recording && !Terminal(l.state))
+	l.b.Finish(l.state, !l.recording && !Terminal(l.state))
 }
