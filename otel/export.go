@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
@@ -31,7 +32,7 @@ const exportBatch = 1024
 // JSON mapping: trace and span ids are hex, not base64.
 func Export(w io.Writer, log *reducer.Log, conversationID, serviceName, version string, opts Options) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
-	client := &jsonClient{w: bw}
+	client := newJSONClient(bw)
 	exp := otlptrace.NewUnstarted(client)
 	proc := &chunkProcessor{exp: exp}
 	tp := NewProvider(proc, serviceName, version)
@@ -43,11 +44,15 @@ func Export(w io.Writer, log *reducer.Log, conversationID, serviceName, version 
 		s = next
 	}
 	b.Finish(s, false)
-	if err := tp.Shutdown(context.Background()); err != nil {
-		return err
+	err := tp.Shutdown(context.Background()) // stops the client: all written
+	if err == nil {
+		err = proc.err
 	}
-	if proc.err != nil {
-		return proc.err
+	if err == nil {
+		err = client.Stop(context.Background())
+	}
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }
@@ -90,27 +95,76 @@ func (p *chunkProcessor) ForceFlush(ctx context.Context) error {
 }
 
 // jsonClient is an otlptrace.Client that writes each upload as one line of
-// OTLP/JSON.
+// OTLP/JSON. Encoding is most of an export's work, so uploads are encoded
+// by one worker per CPU while the spans of the next ones are built, and
+// written in the order they were uploaded.
 type jsonClient struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
+	w      io.Writer
+	jobs   chan encodeJob
+	order  chan chan encoded
+	done   chan struct{}
+	err    error // the first encoding or write error; read after done
+	closed sync.Once
+}
+
+type encodeJob struct {
+	rs  []*tracepb.ResourceSpans
+	out chan encoded
+}
+
+type encoded struct {
+	b   []byte
+	err error
 }
 
 var _ otlptrace.Client = (*jsonClient)(nil)
 
-func (c *jsonClient) Start(context.Context) error { return nil }
-func (c *jsonClient) Stop(context.Context) error  { return nil }
-
-func (c *jsonClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	b, err := MarshalJSON(rs)
-	if err != nil {
-		return err
+func newJSONClient(w io.Writer) *jsonClient {
+	workers := runtime.GOMAXPROCS(0)
+	c := &jsonClient{w: w, jobs: make(chan encodeJob), order: make(chan chan encoded, 2*workers), done: make(chan struct{})}
+	for range workers {
+		go func() {
+			for j := range c.jobs {
+				b, err := MarshalJSON(j.rs)
+				j.out <- encoded{b, err}
+			}
+		}()
 	}
-	_, err = c.w.Write(append(b, '\n'))
-	return err
+	go func() {
+		defer close(c.done)
+		for out := range c.order {
+			r := <-out
+			if c.err == nil && r.err != nil {
+				c.err = r.err
+			}
+			if c.err == nil {
+				if _, err := c.w.Write(append(r.b, '\n')); err != nil {
+					c.err = err
+				}
+			}
+		}
+	}()
+	return c
+}
+
+func (c *jsonClient) Start(context.Context) error { return nil }
+
+// Stop waits for every upload to be written and returns the first error.
+func (c *jsonClient) Stop(context.Context) error {
+	c.closed.Do(func() {
+		close(c.jobs)
+		close(c.order)
+	})
+	<-c.done
+	return c.err
+}
+
+// UploadTraces queues the spans for encoding; it returns at once.
+func (c *jsonClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans) error {
+	out := make(chan encoded, 1)
+	c.order <- out
+	c.jobs <- encodeJob{rs, out}
+	return nil
 }
 
 // MarshalJSON encodes resource spans as one OTLP/JSON
