@@ -100,3 +100,36 @@ func TestCloudStartWatchAndCleanUp(t *testing.T) {
 		}
 	}
 }
+
+// TestCloudServerErrorIsExit4 has Cloud answer 500, echoing the API key in
+// altered forms, while the sandbox is created: no conversation was
+// reached, so the exit is 4 (not 1, which means a conversation ended in
+// error), with a short excerpt of the answer and no form of the key.
+func TestCloudServerErrorIsExit4(t *testing.T) {
+	const apiKey = "oh-api-key-secret-0123456789abcdef"
+	var echoes []string
+	for _, e := range keyEchoes(apiKey) {
+		echoes = append(echoes, e)
+	}
+	cloud := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(`{"detail":"Internal error for ` + strings.Join(echoes, " ") + strings.Repeat(" trace", 2000) + `"}`))
+	}))
+	defer cloud.Close()
+	env := map[string]string{"OH_API_KEY": apiKey, "OH_API_BASE": cloud.URL, "POLL_TIMEOUT": "2"}
+	code, out, errs := runCmd(t, env, "cloud", "--headless", "--watch-timeout", "20s")
+	if code != headless.ExitUnreachable {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, headless.ExitUnreachable, out, errs)
+	}
+	if !strings.Contains(errs, "HTTP 500") {
+		t.Errorf("stderr does not say what Cloud answered:\n%s", errs)
+	}
+	if found := leaks(out+errs, apiKey); len(found) > 0 {
+		t.Errorf("the API key was printed as %v:\n%s", found, errs)
+	}
+	for _, line := range strings.Split(errs, "\n") {
+		if len(line) > 600 {
+			t.Errorf("a line of %d bytes quotes too much of Cloud's answer", len(line))
+		}
+	}
+}

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"time"
 
 	"ohwatch/client/cloud"
 	"ohwatch/headless"
+	"ohwatch/model"
 )
 
 func runCloud(args []string, env *environment) int {
@@ -24,7 +24,15 @@ func runCloud(args []string, env *environment) int {
 	cloud.BindFlags(fs, &cfg)
 	var vf viewFlags
 	vf.bind(fs)
-	_, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 0 })
+	_, code, ok := checkCommand(fs, args, func(p []string) error {
+		if err := noArgs(p, "ohwatch cloud [--message TEXT] or ohwatch cloud --conversation ID"); err != nil {
+			return err
+		}
+		if cfg.ConversationID != "" {
+			return checkConversationID(cfg.ConversationID, "copy the id from the conversation's Cloud URL")
+		}
+		return nil
+	})
 	if !ok {
 		return code
 	}
@@ -37,6 +45,12 @@ func runCloud(args []string, env *environment) int {
 		fmt.Fprintln(env.stderr, "ohwatch cloud: set OH_API_KEY (or --api-key)")
 		return exitUsage
 	}
+	// Neither the API key nor the sandbox's session key, learnt later,
+	// reaches the terminal or the log in any form.
+	vf.secrets = new(model.Secrets)
+	vf.secrets.Add(cfg.APIKey)
+	env, flush := env.withSecrets(vf.secrets)
+	defer flush()
 	logger, closeLog, err := vf.logger()
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch cloud: %v\n", err)
@@ -66,14 +80,15 @@ func runCloud(args []string, env *environment) int {
 	target, err := sess.Open(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return headless.ExitInterrupted
+			return interruptedExit(ctx)
 		}
+		// Whatever stopped the start — a rejected key, Cloud answering 500,
+		// a sandbox that never ran — no conversation was reached: exit 4.
+		// Exit 1 means a conversation that ended in error.
 		fmt.Fprintf(env.stderr, "ohwatch cloud: %v\n", err)
-		if errors.Is(err, cloud.ErrAuth) {
-			return headless.ExitUnreachable
-		}
-		return 1
+		return headless.ExitUnreachable
 	}
+	vf.secrets.Add(target.SessionKey)
 	progress("watching " + target.String())
 	return watchAgentServer(ctx, env, &vf, logger, target.AgentServerURL, target.ConversationID, target.SessionKey, "")
 }

@@ -17,7 +17,12 @@ func runDemo(args []string, env *environment) int {
 	var vf viewFlags
 	vf.bind(fs)
 	speed := fs.Float64("speed", 1, "replay pace: 1 is the recorded pace (about two minutes), 10 ten times faster")
-	_, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 0 && *speed > 0 })
+	_, code, ok := checkCommand(fs, args, func(p []string) error {
+		if *speed <= 0 {
+			return usageErr(fmt.Sprintf("--speed must be more than 0, not %g", *speed), "--speed 10 plays ten times faster")
+		}
+		return noArgs(p, "the demo takes no arguments: ohwatch demo [--speed X]")
+	})
 	if !ok {
 		return code
 	}
@@ -46,6 +51,10 @@ func runDemo(args []string, env *environment) int {
 		FinishConfirmDelay: time.Duration(float64(1500*time.Millisecond) / *speed),
 	})
 	srv.Add(base.ID, base, events)
+	if err := addRejectBranch(srv, base.ID); err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return 1
+	}
 	url, err := srv.Start(ctx, "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
@@ -62,15 +71,36 @@ func demoConversation() (*model.BaseState, []model.Event, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("bundled base state: %w", err)
 	}
-	events := make([]model.Event, 0, len(rawEvents))
-	for i, raw := range rawEvents {
+	events, err := decodeBundled(rawEvents)
+	if err != nil {
+		return nil, nil, err
+	}
+	return base, events, nil
+}
+
+// addRejectBranch gives the served demo its branch for a rejected force
+// push, so that rejecting it shows the agent stop without pushing.
+func addRejectBranch(srv *serve.Server, id string) error {
+	actionID, raws := demo.Rejected()
+	events, err := decodeBundled(raws)
+	if err != nil {
+		return err
+	}
+	srv.OnReject(id, actionID, events)
+	return nil
+}
+
+// decodeBundled decodes events bundled in the binary.
+func decodeBundled(raws [][]byte) ([]model.Event, error) {
+	events := make([]model.Event, 0, len(raws))
+	for i, raw := range raws {
 		ev, err := model.Decode(raw)
 		if err != nil {
-			return nil, nil, fmt.Errorf("bundled event %d: %w", i, err)
+			return nil, fmt.Errorf("bundled event %d: %w", i, err)
 		}
 		events = append(events, ev)
 	}
-	return base, events, nil
+	return events, nil
 }
 
 // demoTitle names the demo in the header: its title, else its first user

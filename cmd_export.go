@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,14 +20,27 @@ func runExport(args []string, env *environment) int {
 	format := fs.String("format", "md", "md (a readable transcript), json (the derived state), jsonl (the events) or otlp (OTLP/JSON traces)")
 	outPath := fs.String("o", "", "write to `FILE` instead of stdout")
 	content := bindOTLPContent(fs)
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && (validFormat(*format) || *format == "otlp") })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if !validFormat(*format) && *format != "otlp" {
+			return usageErr(fmt.Sprintf("unknown --format %q", *format), "--format takes "+strings.Join(exportFormats, ", ")+", otlp")
+		}
+		if err := onePath(p, "PATH of the recording to export", "ohwatch export PATH --format md (an SDK directory, JSONL file or trajectory zip)"); err != nil {
+			return err
+		}
+		return existingPath(p[0])
+	})
 	if !ok {
 		return code
 	}
-	conv, log, err := loadLog(pos[0])
+	ctx, stop := interruptible()
+	defer stop()
+	conv, log, err := loadLog(ctx, pos[0])
 	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
-		return exitUsage
+		return loadFailed(ctx, env, "export", err)
+	}
+	// What could not be read is said beside the export, not inside it.
+	for _, w := range conv.Warnings {
+		fmt.Fprintf(env.stderr, "ohwatch export: warning: %s\n", model.SanitizeLine(w))
 	}
 	w := env.stdout
 	if *outPath != "" {
@@ -51,7 +65,10 @@ func runExport(args []string, env *environment) int {
 	return 0
 }
 
-func validFormat(f string) bool { return f == "md" || f == "json" || f == "jsonl" }
+// exportFormats are the values --format takes.
+var exportFormats = []string{"md", "json", "jsonl"}
+
+func validFormat(f string) bool { return slices.Contains(exportFormats, f) }
 
 // writeExport writes the conversation in one of the export formats.
 func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings []string) error {

@@ -13,7 +13,12 @@ func runGen(args []string, env *environment) int {
 	n := fs.Int("events", 1000, "how many events to generate")
 	seed := fs.Int64("seed", 1, "the seed: the same seed gives the same bytes")
 	jsonl := fs.Bool("jsonl", false, "write one JSONL file (DIR is then the file) instead of the SDK layout")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && *n >= 1 })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if *n < 1 {
+			return usageErr(fmt.Sprintf("--events must be 1 or more, not %d", *n), "")
+		}
+		return onePath(p, "DIR to write", "ohwatch gen DIR --events N")
+	})
 	if !ok {
 		return code
 	}

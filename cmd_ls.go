@@ -14,7 +14,7 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/client/files"
-	"ohwatch/export"
+	"ohwatch/format"
 	"ohwatch/model"
 )
 
@@ -34,7 +34,12 @@ func runList(args []string, env *environment) int {
 	fs := newFlagSet("ls", "ls [PATH|URL] [--json] [--session-key-file F]", env.stderr)
 	asJSON := fs.Bool("json", false, "print a JSON array")
 	keyFile := fs.String("session-key-file", "", "read the agent-server session key from `FILE` (else SESSION_API_KEY)")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) <= 1 })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if len(p) > 1 {
+			return usageErr(fmt.Sprintf("unexpected argument %q (only one PATH or URL)", p[1]), "ohwatch ls [PATH|URL]")
+		}
+		return nil
+	})
 	if !ok {
 		return code
 	}
@@ -51,6 +56,11 @@ func runList(args []string, env *environment) int {
 			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
 			return exitUsage
 		}
+		secrets := new(model.Secrets)
+		secrets.Add(key)
+		var flush func()
+		env, flush = env.withSecrets(secrets)
+		defer flush()
 		rows, err = listServer(ctx, where, key)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
@@ -68,11 +78,15 @@ func runList(args []string, env *environment) int {
 				return 0
 			}
 		}
+		if _, err := os.Stat(where); err != nil && len(pos) == 1 {
+			// A root the user named and mistyped is a mistake, unlike the
+			// default root not existing yet.
+			return reportUsage(env.stderr, "ls", missingPath(where, err, "give a conversations root, or an agent-server URL (http://HOST:PORT)"))
+		}
 		var err error
-		rows, err = listLocal(where, env.stderr)
+		rows, err = listLocal(ctx, where, env.stderr)
 		if err != nil {
-			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
-			return exitUsage
+			return loadFailed(ctx, env, "ls", err)
 		}
 	}
 	if *asJSON {
@@ -94,8 +108,8 @@ func runList(args []string, env *environment) int {
 	return 0
 }
 
-func listLocal(root string, stderr io.Writer) ([]listing, error) {
-	list, err := files.List(root)
+func listLocal(ctx context.Context, root string, stderr io.Writer) ([]listing, error) {
+	list, err := files.ListContext(ctx, root)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +168,7 @@ func writeListing(w io.Writer, rows []listing) {
 		}
 		cost := "-"
 		if r.CostKnown || r.CostUSD > 0 {
-			cost = export.Cost(r.CostUSD, true, 0)
+			cost = format.Cost(r.CostUSD, true)
 		} else if r.Status != "" {
 			cost = "unknown"
 		}

@@ -3,8 +3,7 @@ package main
 import (
 	"fmt"
 
-	"ohwatch/export"
-	"ohwatch/headless"
+	"ohwatch/format"
 	"ohwatch/tui"
 )
 
@@ -17,12 +16,8 @@ func browseAndReplay(env *environment, rows []listing) int {
 	ctx, stop := interruptible()
 	defer stop()
 	chosen, err := tui.Browse(ctx, tui.BrowseOptions{Rows: browseRowsOf(rows), NoColor: env.getenv("NO_COLOR") != ""})
-	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
-		return 1
-	}
-	if ctx.Err() != nil {
-		return headless.ExitInterrupted
+	if ctx.Err() != nil || err != nil {
+		return tuiExit(ctx, ctx, err, env.stderr)
 	}
 	if chosen == "" {
 		return 0
@@ -54,7 +49,7 @@ func browseRowsOf(rows []listing) []tui.BrowseRow {
 func listingCost(r listing) string {
 	switch {
 	case r.CostKnown || r.CostUSD > 0:
-		return export.Cost(r.CostUSD, true, 0)
+		return format.Cost(r.CostUSD, true)
 	case r.Status != "":
 		return "unknown"
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +17,12 @@ func runReplay(args []string, env *environment) int {
 	var vf viewFlags
 	vf.bind(fs)
 	follow := fs.Bool("follow", false, "keep reading a directory that is still being written")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if err := onePath(p, "PATH of the recording to replay", "ohwatch replay PATH (an SDK directory, JSONL file or trajectory zip; 'ohwatch ls' lists local ones)"); err != nil {
+			return err
+		}
+		return existingPath(p[0])
+	})
 	if !ok {
 		return code
 	}
@@ -57,6 +63,7 @@ func runReplay(args []string, env *environment) int {
 		}
 	}()
 	return present(ctx, env, &vf, session{
+		id:        header.ID,
 		title:     titleOf(header.Title, header.ID, path),
 		source:    "replay " + path,
 		log:       log,
@@ -90,6 +97,11 @@ func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir stri
 		if err != nil {
 			return "", err
 		}
+		if base.Derived {
+			// ohwatch's own recorder wrote it from the events: no agent
+			// has confirmed anything.
+			return "", errors.New("base_state.json was derived from the events, not written by the agent")
+		}
 		return base.ExecutionStatus, nil
 	}
 	return present(ctx, env, vf, session{
@@ -100,7 +112,10 @@ func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir stri
 		live:          true,
 		confirm:       confirm,
 		confirmSource: "base_state.json",
-		traceID:       traceKey("", dir),
+		// base_state.json is a local file: it confirms as soon as it says
+		// finished, not after the grace period meant for a server.
+		confirmPoll: files.DefaultPoll,
+		traceID:     traceKey("", dir),
 	})
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -17,7 +18,15 @@ func runServe(args []string, env *environment) int {
 	addr := fs.String("addr", "127.0.0.1:8000", "listen `address`")
 	speed := fs.Float64("speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
 	logFile := fs.String("log", "", "write the server log to `FILE` (default: stderr)")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && *speed >= 0 })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if *speed < 0 {
+			return usageErr(fmt.Sprintf("--speed must be 0 or more, not %g", *speed), "--speed 0 sends everything at once")
+		}
+		if err := onePath(p, "PATH of the recording (or root of several) to serve", "ohwatch serve PATH [--addr 127.0.0.1:8000]"); err != nil {
+			return err
+		}
+		return existingPath(p[0])
+	})
 	if !ok {
 		return code
 	}
@@ -28,13 +37,12 @@ func runServe(args []string, env *environment) int {
 		return exitUsage
 	}
 	defer closeLog()
-	convs, err := loadServed(pos[0])
-	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch serve: %v\n", err)
-		return exitUsage
-	}
 	ctx, stop := interruptible()
 	defer stop()
+	convs, err := loadServed(ctx, pos[0])
+	if err != nil {
+		return loadFailed(ctx, env, "serve", err)
+	}
 	srv := serve.New(serve.Options{Key: env.getenv("SESSION_API_KEY"), Speed: *speed, Logger: logger})
 	for _, c := range convs {
 		srv.Add(c.ID, c.Base, c.Events)
@@ -57,19 +65,19 @@ func runServe(args []string, env *environment) int {
 		fmt.Fprintf(env.stdout, "  ohwatch watch %s --conversation %s   (%d events)\n", url, c.ID, len(c.Events))
 	}
 	<-ctx.Done()
-	return 0
+	return interruptedExit(ctx) // serving ends only by a signal: 128+signal, as every command
 }
 
 // loadServed loads one recording, or every conversation under a root.
-func loadServed(path string) ([]*files.Conversation, error) {
+func loadServed(ctx context.Context, path string) ([]*files.Conversation, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() && !isConversationDir(path) {
-		list, err := files.List(path)
+		list, err := files.ListContext(ctx, path)
 		if err != nil {
 			return nil, err
 		}
 		var convs []*files.Conversation
 		for _, s := range list {
-			c, err := files.Load(s.Path)
+			c, err := files.LoadContext(ctx, s.Path)
 			if err != nil {
 				return nil, err
 			}
@@ -81,7 +89,7 @@ func loadServed(path string) ([]*files.Conversation, error) {
 		}
 		return convs, nil
 	}
-	c, err := files.Load(path)
+	c, err := files.LoadContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"ohwatch/client/files"
@@ -10,8 +11,9 @@ import (
 
 // loadLog reads a recorded conversation and folds it into a log. A file that
 // cannot be read at all is an error; what can be read is kept, with warnings.
-func loadLog(path string) (*files.Conversation, *reducer.Log, error) {
-	conv, err := files.Load(path)
+// The load ends early, with ctx's error, when ctx does (Ctrl-C).
+func loadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Log, error) {
+	conv, err := files.LoadContext(ctx, path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -20,22 +22,38 @@ func loadLog(path string) (*files.Conversation, *reducer.Log, error) {
 	return conv, log, nil
 }
 
+// loadFailed reports a recording that could not be loaded: exit 130 when
+// the user interrupted the load, else 2 (the PATH holds no conversation).
+func loadFailed(ctx context.Context, env *environment, cmd string, err error) int {
+	if ctx.Err() != nil {
+		fmt.Fprintf(env.stderr, "ohwatch %s: %v\n", cmd, context.Cause(ctx))
+		return interruptedExit(ctx)
+	}
+	fmt.Fprintf(env.stderr, "ohwatch %s: %v\n", cmd, err)
+	return exitUsage
+}
+
 func runState(args []string, env *environment) int {
 	fs := newFlagSet("state", "state PATH [--at N] [--json]", env.stderr)
 	at := fs.Int("at", -1, "apply only the first `N` events (default: all)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if flagSet(fs, "at") && *at < 0 {
+			return usageErr(fmt.Sprintf("--at must be 0 or more, not %d", *at), "leave --at out to apply every event")
+		}
+		if err := onePath(p, "PATH of the recording", "ohwatch state PATH [--at N] (an SDK directory, JSONL file or trajectory zip)"); err != nil {
+			return err
+		}
+		return existingPath(p[0])
+	})
 	if !ok {
 		return code
 	}
-	if *at < -1 {
-		fmt.Fprintln(env.stderr, "ohwatch state: --at must be 0 or more")
-		return exitUsage
-	}
-	conv, log, err := loadLog(pos[0])
+	ctx, stop := interruptible()
+	defer stop()
+	conv, log, err := loadLog(ctx, pos[0])
 	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch state: %v\n", err)
-		return exitUsage
+		return loadFailed(ctx, env, "state", err)
 	}
 	doc := export.State(log, *at, conv.Warnings)
 	if *asJSON {

@@ -11,6 +11,7 @@ import (
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/tui"
 )
 
 func runWatch(args []string, env *environment) int {
@@ -20,7 +21,21 @@ func runWatch(args []string, env *environment) int {
 	conv := fs.String("conversation", "", "the conversation `ID` (dashed uuid or 32 hex)")
 	keyFile := fs.String("session-key-file", "", "read the session key from `FILE` (else SESSION_API_KEY)")
 	keyFlag := fs.String("session-key", "", "the session key (visible to other users: prefer SESSION_API_KEY)")
-	pos, code, ok := parseCommand(fs, args, func(p []string) bool { return len(p) == 1 && *conv != "" })
+	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		const hint = "ohwatch watch http://HOST:PORT --conversation ID"
+		switch {
+		case len(p) == 0:
+			return usageErr("missing the agent-server URL", hint)
+		case len(p) > 1:
+			return usageErr(fmt.Sprintf("unexpected argument %q (only one URL)", p[1]), hint)
+		case *conv == "":
+			return usageErr("missing --conversation ID", "ohwatch watch "+p[0]+" --conversation ID ('ohwatch ls "+p[0]+"' lists them)")
+		}
+		if err := checkServerURL(p[0]); err != nil {
+			return err
+		}
+		return checkConversationID(*conv, "copy the id from the agent-server ('ohwatch ls "+p[0]+"' lists them)")
+	})
 	if !ok {
 		return code
 	}
@@ -29,6 +44,12 @@ func runWatch(args []string, env *environment) int {
 		fmt.Fprintf(env.stderr, "ohwatch watch: %v\n", err)
 		return exitUsage
 	}
+	// Whatever a server echoes, the key does not reach the terminal or
+	// the log in any form.
+	vf.secrets = new(model.Secrets)
+	vf.secrets.Add(key)
+	env, flush := env.withSecrets(vf.secrets)
+	defer flush()
 	logger, closeLog, err := vf.logger()
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch watch: %v\n", err)
@@ -56,11 +77,13 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	// being retried, with the header counting the attempts.
 	feed := c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3})
 	return present(ctx, env, vf, session{
+		id:       id,
 		title:    title,
 		source:   "ws " + c.BaseURL(),
 		log:      reducer.NewLog(nil, 0),
 		feed:     feed,
 		live:     true,
+		server:   c.BaseURL(),
 		confirm:  func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
 		controls: confirmer{c: c, id: id},
 		traceID:  id,
@@ -85,9 +108,15 @@ type confirmer struct {
 	id string
 }
 
-// Respond implements tui.Controls.
-func (cf confirmer) Respond(ctx context.Context, accept bool) error {
-	return cf.c.RespondToConfirmation(ctx, cf.id, accept, "Rejected in ohwatch.")
+// Respond implements tui.Controls: the answer goes out only if the server
+// still waits on exactly the actions the user was asked about.
+func (cf confirmer) Respond(ctx context.Context, accept bool, actionIDs []string) error {
+	err := cf.c.RespondToActions(ctx, cf.id, actionIDs, accept, "Rejected in ohwatch.")
+	var nw *agentserver.NotWaitingError
+	if errors.As(err, &nw) {
+		return fmt.Errorf("%w: %s", tui.ErrNotSent, nw.Reason)
+	}
+	return err
 }
 
 // exitForError maps a client error to an exit code: auth, not found and

@@ -1,36 +1,37 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"ohwatch/headless"
+	"ohwatch/model"
 )
 
 // newFlagSet returns a flag set that reports errors instead of exiting, so
-// every command maps bad usage to exit code 2 itself.
+// every command maps bad usage to exit code 2 itself. Its Usage prints the
+// command's help, flags spelled --flag (see printHelp).
 func newFlagSet(name, usageLine string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: ohwatch %s\n\nFlags:\n", usageLine)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { printHelp(stderr, fs, usageLine) }
 	return fs
 }
 
 // parseArgs parses flags wherever they stand among the arguments (Go's flag
 // package stops at the first positional one), and returns the positional
-// arguments in order. -h returns flag.ErrHelp.
+// arguments in order. -h returns flag.ErrHelp. It prints nothing: the
+// caller says what was wrong.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -45,33 +46,36 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// usageExit turns a parse error into the exit code: 0 for -h, 2 otherwise.
-func usageExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return exitUsage
-}
-
 // parseCommand parses a command's arguments and checks the positional ones
 // with valid; on failure it has printed what is wrong and returns the exit
-// code to end with (0 for -h, 2 otherwise).
+// code to end with (0 for -h, 2 otherwise). Prefer checkCommand, whose
+// check names the mistake.
 func parseCommand(fs *flag.FlagSet, args []string, valid func(pos []string) bool) (pos []string, code int, ok bool) {
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return nil, usageExit(err), false
-	}
-	if !valid(pos) {
-		fs.Usage()
-		return nil, exitUsage, false
-	}
-	return pos, 0, true
+	return checkCommand(fs, args, func(p []string) error {
+		if !valid(p) {
+			return usageErr("wrong arguments", "")
+		}
+		return nil
+	})
 }
 
-// interruptible returns a context cancelled by Ctrl-C or SIGTERM, so every
-// command cleans up (sockets, sandboxes, recordings) before it exits.
-func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// checkCommand parses a command's arguments and checks them with check,
+// which returns nil or a *usageError naming the mistake. On failure it has
+// printed one line naming the mistake and a hint (or, for -h, the help),
+// and returns the exit code to end with: 0 for -h, 2 otherwise.
+func checkCommand(fs *flag.FlagSet, args []string, check func(pos []string) error) (pos []string, code int, ok bool) {
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
+		return nil, 0, false
+	}
+	if err == nil {
+		err = check(pos)
+	}
+	if err != nil {
+		return nil, reportUsage(fs.Output(), fs.Name(), err), false
+	}
+	return pos, 0, true
 }
 
 // viewFlags are the flags shared by the commands that show a conversation:
@@ -83,16 +87,21 @@ type viewFlags struct {
 	watchTimeout time.Duration
 	confirmGrace time.Duration
 	logFile      string
-	otlp         otlpFlags
+	// noNotify turns off the bell and desktop notifications of the TUI.
+	noNotify bool
+	// secrets, when set, are redacted from the --log file.
+	secrets *model.Secrets
+	otlp    otlpFlags
 }
 
 func (v *viewFlags) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&v.headless, "headless", false, "print lines instead of the TUI (automatic when stdout is not a terminal)")
 	fs.BoolVar(&v.json, "json", false, "with --headless: print JSONL (one object per line)")
-	fs.StringVar(&v.record, "record", "", "write every event as it arrives to `DIR` (SDK layout)")
+	fs.StringVar(&v.record, "record", "", "write every event as it arrives to `DIR` (SDK layout; one conversation per directory, locked while recording)")
 	fs.DurationVar(&v.watchTimeout, "watch-timeout", 0, "give up (exit 5) when no terminal state is reached within this `duration` (0: never)")
 	fs.DurationVar(&v.confirmGrace, "confirm-grace", headless.DefaultConfirmGrace, "how long a provisional finished waits for a full_state before REST is asked")
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")
+	fs.BoolVar(&v.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when the agent needs you")
 	v.otlp.bind(fs)
 }
 
@@ -111,5 +120,11 @@ func (v *viewFlags) logger() (*slog.Logger, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--log: %w", err)
 	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { f.Close() }, nil
+	var w io.Writer = f
+	closeLog := func() { f.Close() }
+	if v.secrets != nil {
+		rw := &redactingWriter{w: f, secrets: v.secrets}
+		w, closeLog = rw, func() { rw.Flush(); f.Close() }
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})), closeLog, nil
 }

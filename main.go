@@ -6,8 +6,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"sort"
+	"strings"
+
+	"ohwatch/model"
 )
 
 // command is one subcommand: its one-line help and its entry point, which
@@ -26,6 +31,9 @@ type environment struct {
 	// isTerminal reports whether stdout is a terminal (the TUI needs one;
 	// headless is automatic otherwise).
 	isTerminal bool
+	// recordWrite writes the files of --record (nil: the filesystem); tests
+	// make the disk fill up through it.
+	recordWrite func(dir, name string, data []byte) error
 }
 
 func commands() map[string]command {
@@ -63,8 +71,9 @@ func dispatch(args []string, env *environment) int {
 	}
 	cmd, ok := commands()[args[0]]
 	if !ok {
-		fmt.Fprintf(env.stderr, "ohwatch: unknown command %q\n\n", args[0])
-		usage(env.stderr)
+		names := slices.Sorted(maps.Keys(commands()))
+		fmt.Fprintf(env.stderr, "ohwatch: unknown command %q\n", model.SanitizeLine(args[0]))
+		fmt.Fprintf(env.stderr, "  hint: the commands are %s; 'ohwatch -h' says what each does\n", strings.Join(names, ", "))
 		return exitUsage
 	}
 	return cmd.run(args[1:], env)
@@ -84,5 +93,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-7s %s\n", name, cmds[name].summary)
 	}
 	fmt.Fprintln(w, "\nExit codes: 0 confirmed finished, 1 error, 2 bad usage, 3 stuck,")
-	fmt.Fprintln(w, "4 could not connect / auth rejected / not found, 5 no terminal state, 130 interrupted.")
+	fmt.Fprintln(w, "4 could not connect / auth rejected / not found, 5 no terminal state,")
+	fmt.Fprintln(w, "6 --record could not write every event, 7 the TUI could not run,")
+	fmt.Fprintln(w, "130 interrupted (Ctrl-C, SIGINT), 143 SIGTERM, 129 SIGHUP.")
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"time"
 
-	"ohwatch/client/files"
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -14,11 +16,16 @@ import (
 // session is one conversation on its way to the screen or to headless
 // lines: where its events come from and what may be done with it.
 type session struct {
+	// id is the conversation's id, "" when unknown: --record refuses a
+	// directory that holds another.
+	id     string
 	title  string
 	source string
 	log    *reducer.Log
 	feed   <-chan model.Batch
 	live   bool
+	// server names a live source's address in connection banners.
+	server string
 	// recording: the feed is a finished recording (replay): its end decides.
 	recording bool
 	// confirm asks the source for the current status (REST, or
@@ -26,7 +33,10 @@ type session struct {
 	confirm func(ctx context.Context) (string, error)
 	// confirmSource names what confirm asks ("rest", "base_state.json").
 	confirmSource string
-	controls      tui.Controls
+	// confirmPoll, when set, asks confirm at once and then at this
+	// interval while a finished is provisional (a local file is cheap).
+	confirmPoll time.Duration
+	controls    tui.Controls
 	// traceID is what the --otlp trace id is derived from: the
 	// conversation id, else the recording's name.
 	traceID string
@@ -34,21 +44,23 @@ type session struct {
 
 // present runs a session headless or in the TUI, after teeing the feed into
 // the --record directory. It returns the exit code.
-func present(ctx context.Context, env *environment, vf *viewFlags, s session) int {
+func present(ctx context.Context, env *environment, vf *viewFlags, s session) (code int) {
 	if vf.record != "" {
-		rec, err := files.NewRecorder(vf.record)
+		rec, err := openRecording(vf.record, s.id, env.recordWrite)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch: --record: %v\n", err)
 			return exitUsage
 		}
 		// The recorder stops with the session: cancel its goroutine, wait for
-		// it, then close the recording (deferred calls run last to first).
+		// it, then finish the recording, which may change the exit code.
 		recCtx, stopRec := context.WithCancel(ctx)
 		var wait func()
-		s.feed, wait = teeRecorder(recCtx, s.feed, rec)
-		defer rec.Close()
-		defer wait()
-		defer stopRec()
+		s.feed, wait = rec.tee(recCtx, s.feed)
+		defer func() {
+			stopRec()
+			wait()
+			code = rec.finish(env.stderr, code)
+		}()
 	}
 	if vf.otlp.on {
 		finish, ok := teeOTLP(ctx, env, &vf.otlp, &s)
@@ -64,6 +76,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 			Confirm:       s.confirm,
 			ConfirmSource: s.confirmSource,
 			ConfirmGrace:  vf.confirmGrace,
+			ConfirmPoll:   s.confirmPoll,
 			WatchTimeout:  vf.watchTimeout,
 			Recording:     s.recording,
 		})
@@ -76,26 +89,44 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) in
 		defer cancel()
 	}
 	err := tui.Run(runCtx, tui.Options{
-		Title:    s.title,
-		Source:   s.source,
-		Log:      s.log,
-		Feed:     s.feed,
-		Live:     s.live,
-		Controls: s.controls,
-		Export:   exporter(s.title, s.log),
-		Pager:    env.getenv("PAGER"),
-		NoColor:  env.getenv("NO_COLOR") != "",
+		Title:        s.title,
+		Source:       s.source,
+		Log:          s.log,
+		Feed:         s.feed,
+		Live:         s.live,
+		Server:       s.server,
+		Conversation: s.id,
+		Notify:       !vf.noNotify && env.isTerminal,
+		Controls:     s.controls,
+		Export:       exporter(s.title, s.log),
+		Pager:        env.getenv("PAGER"),
+		NoColor:      env.getenv("NO_COLOR") != "",
 	})
+	return tuiExit(ctx, runCtx, err, env.stderr)
+}
+
+// tuiExit is the exit code of a TUI session, by the same table as
+// headless: a signal gives 128 plus its number, Ctrl-C in the TUI 130, the
+// watch timeout 5, a live session that never connected or whose key was
+// rejected 4 (the cause on stderr), and q 0 otherwise — an interactive
+// session ends well however far the conversation got; scripts ask with
+// --headless. A TUI that could not run says why and exits ExitTUIFailed, never 1, which means the
+// conversation ended in error.
+func tuiExit(ctx, runCtx context.Context, err error, stderr io.Writer) int {
 	switch {
-	case err != nil:
-		fmt.Fprintf(env.stderr, "ohwatch: %v\n", err)
-		return 1
 	case ctx.Err() != nil:
+		return interruptedExit(ctx)
+	case errors.Is(err, tui.ErrInterrupted):
 		return headless.ExitInterrupted
 	case runCtx.Err() != nil:
 		return headless.ExitNoTerminal
+	case errors.Is(err, tui.ErrUnreachable):
+		// Never connected, or the key was rejected: the cause, exit 4.
+		fmt.Fprintf(stderr, "ohwatch: %v\n", err)
+		return headless.ExitUnreachable
+	case err != nil:
+		fmt.Fprintf(stderr, "ohwatch: the terminal UI failed: %v\n", err)
+		return headless.ExitTUIFailed
 	}
-	// The user quit: an interactive session ends well however far the
-	// conversation got; scripts ask with --headless.
 	return 0
 }

@@ -1,13 +1,16 @@
 package main
 
-import "os"
+import (
+	"os"
 
-// stdoutIsTerminal reports whether stdout is a character device: the TUI
-// needs a terminal, and headless output is chosen automatically otherwise.
-func stdoutIsTerminal() bool {
-	fi, err := os.Stdout.Stat()
-	if err != nil {
-		return false
-	}
-	return fi.Mode()&os.ModeCharDevice != 0
-}
+	"github.com/charmbracelet/x/term"
+)
+
+// stdoutIsTerminal reports whether stdout is a terminal: the TUI needs one,
+// and headless output is chosen automatically otherwise.
+func stdoutIsTerminal() bool { return isTerminal(os.Stdout) }
+
+// isTerminal asks the terminal driver itself (isatty). A character device
+// is not enough: /dev/null is one too, and a TUI drawn there would wait
+// for a key nobody can see to press.
+func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }

@@ -2,7 +2,8 @@
 // deterministic run in which an agent fixes a real-sounding bug in a small
 // Go repository (an LRU cache that evicts its hottest keys), then makes it
 // safe for concurrent use and pushes the branch after the user approves a
-// risky force push. It is the first thing a user of `ohwatch demo` sees,
+// risky force push (a user who rejects it sees the agent stop without
+// pushing: Rejected). It is the first thing a user of `ohwatch demo` sees,
 // so it shows every pane at work: a task plan that progresses, tests that
 // fail and then pass, diffs, a recovered tool error, a confirmation, a
 // condensation, cost and tokens after every LLM call, and a finish.
@@ -21,4 +22,17 @@ func Conversation() (base []byte, events [][]byte) {
 	s.turn1()
 	s.turn2()
 	return s.b.BaseState(), s.events
+}
+
+// Rejected returns the demo's branch for a rejected force push: the id of
+// the push action, and the events that replace everything Conversation
+// has after the run stopped to ask for approval (from the status that
+// follows it): the agent acknowledges and finishes without pushing.
+func Rejected() (actionID string, events [][]byte) {
+	s := newStory()
+	s.b.KeepCalls()
+	s.rejectPush = true
+	s.turn1()
+	s.turn2()
+	return s.pushID, s.events[s.branchAt:]
 }

@@ -330,3 +330,52 @@ func TestDemoContainsEverything(t *testing.T) {
 		t.Errorf("total cost $%.2f is not realistic for this run", lastCost)
 	}
 }
+
+// TestRejectedBranch checks the branch for a rejected force push: it follows
+// the run's stop for approval, starts the run again, never pushes, ends
+// finished, and its events neither repeat an id of the approved run nor go
+// back in time.
+func TestRejectedBranch(t *testing.T) {
+	_, evs, _ := decoded(t)
+	actionID, raws := Rejected()
+	at := -1
+	for i, ev := range evs {
+		if ev.ID == actionID {
+			at = i
+		}
+	}
+	if at < 0 || evs[at].Kind != "ActionEvent" || !strings.Contains(string(evs[at].Raw), "git push --force") {
+		t.Fatalf("the branch's action %s is not the force push", actionID)
+	}
+	stop := evs[at+1] // the status that asks for approval
+	ids := map[string]bool{}
+	for _, ev := range evs {
+		ids[ev.ID] = true
+	}
+	var last model.Event
+	for i, raw := range raws {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			t.Fatalf("branch event %d: %v", i, err)
+		}
+		if ids[ev.ID] {
+			t.Errorf("branch event %d reuses id %s", i, ev.ID)
+		}
+		if ev.Time.Before(stop.Time) || (i > 0 && ev.Time.Before(last.Time)) {
+			t.Errorf("branch event %d goes back in time", i)
+		}
+		if o, ok := ev.Body.(*model.Observation); ok && o.ActionID == actionID {
+			t.Errorf("the branch runs the rejected push")
+		}
+		if u, ok := ev.Body.(*model.StateUpdate); ok && i == 0 && u.ExecutionStatus != model.StatusRunning {
+			t.Errorf("the branch does not start the run again: %s", raw)
+		}
+		last = ev
+	}
+	if u, ok := last.Body.(*model.StateUpdate); !ok || u.ExecutionStatus != model.StatusFinished {
+		t.Errorf("the branch ends with %s", last.Raw)
+	}
+	if u, ok := stop.Body.(*model.StateUpdate); !ok || u.ExecutionStatus != model.StatusWaitingForConfirmation {
+		t.Errorf("the push is not followed by waiting_for_confirmation: %s", stop.Raw)
+	}
+}

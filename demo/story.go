@@ -18,6 +18,12 @@ type story struct {
 	events [][]byte
 	files  map[string]string
 	tasks  []model.Task
+	// rejectPush tells the script to take the branch in which the user
+	// rejects the force push; pushID is that action's id and branchAt the
+	// index of the first event after it stopped for confirmation.
+	rejectPush bool
+	pushID     string
+	branchAt   int
 }
 
 func newStory() *story {

@@ -238,6 +238,12 @@ func (s *story) turn2() {
 		"Force-push the rebased branch", gen.RiskHigh)
 	s.emit(push.Raw)
 	s.status(model.StatusWaitingForConfirmation)
+	s.pushID = push.ID
+	if s.rejectPush {
+		s.branchAt = len(s.events)
+		s.pushRejected()
+		return
+	}
 	s.wait(4000)
 	s.status(model.StatusRunning)
 	s.wait(1900)
@@ -261,5 +267,21 @@ func (s *story) turn2() {
 	s.emit(fin.Raw)
 	s.wait(30)
 	s.emit(b.FinishResult(fin))
+	s.status(model.StatusFinished)
+}
+
+// pushRejected is the run after the user rejected the force push: the agent
+// takes the rejection as final, says where the work stands and stops
+// without pushing.
+func (s *story) pushRejected() {
+	// Another timeline: its events must not take the ids the approved
+	// run's events have.
+	s.b.Rand().Int64()
+	s.wait(1200)
+	s.status(model.StatusRunning)
+	r := s.llm(1500, 210, "", "The user rejected the force push. I must not push or retry it; report where the branch stands and stop.")
+	s.emit(s.b.AgentMessage(r, "Understood: I did not push. The rebased branch `fix/lru-eviction` is ready locally: "+
+		"all tests pass under `-race`, vet and lint are clean. `origin/fix/lru-eviction` still has the old commits; "+
+		"when you want it updated, run `git push --force-with-lease origin fix/lru-eviction` or ask me to push."))
 	s.status(model.StatusFinished)
 }

@@ -196,37 +196,21 @@ func TestFenceOutgrowsBackticksAndCapsLines(t *testing.T) {
 	}
 }
 
-func TestFormatters(t *testing.T) {
+func TestCostText(t *testing.T) {
 	costs := []struct {
-		usd    float64
-		known  bool
-		tokens int64
-		want   string
+		u        UsageDoc
+		reported bool
+		want     string
 	}{
-		{0, false, 100, "unknown"},
-		{0, false, 0, "unknown (no metrics reported)"},
-		{0, true, 0, "$0.00"},
-		{0.004, true, 10, "$0.0040"},
-		{1.234, true, 10, "$1.23"},
+		{UsageDoc{PromptTokens: 100}, true, "unknown"},
+		{UsageDoc{}, false, "unknown (no metrics reported)"},
+		{UsageDoc{CostKnown: true}, true, "$0.00"},
+		{UsageDoc{CostUSD: 0.004, CostKnown: true}, true, "$0.0040"},
+		{UsageDoc{CostUSD: 1.234, CostKnown: true}, true, "$1.23"},
 	}
 	for _, c := range costs {
-		if got := Cost(c.usd, c.known, c.tokens); got != c.want {
-			t.Errorf("Cost(%v, %v, %d) = %q, want %q", c.usd, c.known, c.tokens, got, c.want)
-		}
-	}
-	counts := map[int64]string{0: "0", 999: "999", 1234: "1.2k", 12_345: "12k", 2_500_000: "2.5M"}
-	for n, want := range counts {
-		if got := Count(n); got != want {
-			t.Errorf("Count(%d) = %q, want %q", n, got, want)
-		}
-	}
-	hits := []struct {
-		prompt, read int64
-		want         string
-	}{{0, 0, "-"}, {100, 25, "25%"}, {100, 300, "75%"}}
-	for _, h := range hits {
-		if got := CacheHit(h.prompt, h.read); got != h.want {
-			t.Errorf("CacheHit(%d, %d) = %q, want %q", h.prompt, h.read, got, h.want)
+		if got := costText(c.u, c.reported); got != c.want {
+			t.Errorf("costText(%+v, %v) = %q, want %q", c.u, c.reported, got, c.want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -64,10 +65,15 @@ func (m *mdWriter) summary(s reducer.State, events int) {
 	m.printf("| status | %s |\n", orNone(status))
 	m.printf("| events | %d |\n", events)
 	m.printf("| steps | %d |\n", s.Steps)
-	m.printf("| cost | %s |\n", Cost(c.CostUSD, c.CostKnown, c.Prompt+c.Completion))
-	m.printf("| tokens | prompt %s · completion %s · cache read %s · reasoning %s |\n",
-		Count(c.Prompt), Count(c.Completion), Count(c.CacheRead), Count(c.Reasoning))
-	m.printf("| LLM calls | %d |\n", c.LLMCalls)
+	rep := s.MetricsReported()
+	m.printf("| cost | %s |\n", costText(usageDoc(c), rep))
+	if rep {
+		m.printf("| tokens | prompt %s · completion %s · cache read %s · reasoning %s |\n",
+			format.Count(c.Prompt), format.Count(c.Completion), format.Count(c.CacheRead), format.Count(c.Reasoning))
+	} else {
+		m.printf("| tokens | %s |\n", format.Unknown)
+	}
+	m.printf("| LLM calls | %s |\n", format.Int(c.LLMCalls, rep))
 	m.printf("| errors | %d |\n\n", s.ErrorCount)
 	if len(s.Tasks.Items) > 0 {
 		m.printf("**Tasks**\n\n")

@@ -43,7 +43,11 @@ type UsageDoc struct {
 }
 
 // MetricsDoc is the combined usage plus the usage per usage id.
+// MetricsReported comes first: when it is false no metrics were ever
+// reported, and the zeros that follow (kept so scripts find every key) mean
+// "unknown", not "none".
 type MetricsDoc struct {
+	MetricsReported bool `json:"metrics_reported"`
 	UsageDoc
 	ByUsage map[string]UsageDoc `json:"by_usage"`
 }
@@ -78,7 +82,7 @@ func State(log *reducer.Log, n int, warnings []string) StateDoc {
 		StatusConfirmed: s.StatusConfirmed,
 		Iteration:       s.Iteration,
 		Steps:           s.Steps,
-		Metrics:         metricsDoc(s.Metrics),
+		Metrics:         metricsDoc(s.Metrics, s.MetricsReported()),
 		Tasks:           []TaskDoc{},
 		PendingActions:  []PendingDoc{},
 		Errors:          s.ErrorCount,
@@ -104,8 +108,8 @@ func WriteState(w io.Writer, doc StateDoc) error {
 	return enc.Encode(doc)
 }
 
-func metricsDoc(m reducer.Metrics) MetricsDoc {
-	doc := MetricsDoc{UsageDoc: usageDoc(m.Combined), ByUsage: map[string]UsageDoc{}}
+func metricsDoc(m reducer.Metrics, reported bool) MetricsDoc {
+	doc := MetricsDoc{MetricsReported: reported, UsageDoc: usageDoc(m.Combined), ByUsage: map[string]UsageDoc{}}
 	for _, u := range m.ByUsage {
 		doc.ByUsage[model.SanitizeLine(u.UsageID)] = usageDoc(u)
 	}

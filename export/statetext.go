@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"ohwatch/format"
 	"ohwatch/model"
 )
 
@@ -28,17 +29,23 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 	}
 	line("status", "%s (%s, %s)", status, orNone(d.StatusSource), confirmed)
 	line("iteration", "%d in this run, %d steps in all", d.Iteration, d.Steps)
-	line("cost", "%s", Cost(d.Metrics.CostUSD, d.Metrics.CostKnown, d.Metrics.PromptTokens+d.Metrics.CompletionTokens))
-	line("tokens", "prompt %s · completion %s · cache read %s · cache write %s · reasoning %s",
-		Count(d.Metrics.PromptTokens), Count(d.Metrics.CompletionTokens), Count(d.Metrics.CacheReadTokens),
-		Count(d.Metrics.CacheWriteTokens), Count(d.Metrics.ReasoningTokens))
-	line("cache hit", "%s", CacheHit(d.Metrics.PromptTokens, d.Metrics.CacheReadTokens))
-	line("context", "%s / %s", Count(d.Metrics.ContextUsed), Count(d.Metrics.ContextWindow))
-	line("llm calls", "%d", d.Metrics.LLMCalls)
-	for _, id := range sortedKeys(d.Metrics.ByUsage) {
-		u := d.Metrics.ByUsage[id]
-		line("  "+id, "%s · %d calls · prompt %s · completion %s", Cost(u.CostUSD, u.CostKnown, u.PromptTokens+u.CompletionTokens),
-			u.LLMCalls, Count(u.PromptTokens), Count(u.CompletionTokens))
+	mt := d.Metrics
+	rep := mt.MetricsReported
+	line("cost", "%s", costText(mt.UsageDoc, rep))
+	if rep {
+		line("tokens", "prompt %s · completion %s · cache read %s · cache write %s · reasoning %s",
+			format.Count(mt.PromptTokens), format.Count(mt.CompletionTokens), format.Count(mt.CacheReadTokens),
+			format.Count(mt.CacheWriteTokens), format.Count(mt.ReasoningTokens))
+	} else {
+		line("tokens", "%s", format.Unknown)
+	}
+	line("cache hit", "%s", cacheHitText(mt.UsageDoc, rep))
+	line("context", "%s", contextText(mt.ContextUsed, mt.ContextWindow, rep))
+	line("llm calls", "%s", format.Int(mt.LLMCalls, rep))
+	for _, id := range sortedKeys(mt.ByUsage) {
+		u := mt.ByUsage[id]
+		line("  "+id, "%s · %d calls · prompt %s · completion %s", format.Cost(u.CostUSD, u.CostKnown),
+			u.LLMCalls, format.Count(u.PromptTokens), format.Count(u.CompletionTokens))
 	}
 	line("tasks", "%s", taskCounts(d.Tasks))
 	for _, t := range d.Tasks {
@@ -61,46 +68,29 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 	return err
 }
 
-// Cost formats a cost honestly: "unknown" when tokens were spent and no
-// price was reported, or when steps were taken and no metrics reported at
-// all — never a false $0.
-func Cost(usd float64, known bool, tokens int64) string {
-	switch {
-	case !known && tokens == 0:
-		return "unknown (no metrics reported)"
-	case !known:
-		return "unknown"
+// costText is a cost for a person: "unknown (no metrics reported)" when the
+// conversation never reported its usage, so the reason is plain.
+func costText(u UsageDoc, reported bool) string {
+	if !reported {
+		return format.Unknown + " (no metrics reported)"
 	}
-	if usd < 0.01 && usd > 0 {
-		return fmt.Sprintf("$%.4f", usd)
-	}
-	return fmt.Sprintf("$%.2f", usd)
+	return format.Cost(u.CostUSD, u.CostKnown)
 }
 
-// Count formats a token count compactly (1234 → 1.2k, 2500000 → 2.5M).
-func Count(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 10_000:
-		return fmt.Sprintf("%.0fk", float64(n)/1e3)
-	case n >= 1_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+// cacheHitText is the cache hit rate, unknown when nothing was reported.
+func cacheHitText(u UsageDoc, reported bool) string {
+	if !reported {
+		return format.Unknown
 	}
-	return fmt.Sprintf("%d", n)
+	return format.CacheHit(u.PromptTokens, u.CacheReadTokens)
 }
 
-// CacheHit is the SDK's cache hit rate: cache_read / prompt, or
-// cache_read / (prompt + cache_read) when the reads are reported apart.
-func CacheHit(prompt, cacheRead int64) string {
-	den := prompt
-	if cacheRead > prompt {
-		den = prompt + cacheRead
+// contextText is the context in use against the window: "40.1k / 200k".
+func contextText(used, window int64, reported bool) string {
+	if !reported {
+		return format.Unknown
 	}
-	if den == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f%%", 100*float64(cacheRead)/float64(den))
+	return format.Count(used) + " / " + format.Count(window)
 }
 
 func taskCounts(tasks []TaskDoc) string {

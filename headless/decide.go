@@ -46,15 +46,42 @@ func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 	return w.decide(ctx, prev)
 }
 
+// printEvent prints the event's line and then, when the event changed the
+// derived status (or is a full_state snapshot), a status line after it:
+// every event is printed exactly once, whatever it did to the status.
 func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
+	marks := marksOf(i, ev, cur)
+	w.p.event(i, ev, marks)
 	su, isState := ev.Body.(*model.StateUpdate)
 	changed := cur.Status != prev.Status || cur.StatusConfirmed != prev.StatusConfirmed
 	snapshot := isState && su.FullState && su.ExecutionStatus != ""
 	if !changed && !snapshot {
-		w.p.event(i, ev)
 		return
 	}
 	w.p.status(i, prev.Status, cur.Status, shapeOf(ev, cur), cur.StatusConfirmed)
+	if cur.Status == model.StatusWaitingForConfirmation && changed && !marks.awaiting {
+		// The status came after the actions' own lines: say which wait.
+		w.p.awaiting(cur.Pending)
+	}
+}
+
+// marksOf says what a reader of the lines must not miss about an event: a
+// HIGH-risk action, and an action the conversation now waits to have
+// confirmed.
+func marksOf(i int, ev model.Event, s reducer.State) eventMarks {
+	a, ok := ev.Body.(*model.Action)
+	if !ok {
+		return eventMarks{}
+	}
+	m := eventMarks{risk: a.SecurityRisk}
+	if s.Status == model.StatusWaitingForConfirmation {
+		for _, p := range s.Pending {
+			if p.Index == i {
+				m.awaiting = true
+			}
+		}
+	}
+	return m
 }
 
 // shapeOf names where a status line's value came from, in the words of the
@@ -92,6 +119,9 @@ func (w *watcher) decide(ctx context.Context, s reducer.State) (Result, bool) {
 			w.provisional = true
 			w.p.provisional(w.printed - 1)
 			w.armGrace()
+			if w.opts.ConfirmPoll > 0 {
+				w.askServer(ctx) // a local file answers at once
+			}
 		}
 		return Result{}, false
 	}
@@ -128,6 +158,23 @@ func (w *watcher) stopGrace() {
 		w.graceTimer.Stop()
 		w.graceTimer = nil
 	}
+	if w.pollTimer != nil {
+		w.pollTimer.Stop()
+		w.pollTimer = nil
+	}
+}
+
+// pollAgain schedules the next early ask when the source is polled
+// (ConfirmPoll) and the grace period is still running; it reports whether
+// it did. An early answer other than finished is not a denial: the source
+// may not have caught up yet, and the ask at the end of the grace period
+// decides.
+func (w *watcher) pollAgain() bool {
+	if w.opts.ConfirmPoll <= 0 || w.graceTimer == nil {
+		return false
+	}
+	w.pollTimer = time.NewTimer(w.opts.ConfirmPoll)
+	return true
 }
 
 // askServer asks REST for the status in the background, so the feed keeps
@@ -151,12 +198,15 @@ func (w *watcher) onConfirm(res confirmResult) (Result, bool) {
 	if !w.provisional {
 		return Result{}, false // the feed already settled it
 	}
+	status := model.SanitizeLine(res.status)
+	if _, terminal := exitForStatus(status); (res.err != nil || !terminal) && w.pollAgain() {
+		return Result{}, false
+	}
 	if res.err != nil {
 		w.p.note("warning", "confirmation failed: "+res.err.Error()+"; still waiting for a snapshot")
 		w.armGrace()
 		return Result{}, false
 	}
-	status := model.SanitizeLine(res.status)
 	source := w.opts.ConfirmSource
 	if source == "" {
 		source = "rest"

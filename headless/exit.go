@@ -13,6 +13,20 @@ const (
 	ExitInterrupted = 130 // Ctrl-C
 )
 
+// Exit codes of the way a session ended rather than of the conversation.
+const (
+	// ExitRecordIncomplete: the watch ended as the codes above say, but
+	// --record could not write every event (disk full, permission).
+	ExitRecordIncomplete = 6
+	// ExitTUIFailed: the terminal UI could not run, so the conversation
+	// was not watched (1 would claim it ended in error).
+	ExitTUIFailed = 7
+	// ExitSignalBase plus a signal's number is the exit code of a session
+	// ended by that signal: 130 SIGINT (ExitInterrupted), 143 SIGTERM,
+	// 129 SIGHUP, as shells report a process killed by it.
+	ExitSignalBase = 128
+)
+
 // exitForStatus maps a terminal execution status to its exit code; ok is
 // false for statuses that are not terminal.
 func exitForStatus(status string) (code int, ok bool) {

@@ -1,27 +1,69 @@
 package headless
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
-	"unicode/utf8"
 
 	"ohwatch/model"
+	"ohwatch/reducer"
 )
 
 // printer writes the headless lines, as text or as JSONL. Every string that
 // came from an event or a server is sanitised before it is written: a
 // terminal, or a script's log, must never receive escape sequences from the
 // conversation.
+//
+// Lines are buffered and written out by flush, which the watcher calls
+// whenever it is about to wait for more input and before it returns: one
+// write per batch instead of one per line (a 100k-event recording would
+// otherwise spend its time in write system calls), and nothing printed is
+// ever held back while the watch waits.
 type printer struct {
-	w    io.Writer
+	w    *bufio.Writer
 	json bool
 	err  error // the first write error; later writes are skipped
 }
 
-func (p *printer) event(index int, ev model.Event) {
+// newPrinter returns a printer writing to out.
+func newPrinter(out io.Writer, asJSON bool) *printer {
+	return &printer{w: bufio.NewWriterSize(out, 64<<10), json: asJSON}
+}
+
+// flush writes out the buffered lines.
+func (p *printer) flush() {
+	if p.err != nil {
+		return
+	}
+	p.err = p.w.Flush()
+}
+
+// eventMarks are what an event's line flags beside its summary.
+type eventMarks struct {
+	risk     string // the action's security risk; only HIGH is flagged in text
+	awaiting bool   // the conversation waits for this action to be confirmed
+}
+
+// text is the marks as a text line shows them: "[HIGH risk, awaiting
+// confirmation] ", or "" for none.
+func (m eventMarks) text() string {
+	var parts []string
+	if m.risk == "HIGH" {
+		parts = append(parts, "HIGH risk")
+	}
+	if m.awaiting {
+		parts = append(parts, "awaiting confirmation")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "[" + strings.Join(parts, ", ") + "] "
+}
+
+func (p *printer) event(index int, ev model.Event, marks eventMarks) {
 	if p.json {
 		p.writeJSON(eventLine{
 			Type:      "event",
@@ -31,6 +73,8 @@ func (p *printer) event(index int, ev model.Event) {
 			Source:    ev.Source,
 			Timestamp: formatTime(ev.Time),
 			Summary:   ev.Summary,
+			Risk:      model.SanitizeLine(marks.risk),
+			Awaiting:  marks.awaiting,
 			Event:     json.RawMessage(safeJSON(ev.Raw)),
 		})
 		return
@@ -39,11 +83,26 @@ func (p *printer) event(index int, ev model.Event) {
 	if kind == "" {
 		kind = "?"
 	}
-	if ev.Summary != "" {
-		p.printf("  .. %s  %s\n", kind, ev.Summary)
+	if rest := marks.text() + ev.Summary; rest != "" {
+		p.printf("  .. %s  %s\n", kind, rest)
 		return
 	}
 	p.printf("  .. %s\n", kind)
+}
+
+// awaiting lists, under a status line that turned to
+// waiting_for_confirmation, the actions the conversation waits on: in a
+// live stream the status often arrives after the action's own line.
+func (p *printer) awaiting(pending []reducer.PendingAction) {
+	for _, a := range pending {
+		if p.json {
+			p.writeJSON(awaitLine{Type: "awaiting_confirmation", Index: a.Index, ID: model.SanitizeLine(a.ID),
+				Tool: model.SanitizeLine(a.ToolName), Risk: model.SanitizeLine(a.SecurityRisk), Summary: model.SanitizeLine(a.Summary)})
+			continue
+		}
+		p.printf("     (awaiting confirmation: #%d %s [%s] %s)\n", a.Index+1, model.SanitizeLine(a.ToolName),
+			model.SanitizeLine(orDash(a.SecurityRisk)), model.SanitizeLine(a.Summary))
+	}
 }
 
 // status prints a status line; shape says where it came from ("full_state",
@@ -145,7 +204,18 @@ type eventLine struct {
 	Source    string          `json:"source,omitempty"`
 	Timestamp string          `json:"timestamp,omitempty"`
 	Summary   string          `json:"summary"`
+	Risk      string          `json:"security_risk,omitempty"`
+	Awaiting  bool            `json:"awaiting_confirmation,omitempty"`
 	Event     json.RawMessage `json:"event"`
+}
+
+type awaitLine struct {
+	Type    string `json:"type"`
+	Index   int    `json:"index"`
+	ID      string `json:"id"`
+	Tool    string `json:"tool_name"`
+	Risk    string `json:"security_risk"`
+	Summary string `json:"summary"`
 }
 
 type statusLine struct {
@@ -195,47 +265,13 @@ func orDash(s string) string {
 	return s
 }
 
-// safeJSON returns raw compacted onto one line, with every character that a
-// terminal could act on (C1 controls, bidi controls, line separators) written
-// as a \u escape. Outside strings JSON allows none of them, so the result is
-// the same JSON value, safe to print. Invalid input becomes a JSON string
-// holding a marker, so a JSONL line is always valid.
+// safeJSON returns raw on one line with nothing a terminal could act on
+// (model.TerminalSafeJSON, the rule every output of raw events follows).
+// Invalid input becomes a JSON string holding a marker, so a JSONL line is
+// always valid.
 func safeJSON(raw []byte) []byte {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return []byte(`"<invalid JSON>"`)
+	if out, ok := model.TerminalSafeJSON(raw); ok {
+		return out
 	}
-	src := buf.Bytes()
-	out := make([]byte, 0, len(src))
-	for i := 0; i < len(src); {
-		c := src[i]
-		if c < utf8.RuneSelf {
-			out = append(out, c)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(src[i:])
-		if r == utf8.RuneError && size == 1 || unsafeRune(r) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
-			out = append(out, src[i:i+size]...)
-		}
-		i += size
-	}
-	return out
-}
-
-// unsafeRune reports the non-ASCII runes a terminal may interpret: C1
-// controls, bidi embeddings, overrides, isolates and marks, line and
-// paragraph separators, and the byte-order mark.
-func unsafeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f,
-		r >= 0x202a && r <= 0x202e,
-		r >= 0x2066 && r <= 0x2069,
-		r == 0x200e, r == 0x200f, r == 0x061c,
-		r == 0x2028, r == 0x2029, r == 0xfeff:
-		return true
-	}
-	return false
+	return []byte(`"<invalid JSON>"`)
 }

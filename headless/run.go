@@ -27,6 +27,11 @@ type Options struct {
 	// ConfirmGrace is how long a provisional finished waits for a snapshot
 	// before Confirm is called (0: DefaultConfirmGrace).
 	ConfirmGrace time.Duration
+	// ConfirmPoll, when set, asks Confirm as soon as a finished is
+	// provisional and again every ConfirmPoll until it confirms or the
+	// grace period ends: for a source as cheap to ask as a local
+	// base_state.json, which may be rewritten just after the last event.
+	ConfirmPoll time.Duration
 	// WatchTimeout ends the run with ExitNoTerminal when no terminal state
 	// is reached in time (0: no limit).
 	WatchTimeout time.Duration
@@ -49,13 +54,14 @@ type Result struct {
 // is cancelled (ExitInterrupted). log may already hold events (history
 // loaded before the feed started); they are printed first.
 func Run(ctx context.Context, log *reducer.Log, feed <-chan model.Batch, opts Options) Result {
-	w := &watcher{log: log, opts: opts, p: &printer{w: opts.Out, json: opts.JSON}}
+	w := &watcher{log: log, opts: opts, p: newPrinter(opts.Out, opts.JSON)}
 	if w.opts.ConfirmGrace <= 0 {
 		w.opts.ConfirmGrace = DefaultConfirmGrace
 	}
 	r := w.run(ctx, feed)
 	r.Events = log.Len()
 	w.p.result(r)
+	w.p.flush()
 	return r
 }
 
@@ -70,6 +76,7 @@ type watcher struct {
 	provisional bool // a per-field finished awaits confirmation
 	confirmCh   chan confirmResult
 	graceTimer  *time.Timer
+	pollTimer   *time.Timer // the next early ask (ConfirmPoll)
 }
 
 type confirmResult struct {
@@ -89,17 +96,25 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 		return r
 	}
 	for {
-		var grace <-chan time.Time
+		// Everything printed so far is written before waiting for more.
+		w.p.flush()
+		var grace, poll <-chan time.Time
 		if w.graceTimer != nil {
 			grace = w.graceTimer.C
 		}
+		if w.pollTimer != nil {
+			poll = w.pollTimer.C
+		}
 		select {
 		case <-ctx.Done():
-			return w.interrupted()
+			return w.interrupted(ctx)
 		case <-timeout:
 			return w.noTerminal(fmt.Sprintf("no terminal state within %s", w.opts.WatchTimeout))
 		case <-grace:
 			w.graceTimer = nil
+			w.askServer(ctx)
+		case <-poll:
+			w.pollTimer = nil
 			w.askServer(ctx)
 		case res := <-w.confirmCh:
 			w.confirmCh = nil
@@ -107,6 +122,9 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 				return r
 			}
 		case b, ok := <-feed:
+			if !ok && ctx.Err() != nil {
+				return w.interrupted(ctx) // the feed ended because ctx did
+			}
 			if !ok {
 				return w.feedEnded()
 			}
@@ -141,9 +159,16 @@ func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
 	return Result{}, false
 }
 
-func (w *watcher) interrupted() Result {
+// interrupted ends a run whose context was cancelled. A cause with an
+// ExitCode method (the signal that did it) gives the exit code, so the
+// result line and the process agree: 143 for SIGTERM, 129 for SIGHUP.
+func (w *watcher) interrupted(ctx context.Context) Result {
 	s := w.log.Latest()
-	return Result{Exit: ExitInterrupted, Status: s.Status, Confirmed: s.StatusConfirmed, Reason: "interrupted"}
+	code, reason := ExitInterrupted, "interrupted"
+	if c, ok := context.Cause(ctx).(interface{ ExitCode() int }); ok {
+		code, reason = c.ExitCode(), context.Cause(ctx).Error()
+	}
+	return Result{Exit: code, Status: s.Status, Confirmed: s.StatusConfirmed, Reason: reason}
 }
 
 func (w *watcher) noTerminal(reason string) Result {

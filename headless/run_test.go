@@ -273,7 +273,7 @@ func TestJSONLinesAreValidAndInert(t *testing.T) {
 		}
 		types[v["type"].(string)]++
 	}
-	if types["event"] != 2 || types["status"] != 3 || types["result"] != 1 || types["provisional"] != 1 {
+	if types["event"] != 5 || types["status"] != 3 || types["result"] != 1 || types["provisional"] != 1 {
 		t.Errorf("line types = %v", types)
 	}
 	for _, bad := range []string{"\x1b", "\u009b", "\u202e", "\r", "\a"} {

@@ -42,6 +42,8 @@ func DecodeBaseState(raw []byte) (*BaseState, error) {
 			b.LeafEventID = r.str(val, "leaf_event_id")
 		case "stats":
 			stats = val
+		case DerivedKey:
+			b.Derived = string(val) == "true"
 		}
 	})
 	if err != nil {

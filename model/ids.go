@@ -18,6 +18,14 @@ func NormalizeConversationID(s string) string {
 	return SanitizeLine(s)
 }
 
+// IsConversationID reports whether s is a conversation id as servers
+// spell it: a UUID, dashed or not, in either case (braces allowed).
+func IsConversationID(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimPrefix(strings.TrimSuffix(s, "}"), "{")
+	return isHexID(strings.ReplaceAll(s, "-", ""))
+}
+
 // isHexID reports whether s is 32 lowercase hex digits.
 func isHexID(s string) bool {
 	if len(s) != 32 {

@@ -1,8 +1,7 @@
 package model
 
 import (
-	"fmt"
-	"strconv"
+	"ohwatch/format"
 )
 
 // decodeStateUpdate reads a ConversationStateUpdateEvent. Only the value of
@@ -82,9 +81,9 @@ func statsSummary(s *Stats) string {
 	if cost == 0 && tokens > 0 {
 		// Tokens spent at no reported price: the price is unknown, which
 		// is not the same as free.
-		return "stats: cost unknown, " + FormatCount(tokens) + " tokens"
+		return "stats: cost unknown, " + format.Count(tokens) + " tokens"
 	}
-	return fmt.Sprintf("stats: $%.4f, %s tokens", cost, FormatCount(tokens))
+	return "stats: " + format.Cost(cost, true) + ", " + format.Count(tokens) + " tokens"
 }
 
 // Totals sums the accumulated cost and the prompt and completion tokens
@@ -101,15 +100,4 @@ func (s *Stats) Totals() (costUSD float64, tokens int64) {
 		tokens += m.Accumulated.Prompt + m.Accumulated.Completion
 	}
 	return costUSD, tokens
-}
-
-// FormatCount writes a token count compactly: 950, 35.9k, 1.2M.
-func FormatCount(n int64) string {
-	switch {
-	case n < 1000:
-		return strconv.FormatInt(n, 10)
-	case n < 1_000_000:
-		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
-	}
-	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
 }

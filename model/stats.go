@@ -57,8 +57,17 @@ type BaseState struct {
 	MaxIterations      int
 	LeafEventID        string
 	Stats              *Stats
-	Raw                []byte
+	// Derived is true when ohwatch wrote this base state from the events
+	// of a recording (DerivedKey), not a server: its status is what the
+	// events say, not a confirmation of it.
+	Derived bool
+	Raw     []byte
 }
+
+// DerivedKey is the base_state.json key that marks a base state ohwatch
+// derived from a recording's events because no server snapshot was
+// current when the recording ended.
+const DerivedKey = "ohwatch_derived"
 
 // Execution statuses (protocol §3.1).
 const (

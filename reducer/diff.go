@@ -3,6 +3,8 @@ package reducer
 import (
 	"fmt"
 	"strconv"
+
+	"ohwatch/format"
 )
 
 // Change is one field of the derived state that an event changed.
@@ -50,7 +52,7 @@ func DiffStates(a, b State) []Change {
 	add("iteration", strconv.Itoa(a.Iteration), strconv.Itoa(b.Iteration))
 	add("steps", strconv.Itoa(a.Steps), strconv.Itoa(b.Steps))
 	ac, bc := a.Metrics.Combined, b.Metrics.Combined
-	add("cost", costText(ac), costText(bc))
+	add("cost", format.Cost(ac.CostUSD, ac.CostKnown), format.Cost(bc.CostUSD, bc.CostKnown))
 	add("prompt tokens", i64(ac.Prompt), i64(bc.Prompt))
 	add("completion tokens", i64(ac.Completion), i64(bc.Completion))
 	add("cache read tokens", i64(ac.CacheRead), i64(bc.CacheRead))
@@ -68,14 +70,6 @@ func DiffStates(a, b State) []Change {
 }
 
 func i64(v int64) string { return strconv.FormatInt(v, 10) }
-
-// costText shows an unknown cost as "unknown", never as $0.
-func costText(u Usage) string {
-	if !u.CostKnown {
-		return "unknown"
-	}
-	return fmt.Sprintf("$%.4f", u.CostUSD)
-}
 
 // tasksText summarises a checklist by its counts per status.
 func tasksText(items []TaskItem, at int) string {

@@ -121,7 +121,7 @@ func TestLogMarksDiffAndProvenance(t *testing.T) {
 		{Field: "iteration", Before: "0", After: "1"},
 		{Field: "steps", Before: "0", After: "1"},
 		// A step with no metrics reported yet: the cost is not known.
-		{Field: "cost", Before: "$0.0000", After: "unknown"},
+		{Field: "cost", Before: "$0.00", After: "unknown"},
 		{Field: "pending", Before: "0", After: "1"},
 		{Field: "history", Before: "1", After: "2"},
 	}
@@ -129,7 +129,7 @@ func TestLogMarksDiffAndProvenance(t *testing.T) {
 		t.Fatalf("Diff(1) = %+v", diff)
 	}
 	d3 := log.Diff(3)
-	if len(d3) == 0 || d3[0].Field != "cost" || d3[0].Before != "unknown" || d3[0].After != "$0.0200" {
+	if len(d3) == 0 || d3[0].Field != "cost" || d3[0].Before != "unknown" || d3[0].After != "$0.02" {
 		t.Fatalf("Diff(3) = %+v", d3)
 	}
 	if p := log.Provenance(4); p != (Provenance{Status: 2, Metrics: 3, Tasks: -1}) {

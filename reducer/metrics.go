@@ -179,3 +179,12 @@ func usageChanged(a, b Usage) bool {
 func metricsEqual(a, b Metrics) bool {
 	return a.Combined == b.Combined && slices.Equal(a.ByUsage, b.ByUsage)
 }
+
+// MetricsReported reports whether the conversation reports its LLM usage at
+// all: a stats update was applied, or base_state.json carries stats (whose
+// calls are attributed to events as they are reached). Without either,
+// every token count and call count is unknown — not zero, however many LLM
+// replies the log holds.
+func (s State) MetricsReported() bool {
+	return s.statsSeen || (s.ctx != nil && s.ctx.base != nil && s.ctx.base.Stats != nil)
+}

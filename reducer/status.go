@@ -95,7 +95,8 @@ func (s *State) applyMessage(i int, ev model.Event, m *model.Message) {
 }
 
 // applyBase applies base_state.json, which describes the end of the log:
-// its status (confirmed when finished), its policy and its full stats.
+// its status (confirmed when finished, unless ohwatch derived it), its
+// policy and its full stats.
 func (s *State) applyBase(i int, at time.Time) {
 	b := s.ctx.base
 	if b == nil {
@@ -104,7 +105,9 @@ func (s *State) applyBase(i int, at time.Time) {
 	if b.ConfirmationPolicy != "" {
 		s.ConfirmationPolicy = b.ConfirmationPolicy
 	}
-	if b.ExecutionStatus != "" {
+	// A base state ohwatch derived from the events repeats what they say:
+	// the events keep deciding, and nothing is confirmed by it.
+	if b.ExecutionStatus != "" && !b.Derived {
 		s.setStatus(i, at, b.ExecutionStatus, SourceBaseState, b.ExecutionStatus == model.StatusFinished)
 	}
 	if b.Stats != nil && !s.statsSeen {

@@ -23,6 +23,7 @@ type Glyphs struct {
 	MarkStatus string
 	MarkUser   string
 	MarkBook   string // a bookmark
+	MarkMatch  string // a search match
 	Forgotten  string // an event a condensation took out of the LLM's view
 	Folded     string // a folded JSON node
 	Unfolded   string // an unfolded JSON node
@@ -52,6 +53,7 @@ func DefaultGlyphs() Glyphs {
 		MarkStatus: "◇",
 		MarkUser:   "u",
 		MarkBook:   "★",
+		MarkMatch:  "┃",
 		Forgotten:  "◌",
 		Folded:     "▸",
 		Unfolded:   "▾",

@@ -1,17 +1,12 @@
 package tui
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
-
-// respondTimeout bounds an accept or reject request.
-const respondTimeout = 30 * time.Second
 
 // copyEvent copies the cursor event's JSON to the clipboard with OSC 52,
 // which works over SSH and tmux. The payload is base64-encoded by the
@@ -97,17 +92,4 @@ func (m Model) startExport(format string) (tea.Model, tea.Cmd) {
 		path, err := export(format)
 		return exportDoneMsg{path: path, err: err}
 	})
-}
-
-// respondCmd accepts or rejects the pending actions through Controls.
-func (m Model) respondCmd(accept bool) tea.Cmd {
-	c := m.opts.Controls
-	if c == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
-		defer cancel()
-		return respondDoneMsg{accept: accept, err: c.Respond(ctx, accept)}
-	}
 }

@@ -2,16 +2,15 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"ohwatch/model"
 	"ohwatch/theme"
 )
 
@@ -48,12 +47,9 @@ func Browse(ctx context.Context, opts BrowseOptions) (string, error) {
 	if os.Getenv("NO_COLOR") != "" {
 		opts.NoColor = true
 	}
-	p := tea.NewProgram(newBrowser(opts), tea.WithContext(ctx))
+	p := tea.NewProgram(newBrowser(opts), tea.WithContext(ctx), tea.WithoutSignalHandler())
 	final, err := p.Run()
-	if err != nil {
-		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-			return "", nil
-		}
+	if err := runError(ctx, err); err != nil {
 		return "", err
 	}
 	if b, ok := final.(browser); ok {
@@ -87,8 +83,9 @@ type browser struct {
 	height int
 
 	sortBy    browseSort
-	filter    string
-	filtering bool // the filter line takes the keys
+	filter    string // the filter line's text, as the rows are filtered by it
+	filtering bool   // the filter line takes the keys
+	in        textinput.Model
 	// shown are the indices into opts.Rows that pass the filter, in the
 	// current order.
 	shown  []int
@@ -125,6 +122,10 @@ func (b browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		return b.key(msg)
+	case tea.PasteMsg:
+		if b.filtering {
+			return b.filterKey(msg), nil
+		}
 	}
 	return b, nil
 }
@@ -135,7 +136,7 @@ func (b browser) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := msg.String()
 	if k == "ctrl+c" {
 		b.chosen = ""
-		return b, tea.Quit
+		return b, tea.Interrupt
 	}
 	if b.filtering {
 		return b.filterKey(msg), nil
@@ -176,6 +177,9 @@ func (b browser) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		b.move(-max(b.listHeight()/2, 1))
 	case "/":
 		b.filtering = true
+		b.in = newTextInput()
+		b.in.SetValue(b.filter)
+		b.in.CursorEnd()
 	case "s":
 		b.sortBy = (b.sortBy + 1) % sortCount
 		b.arrange()
@@ -183,25 +187,25 @@ func (b browser) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return b, nil
 }
 
-// filterKey edits the filter line; the table follows every keystroke.
-func (b browser) filterKey(msg tea.KeyPressMsg) browser {
-	switch msg.String() {
-	case "enter":
-		b.filtering = false
-		return b
-	case "esc":
-		b.filtering, b.filter = false, ""
-	case "backspace":
-		if r := []rune(b.filter); len(r) > 0 {
-			b.filter = string(r[:len(r)-1])
-		}
-	default:
-		if msg.Text == "" {
+// filterKey edits the filter line (a key or a paste); the table follows
+// every change.
+func (b browser) filterKey(msg tea.Msg) browser {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch k.String() {
+		case "enter":
+			b.filtering = false
+			return b
+		case "esc":
+			b.filtering, b.filter = false, ""
+			b.arrange()
 			return b
 		}
-		b.filter += model.SanitizeLine(msg.Text)
 	}
-	b.arrange()
+	var changed bool
+	if b.in, changed = editInput(b.in, msg); changed {
+		b.filter = b.in.Value()
+		b.arrange()
+	}
 	return b
 }
 

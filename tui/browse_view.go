@@ -127,7 +127,7 @@ func (b browser) row(r BrowseRow, cols []browseColumn, titleW, w int, selected b
 func (b browser) footer() string {
 	s := b.styles
 	if b.filtering {
-		return s.Prompt.Render("/"+b.filter+"█") + s.Muted.Render("  enter keep · esc clear")
+		return s.Prompt.Render("/") + inputField(b.in, b.width-1) + s.Muted.Render("  enter keep · esc clear")
 	}
 	action := "choose"
 	if len(b.shown) > 0 && b.opts.Rows[b.shown[b.cursor]].Path != "" {

@@ -17,7 +17,8 @@ type rowKey struct {
 	width    int
 	numWidth int
 	absTime  bool
-	start    int64 // the conversation start, for relative times
+	start    int64  // the conversation start, for relative times
+	query    string // the search, whose matches the row highlights
 }
 
 // renderCache is shared by every copy of the Model (Bubble Tea passes the
@@ -36,6 +37,8 @@ type renderCache struct {
 	scrub scrubCache
 
 	forget forgetIndex
+
+	times timeIndex // for jumps to a time
 }
 
 func newRenderCache() *renderCache {

@@ -35,8 +35,10 @@ func (m Model) prevShown(i int) (int, bool) {
 
 // stepped returns the event n shown rows away from the cursor (negative:
 // up), stopping at either end.
-func (m Model) stepped(n int) int {
-	i := m.cursor
+func (m Model) stepped(n int) int { return m.stepFrom(m.cursor, n) }
+
+// stepFrom returns the event n shown rows away from event i.
+func (m Model) stepFrom(i, n int) int {
 	for ; n > 0; n-- {
 		j, ok := m.nextShown(i)
 		if !ok {
@@ -104,6 +106,7 @@ func (m *Model) fixTop() {
 	}
 	if m.cursor <= m.top {
 		m.top = m.cursor
+		m.fillWindow(h)
 		return
 	}
 	rows := 0
@@ -112,6 +115,7 @@ func (m *Model) fixTop() {
 			continue
 		}
 		if i == m.cursor {
+			m.fillWindow(h)
 			return
 		}
 		rows++
@@ -126,6 +130,26 @@ func (m *Model) fixTop() {
 		top = j
 	}
 	m.top = top
+}
+
+// fillWindow moves the window up when the rows from top to the end of the
+// log do not fill its h rows, so a window that grew (a resize, a filter
+// that shows fewer events) shows events above instead of blank lines. The
+// cursor stays inside: the window only gains rows above it.
+func (m *Model) fillWindow(h int) {
+	rows := 0
+	for i := max(m.top, 0); i < m.log.Len() && rows < h; i++ {
+		if m.shows(i) {
+			rows++
+		}
+	}
+	for ; rows < h; rows++ {
+		j, ok := m.prevShown(m.top)
+		if !ok {
+			return
+		}
+		m.top = j
+	}
 }
 
 // visibleRows returns the event indices of the list window's rows.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"ohwatch/format"
 	"ohwatch/model"
 )
 
@@ -95,7 +96,7 @@ func (m Model) focusTitle(p pane) string { return p.title() }
 func (l eventList) row(i, width, numWidth int, start time.Time, forgotten bool) string {
 	m := l.m
 	g := m.styles.Glyphs
-	key := rowKey{index: i, width: width, numWidth: numWidth, absTime: m.absTime, start: start.UnixNano()}
+	key := rowKey{index: i, width: width, numWidth: numWidth, absTime: m.absTime, start: start.UnixNano(), query: m.search.query}
 	gone := " "
 	if forgotten {
 		gone = g.Forgotten
@@ -129,9 +130,9 @@ func (l eventList) rowText(i, w, numWidth int, start time.Time, plain bool) stri
 	ev := m.log.Event(i)
 	num := ordinal(i)
 	num = strings.Repeat(" ", max(numWidth-len(num), 0)) + num
-	when := formatOffset(ev.Time, start)
+	when := format.Offset(ev.Time, start)
 	if m.absTime {
-		when = formatClock(ev.Time)
+		when = format.Clock(ev.Time)
 	}
 	when = strings.Repeat(" ", max(8-len(when), 0)) + when
 	source := model.SanitizeLine(ev.Source)
@@ -157,9 +158,9 @@ func (l eventList) rowText(i, w, numWidth int, start time.Time, plain bool) stri
 		b.WriteString(style(s.Muted, pair) + " ")
 	}
 	if errRow {
-		b.WriteString(style(s.Error, summary))
+		b.WriteString(m.highlight(summary, s.Error, plain))
 	} else {
-		b.WriteString(style(s.Text, summary))
+		b.WriteString(m.highlight(summary, s.Text, plain))
 	}
 	return fitLine(b.String(), w)
 }
@@ -186,7 +187,7 @@ func (l eventList) pairing(ev *model.Event) string {
 	}
 	s := m.styles.Glyphs.Paired + ordinal(actionAt)
 	if at := m.log.Event(actionAt).Time; !at.IsZero() && !ev.Time.IsZero() {
-		s += " " + formatDuration(ev.Time.Sub(at))
+		s += " " + format.Duration(ev.Time.Sub(at))
 	}
 	return s
 }

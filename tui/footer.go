@@ -20,13 +20,13 @@ func (f footer) Render(width, height int) string {
 	m := f.m
 	s := m.styles
 	if m.input.active() {
-		return fit(m.input.Render(s), width, height)
+		return fit(m.input.Render(s, width), width, height)
 	}
 	var parts []string
 	if m.flash != "" {
 		parts = append(parts, s.Warn.Render(m.flash))
-	} else if m.search.running {
-		parts = append(parts, s.Info.Render("searching…"))
+	} else if found := m.searchStatus(s); found != "" {
+		parts = append(parts, found)
 	}
 	for _, b := range f.bindings() {
 		if !b.Enabled() {

@@ -81,24 +81,22 @@ func (h header) connection() string {
 		}
 		return s.Info.Render("reading")
 	}
-	c := m.conn
-	switch c.Phase {
-	case model.PhaseConnecting:
-		return s.Warn.Render("connecting")
-	case model.PhaseLive:
-		return s.OK.Render("connected")
-	case model.PhaseReconnecting:
-		return s.Warn.Render("reconnecting " + strconv.Itoa(c.Attempt) + " in " + formatDuration(c.RetryIn))
-	case model.PhaseLost:
-		reason := model.SanitizeLine(c.Reason)
-		if reason == "" {
-			reason = "connection closed"
+	if m.opts.Live {
+		word := m.connWord()
+		switch m.conn.Phase {
+		case model.PhaseLive:
+			return s.OK.Render(word)
+		case model.PhaseLost:
+			return s.Error.Render(word)
+		case model.PhaseDone:
+			return s.Muted.Render(word)
 		}
-		return s.Error.Render("lost: " + reason)
-	case model.PhaseDone:
-		return s.Muted.Render("done")
+		return s.Warn.Render(word)
 	}
-	return s.Muted.Render(c.Phase.String())
+	if m.conn.Phase == model.PhaseLost {
+		return s.Error.Render("lost")
+	}
+	return s.Muted.Render(m.conn.Phase.String())
 }
 
 // statusLine is the second header line: status, counters, position.
@@ -107,8 +105,15 @@ func (h header) statusLine() string {
 	s := m.styles
 	st := h.st
 	sep := s.Muted.Render(s.Glyphs.Separator)
+	status := s.Muted.Render("status ") + s.Status(st.Status).Render(statusLabel(st.Status, st.StatusConfirmed))
+	if m.opts.Live && !m.follow {
+		// Pinned in the past: the conversation goes on, and what it does
+		// now (waiting for approval, say) matters more than the past.
+		live := m.log.Latest()
+		status += s.Muted.Render(" · live ") + s.Status(live.Status).Render(statusLabel(live.Status, live.StatusConfirmed))
+	}
 	parts := []string{
-		s.Muted.Render("status ") + s.Status(st.Status).Render(statusLabel(st.Status, st.StatusConfirmed)),
+		status,
 		s.Muted.Render("iter ") + itoa(st.Iteration),
 		s.Muted.Render("steps ") + itoa(st.Steps),
 	}
@@ -134,6 +139,13 @@ func (h header) position() string {
 	n := m.log.Len()
 	if m.follow && m.loading() {
 		return s.Info.Render("↓ end " + strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n))
+	}
+	if m.follow && m.opts.Live && !m.socketLive() {
+		// Never LIVE while the socket is not: say what it is doing.
+		if m.conn != nil && m.conn.Phase == model.PhaseLost {
+			return s.Error.Render(m.connWord())
+		}
+		return s.Warn.Render(m.connWord())
 	}
 	if m.follow && !m.feedDone {
 		return s.Live.Render(s.Glyphs.Live + " LIVE")

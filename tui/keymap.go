@@ -17,15 +17,18 @@ type KeyMap struct {
 	Jump                   key.Binding
 	Search                 key.Binding
 	NextMatch, PrevMatch   key.Binding
-	Filter, Noise          key.Binding
-	TimeMode               key.Binding
-	Play, Faster, Slower   key.Binding
-	Inspect, Back          key.Binding
-	Raw, Diff, Fold        key.Binding
-	Copy, Pager, Export    key.Binding
-	Focus                  key.Binding
-	Accept, Reject         key.Binding
-	Help, Quit             key.Binding
+	// OlderSearch and NewerSearch walk the search history in the "/"
+	// prompt.
+	OlderSearch, NewerSearch key.Binding
+	Filter, Noise            key.Binding
+	TimeMode                 key.Binding
+	Play, Faster, Slower     key.Binding
+	Inspect, Back            key.Binding
+	Raw, Diff, Fold          key.Binding
+	Copy, Pager, Export      key.Binding
+	Focus                    key.Binding
+	Accept, Reject           key.Binding
+	Help, Quit               key.Binding
 }
 
 // DefaultKeyMap returns the bindings documented in the user guide.
@@ -54,6 +57,8 @@ func DefaultKeyMap() KeyMap {
 		Search:       b("/", "search", "/"),
 		NextMatch:    b("n", "next match", "n"),
 		PrevMatch:    b("N", "previous match", "N"),
+		OlderSearch:  b("↑/↓", "in /: earlier / later searches", "up", "ctrl+p"),
+		NewerSearch:  b("↓", "in /: later search", "down", "ctrl+n"),
 		Filter:       b("f", "filter kinds", "f"),
 		Noise:        b("F", "toggle noise", "F"),
 		TimeMode:     b("t", "relative/absolute time", "t"),
@@ -82,7 +87,7 @@ func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
 		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.Jump}},
-		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.Noise, k.TimeMode}},
+		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.Filter, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower, k.Focus}},
 		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Copy, k.Pager, k.Export}},
 		{"Live", []key.Binding{k.Accept, k.Reject}},

@@ -17,7 +17,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	st := m.state()
 	k := m.activeKeys(st)
 	if msg.String() == "ctrl+c" {
-		return m, tea.Quit
+		return m, tea.Interrupt
 	}
 	if m.showHelp {
 		switch {
@@ -38,6 +38,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.picker.open {
 		return m.pickerKey(msg)
+	}
+	if msg.String() == "esc" && m.attn.status != "" && !m.insp.open {
+		// The banner was seen.
+		m.attn = attention{}
+		return m, nil
 	}
 	if m.insp.open {
 		if next, cmd, ok := m.inspectorKey(msg, k); ok {
@@ -171,11 +176,9 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 	case key.Matches(msg, k.NextBookmark):
 		return m.jumpMark(m.bookmarks, true, "bookmark")
 	case key.Matches(msg, k.Jump):
-		m.input = prompt{kind: promptJump}
-		return m, nil
+		return m.openJump(), nil
 	case key.Matches(msg, k.Search):
-		m.input = prompt{kind: promptSearch, text: m.search.query}
-		return m, nil
+		return m.openSearch(), nil
 	case key.Matches(msg, k.NextMatch):
 		next = m.nextMatch(true)
 	case key.Matches(msg, k.PrevMatch):
@@ -184,9 +187,9 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		m.picker.open = true
 		return m, nil
 	case key.Matches(msg, k.Noise):
+		before := m
 		m.filter.hideNoise = !m.filter.hideNoise
-		m.fixTop()
-		return m, nil
+		return m.reanchor(before), nil
 	case key.Matches(msg, k.TimeMode):
 		m.absTime = !m.absTime
 		return m, nil
@@ -213,11 +216,7 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		m.fixTop()
 		return m, nil
 	case key.Matches(msg, k.Accept, k.Reject):
-		// Upstream caveat (protocol §5): any message sent while waiting
-		// for confirmation approves the pending actions too.
-		m.input = prompt{kind: promptConfirm, accept: key.Matches(msg, k.Accept), pending: len(m.log.Latest().Pending),
-			note: "(a message sent while waiting also approves)"}
-		return m, nil
+		return m.askConfirm(key.Matches(msg, k.Accept)), nil
 	case msg.String() == "a" || msg.String() == "x":
 		return m.setFlash("accept/reject apply only to a live conversation waiting for confirmation")
 	default:
@@ -227,10 +226,14 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 }
 
 // afterMove keeps the inspector on the cursor's event when the cursor
-// moved while it was open.
+// moved while it was open, and stops a running search from moving it.
 func (m Model) afterMove(before Model) Model {
 	if m.insp.open && m.cursor != before.cursor {
 		m = m.openInspector()
+	}
+	if m.cursor != before.cursor {
+		// The user went somewhere: a running search no longer moves.
+		m.search.jump = false
 	}
 	return m
 }

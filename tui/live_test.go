@@ -77,8 +77,8 @@ func TestConnectionStates(t *testing.T) {
 	}{
 		{model.ConnState{Phase: model.PhaseConnecting}, "connecting"},
 		{model.ConnState{Phase: model.PhaseLive}, "connected"},
-		{model.ConnState{Phase: model.PhaseReconnecting, Attempt: 3, RetryIn: 4 * time.Second}, "reconnecting 3 in 4.0s"},
-		{model.ConnState{Phase: model.PhaseLost, Reason: "authentication rejected", Final: true}, "lost: authentication rejected"},
+		{model.ConnState{Phase: model.PhaseReconnecting, Attempt: 3, RetryIn: 4 * time.Second}, "reconnecting (3) in 4s"},
+		{model.ConnState{Phase: model.PhaseLost, Reason: "authentication rejected", Final: true}, "lost"},
 		{model.ConnState{Phase: model.PhaseDone}, "done"},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package tui
 import (
 	"strconv"
 
+	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -12,7 +13,10 @@ import (
 // of the cursor, combined and per usage id.
 type metricsPane struct {
 	metrics reducer.Metrics
-	styles  theme.Styles
+	// reported is false when the conversation never reported its usage:
+	// every figure is then unknown, whatever the zeros in metrics say.
+	reported bool
+	styles   theme.Styles
 }
 
 // lines renders the combined usage, then one block per usage id when there
@@ -20,12 +24,23 @@ type metricsPane struct {
 func (p metricsPane) lines() []string {
 	c := p.metrics.Combined
 	m := p.styles.Muted
+	if !p.reported {
+		unknown := p.styles.Warn.Render(format.Unknown)
+		return []string{
+			m.Render("cost      ") + unknown,
+			m.Render("tokens    ") + unknown,
+			m.Render("cache     ") + unknown,
+			m.Render("context   ") + unknown,
+			m.Render("LLM calls ") + unknown,
+			m.Render("no metrics reported"),
+		}
+	}
 	out := []string{
 		m.Render("cost      ") + p.cost(c),
-		m.Render("tokens    ") + "in " + model.FormatCount(c.Prompt) + "  out " + model.FormatCount(c.Completion) +
-			"  reason " + model.FormatCount(c.Reasoning),
-		m.Render("cache     ") + "read " + model.FormatCount(c.CacheRead) + "  write " + model.FormatCount(c.CacheWrite) +
-			"  hit " + formatPercent(c.CacheRead, c.Prompt),
+		m.Render("tokens    ") + "in " + format.Count(c.Prompt) + "  out " + format.Count(c.Completion) +
+			"  reason " + format.Count(c.Reasoning),
+		m.Render("cache     ") + "read " + format.Count(c.CacheRead) + "  write " + format.Count(c.CacheWrite) +
+			"  hit " + format.CacheHit(c.Prompt, c.CacheRead),
 		m.Render("context   ") + contextLabel(c),
 		m.Render("LLM calls ") + strconv.Itoa(c.LLMCalls),
 	}
@@ -36,7 +51,7 @@ func (p metricsPane) lines() []string {
 				name += " (" + model.SanitizeLine(u.Model) + ")"
 			}
 			out = append(out, p.styles.Accent.Render(name)+" "+p.cost(u)+
-				m.Render(" · ")+model.FormatCount(u.Prompt+u.Completion)+" tok"+
+				m.Render(" · ")+format.Count(u.Prompt+u.Completion)+" tok"+
 				m.Render(" · ")+strconv.Itoa(u.LLMCalls)+" calls")
 		}
 	} else if len(p.metrics.ByUsage) == 1 && p.metrics.ByUsage[0].Model != "" {
@@ -48,15 +63,10 @@ func (p metricsPane) lines() []string {
 
 // cost prints a usage's cost, "unknown" when no price is known.
 func (p metricsPane) cost(u reducer.Usage) string {
-	if noUsage(u) {
-		// No LLM usage was reported at all (a recording without stats):
-		// neither a price nor $0 would be true.
-		return p.styles.Muted.Render("-")
-	}
 	if !u.CostKnown {
 		return p.styles.Warn.Render("unknown")
 	}
-	return formatCost(u.CostUSD, true)
+	return format.Cost(u.CostUSD, true)
 }
 
 // contextLabel prints the context in use against the window: "40.1k / 200k (20%)".
@@ -65,13 +75,8 @@ func contextLabel(u reducer.Usage) string {
 		return "-"
 	}
 	if u.ContextWindow <= 0 {
-		return model.FormatCount(u.ContextUsed)
+		return format.Count(u.ContextUsed)
 	}
-	return model.FormatCount(u.ContextUsed) + " / " + model.FormatCount(u.ContextWindow) +
-		" (" + formatPercent(u.ContextUsed, u.ContextWindow) + ")"
-}
-
-// noUsage reports whether a usage has no reported LLM activity.
-func noUsage(u reducer.Usage) bool {
-	return u.LLMCalls == 0 && u.Prompt == 0 && u.Completion == 0 && u.CostUSD == 0
+	return format.Count(u.ContextUsed) + " / " + format.Count(u.ContextWindow) +
+		" (" + format.Percent(u.ContextUsed, u.ContextWindow) + ")"
 }

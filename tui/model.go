@@ -51,6 +51,13 @@ type Model struct {
 
 	conn     *model.ConnState
 	feedDone bool
+	// wasLive is set once a live source's socket was live: a session that
+	// never connected ends with the exit code of an unreachable source.
+	wasLive bool
+	// liveStatus is the latest status as of the last batch, and attn the
+	// status that needs the user, until seen (attention.go).
+	liveStatus string
+	attn       attention
 	// progress is how far a loading source has got; nil when the source
 	// reports none.
 	progress    *model.Progress
@@ -62,16 +69,18 @@ type Model struct {
 	filter  kindFilter
 	absTime bool
 
-	picker    kindPicker
-	insp      inspector
-	showHelp  bool
-	helpAt    int // the help's scroll offset
-	input     prompt
-	search    searchState
-	play      playState
-	bookmarks []int
-	flash     string
-	flashID   int
+	picker   kindPicker
+	insp     inspector
+	showHelp bool
+	helpAt   int // the help's scroll offset
+	input    prompt
+	search   searchState
+	// searchHist is the searches kept with enter, the latest last.
+	searchHist []string
+	play       playState
+	bookmarks  []int
+	flash      string
+	flashID    int
 
 	// cache holds render caches shared by the copies of the model.
 	cache *renderCache
@@ -144,23 +153,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.PasteMsg:
+		return m.promptPaste(msg)
 	case tea.MouseWheelMsg:
 		return m.handleWheel(msg)
 	case tea.MouseClickMsg:
 		return m.handleClick(msg)
-	case searchDoneMsg:
-		return m.searchDone(msg)
+	case searchProgressMsg:
+		return m.searchProgress(msg)
 	case playTickMsg:
 		return m.playTick(msg)
 	case respondDoneMsg:
-		verb := "rejected"
-		if msg.accept {
-			verb = "accepted"
-		}
-		if msg.err != nil {
-			return m.setFlash("could not respond: " + model.SanitizeLine(msg.err.Error()))
-		}
-		return m.setFlash("pending actions " + verb)
+		return m.respondDone(msg)
 	case exportDoneMsg:
 		if msg.err != nil {
 			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))
@@ -190,9 +194,11 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 	if len(b.Events) > 0 {
 		m.log.Append(b.Events...)
 	}
+	liveBefore := m.wasLive
 	if b.Conn != nil {
 		c := *b.Conn
 		m.conn = &c
+		m.wasLive = m.wasLive || c.Phase == model.PhaseLive
 	}
 	if b.Progress != nil {
 		p := *b.Progress
@@ -214,7 +220,9 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 	}
 	m.fixTop()
 	m, search := m.searchNew()
-	return m, tea.Batch(m.waitFeed(), search)
+	m, withdrawn := m.withdrawStale()
+	m, notify := m.noticeStatus(liveBefore)
+	return m, tea.Batch(m.waitFeed(), search, withdrawn, notify)
 }
 
 // waitFeed is the one point where events enter the UI: it waits for the

@@ -13,16 +13,15 @@ type batchMsg struct{ batch model.Batch }
 // feedClosedMsg is sent when the feed channel closes: the source is done.
 type feedClosedMsg struct{}
 
-// searchDoneMsg is sent when a search over every event's text finishes;
-// gen ties it to the query that started it, so a stale result is dropped.
-type searchDoneMsg struct {
-	gen   int
-	query string
-	// from is the first index searched: 0 for a new search, more when a
-	// search catches up with events that arrived while it ran.
-	from    int
-	matches []int
-	scanned int
+// searchProgressMsg is sent when a search command has scanned a stretch
+// of the log, [from, next) of [from, end); gen ties it to the search that
+// started it, so a stale result is dropped. cancelled says the search was
+// replaced while the command ran.
+type searchProgressMsg struct {
+	gen             int
+	from, next, end int
+	matches         []int
+	cancelled       bool
 }
 
 // playTickMsg is sent when the replay's wait for the next event is over;
@@ -31,8 +30,9 @@ type playTickMsg struct{ gen int }
 
 // respondDoneMsg is sent when an accept or reject request finished.
 type respondDoneMsg struct {
-	accept bool
-	err    error
+	accept  bool
+	indices []int // the actions answered, for the footer
+	err     error
 }
 
 // exportDoneMsg is sent when Options.Export finished.

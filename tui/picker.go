@@ -14,6 +14,7 @@ type kindPicker struct {
 
 // handleKey answers a key while the picker is open.
 func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	before := m
 	kinds := allKinds()
 	switch msg.String() {
 	case "esc", "enter", "f", "q":
@@ -32,8 +33,7 @@ func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "F":
 		m.filter.hideNoise = !m.filter.hideNoise
 	}
-	m.fixTop()
-	return m, nil
+	return m.reanchor(before), nil
 }
 
 // Render draws the checklist of kinds.

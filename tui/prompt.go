@@ -1,11 +1,9 @@
 package tui
 
 import (
-	"unicode/utf8"
-
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"ohwatch/model"
 	"ohwatch/theme"
 )
 
@@ -22,56 +20,41 @@ const (
 
 // prompt is the one-line input shown in place of the footer.
 type prompt struct {
-	kind    promptKind
-	text    string
-	accept  bool   // for promptConfirm: accept (true) or reject
-	pending int    // for promptConfirm: how many actions are pending
-	note    string // for promptConfirm: the warning shown with the question
+	kind promptKind
+	// in is the text of the jump and search prompts (textprompt.go).
+	in textinput.Model
+	// back is where the cursor was when the search prompt opened: esc
+	// returns there and each edit previews its search from there.
+	back searchOrigin
+	// hist is the position in the search history while ↑/↓ browse it.
+	hist int
+	q    question // for promptConfirm: what is asked
+	note string   // for promptConfirm: the warning shown with the question
 }
 
 // active reports whether a prompt is open.
 func (p prompt) active() bool { return p.kind != promptNone }
 
-// Render draws the prompt line.
-func (p prompt) Render(s theme.Styles) string {
+// Render draws the prompt line, width cells wide at most.
+func (p prompt) Render(s theme.Styles, width int) string {
 	switch p.kind {
-	case promptJump:
-		return s.Prompt.Render(":") + p.text + "█" + s.Muted.Render("  index (1-based) or time HH:MM:SS / ISO · enter jump · esc cancel")
-	case promptSearch:
-		return s.Prompt.Render("/") + p.text + "█" + s.Muted.Render("  enter search all events · esc cancel")
+	case promptJump, promptSearch:
+		return p.renderText(s, width)
 	case promptConfirm:
 		verb := "Reject"
-		if p.accept {
+		if p.q.accept {
 			verb = "Accept"
 		}
-		what := plural(p.pending, "pending action")
-		return s.Warn.Render(verb+" "+what+"? [y/n]") + " " + s.Muted.Render(p.note)
+		noun := "pending action "
+		if len(p.q.indices) != 1 {
+			noun = "pending actions "
+		}
+		return s.Warn.Render(verb+" "+noun+ordinals(p.q.indices)+"? [y/n]") + " " + s.Muted.Render(p.note)
 	case promptExport:
 		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
 			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")
 	}
 	return ""
-}
-
-// edit applies a key to the prompt's text; it reports whether the key was
-// an edit (typing, backspace) rather than a command.
-func (p prompt) edit(msg tea.KeyPressMsg) (prompt, bool) {
-	switch msg.String() {
-	case "backspace", "ctrl+h":
-		if p.text != "" {
-			_, size := utf8.DecodeLastRuneInString(p.text)
-			p.text = p.text[:len(p.text)-size]
-		}
-		return p, true
-	case "ctrl+u":
-		p.text = ""
-		return p, true
-	}
-	if msg.Text != "" && len(p.text) < 200 {
-		p.text += model.SanitizeLine(msg.Text)
-		return p, true
-	}
-	return p, false
 }
 
 // promptKey answers a key while a prompt is open.
@@ -81,8 +64,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case promptConfirm:
 		switch msg.String() {
 		case "y", "Y":
-			m.input = prompt{}
-			return m, m.respondCmd(p.accept)
+			return m.answerConfirm(p.q)
 		default:
 			m.input = prompt{}
 			return m.setFlash("cancelled")
@@ -95,17 +77,5 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	switch msg.String() {
-	case "esc", "ctrl+c":
-		m.input = prompt{}
-		return m, nil
-	case "enter":
-		m.input = prompt{}
-		if p.kind == promptJump {
-			return m.jumpTo(p.text)
-		}
-		return m.startSearch(p.text)
-	}
-	m.input, _ = p.edit(msg)
-	return m, nil
+	return m.textPromptKey(msg)
 }

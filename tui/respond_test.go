@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -9,33 +11,55 @@ import (
 	"ohwatch/model"
 )
 
-// fakeControls records the answers sent to a live conversation.
+// fakeControls records the answers sent to a live conversation; err, when
+// set, is what every answer returns.
 type fakeControls struct {
 	mu      sync.Mutex
 	answers []bool
+	ids     [][]string
+	err     error
 }
 
-func (f *fakeControls) Respond(_ context.Context, accept bool) error {
+func (f *fakeControls) Respond(_ context.Context, accept bool, actionIDs []string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.err != nil {
+		return f.err
+	}
 	f.answers = append(f.answers, accept)
+	f.ids = append(f.ids, slices.Clone(actionIDs))
 	return nil
+}
+
+// statusBatch is a batch with one per-field execution_status update.
+func statusBatch(t *testing.T, id, status string) batchMsg {
+	return batchMsg{batch: model.Batch{Events: []model.Event{decode(t, []byte(stateUpdate(
+		id, "2026-01-28T14:33:36.000000", "execution_status", status)))}}}
+}
+
+// waitingModel is a live model of the real confirmation recording waiting
+// for approval of its one HIGH-risk action.
+func waitingModel(t *testing.T, ctl Controls) (Model, []string) {
+	t.Helper()
+	m := newModel(Options{Log: waitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48)
+	st := m.log.Latest()
+	if st.Status != model.StatusWaitingForConfirmation || len(st.Pending) != 1 {
+		t.Fatalf("fixture: status %q, %d pending", st.Status, len(st.Pending))
+	}
+	return m, []string{st.Pending[0].ID}
 }
 
 func TestAcceptRejectKeys(t *testing.T) {
 	ctl := &fakeControls{}
-	feed := make(chan model.Batch)
-	m := newModel(Options{Log: waitingLog(t), Live: true, Feed: feed, Controls: ctl}, 160, 48)
-	if m.state().Status != model.StatusWaitingForConfirmation {
-		t.Fatalf("fixture status %q", m.state().Status)
-	}
+	m, ids := waitingModel(t, ctl)
+	at := ordinal(m.log.Latest().Pending[0].Index)
 	m, _ = press(t, m, "a")
-	if m.input.kind != promptConfirm || !m.input.accept {
-		t.Fatal("a does not ask first")
+	if m.input.kind != promptConfirm || !m.input.q.accept || !slices.Equal(m.input.q.ids, ids) {
+		t.Fatalf("a does not ask about the pending action: %+v", m.input)
 	}
 	s := screen(m)
-	if !strings.Contains(s, "Accept 1 pending action? [y/n]") || !strings.Contains(s, "a message sent while waiting also approves") {
-		t.Fatalf("the prompt does not warn about the upstream caveat:\n%s", s)
+	if !strings.Contains(s, "Accept pending action "+at+"? [y/n]") || !strings.Contains(s, "a message sent while waiting also approves") {
+		t.Fatalf("the prompt does not name the action or warn about the upstream caveat:\n%s", s)
 	}
 	m, _ = press(t, m, "n")
 	if len(ctl.answers) != 0 || m.input.active() {
@@ -43,31 +67,100 @@ func TestAcceptRejectKeys(t *testing.T) {
 	}
 	m, cmd := press(t, m, "x", "y")
 	m = runCmd(t, m, cmd)
-	if len(ctl.answers) != 1 || ctl.answers[0] {
-		t.Fatalf("x y: answers %v", ctl.answers)
+	if len(ctl.answers) != 1 || ctl.answers[0] || !slices.Equal(ctl.ids[0], ids) {
+		t.Fatalf("x y: answers %v about %v", ctl.answers, ctl.ids)
 	}
-	m, cmd = press(t, m, "a", "y")
-	runCmd(t, m, cmd)
-	if len(ctl.answers) != 2 || !ctl.answers[1] {
-		t.Fatalf("a y: answers %v", ctl.answers)
+	if !strings.Contains(m.flash, "rejected "+at) {
+		t.Fatalf("flash after the answer: %q", m.flash)
 	}
-	// The conversation waits now: a answers even with the cursor in the past.
+	// The conversation waits still (the server has not answered yet): a
+	// answers even with the cursor in the past.
 	m, _ = press(t, m, "g", "a")
 	if !m.input.active() {
 		t.Fatal("a with the cursor in the past does not ask")
 	}
 	m, _ = press(t, m, "n")
-	// Once it runs again, a and x only explain why they do nothing.
-	m, _ = send(m, batchMsg{batch: model.Batch{Events: []model.Event{decode(t, []byte(stateUpdate(
-		"c0000000-0000-4000-8000-000000000002", "2026-01-28T14:33:36.000000", "execution_status", "running")))}}})
-	m, _ = press(t, m, "a")
-	if m.input.active() {
-		t.Fatal("a outside waiting_for_confirmation opens the prompt")
-	}
 	// A replay cannot be answered.
 	replay := newModel(Options{Log: waitingLog(t)}, 160, 48)
 	replay, _ = press(t, replay, "G", "a")
 	if replay.input.active() {
 		t.Fatal("a in a replay opens the prompt")
+	}
+}
+
+// TestQuestionWithdrawnWhenRunningAgain is the stale answer: x opens the
+// question, the run resumes, and a later y must not send anything.
+func TestQuestionWithdrawnWhenRunningAgain(t *testing.T) {
+	ctl := &fakeControls{}
+	m, _ := waitingModel(t, ctl)
+	m, _ = press(t, m, "x")
+	m, _ = send(m, statusBatch(t, "c0000000-0000-4000-8000-000000000002", "running"))
+	if m.input.active() {
+		t.Fatal("the question stays open after the status left waiting")
+	}
+	if s := screen(m); !strings.Contains(s, "question withdrawn: the conversation is running, no longer waiting for confirmation") {
+		t.Fatalf("the footer does not say why the question went:\n%s", s)
+	}
+	m, cmd := press(t, m, "y")
+	runCmd(t, m, cmd)
+	if len(ctl.answers) != 0 {
+		t.Fatalf("y after the question was withdrawn answered: %v", ctl.answers)
+	}
+	m, _ = press(t, m, "a")
+	if m.input.active() {
+		t.Fatal("a outside waiting_for_confirmation opens the prompt")
+	}
+}
+
+// TestQuestionWithdrawnWhenOtherActionsWait: the conversation still waits,
+// but on an action the user was not asked about.
+func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
+	ctl := &fakeControls{}
+	m, ids := waitingModel(t, ctl)
+	m, _ = press(t, m, "a")
+	another := fmt.Sprintf(`{"id":"d0000000-0000-4000-8000-000000000001","timestamp":"2026-01-28T14:33:35.000000","source":"agent","thought":[],"action":{"command":"git push --force","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"toolu_more","tool_call":{"id":"toolu_more","name":"terminal","arguments":"{}","origin":"completion"},"llm_response_id":"resp-more","security_risk":"HIGH","summary":"force push","kind":"ActionEvent"}`)
+	m, _ = send(m, batchMsg{batch: model.Batch{Events: []model.Event{decode(t, []byte(another))}}})
+	if st := m.log.Latest(); st.Status != model.StatusWaitingForConfirmation || len(st.Pending) != 2 {
+		t.Fatalf("fixture: %q with %d pending", st.Status, len(st.Pending))
+	}
+	if m.input.active() || !strings.Contains(m.flash, "now waits on other actions") {
+		t.Fatalf("the question about %v stays open (flash %q)", ids, m.flash)
+	}
+	// Asked again, the question names both.
+	m, _ = press(t, m, "a")
+	if len(m.input.q.ids) != 2 || !strings.Contains(screen(m), "Accept pending actions #") {
+		t.Fatalf("the new question: %+v", m.input.q)
+	}
+}
+
+// TestAnswerCheckedAgainstTheLiveState: events reached the log behind the
+// open question (no batch re-checked it yet); y still sends nothing.
+func TestAnswerCheckedAgainstTheLiveState(t *testing.T) {
+	ctl := &fakeControls{}
+	m, _ := waitingModel(t, ctl)
+	m, _ = press(t, m, "x")
+	m.log.Append(statusBatch(t, "c0000000-0000-4000-8000-000000000003", "running").batch.Events...)
+	m, cmd := press(t, m, "y")
+	runCmd(t, m, cmd)
+	if len(ctl.answers) != 0 || !strings.Contains(m.flash, "not sent: the conversation is running") {
+		t.Fatalf("answers %v, flash %q", ctl.answers, m.flash)
+	}
+}
+
+// TestAnswerWithheldByTheServerCheck: Controls found on the server that
+// the question is stale and sent nothing; the footer says why.
+func TestAnswerWithheldByTheServerCheck(t *testing.T) {
+	ctl := &fakeControls{err: fmt.Errorf("%w: the conversation is idle, no longer waiting for confirmation", ErrNotSent)}
+	m, _ := waitingModel(t, ctl)
+	m, cmd := press(t, m, "a", "y")
+	m = runCmd(t, m, cmd)
+	if !strings.Contains(screen(m), "not sent: the conversation is idle, no longer waiting for confirmation") {
+		t.Fatalf("the footer does not say why nothing was sent:\n%s", screen(m))
+	}
+	ctl.err = fmt.Errorf("POST /respond_to_confirmation: 500 Internal Server Error")
+	m, cmd = press(t, m, "a", "y")
+	m = runCmd(t, m, cmd)
+	if !strings.Contains(m.flash, "could not respond: POST") {
+		t.Fatalf("flash after a failed answer: %q", m.flash)
 	}
 }

@@ -5,20 +5,52 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
 )
 
+// ErrInterrupted is returned by Run and Browse when the user pressed
+// Ctrl-C: the terminal is in raw mode, so it arrives as a key, and it means
+// what SIGINT means (exit 130), where q is a plain quit.
+var ErrInterrupted = errors.New("interrupted")
+
 // Run shows the TUI until the user quits or ctx is cancelled. A non-empty
-// NO_COLOR in the environment turns colours off.
+// NO_COLOR in the environment turns colours off. Signals are the caller's:
+// they cancel ctx, which ends the program and restores the terminal.
 func Run(ctx context.Context, opts Options) error {
+	return run(ctx, opts)
+}
+
+// run is Run with extra program options (tests give it their input and
+// output).
+func run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	if os.Getenv("NO_COLOR") != "" { // no-color.org: set and not empty
 		opts.NoColor = true
 	}
-	p := tea.NewProgram(New(opts), tea.WithContext(ctx))
-	_, err := p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	p := tea.NewProgram(New(opts), append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, extra...)...)
+	final, err := p.Run()
+	if m, ok := final.(Model); ok && err == nil {
+		if why := m.Unreachable(); why != "" {
+			return fmt.Errorf("%w: %s", ErrUnreachable, why)
+		}
+	}
+	return runError(ctx, err)
+}
+
+// ErrUnreachable is what Run returns when the user quit a live session
+// that never connected or whose session key the server rejected: the
+// caller exits as an unreachable source does (4), like headless.
+var ErrUnreachable = errors.New("could not watch the conversation")
+
+// runError is what Run and Browse return for the error of a program that
+// ended: nil when ctx ended it, ErrInterrupted for Ctrl-C.
+func runError(ctx context.Context, err error) error {
+	switch {
+	case errors.Is(err, tea.ErrInterrupted):
+		return ErrInterrupted
+	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
 		return nil
 	}
 	return err

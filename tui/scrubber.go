@@ -7,7 +7,7 @@ import (
 
 // scrubber draws the whole conversation as one line: a cell per stretch of
 // events, filled up to the cursor, with marks for errors, status changes,
-// user turns and bookmarks. The marks are placed in cells once per log
+// user turns, search matches and bookmarks. The marks are placed in cells once per log
 // version and width; a frame only draws the cells.
 type scrubber struct {
 	m Model
@@ -18,6 +18,7 @@ const (
 	cellNone = iota
 	cellUser
 	cellStatus
+	cellMatch
 	cellBookmark
 	cellError
 )
@@ -34,7 +35,8 @@ func (p scrubber) Render(width, height int) string {
 	if n == 0 || width < 4 {
 		return fit(s.Subtle.Render(strings.Repeat(g.ScrubEmpty, width)), width, height)
 	}
-	cells := m.cache.scrubCells(m.log.Version(), width, m.bookmarks, func() []int8 {
+	found := [2]int{m.search.gen, len(m.search.matches)}
+	cells := m.cache.scrubCells(m.log.Version(), width, m.bookmarks, found, func() []int8 {
 		marks := m.log.Marks()
 		cells := make([]int8, width)
 		put := func(idx []int, kind int8) {
@@ -51,6 +53,7 @@ func (p scrubber) Render(width, height int) string {
 		}
 		put(marks.UserTurns, cellUser)
 		put(marks.StatusChanges, cellStatus)
+		put(m.search.matches, cellMatch)
 		put(m.bookmarks, cellBookmark)
 		put(marks.Errors, cellError)
 		return cells
@@ -65,6 +68,8 @@ func (p scrubber) Render(width, height int) string {
 			b.WriteString(s.Error.Render(g.MarkError))
 		case cells[c] == cellBookmark:
 			b.WriteString(s.Accent.Render(g.MarkBook))
+		case cells[c] == cellMatch:
+			b.WriteString(s.Warn.Render(g.MarkMatch))
 		case cells[c] == cellStatus:
 			b.WriteString(s.Info.Render(g.MarkStatus))
 		case cells[c] == cellUser:
@@ -112,21 +117,22 @@ func indexOfCell(c, n, width int) int {
 	return min(n-1, int(int64(c)*int64(n-1)/int64(width-1)))
 }
 
-// scrubCache is the scrubber's cells for one log version, width and set of
-// bookmarks.
+// scrubCache is the scrubber's cells for one log version, width, set of
+// bookmarks and search (its generation and number of matches).
 type scrubCache struct {
 	version   uint64
 	width     int
 	bookmarks []int
+	found     [2]int
 	cells     []int8
 }
 
 // scrubCells returns the cached cells, or builds them on a change.
-func (c *renderCache) scrubCells(version uint64, width int, bookmarks []int, build func() []int8) []int8 {
+func (c *renderCache) scrubCells(version uint64, width int, bookmarks []int, found [2]int, build func() []int8) []int8 {
 	s := &c.scrub
-	if s.cells != nil && s.version == version && s.width == width && slices.Equal(s.bookmarks, bookmarks) {
+	if s.cells != nil && s.version == version && s.width == width && slices.Equal(s.bookmarks, bookmarks) && s.found == found {
 		return s.cells
 	}
-	*s = scrubCache{version: version, width: width, bookmarks: slices.Clone(bookmarks), cells: build()}
+	*s = scrubCache{version: version, width: width, bookmarks: slices.Clone(bookmarks), found: found, cells: build()}
 	return s.cells
 }

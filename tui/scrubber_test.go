@@ -3,6 +3,8 @@ package tui
 import (
 	"testing"
 	"time"
+
+	"ohwatch/format"
 )
 
 func TestMarkThresholdKeepsTheBarReadable(t *testing.T) {
@@ -33,8 +35,8 @@ func TestFormatOffsetPastHundredHours(t *testing.T) {
 		{"2026-01-01T01:02:03Z", "+1:02:03"},
 		{"2026-01-05T07:49:52Z", "+4d07h"},
 	} {
-		if got := formatOffset(mustTime(t, tt.after), start); got != tt.want {
-			t.Errorf("formatOffset(%s) = %q, want %q", tt.after, got, tt.want)
+		if got := format.Offset(mustTime(t, tt.after), start); got != tt.want {
+			t.Errorf("format.Offset(%s) = %q, want %q", tt.after, got, tt.want)
 		}
 	}
 }

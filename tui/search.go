@@ -1,11 +1,9 @@
 package tui
 
 import (
-	"bytes"
+	"context"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -13,79 +11,175 @@ import (
 	"ohwatch/reducer"
 )
 
-// searchState is the last search: its query, the matching event indices
-// (sorted), whether it is still running, and how many events of the log it
-// has looked at. Events that arrive after the search started are searched
-// as they come, so the matches always cover the whole log.
+// searchState is the current search: its query, the matching event
+// indices (sorted), and how far it has got. A search runs as a chain of
+// commands, each scanning a stretch of the log and reporting its matches,
+// so the list fills in and the progress shows while it runs; a new search
+// cancels the one it replaces. Events that arrive after the search started
+// are searched as they come, so the matches always cover the whole log.
 type searchState struct {
 	query   string
 	matches []int
 	running bool
 	gen     int
-	scanned int
+	// scanned is how many events, from the first, the search has looked
+	// at; end is where the running stretch stops (for the progress).
+	scanned, end int
+	// jump moves the cursor to the first match at or after origin as soon
+	// as one is found (or to the first match once the search is done);
+	// quiet says a search with no match is not reported (a preview while
+	// typing, a search restored by esc).
+	jump   bool
+	origin int
+	quiet  bool
+
+	match  *matcher
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // inlineScanMax is the most events a frame searches itself when a search
 // has fallen behind the log; a longer stretch is searched as a command.
 const inlineScanMax = 4096
 
-// label describes the search for the list title.
-func (s searchState) label() string {
-	switch {
-	case s.running:
-		return "searching “" + s.query + "”…"
-	case s.query == "":
-		return ""
-	case len(s.matches) == 0:
-		return "“" + s.query + "”: no match"
-	}
-	return "“" + s.query + "”: " + strconv.Itoa(len(s.matches)) + " matches"
-}
+// searchChunkBytes and searchChunkEvents bound what one search command
+// scans before it reports: enough that the round trips cost nothing, few
+// enough that the progress moves several times a second. (Variables only
+// so that tests can watch a small log being searched in steps.)
+var (
+	searchChunkBytes  = 16 << 20
+	searchChunkEvents = 50_000
+)
 
-// startSearch runs a search over every event's summary and raw JSON as a
-// command, so even a million-event log never blocks a frame.
-func (m Model) startSearch(query string) (tea.Model, tea.Cmd) {
+// cancelCheckBytes is how much text a search reads between two looks at
+// its context.
+const cancelCheckBytes = 1 << 20
+
+// startSearch starts a search for query over every event, cancelling the
+// one it replaces; jump moves to the first match after the cursor when
+// one is found. An empty query clears the search.
+func (m Model) startSearch(query string, jump, quiet bool) (Model, tea.Cmd) {
 	query = strings.TrimSpace(query)
+	m.stopSearch()
+	gen := m.search.gen + 1
 	if query == "" {
-		m.search = searchState{gen: m.search.gen + 1}
+		m.search = searchState{gen: gen}
 		return m, nil
 	}
-	m.search = searchState{query: query, running: true, gen: m.search.gen + 1}
-	return m, searchCmd(m.log, query, m.search.gen)
+	ctx, cancel := context.WithCancel(context.Background())
+	m.search = searchState{
+		query: query, running: true, gen: gen, end: m.log.Len(),
+		jump: jump, origin: max(m.cursor, 0), quiet: quiet,
+		match: newMatcher(query), ctx: ctx, cancel: cancel,
+	}
+	return m, m.search.scanCmd(m.log, 0, m.search.end)
 }
 
-// searchCmd scans every event logged so far.
-func searchCmd(log *reducer.Log, query string, gen int) tea.Cmd {
-	return searchFrom(log, query, gen, 0)
-}
-
-// searchFrom scans the events logged from index from on, as a command.
-func searchFrom(log *reducer.Log, query string, gen, from int) tea.Cmd {
-	return func() tea.Msg {
-		n := log.Len()
-		return searchDoneMsg{gen: gen, query: query, from: from, matches: scanEvents(log, query, from, n), scanned: n}
+// stopSearch cancels the running search's commands, if any.
+func (m *Model) stopSearch() {
+	if m.search.cancel != nil {
+		m.search.cancel()
 	}
 }
 
-// scanEvents returns the indices in [from, to) whose summary or raw JSON
-// contains query. Smart case: a query with no capital letter matches any
-// case.
-func scanEvents(log *reducer.Log, query string, from, to int) []int {
-	fold := strings.ToLower(query) == query
-	needle := []byte(query)
-	var matches []int
-	for i := from; i < to; i++ {
+// scanCmd scans events [from, end) as a command, a chunk at a time.
+func (s searchState) scanCmd(log *reducer.Log, from, end int) tea.Cmd {
+	ctx, match, gen := s.ctx, s.match, s.gen
+	return func() tea.Msg {
+		next, matches, ok := scanEvents(ctx, log, match, from, end)
+		return searchProgressMsg{gen: gen, from: from, next: next, end: end, matches: matches, cancelled: !ok}
+	}
+}
+
+// scanEvents returns the indices in [from, end) whose summary or raw JSON
+// holds the query, stopping after a chunk's worth of text: next is the
+// first index not looked at. ok is false when ctx was cancelled.
+func scanEvents(ctx context.Context, log *reducer.Log, match *matcher, from, end int) (next int, matches []int, ok bool) {
+	read, sinceCheck := 0, 0
+	i := from
+	for ; i < end && i-from < searchChunkEvents && read < searchChunkBytes; i++ {
+		if sinceCheck >= cancelCheckBytes || (i-from)%256 == 0 {
+			if ctx.Err() != nil {
+				return i, matches, false
+			}
+			sinceCheck = 0
+		}
 		ev := log.Event(i)
-		if matchText([]byte(ev.Summary), needle, fold) || matchText(ev.Raw, needle, fold) {
+		size := len(ev.Summary) + len(ev.Raw)
+		read += size
+		sinceCheck += size
+		if match.matchString(ev.Summary) || matchLarge(ctx, match, ev.Raw) {
 			matches = append(matches, i)
 		}
 	}
-	return matches
+	return i, matches, ctx.Err() == nil
 }
 
-// searchNew extends a finished search over the events logged since it
-// last looked: a few (one batch) in this frame, a long stretch as a
-// command.
+// matchLarge matches raw JSON, a slice of cancelCheckBytes at a time when
+// it is large, so cancelling stops even a search inside a 50 MB event at
+// once. The slices overlap by the query's length less one.
+func matchLarge(ctx context.Context, match *matcher, raw []byte) bool {
+	overlap := len(match.needle) - 1
+	for start := 0; ; {
+		end := min(start+cancelCheckBytes, len(raw))
+		if match.matchBytes(raw[start:end]) {
+			return true
+		}
+		if end == len(raw) || ctx.Err() != nil {
+			return false
+		}
+		start = end - overlap
+	}
+}
+
+// searchProgress stores what a search command found, moves to the first
+// match when the search was asked to, and goes on with the next chunk; a
+// search that fell behind the log while it ran goes on over the events
+// that arrived.
+func (m Model) searchProgress(msg searchProgressMsg) (tea.Model, tea.Cmd) {
+	s := &m.search
+	if msg.gen != s.gen || msg.cancelled || msg.from != s.scanned {
+		return m, nil
+	}
+	if len(msg.matches) > 0 {
+		s.matches = append(slices.Clip(s.matches), msg.matches...)
+	}
+	s.scanned = msg.next
+	if msg.next < msg.end {
+		return m.searchJump(false), s.scanCmd(m.log, msg.next, msg.end)
+	}
+	s.running = false
+	m = m.searchJump(true)
+	m, more := m.searchNew()
+	if !m.search.running && len(m.search.matches) == 0 && !m.search.quiet {
+		m.search.quiet = true // reported once
+		m, flash := m.setFlash("no match for “" + model.SanitizeLine(m.search.query) + "”")
+		return m, tea.Batch(more, flash)
+	}
+	return m, more
+}
+
+// searchJump moves to the first match at or after the search's origin,
+// once; when done, a search with matches only before the origin wraps to
+// the first.
+func (m Model) searchJump(done bool) Model {
+	s := &m.search
+	if !s.jump || len(s.matches) == 0 {
+		return m
+	}
+	i, ok := nextIn(s.matches, s.origin-1, true)
+	if !ok {
+		if !done {
+			return m
+		}
+		i = s.matches[0]
+	}
+	s.jump = false
+	return m.moveTo(i).afterMove(m)
+}
+
+// searchNew extends a search over the events logged since it last looked:
+// a few (one batch) in this frame, a long stretch as a command.
 func (m Model) searchNew() (Model, tea.Cmd) {
 	s := &m.search
 	n := m.log.Len()
@@ -93,98 +187,17 @@ func (m Model) searchNew() (Model, tea.Cmd) {
 		return m, nil
 	}
 	if n-s.scanned > inlineScanMax {
-		s.running = true
-		return m, searchFrom(m.log, s.query, s.gen, s.scanned)
+		s.running, s.end = true, n
+		return m, s.scanCmd(m.log, s.scanned, n)
 	}
-	if more := scanEvents(m.log, s.query, s.scanned, n); len(more) > 0 {
-		s.matches = append(slices.Clip(s.matches), more...)
-	}
-	s.scanned = n
-	return m, nil
-}
-
-// matchText reports whether hay contains needle, ignoring ASCII case when
-// fold is set (the needle is then lower case).
-func matchText(hay, needle []byte, fold bool) bool {
-	if !fold {
-		return bytes.Contains(hay, needle)
-	}
-	if len(needle) == 0 {
-		return true
-	}
-	first := needle[0]
-	upper := byte(unicode.ToUpper(rune(first)))
-	if first >= 0x80 {
-		upper = first
-	}
-	for i := 0; i+len(needle) <= len(hay); {
-		j := indexEither(hay[i:len(hay)-len(needle)+1], first, upper)
-		if j < 0 {
-			return false
+	for s.scanned < n {
+		next, more, _ := scanEvents(context.Background(), m.log, s.match, s.scanned, n)
+		if len(more) > 0 {
+			s.matches = append(slices.Clip(s.matches), more...)
 		}
-		i += j
-		if equalFoldASCII(hay[i:i+len(needle)], needle) {
-			return true
-		}
-		i++
+		s.scanned = next
 	}
-	return false
-}
-
-// indexEither returns the first index of a or b in s, -1 if neither.
-func indexEither(s []byte, a, b byte) int {
-	i := bytes.IndexByte(s, a)
-	if a == b {
-		return i
-	}
-	j := bytes.IndexByte(s, b)
-	switch {
-	case i < 0:
-		return j
-	case j < 0:
-		return i
-	}
-	return min(i, j)
-}
-
-// equalFoldASCII compares s with the lower-case needle, folding ASCII case.
-func equalFoldASCII(s, lower []byte) bool {
-	for k := range lower {
-		c := s[k]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[k] {
-			return false
-		}
-	}
-	return true
-}
-
-// searchDone stores a search's matches and, for a new search, moves to the
-// first match after the cursor (or the first one). A search that fell
-// behind the log while it ran goes on over the events that arrived.
-func (m Model) searchDone(msg searchDoneMsg) (tea.Model, tea.Cmd) {
-	if msg.gen != m.search.gen {
-		return m, nil
-	}
-	m.search.running = false
-	m.search.scanned = msg.scanned
-	if msg.from > 0 {
-		m.search.matches = append(slices.Clip(m.search.matches), msg.matches...)
-		return m.searchNew()
-	}
-	m.search.matches = msg.matches
-	m, more := m.searchNew()
-	if len(m.search.matches) == 0 {
-		m, flash := m.setFlash("no match for “" + model.SanitizeLine(msg.query) + "”")
-		return m, tea.Batch(more, flash)
-	}
-	i, ok := nextIn(m.search.matches, m.cursor-1, true)
-	if !ok {
-		i = m.search.matches[0]
-	}
-	return m.moveTo(i), more
+	return m.searchJump(true), nil
 }
 
 // nextMatch moves to the next (or previous) match, wrapping around.

@@ -3,7 +3,7 @@ package tui
 import (
 	"sort"
 
-	"ohwatch/model"
+	"ohwatch/format"
 	"ohwatch/reducer"
 )
 
@@ -25,15 +25,14 @@ func (p summaryStrip) Render(width, height int) string {
 	st := p.st
 	c := st.Metrics.Combined
 	sep := s.Muted.Render(s.Glyphs.Separator)
-	cost := formatCost(c.CostUSD, c.CostKnown)
-	if noUsage(c) {
-		cost = "-"
-	}
-	line1 := s.Muted.Render("cost ") + cost + sep +
-		s.Muted.Render("tok ") + model.FormatCount(c.Prompt) + "/" + model.FormatCount(c.Completion) + sep +
-		s.Muted.Render("cache ") + formatPercent(c.CacheRead, c.Prompt) + sep +
+	line1 := s.Muted.Render("cost ") + format.Cost(c.CostUSD, c.CostKnown) + sep +
+		s.Muted.Render("tok ") + format.Count(c.Prompt) + "/" + format.Count(c.Completion) + sep +
+		s.Muted.Render("cache ") + format.CacheHit(c.Prompt, c.CacheRead) + sep +
 		s.Muted.Render("ctx ") + contextLabel(c) + sep +
 		s.Muted.Render("calls ") + itoa(c.LLMCalls)
+	if !st.MetricsReported() {
+		line1 = s.Muted.Render("metrics ") + s.Warn.Render(format.Unknown) + s.Muted.Render(" (none reported)")
+	}
 	done, total := taskCounts(st.Tasks)
 	line2 := s.Muted.Render("tasks ")
 	if st.Tasks.ChangedAt < 0 {

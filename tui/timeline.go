@@ -3,6 +3,7 @@ package tui
 import (
 	"time"
 
+	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -31,13 +32,13 @@ func (p timelinePane) lines() []string {
 		if k+1 < len(p.transitions) {
 			end = p.transitions[k+1].Time
 		}
-		when := formatOffset(tr.Time, p.start)
+		when := format.Offset(tr.Time, p.start)
 		if p.absTime {
-			when = formatClock(tr.Time)
+			when = format.Clock(tr.Time)
 		}
 		dur := ""
 		if !tr.Time.IsZero() && !end.IsZero() && !end.Before(tr.Time) {
-			dur = " " + p.styles.Muted.Render(formatDuration(end.Sub(tr.Time)))
+			dur = " " + p.styles.Muted.Render(format.Duration(end.Sub(tr.Time)))
 		}
 		status := statusLabel(tr.To, k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState)
 		out = append(out, p.styles.Muted.Render(when)+" "+

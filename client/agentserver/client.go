@@ -19,9 +19,15 @@ import (
 // sessionHeader is the agent-server's authentication header (protocol §9).
 const sessionHeader = "X-Session-API-Key"
 
-// maxResponseBytes bounds a REST response body. Event pages of 100 events
-// can reach tens of megabytes when observations carry screenshots.
-const maxResponseBytes = 512 << 20
+// maxResponseBytes bounds a REST response body, the same bound as one
+// socket frame: a page holds at most 100 events, and a page too large for
+// it is asked for again in smaller pages (see eachPage), so only a single
+// event over the bound fails. Reading without a bound let a hostile answer
+// take gigabytes.
+const maxResponseBytes = socketReadLimit
+
+// ErrTooLarge means a REST answer was larger than the client accepts.
+var ErrTooLarge = errors.New("response too large")
 
 // Client talks to one agent-server. It is safe for concurrent use.
 type Client struct {
@@ -30,6 +36,13 @@ type Client struct {
 	http    *http.Client
 	log     *slog.Logger
 	timeout time.Duration
+	// maxBody bounds a response body (maxResponseBytes; tests lower it).
+	maxBody int64
+	// maxPages bounds the pages one paged search may take (maxSearchPages;
+	// tests lower it).
+	maxPages int
+	// readLimit bounds one socket message (socketReadLimit; tests lower it).
+	readLimit int64
 }
 
 // Option configures a Client.
@@ -93,11 +106,14 @@ func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	c := &Client{
-		base:    u,
-		key:     sessionKey,
-		http:    &http.Client{},
-		log:     slog.New(slog.DiscardHandler),
-		timeout: 30 * time.Second,
+		base:      u,
+		key:       sessionKey,
+		http:      &http.Client{},
+		log:       slog.New(slog.DiscardHandler),
+		timeout:   30 * time.Second,
+		maxBody:   maxResponseBytes,
+		maxPages:  maxSearchPages,
+		readLimit: socketReadLimit,
 	}
 	for _, o := range opts {
 		o(c)
@@ -207,11 +223,17 @@ func (c *Client) do(ctx context.Context, method, route string, q url.Values, bod
 		return &connectError{route: method + " " + route, err: errors.New(redact(err.Error(), c.key))}
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if resp.ContentLength > c.maxBody {
+		return fmt.Errorf("%s %s: %w (%d bytes, the limit is %d)", method, route, ErrTooLarge, resp.ContentLength, c.maxBody)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
 	c.log.Debug("agent-server request", "method", method, "route", route, "status", resp.StatusCode,
 		"bytes", len(data), "elapsed", time.Since(start))
 	if err != nil {
 		return fmt.Errorf("%s %s: reading the response: %w", method, route, err)
+	}
+	if int64(len(data)) > c.maxBody {
+		return fmt.Errorf("%s %s: %w (over %d bytes)", method, route, ErrTooLarge, c.maxBody)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return &HTTPError{Method: method, Route: route, Status: resp.StatusCode, Body: excerpt(data, c.key)}

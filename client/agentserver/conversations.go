@@ -3,6 +3,7 @@ package agentserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -112,18 +113,25 @@ type page struct {
 func (c *Client) SearchConversations(ctx context.Context) ([]*ConversationInfo, error) {
 	const route = "/api/conversations/search"
 	var out []*ConversationInfo
-	err := c.eachPage(ctx, route, url.Values{}, func(items []json.RawMessage) error {
+	seen := map[string]bool{}
+	err := c.eachPage(ctx, route, url.Values{}, func(items []json.RawMessage) (int, error) {
+		fresh := 0
 		for _, raw := range items {
 			if isJSONNull(raw) {
 				continue
 			}
 			info, err := decodeConversation(raw)
 			if err != nil {
-				return fmt.Errorf("GET %s: %w", route, err)
+				return fresh, fmt.Errorf("GET %s: %w", route, err)
 			}
+			if seen[info.ID] {
+				continue
+			}
+			seen[info.ID] = true
+			fresh++
 			out = append(out, info)
 		}
-		return nil
+		return fresh, nil
 	})
 	return out, err
 }
@@ -179,28 +187,54 @@ func (c *Client) ServerInfo(ctx context.Context) (*ServerInfo, error) {
 	}, nil
 }
 
+// maxSearchPages bounds one paged search: two million items at 100 a
+// page, far beyond any real conversation, and a bound on a server whose
+// pages never end.
+const maxSearchPages = 20_000
+
 // eachPage follows a paged search route from the first page until
-// next_page_id is null, handing each page's items to fn. page_id is
-// inclusive on the agent-server (the page starts at that item), so the
-// next page id is passed on unchanged; a server that repeats a page id
-// would loop forever, so that is an error.
-func (c *Client) eachPage(ctx context.Context, route string, q url.Values, fn func([]json.RawMessage) error) error {
-	q.Set("limit", strconv.Itoa(searchPageLimit))
+// next_page_id is null, handing each page's items to fn, which says how
+// many of them were new. page_id is inclusive on the agent-server (the
+// page starts at that item), so the next page id is passed on unchanged.
+//
+// A server that pages for ever must not hold the watch for ever: a page
+// that brings nothing new ends the search (what came is kept), a repeated
+// page id is an error, and so is a search past maxSearchPages. A page too
+// large to accept (ErrTooLarge: events with screenshots) is asked for
+// again in smaller pages, down to one item.
+func (c *Client) eachPage(ctx context.Context, route string, q url.Values, fn func([]json.RawMessage) (fresh int, err error)) error {
+	limit := searchPageLimit
+	q.Set("limit", strconv.Itoa(limit))
 	seen := map[string]bool{}
-	for {
+	for pages := 1; ; pages++ {
+		if pages > c.maxPages {
+			return fmt.Errorf("GET %s: gave up after %d pages: the server's paging does not end", route, c.maxPages)
+		}
 		var p page
-		if err := c.getJSON(ctx, route, q, &p); err != nil {
+		err := c.getJSON(ctx, route, q, &p)
+		if errors.Is(err, ErrTooLarge) && limit > 1 {
+			limit = max(1, limit/4)
+			q.Set("limit", strconv.Itoa(limit))
+			c.log.Debug("page too large; asking for smaller pages", "route", route, "limit", limit)
+			continue
+		}
+		if err != nil {
 			return err
 		}
-		if err := fn(p.Items); err != nil {
+		fresh, err := fn(p.Items)
+		if err != nil {
 			return err
 		}
 		if p.NextPageID == nil || *p.NextPageID == "" {
 			return nil
 		}
 		next := *p.NextPageID
-		if seen[next] || len(p.Items) == 0 {
+		if seen[next] {
 			return fmt.Errorf("GET %s: paging does not advance (next_page_id repeats)", route)
+		}
+		if fresh == 0 {
+			c.log.Warn("a page brought nothing new; ending the search there", "route", route, "pages", pages)
+			return nil
 		}
 		seen[next] = true
 		q.Set("page_id", next)

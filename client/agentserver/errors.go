@@ -85,14 +85,14 @@ func (e *connectError) Error() string {
 // Unwrap lets errors.Is see both ErrConnect and the cause.
 func (e *connectError) Unwrap() []error { return []error{ErrConnect, e.err} }
 
-// redact removes every occurrence of the secret from s and makes the result
-// safe to print on one line. Servers sometimes echo request headers in error
-// pages; the key must not travel on in our messages.
+// redact removes the secret from s in every form it may be echoed in
+// (model.Redact: another case, URL- or JSON-escaped, in part) and makes
+// the result safe to print on one line. Servers sometimes echo request
+// headers in error pages; the key must not travel on in our messages. It
+// redacts again after sanitising, which can join the halves of a secret
+// split by a control sequence.
 func redact(s, secret string) string {
-	if secret != "" {
-		s = strings.ReplaceAll(s, secret, "[redacted]")
-	}
-	return model.SanitizeLine(s)
+	return model.Redact(model.SanitizeLine(model.Redact(s, secret)), secret)
 }
 
 // excerpt cuts an error body to a readable length (in runes) after

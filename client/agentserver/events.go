@@ -14,6 +14,8 @@ import (
 // form).
 type eventQuery struct {
 	Since, Until string
+	// Newest first: the server's TIMESTAMP_DESC order.
+	NewestFirst bool
 }
 
 // Events returns a conversation's whole event history in the server's
@@ -42,8 +44,11 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 	if eq.Until != "" {
 		q.Set("timestamp__lt", eq.Until)
 	}
+	if eq.NewestFirst {
+		q.Set("sort_order", "TIMESTAMP_DESC")
+	}
 	seen := map[string]bool{}
-	return c.eachPage(ctx, route, q, func(items []json.RawMessage) error {
+	return c.eachPage(ctx, route, q, func(items []json.RawMessage) (int, error) {
 		evs := make([]model.Event, 0, len(items))
 		for _, raw := range items {
 			if isJSONNull(raw) {
@@ -63,8 +68,8 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 			evs = append(evs, ev)
 		}
 		if err := fn(evs); err != nil {
-			return fmt.Errorf("GET %s: %w", route, err)
+			return len(evs), fmt.Errorf("GET %s: %w", route, err)
 		}
-		return nil
+		return len(evs), nil
 	})
 }

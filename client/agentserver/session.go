@@ -43,7 +43,7 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 	w.c.log.Info("agent-server socket open", "conversation", w.id, "since", mode == resendSince, "reconnect", reconnect)
 
 	frames := make(chan frame, 256)
-	go readFrames(sctx, conn, frames)
+	go readFrames(sctx, conn, w.c.readLimit, frames)
 	pong := make(chan struct{}, 1)
 	dead := make(chan error, 1)
 	go keepAlive(sctx, conn, w.opts.PingInterval, w.opts.PingTimeout,
@@ -105,6 +105,10 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 			startReconcile("")
 		case f := <-frames:
 			if f.err != nil {
+				if f.unreadable != nil && (f.unreadableOf == "" || !w.seenBefore(f.unreadableOf)) {
+					// Not anchored: the event itself never arrived.
+					w.deliverAnchored(false, *f.unreadable)
+				}
 				select {
 				case e := <-dead: // the keepalive closed it; say why
 					return wentLive, e

@@ -110,7 +110,7 @@ func (c *Client) dialSocket(ctx context.Context, id string, mode resendMode, anc
 		}
 		return nil, de
 	}
-	conn.SetReadLimit(socketReadLimit)
+	conn.SetReadLimit(c.readLimit)
 	if !headerAuth {
 		frame, _ := json.Marshal(authFrame{Type: "auth", SessionAPIKey: c.key})
 		if err := conn.Write(ctx, websocket.MessageText, frame); err != nil {
@@ -137,15 +137,19 @@ type frame struct {
 	ev  model.Event
 	bad int
 	err error
+	// unreadable, with err, stands in for an event over the read limit;
+	// unreadableOf is that event's own id ("" when unknown).
+	unreadable   *model.Event
+	unreadableOf string
 }
 
 // readFrames reads and decodes messages until the connection fails, sending
 // each to out (and the final error last). Decoding here, off the watch
 // goroutine, overlaps it with the watch's bookkeeping.
-func readFrames(ctx context.Context, conn *websocket.Conn, out chan<- frame) {
+func readFrames(ctx context.Context, conn *websocket.Conn, limit int64, out chan<- frame) {
 	var buf bytes.Buffer
 	for {
-		f, ok := readFrame(ctx, conn, &buf)
+		f, ok := readFrame(ctx, conn, &buf, limit)
 		if !ok {
 			continue
 		}
@@ -164,13 +168,19 @@ func readFrames(ctx context.Context, conn *websocket.Conn, out chan<- frame) {
 // exact-size copy of it: the event keeps its raw bytes for as long as the
 // log lives, so they must not carry the slack of a growing buffer. It
 // reports false for a message to skip (a control or unknown type).
-func readFrame(ctx context.Context, conn *websocket.Conn, buf *bytes.Buffer) (frame, bool) {
+func readFrame(ctx context.Context, conn *websocket.Conn, buf *bytes.Buffer, limit int64) (frame, bool) {
 	typ, r, err := conn.Reader(ctx)
 	if err != nil {
 		return frame{err: err}, true
 	}
 	buf.Reset()
 	if _, err := buf.ReadFrom(r); err != nil {
+		if tooBig(err) {
+			// What was read names the event for its placeholder.
+			ev, of := unreadablePlaceholder(buf.Bytes(), limit)
+			*buf = bytes.Buffer{}
+			return frame{err: &oversizeError{limit: limit, cause: err}, unreadable: &ev, unreadableOf: of}, true
+		}
 		return frame{err: err}, true
 	}
 	if typ != websocket.MessageText && typ != websocket.MessageBinary {

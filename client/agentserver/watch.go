@@ -3,6 +3,7 @@ package agentserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -56,6 +57,9 @@ type watcher struct {
 	// confirmed is the timestamp up to which every event is known to have
 	// been delivered (checked over REST); reconciles start there.
 	confirmed string
+	// delivered counts the new persisted events delivered so far: a
+	// connection that ends without adding to it made no progress.
+	delivered int
 }
 
 // sinceProbeEvents is how many persisted events of a since-connection are
@@ -74,12 +78,17 @@ func (w *watcher) run(ctx context.Context) {
 	w.q.conn(model.ConnState{Phase: model.PhaseConnecting})
 	attempt := 0
 	probed, historyLoaded, reconnect, everLive := false, false, false, false
+	// The previous failure, and how many times in a row it ended a
+	// connection that brought nothing new: a failure that repeats so is
+	// not cured by going live, so it does not reset the backoff.
+	lastReason, repeats := "", 0
 	for {
 		if !probed {
 			probed = w.probe(ctx)
 		}
 		var err error
 		wentLive := false
+		before := w.delivered
 		if !historyLoaded {
 			if err = w.loadHistory(ctx); err == nil {
 				historyLoaded = true
@@ -92,12 +101,25 @@ func (w *watcher) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		if wentLive {
-			attempt, everLive = 0, true
-		}
 		reason := redact(describeEnd(err), w.c.key)
+		if reason == lastReason && w.delivered == before {
+			repeats++
+		} else {
+			lastReason, repeats = reason, 1
+		}
+		if wentLive {
+			everLive = true
+			if repeats == 1 {
+				attempt = 0
+			}
+		}
 		if code, final := classify(err); final {
 			w.lost(code, reason)
+			return
+		}
+		if isOversize(err) && repeats >= oversizeGiveUp {
+			// The same event will be there on every reconnect.
+			w.lost(CodeConnect, fmt.Sprintf("gave up after %d attempts: %s", repeats, reason))
 			return
 		}
 		attempt++
@@ -185,6 +207,7 @@ func (w *watcher) deliverAnchored(anchored bool, evs ...model.Event) {
 		}
 		if anchored {
 			w.anchor.observe(ev)
+			w.delivered++
 		}
 		if w.opts.OnFullState != nil && isFullState(ev) {
 			w.opts.OnFullState(ev)

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -172,31 +171,17 @@ func (a *api) detail(data []byte) string {
 }
 
 // redactor removes known secrets from text before it is logged, wrapped in
-// an error or shown. It learns the session keys Cloud hands out as it goes.
+// an error or shown, in every form a server may echo them (model.Redact).
+// It learns the session keys Cloud hands out as it goes.
 type redactor struct {
-	mu      sync.Mutex
-	secrets []string
+	model.Secrets
 }
 
 // add registers a secret; empty strings are ignored.
-func (r *redactor) add(secret string) {
-	if secret == "" {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.secrets = append(r.secrets, secret)
-}
+func (r *redactor) add(secret string) { r.Add(secret) }
 
 // redact replaces every known secret in s with a marker.
-func (r *redactor) redact(s string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, secret := range r.secrets {
-		s = strings.ReplaceAll(s, secret, "[redacted]")
-	}
-	return s
-}
+func (r *redactor) redact(s string) string { return r.Redact(s) }
 
 // maxDetail caps server-supplied text in errors and progress lines.
 const maxDetail = 300

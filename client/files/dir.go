@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"ohwatch/model"
 )
@@ -31,12 +32,19 @@ func isDir(path string) bool {
 
 // readNames lists a directory's entry names, unsorted: the cheapest
 // listing there is (no stat per entry), which matters at 100k files.
+// A name that is not a directory is refused without being opened (a FIFO
+// named events/ would block the open).
 func readNames(dir string) ([]string, error) {
-	f, err := os.Open(dir)
+	f, err := openNoBlock(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !info.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: syscall.ENOTDIR}
+	}
 	return f.Readdirnames(-1)
 }
 

@@ -34,7 +34,8 @@ func openDirFiles(dir string) (*dirFiles, error) {
 // exactly its size carved from s (see readFile).
 func (d *dirFiles) read(name string, s *slab) ([]byte, error) {
 	fd, err := retryEINTR(func() (int, error) {
-		return syscall.Openat(d.fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		// O_NONBLOCK: a FIFO must not block the load (see openNoBlock).
+		return syscall.Openat(d.fd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|openatNoBlock, 0)
 	})
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
@@ -45,7 +46,7 @@ func (d *dirFiles) read(name string, s *slab) ([]byte, error) {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, errors.New("not a regular file")
+		return nil, notRegular(statMode(st.Mode))
 	}
 	size := max(st.Size, 0)
 	buf, err := readAllSized(fdReader(fd), s.alloc(int(size)))
@@ -53,6 +54,21 @@ func (d *dirFiles) read(name string, s *slab) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
 	return buf, nil
+}
+
+// statMode turns a raw st_mode into the fs.FileMode bits notRegular reads.
+func statMode(m uint32) fs.FileMode {
+	switch m & syscall.S_IFMT {
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	case syscall.S_IFCHR, syscall.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
 }
 
 // Close closes the directory; no read may be running.

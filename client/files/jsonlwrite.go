@@ -10,26 +10,29 @@ import (
 	"ohwatch/model"
 )
 
-// WriteJSONL writes events as JSONL: each event's raw bytes on one line,
-// in order. An event whose bytes span several lines (a pretty-printed
-// file) is compacted onto one, which changes only whitespace; every other
-// event is written byte for byte, so Load reads the same events back.
+// WriteJSONL writes events as JSONL, one event per line, in order, each
+// made safe for a terminal by model.TerminalSafeJSON: compacted onto one
+// line, with C1 controls, bidi overrides, separators and the like written
+// as \u escapes and invalid UTF-8 as \ufffd. The JSON values are the
+// events' own, so Load reads the same events back; an export piped to a
+// terminal cannot drive it. Bytes that are not JSON at all (never kept by
+// a loader, but possible in a hand-built log) are written as a JSON string
+// under "ohwatch_invalid_json", so no line is lost and every line parses.
 func WriteJSONL(w io.Writer, events []model.Event) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
-	var compact bytes.Buffer
 	for i, ev := range events {
-		raw := bytes.TrimSpace(ev.Raw)
-		if len(raw) == 0 {
+		if len(bytes.TrimSpace(ev.Raw)) == 0 {
 			return fmt.Errorf("write jsonl: event %d has no raw bytes", i)
 		}
-		if bytes.ContainsAny(raw, "\r\n") {
-			compact.Reset()
-			if err := json.Compact(&compact, raw); err != nil {
+		line, ok := model.TerminalSafeJSON(ev.Raw)
+		if !ok {
+			wrapped, err := json.Marshal(map[string]string{"ohwatch_invalid_json": string(ev.Raw)})
+			if err != nil {
 				return fmt.Errorf("write jsonl: event %d: %w", i, err)
 			}
-			raw = compact.Bytes()
+			line, _ = model.TerminalSafeJSON(wrapped)
 		}
-		if _, err := bw.Write(raw); err != nil {
+		if _, err := bw.Write(line); err != nil {
 			return fmt.Errorf("write jsonl: %w", err)
 		}
 		if err := bw.WriteByte('\n'); err != nil {

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -58,6 +59,17 @@ func DefaultRoot() string {
 // base_state.json, meta.json, the last event and, for an untitled
 // conversation, the first few. Conversations are summarised in parallel.
 func List(root string) ([]Summary, error) {
+	return ListContext(context.Background(), root)
+}
+
+// ListContext is List, given up when ctx ends (with ctx's error): a root of
+// thousands of conversations on a slow disk takes a while.
+func ListContext(ctx context.Context, root string) ([]Summary, error) {
+	if info, err := os.Stat(root); err != nil {
+		return nil, fmt.Errorf("list conversations: %w", err)
+	} else if !info.IsDir() {
+		return nil, fmt.Errorf("list conversations: %s is not a directory", root)
+	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, fmt.Errorf("list conversations: %w", err)
@@ -71,8 +83,15 @@ func List(root string) ([]Summary, error) {
 	}
 	out := make([]Summary, len(dirs))
 	parallelEach(len(dirs), func() func(int) {
-		return func(i int) { out[i] = summarise(dirs[i]) }
+		return func(i int) {
+			if ctx.Err() == nil {
+				out[i] = summarise(dirs[i])
+			}
+		}
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	slices.SortStableFunc(out, func(a, b Summary) int {
 		if c := b.LastActivity.Compare(a.LastActivity); c != 0 {
 			return c

@@ -82,6 +82,9 @@ func Open(path string) (*Reader, error) {
 	if info.IsDir() {
 		return openDir(path)
 	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("open conversation: %s: %w", path, notRegular(info.Mode()))
+	}
 	if isZip(path) {
 		return openZip(path)
 	}
@@ -174,19 +177,25 @@ func Stream(ctx context.Context, path string, out func(Chunk)) (*Conversation, e
 // exist or holds no conversation is an error: every unreadable part is a
 // warning in the result, and everything readable is in Events.
 func Load(path string) (*Conversation, error) {
+	return LoadContext(context.Background(), path)
+}
+
+// LoadContext is Load, given up when ctx ends: it then returns what was
+// read so far and ctx's error, so Ctrl-C ends even the longest load.
+func LoadContext(ctx context.Context, path string) (*Conversation, error) {
 	r, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
 	events := make([]model.Event, 0, r.files)
-	conv, err := r.Stream(context.Background(), func(c Chunk) {
+	conv, err := r.Stream(ctx, func(c Chunk) {
 		events = append(events, c.Events...)
 	})
 	if conv != nil {
 		conv.Events = events
 	}
-	if err != nil && !errors.Is(err, context.Canceled) {
+	if err != nil && (ctx.Err() != nil || !errors.Is(err, context.Canceled)) {
 		return conv, err
 	}
 	return conv, nil

@@ -3,6 +3,7 @@ package files
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -35,25 +36,53 @@ func (s *slab) alloc(n int) []byte {
 }
 
 // readFile reads a whole file into a buffer of exactly its size, carved
-// from s (nil for a one-off read). A file that grows while it is read is still read to its end.
+// from s (nil for a one-off read). A file that grows while it is read is
+// still read to its end. Anything but a regular file is refused before it
+// is opened: opening a FIFO would block until a writer appeared, and a
+// device may never end.
 func readFile(path string, s *slab) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", info.Mode().Type())
+		return nil, notRegular(info.Mode())
+	}
+	// Opened without blocking and checked again: the name may have been
+	// swapped for a FIFO since the stat.
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, notRegular(info.Mode())
 	}
 	size := info.Size()
 	if size < 0 || int64(int(size)) != size {
 		size = 0
 	}
 	return readAllSized(f, s.alloc(int(size)))
+}
+
+// notRegular is the error for a path that is not a regular file, naming
+// what it is instead.
+func notRegular(mode fs.FileMode) error {
+	what := "special file"
+	switch {
+	case mode.IsDir():
+		what = "directory"
+	case mode&fs.ModeNamedPipe != 0:
+		what = "named pipe"
+	case mode&fs.ModeSocket != 0:
+		what = "socket"
+	case mode&fs.ModeDevice != 0:
+		what = "device"
+	}
+	return fmt.Errorf("not a regular file (%s)", what)
 }
 
 // readAllSized reads r to its end into buf, sized for the expected length,

@@ -30,35 +30,24 @@ import (
 // bad frame, not part of the conversation. Events whose id is already
 // recorded (a reconnect that replays history) are not written twice.
 //
+// A recording holds one conversation: the recorder refuses a directory
+// that holds another (ErrOtherConversation) and holds an exclusive lock on
+// it while it records (ErrRecordingBusy), so two recorders never mix their
+// events. After the first failed write (a full disk) nothing more is
+// written, so the recording stays a gap-free prefix of the conversation;
+// the events that could not be written are counted (Failure).
+//
 // A Recorder is for one goroutine.
 type Recorder struct {
 	dir       string
 	eventsDir string
 	next      int64               // index of the next event file
 	ids       map[string]struct{} // ids already recorded
+	lock      *dirLock
+	write     func(dir, name string, data []byte) error
+	failed    error // the first write that failed
+	missed    int   // events not written because of it
 	closed    bool
-}
-
-// NewRecorder opens dir for recording, creating it and its events/
-// directory when needed. When dir already holds a recording the new events
-// continue after its highest index.
-func NewRecorder(dir string) (*Recorder, error) {
-	eventsDir := filepath.Join(dir, eventsDirName)
-	if err := os.MkdirAll(eventsDir, 0o755); err != nil {
-		return nil, fmt.Errorf("recorder: %w", err)
-	}
-	names, err := readNames(eventsDir)
-	if err != nil {
-		return nil, fmt.Errorf("recorder: %w", err)
-	}
-	r := &Recorder{dir: dir, eventsDir: eventsDir, ids: map[string]struct{}{}}
-	for _, n := range names {
-		if f, ok := parseSDKName(n); ok {
-			r.next = max(r.next, f.Index+1)
-			r.ids[f.ID] = struct{}{}
-		}
-	}
-	return r, nil
 }
 
 // Dir is the directory being recorded into.
@@ -86,8 +75,10 @@ func Persisted(ev model.Event) bool {
 
 // Record writes ev as the next event file, unless it is live-only (see
 // Persisted) or its id is already recorded, in which case it does nothing.
-// The file is readable by its owner only: conversations hold commands,
-// outputs and file contents.
+// The write that fails returns its error; from then on Record writes
+// nothing and returns nil, counting each event it should have written
+// (Failure), so the caller can go on watching and say at the end what the
+// recording lacks.
 func (r *Recorder) Record(ev model.Event) error {
 	if r.closed {
 		return errors.New("recorder: closed")
@@ -98,20 +89,32 @@ func (r *Recorder) Record(ev model.Event) error {
 	if len(ev.Raw) == 0 {
 		return errors.New("recorder: event has no raw bytes")
 	}
-	if ev.ID != "" {
-		if _, dup := r.ids[ev.ID]; dup {
-			return nil
-		}
+	key := recordKey(ev)
+	if _, dup := r.ids[key]; dup {
+		return nil
+	}
+	if r.failed != nil {
+		r.missed++
+		return nil
 	}
 	name := fmt.Sprintf("event-%05d-%s.json", r.next, fileID(ev))
-	if err := writeAtomic(r.eventsDir, name, ev.Raw); err != nil {
-		return fmt.Errorf("recorder: %w", err)
+	if err := r.write(r.eventsDir, name, ev.Raw); err != nil {
+		r.failed = fmt.Errorf("recorder: %w", err)
+		r.missed++
+		return r.failed
 	}
 	r.next++
-	if ev.ID != "" {
-		r.ids[ev.ID] = struct{}{}
-	}
+	r.ids[key] = struct{}{}
 	return nil
+}
+
+// recordKey is what tells a recorded event apart: its id, or for an event
+// without one the hash of its bytes that its file name carries.
+func recordKey(ev model.Event) string {
+	if ev.ID != "" {
+		return ev.ID
+	}
+	return fileID(ev)
 }
 
 // fileID is the id part of an event's file name. The SDK only loads names
@@ -129,12 +132,14 @@ func fileID(ev model.Event) string {
 		}
 	}
 	sum := sha256.Sum256(ev.Raw)
-	h := hex.EncodeToString(sum[:16])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+	return model.DashedConversationID(hex.EncodeToString(sum[:16]))
 }
 
 // WriteBaseState replaces base_state.json with raw, the value of the
-// latest full_state snapshot (or a REST ConversationInfo), atomically.
+// latest full_state snapshot (or a REST ConversationInfo), atomically. It
+// is tried even after a failed write (a base state is small, and it is
+// what makes the recording's end consistent); its own failure stops the
+// event files as a failed Record does.
 func (r *Recorder) WriteBaseState(raw []byte) error {
 	if r.closed {
 		return errors.New("recorder: closed")
@@ -143,21 +148,29 @@ func (r *Recorder) WriteBaseState(raw []byte) error {
 	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
 		return errors.New("recorder: base state is not a JSON object")
 	}
-	if err := writeAtomic(r.dir, "base_state.json", trimmed); err != nil {
-		return fmt.Errorf("recorder: %w", err)
+	if err := r.write(r.dir, "base_state.json", trimmed); err != nil {
+		err = fmt.Errorf("recorder: %w", err)
+		if r.failed == nil {
+			r.failed = err // the events after it are not written either
+		}
+		return err
 	}
 	return nil
 }
 
+// Failure is the first write that failed (nil when every write so far
+// succeeded) and how many events were not written because of it.
+func (r *Recorder) Failure() (missed int, err error) { return r.missed, r.failed }
+
 // Close makes the recording durable (it syncs the directories, so the
-// renames survive a crash) and ends it; Record and WriteBaseState fail
-// after Close.
+// renames survive a crash), releases the directory's lock and ends the
+// recording; Record and WriteBaseState fail after Close.
 func (r *Recorder) Close() error {
 	if r.closed {
 		return nil
 	}
 	r.closed = true
-	return errors.Join(syncDir(r.eventsDir), syncDir(r.dir))
+	return errors.Join(syncDir(r.eventsDir), syncDir(r.dir), r.lock.release())
 }
 
 // writeAtomic writes data to dir/name through a temporary file in the same

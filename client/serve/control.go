@@ -60,21 +60,37 @@ func (c *conversation) respond(accept bool, reason string) {
 		}
 		return
 	}
-	if !accept && c.state.Status == model.StatusWaitingForConfirmation {
+	if !accept && c.statusLocked() == model.StatusWaitingForConfirmation {
 		c.rejectLocked(reason)
 	}
 }
 
-// rejectLocked emits what the agent-server emits on a rejection: one
+// rejectLocked does what the agent-server does on a rejection: one
 // UserRejectObservation per pending action, then execution_status=idle.
+// The recorded results of those actions are passed over (they never ran),
+// and when the recording has a branch for a rejected action, the branch
+// replaces the rest of the recording: the run goes on as it went when that
+// action was rejected.
 func (c *conversation) rejectLocked(reason string) {
 	if reason == "" {
 		reason = "User rejected the action"
 	}
+	var branch []model.Event
 	for _, p := range c.state.Pending {
 		c.emitNewLocked(userRejectJSON(c.nowLocked(), p.ToolName, p.ToolCallID, p.ID, reason))
+		c.rejected[p.ID] = true
+		if p.ToolCallID != "" {
+			c.rejected["call:"+p.ToolCallID] = true
+		}
+		if b, ok := c.branches[p.ID]; ok && branch == nil {
+			branch = b
+		}
 	}
-	c.emitNewLocked(statusUpdateJSON(c.nowLocked(), model.StatusIdle))
+	c.sendStatusLocked(model.StatusIdle)
+	if branch != nil {
+		c.recorded = append(c.recorded[:c.next:c.next], branch...)
+		c.done = c.next == len(c.recorded)
+	}
 }
 
 // pause stops the playback clock. Once the replay has begun, it also emits
@@ -87,17 +103,17 @@ func (c *conversation) pause(interrupt bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.next == 0 || c.done || c.silent || runEnded(c.state.Status) {
+	if c.next == 0 || c.done || c.silent || runEnded(c.statusLocked()) {
 		return
 	}
-	c.pausedFrom = c.state.Status
+	c.pausedFrom = c.statusLocked()
 	kind := "PauseEvent"
 	if interrupt {
 		kind = "InterruptEvent"
 	}
 	c.emitNewLocked(markerJSON(c.nowLocked(), "user", kind))
-	c.emitNewLocked(statusUpdateJSON(c.nowLocked(), model.StatusPaused))
-	c.broadcastLocked(c.snapshotLocked())
+	c.sendStatusLocked(model.StatusPaused)
+	c.broadcastSnapshotLocked()
 }
 
 // run restarts the playback clock, restoring the status /pause replaced.
@@ -118,9 +134,7 @@ func (c *conversation) run() error {
 	if c.pausedFrom != "" {
 		status := c.pausedFrom
 		c.pausedFrom = ""
-		if !c.silent {
-			c.emitNewLocked(statusUpdateJSON(c.nowLocked(), status))
-		}
+		c.sendStatusLocked(status)
 	}
 	return nil
 }

@@ -34,16 +34,35 @@ type conversation struct {
 	// holds at waiting_for_confirmation.
 	decisions chan decision
 
+	// tmpl is the reported state's unchanging part, built once.
+	tmpl *template
+
 	mu      sync.Mutex
 	emitted []model.Event  // persisted events, in emission order
 	index   map[string]int // event id → position in emitted
-	state   reducer.State
-	stats   json.RawMessage // value of the latest per-field stats update
-	stale   [][]byte        // emitted per-field state updates, for Faults.StaleState
-	subs    map[*subscriber]struct{}
-	silent  bool
-	holding bool
-	done    bool // every recorded event has been emitted
+	// state is the reducer's fold of what was emitted, minus the status
+	// updates the server made up, so that for a recording without status
+	// updates it keeps inferring the status from the content.
+	state reducer.State
+	// sentStatus is the execution_status the latest per-field update sent
+	// said: what a client that reads only those updates believes, and what
+	// the snapshot and ConversationInfo report.
+	sentStatus string
+	// derived is state.Status when it was last compared, so that only a
+	// status the reducer newly derives is sent.
+	derived string
+	// rejected holds the ids of rejected actions (and their tool call ids)
+	// whose recorded results must not go out.
+	rejected map[string]bool
+	// branches are recorded continuations, by action id, that replace the
+	// rest of the recording when that action is rejected.
+	branches map[string][]model.Event
+	stats    json.RawMessage // value of the latest per-field stats update
+	stale    [][]byte        // emitted per-field state updates, for Faults.StaleState
+	subs     map[*subscriber]struct{}
+	silent   bool
+	holding  bool
+	done     bool // every recorded event has been emitted
 	// playedOut is set when the player has nothing more to do.
 	playedOut bool
 	next      int // index of the next recorded event
@@ -85,12 +104,16 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 		log:       log,
 		decisions: make(chan decision, 1),
 		index:     make(map[string]int),
-		state:     reducer.Initial(base, len(events)),
+		state:     initialState(base),
 		subs:      make(map[*subscriber]struct{}),
+		rejected:  make(map[string]bool),
+		branches:  make(map[string][]model.Event),
 	}
+	c.sentStatus, c.derived = model.StatusIdle, model.StatusIdle
+	c.tmpl = newTemplate(base, c.dashedID)
 	for _, ev := range c.recorded {
 		if u, ok := ev.Body.(*model.StateUpdate); ok && !u.FullState {
-			c.statusEvents = c.statusEvents || u.Key == "execution_status"
+			c.statusEvents = c.statusEvents || u.ExecutionStatus != ""
 			c.statsEvents = c.statsEvents || u.Key == "stats"
 		}
 		if c.created.IsZero() && !ev.Time.IsZero() {
@@ -153,23 +176,29 @@ func maxTime(a, b time.Time) time.Time {
 	return b
 }
 
-// emitLocked makes ev exist: it is applied to the state, stored when the
-// agent-server would persist it, and sent to every subscriber. It returns
-// the status before and after.
-func (c *conversation) emitLocked(ev model.Event) (before, after string) {
+// emitLocked makes ev exist: it is applied to the state (unless it is a
+// status update the server made up: see conversation.state), stored when
+// the agent-server would persist it, and sent to every subscriber.
+func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 	if c.silent {
-		return c.state.Status, c.state.Status
+		return
 	}
-	before = c.state.Status
 	c.active = time.Now()
-	c.state = reducer.Apply(c.state, ev)
+	u, isUpdate := ev.Body.(*model.StateUpdate)
+	sentStatus := isUpdate && !u.FullState && u.ExecutionStatus != ""
+	if !(madeUp && sentStatus) {
+		c.state = reducer.Apply(c.state, ev)
+	}
+	if sentStatus {
+		c.sentStatus = u.ExecutionStatus
+	}
 	if ev.Time.After(c.lastStamp) {
 		c.lastStamp = ev.Time
 	}
 	if !ev.Time.IsZero() {
 		c.updated = ev.Time
 	}
-	if u, ok := ev.Body.(*model.StateUpdate); ok && !u.FullState {
+	if isUpdate && !u.FullState {
 		if u.Key == "stats" {
 			if v := stateValue(ev.Raw); v != nil {
 				c.stats = v
@@ -189,11 +218,10 @@ func (c *conversation) emitLocked(ev model.Event) (before, after string) {
 	for sub := range c.subs {
 		sub.send(ev.Raw)
 	}
-	if n := c.faults.get().SilentAfter; n > 0 && len(c.emitted) >= n && !c.silent {
+	if n := c.faults.silentAfter(); n > 0 && len(c.emitted) >= n && !c.silent {
 		c.silent = true
 		c.log.Info("conversation went silent (fault)", "conversation", c.id, "events", len(c.emitted))
 	}
-	return before, c.state.Status
 }
 
 // titleMax is the length, in runes, of a title made from a message.
@@ -210,14 +238,17 @@ func titleFrom(text string) string {
 	return string(line)
 }
 
-// emitNewLocked decodes and emits an event the server made up.
+// emitNewLocked decodes and emits an event the server made up. The
+// server states the status such an event leads to itself, so what the
+// reducer derives from it is taken as already sent.
 func (c *conversation) emitNewLocked(raw []byte) {
 	ev, err := model.Decode(raw)
 	if err != nil {
 		c.log.Error("made-up event does not decode", "conversation", c.id, "err", err)
 		return
 	}
-	c.emitLocked(ev)
+	c.emitLocked(ev, true)
+	c.derived = c.state.Status
 }
 
 // broadcastLocked sends a live-only frame the server made up (a snapshot)

@@ -17,22 +17,38 @@
 // once. Only emitted events exist: REST and the socket see the conversation
 // grow as if it were live.
 //
-// When the replay reaches the end of a run (a per-field execution_status of
-// finished, error, stuck or paused, or, for recordings without per-field
-// status updates, a status the reducer infers from the content) the server
-// sends a full_state snapshot after Options.FinishConfirmDelay, so a client
-// sees a provisional status confirmed, unless the recording goes on within
-// that delay (the run did not settle). When it reaches
-// waiting_for_confirmation it holds for up to Options.ConfirmHold and
-// resumes on POST respond_to_confirmation (reject emits one
-// UserRejectObservation per pending action and execution_status=idle).
+// # Status
+//
+// Clients learn the execution status from per-field execution_status
+// updates, as the agent-server sends one at every change. A recording
+// that carries none (every CLI recording) gets them made up: after each
+// recorded event the server sends the status the reducer newly derives
+// from the content (running, waiting_for_confirmation, finished, error,
+// stuck, paused), and once the whole recording is out, the status of its
+// base_state.json. The snapshot and ConversationInfo report the status
+// last sent.
+//
+// When a run stops (finished, error, stuck, paused, or
+// waiting_for_confirmation) the server sends a full_state snapshot after
+// Options.FinishConfirmDelay, so a client sees a provisional status
+// confirmed, unless the recording goes on within that delay (the run did
+// not settle). A snapshot goes only to subscribers: with none, none is
+// built.
+//
+// # Confirmation
+//
+// At waiting_for_confirmation the replay holds for up to
+// Options.ConfirmHold and resumes on POST respond_to_confirmation. Accept
+// lets the recorded run go on. Reject emits one UserRejectObservation per
+// pending action and execution_status=idle; the recorded results of those
+// actions are passed over (they never ran) and the run goes on, along the
+// recorded branch for that rejection when Server.OnReject gave one.
 //
 // The state the server reports (the full_state snapshot, ConversationInfo)
-// is the recording's base_state.json, when there is one, with the id, the
-// execution status the reducer derives from the events emitted so far and
-// the latest stats update. base_state.json describes the end of the
-// recording, so its own status applies once the last event is out, and its
-// stats too when the recording carries no stats updates.
+// is the recording's base_state.json, when there is one (parsed and encoded
+// once), with the id, the execution status and the latest stats update.
+// base_state.json describes the end of the recording, so its stats apply
+// once the last event is out when the recording carries no stats updates.
 //
 // # Faults
 //

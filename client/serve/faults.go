@@ -44,6 +44,13 @@ func (s *faultState) get() Faults {
 	return f
 }
 
+// silentAfter is Faults.SilentAfter, read on every emitted event.
+func (s *faultState) silentAfter() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.faults.SilentAfter
+}
+
 // forcedClose returns the close code a new socket must get from
 // CloseAuth or CloseBusy (consuming one), or 0.
 func (s *faultState) forcedClose() int {

@@ -384,3 +384,29 @@ func waitPlayed(t testing.TB, s *Server) {
 	t.Helper()
 	waitFor(t, "the replay", func() bool { return s.conversation(convID).finished() })
 }
+
+// recordedOnly drops from frames the per-field execution_status updates the
+// server made up (those whose id no recorded event has), failing the test
+// on any other frame that is not recorded.
+func recordedOnly[B ~[]byte](t testing.TB, frames []B, recorded []model.Event) []B {
+	t.Helper()
+	known := make(map[string]bool, len(recorded))
+	for _, ev := range recorded {
+		known[ev.ID] = true
+	}
+	var out []B
+	for _, raw := range frames {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			t.Fatalf("frame is not an event: %v", err)
+		}
+		if known[ev.ID] {
+			out = append(out, raw)
+			continue
+		}
+		if statusOf(ev) == "" {
+			t.Fatalf("a frame neither recorded nor a status update: %s", raw)
+		}
+	}
+	return out
+}

@@ -164,9 +164,15 @@ func TestInferredEndOfRunIsConfirmed(t *testing.T) {
 	ws := dial(t, base, convID, "", nil)
 	ws.next()
 	post(t, base+"/api/conversations/"+convID+"/run", "", "", nil)
-	got := ws.nextN(len(evs) + 1)
-	if ok, st := isFullState(got[len(evs)]); !ok || st != "finished" {
-		t.Fatalf("after the agent's reply: %s", got[len(evs)].Raw)
+	got := ws.until(func(ev model.Event) bool { ok, _ := isFullState(ev); return ok })
+	n := len(got)
+	if _, st := isFullState(got[n-1]); st != "finished" || n < 3 {
+		t.Fatalf("snapshot: %s", got[n-1].Raw)
+	}
+	// The agent's reply, the per-field finished a server sends for it,
+	// then the snapshot.
+	if got[n-3].ID != evs[len(evs)-1].ID || statusOf(got[n-2]) != "finished" {
+		t.Fatalf("before the snapshot: %s, %s", got[n-3].Raw, got[n-2].Raw)
 	}
 }
 

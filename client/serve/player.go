@@ -9,10 +9,11 @@ import (
 
 // play emits the recording at its recorded pace until it ends, ctx ends or
 // the conversation goes silent. It is the only goroutine that emits
-// recorded events.
+// recorded events. The recording can change under it: a rejection may
+// replace the rest of it by a recorded branch.
 func (c *conversation) play(ctx context.Context, opts *Options) {
 	var carried time.Duration // already waited towards the next gap
-	for i := range c.recorded {
+	for i := 0; i < c.length(); i++ {
 		gap := c.gap(i) - carried
 		carried = 0
 		var endsRun, waits, emitted bool
@@ -32,7 +33,7 @@ func (c *conversation) play(ctx context.Context, opts *Options) {
 			}
 			carried = opts.FinishConfirmDelay
 			c.mu.Lock()
-			c.broadcastLocked(c.snapshotLocked())
+			c.broadcastSnapshotLocked()
 			c.mu.Unlock()
 		}
 		if waits && opts.ConfirmHold > 0 {
@@ -45,6 +46,13 @@ func (c *conversation) play(ctx context.Context, opts *Options) {
 	c.playedOut = true
 	c.mu.Unlock()
 	c.log.Debug("replay finished", "conversation", c.id)
+}
+
+// length is the number of recorded events to play.
+func (c *conversation) length() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.recorded)
 }
 
 // finished reports whether the player has emitted the whole recording and
@@ -62,7 +70,7 @@ func (c *conversation) finished() bool {
 // provisional; a delay longer than MaxGap/Speed therefore confirms only the
 // recording's last run.
 func (c *conversation) settles(i int, delay time.Duration) bool {
-	return i+1 >= len(c.recorded) || c.gap(i+1) >= delay
+	return i+1 >= c.length() || c.gap(i+1) >= delay
 }
 
 // gap is the wall time between recorded event i-1 and event i: the
@@ -72,7 +80,13 @@ func (c *conversation) gap(i int) time.Duration {
 	if i == 0 || c.speed <= 0 {
 		return 0
 	}
+	c.mu.Lock()
+	if i >= len(c.recorded) {
+		c.mu.Unlock()
+		return 0
+	}
 	prev, cur := c.recorded[i-1].Time, c.recorded[i].Time
+	c.mu.Unlock()
 	if prev.IsZero() || cur.IsZero() {
 		return 0
 	}
@@ -84,9 +98,10 @@ func (c *conversation) gap(i int) time.Duration {
 }
 
 // emitRecorded emits recorded event i unless the clock has been paused
-// meanwhile, and reports whether it did, whether the event ended a run (a
-// snapshot must confirm it) and whether it put the conversation in
-// waiting_for_confirmation.
+// meanwhile, and reports whether it did, whether the run stopped there (a
+// snapshot must follow) and whether it put the conversation in
+// waiting_for_confirmation. The result of a rejected action is passed over:
+// it never ran.
 func (c *conversation) emitRecorded(i int) (emitted, endsRun, waits bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -97,24 +112,25 @@ func (c *conversation) emitRecorded(i int) (emitted, endsRun, waits bool) {
 	c.next = i + 1
 	c.done = c.next == len(c.recorded)
 	c.lastRecorded, c.lastEmitAt = ev.Time, time.Now()
-	before, after := c.emitLocked(ev)
-	if c.silent {
-		return true, false, false
+	before := c.sentStatus
+	if !c.skippedLocked(ev) {
+		c.emitLocked(ev, false)
+		if c.silent {
+			return true, false, false
+		}
+		c.syncStatusLocked()
 	}
-	if c.statusEvents {
-		// The recording says when runs end; only its own per-field
-		// execution_status updates trigger the confirming snapshot.
-		u, ok := ev.Body.(*model.StateUpdate)
-		endsRun = ok && !u.FullState && u.Key == "execution_status" && runEnded(after)
-	} else {
-		endsRun = after != before && runEnded(after)
+	if c.done {
+		c.finalStatusLocked()
 	}
+	after := c.sentStatus
+	endsRun = after != before && runStops(after)
 	waits = after == model.StatusWaitingForConfirmation && before != after
 	return true, endsRun, waits
 }
 
-// runEnded reports whether status is one after which the agent-server
-// publishes a full_state snapshot: the end of a run, a pause or interrupt.
+// runEnded reports whether status ends a run for good or for a while: the
+// end of a run, a pause or interrupt.
 func runEnded(status string) bool {
 	switch status {
 	case model.StatusFinished, model.StatusError, model.StatusStuck, model.StatusPaused:

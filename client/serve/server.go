@@ -83,6 +83,22 @@ func (s *Server) Add(id string, base *model.BaseState, events []model.Event) {
 	}
 }
 
+// OnReject gives the conversation id a recorded branch: when the action
+// actionID is rejected through respond_to_confirmation, events replace the
+// rest of the recording, so the replay shows how the run went on after that
+// rejection instead of running the action anyway. It reports whether the
+// conversation exists.
+func (s *Server) OnReject(id, actionID string, events []model.Event) bool {
+	c := s.conversation(id)
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.branches[actionID] = append([]model.Event(nil), events...)
+	return true
+}
+
 // playLocked starts c's player.
 func (s *Server) playLocked(c *conversation) {
 	s.players.Add(1)

@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"ohwatch/model"
@@ -10,28 +12,107 @@ import (
 // emptyStats is the stats of a conversation that has made no LLM call.
 var emptyStats = json.RawMessage(`{"usage_to_metrics":{}}`)
 
-// stateFieldsLocked is the conversation's ConversationState as of now, in
-// the base_state.json shape: the recording's base_state.json is the
-// template (a minimal state when there is none), with the id, the execution
-// status the reducer derives from the emitted events, and the latest stats.
-func (c *conversation) stateFieldsLocked() map[string]json.RawMessage {
+// dynamicKeys are the fields of the reported state that change during the
+// replay (or that ConversationInfo adds); every other field comes from the
+// template as it is.
+var dynamicKeys = []string{"created_at", "execution_status", "id", "metrics", "stats", "title", "updated_at"}
+
+// template is the part of the reported ConversationState that does not
+// change during the replay, encoded once: base_state.json can be tens of
+// megabytes (its stats carry every call), and every run end and every
+// REST answer needs it.
+type template struct {
+	// static is the encoded members (`"key":value,` each) of every field
+	// but the dynamic ones, sorted by key.
+	static []byte
+	// dynamic holds the base's own values of the dynamic keys.
+	dynamic map[string]json.RawMessage
+}
+
+// newTemplate parses the recording's base_state.json (a minimal state when
+// there is none, or when it does not parse).
+func newTemplate(base *model.BaseState, dashedID string) *template {
 	fields := map[string]json.RawMessage{}
-	if c.base != nil && len(c.base.Raw) > 0 {
-		if err := json.Unmarshal(c.base.Raw, &fields); err != nil {
+	if base != nil && len(base.Raw) > 0 {
+		if err := json.Unmarshal(base.Raw, &fields); err != nil {
 			fields = map[string]json.RawMessage{}
 		}
 	}
 	if len(fields) == 0 {
-		fields = minimalState(c.dashedID)
+		fields = minimalState(dashedID)
 	}
-	fields["id"] = mustJSON(c.dashedID)
-	status := c.state.Status
-	if status == "" {
-		status = model.StatusIdle
+	t := &template{dynamic: map[string]json.RawMessage{}}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
 	}
-	fields["execution_status"] = mustJSON(status)
-	fields["stats"] = c.statsLocked(fields["stats"])
-	return fields
+	slices.Sort(keys)
+	var buf bytes.Buffer
+	for _, k := range keys {
+		v, err := marshal(fields[k])
+		if err != nil {
+			continue // a value that does not re-encode is left out
+		}
+		if slices.Contains(dynamicKeys, k) {
+			t.dynamic[k] = v
+			continue
+		}
+		buf.Write(mustJSON(k))
+		buf.WriteByte(':')
+		buf.Write(v)
+		buf.WriteByte(',')
+	}
+	t.static = buf.Bytes()
+	return t
+}
+
+// encode writes the state: the static members, then the dynamic ones
+// (the base's, overridden by set), as one JSON object.
+func (t *template) encode(set map[string]json.RawMessage) []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(t.static) + 512)
+	buf.WriteByte('{')
+	buf.Write(t.static)
+	first := true
+	for _, k := range dynamicKeys {
+		v, ok := set[k]
+		if !ok {
+			v, ok = t.dynamic[k]
+		}
+		if !ok {
+			continue
+		}
+		if !first {
+			buf.WriteByte(',')
+		}
+		first = false
+		buf.Write(mustJSON(k))
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	out := buf.Bytes()
+	if first && len(t.static) > 0 {
+		out = out[:len(out)-1] // the static part's trailing comma
+	}
+	return append(out, '}')
+}
+
+// stateFieldsLocked is what changes in the reported ConversationState: the
+// id, the execution status a client has been told, and the latest stats.
+func (c *conversation) stateFieldsLocked() map[string]json.RawMessage {
+	return map[string]json.RawMessage{
+		"id":               mustJSON(c.dashedID),
+		"execution_status": mustJSON(c.statusLocked()),
+		"stats":            c.statsLocked(c.tmpl.dynamic["stats"]),
+	}
+}
+
+// statusLocked is the execution status as of now: the last one sent.
+func (c *conversation) statusLocked() string {
+	if c.sentStatus == "" {
+		return model.StatusIdle
+	}
+	return c.sentStatus
 }
 
 // statsLocked is the stats as of now: the latest per-field stats update;
@@ -82,7 +163,17 @@ func undashed(id string) string {
 // snapshotLocked builds the full_state frame of this moment, stamped by the
 // recording's clock with a fresh id.
 func (c *conversation) snapshotLocked() []byte {
-	return stateUpdateJSON(c.nowLocked(), "full_state", mustJSON(c.stateFieldsLocked()))
+	return stateUpdateJSON(c.nowLocked(), "full_state", c.tmpl.encode(c.stateFieldsLocked()))
+}
+
+// broadcastSnapshotLocked sends the snapshot of this moment to every
+// subscriber. With none, nothing is built: a snapshot is live-only, and
+// building one copies the whole base state.
+func (c *conversation) broadcastSnapshotLocked() {
+	if c.silent || len(c.subs) == 0 {
+		return
+	}
+	c.broadcastLocked(c.snapshotLocked())
 }
 
 // subscribeFrameLocked is the first frame a new socket gets: the snapshot,
@@ -112,7 +203,7 @@ func (c *conversation) info() json.RawMessage {
 	fields["metrics"] = json.RawMessage(`null`)
 	fields["created_at"] = mustJSON(c.created.UTC().Format(time.RFC3339Nano))
 	fields["updated_at"] = mustJSON(c.updated.UTC().Format(time.RFC3339Nano))
-	return mustJSON(fields)
+	return c.tmpl.encode(fields)
 }
 
 // status is the execution status as of now, what the conversation list
@@ -120,5 +211,5 @@ func (c *conversation) info() json.RawMessage {
 func (c *conversation) status() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.state.Status
+	return c.statusLocked()
 }

@@ -1,0 +1,248 @@
+package model
+
+import (
+	"strings"
+	"sync"
+)
+
+// Redacted is what stands in for a secret in redacted text.
+const Redacted = "[redacted]"
+
+// minPartial is the shortest piece of a secret that is redacted on its
+// own: a server that echoes a key cut short (or a log that truncates it)
+// still gives away most of it. Shorter pieces are ordinary text.
+const minPartial = 8
+
+// Redact removes every secret from s in each form a server or a library is
+// known to echo it in: as is, in another case, URL-encoded (%73%6B…),
+// JSON- or Python-escaped (\u0073, \x73, \/), and in part (any run of at
+// least half the secret, and at least minPartial bytes). Each echo becomes
+// Redacted. A secret shorter than minPartial is redacted only as written;
+// empty secrets are ignored.
+func Redact(s string, secrets ...string) string {
+	for _, secret := range secrets {
+		if len(secret) < minPartial {
+			// Too short to tell from ordinary text in another case or
+			// encoding (no real key is): only its exact echo goes.
+			if secret != "" {
+				s = strings.ReplaceAll(s, secret, Redacted)
+			}
+			continue
+		}
+		// As written first, then decoded: an escape can hide the secret,
+		// and the secret can hold what reads as an escape.
+		s = redactOne(redactOne(s, secret, false), secret, true)
+	}
+	return s
+}
+
+// redactOne redacts one secret. The text is brought into a normal form
+// (ASCII lowercased and, with decode, escapes resolved) with, for every
+// normal byte, the span of the original it came from; runs of the normal
+// form that are pieces of the lowercased secret are replaced in the
+// original. Every such run starts with one of the secret's minPartial-byte
+// grams, so a bit set of their hashes finds the few places worth
+// comparing in one pass over the text.
+func redactOne(s, secret string, decode bool) string {
+	key := asciiLower(secret)
+	need := min(len(key), max(minPartial, (len(key)+1)/2))
+	if len(s) < need || decode && !strings.ContainsAny(s, `%\`) {
+		return s // too short to hold a piece, or nothing to decode
+	}
+	var norm []byte
+	var from, to []int // nil: the identity (no decoding)
+	if decode {
+		norm, from, to = normalise(s)
+	} else {
+		norm = []byte(asciiLower(s))
+	}
+	var grams gramSet
+	for j := 0; j+minPartial <= len(key); j++ {
+		grams.add(gram(key[j:]))
+	}
+	var spans [][2]int
+	for i := 0; i+need <= len(norm); {
+		if !grams.has(gram(norm[i:])) {
+			i++
+			continue
+		}
+		best := longestPiece(norm[i:], key)
+		if best < need {
+			i++
+			continue
+		}
+		start, end := i, i+best
+		if from != nil {
+			start, end = from[i], to[i+best-1]
+		}
+		if k := len(spans) - 1; k >= 0 && spans[k][1] >= start {
+			spans[k][1] = end
+		} else {
+			spans = append(spans, [2]int{start, end})
+		}
+		i += best
+	}
+	if spans == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp[0]])
+		b.WriteString(Redacted)
+		last = sp[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// longestPiece is the length of the longest prefix of text that occurs in
+// key.
+func longestPiece[T string | []byte](text T, key string) int {
+	best := 0
+	for j := 0; j < len(key); j++ {
+		n := 0
+		for n < len(text) && j+n < len(key) && text[n] == key[j+n] {
+			n++
+		}
+		best = max(best, n)
+	}
+	return best
+}
+
+// gram packs the first minPartial bytes of b.
+func gram[T string | []byte](b T) uint64 {
+	var g uint64
+	for k := range minPartial {
+		g = g<<8 | uint64(b[k])
+	}
+	return g
+}
+
+// gramSet is a bit set of gram hashes: a miss is certain, a hit is checked
+// by longestPiece.
+type gramSet [1024]uint64
+
+func gramBit(g uint64) uint64 { return (g * 0x9E3779B97F4A7C15) >> 48 }
+
+func (s *gramSet) add(g uint64)      { b := gramBit(g); s[b>>6] |= 1 << (b & 63) }
+func (s *gramSet) has(g uint64) bool { b := gramBit(g); return s[b>>6]&(1<<(b&63)) != 0 }
+
+// asciiLower lowercases ASCII letters only, leaving every other byte (and
+// invalid UTF-8) as it is, byte for byte.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// normalise lowercases ASCII and decodes the escapes a secret may be
+// echoed in; from[i] and to[i] are the span of s that norm[i] came from.
+func normalise(s string) (norm []byte, from, to []int) {
+	norm = make([]byte, 0, len(s))
+	from = make([]int, 0, len(s))
+	to = make([]int, 0, len(s))
+	for i := 0; i < len(s); {
+		c, n := decodeAt(s, i)
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		norm = append(norm, c)
+		from = append(from, i)
+		to = append(to, i+n)
+		i += n
+	}
+	return norm, from, to
+}
+
+// decodeAt decodes the byte at s[i]: an escape (%XX, \xXX, \uXXXX for an
+// ASCII character, a backslash before punctuation) gives the byte it
+// stands for; anything else is itself. n is how many bytes of s it took.
+func decodeAt(s string, i int) (c byte, n int) {
+	switch s[i] {
+	case '%':
+		if v, ok := hexByte(s, i+1, 2); ok {
+			return v, 3
+		}
+	case '\\':
+		if i+1 >= len(s) {
+			break
+		}
+		switch next := s[i+1]; {
+		case next == 'x':
+			if v, ok := hexByte(s, i+2, 2); ok {
+				return v, 4
+			}
+		case next == 'u':
+			if v, ok := hexByte(s, i+2, 4); ok {
+				return v, 6
+			}
+		case next == '/' || next == '\\' || next == '"' || next == '\'' || next == '-' || next == '.':
+			return next, 2
+		}
+	}
+	return s[i], 1
+}
+
+// hexByte reads digits hex digits at s[i:] as one ASCII byte; ok is false
+// when they are not hex or stand for more than ASCII.
+func hexByte(s string, i, digits int) (byte, bool) {
+	if i+digits > len(s) {
+		return 0, false
+	}
+	v := 0
+	for _, c := range []byte(s[i : i+digits]) {
+		switch {
+		case '0' <= c && c <= '9':
+			v = v*16 + int(c-'0')
+		case 'a' <= c && c <= 'f':
+			v = v*16 + int(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			v = v*16 + int(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	if v > 0x7f {
+		return 0, false
+	}
+	return byte(v), true
+}
+
+// Secrets is a set of secrets that grows as they are learnt (a Cloud
+// sandbox hands out its session key mid-run), safe for concurrent use.
+type Secrets struct {
+	mu   sync.Mutex
+	list []string
+}
+
+// Add learns a secret; empty strings are ignored.
+func (s *Secrets) Add(secret string) {
+	if s == nil || secret == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, known := range s.list {
+		if known == secret {
+			return
+		}
+	}
+	s.list = append(s.list, secret)
+}
+
+// Redact removes every secret learnt so far from text (see Redact). A nil
+// set redacts nothing.
+func (s *Secrets) Redact(text string) string {
+	if s == nil {
+		return text
+	}
+	s.mu.Lock()
+	list := s.list
+	s.mu.Unlock()
+	return Redact(text, list...)
+}

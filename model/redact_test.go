@@ -1,0 +1,145 @@
+package model
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestRedactEveryEncoding(t *testing.T) {
+	const key = "sk-oh-5F1b4a7e9d3c2b1a0f9e8d7c"
+	jsonEscaped := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			b.WriteString(`\u00`)
+			b.WriteString(strings.ToLower(string("0123456789abcdef"[r>>4]) + string("0123456789abcdef"[r&15])))
+		}
+		return b.String()
+	}
+	pctAll := func(s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			b.WriteString("%" + strings.ToUpper(string("0123456789abcdef"[s[i]>>4])+string("0123456789abcdef"[s[i]&15])))
+		}
+		return b.String()
+	}
+	marshalled, _ := json.Marshal("a/" + key)
+	for _, tc := range []struct{ name, in string }{
+		{"exact", "key " + key + " rejected"},
+		{"upper", "KEY " + strings.ToUpper(key) + " REJECTED"},
+		{"lower", strings.ToLower(key)},
+		{"json unicode escapes", `{"detail":"` + jsonEscaped(key) + `"}`},
+		{"json marshalled", string(marshalled)},
+		{"url query escape", "/x?k=" + url.QueryEscape(key)},
+		{"url all escaped", pctAll(key)},
+		{"python hex escapes", `b'\x73\x6b\x2d` + key[3:] + `'`},
+		{"escaped slashes and dashes", strings.ReplaceAll(key, "-", `\-`)},
+		{"prefix", "your key " + key[:20] + "… is wrong"},
+		{"suffix", "…" + key[len(key)-16:]},
+		{"middle upper", strings.ToUpper(key[5:25])},
+		{"twice", key + key},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Redact(tc.in, key)
+			if !strings.Contains(got, Redacted) {
+				t.Fatalf("Redact(%q) = %q: nothing redacted", tc.in, got)
+			}
+			low := strings.ToLower(got)
+			for i := 0; i+minPartial <= len(key); i++ {
+				piece := strings.ToLower(key[i : i+15])
+				if i+15 <= len(key) && strings.Contains(low, piece) {
+					t.Fatalf("Redact(%q) = %q keeps %q", tc.in, got, piece)
+				}
+				if i+15 >= len(key) {
+					break
+				}
+			}
+		})
+	}
+	// Ordinary text, short pieces and other hex stay as they are.
+	for _, in := range []string{
+		"set SESSION_API_KEY or --session-key-file",
+		"sk-oh-5f1b", // 10 bytes: less than half the key
+		"GET /api/conversations/0123456789abcdef0123456789abcdef/events/search: 401 Unauthorized",
+		"",
+	} {
+		if got := Redact(in, key); got != in {
+			t.Errorf("Redact(%q) = %q, want it unchanged", in, got)
+		}
+	}
+	if got := Redact("k is k", "k"); got != "[redacted] is [redacted]" {
+		t.Errorf("a short key: %q", got)
+	}
+}
+
+func TestSecretsLearnAsTheyGo(t *testing.T) {
+	var s Secrets
+	s.Add("")
+	s.Add("first-secret-0123456789")
+	if got := s.Redact("first-secret-0123456789 second-secret-9876543210"); got != "[redacted] second-secret-9876543210" {
+		t.Errorf("got %q", got)
+	}
+	s.Add("second-secret-9876543210")
+	if got := s.Redact("x second-secret-9876543210"); got != "x [redacted]" {
+		t.Errorf("got %q", got)
+	}
+	var none *Secrets
+	if none.Redact("a") != "a" {
+		t.Error("a nil set changed the text")
+	}
+}
+
+// FuzzRedact: Redact never panics, never lengthens a clean text, and never
+// leaves the secret itself, in any case, in what it returns.
+func FuzzRedact(f *testing.F) {
+	f.Add("x sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c y", "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c")
+	f.Add(`%73%6b\u002d\x`, "sk-")
+	f.Add("\\", "\\")
+	f.Fuzz(func(t *testing.T, text, secret string) {
+		got := Redact(text, secret)
+		if secret == "" {
+			if got != text {
+				t.Fatalf("no secret, text changed: %q", got)
+			}
+			return
+		}
+		lower := func(s string) string {
+			b := []byte(s)
+			for i, c := range b {
+				if 'A' <= c && c <= 'Z' {
+					b[i] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+		if len(secret) < minPartial {
+			lower = func(s string) string { return s }
+		}
+		if strings.ContainsAny(lower(secret), Redacted) {
+			return // the secret could be read across the marker itself
+		}
+		if strings.Contains(lower(got), lower(secret)) {
+			t.Fatalf("Redact(%q, %q) = %q keeps the secret", text, secret, got)
+		}
+	})
+}
+
+// BenchmarkRedact measures redaction of a headless line that holds no
+// secret (the common case) and of one that echoes it.
+func BenchmarkRedact(b *testing.B) {
+	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
+	clean := strings.Repeat(`{"type":"event","index":42,"summary":"terminal: go test ./... exit 0 in 3.2s"} `, 40)
+	for _, tc := range []struct{ name, text string }{
+		{"clean", clean},
+		{"echoed", clean + url.QueryEscape(key) + clean},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Redact(tc.text, key)
+			}
+		})
+	}
+}

@@ -1,0 +1,56 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// TerminalSafeJSON returns a JSON value compacted onto one line with every
+// character a terminal could act on written as a \u escape: C1 controls,
+// DEL, bidi embeddings, overrides, isolates and marks, zero-width and other
+// format characters, line and paragraph separators (the runes Sanitize
+// marks). Invalid UTF-8 becomes \ufffd. Outside strings JSON allows none
+// of these, so the result is the same JSON value (invalid UTF-8 aside),
+// safe to print as it stands. It is the one rule for every output of raw
+// events that can reach a terminal (replay --json, export --format jsonl).
+// ok is false when raw is not valid JSON; nothing is returned then.
+func TerminalSafeJSON(raw []byte) (out []byte, ok bool) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, false
+	}
+	src := buf.Bytes()
+	if isClean(string(src), false) {
+		return src, true
+	}
+	out = make([]byte, 0, len(src)+16)
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c < utf8.RuneSelf {
+			if c == 0x7f { // DEL: JSON allows it raw in a string
+				out = append(out, `\u007f`...)
+			} else {
+				out = append(out, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(src[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = append(out, `\ufffd`...)
+		case unprintable(r) && r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+		case unprintable(r):
+			out = fmt.Appendf(out, `\u%04x`, r)
+		default:
+			out = append(out, src[i:i+size]...)
+		}
+		i += size
+	}
+	return out, true
+}

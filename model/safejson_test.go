@@ -1,0 +1,60 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestTerminalSafeJSON(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"clean", `{"a": "b",` + "\n" + ` "c": [1, 2]}`, `{"a":"b","c":[1,2]}`},
+		{"C1 byte pair (U+009B CSI)", "{\"t\":\"x\u009b2Jy\"}", `{"t":"x\u009b2Jy"}`},
+		{"right-to-left override", "{\"t\":\"abc\u202Etxt.exe\"}", `{"t":"abc\u202etxt.exe"}`},
+		{"invalid UTF-8", "{\"t\":\"a\xff\x9bb\"}", `{"t":"a\ufffd\ufffdb"}`},
+		{"line separator and zero-width", "{\"t\":\"a\u2028b\u200bc\"}", `{"t":"a\u2028b\u200bc"}`},
+		{"tag character (outside the BMP)", "{\"t\":\"a\U000E0041\"}", `{"t":"a\udb40\udc41"}`},
+		{"accents, CJK and emoji stay", `{"t":"é 中文 🙂"}`, `{"t":"é 中文 🙂"}`},
+	} {
+		got, ok := TerminalSafeJSON([]byte(tc.in))
+		if !ok || string(got) != tc.want {
+			t.Errorf("%s: got %s (%v), want %s", tc.name, got, ok, tc.want)
+		}
+	}
+	if _, ok := TerminalSafeJSON([]byte("{\"t\":\"\x1b[2J\"}")); ok {
+		t.Error("a raw ESC inside a string is not JSON")
+	}
+}
+
+// FuzzTerminalSafeJSON: the result is valid JSON on one line, valid UTF-8,
+// holds nothing Sanitize would change, and decodes to the same value as
+// the input whenever the input is valid UTF-8.
+func FuzzTerminalSafeJSON(f *testing.F) {
+	f.Add([]byte("{\"t\":\"x\u009b\u202e\u2028\xff\"}"))
+	f.Add([]byte(`[1, "a", {"b": null}]`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, ok := TerminalSafeJSON(raw)
+		if !ok {
+			if json.Valid(raw) {
+				t.Fatalf("valid JSON refused: %q", raw)
+			}
+			return
+		}
+		if !json.Valid(got) || bytes.ContainsAny(got, "\n\r") || !utf8.Valid(got) {
+			t.Fatalf("TerminalSafeJSON(%q) = %q", raw, got)
+		}
+		if SanitizeLine(string(got)) != string(got) {
+			t.Fatalf("TerminalSafeJSON(%q) = %q still holds what Sanitize changes", raw, got)
+		}
+		if utf8.Valid(raw) {
+			var a, b any
+			json.Unmarshal(raw, &a)
+			json.Unmarshal(got, &b)
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("value changed: %v → %v", a, b)
+			}
+		}
+	})
+}

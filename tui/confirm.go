@@ -1,0 +1,128 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// ErrNotSent marks an answer that Controls withheld because the
+// conversation no longer waits on the actions the user was asked about;
+// its message says why ("not sent: the conversation is running, …").
+var ErrNotSent = errors.New("not sent")
+
+// respondTimeout bounds an accept or reject request with its check.
+const respondTimeout = 30 * time.Second
+
+// question is what an accept or reject prompt asks about: the exact
+// actions pending when it opened. The answer is sent only while the
+// conversation still waits on exactly these, so it can never land on an
+// action the user did not see.
+type question struct {
+	accept  bool
+	ids     []string // the actions' event ids, oldest first
+	indices []int    // their positions in the log, for the prompt
+}
+
+// askConfirm opens the accept or reject question about the actions the
+// conversation waits on now (the latest state, wherever the cursor is).
+func (m Model) askConfirm(accept bool) Model {
+	var q question
+	q.accept = accept
+	for _, p := range m.log.Latest().Pending {
+		q.ids = append(q.ids, p.ID)
+		q.indices = append(q.indices, p.Index)
+	}
+	// Upstream caveat (protocol §5): any message sent while waiting for
+	// confirmation approves the pending actions too.
+	m.input = prompt{kind: promptConfirm, q: q, note: "(a message sent while waiting also approves)"}
+	return m
+}
+
+// staleReason says why the conversation no longer waits on exactly the
+// actions of q, as of the newest event; "" while it still does.
+func staleReason(st reducer.State, q question) string {
+	if st.Status != model.StatusWaitingForConfirmation {
+		return "the conversation is " + strings.ReplaceAll(st.Status, "_", " ") + ", no longer waiting for confirmation"
+	}
+	if len(st.Pending) != len(q.ids) {
+		return "the conversation now waits on other actions"
+	}
+	for k, p := range st.Pending {
+		if p.ID != q.ids[k] {
+			return "the conversation now waits on other actions"
+		}
+	}
+	return ""
+}
+
+// answerConfirm sends the answer to q, unless the live state already
+// shows the question is stale: then nothing is sent and the footer says
+// why. Controls checks again with the server just before sending.
+func (m Model) answerConfirm(q question) (Model, tea.Cmd) {
+	m.input = prompt{}
+	if why := staleReason(m.log.Latest(), q); why != "" || m.feedDone {
+		if why == "" {
+			why = "the connection has ended"
+		}
+		return m.setFlash("not sent: " + why)
+	}
+	c := m.opts.Controls
+	if c == nil {
+		return m, nil
+	}
+	verb := "rejecting"
+	if q.accept {
+		verb = "accepting"
+	}
+	m, flash := m.setFlash(verb + " " + ordinals(q.indices) + "…")
+	return m, tea.Batch(flash, func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+		defer cancel()
+		return respondDoneMsg{accept: q.accept, indices: q.indices, err: c.Respond(ctx, q.accept, q.ids)}
+	})
+}
+
+// withdrawStale closes an open question once the conversation stops
+// waiting on its actions (after new events arrived): the footer says why.
+func (m Model) withdrawStale() (Model, tea.Cmd) {
+	if m.input.kind != promptConfirm {
+		return m, nil
+	}
+	why := staleReason(m.log.Latest(), m.input.q)
+	if why == "" {
+		return m, nil
+	}
+	m.input = prompt{}
+	return m.setFlash("question withdrawn: " + why)
+}
+
+// respondDone reports how an answer went.
+func (m Model) respondDone(msg respondDoneMsg) (Model, tea.Cmd) {
+	switch {
+	case errors.Is(msg.err, ErrNotSent):
+		return m.setFlash(model.SanitizeLine(msg.err.Error()))
+	case msg.err != nil:
+		return m.setFlash("could not respond: " + sanitizeErr(msg.err))
+	}
+	verb := "rejected"
+	if msg.accept {
+		verb = "accepted"
+	}
+	return m.setFlash(verb + " " + ordinals(msg.indices))
+}
+
+// ordinals lists event positions for a sentence: "#7", "#7, #8".
+func ordinals(indices []int) string {
+	out := make([]string, len(indices))
+	for k, i := range indices {
+		out[k] = ordinal(i)
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,246 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"ohwatch/model"
+	"ohwatch/theme"
+)
+
+// maxInputRunes bounds what a text prompt takes.
+const maxInputRunes = 200
+
+// maxSearchHistory is how many past searches ↑ recalls.
+const maxSearchHistory = 50
+
+// newTextInput is the editor behind every text prompt (search, jump, the
+// browser's filter): a bubbles textinput, so the keys people expect work —
+// ←/→, home/end, ctrl+a/e, ctrl+u, ctrl+k, ctrl+w, alt+←/→ — and pasted
+// text lands in it. The prompt draws it itself, in the theme's styles, so
+// only the editing is borrowed; the clipboard key and the completion keys
+// are off (pasting is the terminal's, ↑/↓ are the history's).
+func newTextInput() textinput.Model {
+	in := textinput.New()
+	in.Prompt = ""
+	in.CharLimit = maxInputRunes
+	in.SetVirtualCursor(false)
+	in.KeyMap.Paste.SetEnabled(false)
+	in.KeyMap.AcceptSuggestion.SetEnabled(false)
+	in.KeyMap.NextSuggestion.SetEnabled(false)
+	in.KeyMap.PrevSuggestion.SetEnabled(false)
+	in.Focus()
+	return in
+}
+
+// editInput applies a key or a paste to a text input. Text from the
+// terminal passes through the sanitiser first, so no control sequence
+// reaches the screen through the prompt. changed reports whether the text
+// changed (the cursor moving is not a change).
+func editInput(in textinput.Model, msg tea.Msg) (out textinput.Model, changed bool) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if msg.Text != "" {
+			msg.Text = model.SanitizeLine(msg.Text)
+		}
+		before := in.Value()
+		in, _ = in.Update(msg)
+		return in, in.Value() != before
+	case tea.PasteMsg:
+		before := in.Value()
+		in, _ = in.Update(tea.PasteMsg{Content: model.SanitizeLine(msg.Content)})
+		return in, in.Value() != before
+	}
+	return in, false
+}
+
+// inputField draws a text input's value with its cursor, at most width
+// cells: a long value scrolls so the cursor stays on the screen.
+func inputField(in textinput.Model, width int) string {
+	value := []rune(in.Value())
+	pos := min(in.Position(), len(value))
+	before, after := string(value[:pos]), string(value[pos:])
+	under := "█"
+	if after != "" {
+		r := []rune(after)
+		under = lipgloss.NewStyle().Reverse(true).Render(string(r[0]))
+		after = string(r[1:])
+	}
+	if room := max(width-2, 4); ansi.StringWidth(before) >= room {
+		before = "…" + ansi.TruncateLeft(before, ansi.StringWidth(before)-room+2, "")
+	}
+	return before + under + after
+}
+
+// searchOrigin is where the cursor was when the search prompt opened.
+type searchOrigin struct {
+	cursor, top int
+	follow      bool
+	// query is the search that was active then, restored by esc.
+	query string
+}
+
+// openJump opens the ":" prompt.
+func (m Model) openJump() Model {
+	m.input = prompt{kind: promptJump, in: newTextInput()}
+	return m
+}
+
+// openSearch opens the "/" prompt, empty: ↑ recalls earlier searches.
+func (m Model) openSearch() Model {
+	m.input = prompt{kind: promptSearch, in: newTextInput(), hist: len(m.searchHist),
+		back: searchOrigin{cursor: m.cursor, top: m.top, follow: m.follow, query: m.search.query}}
+	return m
+}
+
+// renderText draws the search or jump prompt.
+func (p prompt) renderText(s theme.Styles, width int) string {
+	lead, hint := ":", "  #index · +1:02:03 · 14:03:00 · 14:03:00+05:30 · ISO · enter jump · esc cancel"
+	if p.kind == promptSearch {
+		lead, hint = "/", "  enter keep · ↑ earlier searches · esc cancel"
+	}
+	return s.Prompt.Render(lead) + inputField(p.in, width-1) + s.Muted.Render(hint)
+}
+
+// textPromptKey answers a key while the search or jump prompt is open:
+// enter submits, esc cancels, ↑/↓ walk the search history, the rest edits.
+// Every edit of the search previews it: the list moves to the first match
+// after where the prompt was opened, and the matches mark the rows.
+func (m Model) textPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	p := m.input
+	switch msg.String() {
+	case "esc", "ctrl+c":
+		m.input = prompt{}
+		if p.kind == promptSearch {
+			return m.cancelSearchPrompt(p)
+		}
+		return m, nil
+	case "enter":
+		m.input = prompt{}
+		if p.kind == promptJump {
+			return m.jumpTo(p.in.Value())
+		}
+		return m.submitSearch(p)
+	}
+	if older, newer := key.Matches(msg, m.keys.OlderSearch), key.Matches(msg, m.keys.NewerSearch); older || newer {
+		if p.kind == promptSearch {
+			return m.searchHistoryStep(older)
+		}
+		return m, nil
+	}
+	var changed bool
+	m.input.in, changed = editInput(p.in, msg)
+	if changed && p.kind == promptSearch {
+		return m.previewSearch()
+	}
+	return m, nil
+}
+
+// promptPaste puts pasted text into an open text prompt.
+func (m Model) promptPaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
+	if m.input.kind != promptSearch && m.input.kind != promptJump {
+		return m, nil
+	}
+	var changed bool
+	m.input.in, changed = editInput(m.input.in, msg)
+	if changed && m.input.kind == promptSearch {
+		return m.previewSearch()
+	}
+	return m, nil
+}
+
+// previewSearch searches for the prompt's text as typed so far, from where
+// the prompt was opened.
+func (m Model) previewSearch() (tea.Model, tea.Cmd) {
+	m = m.backTo(m.input.back)
+	return m.startSearch(m.input.in.Value(), true, true)
+}
+
+// backTo puts the cursor and the list back where they were.
+func (m Model) backTo(o searchOrigin) Model {
+	if m.log.Len() == 0 {
+		return m
+	}
+	if o.follow && m.canFollow() {
+		return m.moveTo(m.log.Len() - 1)
+	}
+	m = m.moveTo(o.cursor)
+	m.top = o.top
+	m.fixTop()
+	return m
+}
+
+// cancelSearchPrompt returns to where the prompt was opened and restores
+// the search that was active then.
+func (m Model) cancelSearchPrompt(p prompt) (tea.Model, tea.Cmd) {
+	if m.search.query == p.back.query {
+		return m, nil
+	}
+	m = m.backTo(p.back)
+	return m.startSearch(p.back.query, false, true)
+}
+
+// submitSearch keeps the search typed into the prompt: the preview
+// already runs it, so enter only records it in the history and lets a
+// search with no match say so. An empty prompt clears the search.
+func (m Model) submitSearch(p prompt) (tea.Model, tea.Cmd) {
+	query := strings.TrimSpace(p.in.Value())
+	if query == "" {
+		if m.search.query == "" {
+			return m, nil
+		}
+		return m.startSearch("", false, true)
+	}
+	m.searchHist = appendHistory(m.searchHist, query)
+	if m.search.query != query {
+		return m.startSearch(query, true, false)
+	}
+	m.search.quiet = false
+	if !m.search.running && len(m.search.matches) == 0 {
+		m.search.quiet = true
+		return m.setFlash("no match for “" + model.SanitizeLine(query) + "”")
+	}
+	return m, nil
+}
+
+// searchHistoryStep puts an earlier (up) or later (down) search into the
+// prompt and previews it; past the latest the prompt is empty again.
+func (m Model) searchHistoryStep(up bool) (tea.Model, tea.Cmd) {
+	p := &m.input
+	h := m.searchHist
+	switch {
+	case up && p.hist > 0:
+		p.hist--
+	case !up && p.hist < len(h):
+		p.hist++
+	default:
+		return m, nil
+	}
+	text := ""
+	if p.hist < len(h) {
+		text = h[p.hist]
+	}
+	p.in.SetValue(text)
+	p.in.CursorEnd()
+	return m.previewSearch()
+}
+
+// appendHistory adds a search to the history, the latest last, without
+// repeating the one before it; the slice is copied, never shared with an
+// older Model value.
+func appendHistory(h []string, query string) []string {
+	if len(h) > 0 && h[len(h)-1] == query {
+		return h
+	}
+	h = append(slices.Clip(h), query)
+	if len(h) > maxSearchHistory {
+		h = h[len(h)-maxSearchHistory:]
+	}
+	return h
+}
