@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"ohwatch/client/files"
-	"ohwatch/client/serve"
 	"ohwatch/gen"
 	"ohwatch/headless"
 	"ohwatch/model"
@@ -364,16 +363,8 @@ func TestJaegerEndToEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv := serve.New(serve.Options{Speed: 0, FinishConfirmDelay: 1})
 			id := conv.ID // the recording's own id: a replay of it is the same trace
-			srv.Add(id, conv.Base, conv.Events)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			url, err := srv.Start(ctx, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
+			url := serveOne(t, id, conv)
 			endpoint := j.otlpHTTP
 			if protocol == otel.ProtocolGRPC {
 				endpoint = j.otlpGRPC

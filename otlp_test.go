@@ -13,6 +13,22 @@ import (
 	"ohwatch/headless"
 )
 
+// serveOne serves a recording under id on loopback, at full speed, until
+// the test ends, and returns its URL.
+func serveOne(t *testing.T, id string, conv *files.Conversation) string {
+	t.Helper()
+	srv := serve.New(serve.Options{Speed: 0, FinishConfirmDelay: 1})
+	srv.Add(id, conv.Base, conv.Events)
+	ctx, cancel := context.WithCancel(context.Background())
+	url, err := srv.Start(ctx, "")
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close(); cancel() })
+	return url
+}
+
 // TestOTLPBackendDownChangesNothing: with the tracing backend down for the
 // whole run, the watch's exit code and output are those of a watch without
 // --otlp; the lost spans are counted on stderr.
@@ -21,16 +37,8 @@ func TestOTLPBackendDownChangesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := serve.New(serve.Options{Speed: 0, FinishConfirmDelay: 1})
 	id := "2f6f2ccc343c43749a75342cea50f198"
-	srv.Add(id, conv.Base, conv.Events)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	url, err := srv.Start(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	url := serveOne(t, id, conv)
 	// A port nothing listens on.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

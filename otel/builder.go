@@ -152,7 +152,6 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 	case *model.Observation:
 		b.endObservation(ev, body, at)
 	case *model.AgentError:
-		b.addException(ev.Kind, body.Error, at)
 		if sp := b.takeTool(body.ToolCallID, ""); sp != nil {
 			sp.SetStatus(codes.Error, line(body.Error))
 			sp.End(trace.WithTimestamp(at))
@@ -168,10 +167,12 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 		_, sp := b.scope()
 		sp.AddEvent("condensation", trace.WithTimestamp(at), trace.WithAttributes(
 			attribute.Int("ohwatch.forgotten_events", len(body.ForgottenIDs)), attrEventID.String(line(ev.ID))))
-	case *model.ConversationError:
-		b.addException(ev.Kind, joinColon(body.Code, body.Detail), at)
-	case *model.ServerError:
-		b.addException(ev.Kind, joinColon(body.Code, body.Detail), at)
+	}
+	if n := next.ErrorCount - prev.ErrorCount; n > 0 {
+		errs := next.Errors()
+		for _, e := range errs[max(0, len(errs)-n):] {
+			b.addException(e.Kind, e.Text, at)
+		}
 	}
 	// A change of confirmation policy, not its first report: a recording
 	// knows its policy from the start, a live watch from its first snapshot.
@@ -182,6 +183,20 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 	if next.StatusAt == i && next.Status != prev.Status {
 		b.statusChange(prev, next, at)
 	}
+}
+
+// AddLog builds the whole of a recorded log and finishes it: a recording
+// ends where it ends, so its root is never marked unfinished. It folds the
+// events in order itself rather than asking the log for each State.
+func (b *Builder) AddLog(log *reducer.Log) {
+	s := log.Initial()
+	for i := range log.Len() {
+		ev := log.Event(i)
+		next := reducer.Apply(s, ev)
+		b.Add(i, ev, s, next)
+		s = next
+	}
+	b.Finish(s, false)
 }
 
 // addCalls queues a chat span for every LLM call the metrics gained at
@@ -495,14 +510,4 @@ func Terminal(s reducer.State) bool {
 		return s.StatusConfirmed
 	}
 	return false
-}
-
-func joinColon(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + ": " + b
 }

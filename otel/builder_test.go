@@ -46,19 +46,12 @@ func spansOf(t *testing.T, c conversation, opts Options) (tracetest.SpanStubs, r
 	tp := NewProvider(sdktrace.NewSimpleSpanProcessor(exp), "", "test")
 	log := reducer.NewLog(nil, 0)
 	log.Append(c.evs...)
-	b := NewBuilder(Tracer(tp, "test"), c.name, opts)
-	s := log.Initial()
-	for i := range log.Len() {
-		next := reducer.Apply(s, log.Event(i))
-		b.Add(i, log.Event(i), s, next)
-		s = next
-	}
-	b.Finish(s, false)
+	NewBuilder(Tracer(tp, "test"), c.name, opts).AddLog(log)
 	spans := exp.GetSpans() // before Shutdown, which empties the exporter
 	if err := tp.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return spans, s
+	return spans, log.Latest()
 }
 
 func attr(s tracetest.SpanStub, k attribute.Key) (attribute.Value, bool) {

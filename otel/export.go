@@ -37,13 +37,7 @@ func Export(w io.Writer, log *reducer.Log, conversationID, serviceName, version 
 	proc := &chunkProcessor{exp: exp}
 	tp := NewProvider(proc, serviceName, version)
 	b := NewBuilder(Tracer(tp, version), conversationID, opts)
-	s := log.Initial()
-	for i := range log.Len() {
-		next := reducer.Apply(s, log.Event(i))
-		b.Add(i, log.Event(i), s, next)
-		s = next
-	}
-	b.Finish(s, false)
+	b.AddLog(log)
 	err := tp.Shutdown(context.Background()) // stops the client: all written
 	if err == nil {
 		err = proc.err
