@@ -56,7 +56,7 @@ func runExport(args []string, env *environment) int {
 	if *format == "otlp" {
 		werr = exportOTLP(w, env, conv, log, pos[0], *content)
 	} else {
-		werr = writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings)
+		werr = writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings, true)
 	}
 	if err := werr; err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
@@ -71,10 +71,11 @@ var exportFormats = []string{"md", "json", "jsonl"}
 func validFormat(f string) bool { return slices.Contains(exportFormats, f) }
 
 // writeExport writes the conversation in one of the export formats.
-func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings []string) error {
+// recorded says log is a recording that has ended (reducer.Verdict).
+func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings []string, recorded bool) error {
 	switch format {
 	case "json":
-		return export.WriteState(w, export.State(log, log.Len(), warnings))
+		return export.WriteState(w, export.State(log, log.Len(), warnings, recorded))
 	case "jsonl":
 		events := make([]model.Event, log.Len())
 		for i := range events {
@@ -82,13 +83,15 @@ func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings [
 		}
 		return files.WriteJSONL(w, events)
 	default:
-		return export.Markdown(w, title, log)
+		return export.Markdown(w, title, log, recorded)
 	}
 }
 
 // exporter is the TUI's export key: it writes the conversation as it is now
 // into the working directory and returns the file's path.
-func exporter(title string, log *reducer.Log) func(format string) (string, error) {
+// recorded says the log is a recording (the TUI of `replay`), whose last
+// status is final.
+func exporter(title string, log *reducer.Log, recorded bool) func(format string) (string, error) {
 	return func(format string) (string, error) {
 		if !validFormat(format) {
 			return "", fmt.Errorf("unknown export format %q", format)
@@ -102,7 +105,7 @@ func exporter(title string, log *reducer.Log) func(format string) (string, error
 		if err != nil {
 			return "", err
 		}
-		werr := writeExport(f, format, title, log, nil)
+		werr := writeExport(f, format, title, log, nil, recorded)
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}

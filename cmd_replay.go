@@ -44,24 +44,7 @@ func runReplay(args []string, env *environment) int {
 	feed := make(chan model.Batch, 4)
 	// The reader streams in order while the screen is already up: a long
 	// recording shows its first screen at once and fills in behind it.
-	go func() {
-		defer close(feed)
-		defer r.Close()
-		_, err := r.Stream(ctx, func(c files.Chunk) {
-			b := c.Batch
-			b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
-			select {
-			case feed <- b:
-			case <-ctx.Done():
-			}
-		})
-		if err != nil && ctx.Err() == nil {
-			select {
-			case feed <- model.Batch{Warnings: []string{err.Error()}}:
-			case <-ctx.Done():
-			}
-		}
-	}()
+	go streamInto(ctx, r, feed)
 	return present(ctx, env, &vf, session{
 		id:        header.ID,
 		title:     titleOf(header.Title, header.ID, path),
@@ -71,6 +54,28 @@ func runReplay(args []string, env *environment) int {
 		recording: true,
 		traceID:   traceKey(header.ID, path),
 	})
+}
+
+// streamInto streams the recording r into feed, in order, one batch per
+// chunk with its progress, then closes r and feed. A read error that was
+// not an interruption becomes a warning batch: what was read is kept.
+func streamInto(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
+	defer close(feed)
+	defer r.Close()
+	_, err := r.Stream(ctx, func(c files.Chunk) {
+		b := c.Batch
+		b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
+		select {
+		case feed <- b:
+		case <-ctx.Done():
+		}
+	})
+	if err != nil && ctx.Err() == nil {
+		select {
+		case feed <- model.Batch{Warnings: []string{err.Error()}}:
+		case <-ctx.Done():
+		}
+	}
 }
 
 // replayFollow tails a conversation directory that a local agent is still

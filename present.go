@@ -98,7 +98,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		Conversation: s.id,
 		Notify:       !vf.noNotify && env.isTerminal,
 		Controls:     s.controls,
-		Export:       exporter(s.title, s.log),
+		Export:       exporter(s.title, s.log, s.recording),
 		Pager:        env.getenv("PAGER"),
 		NoColor:      env.getenv("NO_COLOR") != "",
 	})

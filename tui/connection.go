@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"ohwatch/model"
 )
 
@@ -38,7 +40,10 @@ func (m Model) connWord() string {
 	case model.PhaseLive:
 		return "connected"
 	case model.PhaseReconnecting:
-		return "reconnecting (" + strconv.Itoa(c.Attempt) + ") in " + wholeSeconds(c.RetryIn)
+		if m.retryLeft <= 0 {
+			return "reconnecting (" + strconv.Itoa(c.Attempt) + ") now"
+		}
+		return "reconnecting (" + strconv.Itoa(c.Attempt) + ") in " + wholeSeconds(m.retryLeft)
 	case model.PhaseLost:
 		return "lost"
 	case model.PhaseDone:
@@ -51,6 +56,48 @@ func (m Model) connWord() string {
 // 635ms): the header counts in seconds.
 func wholeSeconds(d time.Duration) string {
 	return strconv.Itoa(max(1, int(math.Ceil(d.Seconds())))) + "s"
+}
+
+// retryTickMsg counts a reconnect's wait down by a second; gen drops the
+// ticks of an older wait.
+type retryTickMsg struct{ gen int }
+
+// startRetryCountdown begins counting down a new reconnect wait, so the
+// header's "in Ns" is true while it shows.
+func (m Model) startRetryCountdown(c model.ConnState) (Model, tea.Cmd) {
+	m.retryGen++
+	if c.Phase != model.PhaseReconnecting {
+		m.retryLeft = 0
+		return m, nil
+	}
+	m.retryLeft = c.RetryIn
+	return m, m.retryTick()
+}
+
+// retryTick waits for the next whole second of the countdown.
+func (m Model) retryTick() tea.Cmd {
+	if m.retryLeft <= 0 {
+		return nil
+	}
+	step := m.retryLeft % time.Second
+	if step == 0 {
+		step = time.Second
+	}
+	gen := m.retryGen
+	return tea.Tick(step, func(time.Time) tea.Msg { return retryTickMsg{gen: gen} })
+}
+
+// retryTicked advances the countdown.
+func (m Model) retryTicked(msg retryTickMsg) (Model, tea.Cmd) {
+	if msg.gen != m.retryGen || m.retryLeft <= 0 {
+		return m, nil
+	}
+	step := m.retryLeft % time.Second
+	if step == 0 {
+		step = time.Second
+	}
+	m.retryLeft -= step
+	return m, m.retryTick()
 }
 
 // connProblem is the banner text for a live source whose socket is not

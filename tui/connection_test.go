@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"ohwatch/model"
@@ -116,4 +117,49 @@ func TestUnreachableExit(t *testing.T) {
 			t.Errorf("%s: Unreachable() = %q, want %q", tt.name, got, tt.wantHas)
 		}
 	}
+}
+
+// TestReconnectCountdown: "in Ns" counts down each second, so it stays
+// true while it shows; a newer wait drops the older one's ticks.
+func TestReconnectCountdown(t *testing.T) {
+	m := connModel(t, 80, 24, true, model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2, RetryIn: 2500 * time.Millisecond})
+	head := func(m Model) string { return strings.Split(screen(m), "\n")[1] }
+	if !strings.Contains(head(m), "reconnecting (2) in 3s") {
+		t.Fatalf("at the start: %q", head(m))
+	}
+	old := m.retryGen
+	for _, want := range []string{"in 2s", "in 1s", "now"} {
+		cmd := m.retryTick()
+		m, _ = send(m, retryTickMsg{gen: m.retryGen})
+		if !strings.Contains(head(m), "reconnecting (2) "+want) {
+			t.Fatalf("after a tick: %q, want %q", head(m), want)
+		}
+		if want != "now" && cmd == nil {
+			t.Fatal("the countdown stopped early")
+		}
+	}
+	m, _ = send(m, batchMsg{batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 3, RetryIn: 4 * time.Second}}})
+	m, _ = send(m, retryTickMsg{gen: old})
+	if !strings.Contains(head(m), "reconnecting (3) in 4s") {
+		t.Fatalf("a stale tick moved the new countdown: %q", head(m))
+	}
+}
+
+// TestReconnectTickTiming: the first tick comes when the wait reaches a
+// whole second (500ms of 2.5s), the next a second later.
+func TestReconnectTickTiming(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := connModel(t, 80, 24, true, model.ConnState{Phase: model.PhaseReconnecting, Attempt: 1, RetryIn: 2500 * time.Millisecond})
+		for _, want := range []time.Duration{500 * time.Millisecond, time.Second} {
+			start := time.Now()
+			msg := m.retryTick()()
+			if got := time.Since(start); got != want {
+				t.Fatalf("tick after %v, want %v", got, want)
+			}
+			m, _ = send(m, msg)
+		}
+		if m.retryLeft != time.Second {
+			t.Fatalf("left %v", m.retryLeft)
+		}
+	})
 }

@@ -1,6 +1,10 @@
 package tui
 
-import "sort"
+import (
+	"sort"
+
+	"ohwatch/reducer"
+)
 
 // shows reports whether the list shows event i: the filter lets its kind
 // through, or it is the cursor (a jump to a hidden event still shows it).
@@ -178,4 +182,16 @@ func nextIn(marks []int, cursor int, forward bool) (int, bool) {
 		return marks[k], true
 	}
 	return 0, false
+}
+
+// recordingEnded reports whether the conversation is a recording read to
+// its end: nothing more can arrive, so its last status is final.
+func (m Model) recordingEnded() bool {
+	return !m.opts.Live && (m.opts.Feed == nil || m.feedDone)
+}
+
+// verdict is the verdict on st, the state at the cursor: the recording's
+// final one when the cursor is on the last event of an ended recording.
+func (m Model) verdict(st reducer.State) reducer.Verdict {
+	return st.Verdict(m.recordingEnded() && m.cursor == m.log.Len()-1)
 }

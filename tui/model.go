@@ -58,6 +58,10 @@ type Model struct {
 	// status that needs the user, until seen (attention.go).
 	liveStatus string
 	attn       attention
+	// retryLeft is what remains of a reconnect's wait, counted down each
+	// second; retryGen drops the ticks of an older wait.
+	retryLeft time.Duration
+	retryGen  int
 	// progress is how far a loading source has got; nil when the source
 	// reports none.
 	progress    *model.Progress
@@ -163,6 +167,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.searchProgress(msg)
 	case playTickMsg:
 		return m.playTick(msg)
+	case retryTickMsg:
+		return m.retryTicked(msg)
 	case respondDoneMsg:
 		return m.respondDone(msg)
 	case exportDoneMsg:
@@ -195,10 +201,12 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 		m.log.Append(b.Events...)
 	}
 	liveBefore := m.wasLive
+	var countdown tea.Cmd
 	if b.Conn != nil {
 		c := *b.Conn
 		m.conn = &c
 		m.wasLive = m.wasLive || c.Phase == model.PhaseLive
+		m, countdown = m.startRetryCountdown(c)
 	}
 	if b.Progress != nil {
 		p := *b.Progress
@@ -222,7 +230,7 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 	m, search := m.searchNew()
 	m, withdrawn := m.withdrawStale()
 	m, notify := m.noticeStatus(liveBefore)
-	return m, tea.Batch(m.waitFeed(), search, withdrawn, notify)
+	return m, tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown)
 }
 
 // waitFeed is the one point where events enter the UI: it waits for the

@@ -128,7 +128,7 @@ func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 			height = max(m.height, 1)
 		}
 		limit := min(maxTimeline, m.scroll[paneTimeline]+height)
-		f.lines = timelinePane{transitions: st.LastTransitions(limit), confirmed: st.StatusConfirmed, now: now,
+		f.lines = timelinePane{transitions: st.LastTransitions(limit), confirmed: m.verdict(st).Final(), now: now,
 			start: m.cache.startTime(m.log), absTime: m.absTime, styles: m.styles}.lines()
 		f.fromBottom = true
 	case paneMetrics:
