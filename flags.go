@@ -93,6 +93,7 @@ type viewFlags struct {
 	theme themeFlag
 	// secrets, when set, are redacted from the --log file.
 	secrets *model.Secrets
+	otlp    otlpFlags
 }
 
 func (v *viewFlags) bind(fs *flag.FlagSet) {
@@ -104,6 +105,7 @@ func (v *viewFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")
 	fs.BoolVar(&v.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when the agent needs you")
 	fs.Var(&v.theme, "theme", themeUsage)
+	v.otlp.bind(fs)
 }
 
 // useHeadless says whether to print lines rather than open the TUI.
