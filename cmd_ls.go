@@ -34,7 +34,7 @@ type listing struct {
 
 func runList(args []string, env *environment) int {
 	fs := newFlagSet("ls", "ls [PATH|URL] [--json] [--session-key-file F]", env.stderr)
-	asJSON := fs.Bool("json", false, "print a JSON array")
+	asJSON := fs.Bool("json", false, "print a JSON array: each conversation with its status, verdict, events, cost")
 	keyFile := fs.String("session-key-file", "", "read the agent-server session key from `FILE` (else SESSION_API_KEY)")
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if len(p) > 1 {
