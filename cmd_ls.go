@@ -55,8 +55,7 @@ func runList(args []string, env *environment) int {
 	if strings.HasPrefix(where, "http://") || strings.HasPrefix(where, "https://") {
 		key, err := sessionKey(*keyFile, "", env.getenv, env.stderr)
 		if err != nil {
-			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
-			return exitUsage
+			return reportUsage(env.stderr, "ls", usageErr(err.Error(), "--session-key-file names a file holding the key, or set SESSION_API_KEY"))
 		}
 		secrets := new(model.Secrets)
 		secrets.Add(key)
