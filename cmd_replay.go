@@ -16,7 +16,7 @@ func runReplay(args []string, env *environment) int {
 	fs := newFlagSet("replay", "replay PATH [--follow] [--headless] [--json] [--record DIR]", env.stderr)
 	var vf viewFlags
 	vf.bind(fs)
-	follow := fs.Bool("follow", false, "keep reading a directory that is still being written")
+	follow := fs.Bool("follow", false, "keep reading a directory that is still being written; a finished is confirmed as soon as its base_state.json says so")
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if err := onePath(p, "PATH of the recording to replay", "ohwatch replay PATH (an SDK directory, JSONL file or trajectory zip; 'ohwatch ls' lists local ones)"); err != nil {
 			return err

@@ -99,6 +99,7 @@ func openLocked(dir, eventsDir string, lock *dirLock, opts RecorderOptions) (*Re
 		r.next = max(r.next, f.Index+1)
 	}
 	r.readIDs(files)
+	r.resumed = len(files) > 0
 	return r, nil
 }
 
