@@ -87,6 +87,7 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 		server:   c.BaseURL(),
 		confirm:  func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
 		controls: confirmer{c: c, id: id},
+		traceID:  id,
 	})
 }
 
