@@ -16,12 +16,13 @@ import (
 )
 
 func runExport(args []string, env *environment) int {
-	fs := newFlagSet("export", "export PATH --format md|json|jsonl [-o FILE]", env.stderr)
-	format := fs.String("format", "md", "md (a readable transcript), json (the derived state) or jsonl (the events)")
+	fs := newFlagSet("export", "export PATH --format md|json|jsonl|otlp [-o FILE]", env.stderr)
+	format := fs.String("format", "md", "md (a readable transcript), json (the derived state), jsonl (the events) or otlp (OTLP/JSON traces)")
 	outPath := fs.String("o", "", "write to `FILE` instead of stdout")
+	content := bindOTLPContent(fs)
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
-		if !validFormat(*format) {
-			return usageErr(fmt.Sprintf("unknown --format %q", *format), "--format takes "+strings.Join(exportFormats, ", "))
+		if !validFormat(*format) && *format != "otlp" {
+			return usageErr(fmt.Sprintf("unknown --format %q", *format), "--format takes "+strings.Join(exportFormats, ", ")+", otlp")
 		}
 		if err := onePath(p, "PATH of the recording to export", "ohwatch export PATH --format md (an SDK directory, JSONL file or trajectory zip)"); err != nil {
 			return err
@@ -51,7 +52,13 @@ func runExport(args []string, env *environment) int {
 		defer f.Close()
 		w = f
 	}
-	if err := writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings); err != nil {
+	var werr error
+	if *format == "otlp" {
+		werr = exportOTLP(w, env, conv, log, pos[0], *content)
+	} else {
+		werr = writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings, true)
+	}
+	if err := werr; err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
 		return 1
 	}
@@ -64,10 +71,11 @@ var exportFormats = []string{"md", "json", "jsonl"}
 func validFormat(f string) bool { return slices.Contains(exportFormats, f) }
 
 // writeExport writes the conversation in one of the export formats.
-func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings []string) error {
+// recorded says log is a recording that has ended (reducer.Verdict).
+func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings []string, recorded bool) error {
 	switch format {
 	case "json":
-		return export.WriteState(w, export.State(log, log.Len(), warnings))
+		return export.WriteState(w, export.State(log, log.Len(), warnings, recorded))
 	case "jsonl":
 		events := make([]model.Event, log.Len())
 		for i := range events {
@@ -75,13 +83,15 @@ func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings [
 		}
 		return files.WriteJSONL(w, events)
 	default:
-		return export.Markdown(w, title, log)
+		return export.Markdown(w, title, log, recorded)
 	}
 }
 
 // exporter is the TUI's export key: it writes the conversation as it is now
 // into the working directory and returns the file's path.
-func exporter(title string, log *reducer.Log) func(format string) (string, error) {
+// recorded says the log is a recording (the TUI of `replay`), whose last
+// status is final.
+func exporter(title string, log *reducer.Log, recorded bool) func(format string) (string, error) {
 	return func(format string) (string, error) {
 		if !validFormat(format) {
 			return "", fmt.Errorf("unknown export format %q", format)
@@ -95,7 +105,7 @@ func exporter(title string, log *reducer.Log) func(format string) (string, error
 		if err != nil {
 			return "", err
 		}
-		werr := writeExport(f, format, title, log, nil)
+		werr := writeExport(f, format, title, log, nil, recorded)
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}

@@ -23,6 +23,8 @@ type listing struct {
 	ID           string    `json:"id"`
 	Title        string    `json:"title"`
 	Status       string    `json:"status"`
+	Verdict      string    `json:"verdict"`
+	StatusFinal  bool      `json:"status_final"`
 	Events       int       `json:"events"`
 	CostUSD      float64   `json:"cost_usd"`
 	CostKnown    bool      `json:"cost_known"`
@@ -118,8 +120,8 @@ func listLocal(ctx context.Context, root string, stderr io.Writer) ([]listing, e
 		for _, w := range s.Warnings {
 			fmt.Fprintf(stderr, "ohwatch ls: %s: %s\n", s.ID, model.SanitizeLine(w))
 		}
-		rows = append(rows, listing{ID: s.ID, Title: s.Title, Status: s.Status, Events: s.Events,
-			CostUSD: s.CostUSD, CostKnown: s.CostKnown, LastActivity: s.LastActivity, Path: s.Path})
+		rows = append(rows, recordedVerdict(ctx, listing{ID: s.ID, Title: s.Title, Status: s.Status, Events: s.Events,
+			CostUSD: s.CostUSD, CostKnown: s.CostKnown, LastActivity: s.LastActivity, Path: s.Path}))
 	}
 	return rows, nil
 }
@@ -136,6 +138,7 @@ func listServer(ctx context.Context, url, key string) ([]listing, error) {
 	rows := make([]listing, 0, len(infos))
 	for _, info := range infos {
 		row := listing{ID: info.ID, Title: info.Title, Status: info.ExecutionStatus, LastActivity: info.UpdatedAt, Events: -1}
+		row = serverVerdict(row)
 		if n, err := c.CountEvents(ctx, info.ID); err == nil {
 			row.Events = n
 		}
@@ -166,17 +169,12 @@ func writeListing(w io.Writer, rows []listing) {
 		if r.Events < 0 {
 			events = "?"
 		}
-		cost := "-"
-		if r.CostKnown || r.CostUSD > 0 {
-			cost = format.Cost(r.CostUSD, true)
-		} else if r.Status != "" {
-			cost = "unknown"
-		}
+		cost := format.Cost(r.CostUSD, r.CostKnown || r.CostUSD > 0)
 		last := "-"
 		if !r.LastActivity.IsZero() {
 			last = r.LastActivity.UTC().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, orDashMain(r.Status), events, cost, last, truncateTitle(r.Title, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, orDashMain(r.Verdict), events, cost, last, truncateTitle(r.Title, 60))
 	}
 	tw.Flush()
 }

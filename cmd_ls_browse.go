@@ -37,21 +37,14 @@ func browseAndReplay(env *environment, rows []listing) int {
 func browseRowsOf(rows []listing) []tui.BrowseRow {
 	out := make([]tui.BrowseRow, len(rows))
 	for i, r := range rows {
-		out[i] = tui.BrowseRow{ID: r.ID, Title: r.Title, Status: r.Status, Events: r.Events,
+		out[i] = tui.BrowseRow{ID: r.ID, Title: r.Title, Status: r.Status, Verdict: r.Verdict, Events: r.Events,
 			Cost: listingCost(r), LastActivity: r.LastActivity, Path: r.Path}
 	}
 	return out
 }
 
 // listingCost is a row's cost as `ohwatch ls` prints it: dollars when
-// known, "unknown" when a conversation spent tokens at no known price,
-// "-" when there is nothing to say.
+// known, else "unknown" — never a false $0.
 func listingCost(r listing) string {
-	switch {
-	case r.CostKnown || r.CostUSD > 0:
-		return format.Cost(r.CostUSD, true)
-	case r.Status != "":
-		return "unknown"
-	}
-	return "-"
+	return format.Cost(r.CostUSD, r.CostKnown || r.CostUSD > 0)
 }

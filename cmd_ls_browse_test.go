@@ -14,7 +14,7 @@ func TestBrowseRowsCarryTheListing(t *testing.T) {
 		{ID: "d", Title: "nothing known", Events: -1},
 	}
 	got := browseRowsOf(rows)
-	want := []string{"$1.50", "$0.0040", "unknown", "-"}
+	want := []string{"$1.50", "$0.0040", "unknown", "unknown"}
 	for i, r := range got {
 		if r.Cost != want[i] {
 			t.Errorf("row %s: cost %q, want %q", r.ID, r.Cost, want[i])

@@ -16,7 +16,7 @@ func runReplay(args []string, env *environment) int {
 	fs := newFlagSet("replay", "replay PATH [--follow] [--headless] [--json] [--record DIR]", env.stderr)
 	var vf viewFlags
 	vf.bind(fs)
-	follow := fs.Bool("follow", false, "keep reading a directory that is still being written")
+	follow := fs.Bool("follow", false, "keep reading a directory that is still being written; a finished is confirmed as soon as its base_state.json says so")
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if err := onePath(p, "PATH of the recording to replay", "ohwatch replay PATH (an SDK directory, JSONL file or trajectory zip; 'ohwatch ls' lists local ones)"); err != nil {
 			return err
@@ -44,24 +44,7 @@ func runReplay(args []string, env *environment) int {
 	feed := make(chan model.Batch, 4)
 	// The reader streams in order while the screen is already up: a long
 	// recording shows its first screen at once and fills in behind it.
-	go func() {
-		defer close(feed)
-		defer r.Close()
-		_, err := r.Stream(ctx, func(c files.Chunk) {
-			b := c.Batch
-			b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
-			select {
-			case feed <- b:
-			case <-ctx.Done():
-			}
-		})
-		if err != nil && ctx.Err() == nil {
-			select {
-			case feed <- model.Batch{Warnings: []string{err.Error()}}:
-			case <-ctx.Done():
-			}
-		}
-	}()
+	go streamInto(ctx, r, feed)
 	return present(ctx, env, &vf, session{
 		id:        header.ID,
 		title:     titleOf(header.Title, header.ID, path),
@@ -69,7 +52,30 @@ func runReplay(args []string, env *environment) int {
 		log:       log,
 		feed:      feed,
 		recording: true,
+		traceID:   traceKey(header.ID, path),
 	})
+}
+
+// streamInto streams the recording r into feed, in order, one batch per
+// chunk with its progress, then closes r and feed. A read error that was
+// not an interruption becomes a warning batch: what was read is kept.
+func streamInto(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
+	defer close(feed)
+	defer r.Close()
+	_, err := r.Stream(ctx, func(c files.Chunk) {
+		b := c.Batch
+		b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
+		select {
+		case feed <- b:
+		case <-ctx.Done():
+		}
+	})
+	if err != nil && ctx.Err() == nil {
+		select {
+		case feed <- model.Batch{Warnings: []string{err.Error()}}:
+		case <-ctx.Done():
+		}
+	}
 }
 
 // replayFollow tails a conversation directory that a local agent is still
@@ -114,6 +120,7 @@ func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir stri
 		// base_state.json is a local file: it confirms as soon as it says
 		// finished, not after the grace period meant for a server.
 		confirmPoll: files.DefaultPoll,
+		traceID:     traceKey("", dir),
 	})
 }
 

@@ -55,7 +55,7 @@ func runState(args []string, env *environment) int {
 	if err != nil {
 		return loadFailed(ctx, env, "state", err)
 	}
-	doc := export.State(log, *at, conv.Warnings)
+	doc := export.State(log, *at, conv.Warnings, true)
 	if *asJSON {
 		if err := export.WriteState(env.stdout, doc); err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch state: %v\n", err)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/client/agentserver"
 	"ohwatch/client/serve"
 	"ohwatch/tui"
 )
@@ -16,26 +15,11 @@ import (
 // served for real, turn the server-side check into tui.ErrNotSent with the
 // reason, so the footer can say why nothing was sent.
 func TestConfirmerWithholdsStaleAnswers(t *testing.T) {
-	base, events, err := demoConversation()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const key = "confirm-test-key"
-	srv := serve.New(serve.Options{Key: key, Speed: 0})
-	srv.Add(base.ID, base, events)
-	url, err := srv.Start(context.Background(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c, err := agentserver.New(url, key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, _, _, c := serveDemo(t, serve.Options{Speed: 0})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cf := confirmer{c: c, id: base.ID}
-	err = cf.Respond(ctx, false, []string{"0f0e0d0c-0b0a-4908-8706-050403020100"})
+	err := cf.Respond(ctx, false, []string{"0f0e0d0c-0b0a-4908-8706-050403020100"})
 	if !errors.Is(err, tui.ErrNotSent) || !strings.HasPrefix(err.Error(), "not sent: the conversation is ") {
 		t.Fatalf("a stale answer: %v", err)
 	}

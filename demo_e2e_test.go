@@ -21,24 +21,9 @@ import (
 // loopback, watched over the WebSocket by the client, shown by the real
 // Bubble Tea program, until the status is a confirmed finished.
 func TestDemoEndToEndInTheTUI(t *testing.T) {
-	base, events, err := demoConversation()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const key = "demo-e2e-key"
-	srv := serve.New(serve.Options{Key: key, Speed: 200, ConfirmHold: 10 * time.Millisecond, FinishConfirmDelay: 20 * time.Millisecond})
-	srv.Add(base.ID, base, events)
+	base, events, url, c := serveDemo(t, serve.Options{Speed: 200, ConfirmHold: 10 * time.Millisecond, FinishConfirmDelay: 20 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	url, err := srv.Start(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c, err := agentserver.New(url, key)
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := reducer.NewLog(nil, 0)
 	m := tui.New(tui.Options{
 		Title: base.Title, Source: "ws " + url, Log: log, Live: true, NoColor: true,
@@ -71,4 +56,28 @@ func TestDemoEndToEndInTheTUI(t *testing.T) {
 	if !strings.Contains(screen, "LIVE") {
 		t.Errorf("the cursor does not follow the live stream:\n%s", screen)
 	}
+}
+
+// serveDemo serves the bundled demo conversation on loopback with opts
+// (and a session key), and returns it, its address and a client for it.
+// The server stops with the test.
+func serveDemo(t *testing.T, opts serve.Options) (*model.BaseState, []model.Event, string, *agentserver.Client) {
+	t.Helper()
+	base, events, err := demoConversation()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Key = "demo-e2e-key"
+	srv := serve.New(opts)
+	srv.Add(base.ID, base, events)
+	url, err := srv.Start(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	c, err := agentserver.New(url, opts.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, events, url, c
 }

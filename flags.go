@@ -87,8 +87,11 @@ type viewFlags struct {
 	watchTimeout time.Duration
 	confirmGrace time.Duration
 	logFile      string
+	// noNotify turns off the bell and desktop notifications of the TUI.
+	noNotify bool
 	// secrets, when set, are redacted from the --log file.
 	secrets *model.Secrets
+	otlp    otlpFlags
 }
 
 func (v *viewFlags) bind(fs *flag.FlagSet) {
@@ -98,6 +101,8 @@ func (v *viewFlags) bind(fs *flag.FlagSet) {
 	fs.DurationVar(&v.watchTimeout, "watch-timeout", 0, "give up (exit 5) when no terminal state is reached within this `duration` (0: never)")
 	fs.DurationVar(&v.confirmGrace, "confirm-grace", headless.DefaultConfirmGrace, "how long a provisional finished waits for a full_state before REST is asked")
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")
+	fs.BoolVar(&v.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when the agent needs you")
+	v.otlp.bind(fs)
 }
 
 // useHeadless says whether to print lines rather than open the TUI.

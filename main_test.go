@@ -41,7 +41,7 @@ func TestStateJSONHasExactlyTheDocumentedKeys(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	want := []string{"events", "at", "execution_status", "status_source", "status_confirmed", "iteration", "steps",
+	want := []string{"events", "at", "execution_status", "status_source", "status_confirmed", "status_final", "verdict", "iteration", "steps",
 		"metrics", "tasks", "pending_actions", "errors", "kinds", "unknown_kinds", "duplicates", "warnings"}
 	var got []string
 	for k := range doc {
@@ -53,7 +53,7 @@ func TestStateJSONHasExactlyTheDocumentedKeys(t *testing.T) {
 		t.Fatalf("keys = %v\nwant %v", got, want)
 	}
 	metrics := doc["metrics"].(map[string]any)
-	for _, k := range []string{"cost_usd", "cost_known", "prompt_tokens", "completion_tokens", "cache_read_tokens",
+	for _, k := range []string{"metrics_reported", "cost_usd", "cost_known", "prompt_tokens", "completion_tokens", "cache_read_tokens",
 		"cache_write_tokens", "reasoning_tokens", "llm_calls", "context_used", "context_window", "by_usage"} {
 		if _, ok := metrics[k]; !ok {
 			t.Errorf("metrics lacks %q", k)

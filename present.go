@@ -24,6 +24,8 @@ type session struct {
 	log    *reducer.Log
 	feed   <-chan model.Batch
 	live   bool
+	// server names a live source's address in connection banners.
+	server string
 	// recording: the feed is a finished recording (replay): its end decides.
 	recording bool
 	// confirm asks the source for the current status (REST, or
@@ -35,6 +37,9 @@ type session struct {
 	// interval while a finished is provisional (a local file is cheap).
 	confirmPoll time.Duration
 	controls    tui.Controls
+	// traceID is what the --otlp trace id is derived from: the
+	// conversation id, else the recording's name.
+	traceID string
 }
 
 // present runs a session headless or in the TUI, after teeing the feed into
@@ -57,6 +62,13 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 			code = rec.finish(env.stderr, code)
 		}()
 	}
+	if vf.otlp.on {
+		finish, ok := teeOTLP(ctx, env, &vf.otlp, &s)
+		if !ok {
+			return exitUsage
+		}
+		defer finish()
+	}
 	if vf.useHeadless(env) {
 		r := headless.Run(ctx, s.log, s.feed, headless.Options{
 			Out:           env.stdout,
@@ -77,24 +89,28 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		defer cancel()
 	}
 	err := tui.Run(runCtx, tui.Options{
-		Title:    s.title,
-		Source:   s.source,
-		Log:      s.log,
-		Feed:     s.feed,
-		Live:     s.live,
-		Controls: s.controls,
-		Export:   exporter(s.title, s.log),
-		Pager:    env.getenv("PAGER"),
-		NoColor:  env.getenv("NO_COLOR") != "",
+		Title:        s.title,
+		Source:       s.source,
+		Log:          s.log,
+		Feed:         s.feed,
+		Live:         s.live,
+		Server:       s.server,
+		Conversation: s.id,
+		Notify:       !vf.noNotify && env.isTerminal,
+		Controls:     s.controls,
+		Export:       exporter(s.title, s.log, s.recording),
+		Pager:        env.getenv("PAGER"),
+		NoColor:      env.getenv("NO_COLOR") != "",
 	})
 	return tuiExit(ctx, runCtx, err, env.stderr)
 }
 
 // tuiExit is the exit code of a TUI session, by the same table as
 // headless: a signal gives 128 plus its number, Ctrl-C in the TUI 130, the
-// watch timeout 5, and q 0 — an interactive session ends well however far
-// the conversation got; scripts ask with --headless. A TUI that could not
-// run says why and exits ExitTUIFailed, never 1, which means the
+// watch timeout 5, a live session that never connected or whose key was
+// rejected 4 (the cause on stderr), and q 0 otherwise — an interactive
+// session ends well however far the conversation got; scripts ask with
+// --headless. A TUI that could not run says why and exits ExitTUIFailed, never 1, which means the
 // conversation ended in error.
 func tuiExit(ctx, runCtx context.Context, err error, stderr io.Writer) int {
 	switch {
@@ -104,6 +120,10 @@ func tuiExit(ctx, runCtx context.Context, err error, stderr io.Writer) int {
 		return headless.ExitInterrupted
 	case runCtx.Err() != nil:
 		return headless.ExitNoTerminal
+	case errors.Is(err, tui.ErrUnreachable):
+		// Never connected, or the key was rejected: the cause, exit 4.
+		fmt.Fprintf(stderr, "ohwatch: %v\n", err)
+		return headless.ExitUnreachable
 	case err != nil:
 		fmt.Fprintf(stderr, "ohwatch: the terminal UI failed: %v\n", err)
 		return headless.ExitTUIFailed

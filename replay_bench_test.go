@@ -77,16 +77,7 @@ func firstScreen(tb testing.TB, dir string, width, height int) (screen string, o
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		defer close(feed)
-		defer r.Close()
-		_, _ = r.Stream(ctx, func(c files.Chunk) {
-			b := c.Batch
-			b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
-			select {
-			case feed <- b:
-			case <-ctx.Done():
-			}
-		})
+		streamInto(ctx, r, feed)
 	}()
 	stop = func() {
 		cancel()

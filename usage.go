@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"ohwatch/client/agentserver"
 	"ohwatch/model"
 )
 
@@ -113,10 +114,13 @@ func noArgs(pos []string, hint string) error {
 // "first path segment in URL cannot contain colon".
 func checkServerURL(raw string) error {
 	s := strings.TrimSpace(raw)
-	if strings.Contains(s, "://") {
-		return nil
+	if !strings.Contains(s, "://") {
+		return usageErr(fmt.Sprintf("the URL %q has no scheme", s), fmt.Sprintf("write it as http://%s (or https://)", s))
 	}
-	return usageErr(fmt.Sprintf("the URL %q has no scheme", s), fmt.Sprintf("write it as http://%s (or https://)", s))
+	if _, err := agentserver.New(s, ""); err != nil {
+		return usageErr(err.Error(), "write it as http://HOST:PORT or https://HOST[/PREFIX]")
+	}
+	return nil
 }
 
 // checkConversationID accepts a conversation id as the agent-server and

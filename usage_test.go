@@ -24,6 +24,7 @@ func TestBadUsageNamesTheMistake(t *testing.T) {
 		{[]string{"export", rec, "--format", "html"}, `ohwatch export: unknown --format "html"`, "md, json, jsonl"},
 		{[]string{"replay"}, "ohwatch replay: missing PATH", "ohwatch replay PATH"},
 		{[]string{"watch", "127.0.0.1:8000", "--conversation", id}, `ohwatch watch: the URL "127.0.0.1:8000" has no scheme`, "http://127.0.0.1:8000"},
+		{[]string{"watch", "ftp://127.0.0.1:8000", "--conversation", id}, "scheme must be http or https", "http://HOST:PORT"},
 		{[]string{"state", rec, "--at", "-1"}, "ohwatch state: --at must be 0 or more, not -1", "leave --at out"},
 		{[]string{"state", rec, "--bogus"}, "ohwatch state: unknown flag --bogus", "ohwatch state -h"},
 		{[]string{"replay", "--bogus-flag", "x"}, "ohwatch replay: unknown flag --bogus-flag", "ohwatch replay -h"},

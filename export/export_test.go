@@ -81,7 +81,7 @@ func TestStateOfRecordings(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			evs := testevents.Recorded(t, filepath.Join(dir, tt.name))
 			log := logOf(evs)
-			doc := State(log, -1, []string{"warn " + hostileText})
+			doc := State(log, -1, []string{"warn " + hostileText}, true)
 			if doc.Events != len(evs) || doc.At != len(evs) {
 				t.Errorf("events %d at %d, want %d", doc.Events, doc.At, len(evs))
 			}
@@ -123,7 +123,7 @@ func TestStateOfRecordings(t *testing.T) {
 func TestStateAtAPrefix(t *testing.T) {
 	evs := testevents.Trajectory(t, "simple_echo_hello_world")
 	log := logOf(evs)
-	doc := State(log, 2, nil)
+	doc := State(log, 2, nil, true)
 	if doc.At != 2 || doc.Events != len(evs) {
 		t.Fatalf("at %d of %d, want 2 of %d", doc.At, doc.Events, len(evs))
 	}
@@ -150,7 +150,7 @@ func TestMarkdownOfHostileRecordings(t *testing.T) {
 				evs = append(evs, ev)
 			}
 			var buf bytes.Buffer
-			if err := Markdown(&buf, "title"+hostileText, logOf(evs)); err != nil {
+			if err := Markdown(&buf, "title"+hostileText, logOf(evs), true); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()
@@ -164,7 +164,7 @@ func TestMarkdownOfHostileRecordings(t *testing.T) {
 
 func TestMarkdownOfARecording(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Markdown(&buf, "echo", logOf(testevents.Trajectory(t, "simple_echo_hello_world"))); err != nil {
+	if err := Markdown(&buf, "echo", logOf(testevents.Trajectory(t, "simple_echo_hello_world")), true); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

@@ -18,13 +18,14 @@ const maxOutputLines = 80
 // Markdown writes a readable transcript: a summary table of the final
 // state, then the conversation — messages, tool calls with their results,
 // file edits as diffs, task lists as checklists, errors and status changes.
-// Every text from an event is sanitised.
-func Markdown(w io.Writer, title string, log *reducer.Log) error {
+// Every text from an event is sanitised. recorded says log is a recording
+// that has ended, whose last status is final (reducer.Verdict).
+func Markdown(w io.Writer, title string, log *reducer.Log, recorded bool) error {
 	bw := bufio.NewWriter(w)
 	m := &mdWriter{w: bw}
 	final := log.Latest()
 	m.printf("# %s\n\n", oneLine(title))
-	m.summary(final, log.Len())
+	m.summary(final, final.Verdict(recorded), log.Len())
 	m.printf("## Transcript\n\n")
 	// One Apply per event from the initial state: the same states as
 	// log.At(i), without a checkpointed seek for each event.
@@ -34,7 +35,7 @@ func Markdown(w io.Writer, title string, log *reducer.Log) error {
 		cur := reducer.Apply(prev, ev)
 		m.event(i, ev)
 		if cur.Status != prev.Status {
-			m.printf("_status: %s → %s (%s)_\n\n", orNone(prev.Status), cur.Status, cur.StatusSource)
+			m.printf("_status: %s → %s (%s)_\n\n", orNone(prev.Status), cur.Status, format.Provenance(string(cur.StatusSource)))
 		}
 		prev = cur
 	}
@@ -55,14 +56,10 @@ func (m *mdWriter) printf(format string, args ...any) {
 	}
 }
 
-func (m *mdWriter) summary(s reducer.State, events int) {
+func (m *mdWriter) summary(s reducer.State, v reducer.Verdict, events int) {
 	c := s.Metrics.Combined
-	status := s.Status
-	if status == model.StatusFinished && !s.StatusConfirmed {
-		status += " (provisional)"
-	}
 	m.printf("| | |\n|---|---|\n")
-	m.printf("| status | %s |\n", orNone(status))
+	m.printf("| status | %s |\n", v)
 	m.printf("| events | %d |\n", events)
 	m.printf("| steps | %d |\n", s.Steps)
 	rep := s.MetricsReported()

@@ -30,7 +30,7 @@ func TestUnreportedMetricsReadUnknown(t *testing.T) {
 				evs = testevents.Recorded(t, dir)
 			}
 			log := logOf(evs)
-			doc := State(log, -1, nil)
+			doc := State(log, -1, nil, true)
 			if doc.Metrics.MetricsReported != reported {
 				t.Fatalf("metrics_reported = %v, want %v", doc.Metrics.MetricsReported, reported)
 			}
@@ -54,7 +54,7 @@ func TestUnreportedMetricsReadUnknown(t *testing.T) {
 			if err := WriteStateText(&text, "id", "title", doc); err != nil {
 				t.Fatal(err)
 			}
-			if err := Markdown(&md, "title", log); err != nil {
+			if err := Markdown(&md, "title", log, true); err != nil {
 				t.Fatal(err)
 			}
 			for _, out := range []string{text.String(), md.String()} {

@@ -16,6 +16,8 @@ type StateDoc struct {
 	ExecutionStatus string         `json:"execution_status"`
 	StatusSource    string         `json:"status_source"`
 	StatusConfirmed bool           `json:"status_confirmed"`
+	StatusFinal     bool           `json:"status_final"`
+	Verdict         string         `json:"verdict"`
 	Iteration       int            `json:"iteration"`
 	Steps           int            `json:"steps"`
 	Metrics         MetricsDoc     `json:"metrics"`
@@ -68,18 +70,23 @@ type PendingDoc struct {
 }
 
 // State builds the state document after the first n events of log
-// (n > log.Len() means all of them).
-func State(log *reducer.Log, n int, warnings []string) StateDoc {
+// (n > log.Len() means all of them). recorded says log is a recording
+// that has ended: after its last event, its last status is final
+// (reducer.Verdict).
+func State(log *reducer.Log, n int, warnings []string, recorded bool) StateDoc {
 	if n < 0 || n > log.Len() {
 		n = log.Len()
 	}
 	s := log.At(n - 1)
+	v := s.Verdict(recorded && n == log.Len())
 	doc := StateDoc{
 		Events:          log.Len(),
 		At:              n,
 		ExecutionStatus: s.Status,
 		StatusSource:    string(s.StatusSource),
 		StatusConfirmed: s.StatusConfirmed,
+		StatusFinal:     v.Final(),
+		Verdict:         v.String(),
 		Iteration:       s.Iteration,
 		Steps:           s.Steps,
 		Metrics:         metricsDoc(s.Metrics, s.MetricsReported()),

@@ -19,15 +19,7 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 	}
 	line("conversation", "%s %s", model.SanitizeLine(id), model.SanitizeLine(title))
 	line("events", "%d applied of %d", d.At, d.Events)
-	status := d.ExecutionStatus
-	if status == "" {
-		status = "unknown"
-	}
-	confirmed := "provisional"
-	if d.StatusConfirmed {
-		confirmed = "confirmed"
-	}
-	line("status", "%s (%s, %s)", status, orNone(d.StatusSource), confirmed)
+	line("status", "%s", d.Verdict)
 	line("iteration", "%d in this run, %d steps in all", d.Iteration, d.Steps)
 	mt := d.Metrics
 	rep := mt.MetricsReported

@@ -226,19 +226,19 @@ func (w *watcher) onConfirm(res confirmResult) (Result, bool) {
 }
 
 // feedEnded decides when the source has nothing more to give. A recording
-// exits by its final derived state: nothing can revert its last finished.
+// exits by its verdict (reducer.Verdict): its last status is final, since
+// nothing can revert it, and the result says where it came from.
 func (w *watcher) feedEnded() Result {
 	s := w.log.Latest()
 	if !w.opts.Recording {
 		return w.noTerminal("the stream ended")
 	}
+	v := s.Verdict(true)
 	code, terminal := exitForStatus(s.Status)
 	if !terminal {
-		return w.noTerminal("the recording ends before a terminal state")
+		r := w.noTerminal("the recording ends before a terminal state")
+		r.Verdict = v.String()
+		return r
 	}
-	reason := confirmedBy(s)
-	if s.Status == model.StatusFinished && !s.StatusConfirmed {
-		reason = "end of recording"
-	}
-	return Result{Exit: code, Status: s.Status, Confirmed: true, Reason: reason}
+	return Result{Exit: code, Status: s.Status, Confirmed: v.Final(), Verdict: v.String()}
 }

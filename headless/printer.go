@@ -159,11 +159,15 @@ func (p *printer) connection(c model.ConnState) {
 func (p *printer) result(r Result) {
 	if p.json {
 		p.writeJSON(resultLine{Type: "result", Status: r.Status, Confirmed: r.Confirmed, Exit: r.Exit,
-			Reason: model.SanitizeLine(r.Reason), Events: r.Events})
+			Reason: model.SanitizeLine(r.Reason), Events: r.Events, Verdict: model.SanitizeLine(r.Verdict)})
 		return
 	}
 	if _, terminal := exitForStatus(r.Status); terminal && (r.Exit == ExitFinished || r.Exit == ExitError || r.Exit == ExitStuck) {
-		p.printf("\nterminal state reached: %s\n", r.Status)
+		status := r.Status
+		if r.Reason == "" && r.Verdict != "" {
+			status = r.Verdict // a recording: the status and where it came from
+		}
+		p.printf("\nterminal state reached: %s\n", model.SanitizeLine(status))
 		if r.Reason != "" {
 			p.printf("(%s)\n", model.SanitizeLine(r.Reason))
 		}
@@ -173,7 +177,11 @@ func (p *printer) result(r Result) {
 		p.printf("\ncould not watch the conversation: %s\n", model.SanitizeLine(r.Reason))
 		return
 	}
-	p.printf("\nno terminal state reached: %s (last status: %s)\n", model.SanitizeLine(r.Reason), orDash(r.Status))
+	last := orDash(r.Status)
+	if r.Verdict != "" && r.Status != "" {
+		last = r.Verdict
+	}
+	p.printf("\nno terminal state reached: %s (last status: %s)\n", model.SanitizeLine(r.Reason), model.SanitizeLine(last))
 }
 
 func (p *printer) printf(format string, args ...any) {
@@ -249,6 +257,7 @@ type resultLine struct {
 	Exit      int    `json:"exit"`
 	Reason    string `json:"reason,omitempty"`
 	Events    int    `json:"events"`
+	Verdict   string `json:"verdict"`
 }
 
 func formatTime(t time.Time) string {

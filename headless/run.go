@@ -47,6 +47,9 @@ type Result struct {
 	Confirmed bool
 	Reason    string
 	Events    int
+	// Verdict is the status with its provenance, as every surface words it
+	// ("finished (recorded, inferred)"); it replaces Status in the text.
+	Verdict string
 }
 
 // Run feeds every batch into log, prints the headless lines and returns
@@ -60,6 +63,9 @@ func Run(ctx context.Context, log *reducer.Log, feed <-chan model.Batch, opts Op
 	}
 	r := w.run(ctx, feed)
 	r.Events = log.Len()
+	if r.Verdict == "" {
+		r.Verdict = log.Latest().Verdict(false).String()
+	}
 	w.p.result(r)
 	w.p.flush()
 	return r

@@ -126,7 +126,7 @@ func TestTerminalStateRules(t *testing.T) {
 			},
 			closed:   true,
 			wantExit: ExitNoTerminal,
-			want:     []string{"no terminal state reached: the stream ended (last status: idle)"},
+			want:     []string{"no terminal state reached: the stream ended (last status: idle (confirmed, full_state))"},
 		},
 	}
 	for _, tt := range tests {

@@ -36,37 +36,45 @@ func Redact(s string, secrets ...string) string {
 	return s
 }
 
-// redactOne redacts one secret. The text is decoded into a normal form
-// (escapes resolved, ASCII lowercased) with, for every decoded byte, the
-// span of the original it came from; runs of the normal form that are
-// pieces of the lowercased secret are replaced in the original.
+// redactOne redacts one secret. The text is brought into a normal form
+// (ASCII lowercased and, with decode, escapes resolved) with, for every
+// normal byte, the span of the original it came from; runs of the normal
+// form that are pieces of the lowercased secret are replaced in the
+// original. Every such run starts with one of the secret's minPartial-byte
+// grams, so a bit set of their hashes finds the few places worth
+// comparing in one pass over the text.
 func redactOne(s, secret string, decode bool) string {
 	key := asciiLower(secret)
 	need := min(len(key), max(minPartial, (len(key)+1)/2))
-	if len(s) < need {
-		return s
+	if len(s) < need || decode && !strings.ContainsAny(s, `%\`) {
+		return s // too short to hold a piece, or nothing to decode
 	}
-	norm, from, to := normalise(s, decode)
-	// Where each byte value occurs in the key, for the match extension.
-	var at [256][]int
-	for j := 0; j < len(key); j++ {
-		at[key[j]] = append(at[key[j]], j)
+	var norm []byte
+	var from, to []int // nil: the identity (no decoding)
+	if decode {
+		norm, from, to = normalise(s)
+	} else {
+		norm = []byte(asciiLower(s))
+	}
+	var grams gramSet
+	for j := 0; j+minPartial <= len(key); j++ {
+		grams.add(gram(key[j:]))
 	}
 	var spans [][2]int
 	for i := 0; i+need <= len(norm); {
-		best := 0
-		for _, j := range at[norm[i]] {
-			n := 0
-			for i+n < len(norm) && j+n < len(key) && norm[i+n] == key[j+n] {
-				n++
-			}
-			best = max(best, n)
+		if !grams.has(gram(norm[i:])) {
+			i++
+			continue
 		}
+		best := longestPiece(norm[i:], key)
 		if best < need {
 			i++
 			continue
 		}
-		start, end := from[i], to[i+best-1]
+		start, end := i, i+best
+		if from != nil {
+			start, end = from[i], to[i+best-1]
+		}
 		if k := len(spans) - 1; k >= 0 && spans[k][1] >= start {
 			spans[k][1] = end
 		} else {
@@ -88,6 +96,38 @@ func redactOne(s, secret string, decode bool) string {
 	return b.String()
 }
 
+// longestPiece is the length of the longest prefix of text that occurs in
+// key.
+func longestPiece[T string | []byte](text T, key string) int {
+	best := 0
+	for j := 0; j < len(key); j++ {
+		n := 0
+		for n < len(text) && j+n < len(key) && text[n] == key[j+n] {
+			n++
+		}
+		best = max(best, n)
+	}
+	return best
+}
+
+// gram packs the first minPartial bytes of b.
+func gram[T string | []byte](b T) uint64 {
+	var g uint64
+	for k := range minPartial {
+		g = g<<8 | uint64(b[k])
+	}
+	return g
+}
+
+// gramSet is a bit set of gram hashes: a miss is certain, a hit is checked
+// by longestPiece.
+type gramSet [1024]uint64
+
+func gramBit(g uint64) uint64 { return (g * 0x9E3779B97F4A7C15) >> 48 }
+
+func (s *gramSet) add(g uint64)      { b := gramBit(g); s[b>>6] |= 1 << (b & 63) }
+func (s *gramSet) has(g uint64) bool { b := gramBit(g); return s[b>>6]&(1<<(b&63)) != 0 }
+
 // asciiLower lowercases ASCII letters only, leaving every other byte (and
 // invalid UTF-8) as it is, byte for byte.
 func asciiLower(s string) string {
@@ -100,18 +140,14 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// normalise lowercases ASCII and, with decode, decodes the escapes a
-// secret may be echoed in; from[i] and to[i] are the span of s that
-// norm[i] came from.
-func normalise(s string, decode bool) (norm []byte, from, to []int) {
+// normalise lowercases ASCII and decodes the escapes a secret may be
+// echoed in; from[i] and to[i] are the span of s that norm[i] came from.
+func normalise(s string) (norm []byte, from, to []int) {
 	norm = make([]byte, 0, len(s))
 	from = make([]int, 0, len(s))
 	to = make([]int, 0, len(s))
 	for i := 0; i < len(s); {
-		c, n := s[i], 1
-		if decode {
-			c, n = decodeAt(s, i)
-		}
+		c, n := decodeAt(s, i)
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}

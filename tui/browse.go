@@ -20,6 +20,10 @@ type BrowseRow struct {
 	ID     string
 	Title  string
 	Status string
+	// Verdict is the status as every surface words it (reducer.Verdict),
+	// "finished (recorded, inferred)"; the status column shows it when
+	// there is room, else Status.
+	Verdict string
 	// Events is the number of events; negative when unknown.
 	Events int
 	// Cost is the cost as the listing prints it ("$1.23", "unknown", "-").
@@ -259,7 +263,7 @@ func (b *browser) arrange() {
 // matchesRow reports whether a row's id, title, status or path contains
 // the lower-case needle, in any case.
 func matchesRow(r BrowseRow, needle string) bool {
-	for _, s := range []string{r.ID, r.Title, r.Status, r.Path} {
+	for _, s := range []string{r.ID, r.Title, r.Status, r.Verdict, r.Path} {
 		if strings.Contains(strings.ToLower(s), needle) {
 			return true
 		}

@@ -225,3 +225,16 @@ func TestGoldenBrowse(t *testing.T) {
 	assertScreenShape(t, out, 80, 24)
 	golden.RequireEqual(t, out)
 }
+
+// TestBrowserStatusShowsTheVerdict checks that a wide browser words each
+// status as `ls` and every other surface do, with its provenance, and a
+// narrow one keeps the bare status.
+func TestBrowserStatusShowsTheVerdict(t *testing.T) {
+	rows := []BrowseRow{{ID: "a", Title: "echo", Status: "finished", Verdict: "finished (recorded, inferred)", Events: 5, Cost: "unknown", Path: "/c/a"}}
+	if s := newBrowse(rows, 160, 10).render(); !strings.Contains(s, "finished (recorded, inferred)") {
+		t.Errorf("the wide browser lacks the verdict:\n%s", s)
+	}
+	if s := newBrowse(rows, 80, 10).render(); strings.Contains(s, "(recorded") || !strings.Contains(s, "finished") {
+		t.Errorf("the narrow browser:\n%s", s)
+	}
+}

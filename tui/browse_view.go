@@ -24,11 +24,24 @@ const browseIDWidth = 8
 // browseWideID is the screen width from which the table has an id column.
 const browseWideID = 100
 
+// browseWideStatus is the screen width from which the status column shows
+// the whole verdict, with its provenance.
+const browseWideStatus = 130
+
 // columns returns the table's fixed columns for the screen width; the
 // title takes what is left.
 func (b browser) columns() []browseColumn {
+	status := browseColumn{name: "STATUS", width: 12, cell: func(r BrowseRow) string { return orDash(r.Status) }}
+	if b.width >= browseWideStatus {
+		status = browseColumn{name: "STATUS", width: 32, cell: func(r BrowseRow) string {
+			if r.Verdict != "" {
+				return r.Verdict
+			}
+			return orDash(r.Status)
+		}}
+	}
 	cols := []browseColumn{
-		{name: "STATUS", width: 12, cell: func(r BrowseRow) string { return orDash(r.Status) }},
+		status,
 		{name: "EVENTS", width: 7, right: true, cell: func(r BrowseRow) string {
 			if r.Events < 0 {
 				return "?"

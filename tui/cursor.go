@@ -1,6 +1,10 @@
 package tui
 
-import "sort"
+import (
+	"sort"
+
+	"ohwatch/reducer"
+)
 
 // shows reports whether the list shows event i: the filter lets its kind
 // through, or it is the cursor (a jump to a hidden event still shows it).
@@ -106,6 +110,7 @@ func (m *Model) fixTop() {
 	}
 	if m.cursor <= m.top {
 		m.top = m.cursor
+		m.fillWindow(h)
 		return
 	}
 	rows := 0
@@ -114,6 +119,7 @@ func (m *Model) fixTop() {
 			continue
 		}
 		if i == m.cursor {
+			m.fillWindow(h)
 			return
 		}
 		rows++
@@ -128,6 +134,26 @@ func (m *Model) fixTop() {
 		top = j
 	}
 	m.top = top
+}
+
+// fillWindow moves the window up when the rows from top to the end of the
+// log do not fill its h rows, so a window that grew (a resize, a filter
+// that shows fewer events) shows events above instead of blank lines. The
+// cursor stays inside: the window only gains rows above it.
+func (m *Model) fillWindow(h int) {
+	rows := 0
+	for i := max(m.top, 0); i < m.log.Len() && rows < h; i++ {
+		if m.shows(i) {
+			rows++
+		}
+	}
+	for ; rows < h; rows++ {
+		j, ok := m.prevShown(m.top)
+		if !ok {
+			return
+		}
+		m.top = j
+	}
 }
 
 // visibleRows returns the event indices of the list window's rows.
@@ -156,4 +182,16 @@ func nextIn(marks []int, cursor int, forward bool) (int, bool) {
 		return marks[k], true
 	}
 	return 0, false
+}
+
+// recordingEnded reports whether the conversation is a recording read to
+// its end: nothing more can arrive, so its last status is final.
+func (m Model) recordingEnded() bool {
+	return !m.opts.Live && (m.opts.Feed == nil || m.feedDone)
+}
+
+// verdict is the verdict on st, the state at the cursor: the recording's
+// final one when the cursor is on the last event of an ended recording.
+func (m Model) verdict(st reducer.State) reducer.Verdict {
+	return st.Verdict(m.recordingEnded() && m.cursor == m.log.Len()-1)
 }

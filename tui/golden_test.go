@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -86,6 +87,26 @@ func goldenScenarios() []scenario {
 		{"replay_loading", func(t *testing.T, w, h int) Model {
 			evs := generatedEvents(t, 3000, 1)
 			return loadingModel(t, evs, []int{32, 64, 128}, 1000, w, h)
+		}},
+		{"conn_key_rejected", func(t *testing.T, w, h int) Model {
+			return connModel(t, w, h, false, model.ConnState{Phase: model.PhaseLost, Final: true, Code: "auth",
+				Reason: "GET /api/conversations/x/events/search: 401 Unauthorized"})
+		}},
+		{"conn_reconnecting", func(t *testing.T, w, h int) Model {
+			return connModel(t, w, h, true, model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2,
+				RetryIn: 1230 * time.Millisecond, Reason: "dial tcp 127.0.0.1:8000: connect: connection refused"})
+		}},
+		{"attention_pinned_waiting", func(t *testing.T, w, h int) Model {
+			full := trajectory(t, "confirmation_mode")
+			log := reducer.NewLog(nil, 0)
+			for i := 0; i <= 6; i++ {
+				log.Append(full.Event(i))
+			}
+			m := liveModel(t, log, w, h, Options{Title: "confirmation mode", Source: "ws 127.0.0.1:8000",
+				Controls: &fakeControls{}})
+			m, _ = press(t, m, "g", "j")
+			m, _ = send(m, statusBatch(t, "c0000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
+			return m
 		}},
 		{"pinned_new_events", func(t *testing.T, w, h int) Model {
 			full := trajectory(t, "cli447_hi_followup_iterative_case_a")

@@ -48,7 +48,7 @@ func (h header) Render(width, height int) string {
 		}
 	}
 	line1 += conn
-	line2 := h.statusLine()
+	line2 := h.statusLine(width)
 	if height == 1 {
 		return fit(line2+sep+line1, width, 1)
 	}
@@ -82,34 +82,44 @@ func (h header) connection() string {
 		}
 		return s.Info.Render("reading")
 	}
-	c := m.conn
-	switch c.Phase {
-	case model.PhaseConnecting:
-		return s.Warn.Render("connecting")
-	case model.PhaseLive:
-		return s.OK.Render("connected")
-	case model.PhaseReconnecting:
-		return s.Warn.Render("reconnecting " + strconv.Itoa(c.Attempt) + " in " + format.Duration(c.RetryIn))
-	case model.PhaseLost:
-		reason := model.SanitizeLine(c.Reason)
-		if reason == "" {
-			reason = "connection closed"
+	if m.opts.Live {
+		word := m.connWord()
+		switch m.conn.Phase {
+		case model.PhaseLive:
+			return s.OK.Render(word)
+		case model.PhaseLost:
+			return s.Error.Render(word)
+		case model.PhaseDone:
+			return s.Muted.Render(word)
 		}
-		return s.Error.Render("lost: " + reason)
-	case model.PhaseDone:
-		return s.Muted.Render("done")
+		return s.Warn.Render(word)
 	}
-	return s.Muted.Render(c.Phase.String())
+	if m.conn.Phase == model.PhaseLost {
+		return s.Error.Render("lost")
+	}
+	return s.Muted.Render(m.conn.Phase.String())
 }
 
-// statusLine is the second header line: status, counters, position.
-func (h header) statusLine() string {
+// statusLine is the second header line: status, counters, position. The
+// status gives up its provenance before the line overflows width.
+func (h header) statusLine(width int) string {
 	m := h.m
 	s := m.styles
 	st := h.st
 	sep := s.Muted.Render(s.Glyphs.Separator)
+	labels := h.verdictLabels()
+	live := ""
+	if m.opts.Live && !m.follow {
+		// Pinned in the past: the conversation goes on, and what it does
+		// now (waiting for approval, say) matters more than the past.
+		l := m.log.Latest()
+		live = s.Muted.Render(" · live ") + s.Status(l.Status).Render(model.SanitizeLine(format.Status(l.Status, l.StatusConfirmed)))
+	}
+	status := func(label string) string {
+		return s.Muted.Render("status ") + s.Status(st.Status).Render(model.SanitizeLine(label)) + live
+	}
 	parts := []string{
-		s.Muted.Render("status ") + s.Status(st.Status).Render(statusLabel(st.Status, st.StatusConfirmed)),
+		status(labels[0]),
 		s.Muted.Render("iter ") + itoa(st.Iteration),
 		s.Muted.Render("steps ") + itoa(st.Steps),
 	}
@@ -125,7 +135,28 @@ func (h header) statusLine() string {
 	} else if m.play.speed != 1 {
 		parts = append(parts, s.Muted.Render(formatSpeed(m.play.speed)))
 	}
-	return strings.Join(parts, sep)
+	line := strings.Join(parts, sep)
+	for _, short := range labels[1:] {
+		if ansi.StringWidth(line) <= width {
+			break
+		}
+		parts[0] = status(short)
+		line = strings.Join(parts, sep)
+	}
+	return line
+}
+
+// verdictLabels are the status as of the cursor, worded as on every other
+// surface (reducer.Verdict), widest first: in full, with its provenance,
+// at the end of a recording that has ended ("finished (recorded,
+// inferred)", then "finished (recorded)" where room is short); else
+// short, with "finished?" while a finished is provisional.
+func (h header) verdictLabels() []string {
+	v := h.m.verdict(h.st)
+	if v.Recorded {
+		return []string{v.String(), v.Short() + " (recorded)", v.Short()}
+	}
+	return []string{v.Short()}
 }
 
 // position is LIVE while following, else "⏸ 1234/5678 · +37 new".
@@ -135,6 +166,13 @@ func (h header) position() string {
 	n := m.log.Len()
 	if m.follow && m.loading() {
 		return s.Info.Render("↓ end " + strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n))
+	}
+	if m.follow && m.opts.Live && !m.socketLive() {
+		// Never LIVE while the socket is not: say what it is doing.
+		if m.conn != nil && m.conn.Phase == model.PhaseLost {
+			return s.Error.Render(m.connWord())
+		}
+		return s.Warn.Render(m.connWord())
 	}
 	if m.follow && !m.feedDone {
 		return s.Live.Render(s.Glyphs.Live + " LIVE")

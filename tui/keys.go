@@ -39,6 +39,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.picker.open {
 		return m.pickerKey(msg)
 	}
+	if msg.String() == "esc" && m.attn.status != "" && !m.insp.open {
+		// The banner was seen.
+		m.attn = attention{}
+		return m, nil
+	}
 	if m.insp.open {
 		if next, cmd, ok := m.inspectorKey(msg, k); ok {
 			return next, cmd

@@ -18,6 +18,7 @@ func (r rect) contains(x, y int) bool {
 type screenLayout struct {
 	compact  bool
 	header   rect
+	banner   rect // connection and attention banners, under the header
 	list     rect // the event list (or the inspector, help, kind picker)
 	side     rect // the right column (wide) or the focused pane (compact)
 	strip    rect // the one- or two-line summary (compact only)
@@ -45,8 +46,10 @@ func (m Model) layout() screenLayout {
 	l.header = rect{0, 0, w, min(headerH, h)}
 	l.footer = rect{0, h - footerH, w, footerH}
 	l.scrubber = rect{0, h - footerH - scrubH, w, scrubH}
-	bodyY := headerH
-	bodyH := max(h-headerH-footerH-scrubH, 0)
+	bannerH := m.bannerHeight(w, h)
+	l.banner = rect{0, headerH, w, bannerH}
+	bodyY := headerH + bannerH
+	bodyH := max(h-headerH-bannerH-footerH-scrubH, 0)
 	l.compact = w < wideMinWidth || h < wideMinHeight
 	if !l.compact {
 		sideW := max(34, min(60, w*34/100))

@@ -77,8 +77,8 @@ func TestConnectionStates(t *testing.T) {
 	}{
 		{model.ConnState{Phase: model.PhaseConnecting}, "connecting"},
 		{model.ConnState{Phase: model.PhaseLive}, "connected"},
-		{model.ConnState{Phase: model.PhaseReconnecting, Attempt: 3, RetryIn: 4 * time.Second}, "reconnecting 3 in 4.0s"},
-		{model.ConnState{Phase: model.PhaseLost, Reason: "authentication rejected", Final: true}, "lost: authentication rejected"},
+		{model.ConnState{Phase: model.PhaseReconnecting, Attempt: 3, RetryIn: 4 * time.Second}, "reconnecting (3) in 4s"},
+		{model.ConnState{Phase: model.PhaseLost, Reason: "authentication rejected", Final: true}, "lost"},
 		{model.ConnState{Phase: model.PhaseDone}, "done"},
 	}
 	for _, tt := range tests {
@@ -97,12 +97,14 @@ func TestConnectionStates(t *testing.T) {
 func TestProvisionalAndConfirmedFinish(t *testing.T) {
 	log := trajectory(t, "simple_echo_hello_world")
 	log.Append(decode(t, []byte(stateUpdate("f0000000-0000-4000-8000-000000000001", "2026-01-27T03:56:25.000000", "execution_status", "finished"))))
-	m := newModel(Options{Log: log}, 160, 48)
+	// Live: a recording's last status would be final (reducer.Verdict).
+	m := newModel(Options{Log: log, Live: true}, 160, 48)
 	m, _ = press(t, m, "G")
 	if !strings.Contains(screen(m), "status finished?") {
 		t.Fatalf("a per-field finish is not marked provisional:\n%s", screen(m))
 	}
-	log.Append(decode(t, []byte(fullState("f0000000-0000-4000-8000-000000000002", "2026-01-27T03:56:26.000000", "finished"))))
+	m, _ = send(m, batchMsg{batch: model.Batch{Events: []model.Event{
+		decode(t, []byte(fullState("f0000000-0000-4000-8000-000000000002", "2026-01-27T03:56:26.000000", "finished")))}}})
 	m, _ = press(t, m, "G")
 	if s := screen(m); !strings.Contains(s, "status finished ") || strings.Contains(s, "status finished?") {
 		t.Fatalf("a full_state finish is not confirmed:\n%s", s)

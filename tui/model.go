@@ -51,6 +51,17 @@ type Model struct {
 
 	conn     *model.ConnState
 	feedDone bool
+	// wasLive is set once a live source's socket was live: a session that
+	// never connected ends with the exit code of an unreachable source.
+	wasLive bool
+	// liveStatus is the latest status as of the last batch, and attn the
+	// status that needs the user, until seen (attention.go).
+	liveStatus string
+	attn       attention
+	// retryLeft is what remains of a reconnect's wait, counted down each
+	// second; retryGen drops the ticks of an older wait.
+	retryLeft time.Duration
+	retryGen  int
 	// progress is how far a loading source has got; nil when the source
 	// reports none.
 	progress    *model.Progress
@@ -156,6 +167,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.searchProgress(msg)
 	case playTickMsg:
 		return m.playTick(msg)
+	case retryTickMsg:
+		return m.retryTicked(msg)
 	case respondDoneMsg:
 		return m.respondDone(msg)
 	case exportDoneMsg:
@@ -187,9 +200,13 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 	if len(b.Events) > 0 {
 		m.log.Append(b.Events...)
 	}
+	liveBefore := m.wasLive
+	var countdown tea.Cmd
 	if b.Conn != nil {
 		c := *b.Conn
 		m.conn = &c
+		m.wasLive = m.wasLive || c.Phase == model.PhaseLive
+		m, countdown = m.startRetryCountdown(c)
 	}
 	if b.Progress != nil {
 		p := *b.Progress
@@ -212,7 +229,8 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 	m.fixTop()
 	m, search := m.searchNew()
 	m, withdrawn := m.withdrawStale()
-	return m, tea.Batch(m.waitFeed(), search, withdrawn)
+	m, notify := m.noticeStatus(liveBefore)
+	return m, tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown)
 }
 
 // waitFeed is the one point where events enter the UI: it waits for the

@@ -38,11 +38,18 @@ type Options struct {
 	Feed <-chan model.Batch
 	// Live is true for a live source: the cursor follows the newest event.
 	Live bool
+	// Server is a live source's address ("http://127.0.0.1:8000"), and
+	// Conversation the conversation's id: a connection banner names them.
+	Server, Conversation string
 	// Controls answers confirmations; nil hides accept and reject.
 	Controls Controls
 	// Export writes the conversation in a format ("md", "json", "jsonl")
 	// and returns the path written; nil hides the export key.
 	Export func(format string) (path string, err error)
+	// Notify rings the bell and sends a desktop notification (OSC 9 and
+	// OSC 777) when a live status needs the user. main sets it only when
+	// stdout is a terminal and --no-notify is not given.
+	Notify bool
 	// Pager is the command that opens an event's JSON ("less -R"); empty
 	// means "less".
 	Pager string

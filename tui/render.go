@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"ohwatch/reducer"
 )
 
@@ -11,6 +13,9 @@ func (m Model) render() string {
 	l := m.layout()
 	st := m.state()
 	parts := []string{header{m: m, st: st}.Render(l.header.w, l.header.h)}
+	if l.banner.h > 0 {
+		parts = append(parts, strings.Join(m.bannerLines(l.banner.w)[:l.banner.h], "\n"))
+	}
 	main := m.renderMain(st, l.list)
 	if m.showHelp && l.compact {
 		// The reference needs the room more than the summary does.
@@ -123,7 +128,7 @@ func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 			height = max(m.height, 1)
 		}
 		limit := min(maxTimeline, m.scroll[paneTimeline]+height)
-		f.lines = timelinePane{transitions: st.LastTransitions(limit), confirmed: st.StatusConfirmed, now: now,
+		f.lines = timelinePane{transitions: st.LastTransitions(limit), confirmed: m.verdict(st).Final(), now: now,
 			start: m.cache.startTime(m.log), absTime: m.absTime, styles: m.styles}.lines()
 		f.fromBottom = true
 	case paneMetrics:

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -29,9 +30,19 @@ func run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 		opts.NoColor = true
 	}
 	p := tea.NewProgram(New(opts), append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, extra...)...)
-	_, err := p.Run()
+	final, err := p.Run()
+	if m, ok := final.(Model); ok && err == nil {
+		if why := m.Unreachable(); why != "" {
+			return fmt.Errorf("%w: %s", ErrUnreachable, why)
+		}
+	}
 	return runError(ctx, err)
 }
+
+// ErrUnreachable is what Run returns when the user quit a live session
+// that never connected or whose session key the server rejected: the
+// caller exits as an unreachable source does (4), like headless.
+var ErrUnreachable = errors.New("could not watch the conversation")
 
 // runError is what Run and Browse return for the error of a program that
 // ended: nil when ctx ended it, ErrInterrupted for Ctrl-C.

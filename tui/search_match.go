@@ -12,11 +12,12 @@ import (
 // capital letter matches any ASCII case, one with a capital matches
 // exactly (bytes.Index, already linear).
 //
-// A case-insensitive search reads the text once, eight bytes at a time,
-// looking for the query's rarest byte in either case (a branch-free test
-// per word), and compares the whole query only where that byte is: the
-// text is never copied or lower-cased as a whole, so a search costs about
-// what reading the text costs. Should the comparisons add up (a text made
+// A case-insensitive search looks for the query's rarest byte, in either
+// case, and compares the whole query only where that byte is: with
+// bytes.IndexByte while the byte is rare in the text, else eight bytes at
+// a time (a branch-free test per word). The text is never copied or
+// lower-cased as a whole, so a search costs about what reading the text
+// costs. Should the comparisons add up (a text made
 // of near-matches), the rest of the text is searched by lower-casing it a
 // window at a time and using bytes.Index, which is linear whatever the
 // text: the work stays proportional to the text's length.
@@ -50,11 +51,16 @@ func newMatcher(query string) *matcher {
 			m.anchor = k
 		}
 	}
-	m.check = len(m.needle) - 1
-	for k := range m.needle {
-		if k != m.anchor && byteRank(m.needle[k]) < byteRank(m.needle[m.check]) {
+	// The check byte is the rarest other byte value: a second copy of the
+	// anchor's would tell little ("9999").
+	m.check = -1
+	for k, c := range m.needle {
+		if lowerByte(c) != lowerByte(m.needle[m.anchor]) && (m.check < 0 || byteRank(c) < byteRank(m.needle[m.check])) {
 			m.check = k
 		}
+	}
+	if m.check < 0 {
+		m.check = len(m.needle) - 1
 	}
 	return m
 }
@@ -131,8 +137,14 @@ func (m *matcher) foldScan(hay []byte) bool {
 		x := (w | orMask) ^ want
 		return ^((x&lows + lows) | x | lows)
 	}
+	// While the anchor is rare, memchr-like jumps (bytes.IndexByte, the
+	// CPU's vector instructions) find it fastest; once it turns out to be
+	// common here, the word-at-a-time scan below takes over.
+	p, found := m.jumpScan(hay, c, or, last)
+	if found {
+		return true
+	}
 	work := 0
-	p := k
 	for ; p+32 <= last+1; p += 32 {
 		// Four words per round, with one branch when none holds the
 		// anchor (the common case).
@@ -162,6 +174,41 @@ func (m *matcher) foldScan(hay []byte) bool {
 		}
 	}
 	return false
+}
+
+// jumpScan looks for the anchor byte c (and its capital when or is 0x20)
+// with bytes.IndexByte, verifying each place it is, until past last or
+// until the places outnumber one in 64 bytes: it returns where it stopped.
+func (m *matcher) jumpScan(hay []byte, c, or byte, last int) (int, bool) {
+	k := m.anchor
+	p := k
+	next := func(b byte, from int) int {
+		if j := bytes.IndexByte(hay[from:last+1], b); j >= 0 {
+			return from + j
+		}
+		return last + 1
+	}
+	lo, up := next(c, p), last+1
+	if or != 0 {
+		up = next(c-or, p)
+	}
+	for found := 0; ; found++ {
+		p = min(lo, up)
+		if p > last {
+			return p, false
+		}
+		if found > 16+(p>>6) {
+			return p, false
+		}
+		if m.verify(hay, p-k) {
+			return p, true
+		}
+		if p == lo {
+			lo = next(c, p+1)
+		} else {
+			up = next(c-or, p+1)
+		}
+	}
 }
 
 // verify compares the needle with hay at start, folding case.

@@ -14,7 +14,7 @@ import (
 // cursor's event).
 type timelinePane struct {
 	transitions []reducer.Transition
-	confirmed   bool
+	confirmed   bool      // the latest status is final (reducer.Verdict)
 	now         time.Time // the cursor event's time
 	start       time.Time
 	absTime     bool
@@ -40,23 +40,10 @@ func (p timelinePane) lines() []string {
 		if !tr.Time.IsZero() && !end.IsZero() && !end.Before(tr.Time) {
 			dur = " " + p.styles.Muted.Render(format.Duration(end.Sub(tr.Time)))
 		}
-		status := statusLabel(tr.To, k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState)
+		status := model.SanitizeLine(format.Status(tr.To, k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState))
 		out = append(out, p.styles.Muted.Render(when)+" "+
 			p.styles.Status(tr.To).Render(status)+dur+" "+
 			p.styles.Muted.Render(ordinal(tr.Index)))
 	}
 	return out
-}
-
-// statusLabel prints a status, with "?" when it is a provisional finish
-// (a per-field update a Stop hook can still revert).
-func statusLabel(status string, confirmed bool) string {
-	if status == "" {
-		status = "unknown"
-	}
-	s := model.SanitizeLine(status)
-	if status == model.StatusFinished && !confirmed {
-		s += "?"
-	}
-	return s
 }

@@ -70,14 +70,8 @@ func pendingIDs(st reducer.State) []string {
 func TestRespondToActionsAgainstServe(t *testing.T) {
 	const id = "5f1b4a7e0c2d4e6f8a9b0c1d2e3f4a5b"
 	evs := testevents.Trajectory(t, "confirmation_mode")
-	s := serve.New(serve.Options{Key: e2eKey, ConfirmHold: time.Minute})
-	s.Add(id, nil, evs)
-	base, err := s.Start(context.Background(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	front, posts := countingProxy(t, base)
+	_, direct := startServe(t, serve.Options{ConfirmHold: time.Minute}, id, nil, evs)
+	front, posts := countingProxy(t, direct.BaseURL())
 	c, err := New(front, e2eKey)
 	if err != nil {
 		t.Fatal(err)

@@ -10,11 +10,11 @@ import (
 // and the flags, parsed later, override them. The API key flag never prints
 // its default, so -h cannot reveal a key taken from the environment.
 func BindFlags(fs *flag.FlagSet, cfg *Config) {
-	fs.Var((*secretFlag)(&cfg.APIKey), "api-key", "OpenHands Cloud API key (default $OH_API_KEY; prefer the variable: flags show up in the process list)")
+	fs.Var((*secretFlag)(&cfg.APIKey), "api-key", "OpenHands Cloud API `KEY` (default $OH_API_KEY; prefer the variable: flags show up in the process list)")
 	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "Cloud app server base URL ($OH_API_BASE)")
 	fs.StringVar(&cfg.SandboxSpecID, "sandbox-spec-id", cfg.SandboxSpecID, "runtime image spec id; empty lets Cloud choose ($SANDBOX_SPEC_ID)")
 	fs.StringVar(&cfg.Message, "message", cfg.Message, "initial user message of the started conversation")
-	fs.Var((*secondsFlag)(&cfg.PollTimeout), "poll-timeout", "how long to wait for the sandbox and for the start task, in seconds or as a duration ($POLL_TIMEOUT)")
+	fs.Var((*secondsFlag)(&cfg.PollTimeout), "poll-timeout", "how long to wait for the sandbox and for the start task, in seconds or as a `duration` ($POLL_TIMEOUT)")
 	fs.BoolVar(&cfg.Keep, "keep", cfg.Keep, "leave the started sandbox running instead of deleting it")
 	fs.StringVar(&cfg.ConversationID, "conversation", cfg.ConversationID, "attach to this existing Cloud conversation instead of starting one")
 }

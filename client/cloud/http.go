@@ -88,13 +88,18 @@ func (a *api) do(ctx context.Context, method, path string, query url.Values, bod
 		return a.transportError(method, path, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
 	a.log.Debug("cloud request", "method", method, "path", path, "status", resp.StatusCode, "elapsed", time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		return a.transportError(method, path, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return &APIError{Method: method, Path: path, Status: resp.StatusCode, Detail: a.detail(data)}
+		// Only an excerpt of an error body is ever shown: its cut end is
+		// of no consequence.
+		return &APIError{Method: method, Path: path, Status: resp.StatusCode, Detail: a.detail(data[:min(len(data), maxResponseBytes)])}
+	}
+	if len(data) > maxResponseBytes {
+		return fmt.Errorf("cloud: %s %s: response too large (over %d bytes)", method, path, maxResponseBytes)
 	}
 	if out == nil {
 		return nil

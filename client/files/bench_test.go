@@ -244,3 +244,21 @@ func BenchmarkRecord(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkRecorderReopen is the cost of resuming a 100k-event recording:
+// every event file is read for its id, so a rerun writes nothing twice.
+func BenchmarkRecorderReopen(b *testing.B) {
+	dir, size := benchConversation(b)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for b.Loop() {
+		rec, err := NewRecorder(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rec.Len() != benchEvents || len(rec.ids) != benchEvents {
+			b.Fatalf("reopened at %d with %d ids", rec.Len(), len(rec.ids))
+		}
+		rec.Close()
+	}
+}

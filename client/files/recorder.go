@@ -48,6 +48,9 @@ type Recorder struct {
 	failed    error // the first write that failed
 	missed    int   // events not written because of it
 	closed    bool
+	// resumed: the directory held events when it was opened, and the
+	// first event recorded since must be one of them (see Record).
+	resumed bool
 }
 
 // Dir is the directory being recorded into.
@@ -90,7 +93,21 @@ func (r *Recorder) Record(ev model.Event) error {
 		return errors.New("recorder: event has no raw bytes")
 	}
 	key := recordKey(ev)
-	if _, dup := r.ids[key]; dup {
+	_, dup := r.ids[key]
+	if r.resumed && r.failed == nil {
+		// Every source streams a conversation from its first event, so a
+		// stream that resumes this recording starts with an event it
+		// holds. One that does not is another conversation, whose id was
+		// not known when the directory was opened: nothing of it is
+		// written.
+		r.resumed = false
+		if !dup {
+			r.failed = fmt.Errorf("recorder: %s %w: its first event is not in it", r.dir, ErrOtherConversation)
+			r.missed++
+			return r.failed
+		}
+	}
+	if dup {
 		return nil
 	}
 	if r.failed != nil {

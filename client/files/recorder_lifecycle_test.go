@@ -94,7 +94,7 @@ func TestRecorderRefusesAnotherConversation(t *testing.T) {
 			t.Errorf("the error does not say what to do: %s", msg)
 		}
 		// The same conversation, spelt either way, resumes.
-		recordAll(t, dir, strings.ReplaceAll(a, "-", ""), decodeAll(t, messageEvent(eventID(2), "second")))
+		recordAll(t, dir, strings.ReplaceAll(a, "-", ""), append(events, decodeAll(t, messageEvent(eventID(2), "second"))...))
 		if n := eventFileCount(t, dir); n != 2 {
 			t.Fatalf("resume wrote %d files, want 2", n)
 		}
@@ -221,5 +221,30 @@ func TestRecorderRemovesTemporariesOfAKilledRecorder(t *testing.T) {
 	}
 	if rec.Len() != 1 {
 		t.Errorf("continues at %d, want 1", rec.Len())
+	}
+}
+
+// TestRecorderRefusesAStreamThatDoesNotContinueIt: when neither side's
+// conversation id is known, a stream that resumes a recording must start
+// with an event the recording holds (every source streams from the first
+// event); another conversation's stream writes nothing and says why.
+func TestRecorderRefusesAStreamThatDoesNotContinueIt(t *testing.T) {
+	dir := t.TempDir()
+	recordAll(t, dir, "", decodeAll(t, messageEvent(eventID(1), "one"), messageEvent(eventID(2), "two")))
+	rec, err := NewRecorder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := decodeAll(t, messageEvent(eventID(50), "another conversation"), messageEvent(eventID(51), "its second event"))
+	if err := rec.Record(other[0]); !errors.Is(err, ErrOtherConversation) {
+		t.Fatalf("Record = %v, want ErrOtherConversation", err)
+	}
+	rec.Record(other[1])
+	if missed, _ := rec.Failure(); missed != 2 {
+		t.Errorf("missed %d, want 2", missed)
+	}
+	rec.Close()
+	if n := eventFileCount(t, dir); n != 2 {
+		t.Fatalf("%d event files, want the 2 of the first conversation", n)
 	}
 }

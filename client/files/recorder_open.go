@@ -98,14 +98,30 @@ func openLocked(dir, eventsDir string, lock *dirLock, opts RecorderOptions) (*Re
 	for _, f := range files {
 		r.next = max(r.next, f.Index+1)
 	}
-	for i, res := range readParallel(files, eventsDir) {
-		id := files[i].ID // unreadable: its name is the best there is
-		if res.ok && res.ev.ID != "" {
-			id = res.ev.ID
-		}
-		r.ids[id] = struct{}{}
-	}
+	r.readIDs(files)
+	r.resumed = len(files) > 0
 	return r, nil
+}
+
+// idChunk is how many event files readIDs decodes at a time: enough to
+// keep every core busy, few enough that a long recording's events are
+// never all held at once.
+const idChunk = 4096
+
+// readIDs fills the set of recorded ids from the events themselves (a
+// file's name holds a hash in place of an id that is not hex); a file
+// that cannot be read counts by its name.
+func (r *Recorder) readIDs(files []eventFile) {
+	for start := 0; start < len(files); start += idChunk {
+		chunk := files[start:min(start+idChunk, len(files))]
+		for i, res := range readParallel(chunk, r.eventsDir) {
+			key := chunk[i].ID
+			if res.ok {
+				key = recordKey(res.ev)
+			}
+			r.ids[key] = struct{}{}
+		}
+	}
 }
 
 // recordedConversation is the normalised id of the conversation a

@@ -1,0 +1,138 @@
+package tui
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// attention is the newest live status that needs the user
+// (waiting_for_confirmation, error, stuck, finished), shown in a banner
+// until it is seen (esc dismisses it) or the status moves on.
+type attention struct {
+	status string // "" when there is nothing to show
+	index  int    // the event the status became true at
+}
+
+// needsYou reports whether a status calls for the user.
+func needsYou(status string) bool {
+	switch status {
+	case model.StatusWaitingForConfirmation, model.StatusError, model.StatusStuck, model.StatusFinished:
+		return true
+	}
+	return false
+}
+
+// noticeStatus follows the live status after a batch: a change to a status
+// that needs the user raises the banner and, once the socket has been live
+// (not while the history loads), rings the bell and sends a desktop
+// notification. It works on the latest state, wherever the cursor is.
+func (m Model) noticeStatus(liveBefore bool) (Model, tea.Cmd) {
+	if !m.opts.Live {
+		return m, nil
+	}
+	st := m.log.Latest()
+	if st.Status == m.liveStatus {
+		return m, nil
+	}
+	m.liveStatus = st.Status
+	// A banner says what is true now: once the status moves on (approved,
+	// a Stop hook reverted a finish, a new message restarted the run), the
+	// old one goes.
+	m.attn = attention{}
+	if !needsYou(st.Status) {
+		return m, nil
+	}
+	at := m.log.Len() - 1
+	if last := st.LastTransitions(1); len(last) == 1 && last[0].To == st.Status {
+		at = last[0].Index
+	}
+	m.attn = attention{status: st.Status, index: at}
+	if !liveBefore || !m.opts.Notify {
+		return m, nil
+	}
+	return m, tea.Raw(notification(m.opts.Title, st))
+}
+
+// attentionText is the banner line for the raised status; "" when none.
+func (m Model) attentionText() string {
+	switch m.attn.status {
+	case model.StatusWaitingForConfirmation:
+		n := len(m.log.Latest().Pending)
+		what := "waiting for your confirmation"
+		if n > 0 {
+			what += " of " + plural(n, "action")
+		}
+		if m.opts.Controls != nil {
+			return what + " · a accept · x reject · esc dismiss"
+		}
+		return what + " · esc dismiss"
+	case model.StatusError:
+		return "the run ended in an error at " + ordinal(m.attn.index) + " · ] next error · esc dismiss"
+	case model.StatusStuck:
+		return "the agent is stuck (a repeating pattern) at " + ordinal(m.attn.index) + " · esc dismiss"
+	case model.StatusFinished:
+		return "the agent finished at " + ordinal(m.attn.index) + " · esc dismiss"
+	}
+	return ""
+}
+
+// notification is what the terminal gets when a status needs the user:
+// the bell, then a desktop notification as OSC 9 (iTerm2, WezTerm, kitty,
+// Windows Terminal) and OSC 777 (rxvt, foot, Ghostty, VTE). It holds only
+// fixed words and the title passed through notifyText, never event text.
+func notification(title string, st reducer.State) string {
+	body := notifyText(statusSentence(st.Status))
+	head := "ohwatch"
+	if t := notifyText(title); t != "" {
+		head += ": " + t
+	}
+	return "\a" +
+		"\x1b]9;" + head + " - " + body + "\x07" +
+		"\x1b]777;notify;" + head + ";" + body + "\x07"
+}
+
+// statusSentence says a status that needs the user in words.
+func statusSentence(status string) string {
+	switch status {
+	case model.StatusWaitingForConfirmation:
+		return "waiting for your confirmation"
+	case model.StatusError:
+		return "the run ended in an error"
+	case model.StatusStuck:
+		return "the agent is stuck"
+	case model.StatusFinished:
+		return "the agent finished"
+	}
+	return "status " + status
+}
+
+// notifyLimit caps a notification field, in runes.
+const notifyLimit = 60
+
+// notifyText makes a string safe inside an OSC field: printable runes
+// only (no C0, DEL, C1, no other control or format character that could
+// end or bend the sequence), no ';' (the OSC 777 field separator), one
+// line, at most notifyLimit runes.
+func notifyText(s string) string {
+	s = model.SanitizeLine(s)
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if r == utf8.RuneError || r == ';' || !unicode.IsPrint(r) {
+			r = ' '
+		}
+		if n == notifyLimit {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return strings.TrimSpace(b.String())
+}
