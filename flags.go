@@ -89,6 +89,8 @@ type viewFlags struct {
 	logFile      string
 	// noNotify turns off the bell and desktop notifications of the TUI.
 	noNotify bool
+	// theme picks the TUI's palette.
+	theme themeFlag
 	// secrets, when set, are redacted from the --log file.
 	secrets *model.Secrets
 	otlp    otlpFlags
@@ -102,6 +104,7 @@ func (v *viewFlags) bind(fs *flag.FlagSet) {
 	fs.DurationVar(&v.confirmGrace, "confirm-grace", headless.DefaultConfirmGrace, "how long a provisional finished waits for a full_state before REST is asked")
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")
 	fs.BoolVar(&v.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when the agent needs you")
+	fs.Var(&v.theme, "theme", themeUsage)
 	v.otlp.bind(fs)
 }
 
