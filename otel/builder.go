@@ -54,21 +54,21 @@ type Builder struct {
 	convID  string
 	opts    Options
 
-	root     trace.Span
-	rootCtx  context.Context
-	turn     trace.Span // the open user turn, nil between turns
-	turnCtx  context.Context
-	turns    int
-	pending  []pendingChat
+	root    trace.Span
+	rootCtx context.Context
+	turn    trace.Span // the open user turn, nil between turns
+	turnCtx context.Context
+	turns   int
+	pending []pendingChat
 	// chats maps the llm_response_id of the recent LLM calls to their
 	// spans' contexts (ids only: an ended span is not kept alive), so the
 	// actions of a response nest under its call. Only the last
 	// recentChats are kept: a response's actions follow it closely.
 	chats     map[string]trace.SpanContext
 	chatOrder []string
-	tools    map[string]trace.Span      // tool_call_id (or action id) -> open tool span
-	last     time.Time                  // time of the latest event with one
-	statusAt time.Time                  // time of the latest change of status
+	tools     map[string]trace.Span // tool_call_id (or action id) -> open tool span
+	last      time.Time             // time of the latest event with one
+	statusAt  time.Time             // time of the latest change of status
 	// title is the first line of the first user message: taken from the
 	// events, so a live watch (whose server may shorten its title) and a
 	// replay name the trace alike.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
@@ -58,6 +59,7 @@ type chunkProcessor struct {
 	w      io.Writer
 	err    error // the first error; read after done
 	closed sync.Once
+	lines  sync.Pool // line buffers, reused once written
 }
 
 type chunkJob struct {
@@ -75,7 +77,7 @@ func newChunkProcessor(w io.Writer) *chunkProcessor {
 	p := &chunkProcessor{w: w, jobs: make(chan chunkJob), order: make(chan chan encoded, 2*workers), done: make(chan struct{})}
 	for range workers {
 		go func() {
-			c := &captureClient{}
+			c := &captureClient{pool: &p.lines}
 			exp := otlptrace.NewUnstarted(c)
 			for j := range p.jobs {
 				err := exp.ExportSpans(context.Background(), j.spans)
@@ -96,6 +98,8 @@ func newChunkProcessor(w io.Writer) *chunkProcessor {
 					p.err = err
 				}
 			}
+			b := r.b[:0]
+			p.lines.Put(&b)
 		}
 	}()
 	return p
@@ -137,8 +141,10 @@ func (p *chunkProcessor) ForceFlush(context.Context) error { return nil }
 // captureClient is an otlptrace.Client that encodes each upload as one
 // line of OTLP/JSON and keeps it for its worker.
 type captureClient struct {
-	last []byte
-	err  error
+	last    []byte
+	err     error
+	scratch []byte
+	pool    *sync.Pool // of *[]byte line buffers, returned by the writer
 }
 
 var _ otlptrace.Client = (*captureClient)(nil)
@@ -147,19 +153,32 @@ func (c *captureClient) Start(context.Context) error { return nil }
 func (c *captureClient) Stop(context.Context) error  { return nil }
 
 func (c *captureClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans) error {
-	c.last, c.err = MarshalJSON(rs)
+	var dst []byte
+	if b, ok := c.pool.Get().(*[]byte); ok {
+		dst = (*b)[:0]
+	}
+	c.last, c.scratch, c.err = appendJSON(dst, c.scratch, rs)
 	return c.err
 }
 
 // MarshalJSON encodes resource spans as one OTLP/JSON
 // ExportTraceServiceRequest (enums as numbers, ids as hex).
 func MarshalJSON(rs []*tracepb.ResourceSpans) ([]byte, error) {
+	out, _, err := appendJSON(nil, nil, rs)
+	return out, err
+}
+
+// appendJSON appends the OTLP/JSON of rs to dst, using scratch for
+// protojson's output; both are returned for reuse, so an export's workers
+// do not grow a fresh megabyte buffer for every chunk.
+func appendJSON(dst, scratch []byte, rs []*tracepb.ResourceSpans) (out, scratchOut []byte, err error) {
 	req := &coltracepb.ExportTraceServiceRequest{ResourceSpans: rs}
-	b, err := protojson.MarshalOptions{UseEnumNumbers: true}.Marshal(req)
+	scratch, err = protojson.MarshalOptions{UseEnumNumbers: true}.MarshalAppend(scratch[:0], req)
 	if err != nil {
-		return nil, fmt.Errorf("otlp json: %w", err)
+		return dst, scratch, fmt.Errorf("otlp json: %w", err)
 	}
-	return hexIDs(b)
+	out, err = hexIDs(dst, scratch)
+	return out, scratch, err
 }
 
 // idKeys are the members whose bytes OTLP/JSON writes as hex.
@@ -168,8 +187,8 @@ var idKeys = [][]byte{[]byte(`"traceId"`), []byte(`"spanId"`), []byte(`"parentSp
 // hexIDs rewrites the base64 values of the id members of protojson's output
 // as hex. A member name is only matched outside strings: a quote preceded
 // by an odd number of backslashes is inside one.
-func hexIDs(in []byte) ([]byte, error) {
-	out := make([]byte, 0, len(in)+len(in)/16)
+func hexIDs(out, in []byte) ([]byte, error) {
+	out = slices.Grow(out, len(in)+len(in)/16)
 	i := 0
 	for i < len(in) {
 		j := indexQuote(in, i)
