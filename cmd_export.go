@@ -16,12 +16,13 @@ import (
 )
 
 func runExport(args []string, env *environment) int {
-	fs := newFlagSet("export", "export PATH --format md|json|jsonl [-o FILE]", env.stderr)
-	format := fs.String("format", "md", "md (a readable transcript), json (the derived state) or jsonl (the events)")
+	fs := newFlagSet("export", "export PATH --format md|json|jsonl|otlp [-o FILE]", env.stderr)
+	format := fs.String("format", "md", "md (a readable transcript), json (the derived state), jsonl (the events) or otlp (OTLP/JSON traces)")
 	outPath := fs.String("o", "", "write to `FILE` instead of stdout")
+	content := bindOTLPContent(fs)
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
-		if !validFormat(*format) {
-			return usageErr(fmt.Sprintf("unknown --format %q", *format), "--format takes "+strings.Join(exportFormats, ", "))
+		if !validFormat(*format) && *format != "otlp" {
+			return usageErr(fmt.Sprintf("unknown --format %q", *format), "--format takes "+strings.Join(exportFormats, ", ")+", otlp")
 		}
 		if err := onePath(p, "PATH of the recording to export", "ohwatch export PATH --format md (an SDK directory, JSONL file or trajectory zip)"); err != nil {
 			return err
@@ -51,7 +52,13 @@ func runExport(args []string, env *environment) int {
 		defer f.Close()
 		w = f
 	}
-	if err := writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings, true); err != nil {
+	var werr error
+	if *format == "otlp" {
+		werr = exportOTLP(w, env, conv, log, pos[0], *content)
+	} else {
+		werr = writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings, true)
+	}
+	if err := werr; err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
 		return 1
 	}

@@ -52,6 +52,7 @@ func runReplay(args []string, env *environment) int {
 		log:       log,
 		feed:      feed,
 		recording: true,
+		traceID:   traceKey(header.ID, path),
 	})
 }
 
@@ -119,6 +120,7 @@ func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir stri
 		// base_state.json is a local file: it confirms as soon as it says
 		// finished, not after the grace period meant for a server.
 		confirmPoll: files.DefaultPoll,
+		traceID:     traceKey("", dir),
 	})
 }
 

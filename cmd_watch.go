@@ -71,7 +71,8 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	}
 	id = model.NormalizeConversationID(id)
 	if title == "" {
-		title = serverTitle(ctx, c, id)
+		// The server chose it: it may echo a key like any other answer.
+		title = vf.secrets.Redact(serverTitle(ctx, c, id))
 	}
 	// A server never reached fails fast (exit 4); one that was live keeps
 	// being retried, with the header counting the attempts.
@@ -86,6 +87,7 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 		server:   c.BaseURL(),
 		confirm:  func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
 		controls: confirmer{c: c, id: id},
+		traceID:  id,
 	})
 }
 

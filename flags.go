@@ -91,6 +91,7 @@ type viewFlags struct {
 	noNotify bool
 	// secrets, when set, are redacted from the --log file.
 	secrets *model.Secrets
+	otlp    otlpFlags
 }
 
 func (v *viewFlags) bind(fs *flag.FlagSet) {
@@ -101,6 +102,7 @@ func (v *viewFlags) bind(fs *flag.FlagSet) {
 	fs.DurationVar(&v.confirmGrace, "confirm-grace", headless.DefaultConfirmGrace, "how long a provisional finished waits for a full_state before REST is asked")
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")
 	fs.BoolVar(&v.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when the agent needs you")
+	v.otlp.bind(fs)
 }
 
 // useHeadless says whether to print lines rather than open the TUI.

@@ -44,7 +44,7 @@ func commands() map[string]command {
 		"replay": {"replay a recorded conversation (SDK dir, seed layout, JSONL, trajectory zip)", runReplay},
 		"ls":     {"list conversations of a local root or of an agent-server", runList},
 		"state":  {"print the derived state after the first N events: state PATH [--at N] [--json]", runState},
-		"export": {"export a conversation: export PATH --format md|json|jsonl", runExport},
+		"export": {"export a conversation: export PATH --format md|json|jsonl|otlp", runExport},
 		"serve":  {"serve a recording through the agent-server protocol: serve PATH [--addr A] [--speed X]", runServe},
 		"gen":    {"generate a realistic conversation: gen DIR --events N [--seed S] [--jsonl]", runGen},
 	}

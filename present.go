@@ -37,6 +37,9 @@ type session struct {
 	// interval while a finished is provisional (a local file is cheap).
 	confirmPoll time.Duration
 	controls    tui.Controls
+	// traceID is what the --otlp trace id is derived from: the
+	// conversation id, else the recording's name.
+	traceID string
 }
 
 // present runs a session headless or in the TUI, after teeing the feed into
@@ -58,6 +61,13 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 			wait()
 			code = rec.finish(env.stderr, code)
 		}()
+	}
+	if vf.otlp.on {
+		finish, ok := teeOTLP(ctx, env, &vf.otlp, &s)
+		if !ok {
+			return exitUsage
+		}
+		defer finish()
 	}
 	if vf.useHeadless(env) {
 		r := headless.Run(ctx, s.log, s.feed, headless.Options{

@@ -55,6 +55,25 @@ func threeDigits(v float64) string {
 	return s
 }
 
+// Exact prints a count in full with thousands separators, for where every
+// digit matters (events loaded, events listed): 100000 → "100,000".
+func Exact(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
 // Tokens prints a token count, or Unknown when no metrics were reported.
 func Tokens(n int64, reported bool) string {
 	if !reported {

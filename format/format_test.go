@@ -25,6 +25,17 @@ func TestCount(t *testing.T) {
 	}
 }
 
+func TestExact(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {12345, "12,345"}, {100000, "100,000"}, {1234567, "1,234,567"}, {-1234, "-1,234"}} {
+		if got := Exact(c.n); got != c.want {
+			t.Errorf("Exact(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
 func TestUnreportedReadsUnknown(t *testing.T) {
 	if got := Tokens(0, false); got != Unknown {
 		t.Errorf("Tokens(0, false) = %q", got)

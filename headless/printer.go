@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -146,7 +147,7 @@ func (p *printer) connection(c model.ConnState) {
 	}
 	switch c.Phase {
 	case model.PhaseReconnecting:
-		p.printf("  -- connection: reconnecting %d in %s", c.Attempt, c.RetryIn.Round(time.Millisecond))
+		p.printf("  -- connection: reconnecting %d in %s", c.Attempt, format.Duration(c.RetryIn))
 	default:
 		p.printf("  -- connection: %s", c.Phase)
 	}

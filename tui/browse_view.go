@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"ohwatch/format"
 	"ohwatch/model"
 )
 
@@ -46,7 +47,7 @@ func (b browser) columns() []browseColumn {
 			if r.Events < 0 {
 				return "?"
 			}
-			return groupDigits(int64(r.Events))
+			return format.Exact(int64(r.Events))
 		}},
 		{name: "COST", width: 9, right: true, cell: func(r BrowseRow) string { return orDash(r.Cost) }},
 		{name: "LAST ACTIVITY", width: 16, cell: func(r BrowseRow) string {

@@ -187,7 +187,13 @@ func (l eventList) pairing(ev *model.Event) string {
 	}
 	s := m.styles.Glyphs.Paired + ordinal(actionAt)
 	if at := m.log.Event(actionAt).Time; !at.IsZero() && !ev.Time.IsZero() {
-		s += " " + format.Duration(ev.Time.Sub(at))
+		d := ev.Time.Sub(at)
+		s += " " + format.Duration(d)
+		if d < 0 {
+			// A result stamped before its action: the clocks of the
+			// machines that wrote them disagree. Said, not hidden.
+			s += " (clock skew)"
+		}
 	}
 	return s
 }

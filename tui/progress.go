@@ -3,6 +3,8 @@ package tui
 import (
 	"strconv"
 	"strings"
+
+	"ohwatch/format"
 )
 
 // progressBarCells is the width of the loading bar in the header.
@@ -24,23 +26,5 @@ func (h header) loading() string {
 			s.Accent.Render(strings.Repeat(s.Glyphs.ScrubFill, fill)) +
 			s.Subtle.Render(strings.Repeat(s.Glyphs.ScrubEmpty, progressBarCells-fill))
 	}
-	return out + " " + s.Muted.Render(groupDigits(int64(p.Loaded))+" events")
-}
-
-// groupDigits prints n with thousands separators: 100000 → "100,000".
-func groupDigits(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return out + " " + s.Muted.Render(format.Exact(int64(p.Loaded))+" events")
 }

@@ -122,14 +122,3 @@ func TestLoadingHeaderWithoutTotal(t *testing.T) {
 		t.Fatalf("an unknown total should show the count alone:\n%s", out)
 	}
 }
-
-func TestGroupDigits(t *testing.T) {
-	for _, c := range []struct {
-		n    int64
-		want string
-	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {12345, "12,345"}, {100000, "100,000"}, {1234567, "1,234,567"}, {-1234, "-1,234"}} {
-		if got := groupDigits(c.n); got != c.want {
-			t.Errorf("groupDigits(%d) = %q, want %q", c.n, got, c.want)
-		}
-	}
-}

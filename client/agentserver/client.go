@@ -224,7 +224,7 @@ func (c *Client) do(ctx context.Context, method, route string, q url.Values, bod
 	}
 	defer resp.Body.Close()
 	if resp.ContentLength > c.maxBody {
-		return fmt.Errorf("%s %s: %w (%d bytes, the limit is %d)", method, route, ErrTooLarge, resp.ContentLength, c.maxBody)
+		return fmt.Errorf("%s %s: %w (%d bytes, over the %s limit)", method, route, ErrTooLarge, resp.ContentLength, byteSize(c.maxBody))
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
 	c.log.Debug("agent-server request", "method", method, "route", route, "status", resp.StatusCode,
@@ -233,7 +233,7 @@ func (c *Client) do(ctx context.Context, method, route string, q url.Values, bod
 		return fmt.Errorf("%s %s: reading the response: %w", method, route, err)
 	}
 	if int64(len(data)) > c.maxBody {
-		return fmt.Errorf("%s %s: %w (over %d bytes)", method, route, ErrTooLarge, c.maxBody)
+		return fmt.Errorf("%s %s: %w (over the %s limit)", method, route, ErrTooLarge, byteSize(c.maxBody))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return &HTTPError{Method: method, Route: route, Status: resp.StatusCode, Body: excerpt(data, c.key)}

@@ -201,7 +201,7 @@ const maxSearchPages = 20_000
 // that brings nothing new ends the search (what came is kept), a repeated
 // page id is an error, and so is a search past maxSearchPages. A page too
 // large to accept (ErrTooLarge: events with screenshots) is asked for
-// again in smaller pages, down to one item.
+// again in smaller pages, down to one item, and pages grow back after.
 func (c *Client) eachPage(ctx context.Context, route string, q url.Values, fn func([]json.RawMessage) (fresh int, err error)) error {
 	limit := searchPageLimit
 	q.Set("limit", strconv.Itoa(limit))
@@ -224,6 +224,11 @@ func (c *Client) eachPage(ctx context.Context, route string, q url.Values, fn fu
 		fresh, err := fn(p.Items)
 		if err != nil {
 			return err
+		}
+		if limit < searchPageLimit {
+			// Past the large events, pages grow back.
+			limit = min(2*limit, searchPageLimit)
+			q.Set("limit", strconv.Itoa(limit))
 		}
 		if p.NextPageID == nil || *p.NextPageID == "" {
 			return nil

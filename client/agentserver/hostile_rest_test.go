@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -107,8 +109,13 @@ func TestHugeRESTAnswerIsRefused(t *testing.T) {
 // a single event over the limit can fail the history.
 func TestTooLargePageIsAskedForInSmallerPages(t *testing.T) {
 	big := strings.Repeat("y", 1000)
+	var mu sync.Mutex
+	var limits []int
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+		mu.Lock()
+		limits = append(limits, limit)
+		mu.Unlock()
 		start, _ := strconv.Atoi(r.URL.Query().Get("page_id"))
 		var items []string
 		for i := start; i < min(start+limit, 10); i++ {
@@ -126,6 +133,12 @@ func TestTooLargePageIsAskedForInSmallerPages(t *testing.T) {
 	evs, err := c.Events(context.Background(), "x")
 	if err != nil || len(evs) != 10 {
 		t.Fatalf("%d events, %v; want all 10 in smaller pages", len(evs), err)
+	}
+	mu.Lock()
+	sizes := slices.Clone(limits)
+	mu.Unlock()
+	if sizes[0] != 100 || !slices.Contains(sizes, 1) || sizes[slices.Index(sizes, 1)+1] != 2 {
+		t.Errorf("page sizes %v: want 100, smaller until one fits, then growing back", sizes)
 	}
 	c.maxBody = 500 // not even one event fits
 	if _, err := c.Events(context.Background(), "x"); !errors.Is(err, ErrTooLarge) {

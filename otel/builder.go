@@ -1,0 +1,513 @@
+package otel
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// Attributes of ohwatch's own, where the GenAI conventions have none.
+const (
+	attrTitle      = attribute.Key("ohwatch.conversation.title")
+	attrStatus     = attribute.Key("ohwatch.execution_status")
+	attrCost       = attribute.Key("ohwatch.cost_usd")
+	attrCalls      = attribute.Key("ohwatch.llm_calls")
+	attrMerged     = attribute.Key("ohwatch.llm_calls_merged")
+	attrUsageID    = attribute.Key("ohwatch.usage_id")
+	attrRisk       = attribute.Key("ohwatch.security_risk")
+	attrSummary    = attribute.Key("ohwatch.summary")
+	attrRejected   = attribute.Key("ohwatch.rejected")
+	attrReason     = attribute.Key("ohwatch.rejection_reason")
+	attrUnfinished = attribute.Key("ohwatch.unfinished")
+	attrEventID    = attribute.Key("ohwatch.event_id")
+	attrTurn       = attribute.Key("ohwatch.turn")
+	attrExitCode   = attribute.Key("ohwatch.exit_code")
+)
+
+// AgentName is gen_ai.agent.name of every conversation.
+const AgentName = "OpenHands"
+
+// Options say what the spans carry.
+type Options struct {
+	// Content copies tool-call arguments and outputs into the tool spans
+	// (gen_ai.tool.call.arguments / .result), sanitised and capped at
+	// ContentCap. Off by default: outputs can hold anything.
+	Content bool
+}
+
+// Builder turns events, one at a time with the reducer's State before and
+// after each, into spans. A span is started and ended as soon as the event
+// that ends it arrives, with the events' own times, so a live watch sends
+// each span as it ends. It is not safe for concurrent use.
+type Builder struct {
+	tracer  trace.Tracer
+	traceID trace.TraceID
+	convID  string
+	opts    Options
+
+	root     trace.Span
+	rootCtx  context.Context
+	turn     trace.Span // the open user turn, nil between turns
+	turnCtx  context.Context
+	turns    int
+	pending  []pendingChat
+	chats    map[string]context.Context // llm_response_id -> its chat span
+	tools    map[string]trace.Span      // tool_call_id (or action id) -> open tool span
+	last     time.Time                  // time of the latest event with one
+	statusAt time.Time                  // time of the latest change of status
+	// title is the first line of the first user message: taken from the
+	// events, so a live watch (whose server may shorten its title) and a
+	// replay name the trace alike.
+	title    string
+	finished bool
+}
+
+// pendingChat is an LLM call whose metrics arrived (a stats update, or
+// the base's attribution) before the events it produced: its span waits
+// for the llm_response_id of the next action, message or condensation.
+type pendingChat struct {
+	key        string
+	start, end time.Time
+	usage      reducer.Usage // the call's own figures; Merged calls share one delta
+	merged     int           // >1 when one delta covers several calls
+	withDelta  bool          // false for the 2nd.. calls of a merged delta
+}
+
+// NewBuilder returns a builder for one conversation; tracer comes from a
+// provider made by NewProvider (its id generator honours the chosen ids).
+func NewBuilder(tracer trace.Tracer, conversationID string, opts Options) *Builder {
+	return &Builder{
+		tracer:  tracer,
+		traceID: TraceID(conversationID),
+		convID:  conversationID,
+		opts:    opts,
+		chats:   make(map[string]context.Context),
+		tools:   make(map[string]trace.Span),
+	}
+}
+
+// Finished reports whether Finish has ended the root span.
+func (b *Builder) Finished() bool { return b.finished }
+
+// start starts a span with the id derived from key, as a child of parent.
+func (b *Builder) start(parent context.Context, key, name string, at time.Time, kind trace.SpanKind, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
+	ctx := withIDs(parent, b.traceID, spanID(key))
+	return b.tracer.Start(ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
+}
+
+// scope is where a span's children and events go: the open turn, else the
+// root.
+func (b *Builder) scope() (context.Context, trace.Span) {
+	if b.turn != nil {
+		return b.turnCtx, b.turn
+	}
+	return b.rootCtx, b.root
+}
+
+// Add takes event i with the State before it (prev) and after it (next).
+func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
+	if b.finished {
+		return
+	}
+	at := ev.Time
+	if at.IsZero() || at.Before(b.last) {
+		at = b.last
+	}
+	stepStart := b.last
+	if b.root == nil {
+		if at.IsZero() {
+			at = time.Unix(0, 0).UTC()
+		}
+		stepStart = at
+		b.rootCtx, b.root = b.start(context.Background(), "root:"+b.traceID.String(), "invoke_agent "+AgentName, at, trace.SpanKindInternal,
+			semconv.GenAIOperationNameInvokeAgent,
+			semconv.GenAIAgentName(AgentName),
+			semconv.GenAIConversationID(line(b.convID)))
+	}
+	b.last = at
+	if next.MetricsAt == i {
+		b.addCalls(ev.ID, prev.Metrics, next.Metrics, stepStart, at)
+	}
+	switch body := ev.Body.(type) {
+	case *model.Message:
+		if body.Role == "user" {
+			if b.title == "" {
+				b.title = strings.TrimPrefix(ev.Summary, "user: ")
+			}
+			b.startTurn(ev, at)
+		} else if body.LLMResponseID != "" {
+			b.resolve(body.LLMResponseID)
+		}
+	case *model.Action:
+		b.startTool(ev, body, at)
+	case *model.Observation:
+		b.endObservation(ev, body, at)
+	case *model.AgentError:
+		if sp := b.takeTool(body.ToolCallID, ""); sp != nil {
+			sp.SetStatus(codes.Error, line(body.Error))
+			sp.End(trace.WithTimestamp(at))
+		}
+	case *model.UserReject:
+		if sp := b.takeTool(body.ToolCallID, body.ActionID); sp != nil {
+			sp.SetAttributes(attrRejected.Bool(true), lineAttr(attrReason, body.Reason))
+			sp.AddEvent("rejected", trace.WithTimestamp(at), trace.WithAttributes(lineAttr(attrReason, body.Reason)))
+			sp.End(trace.WithTimestamp(at))
+		}
+	case *model.Condensation:
+		b.resolve(body.LLMResponseID)
+		_, sp := b.scope()
+		sp.AddEvent("condensation", trace.WithTimestamp(at), trace.WithAttributes(
+			attribute.Int("ohwatch.forgotten_events", len(body.ForgottenIDs)), attrEventID.String(line(ev.ID))))
+	}
+	if n := next.ErrorCount - prev.ErrorCount; n > 0 {
+		errs := next.Errors()
+		for _, e := range errs[max(0, len(errs)-n):] {
+			b.addException(e.Kind, e.Text, at)
+		}
+	}
+	// A change of confirmation policy, not its first report: a recording
+	// knows its policy from the start, a live watch from its first snapshot.
+	if next.ConfirmationPolicy != prev.ConfirmationPolicy && prev.ConfirmationPolicy != "" && next.ConfirmationPolicy != "" {
+		_, sp := b.scope()
+		sp.AddEvent("confirmation_policy", trace.WithTimestamp(at), trace.WithAttributes(attribute.String("ohwatch.policy", line(next.ConfirmationPolicy))))
+	}
+	if next.StatusAt == i && next.Status != prev.Status {
+		b.statusChange(prev, next, at)
+	}
+}
+
+// AddLog builds the whole of a recorded log and finishes it: a recording
+// ends where it ends, so its root is never marked unfinished. It folds the
+// events in order itself rather than asking the log for each State.
+func (b *Builder) AddLog(log *reducer.Log) {
+	s := log.Initial()
+	for i := range log.Len() {
+		ev := log.Event(i)
+		next := reducer.Apply(s, ev)
+		b.Add(i, ev, s, next)
+		s = next
+	}
+	b.Finish(s, false)
+}
+
+// addCalls queues a chat span for every LLM call the metrics gained at
+// this event. One call per usage is exact; when one update adds several
+// calls of a usage (a snapshot after a gap), the first span carries their
+// summed figures and says how many calls it covers, the others carry none:
+// the totals stay right and no per-call number is invented.
+func (b *Builder) addCalls(eventID string, before, after reducer.Metrics, start, end time.Time) {
+	for _, u := range after.ByUsage {
+		old := usageOf(before, u.UsageID)
+		n := u.LLMCalls - old.LLMCalls
+		if n <= 0 {
+			continue
+		}
+		d := reducer.Usage{
+			UsageID:    u.UsageID,
+			Model:      u.Model,
+			CostUSD:    u.CostUSD - old.CostUSD,
+			CostKnown:  u.CostKnown,
+			Prompt:     u.Prompt - old.Prompt,
+			Completion: u.Completion - old.Completion,
+			CacheRead:  u.CacheRead - old.CacheRead,
+			CacheWrite: u.CacheWrite - old.CacheWrite,
+			Reasoning:  u.Reasoning - old.Reasoning,
+			LLMCalls:   n,
+		}
+		for k := range n {
+			b.pending = append(b.pending, pendingChat{
+				key:   "chat:" + eventID + ":" + u.UsageID + ":" + strconv.Itoa(k),
+				start: start, end: end, usage: d, merged: n, withDelta: k == 0,
+			})
+		}
+	}
+}
+
+func usageOf(m reducer.Metrics, id string) reducer.Usage {
+	for _, u := range m.ByUsage {
+		if u.UsageID == id {
+			return u
+		}
+	}
+	return reducer.Usage{}
+}
+
+// resolve gives the oldest pending call the response id of the event that
+// just arrived, and emits every pending call. A response id already seen
+// (a second action of the same response) changes nothing.
+func (b *Builder) resolve(responseID string) {
+	if len(b.pending) == 0 {
+		return
+	}
+	if _, seen := b.chats[responseID]; seen {
+		return
+	}
+	b.flush(responseID)
+}
+
+// flush emits the pending chat spans; the first gets responseID ("" when
+// none is known).
+func (b *Builder) flush(responseID string) {
+	parent, _ := b.scope()
+	for k, c := range b.pending {
+		model := c.usage.Model
+		attrs := []attribute.KeyValue{
+			semconv.GenAIOperationNameChat,
+			semconv.GenAIRequestModel(line(model)),
+			attrUsageID.String(line(c.usage.UsageID)),
+		}
+		rid := ""
+		if k == 0 {
+			rid = responseID
+		}
+		if rid != "" {
+			attrs = append(attrs, semconv.GenAIResponseID(line(rid)))
+		}
+		if c.withDelta {
+			u := c.usage
+			attrs = append(attrs,
+				semconv.GenAIUsageInputTokens(int(u.Prompt)),
+				semconv.GenAIUsageOutputTokens(int(u.Completion)),
+				semconv.GenAIUsageCacheReadInputTokens(int(u.CacheRead)),
+				semconv.GenAIUsageCacheCreationInputTokens(int(u.CacheWrite)),
+				semconv.GenAIUsageReasoningOutputTokens(int(u.Reasoning)))
+			if u.CostKnown {
+				attrs = append(attrs, attrCost.Float64(u.CostUSD))
+			}
+			if c.merged > 1 {
+				attrs = append(attrs, attrMerged.Int(c.merged))
+			}
+		}
+		name := "chat"
+		if model != "" {
+			name += " " + line(model)
+		}
+		ctx, sp := b.start(parent, c.key, name, c.start, trace.SpanKindClient, attrs...)
+		sp.End(trace.WithTimestamp(c.end))
+		if rid != "" {
+			b.chats[rid] = ctx
+		}
+	}
+	b.pending = b.pending[:0]
+}
+
+// startTurn ends the open turn and starts one at a user message.
+func (b *Builder) startTurn(ev model.Event, at time.Time) {
+	b.flush("")
+	b.endTurn(at)
+	b.turns++
+	b.turnCtx, b.turn = b.start(b.rootCtx, "turn:"+ev.ID, "user_turn", at, trace.SpanKindInternal,
+		attrTurn.Int(b.turns), attrEventID.String(line(ev.ID)), lineAttr(attrSummary, ev.Summary))
+}
+
+func (b *Builder) endTurn(at time.Time) {
+	if b.turn != nil {
+		b.turn.End(trace.WithTimestamp(at))
+		b.turn, b.turnCtx = nil, nil
+	}
+}
+
+// startTool starts an execute_tool span under the chat span of the action's
+// LLM response (the turn when that call has no span).
+func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
+	if a.LLMResponseID != "" {
+		b.resolve(a.LLMResponseID)
+	}
+	parent, ok := b.chats[a.LLMResponseID]
+	if !ok || a.LLMResponseID == "" {
+		parent, _ = b.scope()
+	}
+	tool := a.ToolName
+	if tool == "" {
+		tool = a.ActionKind
+	}
+	attrs := []attribute.KeyValue{
+		semconv.GenAIOperationNameExecuteTool,
+		semconv.GenAIToolName(line(tool)),
+		semconv.GenAIToolCallID(line(a.ToolCallID)),
+		semconv.GenAIToolType("function"),
+		attrRisk.String(line(a.SecurityRisk)),
+		attrEventID.String(line(ev.ID)),
+		lineAttr(attrSummary, ev.Summary),
+	}
+	if b.opts.Content {
+		if args := actionArguments(ev); args != "" {
+			attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(args))
+		}
+	}
+	name := "execute_tool"
+	if tool != "" {
+		name += " " + line(tool)
+	}
+	_, sp := b.start(parent, "tool:"+ev.ID, name, at, trace.SpanKindInternal, attrs...)
+	key := a.ToolCallID
+	if key == "" {
+		key = "action:" + ev.ID
+	}
+	if old, dup := b.tools[key]; dup { // a reused call id: close the older span
+		old.SetAttributes(attrUnfinished.Bool(true))
+		old.End(trace.WithTimestamp(at))
+	}
+	b.tools[key] = sp
+	if a.ToolCallID != "" {
+		b.tools["action:"+ev.ID] = sp
+	}
+}
+
+// takeTool returns and forgets the open tool span of a call.
+func (b *Builder) takeTool(callID, actionID string) trace.Span {
+	var sp trace.Span
+	if callID != "" {
+		sp = b.tools[callID]
+	}
+	if sp == nil && actionID != "" {
+		sp = b.tools["action:"+actionID]
+	}
+	if sp == nil {
+		return nil
+	}
+	for k, v := range b.tools {
+		if v == sp {
+			delete(b.tools, k)
+		}
+	}
+	return sp
+}
+
+// endObservation ends a tool span at its observation; an error observation
+// sets the span's status to error with its message.
+func (b *Builder) endObservation(ev model.Event, o *model.Observation, at time.Time) {
+	sp := b.takeTool(o.ToolCallID, o.ActionID)
+	if sp == nil {
+		return
+	}
+	if o.ExitCode != nil {
+		sp.SetAttributes(attrExitCode.Int(*o.ExitCode))
+	}
+	if b.opts.Content {
+		if out := observationText(ev); out != "" {
+			sp.SetAttributes(semconv.GenAIToolCallResultKey.String(out))
+		}
+	}
+	if o.IsError {
+		sp.SetStatus(codes.Error, line(ev.Summary))
+	}
+	sp.End(trace.WithTimestamp(at))
+}
+
+// addException records an error as an exception event of the open scope.
+func (b *Builder) addException(kind, msg string, at time.Time) {
+	_, sp := b.scope()
+	sp.AddEvent("exception", trace.WithTimestamp(at), trace.WithAttributes(
+		semconv.ExceptionType(line(kind)), semconv.ExceptionMessage(line(msg))))
+}
+
+// statusChange records a change of execution status as a span event and
+// ends the turn at a terminal or waiting status.
+func (b *Builder) statusChange(prev, next reducer.State, at time.Time) {
+	_, sp := b.scope()
+	// Where the status came from (a per-field update, a snapshot) is left
+	// out: a live watch sees snapshots a recording does not have, and the
+	// two must give identical spans.
+	b.statusAt = at
+	sp.AddEvent("execution_status", trace.WithTimestamp(at), trace.WithAttributes(
+		attribute.String("ohwatch.from", line(prev.Status)),
+		attrStatus.String(line(next.Status))))
+	switch next.Status {
+	case model.StatusWaitingForConfirmation:
+		sp.AddEvent("confirmation_requested", trace.WithTimestamp(at), trace.WithAttributes(
+			attribute.Int("ohwatch.pending_actions", len(next.Pending))))
+		b.flush("")
+		b.endTurn(at)
+	case model.StatusFinished, model.StatusError, model.StatusStuck, model.StatusPaused:
+		b.flush("")
+		b.endTurn(at)
+	}
+}
+
+// Finish ends every open span and the root, with the conversation's
+// totals as of final and its title. unfinished marks a trace whose conversation had not
+// reached a terminal state when the watch ended; the spans still open are
+// marked too. Nothing is emitted for a conversation without events.
+func (b *Builder) Finish(final reducer.State, unfinished bool) {
+	if b.finished || b.root == nil {
+		b.finished = true
+		return
+	}
+	b.finished = true
+	b.flush("")
+	for key, sp := range b.tools {
+		delete(b.tools, "action:"+key)
+		sp.SetAttributes(attrUnfinished.Bool(true))
+		sp.End(trace.WithTimestamp(b.last))
+		for k, v := range b.tools {
+			if v == sp {
+				delete(b.tools, k)
+			}
+		}
+	}
+	if b.turn != nil {
+		b.turn.SetAttributes(attrUnfinished.Bool(unfinished))
+	}
+	b.endTurn(b.last)
+	attrs := []attribute.KeyValue{attrStatus.String(line(final.Status)), attrUnfinished.Bool(unfinished)}
+	if b.title != "" {
+		attrs = append(attrs, lineAttr(attrTitle, b.title))
+	}
+	if c := final.Metrics.Combined; c.LLMCalls > 0 {
+		attrs = append(attrs,
+			semconv.GenAIUsageInputTokens(int(c.Prompt)),
+			semconv.GenAIUsageOutputTokens(int(c.Completion)),
+			semconv.GenAIUsageCacheReadInputTokens(int(c.CacheRead)),
+			semconv.GenAIUsageCacheCreationInputTokens(int(c.CacheWrite)),
+			semconv.GenAIUsageReasoningOutputTokens(int(c.Reasoning)),
+			attrCalls.Int(c.LLMCalls))
+		if c.CostKnown {
+			attrs = append(attrs, attrCost.Float64(c.CostUSD))
+		}
+		if c.Model != "" {
+			attrs = append(attrs, semconv.GenAIRequestModel(line(c.Model)))
+		}
+	}
+	b.root.SetAttributes(attrs...)
+	switch final.Status {
+	case model.StatusError, model.StatusStuck:
+		msg := final.Status
+		if errs := final.Errors(); len(errs) > 0 {
+			msg = errs[len(errs)-1].Text
+		}
+		b.root.SetStatus(codes.Error, line(msg))
+	}
+	// A conversation that ended ends when its status changed to the final
+	// one, not at what trails it (a live watch's confirming snapshot, a
+	// last stats update), so that a live watch and a replay agree.
+	end := b.last
+	switch final.Status {
+	case model.StatusFinished, model.StatusError, model.StatusStuck:
+		if !b.statusAt.IsZero() {
+			end = b.statusAt
+		}
+	}
+	b.root.End(trace.WithTimestamp(end))
+}
+
+// Terminal reports whether a live conversation has reached a state that
+// ends its root span: error or stuck, or a finished that is confirmed.
+func Terminal(s reducer.State) bool {
+	switch s.Status {
+	case model.StatusError, model.StatusStuck:
+		return true
+	case model.StatusFinished:
+		return s.StatusConfirmed
+	}
+	return false
+}

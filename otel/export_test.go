@@ -1,0 +1,136 @@
+package otel
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+
+	"ohwatch/internal/testevents"
+	"ohwatch/reducer"
+)
+
+// otlpDoc is the part of an OTLP/JSON request the tests read.
+type otlpDoc struct {
+	ResourceSpans []struct {
+		ScopeSpans []struct {
+			Spans []struct {
+				TraceID      string `json:"traceId"`
+				SpanID       string `json:"spanId"`
+				ParentSpanID string `json:"parentSpanId"`
+				Name         string `json:"name"`
+				Kind         int    `json:"kind"`
+				Attributes   []struct {
+					Key   string `json:"key"`
+					Value struct {
+						StringValue string `json:"stringValue"`
+					} `json:"value"`
+				} `json:"attributes"`
+			} `json:"spans"`
+		} `json:"scopeSpans"`
+	} `json:"resourceSpans"`
+}
+
+// TestExportIsOTLPJSON: one request per line, ids in hex, enums as
+// numbers, the same bytes every time.
+func TestExportIsOTLPJSON(t *testing.T) {
+	log := reducer.NewLog(nil, 0)
+	log.Append(testevents.Generated(t, 3000, 5)...)
+	var a, b bytes.Buffer
+	if err := Export(&a, log, "conv-x", "", "v", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Export(&b, log, "conv-x", "", "v", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("two exports of the same log differ")
+	}
+	lines := strings.Split(strings.TrimSuffix(a.String(), "\n"), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("%d lines for a 3000-event conversation: want more than one request", len(lines))
+	}
+	spans := 0
+	for _, l := range lines {
+		var doc otlpDoc
+		if err := json.Unmarshal([]byte(l), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, rs := range doc.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				for _, s := range ss.Spans {
+					spans++
+					if s.TraceID != TraceID("conv-x").String() || !isHex(s.SpanID, 16) || (s.ParentSpanID != "" && !isHex(s.ParentSpanID, 16)) {
+						t.Fatalf("ids %q %q %q", s.TraceID, s.SpanID, s.ParentSpanID)
+					}
+					if s.Kind == 0 {
+						t.Fatalf("span %q without a kind", s.Name)
+					}
+				}
+			}
+		}
+	}
+	if spans == 0 {
+		t.Fatal("no span")
+	}
+}
+
+func isHex(s string, n int) bool {
+	_, err := hex.DecodeString(s)
+	return err == nil && len(s) == n
+}
+
+// TestTraceIDIsTheConversationID: a uuid conversation id is the trace id
+// itself, dashed or not; other ids hash to a stable one.
+func TestTraceIDIsTheConversationID(t *testing.T) {
+	if got := TraceID("7de03109-ff0b-4557-8254-f2c110bed84d").String(); got != "7de03109ff0b45578254f2c110bed84d" {
+		t.Fatalf("dashed uuid: %s", got)
+	}
+	if TraceID("7de03109ff0b45578254f2c110bed84d") != TraceID("7de03109-ff0b-4557-8254-f2c110bed84d") {
+		t.Fatal("dashed and undashed differ")
+	}
+	if a, b := TraceID("simple_echo"), TraceID("simple_echo"); a != b || !a.IsValid() || a == TraceID("other") {
+		t.Fatal("hashed ids are not stable and distinct")
+	}
+}
+
+// FuzzHexIDs: whatever an attribute holds (quotes, backslashes, text that
+// looks like an id member), the ids are rewritten as hex and nothing
+// else changes.
+func FuzzHexIDs(f *testing.F) {
+	f.Add(`"traceId":"AAAA"`, []byte{1, 2, 3, 4, 5, 6, 7, 8})
+	f.Add(`\"spanId\": \"x\\"`, []byte{0xff, 0, 0, 0, 0, 0, 0, 1})
+	f.Add("plain", []byte{9, 9, 9, 9, 9, 9, 9, 9})
+	f.Fuzz(func(t *testing.T, value string, id []byte) {
+		if len(id) != 8 {
+			return
+		}
+		tid := append(append([]byte{}, id...), id...)
+		rs := []*tracepb.ResourceSpans{{ScopeSpans: []*tracepb.ScopeSpans{{Spans: []*tracepb.Span{{
+			TraceId: tid, SpanId: id, ParentSpanId: id, Name: value,
+			Attributes: []*commonpb.KeyValue{{Key: value, Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: value}}}},
+		}}}}}}
+		b, err := MarshalJSON(rs)
+		if err != nil {
+			if strings.ToValidUTF8(value, "") != value {
+				return // protojson refuses invalid UTF-8
+			}
+			t.Fatal(err)
+		}
+		var doc otlpDoc
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("invalid JSON: %v\n%s", err, b)
+		}
+		s := doc.ResourceSpans[0].ScopeSpans[0].Spans[0]
+		if s.TraceID != hex.EncodeToString(tid) || s.SpanID != hex.EncodeToString(id) || s.ParentSpanID != hex.EncodeToString(id) {
+			t.Fatalf("ids %q %q %q", s.TraceID, s.SpanID, s.ParentSpanID)
+		}
+		if s.Name != value || s.Attributes[0].Key != value || s.Attributes[0].Value.StringValue != value {
+			t.Fatalf("a string changed: %q", value)
+		}
+	})
+}

@@ -1,0 +1,99 @@
+package otel
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+// fakeExporter records what it is sent; with block it waits for its
+// context instead (a backend that never answers).
+type fakeExporter struct {
+	mu      sync.Mutex
+	batches []int
+	block   bool
+}
+
+func (f *fakeExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	if f.block {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.batches = append(f.batches, len(spans))
+	return nil
+}
+
+func (f *fakeExporter) Shutdown(context.Context) error { return nil }
+
+func (f *fakeExporter) sent() []int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]int(nil), f.batches...)
+}
+
+func endSpans(q *queue, n int) {
+	for range n {
+		q.OnEnd(tracetest.SpanStub{Name: "s"}.Snapshot())
+	}
+}
+
+// TestQueueBatchesBySizeAndTime: a full batch goes at once, a partial one
+// after the flush interval.
+func TestQueueBatchesBySizeAndTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		exp := &fakeExporter{}
+		q := newQueue(exp, 100, 10, time.Second)
+		endSpans(q, 13)
+		synctest.Wait()
+		if got := exp.sent(); len(got) != 1 || got[0] != 10 {
+			t.Fatalf("before the interval: batches %v, want [10]", got)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if got := exp.sent(); len(got) != 2 || got[1] != 3 {
+			t.Fatalf("after the interval: batches %v, want [10 3]", got)
+		}
+		if err := q.Shutdown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if c := q.counts(); c.Ended != 13 || c.Sent != 13 || c.Dropped != 0 {
+			t.Fatalf("counts %+v", c)
+		}
+	})
+}
+
+// TestQueueBackendDown: a backend that never answers neither blocks OnEnd
+// nor holds more than the queue; every span is counted sent or dropped,
+// and Shutdown returns by its deadline.
+func TestQueueBackendDown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		exp := &fakeExporter{block: true}
+		q := newQueue(exp, 50, 10, time.Second)
+		endSpans(q, 1000) // returns at once: OnEnd never waits
+		synctest.Wait()
+		if c := q.counts(); c.Dropped < 1000-50-10 {
+			t.Fatalf("only %d dropped with a queue of 50: %+v", c.Dropped, c)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		start := time.Now()
+		_ = q.Shutdown(ctx)
+		if waited := time.Since(start); waited > 2*time.Second {
+			t.Fatalf("Shutdown waited %v past its deadline", waited)
+		}
+		if c := q.counts(); c.Ended != 1000 || c.Sent+c.Dropped != 1000 || c.Sent != 0 {
+			t.Fatalf("counts %+v", c)
+		}
+		endSpans(q, 5) // after shutdown: dropped, not blocked
+		if c := q.counts(); c.Dropped != 1005 {
+			t.Fatalf("after shutdown: %+v", c)
+		}
+	})
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"ohwatch/client/files"
+	"ohwatch/model"
+	"ohwatch/otel"
+	"ohwatch/reducer"
+)
+
+// This file wires OpenTelemetry into the commands: `export --format otlp`,
+// and the --otlp flags of the commands that show a conversation.
+
+// bindOTLPContent binds --otlp-content, which copies tool arguments and
+// outputs (sanitised, capped) into the spans.
+func bindOTLPContent(fs *flag.FlagSet) *bool {
+	return fs.Bool("otlp-content", false, otlpContentUsage)
+}
+
+// traceKey is the id a conversation's trace is derived from: its
+// conversation id, else the name of its recording.
+func traceKey(id, path string) string {
+	if id != "" {
+		return id
+	}
+	return filepath.Base(filepath.Clean(path))
+}
+
+// serviceName is OTEL_SERVICE_NAME, or ohwatch.
+func serviceName(env *environment) string {
+	if s := env.getenv("OTEL_SERVICE_NAME"); s != "" {
+		return s
+	}
+	return otel.DefaultServiceName
+}
+
+// exportOTLP writes a recording as OTLP/JSON.
+func exportOTLP(w io.Writer, env *environment, conv *files.Conversation, log *reducer.Log, path string, content bool) error {
+	return otel.Export(w, log, traceKey(conv.ID, path), serviceName(env), version, otel.Options{Content: content})
+}
+
+// otlpContentUsage is the help of --otlp-content, on export and the live
+// commands alike.
+const otlpContentUsage = "with otlp: include tool-call arguments and outputs in the spans (sanitised, capped at 4 KiB each)"
+
+// otlpFlags are --otlp[=ENDPOINT] and --otlp-content of the commands that
+// show a conversation.
+type otlpFlags struct {
+	on       bool
+	endpoint string
+	content  bool
+}
+
+func (o *otlpFlags) bind(fs *flag.FlagSet) {
+	fs.Var(otlpValue{o}, "otlp", "send the conversation's spans to an OTLP endpoint as they end: --otlp alone uses OTEL_EXPORTER_OTLP_ENDPOINT (else localhost), --otlp=URL names one")
+	fs.BoolVar(&o.content, "otlp-content", false, otlpContentUsage)
+}
+
+// otlpValue makes --otlp a flag whose value is optional: `--otlp` alone,
+// or `--otlp=URL`. (A separate `--otlp URL` would be ambiguous with the
+// URL that watch takes.)
+type otlpValue struct{ f *otlpFlags }
+
+func (v otlpValue) String() string   { return "" }
+func (v otlpValue) IsBoolFlag() bool { return true }
+func (v otlpValue) Set(s string) error {
+	switch s {
+	case "true":
+		v.f.on = true
+	case "false":
+		v.f.on = false
+	default:
+		v.f.on, v.f.endpoint = true, s
+	}
+	return nil
+}
+
+// otlpShutdown bounds how long the end of a watch waits for the last
+// spans to be sent (much less when the backend was already failing).
+const otlpShutdown = 5 * time.Second
+
+// teeOTLP sends the session's spans as its events pass, after handing each
+// batch on, so the watch never waits for tracing. The returned finish ends
+// the trace (unfinished when the conversation had not reached a terminal
+// state), waits briefly for the last spans and prints what was sent and
+// dropped to stderr. ok is false (after printing why) when the exporter
+// cannot be made: a bad endpoint or protocol is a usage error.
+func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session) (finish func(), ok bool) {
+	sink, err := otel.NewSink(otel.Config{
+		Endpoint: o.endpoint, Getenv: env.getenv, ServiceName: serviceName(env), Version: version,
+		Options: otel.Options{Content: o.content},
+	})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch: --otlp: %v\n", err)
+		return nil, false
+	}
+	live := sink.Follow(s.traceID, s.log.Initial(), s.recording)
+	in := s.feed
+	out := make(chan model.Batch)
+	s.feed = out
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(out)
+		for {
+			var b model.Batch
+			var more bool
+			select {
+			case b, more = <-in:
+				if !more {
+					return
+				}
+			case <-stop:
+				return
+			}
+			select {
+			case out <- b:
+			case <-stop:
+				return
+			}
+			live.Add(b.Events)
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+		live.End()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), otlpShutdown)
+		defer cancel()
+		_ = sink.Shutdown(sctx)
+		c := sink.Counts()
+		fmt.Fprintf(env.stderr, "otlp: %d spans sent to %s, %d dropped\n", c.Sent, sink.Endpoint(), c.Dropped)
+	}, true
+}

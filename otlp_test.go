@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"regexp"
+	"strings"
+	"testing"
+
+	"ohwatch/client/files"
+	"ohwatch/client/serve"
+	"ohwatch/headless"
+)
+
+// serveOne serves a recording under id on loopback, at full speed, until
+// the test ends, and returns its URL.
+func serveOne(t *testing.T, id string, conv *files.Conversation) string {
+	t.Helper()
+	srv := serve.New(serve.Options{Speed: 0, FinishConfirmDelay: 1})
+	srv.Add(id, conv.Base, conv.Events)
+	ctx, cancel := context.WithCancel(context.Background())
+	url, err := srv.Start(ctx, "")
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close(); cancel() })
+	return url
+}
+
+// TestOTLPBackendDownChangesNothing: with the tracing backend down for the
+// whole run, the watch's exit code and output are those of a watch without
+// --otlp; the lost spans are counted on stderr.
+func TestOTLPBackendDownChangesNothing(t *testing.T) {
+	conv, err := files.Load(trajectory(t, "cli447_hi_followup_iterative_case_a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := "2f6f2ccc343c43749a75342cea50f198"
+	url := serveOne(t, id, conv)
+	// A port nothing listens on.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := "http://" + l.Addr().String()
+	l.Close()
+
+	codeA, outA, _ := runCmd(t, nil, "watch", url, "--conversation", id, "--headless", "--watch-timeout", "20s")
+	env := map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "x-api-key=hush-secret"}
+	codeB, outB, errB := runCmd(t, env, "watch", url, "--conversation", id, "--headless", "--watch-timeout", "20s", "--otlp="+down)
+	if codeA != headless.ExitFinished || codeB != codeA {
+		t.Fatalf("exit %d without --otlp, %d with the backend down\n%s", codeA, codeB, errB)
+	}
+	if outA != outB {
+		t.Fatalf("output differs with the backend down:\n--- without\n%s\n--- with\n%s", outA, outB)
+	}
+	m := regexp.MustCompile(`otlp: 0 spans sent to \S+ \S+, (\d+) dropped`).FindStringSubmatch(errB)
+	if m == nil || m[1] == "0" {
+		t.Fatalf("stderr does not count the dropped spans: %q", errB)
+	}
+	if strings.Contains(outB+errB, "hush-secret") {
+		t.Fatal("a header value was printed")
+	}
+}
+
+// TestExportOTLP: export --format otlp writes OTLP/JSON lines of the
+// conversation's trace; with --otlp-content tool outputs are in it.
+func TestExportOTLP(t *testing.T) {
+	path := trajectory(t, "simple_echo_hello_world")
+	for _, content := range []bool{false, true} {
+		args := []string{"export", path, "--format", "otlp"}
+		if content {
+			args = append(args, "--otlp-content")
+		}
+		code, out, errs := runCmd(t, nil, args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			if !json.Valid([]byte(l)) || !strings.Contains(l, `"resourceSpans"`) {
+				t.Fatalf("not an OTLP/JSON line: %.200s", l)
+			}
+		}
+		for _, want := range []string{`"invoke_agent OpenHands"`, `"execute_tool terminal"`, `"user_turn"`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("no %s span", want)
+			}
+		}
+		if has := strings.Contains(out, "gen_ai.tool.call.result"); has != content {
+			t.Errorf("--otlp-content %v: tool output present %v", content, has)
+		}
+	}
+}
+
+// TestOTLPBadSettingsAreUsageErrors: an unsupported protocol is exit 2,
+// before anything is watched.
+func TestOTLPBadSettingsAreUsageErrors(t *testing.T) {
+	env := map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}
+	code, _, errs := runCmd(t, env, "replay", trajectory(t, "simple_echo_hello_world"), "--headless", "--otlp")
+	if code != exitUsage || !strings.Contains(errs, "not supported") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
