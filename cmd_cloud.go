@@ -42,8 +42,8 @@ func runCloud(args []string, env *environment) int {
 		}
 	})
 	if cfg.APIKey == "" {
-		fmt.Fprintln(env.stderr, "ohwatch cloud: set OH_API_KEY (or --api-key)")
-		return exitUsage
+		return reportUsage(env.stderr, "cloud", usageErr("no OpenHands Cloud API key",
+			"set OH_API_KEY (your key from the Cloud settings), or pass --api-key"))
 	}
 	// Neither the API key nor the sandbox's session key, learnt later,
 	// reaches the terminal or the log in any form.

@@ -34,8 +34,10 @@ type listing struct {
 
 func runList(args []string, env *environment) int {
 	fs := newFlagSet("ls", "ls [PATH|URL] [--json] [--session-key-file F]", env.stderr)
-	asJSON := fs.Bool("json", false, "print a JSON array")
+	asJSON := fs.Bool("json", false, "print a JSON array: each conversation with its status, verdict, events, cost")
 	keyFile := fs.String("session-key-file", "", "read the agent-server session key from `FILE` (else SESSION_API_KEY)")
+	var themeF themeFlag
+	fs.Var(&themeF, "theme", themeUsage)
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if len(p) > 1 {
 			return usageErr(fmt.Sprintf("unexpected argument %q (only one PATH or URL)", p[1]), "ohwatch ls [PATH|URL]")
@@ -55,8 +57,7 @@ func runList(args []string, env *environment) int {
 	if strings.HasPrefix(where, "http://") || strings.HasPrefix(where, "https://") {
 		key, err := sessionKey(*keyFile, "", env.getenv, env.stderr)
 		if err != nil {
-			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
-			return exitUsage
+			return reportUsage(env.stderr, "ls", usageErr(err.Error(), "--session-key-file names a file holding the key, or set SESSION_API_KEY"))
 		}
 		secrets := new(model.Secrets)
 		secrets.Add(key)
@@ -104,7 +105,7 @@ func runList(args []string, env *environment) int {
 	}
 	if env.isTerminal && len(rows) > 0 {
 		// In a terminal, ls is a browser: pick one and it opens.
-		return browseAndReplay(env, rows)
+		return browseAndReplay(env, rows, themeF)
 	}
 	writeListing(env.stdout, rows)
 	return 0

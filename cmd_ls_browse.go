@@ -12,10 +12,15 @@ import (
 // TUI; one on a server has no path to replay, so its id is printed for
 // `ohwatch watch URL --conversation ID`. Leaving the browser without a
 // choice exits 0.
-func browseAndReplay(env *environment, rows []listing) int {
+func browseAndReplay(env *environment, rows []listing, themeF themeFlag) int {
+	mode, err := themeF.resolve(env.getenv)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
+		return exitUsage
+	}
 	ctx, stop := interruptible()
 	defer stop()
-	chosen, err := tui.Browse(ctx, tui.BrowseOptions{Rows: browseRowsOf(rows), NoColor: env.getenv("NO_COLOR") != ""})
+	chosen, err := tui.Browse(ctx, tui.BrowseOptions{Rows: browseRowsOf(rows), NoColor: env.getenv("NO_COLOR") != "", Theme: mode})
 	if ctx.Err() != nil || err != nil {
 		return tuiExit(ctx, ctx, err, env.stderr)
 	}
@@ -25,7 +30,7 @@ func browseAndReplay(env *environment, rows []listing) int {
 	for _, r := range rows {
 		if r.Path != "" && r.Path == chosen {
 			stop()
-			return runReplay([]string{chosen}, env)
+			return runReplay([]string{chosen, "--theme", mode.String()}, env)
 		}
 	}
 	fmt.Fprintln(env.stdout, chosen)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -13,14 +14,42 @@ import (
 	"ohwatch/model"
 )
 
-func runServe(args []string, env *environment) int {
-	fs := newFlagSet("serve", "serve PATH [--addr 127.0.0.1:8000] [--speed X]", env.stderr)
-	addr := fs.String("addr", "127.0.0.1:8000", "listen `address`")
-	speed := fs.Float64("speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
-	logFile := fs.String("log", "", "write the server log to `FILE` (default: stderr)")
+// serveUsage is the usage line of `ohwatch serve`.
+const serveUsage = "serve PATH [--addr 127.0.0.1:8000] [--speed X] [--fault SPEC]..."
+
+// serveConfig is what `ohwatch serve` was asked to do.
+type serveConfig struct {
+	path    string
+	addr    string
+	speed   float64
+	logFile string
+	faults  serve.Faults
+}
+
+// faultFlag collects repeated --fault specifications into one serve.Faults.
+type faultFlag struct{ f *serve.Faults }
+
+func (v faultFlag) String() string {
+	if v.f == nil || v.f.String() == "none" {
+		return ""
+	}
+	return v.f.String()
+}
+
+func (v faultFlag) Set(spec string) error { return serve.ParseFault(spec, v.f) }
+
+// parseServe reads serve's arguments; on failure it has printed why and
+// returns the exit code.
+func parseServe(args []string, stderr io.Writer) (serveConfig, int, bool) {
+	var cfg serveConfig
+	fs := newFlagSet("serve", serveUsage, stderr)
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8000", "listen `address`")
+	fs.Float64Var(&cfg.speed, "speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
+	fs.StringVar(&cfg.logFile, "log", "", "write the server log to `FILE` (default: stderr)")
+	fs.Var(faultFlag{&cfg.faults}, "fault", "inject a fault, to test a client against a misbehaving server (repeatable). `SPEC` is one of:\n"+serve.FaultSpecs)
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
-		if *speed < 0 {
-			return usageErr(fmt.Sprintf("--speed must be 0 or more, not %g", *speed), "--speed 0 sends everything at once")
+		if cfg.speed < 0 {
+			return usageErr(fmt.Sprintf("--speed must be 0 or more, not %g", cfg.speed), "--speed 0 sends everything at once")
 		}
 		if err := onePath(p, "PATH of the recording (or root of several) to serve", "ohwatch serve PATH [--addr 127.0.0.1:8000]"); err != nil {
 			return err
@@ -28,29 +57,43 @@ func runServe(args []string, env *environment) int {
 		return existingPath(p[0])
 	})
 	if !ok {
+		return cfg, code, false
+	}
+	cfg.path = pos[0]
+	return cfg, 0, true
+}
+
+func runServe(args []string, env *environment) int {
+	cfg, code, ok := parseServe(args, env.stderr)
+	if !ok {
 		return code
 	}
-	vf := viewFlags{logFile: *logFile}
+	ctx, stop := interruptible()
+	defer stop()
+	return serveRecordings(ctx, env, cfg)
+}
+
+// serveRecordings serves cfg's recordings until ctx ends.
+func serveRecordings(ctx context.Context, env *environment, cfg serveConfig) int {
+	vf := viewFlags{logFile: cfg.logFile}
 	logger, closeLog, err := vf.logger()
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch serve: %v\n", err)
 		return exitUsage
 	}
 	defer closeLog()
-	ctx, stop := interruptible()
-	defer stop()
-	convs, err := loadServed(ctx, pos[0])
+	convs, err := loadServed(ctx, cfg.path)
 	if err != nil {
 		return loadFailed(ctx, env, "serve", err)
 	}
-	srv := serve.New(serve.Options{Key: env.getenv("SESSION_API_KEY"), Speed: *speed, Logger: logger})
+	srv := serve.New(serve.Options{Key: env.getenv("SESSION_API_KEY"), Speed: cfg.speed, Logger: logger, Inject: cfg.faults})
 	for _, c := range convs {
 		srv.Add(c.ID, c.Base, c.Events)
 		for _, w := range c.Warnings {
 			fmt.Fprintf(env.stderr, "ohwatch serve: %s: %s\n", c.ID, w)
 		}
 	}
-	url, err := srv.Start(ctx, *addr)
+	url, err := srv.Start(ctx, cfg.addr)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch serve: %v\n", err)
 		return 1
@@ -61,6 +104,9 @@ func runServe(args []string, env *environment) int {
 		auth = "session key from SESSION_API_KEY"
 	}
 	fmt.Fprintf(env.stdout, "serving %d conversation(s) on %s, %s\n", len(convs), url, auth)
+	if f := cfg.faults.String(); f != "none" {
+		fmt.Fprintf(env.stdout, "  injecting faults: %s\n", f)
+	}
 	for _, c := range convs {
 		fmt.Fprintf(env.stdout, "  ohwatch watch %s --conversation %s   (%d events)\n", url, c.ID, len(c.Events))
 	}

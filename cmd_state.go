@@ -36,7 +36,7 @@ func loadFailed(ctx context.Context, env *environment, cmd string, err error) in
 func runState(args []string, env *environment) int {
 	fs := newFlagSet("state", "state PATH [--at N] [--json]", env.stderr)
 	at := fs.Int("at", -1, "apply only the first `N` events (default: all)")
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	asJSON := fs.Bool("json", false, "print one JSON object: the status with its verdict (\"finished (recorded, inferred)\"), metrics with metrics_reported")
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if flagSet(fs, "at") && *at < 0 {
 			return usageErr(fmt.Sprintf("--at must be 0 or more, not %d", *at), "leave --at out to apply every event")

@@ -41,8 +41,7 @@ func runWatch(args []string, env *environment) int {
 	}
 	key, err := sessionKey(*keyFile, *keyFlag, env.getenv, env.stderr)
 	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch watch: %v\n", err)
-		return exitUsage
+		return reportUsage(env.stderr, "watch", usageErr(err.Error(), "--session-key-file names a file holding the key, or set SESSION_API_KEY"))
 	}
 	// Whatever a server echoes, the key does not reach the terminal or
 	// the log in any form.

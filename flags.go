@@ -89,19 +89,22 @@ type viewFlags struct {
 	logFile      string
 	// noNotify turns off the bell and desktop notifications of the TUI.
 	noNotify bool
+	// theme picks the TUI's palette.
+	theme themeFlag
 	// secrets, when set, are redacted from the --log file.
 	secrets *model.Secrets
 	otlp    otlpFlags
 }
 
 func (v *viewFlags) bind(fs *flag.FlagSet) {
-	fs.BoolVar(&v.headless, "headless", false, "print lines instead of the TUI (automatic when stdout is not a terminal)")
-	fs.BoolVar(&v.json, "json", false, "with --headless: print JSONL (one object per line)")
+	fs.BoolVar(&v.headless, "headless", false, "print a line per event, each followed by its status line when it changes the status, instead of the TUI (automatic when stdout is not a terminal); the exit code says how the conversation ended")
+	fs.BoolVar(&v.json, "json", false, "with --headless: print JSONL, one object per event, status change and awaited action, then the result with its verdict")
 	fs.StringVar(&v.record, "record", "", "write every event as it arrives to `DIR` (SDK layout; one conversation per directory, locked while recording)")
 	fs.DurationVar(&v.watchTimeout, "watch-timeout", 0, "give up (exit 5) when no terminal state is reached within this `duration` (0: never)")
 	fs.DurationVar(&v.confirmGrace, "confirm-grace", headless.DefaultConfirmGrace, "how long a provisional finished waits for a full_state before REST is asked")
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")
 	fs.BoolVar(&v.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when the agent needs you")
+	fs.Var(&v.theme, "theme", themeUsage)
 	v.otlp.bind(fs)
 }
 

@@ -45,6 +45,11 @@ type session struct {
 // present runs a session headless or in the TUI, after teeing the feed into
 // the --record directory. It returns the exit code.
 func present(ctx context.Context, env *environment, vf *viewFlags, s session) (code int) {
+	themeMode, err := vf.theme.resolve(env.getenv)
+	if err != nil && !vf.useHeadless(env) {
+		fmt.Fprintf(env.stderr, "ohwatch: %v\n", err)
+		return exitUsage
+	}
 	if vf.record != "" {
 		rec, err := openRecording(vf.record, s.id, env.recordWrite)
 		if err != nil {
@@ -88,7 +93,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		runCtx, cancel = context.WithTimeout(ctx, vf.watchTimeout)
 		defer cancel()
 	}
-	err := tui.Run(runCtx, tui.Options{
+	err = tui.Run(runCtx, tui.Options{
 		Title:        s.title,
 		Source:       s.source,
 		Log:          s.log,
@@ -101,6 +106,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		Export:       exporter(s.title, s.log, s.recording),
 		Pager:        env.getenv("PAGER"),
 		NoColor:      env.getenv("NO_COLOR") != "",
+		Theme:        themeMode,
 	})
 	return tuiExit(ctx, runCtx, err, env.stderr)
 }

@@ -39,6 +39,7 @@ func TestBadUsageNamesTheMistake(t *testing.T) {
 		{[]string{"serve", rec, "--speed", "-2"}, "ohwatch serve: --speed must be 0 or more, not -2", "--speed 0"},
 		{[]string{"demo", "extra"}, `ohwatch demo: unexpected argument "extra"`, "ohwatch demo"},
 		{[]string{"gen", t.TempDir(), "--events", "0"}, "ohwatch gen: --events must be 1 or more", "ohwatch gen -h"},
+		{[]string{"watch", "http://127.0.0.1:1", "--conversation", id, "--session-key-file", "/does/not/exist"}, "--session-key-file: open /does/not/exist", "SESSION_API_KEY"},
 		{[]string{"nonsense"}, `ohwatch: unknown command "nonsense"`, "replay, serve, state"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -95,5 +96,13 @@ func TestHelpSpellsFlagsWithTwoDashes(t *testing.T) {
 	_, _, errs = runCmd(t, map[string]string{"OH_API_KEY": "sk-from-env"}, "cloud", "-h")
 	if strings.Contains(errs, "sk-from-env") {
 		t.Error("cloud -h shows the API key")
+	}
+}
+
+// TestCloudWithoutKeySaysSo: no API key is a mistake with a hint too.
+func TestCloudWithoutKeySaysSo(t *testing.T) {
+	code, _, errs := runCmd(t, nil, "cloud", "--headless")
+	if code != exitUsage || !strings.HasPrefix(errs, "ohwatch cloud: no OpenHands Cloud API key\n  hint: set OH_API_KEY") {
+		t.Fatalf("exit %d: %q", code, errs)
 	}
 }

@@ -153,5 +153,6 @@ func tuiVerdict(t *testing.T, path string) string {
 		}
 	}
 	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
-	return field(t, m.View().Content, `(?m)^status (.+?) · iter`)
+	// The screen marks a final finish with a check mark beside the words.
+	return strings.TrimPrefix(field(t, m.View().Content, `(?m)^status (.+?) · iter`), "✓ ")
 }

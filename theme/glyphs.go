@@ -28,6 +28,7 @@ type Glyphs struct {
 	Folded     string // a folded JSON node
 	Unfolded   string // an unfolded JSON node
 	Arrow      string // a status transition
+	Confirmed  string // a finish the server confirmed
 }
 
 // DefaultGlyphs returns the Unicode glyph set.
@@ -58,5 +59,6 @@ func DefaultGlyphs() Glyphs {
 		Folded:     "▸",
 		Unfolded:   "▾",
 		Arrow:      "→",
+		Confirmed:  "✓",
 	}
 }

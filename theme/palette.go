@@ -1,64 +1,72 @@
 // Package theme turns a small semantic palette into the one Styles struct the
 // TUI draws with, so no pane picks its own colours and the whole screen
-// follows the terminal's light or dark background, or NO_COLOR.
+// follows the terminal's light or dark background, its colour profile, or
+// NO_COLOR.
 package theme
-
-import (
-	"image/color"
-
-	"charm.land/lipgloss/v2"
-)
 
 // Palette names colours by what they mean, not by what they look like: a
 // pane asks for "error" or "muted", and the palette decides the hue that
-// reads well on the terminal's background.
+// reads well on the terminal's background. Signals keep their hue on every
+// profile: errors red, finished green, waiting yellow, running cyan.
 type Palette struct {
-	Text      color.Color // ordinary text
-	Muted     color.Color // secondary text: times, indices, hints
-	Subtle    color.Color // rules and separators
-	Accent    color.Color // titles, the focused pane, keys in help
-	Selection color.Color // background of the selected row
-	OK        color.Color // finished, success, additions
-	Info      color.Color // running, live
-	Warn      color.Color // waiting, stuck, pinned, medium risk
-	Error     color.Color // errors, high risk, deletions
-	User      color.Color // user-sourced events
-	Agent     color.Color // agent-sourced events
-	Env       color.Color // environment- and hook-sourced events
+	Text      Color // ordinary text
+	Muted     Color // secondary text: times, indices, hints
+	Subtle    Color // rules and separators
+	Accent    Color // titles, the focused pane, keys in help
+	Selection Color // background of the selected row
+	OK        Color // finished, success, additions
+	Info      Color // running, live
+	Warn      Color // waiting, stuck, pinned, medium risk
+	Error     Color // errors, high risk, deletions
+	User      Color // user-sourced events
+	Agent     Color // agent-sourced events
+	Env       Color // environment- and hook-sourced events
 }
+
+// The 16-colour values are the same for both backgrounds: the terminal's
+// palette already follows its theme.
+const (
+	ansiRed     = 1
+	ansiGreen   = 2
+	ansiYellow  = 3
+	ansiBlue    = 4
+	ansiMagenta = 5
+	ansiCyan    = 6
+	ansiGrey    = 8 // bright black
+)
 
 // Dark is the palette for terminals with a dark background.
 func Dark() Palette {
 	return Palette{
-		Text:      lipgloss.Color("#D7DAE0"),
-		Muted:     lipgloss.Color("#7F848E"),
-		Subtle:    lipgloss.Color("#4B5263"),
-		Accent:    lipgloss.Color("#61AFEF"),
-		Selection: lipgloss.Color("#2C3340"),
-		OK:        lipgloss.Color("#98C379"),
-		Info:      lipgloss.Color("#56B6C2"),
-		Warn:      lipgloss.Color("#E5C07B"),
-		Error:     lipgloss.Color("#E06C75"),
-		User:      lipgloss.Color("#C678DD"),
-		Agent:     lipgloss.Color("#61AFEF"),
-		Env:       lipgloss.Color("#ABB2BF"),
+		Text:      Color{"#D7DAE0", 253, TermDefault},
+		Muted:     Color{"#7F848E", 245, ansiGrey},
+		Subtle:    Color{"#4B5263", 239, ansiGrey},
+		Accent:    Color{"#61AFEF", 75, ansiBlue},
+		Selection: Color{"#2C3340", 236, TermDefault},
+		OK:        Color{"#98C379", 114, ansiGreen},
+		Info:      Color{"#56B6C2", 73, ansiCyan},
+		Warn:      Color{"#E5C07B", 179, ansiYellow},
+		Error:     Color{"#E06C75", 167, ansiRed},
+		User:      Color{"#C678DD", 176, ansiMagenta},
+		Agent:     Color{"#61AFEF", 75, ansiBlue},
+		Env:       Color{"#ABB2BF", 249, TermDefault},
 	}
 }
 
 // Light is the palette for terminals with a light background.
 func Light() Palette {
 	return Palette{
-		Text:      lipgloss.Color("#383A42"),
-		Muted:     lipgloss.Color("#80838F"),
-		Subtle:    lipgloss.Color("#C8CAD0"),
-		Accent:    lipgloss.Color("#2F6FD0"),
-		Selection: lipgloss.Color("#E3E8F2"),
-		OK:        lipgloss.Color("#3E8A2E"),
-		Info:      lipgloss.Color("#0E7C86"),
-		Warn:      lipgloss.Color("#9A6700"),
-		Error:     lipgloss.Color("#C8283C"),
-		User:      lipgloss.Color("#A626A4"),
-		Agent:     lipgloss.Color("#2F6FD0"),
-		Env:       lipgloss.Color("#5C6370"),
+		Text:      Color{"#383A42", 237, TermDefault},
+		Muted:     Color{"#6F727C", 243, ansiGrey},
+		Subtle:    Color{"#C8CAD0", 251, ansiGrey},
+		Accent:    Color{"#2F6FD0", 26, ansiBlue},
+		Selection: Color{"#E3E8F2", 254, TermDefault},
+		OK:        Color{"#3E8A2E", 28, ansiGreen},
+		Info:      Color{"#0E7C86", 30, ansiCyan},
+		Warn:      Color{"#9A6700", 136, ansiYellow},
+		Error:     Color{"#C8283C", 160, ansiRed},
+		User:      Color{"#A626A4", 127, ansiMagenta},
+		Agent:     Color{"#2F6FD0", 26, ansiBlue},
+		Env:       Color{"#5C6370", 241, TermDefault},
 	}
 }

@@ -2,6 +2,7 @@ package theme
 
 import (
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // Styles is everything the TUI draws with. It is built once from a Palette
@@ -11,6 +12,8 @@ type Styles struct {
 	// NoColor is true when the styles carry no colour and no attributes,
 	// which makes the screen plain text (NO_COLOR, goldens).
 	NoColor bool
+	// Profile is the colour profile the styles were built for.
+	Profile colorprofile.Profile
 	Glyphs  Glyphs
 
 	Text       lipgloss.Style
@@ -43,52 +46,70 @@ type Styles struct {
 	JSONPunct  lipgloss.Style
 }
 
-// New builds the styles for a dark or light background; noColor gives the
-// plain styles of Plain instead.
-func New(dark, noColor bool) Styles {
-	if noColor {
+// New builds the styles for a dark or light background under a colour
+// profile. Every colour is the palette's value for that profile, so the
+// renderer never has to down-sample (which would turn signals grey). ASCII
+// and NoTTY give the plain styles of Plain; Unknown is taken as truecolor.
+func New(dark bool, profile colorprofile.Profile) Styles {
+	switch profile {
+	case colorprofile.ASCII, colorprofile.NoTTY:
 		return Plain()
+	case colorprofile.Unknown:
+		profile = colorprofile.TrueColor
 	}
 	p := Light()
 	if dark {
 		p = Dark()
 	}
-	return FromPalette(p)
+	return FromPalette(p, profile)
 }
 
-// FromPalette builds the styles from a palette.
-func FromPalette(p Palette) Styles {
+// FromPalette builds the styles from a palette under a colour profile.
+func FromPalette(p Palette, profile colorprofile.Profile) Styles {
 	s := lipgloss.NewStyle
+	fg := func(c Color) lipgloss.Style {
+		if col := c.For(profile); col != nil {
+			return s().Foreground(col)
+		}
+		return s()
+	}
+	selected := s().Background(p.Selection.For(profile)).Foreground(p.Text.For(profile)).Bold(true)
+	if profile < colorprofile.ANSI256 {
+		// The 16 colours have no background that is sure to differ from
+		// the terminal's yet keep its text readable: reverse video does.
+		selected = s().Reverse(true).Bold(true)
+	}
 	return Styles{
+		Profile:    profile,
 		Glyphs:     DefaultGlyphs(),
-		Text:       s().Foreground(p.Text),
-		Muted:      s().Foreground(p.Muted),
-		Subtle:     s().Foreground(p.Subtle),
-		Accent:     s().Foreground(p.Accent),
+		Text:       fg(p.Text),
+		Muted:      fg(p.Muted),
+		Subtle:     fg(p.Subtle),
+		Accent:     fg(p.Accent),
 		Bold:       s().Bold(true),
-		Title:      s().Foreground(p.Text).Bold(true),
-		PaneTitle:  s().Foreground(p.Muted).Bold(true),
-		PaneFocus:  s().Foreground(p.Accent).Bold(true),
-		Selected:   s().Background(p.Selection).Bold(true),
-		OK:         s().Foreground(p.OK),
-		Info:       s().Foreground(p.Info),
-		Warn:       s().Foreground(p.Warn),
-		Error:      s().Foreground(p.Error).Bold(true),
-		Live:       s().Foreground(p.OK).Bold(true),
-		Pinned:     s().Foreground(p.Warn).Bold(true),
-		Key:        s().Foreground(p.Accent).Bold(true),
-		KeyDesc:    s().Foreground(p.Muted),
-		Prompt:     s().Foreground(p.Accent),
-		SourceUser: s().Foreground(p.User),
-		SourceAgt:  s().Foreground(p.Agent),
-		SourceEnv:  s().Foreground(p.Env),
-		DiffAdd:    s().Foreground(p.OK),
-		DiffDel:    s().Foreground(p.Error),
-		DiffHunk:   s().Foreground(p.Info),
-		JSONKey:    s().Foreground(p.Agent),
-		JSONString: s().Foreground(p.OK),
-		JSONNumber: s().Foreground(p.Warn),
-		JSONPunct:  s().Foreground(p.Muted),
+		Title:      fg(p.Text).Bold(true),
+		PaneTitle:  fg(p.Muted).Bold(true),
+		PaneFocus:  fg(p.Accent).Bold(true),
+		Selected:   selected,
+		OK:         fg(p.OK),
+		Info:       fg(p.Info),
+		Warn:       fg(p.Warn),
+		Error:      fg(p.Error).Bold(true),
+		Live:       fg(p.OK).Bold(true),
+		Pinned:     fg(p.Warn).Bold(true),
+		Key:        fg(p.Accent).Bold(true),
+		KeyDesc:    fg(p.Muted),
+		Prompt:     fg(p.Accent),
+		SourceUser: fg(p.User),
+		SourceAgt:  fg(p.Agent),
+		SourceEnv:  fg(p.Env),
+		DiffAdd:    fg(p.OK),
+		DiffDel:    fg(p.Error),
+		DiffHunk:   fg(p.Info),
+		JSONKey:    fg(p.Agent),
+		JSONString: fg(p.OK),
+		JSONNumber: fg(p.Warn),
+		JSONPunct:  fg(p.Muted),
 	}
 }
 
@@ -98,7 +119,7 @@ func FromPalette(p Palette) Styles {
 func Plain() Styles {
 	n := lipgloss.NewStyle()
 	return Styles{
-		NoColor: true, Glyphs: DefaultGlyphs(),
+		NoColor: true, Profile: colorprofile.ASCII, Glyphs: DefaultGlyphs(),
 		Text: n, Muted: n, Subtle: n, Accent: n, Bold: n, Title: n, PaneTitle: n, PaneFocus: n,
 		Selected: n, OK: n, Info: n, Warn: n, Error: n, Live: n, Pinned: n, Key: n, KeyDesc: n,
 		Prompt: n, SourceUser: n, SourceAgt: n, SourceEnv: n, DiffAdd: n, DiffDel: n, DiffHunk: n,
@@ -120,6 +141,17 @@ func (s Styles) Status(status string) lipgloss.Style {
 		return s.Info
 	}
 	return s.Muted
+}
+
+// StatusOf is Status for a status that may be provisional: a "finished"
+// the server has not confirmed yet is yellow, like the other states that
+// still wait for something, so it never passes for the green of a
+// confirmed finish.
+func (s Styles) StatusOf(status string, confirmed bool) lipgloss.Style {
+	if status == "finished" && !confirmed {
+		return s.Warn
+	}
+	return s.Status(status)
 }
 
 // Source returns the style of an event source.

@@ -3,6 +3,8 @@ package theme
 import (
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/colorprofile"
 )
 
 func TestPlainStylesRenderTextUnchanged(t *testing.T) {
@@ -21,20 +23,20 @@ func TestPlainStylesRenderTextUnchanged(t *testing.T) {
 }
 
 func TestPalettesDiffer(t *testing.T) {
-	dark, light := New(true, false), New(false, false)
+	dark, light := New(true, colorprofile.TrueColor), New(false, colorprofile.TrueColor)
 	if dark.NoColor || light.NoColor {
 		t.Fatal("colour styles say NoColor")
 	}
 	if dark.Text.GetForeground() == light.Text.GetForeground() {
 		t.Error("light and dark text colours are the same")
 	}
-	if !New(true, true).NoColor {
+	if !New(true, colorprofile.ASCII).NoColor {
 		t.Error("noColor does not give the plain styles")
 	}
 }
 
 func TestStatusColours(t *testing.T) {
-	s := New(true, false)
+	s := New(true, colorprofile.TrueColor)
 	if s.Status("error").GetForeground() != s.Error.GetForeground() ||
 		s.Status("finished").GetForeground() != s.OK.GetForeground() ||
 		s.Status("waiting_for_confirmation").GetForeground() != s.Warn.GetForeground() ||
@@ -51,5 +53,30 @@ func TestGlyphsAreSingleCells(t *testing.T) {
 		if strings.TrimSpace(glyph) == "" || len([]rune(glyph)) != 1 {
 			t.Errorf("glyph %q is not one rune", glyph)
 		}
+	}
+}
+
+func TestModeDefaultsToDark(t *testing.T) {
+	for _, c := range []struct {
+		in               string
+		known, dark, out bool
+	}{
+		{"", false, false, true}, // no answer (tmux 3.3): dark
+		{"auto", true, false, false},
+		{"auto", true, true, true},
+		{"dark", true, false, true},
+		{"light", true, true, false},
+		{"Light", false, false, false},
+	} {
+		m, err := ParseMode(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Dark(c.known, c.dark); got != c.out {
+			t.Errorf("%q (answered %v, dark %v): dark %v", c.in, c.known, c.dark, got)
+		}
+	}
+	if _, err := ParseMode("pink"); err == nil {
+		t.Error("pink is a theme")
 	}
 }

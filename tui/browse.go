@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/theme"
 )
@@ -38,9 +39,11 @@ type BrowseOptions struct {
 	Rows []BrowseRow
 	// Where names what is listed (a root directory, a server URL).
 	Where string
-	// NoColor draws without colours (NO_COLOR); Dark picks the dark
-	// palette until the terminal reports its background.
-	NoColor, Dark bool
+	// NoColor draws without colours (NO_COLOR).
+	NoColor bool
+	// Theme and Profile are as in Options.
+	Theme   theme.Mode
+	Profile colorprofile.Profile
 }
 
 // Browse shows the conversations as a sortable, filterable table until the
@@ -51,7 +54,8 @@ func Browse(ctx context.Context, opts BrowseOptions) (string, error) {
 	if os.Getenv("NO_COLOR") != "" {
 		opts.NoColor = true
 	}
-	p := tea.NewProgram(newBrowser(opts), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, programColours(&opts.Profile)...)
+	p := tea.NewProgram(newBrowser(opts), popts...)
 	final, err := p.Run()
 	if err := runError(ctx, err); err != nil {
 		return "", err
@@ -83,6 +87,7 @@ func (s browseSort) String() string {
 type browser struct {
 	opts   BrowseOptions
 	styles theme.Styles
+	colour colours
 	width  int
 	height int
 
@@ -101,17 +106,15 @@ type browser struct {
 
 // newBrowser builds the browser model over opts.Rows.
 func newBrowser(opts BrowseOptions) browser {
-	b := browser{opts: opts, styles: theme.New(opts.Dark, opts.NoColor), width: 80, height: 24}
+	c := newColours(opts.Theme, opts.Profile, opts.NoColor)
+	b := browser{opts: opts, colour: c, styles: c.styles(), width: 80, height: 24}
 	b.arrange()
 	return b
 }
 
 // Init asks the terminal for its background colour.
 func (b browser) Init() tea.Cmd {
-	if b.opts.NoColor {
-		return nil
-	}
-	return tea.RequestBackgroundColor
+	return b.colour.init()
 }
 
 // Update implements tea.Model.
@@ -120,9 +123,9 @@ func (b browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		b.width, b.height = msg.Width, msg.Height
 		b.scrollToCursor()
-	case tea.BackgroundColorMsg:
-		if !b.opts.NoColor {
-			b.styles = theme.New(msg.IsDark(), false)
+	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
+		if b.colour.update(msg) {
+			b.styles = b.colour.styles()
 		}
 	case tea.KeyPressMsg:
 		return b.key(msg)

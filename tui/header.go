@@ -108,15 +108,16 @@ func (h header) statusLine(width int) string {
 	st := h.st
 	sep := s.Muted.Render(s.Glyphs.Separator)
 	labels := h.verdictLabels()
+	final := m.verdict(st).Final()
 	live := ""
 	if m.opts.Live && !m.follow {
 		// Pinned in the past: the conversation goes on, and what it does
 		// now (waiting for approval, say) matters more than the past.
 		l := m.log.Latest()
-		live = s.Muted.Render(" · live ") + s.Status(l.Status).Render(model.SanitizeLine(format.Status(l.Status, l.StatusConfirmed)))
+		live = s.Muted.Render(" · live ") + statusText(s, l.Status, l.StatusConfirmed, format.Status(l.Status, l.StatusConfirmed))
 	}
 	status := func(label string) string {
-		return s.Muted.Render("status ") + s.Status(st.Status).Render(model.SanitizeLine(label)) + live
+		return s.Muted.Render("status ") + statusText(s, st.Status, final, label) + live
 	}
 	parts := []string{
 		status(labels[0]),
@@ -131,7 +132,7 @@ func (h header) statusLine(width int) string {
 	}
 	parts = append(parts, h.position())
 	if m.play.on {
-		parts = append(parts, s.Info.Render(s.Glyphs.Playing+" "+formatSpeed(m.play.speed)))
+		parts = append(parts, s.Info.Render(formatSpeed(m.play.speed)))
 	} else if m.play.speed != 1 {
 		parts = append(parts, s.Muted.Render(formatSpeed(m.play.speed)))
 	}
@@ -159,7 +160,8 @@ func (h header) verdictLabels() []string {
 	return []string{v.Short()}
 }
 
-// position is LIVE while following, else "⏸ 1234/5678 · +37 new".
+// position is LIVE while following, else "⏸ 1234/5678 · +37 new" ("▶"
+// while a replay plays).
 func (h header) position() string {
 	m := h.m
 	s := m.styles
@@ -177,7 +179,13 @@ func (h header) position() string {
 	if m.follow && !m.feedDone {
 		return s.Live.Render(s.Glyphs.Live + " LIVE")
 	}
-	pos := s.Pinned.Render(s.Glyphs.Pinned + " " + strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n))
+	at := strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n)
+	// One indicator: playing replaces the pause mark rather than sitting
+	// beside it.
+	pos := s.Pinned.Render(s.Glyphs.Pinned + " " + at)
+	if m.play.on {
+		pos = s.Info.Render(s.Glyphs.Playing + " " + at)
+	}
 	if k := m.newSincePin(); k > 0 {
 		pos += s.Muted.Render(s.Glyphs.Separator) + s.Warn.Render("+"+strconv.Itoa(k)+" new")
 	}

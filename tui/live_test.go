@@ -106,7 +106,7 @@ func TestProvisionalAndConfirmedFinish(t *testing.T) {
 	m, _ = send(m, batchMsg{batch: model.Batch{Events: []model.Event{
 		decode(t, []byte(fullState("f0000000-0000-4000-8000-000000000002", "2026-01-27T03:56:26.000000", "finished")))}}})
 	m, _ = press(t, m, "G")
-	if s := screen(m); !strings.Contains(s, "status finished ") || strings.Contains(s, "status finished?") {
+	if s := screen(m); !strings.Contains(s, "status ✓ finished ") || strings.Contains(s, "status finished?") {
 		t.Fatalf("a full_state finish is not confirmed:\n%s", s)
 	}
 }

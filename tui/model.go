@@ -35,6 +35,7 @@ type Model struct {
 	keys   KeyMap
 	log    *reducer.Log
 	styles theme.Styles
+	colour colours
 	width  int
 	height int
 
@@ -103,7 +104,7 @@ func New(opts Options) Model {
 		opts:   opts,
 		keys:   keys,
 		log:    opts.Log,
-		styles: theme.New(opts.Dark, opts.NoColor),
+		colour: newColours(opts.Theme, opts.Profile, opts.NoColor),
 		width:  80,
 		height: 24,
 		cursor: -1,
@@ -111,6 +112,7 @@ func New(opts Options) Model {
 		play:   playState{speed: 1},
 		cache:  newRenderCache(),
 	}
+	m.styles = m.colour.styles()
 	if n := m.log.Len(); n > 0 {
 		m.cursor = 0
 		if opts.Live {
@@ -124,13 +126,9 @@ func New(opts Options) Model {
 }
 
 // Init starts waiting on the feed and asks the terminal for its background
-// colour (the answer picks the light or dark palette).
+// colour (the answer picks the light or dark palette under --theme auto).
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.waitFeed()}
-	if !m.opts.NoColor {
-		cmds = append(cmds, tea.RequestBackgroundColor)
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(m.waitFeed(), m.colour.init())
 }
 
 // Update implements tea.Model.
@@ -140,9 +138,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.fixTop()
 		return m, nil
-	case tea.BackgroundColorMsg:
-		if !m.opts.NoColor {
-			m.styles = theme.New(msg.IsDark(), false)
+	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
+		if m.colour.update(msg) {
+			m.styles = m.colour.styles()
 			m.cache.clearRows()
 		}
 		return m, nil

@@ -8,6 +8,10 @@ package tui
 import (
 	"context"
 
+	"github.com/charmbracelet/colorprofile"
+
+	"ohwatch/theme"
+
 	"ohwatch/reducer"
 
 	"ohwatch/model"
@@ -57,7 +61,10 @@ type Options struct {
 	KeyMap KeyMap
 	// NoColor draws without any colour or attribute (NO_COLOR).
 	NoColor bool
-	// Dark chooses the dark palette until the terminal reports its
-	// background colour.
-	Dark bool
+	// Theme picks the palette: auto (the terminal's answer to the
+	// background query, dark until it answers), dark or light.
+	Theme theme.Mode
+	// Profile is the terminal's colour profile; Unknown lets Run detect
+	// it from stdout and the environment.
+	Profile colorprofile.Profile
 }

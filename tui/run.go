@@ -20,7 +20,7 @@ var ErrInterrupted = errors.New("interrupted")
 // NO_COLOR in the environment turns colours off. Signals are the caller's:
 // they cancel ctx, which ends the program and restores the terminal.
 func Run(ctx context.Context, opts Options) error {
-	return run(ctx, opts)
+	return run(ctx, opts, programColours(&opts.Profile)...)
 }
 
 // run is Run with extra program options (tests give it their input and

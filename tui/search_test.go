@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/theme"
 )
 
 // finishSearch runs a search's chunks until it is done, as the program
@@ -331,7 +333,7 @@ func TestOneMatchIsSingular(t *testing.T) {
 func TestMatchesHighlightedInRowsAndScrubber(t *testing.T) {
 	log := fixtureLog(t, evMessage("m1", "user", "Please echo the word"), evMessage("m2", "agent", "nothing here"),
 		evMessage("m3", "agent", "echo ECHO done"))
-	m := New(Options{Log: log, Dark: true})
+	m := New(Options{Log: log, Theme: theme.DarkMode})
 	m, _ = send(m, windowSize(120, 30))
 	m, _ = press(t, m, "/")
 	m = finishSearch(t, typeText(t, m, "echo"))

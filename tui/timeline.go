@@ -40,10 +40,24 @@ func (p timelinePane) lines() []string {
 		if !tr.Time.IsZero() && !end.IsZero() && !end.Before(tr.Time) {
 			dur = " " + p.styles.Muted.Render(format.Duration(end.Sub(tr.Time)))
 		}
-		status := model.SanitizeLine(format.Status(tr.To, k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState))
+		confirmed := k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState
+		status := statusText(p.styles, tr.To, confirmed, format.Status(tr.To, confirmed))
 		out = append(out, p.styles.Muted.Render(when)+" "+
-			p.styles.Status(tr.To).Render(status)+dur+" "+
+			status+dur+" "+
 			p.styles.Muted.Render(ordinal(tr.Index)))
 	}
 	return out
+}
+
+// statusText prints a status label in the status's colour. A final finish
+// (confirmed, or the end of a recording) carries a check mark and is
+// green; a provisional one (a per-field update a Stop hook can still
+// revert: "finished?") is yellow, so the two differ in glyph and colour
+// and stay apart without colour too.
+func statusText(s theme.Styles, status string, final bool, label string) string {
+	label = model.SanitizeLine(label)
+	if status == model.StatusFinished && final {
+		label = s.Glyphs.Confirmed + " " + label
+	}
+	return s.StatusOf(status, final).Render(label)
 }

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/coder/websocket"
@@ -54,6 +55,34 @@ func FuzzClientFrame(f *testing.F) {
 			}
 		default:
 			t.Fatalf("frame %q: %d stored, %d replies", frame, stored, len(replies))
+		}
+	})
+}
+
+// FuzzParseFault feeds arbitrary --fault specifications: each is refused
+// with an error or accepted, never a panic, and accepted faults render as
+// specifications that parse back to the same faults.
+func FuzzParseFault(f *testing.F) {
+	for _, seed := range []string{"drop-every=5", "drop-at=1,2", "drop-chance=0.5", "seed=9", "stale-state",
+		"double-send", "double-send=2", "silence-after=3", "close=4001:2", "close=1013", "close=", "=", "drop-at=,"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		var got Faults
+		if ParseFault(spec, &got) != nil {
+			return
+		}
+		var again Faults
+		for _, s := range strings.Fields(got.String()) {
+			if s == "none" {
+				continue
+			}
+			if err := ParseFault(s, &again); err != nil {
+				t.Fatalf("%q (from %q) does not parse back: %v", s, spec, err)
+			}
+		}
+		if got.String() != again.String() {
+			t.Fatalf("%q renders %q, which reads back as %q", spec, got.String(), again.String())
 		}
 	})
 }

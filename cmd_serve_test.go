@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"ohwatch/client/serve"
+)
+
+// TestServeFaultFlags parses every fault `serve -h` documents through the
+// command's own flags.
+func TestServeFaultFlags(t *testing.T) {
+	rec := trajectory(t, "simple_echo_hello_world")
+	cases := []struct {
+		faults []string
+		want   serve.Faults
+	}{
+		{nil, serve.Faults{}},
+		{[]string{"drop-every=50"}, serve.Faults{DropAfterFrames: 50}},
+		{[]string{"drop-at=3,7", "drop-at=12"}, serve.Faults{DropAtFrames: []int{3, 7, 12}}},
+		{[]string{"drop-chance=0.25", "seed=42"}, serve.Faults{DropChance: 0.25, Seed: 42}},
+		{[]string{"stale-state"}, serve.Faults{StaleState: true}},
+		{[]string{"double-send"}, serve.Faults{ReplayOverlap: 10}},
+		{[]string{"double-send=3"}, serve.Faults{ReplayOverlap: 3}},
+		{[]string{"silence-after=20"}, serve.Faults{SilentAfter: 20}},
+		{[]string{"close=4001"}, serve.Faults{CloseAuth: 1}},
+		{[]string{"close=1013:3", "close=4001:2"}, serve.Faults{CloseBusy: 3, CloseAuth: 2}},
+		{[]string{"stale-state", "drop-every=5", "silence-after=9"}, serve.Faults{StaleState: true, DropAfterFrames: 5, SilentAfter: 9}},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.faults, " "), func(t *testing.T) {
+			args := []string{rec, "--addr", "127.0.0.1:0"}
+			for _, f := range c.faults {
+				args = append(args, "--fault", f)
+			}
+			var errs strings.Builder
+			cfg, code, ok := parseServe(args, &errs)
+			if !ok {
+				t.Fatalf("exit %d: %s", code, errs.String())
+			}
+			if !reflect.DeepEqual(cfg.faults, c.want) {
+				t.Fatalf("faults %+v, want %+v", cfg.faults, c.want)
+			}
+			// What the server prints it injects reads back the same.
+			var again serve.Faults
+			if s := cfg.faults.String(); s != "none" {
+				for _, spec := range strings.Fields(s) {
+					if err := serve.ParseFault(spec, &again); err != nil {
+						t.Fatalf("%q does not parse back: %v", spec, err)
+					}
+				}
+			}
+			if !reflect.DeepEqual(again, c.want) {
+				t.Fatalf("%q reads back as %+v", cfg.faults.String(), again)
+			}
+		})
+	}
+}
+
+func TestServeBadFaultIsAUsageError(t *testing.T) {
+	rec := trajectory(t, "simple_echo_hello_world")
+	for _, spec := range []string{"explode", "drop-every", "drop-every=0", "drop-every=x", "drop-at=1,,2", "drop-chance=2", "drop-chance=NaN",
+		"stale-state=1", "close=4004", "close=4001:0", "silence-after=-1", "seed=-3", ""} {
+		t.Run(spec, func(t *testing.T) {
+			code, out, errs := runCmd(t, nil, "serve", rec, "--fault", spec)
+			if code != exitUsage || out != "" {
+				t.Fatalf("exit %d, stdout %q", code, out)
+			}
+			lines := strings.Split(strings.TrimSpace(errs), "\n")
+			if len(lines) != 2 || !strings.Contains(lines[0], "--fault") || !strings.Contains(lines[1], "hint:") {
+				t.Fatalf("not one line naming the mistake and a hint:\n%s", errs)
+			}
+		})
+	}
+}
+
+// TestServeInjectsTheFault runs the command with --fault close=4001: the
+// server it starts closes the first socket as a wrong key would, and says
+// what it injects.
+func TestServeInjectsTheFault(t *testing.T) {
+	cfg, code, ok := parseServe([]string{trajectory(t, "simple_echo_hello_world"), "--addr", "127.0.0.1:0", "--speed", "0", "--fault", "close=4001"}, io.Discard)
+	if !ok {
+		t.Fatalf("exit %d", code)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, w := io.Pipe()
+	env := &environment{stdout: w, stderr: io.Discard, getenv: func(string) string { return "" }}
+	done := make(chan int, 1)
+	go func() { done <- serveRecordings(ctx, env, cfg); w.Close() }()
+	lines := bufio.NewScanner(r)
+	var url, injecting, id string
+	for id == "" && lines.Scan() {
+		line := lines.Text()
+		switch {
+		case strings.HasPrefix(line, "serving "):
+			url = strings.TrimSuffix(strings.Fields(line)[4], ",")
+		case strings.Contains(line, "injecting faults:"):
+			injecting = line
+		case strings.Contains(line, "--conversation "):
+			id = strings.Fields(strings.SplitN(line, "--conversation ", 2)[1])[0]
+		}
+	}
+	go io.Copy(io.Discard, r)
+	if !strings.Contains(injecting, "close=4001:1") || url == "" || id == "" {
+		t.Fatalf("startup lines: url %q, faults %q, id %q", url, injecting, id)
+	}
+	dctx, dcancel := context.WithTimeout(ctx, 5*time.Second)
+	defer dcancel()
+	conn, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(url, "http")+"/sockets/events/"+id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	if _, _, err := conn.Read(dctx); websocket.CloseStatus(err) != 4001 {
+		t.Fatalf("first socket: %v, want close 4001", err)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop with its context")
+	}
+}
