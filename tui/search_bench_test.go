@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ohwatch/reducer"
+	"ohwatch/theme"
 )
 
 var (
@@ -115,7 +116,7 @@ func BenchmarkViewSearching(b *testing.B) {
 		log := benchLog(b, n)
 		for _, query := range []string{"", "test"} {
 			b.Run(strconv.Itoa(n)+"/"+map[string]string{"": "none", "test": "test"}[query], func(b *testing.B) {
-				m := New(Options{Log: log, Dark: true})
+				m := New(Options{Log: log, Theme: theme.DarkMode})
 				m, _ = send(m, windowSize(160, 48))
 				m, _ = m.startSearch(query, false, true)
 				m = finishSearch(b, m)
