@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,6 +39,7 @@ func TestTUIExitCodes(t *testing.T) {
 		{"SIGHUP", signalled(syscall.SIGHUP), nil, errors.New("read /dev/tty: input/output error"), 129, false},
 		{"watch timeout", context.Background(), timedOut, nil, headless.ExitNoTerminal, false},
 		{"no terminal", context.Background(), nil, errors.New("open /dev/tty: no such device"), headless.ExitTUIFailed, true},
+		{"never connected", context.Background(), nil, fmt.Errorf("%w: nothing listens at http://127.0.0.1:9", tui.ErrUnreachable), headless.ExitUnreachable, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := tc.run

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"ohwatch/client/files"
@@ -25,6 +27,11 @@ type recording struct {
 	// snapshot is the value of the latest full_state snapshot written as
 	// base_state.json; nil when none was.
 	snapshot []byte
+	// start is the number of event files the directory held when it was
+	// opened, and onDisk its base_state.json then (nil when none): a
+	// session that adds no event leaves the base state as it found it.
+	start  int64
+	onDisk []byte
 }
 
 // openRecording opens dir for --record of the conversation id ("" when
@@ -34,7 +41,8 @@ func openRecording(dir, id string, write func(dir, name string, data []byte) err
 	if err != nil {
 		return nil, err
 	}
-	return &recording{rec: rec, id: id, state: reducer.Initial(nil, 0)}, nil
+	onDisk, _ := os.ReadFile(filepath.Join(dir, "base_state.json"))
+	return &recording{rec: rec, id: id, state: reducer.Initial(nil, 0), start: rec.Len(), onDisk: onDisk}, nil
 }
 
 // tee writes every event of the feed to the recording as it passes (one
@@ -145,20 +153,25 @@ func (r *recording) finish(stderr io.Writer, code int) int {
 }
 
 // finalBase is the base_state.json that leaves the recording consistent:
-// nil when the last server snapshot, already written, is the latest state
-// (or nothing was recorded); otherwise that snapshot (or an empty object)
-// with the conversation's id and the status the recorded events end in,
-// marked as derived (model.DerivedKey) so no reader takes it for a
-// server's confirmation.
+// nil when the last server snapshot, already written, is the latest state,
+// or when this session added no event file (the base state on disk still
+// describes them); otherwise the latest snapshot (else the base state the
+// directory held, else an empty object) with the conversation's id and the
+// status the recorded events end in, marked as derived (model.DerivedKey)
+// so no reader takes it for a server's confirmation.
 func (r *recording) finalBase() []byte {
 	if r.state.StatusSource == reducer.SourceFullState && r.snapshot != nil {
 		return nil
 	}
-	if r.snapshot == nil && r.rec.Len() == 0 {
+	if r.rec.Len() == r.start {
 		return nil
 	}
+	from := r.snapshot
+	if from == nil {
+		from = r.onDisk
+	}
 	fields := map[string]json.RawMessage{}
-	if r.snapshot != nil && json.Unmarshal(r.snapshot, &fields) != nil {
+	if from != nil && json.Unmarshal(from, &fields) != nil {
 		fields = map[string]json.RawMessage{}
 	}
 	if id := model.DashedConversationID(r.id); fields["id"] == nil && len(id) == 36 {

@@ -136,6 +136,18 @@ func TestRecordEndsWithADerivedBaseState(t *testing.T) {
 	if code != headless.ExitFinished || strings.Contains(out, "confirmed by base_state.json") {
 		t.Errorf("replay of the recording: exit %d, and a derived base state must not confirm:\n%s", code, out)
 	}
+	// A session that adds no event leaves the base state it found, such as
+	// one a server wrote, as it was.
+	server := []byte(`{"agent":{"kind":"Agent"},"execution_status":"finished"}`)
+	if err := os.WriteFile(filepath.Join(dir, "base_state.json"), server, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCmd(t, nil, "replay", src, "--headless", "--record", dir); code != headless.ExitFinished {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "base_state.json")); !bytes.Equal(b, server) {
+		t.Errorf("base_state.json rewritten by a session that added nothing: %s", b)
+	}
 }
 
 // TestRecordNeverMixesTwoConversations: --record refuses (exit 2, saying

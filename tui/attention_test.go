@@ -169,3 +169,25 @@ func FuzzNotifyText(f *testing.F) {
 		}
 	})
 }
+
+// TestBannerKeepsTheCursorInView: a banner taking lines from the list must
+// not push the followed newest event off the screen.
+func TestBannerKeepsTheCursorInView(t *testing.T) {
+	feed := make(chan model.Batch)
+	close(feed)
+	evs := generatedEvents(t, 200, 3)
+	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: feed}, 80, 24)
+	m, _ = send(m, batchMsg{batch: model.Batch{Events: evs[:150], Conn: &model.ConnState{Phase: model.PhaseLive}}})
+	m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000007", "running"))
+	m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000008", "error"))
+	if bannerText(m) == "" {
+		t.Fatal("no banner")
+	}
+	if want := "▶ #" + itoa(m.cursor+1) + " "; !strings.Contains(screen(m), want) {
+		t.Fatalf("the cursor row %q is off the screen:\n%s", want, screen(m))
+	}
+	m, _ = send(m, batchMsg{batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 1, RetryIn: time.Second}}})
+	if want := "▶ #" + itoa(m.cursor+1) + " "; !strings.Contains(screen(m), want) {
+		t.Fatalf("with two banners the cursor row %q is off the screen:\n%s", want, screen(m))
+	}
+}

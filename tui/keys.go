@@ -40,8 +40,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.pickerKey(msg)
 	}
 	if msg.String() == "esc" && m.attn.status != "" && !m.insp.open {
-		// The banner was seen.
+		// The banner was seen; the list gets its lines back.
 		m.attn = attention{}
+		m.fixTop()
 		return m, nil
 	}
 	if m.insp.open {

@@ -224,10 +224,10 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 	if !m.follow && m.pinnedLen == 0 {
 		m.pinnedLen = n
 	}
-	m.fixTop()
-	m, search := m.searchNew()
 	m, withdrawn := m.withdrawStale()
 	m, notify := m.noticeStatus(liveBefore)
+	m.fixTop() // after the banners, which take lines from the list
+	m, search := m.searchNew()
 	return m, tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown)
 }
 
