@@ -83,8 +83,8 @@ func streamInto(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
 // every change, stands in for REST when a finished needs confirming.
 func replayFollow(ctx context.Context, env *environment, vf *viewFlags, dir string) int {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		fmt.Fprintf(env.stderr, "ohwatch replay --follow: %s is not a conversation directory\n", dir)
-		return exitUsage
+		return reportUsage(env.stderr, "replay", usageErr(fmt.Sprintf("--follow: %s is not a conversation directory", dir),
+			"--follow tails a directory an agent is writing; replay a file without it"))
 	}
 	feed := make(chan model.Batch, 4)
 	go func() {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 
@@ -50,6 +51,9 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, int, bool) {
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if cfg.speed < 0 {
 			return usageErr(fmt.Sprintf("--speed must be 0 or more, not %g", cfg.speed), "--speed 0 sends everything at once")
+		}
+		if _, _, err := net.SplitHostPort(cfg.addr); err != nil {
+			return usageErr(fmt.Sprintf("--addr %q is not HOST:PORT", cfg.addr), "--addr 127.0.0.1:8000 (port 0 picks a free one)")
 		}
 		if err := onePath(p, "PATH of the recording (or root of several) to serve", "ohwatch serve PATH [--addr 127.0.0.1:8000]"); err != nil {
 			return err

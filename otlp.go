@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"ohwatch/client/files"
@@ -91,7 +92,7 @@ const otlpShutdown = 5 * time.Second
 // state), waits briefly for the last spans and prints what was sent and
 // dropped to stderr. ok is false (after printing why) when the exporter
 // cannot be made: a bad endpoint or protocol is a usage error.
-func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session) (finish func(), ok bool) {
+func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session, tui bool) (finish func(), ok bool) {
 	sink, err := otel.NewSink(otel.Config{
 		Endpoint: o.endpoint, Getenv: env.getenv, ServiceName: serviceName(env), Version: version,
 		Options: otel.Options{Content: o.content},
@@ -106,9 +107,18 @@ func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session) (f
 	s.feed = out
 	stop := make(chan struct{})
 	done := make(chan struct{})
+	// The TUI shows lost spans among the header's warnings, checked once
+	// a second; headless output stays exactly what it is without --otlp.
 	go func() {
 		defer close(done)
 		defer close(out)
+		var tick <-chan time.Time
+		if tui {
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			tick = t.C
+		}
+		var warned int64
 		for {
 			var b model.Batch
 			var more bool
@@ -117,8 +127,17 @@ func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session) (f
 				if !more {
 					return
 				}
+			case <-tick:
 			case <-stop:
 				return
+			}
+			if tick != nil {
+				if w, n := dropWarning(sink.Counts().Dropped, warned); w != "" {
+					b.Warnings, warned = append(slices.Clip(b.Warnings), w), n
+				}
+				if len(b.Events) == 0 && len(b.Warnings) == 0 && b.Conn == nil && b.Progress == nil {
+					continue
+				}
 			}
 			select {
 			case out <- b:
@@ -138,4 +157,18 @@ func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session) (f
 		c := sink.Counts()
 		fmt.Fprintf(env.stderr, "otlp: %d spans sent to %s, %d dropped\n", c.Sent, sink.Endpoint(), c.Dropped)
 	}, true
+}
+
+// dropWarning returns a warning when the spans dropped reach the next
+// power of ten above the last one warned of (1, 10, 100, ...), so that a
+// backend that stays down adds a few warnings, not one a second.
+func dropWarning(dropped, warned int64) (string, int64) {
+	next := int64(1)
+	for next <= warned {
+		next *= 10
+	}
+	if dropped < next {
+		return "", warned
+	}
+	return fmt.Sprintf("otlp: %d spans dropped: the tracing backend is not taking them", dropped), dropped
 }

@@ -2,11 +2,19 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
 
 	"ohwatch/client/files"
 	"ohwatch/client/serve"
@@ -101,5 +109,64 @@ func TestOTLPBadSettingsAreUsageErrors(t *testing.T) {
 	code, _, errs := runCmd(t, env, "replay", trajectory(t, "simple_echo_hello_world"), "--headless", "--otlp")
 	if code != exitUsage || !strings.Contains(errs, "not supported") {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// TestDropWarningsThinOut: a backend that stays down warns at 1, 10, 100…
+// spans dropped, not on every check.
+func TestDropWarningsThinOut(t *testing.T) {
+	var warned int64
+	var at []int64
+	for dropped := int64(0); dropped <= 2500; dropped += 7 {
+		var w string
+		if w, warned = dropWarning(dropped, warned); w != "" {
+			at = append(at, dropped)
+		}
+	}
+	if len(at) != 4 || at[0] != 7 || at[1] < 10 || at[2] < 100 || at[3] < 1000 {
+		t.Fatalf("warned at %v", at)
+	}
+}
+
+// TestReplayOTLPSendsTheExport: `replay --otlp` sends exactly the spans
+// `export --format otlp` writes (same ids), over OTLP/HTTP protobuf.
+func TestReplayOTLPSendsTheExport(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string]bool{}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req coltracepb.ExportTraceServiceRequest
+		if err := proto.Unmarshal(body, &req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				for _, s := range ss.Spans {
+					got[hex.EncodeToString(s.SpanId)] = true
+				}
+			}
+		}
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer ts.Close()
+	path := trajectory(t, "confirmation_mode")
+	code, _, errs := runCmd(t, nil, "replay", path, "--headless", "--otlp="+ts.URL)
+	if !strings.Contains(errs, ", 0 dropped") {
+		t.Fatalf("replay: exit %d, %s", code, errs)
+	}
+	_, out, _ := runCmd(t, nil, "export", path, "--format", "otlp")
+	want := regexp.MustCompile(`"spanId":"([0-9a-f]{16})"`).FindAllStringSubmatch(out, -1)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(want) == 0 || len(got) != len(want) {
+		t.Fatalf("replay sent %d spans, the export has %d", len(got), len(want))
+	}
+	for _, m := range want {
+		if !got[m[1]] {
+			t.Fatalf("span %s of the export was not sent", m[1])
+		}
 	}
 }

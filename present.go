@@ -68,7 +68,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		}()
 	}
 	if vf.otlp.on {
-		finish, ok := teeOTLP(ctx, env, &vf.otlp, &s)
+		finish, ok := teeOTLP(ctx, env, &vf.otlp, &s, !vf.useHeadless(env))
 		if !ok {
 			return exitUsage
 		}

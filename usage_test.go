@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,6 +14,10 @@ import (
 func TestBadUsageNamesTheMistake(t *testing.T) {
 	rec := trajectory(t, "simple_echo_hello_world")
 	const id = "0123456789abcdef0123456789abcdef"
+	aFile := filepath.Join(t.TempDir(), "conv.jsonl")
+	if err := os.WriteFile(aFile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args    []string
 		mistake string
@@ -37,6 +42,8 @@ func TestBadUsageNamesTheMistake(t *testing.T) {
 		{[]string{"state", "/does/not/exist"}, "ohwatch state: /does/not/exist does not exist", "conversation directory"},
 		{[]string{"export", "/does/not/exist"}, "ohwatch export: /does/not/exist does not exist", "conversation directory"},
 		{[]string{"serve", rec, "--speed", "-2"}, "ohwatch serve: --speed must be 0 or more, not -2", "--speed 0"},
+		{[]string{"serve", rec, "--addr", "8000"}, `ohwatch serve: --addr "8000" is not HOST:PORT`, "127.0.0.1:8000"},
+		{[]string{"replay", aFile, "--follow"}, "--follow: ", "without it"},
 		{[]string{"demo", "extra"}, `ohwatch demo: unexpected argument "extra"`, "ohwatch demo"},
 		{[]string{"gen", t.TempDir(), "--events", "0"}, "ohwatch gen: --events must be 1 or more", "ohwatch gen -h"},
 		{[]string{"watch", "http://127.0.0.1:1", "--conversation", id, "--session-key-file", "/does/not/exist"}, "--session-key-file: open /does/not/exist", "SESSION_API_KEY"},

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/client/files"
+	"ohwatch/client/serve"
 	"ohwatch/gen"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
@@ -155,4 +156,37 @@ func tuiVerdict(t *testing.T, path string) string {
 	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
 	// The screen marks a final finish with a check mark beside the words.
 	return strings.TrimPrefix(field(t, m.View().Content, `(?m)^status (.+?) · iter`), "✓ ")
+}
+
+// TestListServerWordsTheRESTStatus lists a server's conversations: a live
+// server's status is its REST answer, worded by the same rule — confirmed
+// when the server says finished, never "recorded".
+func TestListServerWordsTheRESTStatus(t *testing.T) {
+	conv, err := files.Load(trajectory(t, "simple_echo_hello_world"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve.New(serve.Options{Speed: 0, FinishConfirmDelay: 1})
+	srv.Add("3a6f2ccc343c43749a75342cea50f197", conv.Base, conv.Events)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url, err := srv.Start(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	var rows []listing
+	_, out, errs := runCmd(t, nil, "ls", url, "--json")
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("ls --json: %v\n%s%s", err, out, errs)
+	}
+	// The playback runs on its own: the status is whatever it has reached.
+	r := rows[0]
+	want, final := r.Status+" (rest)", false
+	if r.Status == model.StatusFinished {
+		want, final = "finished (confirmed, rest)", true
+	}
+	if r.Status == "" || r.Verdict != want || r.StatusFinal != final {
+		t.Errorf("status %q: verdict %q (final %v), want %q (final %v)", r.Status, r.Verdict, r.StatusFinal, want, final)
+	}
 }

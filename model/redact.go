@@ -10,7 +10,8 @@ const Redacted = "[redacted]"
 
 // minPartial is the shortest piece of a secret that is redacted on its
 // own: a server that echoes a key cut short (or a log that truncates it)
-// still gives away most of it. Shorter pieces are ordinary text.
+// still gives away most of it. Shorter pieces are ordinary text. It is
+// also the size of the grams redactOne rolls through a uint64: 8.
 const minPartial = 8
 
 // Redact removes every secret from s in each form a server or a library is
@@ -61,16 +62,23 @@ func redactOne(s, secret string, decode bool) string {
 		grams.add(gram(key[j:]))
 	}
 	var spans [][2]int
+	// g holds norm[i:i+minPartial], rolled one byte at a time (a uint64
+	// holds exactly minPartial bytes, so the oldest falls off the top).
+	var g uint64
+	have := 0
 	for i := 0; i+need <= len(norm); {
-		if !grams.has(gram(norm[i:])) {
-			i++
-			continue
+		for ; have < minPartial; have++ {
+			g = g<<8 | uint64(norm[i+have])
 		}
-		best := longestPiece(norm[i:], key)
+		best := 0
+		if grams.has(g) {
+			best = longestPiece(norm[i:], key)
+		}
 		if best < need {
-			i++
+			i, have = i+1, have-1
 			continue
 		}
+		have = 0
 		start, end := i, i+best
 		if from != nil {
 			start, end = from[i], to[i+best-1]

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -139,4 +141,46 @@ func BenchmarkLiveAdd(b *testing.B) {
 		sink.Shutdown(context.Background())
 	}
 	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N*len(evs)), "cpu-ns/event")
+}
+
+// BenchmarkBackendDown sends a generated 100k-event conversation to an
+// endpoint nothing listens on, and reports the live heap (after a GC) at
+// each quarter: the queue is bounded, so it must not grow with the
+// spans lost. Run it with -benchtime=1x.
+func BenchmarkBackendDown(b *testing.B) {
+	const n = 100000
+	evs := testevents.Generated(b, n, 44)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	down := "http://" + l.Addr().String()
+	l.Close()
+	heap := func() float64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return float64(ms.HeapAlloc) / (1 << 20)
+	}
+	for b.Loop() {
+		sink, err := NewSink(Config{Endpoint: down})
+		if err != nil {
+			b.Fatal(err)
+		}
+		live := sink.Follow("0123456789abcdef0123456789abcdef", reducer.Initial(nil, 0), false)
+		before := heap()
+		var quarters []float64
+		for i := 0; i < n; i += 500 {
+			live.Add(evs[i:min(i+500, n)])
+			if (i+500)%(n/4) == 0 {
+				quarters = append(quarters, heap())
+			}
+		}
+		live.End()
+		sink.Shutdown(context.Background())
+		c := sink.Counts()
+		b.Logf("heap %.0f MB before; %.0f / %.0f / %.0f / %.0f MB at each quarter; %d spans ended, %d sent, %d dropped",
+			before, quarters[0], quarters[1], quarters[2], quarters[3], c.Ended, c.Sent, c.Dropped)
+		b.ReportMetric(quarters[3]-before, "MB-growth")
+	}
 }

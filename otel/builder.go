@@ -54,16 +54,21 @@ type Builder struct {
 	convID  string
 	opts    Options
 
-	root     trace.Span
-	rootCtx  context.Context
-	turn     trace.Span // the open user turn, nil between turns
-	turnCtx  context.Context
-	turns    int
-	pending  []pendingChat
-	chats    map[string]context.Context // llm_response_id -> its chat span
-	tools    map[string]trace.Span      // tool_call_id (or action id) -> open tool span
-	last     time.Time                  // time of the latest event with one
-	statusAt time.Time                  // time of the latest change of status
+	root    trace.Span
+	rootCtx context.Context
+	turn    trace.Span // the open user turn, nil between turns
+	turnCtx context.Context
+	turns   int
+	pending []pendingChat
+	// chats maps the llm_response_id of the recent LLM calls to their
+	// spans' contexts (ids only: an ended span is not kept alive), so the
+	// actions of a response nest under its call. Only the last
+	// recentChats are kept: a response's actions follow it closely.
+	chats     map[string]trace.SpanContext
+	chatOrder []string
+	tools     map[string]trace.Span // tool_call_id (or action id) -> open tool span
+	last      time.Time             // time of the latest event with one
+	statusAt  time.Time             // time of the latest change of status
 	// title is the first line of the first user message: taken from the
 	// events, so a live watch (whose server may shorten its title) and a
 	// replay name the trace alike.
@@ -90,7 +95,7 @@ func NewBuilder(tracer trace.Tracer, conversationID string, opts Options) *Build
 		traceID: TraceID(conversationID),
 		convID:  conversationID,
 		opts:    opts,
-		chats:   make(map[string]context.Context),
+		chats:   make(map[string]trace.SpanContext),
 		tools:   make(map[string]trace.Span),
 	}
 }
@@ -294,10 +299,26 @@ func (b *Builder) flush(responseID string) {
 		ctx, sp := b.start(parent, c.key, name, c.start, trace.SpanKindClient, attrs...)
 		sp.End(trace.WithTimestamp(c.end))
 		if rid != "" {
-			b.chats[rid] = ctx
+			b.rememberChat(rid, trace.SpanContextFromContext(ctx))
 		}
 	}
 	b.pending = b.pending[:0]
+}
+
+// recentChats is how many LLM calls' span ids the builder remembers.
+const recentChats = 256
+
+// rememberChat records a call's span, forgetting the oldest beyond
+// recentChats, so a long conversation's builder stays small.
+func (b *Builder) rememberChat(responseID string, sc trace.SpanContext) {
+	b.chats[responseID] = sc
+	b.chatOrder = append(b.chatOrder, responseID)
+	if len(b.chatOrder) > 2*recentChats {
+		for _, old := range b.chatOrder[:len(b.chatOrder)-recentChats] {
+			delete(b.chats, old)
+		}
+		b.chatOrder = append(b.chatOrder[:0], b.chatOrder[len(b.chatOrder)-recentChats:]...)
+	}
 }
 
 // startTurn ends the open turn and starts one at a user message.
@@ -322,9 +343,9 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 	if a.LLMResponseID != "" {
 		b.resolve(a.LLMResponseID)
 	}
-	parent, ok := b.chats[a.LLMResponseID]
-	if !ok || a.LLMResponseID == "" {
-		parent, _ = b.scope()
+	parent, _ := b.scope()
+	if sc, ok := b.chats[a.LLMResponseID]; ok && a.LLMResponseID != "" {
+		parent = trace.ContextWithSpanContext(parent, sc)
 	}
 	tool := a.ToolName
 	if tool == "" {

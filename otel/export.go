@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
@@ -32,78 +33,38 @@ const exportBatch = 1024
 // JSON mapping: trace and span ids are hex, not base64.
 func Export(w io.Writer, log *reducer.Log, conversationID, serviceName, version string, opts Options) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
-	client := newJSONClient(bw)
-	exp := otlptrace.NewUnstarted(client)
-	proc := &chunkProcessor{exp: exp}
+	proc := newChunkProcessor(bw)
 	tp := NewProvider(proc, serviceName, version)
 	b := NewBuilder(Tracer(tp, version), conversationID, opts)
 	b.AddLog(log)
-	err := tp.Shutdown(context.Background()) // stops the client: all written
-	if err == nil {
-		err = proc.err
-	}
-	if err == nil {
-		err = client.Stop(context.Background())
-	}
-	if err != nil {
+	if err := tp.Shutdown(context.Background()); err != nil { // waits for every chunk
 		return err
+	}
+	if proc.err != nil {
+		return proc.err
 	}
 	return bw.Flush()
 }
 
-// chunkProcessor hands ended spans to the exporter in chunks, in the order
-// they ended, synchronously: a file export is deterministic.
+// chunkProcessor cuts the ended spans into chunks in the order they ended.
+// Turning a chunk into OTLP and encoding it is most of an export's work,
+// so one worker per CPU does that, each with its own SDK exporter, while
+// the next spans are built; the lines are written in chunk order, so the
+// file is the same every time.
 type chunkProcessor struct {
-	exp   sdktrace.SpanExporter
-	spans []sdktrace.ReadOnlySpan
-	err   error
-}
-
-func (p *chunkProcessor) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
-
-func (p *chunkProcessor) OnEnd(s sdktrace.ReadOnlySpan) {
-	p.spans = append(p.spans, s)
-	if len(p.spans) >= exportBatch {
-		p.export(context.Background())
-	}
-}
-
-func (p *chunkProcessor) export(ctx context.Context) {
-	if len(p.spans) == 0 || p.err != nil {
-		p.spans = p.spans[:0]
-		return
-	}
-	p.err = p.exp.ExportSpans(ctx, p.spans)
-	clear(p.spans)
-	p.spans = p.spans[:0]
-}
-
-func (p *chunkProcessor) Shutdown(ctx context.Context) error {
-	p.export(ctx)
-	return p.exp.Shutdown(ctx)
-}
-
-func (p *chunkProcessor) ForceFlush(ctx context.Context) error {
-	p.export(ctx)
-	return p.err
-}
-
-// jsonClient is an otlptrace.Client that writes each upload as one line of
-// OTLP/JSON. Encoding is most of an export's work, so uploads are encoded
-// by one worker per CPU while the spans of the next ones are built, and
-// written in the order they were uploaded.
-type jsonClient struct {
-	w      io.Writer
-	jobs   chan encodeJob
+	spans  []sdktrace.ReadOnlySpan
+	jobs   chan chunkJob
 	order  chan chan encoded
 	done   chan struct{}
-	err    error // the first encoding or write error; read after done
+	w      io.Writer
+	err    error // the first error; read after done
 	closed sync.Once
+	lines  sync.Pool // line buffers, reused once written
 }
 
-type encodeJob struct {
-	rs  []*tracepb.ResourceSpans
-	out chan encoded
+type chunkJob struct {
+	spans []sdktrace.ReadOnlySpan
+	out   chan encoded
 }
 
 type encoded struct {
@@ -111,65 +72,113 @@ type encoded struct {
 	err error
 }
 
-var _ otlptrace.Client = (*jsonClient)(nil)
-
-func newJSONClient(w io.Writer) *jsonClient {
+func newChunkProcessor(w io.Writer) *chunkProcessor {
 	workers := runtime.GOMAXPROCS(0)
-	c := &jsonClient{w: w, jobs: make(chan encodeJob), order: make(chan chan encoded, 2*workers), done: make(chan struct{})}
+	p := &chunkProcessor{w: w, jobs: make(chan chunkJob), order: make(chan chan encoded, 2*workers), done: make(chan struct{})}
 	for range workers {
 		go func() {
-			for j := range c.jobs {
-				b, err := MarshalJSON(j.rs)
-				j.out <- encoded{b, err}
+			c := &captureClient{pool: &p.lines}
+			exp := otlptrace.NewUnstarted(c)
+			for j := range p.jobs {
+				err := exp.ExportSpans(context.Background(), j.spans)
+				j.out <- encoded{c.last, errors.Join(err, c.err)}
+				c.last, c.err = nil, nil
 			}
 		}()
 	}
 	go func() {
-		defer close(c.done)
-		for out := range c.order {
+		defer close(p.done)
+		for out := range p.order {
 			r := <-out
-			if c.err == nil && r.err != nil {
-				c.err = r.err
+			if p.err == nil && r.err != nil {
+				p.err = r.err
 			}
-			if c.err == nil {
-				if _, err := c.w.Write(append(r.b, '\n')); err != nil {
-					c.err = err
+			if p.err == nil {
+				if _, err := p.w.Write(append(r.b, '\n')); err != nil {
+					p.err = err
 				}
 			}
+			b := r.b[:0]
+			p.lines.Put(&b)
 		}
 	}()
-	return c
+	return p
 }
 
-func (c *jsonClient) Start(context.Context) error { return nil }
+func (p *chunkProcessor) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
 
-// Stop waits for every upload to be written and returns the first error.
-func (c *jsonClient) Stop(context.Context) error {
-	c.closed.Do(func() {
-		close(c.jobs)
-		close(c.order)
-	})
-	<-c.done
-	return c.err
+func (p *chunkProcessor) OnEnd(s sdktrace.ReadOnlySpan) {
+	p.spans = append(p.spans, s)
+	if len(p.spans) >= exportBatch {
+		p.send()
+	}
 }
 
-// UploadTraces queues the spans for encoding; it returns at once.
-func (c *jsonClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans) error {
+// send queues the current chunk; the spans are read-only from here on.
+func (p *chunkProcessor) send() {
+	if len(p.spans) == 0 {
+		return
+	}
 	out := make(chan encoded, 1)
-	c.order <- out
-	c.jobs <- encodeJob{rs, out}
-	return nil
+	p.order <- out
+	p.jobs <- chunkJob{p.spans, out}
+	p.spans = make([]sdktrace.ReadOnlySpan, 0, exportBatch)
+}
+
+// Shutdown sends the last chunk and waits until every line is written.
+func (p *chunkProcessor) Shutdown(context.Context) error {
+	p.closed.Do(func() {
+		p.send()
+		close(p.jobs)
+		close(p.order)
+	})
+	<-p.done
+	return p.err
+}
+
+func (p *chunkProcessor) ForceFlush(context.Context) error { return nil }
+
+// captureClient is an otlptrace.Client that encodes each upload as one
+// line of OTLP/JSON and keeps it for its worker.
+type captureClient struct {
+	last    []byte
+	err     error
+	scratch []byte
+	pool    *sync.Pool // of *[]byte line buffers, returned by the writer
+}
+
+var _ otlptrace.Client = (*captureClient)(nil)
+
+func (c *captureClient) Start(context.Context) error { return nil }
+func (c *captureClient) Stop(context.Context) error  { return nil }
+
+func (c *captureClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans) error {
+	var dst []byte
+	if b, ok := c.pool.Get().(*[]byte); ok {
+		dst = (*b)[:0]
+	}
+	c.last, c.scratch, c.err = appendJSON(dst, c.scratch, rs)
+	return c.err
 }
 
 // MarshalJSON encodes resource spans as one OTLP/JSON
 // ExportTraceServiceRequest (enums as numbers, ids as hex).
 func MarshalJSON(rs []*tracepb.ResourceSpans) ([]byte, error) {
+	out, _, err := appendJSON(nil, nil, rs)
+	return out, err
+}
+
+// appendJSON appends the OTLP/JSON of rs to dst, using scratch for
+// protojson's output; both are returned for reuse, so an export's workers
+// do not grow a fresh megabyte buffer for every chunk.
+func appendJSON(dst, scratch []byte, rs []*tracepb.ResourceSpans) (out, scratchOut []byte, err error) {
 	req := &coltracepb.ExportTraceServiceRequest{ResourceSpans: rs}
-	b, err := protojson.MarshalOptions{UseEnumNumbers: true}.Marshal(req)
+	scratch, err = protojson.MarshalOptions{UseEnumNumbers: true}.MarshalAppend(scratch[:0], req)
 	if err != nil {
-		return nil, fmt.Errorf("otlp json: %w", err)
+		return dst, scratch, fmt.Errorf("otlp json: %w", err)
 	}
-	return hexIDs(b)
+	out, err = hexIDs(dst, scratch)
+	return out, scratch, err
 }
 
 // idKeys are the members whose bytes OTLP/JSON writes as hex.
@@ -178,8 +187,8 @@ var idKeys = [][]byte{[]byte(`"traceId"`), []byte(`"spanId"`), []byte(`"parentSp
 // hexIDs rewrites the base64 values of the id members of protojson's output
 // as hex. A member name is only matched outside strings: a quote preceded
 // by an odd number of backslashes is inside one.
-func hexIDs(in []byte) ([]byte, error) {
-	out := make([]byte, 0, len(in)+len(in)/16)
+func hexIDs(out, in []byte) ([]byte, error) {
+	out = slices.Grow(out, len(in)+len(in)/16)
 	i := 0
 	for i < len(in) {
 		j := indexQuote(in, i)

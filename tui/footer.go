@@ -1,9 +1,7 @@
 package tui
 
 import (
-	"strings"
-
-	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/reducer"
 )
@@ -22,42 +20,23 @@ func (f footer) Render(width, height int) string {
 	if m.input.active() {
 		return fit(m.input.Render(s, width), width, height)
 	}
-	var parts []string
+	lead := ""
 	if m.flash != "" {
-		parts = append(parts, s.Warn.Render(m.flash))
+		lead = s.Warn.Render(m.flash)
 	} else if found := m.searchStatus(s); found != "" {
-		parts = append(parts, found)
+		lead = found
 	}
-	for _, b := range f.bindings() {
-		if !b.Enabled() {
-			continue
-		}
-		h := b.Help()
-		parts = append(parts, s.Key.Render(h.Key)+" "+s.KeyDesc.Render(h.Desc))
-	}
-	return fit(strings.Join(parts, "  "), width, height)
-}
-
-// bindings are the keys worth showing in the current context.
-func (f footer) bindings() []key.Binding {
-	m := f.m
 	k := m.activeKeys(f.st)
-	switch {
-	case m.showHelp:
-		return []key.Binding{k.Back, k.Quit}
-	case m.picker.open:
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pick")),
-			key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "invert")),
-			key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
-			k.Back,
-		}
-	case m.insp.open:
-		scroll := key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
-		return []key.Binding{k.Back, k.Raw, k.Diff, k.Fold, scroll, k.Copy, k.Pager, k.Export, k.NextError}
+	keys := m.paneKeyMap(f.st)
+	if lead == "" {
+		return fit(shortHelp(keys, k, s, width), width, height)
 	}
-	return []key.Binding{k.Accept, k.Reject, k.Inspect, k.Down, k.Up, k.Bottom, k.NextError, k.Search,
-		k.NextMatch, k.Jump, k.Filter, k.Noise, k.Play, k.Focus, k.Export, k.Help, k.Quit}
+	// The message comes first; the keys take the room it leaves, and
+	// "? help  q quit" stays at the end whatever the message's length.
+	tail := shortHelp(paneKeys{}, k, s, width)
+	lead = truncate(lead, max(width-ansi.StringWidth(tail)-2, 0))
+	rest := width - ansi.StringWidth(lead) - 2
+	return fit(lead+"  "+shortHelp(keys, k, s, rest), width, height)
 }
 
 // activeKeys returns the key map with the bindings that do not apply now

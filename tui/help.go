@@ -26,6 +26,11 @@ func (h helpView) groups() ([][]string, int) {
 			keyW = max(keyW, ansi.StringWidth(b.Help().Key))
 		}
 	}
+	for _, g := range legend(s.Glyphs) {
+		for _, e := range g.entries {
+			keyW = max(keyW, ansi.StringWidth(e[0]))
+		}
+	}
 	colW := 0
 	var out [][]string
 	for _, g := range h.keys.helpGroups() {
@@ -37,7 +42,50 @@ func (h helpView) groups() ([][]string, int) {
 		}
 		out = append(out, block)
 	}
+	for _, g := range legend(s.Glyphs) {
+		block := []string{s.PaneFocus.Render(g.title)}
+		for _, e := range g.entries {
+			colW = max(colW, keyW+2+ansi.StringWidth(e[1]))
+			block = append(block, s.Key.Render(fitLine(e[0], keyW))+"  "+s.KeyDesc.Render(e[1]))
+		}
+		out = append(out, block)
+	}
 	return out, colW + 3
+}
+
+// legendGroup is one titled column of the help screen's legend: a glyph
+// and what it means.
+type legendGroup struct {
+	title   string
+	entries [][2]string
+}
+
+// legend explains every glyph the screen draws, from the glyph set itself
+// so the two cannot disagree.
+func legend(g theme.Glyphs) []legendGroup {
+	return []legendGroup{
+		{"Pane numbers", [][2]string{
+			{"1", "Events"}, {"2", "Status timeline"}, {"3", "Metrics"}, {"4", "Tasks"}, {"5", "Pending"},
+			{"▌", "the focused pane"},
+		}},
+		{"Scrubber", [][2]string{
+			{g.ScrubHead, "the cursor"}, {g.ScrubFill, "before the cursor"}, {g.ScrubEmpty, "after the cursor"},
+			{g.MarkError, "an error"}, {g.MarkBook, "a bookmark"}, {g.MarkStatus, "a status change"},
+			{g.MarkUser, "a user turn"}, {g.MarkMatch, "a search match"},
+		}},
+		{"Rows", [][2]string{
+			{g.Cursor, "the selected event"}, {g.Error, "an error"}, {g.MarkBook, "bookmarked"},
+			{g.Paired + "#12", "answers #12, after"}, {g.Forgotten, "condensed out of view"},
+		}},
+		{"Header", [][2]string{
+			{g.Live + " LIVE", "following the newest"}, {g.Pinned, "pinned in the past"}, {g.Playing, "replay playing"},
+			{g.Confirmed, "finished, final"}, {"?", "finished? may change"},
+		}},
+		{"Tasks, JSON", [][2]string{
+			{g.TaskTodo, "to do"}, {g.TaskDoing, "in progress"}, {g.TaskDone, "done"},
+			{g.Folded, "folded"}, {g.Unfolded, "unfolded"},
+		}},
+	}
 }
 
 // pack lays the groups out in columns at most height lines tall, a group

@@ -26,7 +26,7 @@ type KeyMap struct {
 	Inspect, Back            key.Binding
 	Raw, Diff, Fold          key.Binding
 	Copy, Pager, Export      key.Binding
-	Focus                    key.Binding
+	Focus, FocusPane         key.Binding
 	Accept, Reject           key.Binding
 	Help, Quit               key.Binding
 }
@@ -57,7 +57,7 @@ func DefaultKeyMap() KeyMap {
 		Search:       b("/", "search", "/"),
 		NextMatch:    b("n", "next match", "n"),
 		PrevMatch:    b("N", "previous match", "N"),
-		OlderSearch:  b("↑/↓", "in /: earlier / later searches", "up", "ctrl+p"),
+		OlderSearch:  b("↑/↓", "/ history", "up", "ctrl+p"),
 		NewerSearch:  b("↓", "in /: later search", "down", "ctrl+n"),
 		Filter:       b("f", "filter kinds", "f"),
 		Noise:        b("F", "toggle noise", "F"),
@@ -74,6 +74,7 @@ func DefaultKeyMap() KeyMap {
 		Pager:        b("o", "open in pager", "o"),
 		Export:       b("e", "export", "e"),
 		Focus:        b("tab", "next pane", "tab"),
+		FocusPane:    b("1-5", "focus pane by number", "1", "2", "3", "4", "5"),
 		Accept:       b("a", "accept pending", "a"),
 		Reject:       b("x", "reject pending", "x"),
 		Help:         b("?", "help", "?"),
@@ -88,7 +89,8 @@ func (k KeyMap) helpGroups() []helpGroup {
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
 		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.Jump}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.Filter, k.Noise, k.TimeMode}},
-		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower, k.Focus}},
+		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
+		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
 		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Copy, k.Pager, k.Export}},
 		{"Live", []key.Binding{k.Accept, k.Reject}},
 		{"App", []key.Binding{k.Help, k.Quit}},

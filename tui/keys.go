@@ -216,6 +216,13 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		m.focus = (m.focus + 1) % paneCount
 		m.fixTop()
 		return m, nil
+	case key.Matches(msg, k.FocusPane):
+		// The digit is the pane's place: 1 events … 5 pending.
+		if d := msg.String(); len(d) == 1 && d[0] >= '1' && int(d[0]-'1') < int(paneCount) {
+			m.focus = pane(d[0] - '1')
+			m.fixTop()
+		}
+		return m, nil
 	case key.Matches(msg, k.Accept, k.Reject):
 		return m.askConfirm(key.Matches(msg, k.Accept))
 	case msg.String() == "a" || msg.String() == "x":

@@ -490,7 +490,7 @@ func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
 	m, _ = press(t, m, "?")
 	seen := map[string]bool{}
 	last := ""
-	for k := 0; k < 60; k++ {
+	for k := 0; k < 200; k++ {
 		out := screen(m)
 		assertScreenShape(t, out, 80, 24)
 		if strings.Contains(out, "cost ") {

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -103,25 +104,27 @@ func openLocked(dir, eventsDir string, lock *dirLock, opts RecorderOptions) (*Re
 	return r, nil
 }
 
-// idChunk is how many event files readIDs decodes at a time: enough to
-// keep every core busy, few enough that a long recording's events are
-// never all held at once.
-const idChunk = 4096
-
 // readIDs fills the set of recorded ids from the events themselves (a
-// file's name holds a hash in place of an id that is not hex); a file
-// that cannot be read counts by its name.
+// file's name holds a hash in place of an id that is not hex), read by the
+// loader's own pipeline and kept no longer than it takes to note their
+// ids; every name counts too, so a file that cannot be read still does.
 func (r *Recorder) readIDs(files []eventFile) {
-	for start := 0; start < len(files); start += idChunk {
-		chunk := files[start:min(start+idChunk, len(files))]
-		for i, res := range readParallel(chunk, r.eventsDir) {
-			key := chunk[i].ID
-			if res.ok {
-				key = recordKey(res.ev)
-			}
-			r.ids[key] = struct{}{}
-		}
+	for _, f := range files {
+		r.ids[f.ID] = struct{}{}
 	}
+	if len(files) == 0 {
+		return
+	}
+	rd, err := Open(r.dir)
+	if err != nil {
+		return
+	}
+	defer rd.Close()
+	rd.Stream(context.Background(), func(c Chunk) {
+		for _, ev := range c.Events {
+			r.ids[recordKey(ev)] = struct{}{}
+		}
+	})
 }
 
 // recordedConversation is the normalised id of the conversation a

@@ -1,0 +1,117 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"ohwatch/reducer"
+	"ohwatch/theme"
+)
+
+// paneKeys is the help.KeyMap of one focused pane or screen: the few keys
+// that matter there, in short words, for the one-line help.
+type paneKeys struct {
+	short []key.Binding
+}
+
+// ShortHelp implements help.KeyMap.
+func (p paneKeys) ShortHelp() []key.Binding { return p.short }
+
+// FullHelp implements help.KeyMap; the full reference is the help screen.
+func (p paneKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.short} }
+
+// shortly rewords a binding for the one-line help, keeping its keys and
+// whether it applies now.
+func shortly(b key.Binding, keys, desc string) key.Binding {
+	out := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(keys, desc))
+	out.SetEnabled(b.Enabled())
+	return out
+}
+
+// paneKeyMap returns the keys of what has focus now: the help screen, the
+// kind picker, the inspector, a side pane, or the event list.
+func (m Model) paneKeyMap(st reducer.State) paneKeys {
+	k := m.activeKeys(st)
+	scroll := func(what string) key.Binding {
+		return key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll "+what))
+	}
+	answer := []key.Binding{shortly(k.Accept, "a", "accept"), shortly(k.Reject, "x", "reject")}
+	pick := shortly(k.FocusPane, "1-5", "pane")
+	switch {
+	case m.showHelp:
+		return paneKeys{[]key.Binding{scroll("help"), shortly(k.Back, "esc", "close")}}
+	case m.picker.open:
+		return paneKeys{[]key.Binding{
+			key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pick")),
+			key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "invert")),
+			key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
+			shortly(k.Back, "esc", "done"),
+		}}
+	case m.insp.open:
+		return paneKeys{append(answer, shortly(k.Back, "esc", "back"), scroll("event"),
+			shortly(k.Raw, "r", "raw"), shortly(k.Diff, "d", "diff"), shortly(k.Fold, "enter", "fold"),
+			shortly(k.Copy, "y", "copy"), shortly(k.Pager, "o", "pager"), shortly(k.NextError, "]", "error"))}
+	case m.focus != paneList:
+		return paneKeys{append(answer, scroll(strings.ToLower(m.focus.title())), shortly(k.Back, "esc", "events"),
+			shortly(k.Focus, "tab", "next pane"), pick, shortly(k.Inspect, "enter", "inspect"))}
+	}
+	end := "live"
+	if !m.opts.Live {
+		end = "end"
+	}
+	return paneKeys{append(answer, shortly(k.Inspect, "enter", "inspect"), shortly(k.Down, "j/k", "move"),
+		shortly(k.Bottom, "G", end), shortly(k.NextError, "]", "error"), shortly(k.Search, "/", "search"),
+		shortly(k.NextMatch, "n/N", "match"), shortly(k.Jump, ":", "jump"), shortly(k.Filter, "f", "filter"),
+		shortly(k.Play, "space", "play"), pick, shortly(k.Export, "e", "export"))}
+}
+
+// shortHelp is the one-line help, exactly as wide as width allows: the
+// focused pane's keys, as many as fit, and always "? help  q quit" last.
+func shortHelp(keys paneKeys, k KeyMap, s theme.Styles, width int) string {
+	h := help.New()
+	h.ShortSeparator = "  "
+	h.Styles = help.Styles{Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.KeyDesc, ShortSeparator: s.Muted}
+	tail := h.ShortHelpView([]key.Binding{shortly(k.Help, "?", "help"), shortly(k.Quit, "q", "quit")})
+	room := width - ansi.StringWidth(tail) - 2
+	shown, cut := fitBindings(keys.ShortHelp(), room, ansi.StringWidth(h.ShortSeparator))
+	if len(shown) == 0 {
+		return tail
+	}
+	body := h.ShortHelpView(shown)
+	if cut {
+		body += " " + s.Muted.Render(h.Ellipsis)
+	}
+	return body + "  " + tail
+}
+
+// fitBindings returns the enabled bindings that fit in width cells, in
+// order, leaving room for a " …" when some are left out (help.Model's own
+// truncation keeps adding items once the ellipsis no longer fits).
+func fitBindings(bindings []key.Binding, width, sepW int) (shown []key.Binding, cut bool) {
+	used := 0
+	for k, b := range bindings {
+		if !b.Enabled() {
+			continue
+		}
+		w := ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+		if used > 0 {
+			w += sepW
+		}
+		reserve := 0
+		for _, later := range bindings[k+1:] {
+			if later.Enabled() {
+				reserve = 2 // " …" if a later one does not fit
+				break
+			}
+		}
+		if used+w+reserve > width {
+			return shown, true
+		}
+		used += w
+		shown = append(shown, b)
+	}
+	return shown, false
+}
