@@ -9,22 +9,9 @@ import (
 	"syscall"
 	"testing"
 
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
-
-// decodeAll decodes raw events or fails the test.
-func decodeAll(t *testing.T, raws ...[]byte) []model.Event {
-	t.Helper()
-	out := make([]model.Event, len(raws))
-	for i, raw := range raws {
-		ev, err := model.Decode(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = ev
-	}
-	return out
-}
 
 // recordAll opens dir for id, records events and closes it.
 func recordAll(t *testing.T, dir, id string, events []model.Event) {
@@ -67,7 +54,7 @@ func TestRecorderRerunDoesNotDuplicateIdsThatAreNotHex(t *testing.T) {
 	for _, id := range []string{"tool_call_1", "abc-summary", "../../escape", "ZZZZZZZZ-not-hex", ""} {
 		raws = append(raws, messageEvent(id, "odd id "+id))
 	}
-	events := decodeAll(t, raws...)
+	events := testevents.Decode(t, raws...)
 	for run := range 3 {
 		recordAll(t, dir, "", events)
 		if n := eventFileCount(t, dir); n != len(events) {
@@ -83,7 +70,7 @@ func TestRecorderRerunDoesNotDuplicateIdsThatAreNotHex(t *testing.T) {
 // the lock file) refuses another, and takes the same one back.
 func TestRecorderRefusesAnotherConversation(t *testing.T) {
 	const a, b = "6a1b5c1e-9a4b-4e6f-8a5d-0f0e0d0c0b0a", "7b2c6d2f0a5c4f708b6e1f1e1d1c1b1a"
-	events := decodeAll(t, messageEvent(eventID(1), "first"))
+	events := testevents.Decode(t, messageEvent(eventID(1), "first"))
 
 	t.Run("lock file", func(t *testing.T) {
 		dir := t.TempDir()
@@ -94,7 +81,7 @@ func TestRecorderRefusesAnotherConversation(t *testing.T) {
 			t.Errorf("the error does not say what to do: %s", msg)
 		}
 		// The same conversation, spelt either way, resumes.
-		recordAll(t, dir, strings.ReplaceAll(a, "-", ""), append(events, decodeAll(t, messageEvent(eventID(2), "second"))...))
+		recordAll(t, dir, strings.ReplaceAll(a, "-", ""), append(events, testevents.Decode(t, messageEvent(eventID(2), "second"))...))
 		if n := eventFileCount(t, dir); n != 2 {
 			t.Fatalf("resume wrote %d files, want 2", n)
 		}
@@ -166,7 +153,7 @@ func TestRecorderFullDiskKeepsAGapFreePrefixAndCounts(t *testing.T) {
 	for i := range 10 {
 		raws = append(raws, messageEvent(eventID(i), fmt.Sprint("m", i)))
 	}
-	events := decodeAll(t, raws...)
+	events := testevents.Decode(t, raws...)
 	rec, err := OpenRecorder(dir, RecorderOptions{WriteFile: fullDisk(4)})
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +186,7 @@ func TestRecorderFullDiskKeepsAGapFreePrefixAndCounts(t *testing.T) {
 // the middle of a write leaves a temporary file; the next one removes it.
 func TestRecorderRemovesTemporariesOfAKilledRecorder(t *testing.T) {
 	dir := t.TempDir()
-	recordAll(t, dir, "", decodeAll(t, messageEvent(eventID(1), "m")))
+	recordAll(t, dir, "", testevents.Decode(t, messageEvent(eventID(1), "m")))
 	stale := []string{
 		filepath.Join(dir, "events", ".event-00001-"+eventID(2)+".json.123.tmp"),
 		filepath.Join(dir, ".base_state.json.456.tmp"),
@@ -230,12 +217,12 @@ func TestRecorderRemovesTemporariesOfAKilledRecorder(t *testing.T) {
 // event); another conversation's stream writes nothing and says why.
 func TestRecorderRefusesAStreamThatDoesNotContinueIt(t *testing.T) {
 	dir := t.TempDir()
-	recordAll(t, dir, "", decodeAll(t, messageEvent(eventID(1), "one"), messageEvent(eventID(2), "two")))
+	recordAll(t, dir, "", testevents.Decode(t, messageEvent(eventID(1), "one"), messageEvent(eventID(2), "two")))
 	rec, err := NewRecorder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := decodeAll(t, messageEvent(eventID(50), "another conversation"), messageEvent(eventID(51), "its second event"))
+	other := testevents.Decode(t, messageEvent(eventID(50), "another conversation"), messageEvent(eventID(51), "its second event"))
 	if err := rec.Record(other[0]); !errors.Is(err, ErrOtherConversation) {
 		t.Fatalf("Record = %v, want ErrOtherConversation", err)
 	}
