@@ -31,7 +31,7 @@ func (m Model) jumpTo(text string) (tea.Model, tea.Cmd) {
 	}
 	t, ok := m.parseJumpTime(text)
 	if !ok {
-		return m.setFlash("cannot read “" + model.SanitizeLine(text) + "” as an event number or a time (+1:02:03, 14:03:00, 2026-01-28T14:03:00Z)")
+		return m.setFlash("“" + model.SanitizeLine(text) + "” is no event number or time (+1:02:03, 14:03:00, ISO)")
 	}
 	i, ok := m.cache.times.firstAtOrAfter(m.log, t)
 	if !ok {

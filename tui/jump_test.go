@@ -47,11 +47,11 @@ func TestJumpByTime(t *testing.T) {
 		{0, "2040-01-01", -1, "no event at or after 2040-01-01T00:00:00Z"},
 		{0, "+9d", -1, "no event at or after"},
 		{0, "0", -1, "no event 0 (1-7)"},
-		{0, "soon", -1, "cannot read “soon” as an event number or a time"},
-		{0, "+1:99", -1, "cannot read"},
-		{0, "25:00:00", -1, "cannot read"},
-		{0, "12:00:00+99:00", -1, "cannot read"},
-		{0, "+4x", -1, "cannot read"},
+		{0, "soon", -1, "“soon” is no event number or time"},
+		{0, "+1:99", -1, "is no event number or time"},
+		{0, "25:00:00", -1, "is no event number or time"},
+		{0, "12:00:00+99:00", -1, "is no event number or time"},
+		{0, "+4x", -1, "is no event number or time"},
 	}
 	for _, tt := range tests {
 		m := newModel(Options{Log: log}, 120, 30)

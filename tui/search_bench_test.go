@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ohwatch/reducer"
+	"ohwatch/theme"
 )
 
 var (
@@ -105,4 +106,30 @@ func searchBytes(log *reducer.Log) int64 {
 		n += int64(len(ev.Summary) + len(ev.Raw))
 	}
 	return n
+}
+
+// BenchmarkViewSearching is BenchmarkView in colour, without a search
+// and with one: the rows highlight their matches, the scrubber marks
+// them, the footer counts them. A frame must cost about the same.
+func BenchmarkViewSearching(b *testing.B) {
+	for _, n := range []int{1_000, 1_000_000} {
+		log := benchLog(b, n)
+		for _, query := range []string{"", "test"} {
+			b.Run(strconv.Itoa(n)+"/"+map[string]string{"": "none", "test": "test"}[query], func(b *testing.B) {
+				m := New(Options{Log: log, Theme: theme.DarkMode})
+				m, _ = send(m, windowSize(160, 48))
+				m, _ = m.startSearch(query, false, true)
+				m = finishSearch(b, m)
+				m = m.moveTo(n / 2)
+				if query != "" && len(m.search.matches) == 0 {
+					b.Fatal("no match")
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					_ = m.View()
+				}
+			})
+		}
+	}
 }

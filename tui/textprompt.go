@@ -100,7 +100,7 @@ func (m Model) openSearch() Model {
 
 // renderText draws the search or jump prompt.
 func (p prompt) renderText(s theme.Styles, width int) string {
-	lead, hint := ":", "  #index · +1:02:03 · 14:03:00 · 14:03:00+05:30 · ISO · enter jump · esc cancel"
+	lead, hint := ":", "  #151 · +1:02:03 · 14:03:00 · 14:03:00+05:30 · ISO · esc cancel"
 	if p.kind == promptSearch {
 		lead, hint = "/", "  enter keep · ↑ earlier searches · esc cancel"
 	}
