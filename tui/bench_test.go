@@ -37,40 +37,50 @@ func benchLog(b testing.TB, n int) *reducer.Log {
 }
 
 // BenchmarkView renders the 160×48 screen with the cursor in the middle of
-// logs of 1k and 1M events: the cost must not grow with the log (the row
-// cache is warm after the first frame, as it is while a user reads).
+// logs of 1k and 1M events, under every colour profile: the cost must not
+// grow with the log (the row cache is warm after the first frame, as it is
+// while a user reads).
 func BenchmarkView(b *testing.B) {
 	for _, n := range []int{1_000, 1_000_000} {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			m := newModel(Options{Log: benchLog(b, n)}, 160, 48)
-			m = m.moveTo(n / 2)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				_ = m.View()
-			}
-		})
+		log := benchLog(b, n)
+		for _, p := range profiles {
+			b.Run(strconv.Itoa(n)+"/"+p.String(), func(b *testing.B) {
+				m := colourModel(Options{Log: log}, p, 160, 48)
+				m = m.moveTo(n / 2)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					_ = m.View()
+				}
+			})
+		}
 	}
 }
 
 // BenchmarkKeyToFrame is one cursor key answered and drawn: Update, then
 // View, at positions spread over a 1M-event log (each frame moves the
-// cursor, so At and the new rows are computed for real).
+// cursor, so At and the new rows are computed for real), under every
+// colour profile.
 func BenchmarkKeyToFrame(b *testing.B) {
 	const n = 1_000_000
-	m := newModel(Options{Log: benchLog(b, n)}, 160, 48)
-	keys := []string{"j", "k", "ctrl+d", "pgdown", "]", ")", "}"}
-	b.ReportAllocs()
-	b.ResetTimer()
-	k := 0
-	for b.Loop() {
-		if k%64 == 0 {
-			// Jump somewhere else in the log: a cold start for the caches.
-			m = m.moveTo((k * 7919) % n)
-		}
-		m, _ = press(b, m, keys[k%len(keys)])
-		_ = m.View()
-		k++
+	log := benchLog(b, n)
+	for _, p := range profiles {
+		b.Run(p.String(), func(b *testing.B) {
+			m := colourModel(Options{Log: log}, p, 160, 48)
+			keys := []string{"j", "k", "ctrl+d", "pgdown", "]", ")", "}"}
+			b.ReportAllocs()
+			b.ResetTimer()
+			k := 0
+			for b.Loop() {
+				if k%64 == 0 {
+					// Jump somewhere else in the log: a cold start for the caches.
+					m = m.moveTo((k * 7919) % n)
+				}
+				m, _ = press(b, m, keys[k%len(keys)])
+				_ = m.View()
+				k++
+			}
+		})
 	}
 }
 

@@ -3,6 +3,8 @@ package tui
 import (
 	"slices"
 	"strings"
+
+	"charm.land/lipgloss/v2"
 )
 
 // scrubber draws the whole conversation as one line: a cell per stretch of
@@ -59,27 +61,42 @@ func (p scrubber) Render(width, height int) string {
 		return cells
 	})
 	head := cellOf(max(m.cursor, 0), n, width)
-	var b strings.Builder
-	for c := 0; c < width; c++ {
-		switch {
-		case c == head:
-			b.WriteString(s.Accent.Render(g.ScrubHead))
-		case cells[c] == cellError:
-			b.WriteString(s.Error.Render(g.MarkError))
-		case cells[c] == cellBookmark:
-			b.WriteString(s.Accent.Render(g.MarkBook))
-		case cells[c] == cellMatch:
-			b.WriteString(s.Warn.Render(g.MarkMatch))
-		case cells[c] == cellStatus:
-			b.WriteString(s.Info.Render(g.MarkStatus))
-		case cells[c] == cellUser:
-			b.WriteString(s.SourceUser.Render(g.MarkUser))
-		case c < head:
-			b.WriteString(s.Accent.Render(g.ScrubFill))
-		default:
-			b.WriteString(s.Subtle.Render(g.ScrubEmpty))
+	// Cells of one style are drawn with one Render: a frame renders a few
+	// runs, not a style per cell.
+	var b, run strings.Builder
+	var runStyle lipgloss.Style
+	flush := func() {
+		if run.Len() > 0 {
+			b.WriteString(runStyle.Render(run.String()))
+			run.Reset()
 		}
 	}
+	prev := -1
+	for c := 0; c < width; c++ {
+		kind, st, glyph := int(cells[c]), s.Subtle, g.ScrubEmpty
+		switch {
+		case c == head:
+			kind, st, glyph = -2, s.Accent, g.ScrubHead
+		case cells[c] == cellError:
+			st, glyph = s.Error, g.MarkError
+		case cells[c] == cellBookmark:
+			st, glyph = s.Accent, g.MarkBook
+		case cells[c] == cellMatch:
+			st, glyph = s.Warn, g.MarkMatch
+		case cells[c] == cellStatus:
+			st, glyph = s.Info, g.MarkStatus
+		case cells[c] == cellUser:
+			st, glyph = s.SourceUser, g.MarkUser
+		case c < head:
+			kind, st, glyph = -3, s.Accent, g.ScrubFill
+		}
+		if kind != prev || kind == -2 {
+			flush()
+			runStyle, prev = st, kind
+		}
+		run.WriteString(glyph)
+	}
+	flush()
 	return fit(b.String(), width, height)
 }
 
