@@ -54,7 +54,8 @@ func (m Model) paneKeyMap(st reducer.State) paneKeys {
 			shortly(k.Raw, "r", "raw"), shortly(k.Diff, "d", "diff"), shortly(k.Fold, "enter", "fold"),
 			shortly(k.Copy, "y", "copy"), shortly(k.Pager, "o", "pager"), shortly(k.NextError, "]", "error"))}
 	case m.focus != paneList:
-		return paneKeys{append(answer, scroll(strings.ToLower(m.focus.title())), shortly(k.Back, "esc", "events"),
+		return paneKeys{append(answer, scroll(strings.ToLower(m.focus.title())),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "events")),
 			shortly(k.Focus, "tab", "next pane"), pick, shortly(k.Inspect, "enter", "inspect"))}
 	}
 	end := "live"

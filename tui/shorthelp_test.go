@@ -45,7 +45,7 @@ func TestShortHelpFollowsFocus(t *testing.T) {
 	}
 	m, _ = press(t, m, "4")
 	line := footerLine(m)
-	if !strings.Contains(line, "j/k scroll tasks") || strings.Contains(line, "j/k move") {
+	if !strings.Contains(line, "j/k scroll tasks") || !strings.Contains(line, "esc events") || strings.Contains(line, "j/k move") {
 		t.Fatalf("tasks help: %q", line)
 	}
 	m, _ = press(t, m, "enter")
