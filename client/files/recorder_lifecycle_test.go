@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -16,7 +17,7 @@ import (
 // recordAll opens dir for id, records events and closes it.
 func recordAll(t *testing.T, dir, id string, events []model.Event) {
 	t.Helper()
-	rec, err := OpenRecorder(dir, RecorderOptions{ConversationID: id})
+	rec, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestRecorderRefusesAnotherConversation(t *testing.T) {
 	t.Run("lock file", func(t *testing.T) {
 		dir := t.TempDir()
 		recordAll(t, dir, a, events)
-		if _, err := OpenRecorder(dir, RecorderOptions{ConversationID: b}); !errors.Is(err, ErrOtherConversation) {
+		if _, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: b}); !errors.Is(err, ErrOtherConversation) {
 			t.Fatalf("another conversation: %v, want ErrOtherConversation", err)
 		} else if msg := err.Error(); !strings.Contains(msg, model.NormalizeConversationID(a)) || !strings.Contains(msg, "record into another directory") {
 			t.Errorf("the error does not say what to do: %s", msg)
@@ -93,7 +94,7 @@ func TestRecorderRefusesAnotherConversation(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "base_state.json"), []byte(`{"id":"`+a+`","execution_status":"finished"}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := OpenRecorder(dir, RecorderOptions{ConversationID: b}); !errors.Is(err, ErrOtherConversation) {
+		if _, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: b}); !errors.Is(err, ErrOtherConversation) {
 			t.Fatalf("another conversation: %v, want ErrOtherConversation", err)
 		}
 		if n := eventFileCount(t, dir); n != 0 {
@@ -108,11 +109,11 @@ func TestRecorderRefusesAnotherConversation(t *testing.T) {
 // recorded into again.
 func TestRecorderLockRefusesASecondRecorder(t *testing.T) {
 	dir := t.TempDir()
-	first, err := OpenRecorder(dir, RecorderOptions{ConversationID: eventID(7)})
+	first, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: eventID(7)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenRecorder(dir, RecorderOptions{ConversationID: eventID(7)}); !errors.Is(err, ErrRecordingBusy) {
+	if _, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: eventID(7)}); !errors.Is(err, ErrRecordingBusy) {
 		t.Fatalf("second recorder: %v, want ErrRecordingBusy", err)
 	}
 	if _, err := NewRecorder(dir); !errors.Is(err, ErrRecordingBusy) {
@@ -121,7 +122,7 @@ func TestRecorderLockRefusesASecondRecorder(t *testing.T) {
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := OpenRecorder(dir, RecorderOptions{ConversationID: eventID(7)})
+	again, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: eventID(7)})
 	if err != nil {
 		t.Fatalf("after Close: %v", err)
 	}
@@ -154,7 +155,7 @@ func TestRecorderFullDiskKeepsAGapFreePrefixAndCounts(t *testing.T) {
 		raws = append(raws, messageEvent(eventID(i), fmt.Sprint("m", i)))
 	}
 	events := testevents.Decode(t, raws...)
-	rec, err := OpenRecorder(dir, RecorderOptions{WriteFile: fullDisk(4)})
+	rec, err := OpenRecorder(context.Background(), dir, RecorderOptions{WriteFile: fullDisk(4)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,4 +235,22 @@ func TestRecorderRefusesAStreamThatDoesNotContinueIt(t *testing.T) {
 	if n := eventFileCount(t, dir); n != 2 {
 		t.Fatalf("%d event files, want the 2 of the first conversation", n)
 	}
+}
+
+// TestRecorderOpenIsInterruptible: reading a recording's ids stops when
+// ctx ends, and the recorder is not opened with a partial set (it would
+// write events twice); the lock is released.
+func TestRecorderOpenIsInterruptible(t *testing.T) {
+	dir := t.TempDir()
+	recordAll(t, dir, "", testevents.Decode(t, messageEvent(eventID(1), "m")))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := OpenRecorder(ctx, dir, RecorderOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("OpenRecorder = %v, want context.Canceled", err)
+	}
+	rec, err := NewRecorder(dir)
+	if err != nil {
+		t.Fatalf("the lock was kept: %v", err)
+	}
+	rec.Close()
 }
