@@ -51,9 +51,12 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		return exitUsage
 	}
 	if vf.record != "" {
-		rec, err := openRecording(vf.record, s.id, env.recordWrite)
+		rec, err := openRecording(ctx, vf.record, s.id, env.recordWrite)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch: --record: %v\n", err)
+			if ctx.Err() != nil {
+				return interruptedExit(ctx)
+			}
 			return exitUsage
 		}
 		// The recorder stops with the session: cancel its goroutine, wait for

@@ -36,8 +36,8 @@ type recording struct {
 
 // openRecording opens dir for --record of the conversation id ("" when
 // unknown): see files.OpenRecorder for what it refuses.
-func openRecording(dir, id string, write func(dir, name string, data []byte) error) (*recording, error) {
-	rec, err := files.OpenRecorder(dir, files.RecorderOptions{ConversationID: id, WriteFile: write})
+func openRecording(ctx context.Context, dir, id string, write func(dir, name string, data []byte) error) (*recording, error) {
+	rec, err := files.OpenRecorder(ctx, dir, files.RecorderOptions{ConversationID: id, WriteFile: write})
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -166,7 +167,7 @@ func TestRecordNeverMixesTwoConversations(t *testing.T) {
 		t.Fatalf("the recording changed")
 	}
 
-	held, err := files.OpenRecorder(dir, files.RecorderOptions{})
+	held, err := files.OpenRecorder(context.Background(), dir, files.RecorderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,7 @@ func TestSignalsLeaveAConsistentRecording(t *testing.T) {
 			if got.Base.Derived && got.Base.ExecutionStatus != foldedStatus(got.Events) {
 				t.Errorf("derived base state says %q, the events %q", got.Base.ExecutionStatus, foldedStatus(got.Events))
 			}
-			again, err := files.OpenRecorder(rec, files.RecorderOptions{ConversationID: got.ID})
+			again, err := files.OpenRecorder(context.Background(), rec, files.RecorderOptions{ConversationID: got.ID})
 			if err != nil {
 				t.Fatalf("the directory is not free after the signal: %v", err)
 			}

@@ -1,6 +1,10 @@
 package otel
 
 import (
+	"sync"
+
+	"github.com/go-logr/logr"
+	otelapi "go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	sdkresource "go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -21,6 +25,7 @@ const scopeName = "ohwatch/otel"
 // from the SDK's defaults (128 events a span) so a long turn keeps all of
 // its status changes, and cap an attribute at a size backends accept.
 func NewProvider(p sdktrace.SpanProcessor, serviceName, version string) *sdktrace.TracerProvider {
+	quietOnce.Do(quiet)
 	if serviceName == "" {
 		serviceName = DefaultServiceName
 	}
@@ -39,6 +44,16 @@ func NewProvider(p sdktrace.SpanProcessor, serviceName, version string) *sdktrac
 		sdktrace.WithRawSpanLimits(limits),
 		sdktrace.WithSpanProcessor(p),
 	)
+}
+
+var quietOnce sync.Once
+
+// quiet stops the SDK's global error handler and logger from writing to
+// stderr, which would tear through the TUI: what goes wrong with an export
+// is counted by the sink and said once at the end.
+func quiet() {
+	otelapi.SetErrorHandler(otelapi.ErrorHandlerFunc(func(error) {}))
+	otelapi.SetLogger(logr.Discard())
 }
 
 // Tracer is the tracer of a provider made by NewProvider.

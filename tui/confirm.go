@@ -32,17 +32,22 @@ type question struct {
 
 // askConfirm opens the accept or reject question about the actions the
 // conversation waits on now (the latest state, wherever the cursor is).
-func (m Model) askConfirm(accept bool) Model {
+func (m Model) askConfirm(accept bool) (Model, tea.Cmd) {
 	var q question
 	q.accept = accept
 	for _, p := range m.log.Latest().Pending {
 		q.ids = append(q.ids, p.ID)
 		q.indices = append(q.indices, p.Index)
 	}
+	if len(q.ids) == 0 {
+		// Waiting, but none of its actions reached the log: there is
+		// nothing the user could have seen to answer about.
+		return m.setFlash("no pending action to answer: none has arrived yet")
+	}
 	// Upstream caveat (protocol §5): any message sent while waiting for
 	// confirmation approves the pending actions too.
 	m.input = prompt{kind: promptConfirm, q: q, note: "(a message sent while waiting also approves)"}
-	return m
+	return m, nil
 }
 
 // staleReason says why the conversation no longer waits on exactly the

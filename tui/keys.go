@@ -224,7 +224,7 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		}
 		return m, nil
 	case key.Matches(msg, k.Accept, k.Reject):
-		return m.askConfirm(key.Matches(msg, k.Accept)), nil
+		return m.askConfirm(key.Matches(msg, k.Accept))
 	case msg.String() == "a" || msg.String() == "x":
 		return m.setFlash("accept/reject apply only to a live conversation waiting for confirmation")
 	default:

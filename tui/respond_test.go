@@ -164,3 +164,20 @@ func TestAnswerWithheldByTheServerCheck(t *testing.T) {
 		t.Fatalf("flash after a failed answer: %q", m.flash)
 	}
 }
+
+// TestNoQuestionWithoutPendingActions: a status update says waiting, but
+// no action reached the log: nothing to ask about, nothing sent.
+func TestNoQuestionWithoutPendingActions(t *testing.T) {
+	ctl := &fakeControls{}
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
+	m, _ = send(m, statusBatch(t, "c2000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
+	m, _ = press(t, m, "a")
+	if m.input.active() || !strings.Contains(screen(m), "no pending action to answer") {
+		t.Fatalf("a with nothing pending:\n%s", screen(m))
+	}
+	m, cmd := press(t, m, "y")
+	runCmd(t, m, cmd)
+	if len(ctl.answers) != 0 {
+		t.Fatalf("answers %v", ctl.answers)
+	}
+}

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,27 +10,14 @@ import (
 	"syscall"
 	"testing"
 
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
-
-// decodeAll decodes raw events or fails the test.
-func decodeAll(t *testing.T, raws ...[]byte) []model.Event {
-	t.Helper()
-	out := make([]model.Event, len(raws))
-	for i, raw := range raws {
-		ev, err := model.Decode(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = ev
-	}
-	return out
-}
 
 // recordAll opens dir for id, records events and closes it.
 func recordAll(t *testing.T, dir, id string, events []model.Event) {
 	t.Helper()
-	rec, err := OpenRecorder(dir, RecorderOptions{ConversationID: id})
+	rec, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +55,7 @@ func TestRecorderRerunDoesNotDuplicateIdsThatAreNotHex(t *testing.T) {
 	for _, id := range []string{"tool_call_1", "abc-summary", "../../escape", "ZZZZZZZZ-not-hex", ""} {
 		raws = append(raws, messageEvent(id, "odd id "+id))
 	}
-	events := decodeAll(t, raws...)
+	events := testevents.Decode(t, raws...)
 	for run := range 3 {
 		recordAll(t, dir, "", events)
 		if n := eventFileCount(t, dir); n != len(events) {
@@ -83,18 +71,18 @@ func TestRecorderRerunDoesNotDuplicateIdsThatAreNotHex(t *testing.T) {
 // the lock file) refuses another, and takes the same one back.
 func TestRecorderRefusesAnotherConversation(t *testing.T) {
 	const a, b = "6a1b5c1e-9a4b-4e6f-8a5d-0f0e0d0c0b0a", "7b2c6d2f0a5c4f708b6e1f1e1d1c1b1a"
-	events := decodeAll(t, messageEvent(eventID(1), "first"))
+	events := testevents.Decode(t, messageEvent(eventID(1), "first"))
 
 	t.Run("lock file", func(t *testing.T) {
 		dir := t.TempDir()
 		recordAll(t, dir, a, events)
-		if _, err := OpenRecorder(dir, RecorderOptions{ConversationID: b}); !errors.Is(err, ErrOtherConversation) {
+		if _, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: b}); !errors.Is(err, ErrOtherConversation) {
 			t.Fatalf("another conversation: %v, want ErrOtherConversation", err)
 		} else if msg := err.Error(); !strings.Contains(msg, model.NormalizeConversationID(a)) || !strings.Contains(msg, "record into another directory") {
 			t.Errorf("the error does not say what to do: %s", msg)
 		}
 		// The same conversation, spelt either way, resumes.
-		recordAll(t, dir, strings.ReplaceAll(a, "-", ""), append(events, decodeAll(t, messageEvent(eventID(2), "second"))...))
+		recordAll(t, dir, strings.ReplaceAll(a, "-", ""), append(events, testevents.Decode(t, messageEvent(eventID(2), "second"))...))
 		if n := eventFileCount(t, dir); n != 2 {
 			t.Fatalf("resume wrote %d files, want 2", n)
 		}
@@ -106,7 +94,7 @@ func TestRecorderRefusesAnotherConversation(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "base_state.json"), []byte(`{"id":"`+a+`","execution_status":"finished"}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := OpenRecorder(dir, RecorderOptions{ConversationID: b}); !errors.Is(err, ErrOtherConversation) {
+		if _, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: b}); !errors.Is(err, ErrOtherConversation) {
 			t.Fatalf("another conversation: %v, want ErrOtherConversation", err)
 		}
 		if n := eventFileCount(t, dir); n != 0 {
@@ -121,11 +109,11 @@ func TestRecorderRefusesAnotherConversation(t *testing.T) {
 // recorded into again.
 func TestRecorderLockRefusesASecondRecorder(t *testing.T) {
 	dir := t.TempDir()
-	first, err := OpenRecorder(dir, RecorderOptions{ConversationID: eventID(7)})
+	first, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: eventID(7)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenRecorder(dir, RecorderOptions{ConversationID: eventID(7)}); !errors.Is(err, ErrRecordingBusy) {
+	if _, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: eventID(7)}); !errors.Is(err, ErrRecordingBusy) {
 		t.Fatalf("second recorder: %v, want ErrRecordingBusy", err)
 	}
 	if _, err := NewRecorder(dir); !errors.Is(err, ErrRecordingBusy) {
@@ -134,7 +122,7 @@ func TestRecorderLockRefusesASecondRecorder(t *testing.T) {
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := OpenRecorder(dir, RecorderOptions{ConversationID: eventID(7)})
+	again, err := OpenRecorder(context.Background(), dir, RecorderOptions{ConversationID: eventID(7)})
 	if err != nil {
 		t.Fatalf("after Close: %v", err)
 	}
@@ -166,8 +154,8 @@ func TestRecorderFullDiskKeepsAGapFreePrefixAndCounts(t *testing.T) {
 	for i := range 10 {
 		raws = append(raws, messageEvent(eventID(i), fmt.Sprint("m", i)))
 	}
-	events := decodeAll(t, raws...)
-	rec, err := OpenRecorder(dir, RecorderOptions{WriteFile: fullDisk(4)})
+	events := testevents.Decode(t, raws...)
+	rec, err := OpenRecorder(context.Background(), dir, RecorderOptions{WriteFile: fullDisk(4)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +187,7 @@ func TestRecorderFullDiskKeepsAGapFreePrefixAndCounts(t *testing.T) {
 // the middle of a write leaves a temporary file; the next one removes it.
 func TestRecorderRemovesTemporariesOfAKilledRecorder(t *testing.T) {
 	dir := t.TempDir()
-	recordAll(t, dir, "", decodeAll(t, messageEvent(eventID(1), "m")))
+	recordAll(t, dir, "", testevents.Decode(t, messageEvent(eventID(1), "m")))
 	stale := []string{
 		filepath.Join(dir, "events", ".event-00001-"+eventID(2)+".json.123.tmp"),
 		filepath.Join(dir, ".base_state.json.456.tmp"),
@@ -230,12 +218,12 @@ func TestRecorderRemovesTemporariesOfAKilledRecorder(t *testing.T) {
 // event); another conversation's stream writes nothing and says why.
 func TestRecorderRefusesAStreamThatDoesNotContinueIt(t *testing.T) {
 	dir := t.TempDir()
-	recordAll(t, dir, "", decodeAll(t, messageEvent(eventID(1), "one"), messageEvent(eventID(2), "two")))
+	recordAll(t, dir, "", testevents.Decode(t, messageEvent(eventID(1), "one"), messageEvent(eventID(2), "two")))
 	rec, err := NewRecorder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := decodeAll(t, messageEvent(eventID(50), "another conversation"), messageEvent(eventID(51), "its second event"))
+	other := testevents.Decode(t, messageEvent(eventID(50), "another conversation"), messageEvent(eventID(51), "its second event"))
 	if err := rec.Record(other[0]); !errors.Is(err, ErrOtherConversation) {
 		t.Fatalf("Record = %v, want ErrOtherConversation", err)
 	}
@@ -247,4 +235,22 @@ func TestRecorderRefusesAStreamThatDoesNotContinueIt(t *testing.T) {
 	if n := eventFileCount(t, dir); n != 2 {
 		t.Fatalf("%d event files, want the 2 of the first conversation", n)
 	}
+}
+
+// TestRecorderOpenIsInterruptible: reading a recording's ids stops when
+// ctx ends, and the recorder is not opened with a partial set (it would
+// write events twice); the lock is released.
+func TestRecorderOpenIsInterruptible(t *testing.T) {
+	dir := t.TempDir()
+	recordAll(t, dir, "", testevents.Decode(t, messageEvent(eventID(1), "m")))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := OpenRecorder(ctx, dir, RecorderOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("OpenRecorder = %v, want context.Canceled", err)
+	}
+	rec, err := NewRecorder(dir)
+	if err != nil {
+		t.Fatalf("the lock was kept: %v", err)
+	}
+	rec.Close()
 }

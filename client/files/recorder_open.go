@@ -38,7 +38,7 @@ type RecorderOptions struct {
 // NewRecorder opens dir for recording a conversation whose id is unknown
 // (see OpenRecorder).
 func NewRecorder(dir string) (*Recorder, error) {
-	return OpenRecorder(dir, RecorderOptions{})
+	return OpenRecorder(context.Background(), dir, RecorderOptions{})
 }
 
 // OpenRecorder opens dir for recording, creating it and its events/
@@ -50,8 +50,9 @@ func NewRecorder(dir string) (*Recorder, error) {
 // that holds another conversation (by its base_state.json or by the id a
 // recorder left in the lock file) is refused with ErrOtherConversation;
 // one that another recorder holds, with ErrRecordingBusy. Temporary files
-// left by a recorder that was killed are removed.
-func OpenRecorder(dir string, opts RecorderOptions) (*Recorder, error) {
+// left by a recorder that was killed are removed. Reading a long
+// recording's ids takes a moment: ctx ending stops it, with ctx's error.
+func OpenRecorder(ctx context.Context, dir string, opts RecorderOptions) (*Recorder, error) {
 	eventsDir := filepath.Join(dir, eventsDirName)
 	if err := os.MkdirAll(eventsDir, 0o755); err != nil {
 		return nil, fmt.Errorf("recorder: %w", err)
@@ -63,7 +64,7 @@ func OpenRecorder(dir string, opts RecorderOptions) (*Recorder, error) {
 		}
 		return nil, fmt.Errorf("recorder: %w", err)
 	}
-	r, err := openLocked(dir, eventsDir, lock, opts)
+	r, err := openLocked(ctx, dir, eventsDir, lock, opts)
 	if err != nil {
 		lock.release()
 		return nil, err
@@ -72,7 +73,7 @@ func OpenRecorder(dir string, opts RecorderOptions) (*Recorder, error) {
 }
 
 // openLocked is OpenRecorder once the directory is locked.
-func openLocked(dir, eventsDir string, lock *dirLock, opts RecorderOptions) (*Recorder, error) {
+func openLocked(ctx context.Context, dir, eventsDir string, lock *dirLock, opts RecorderOptions) (*Recorder, error) {
 	want := model.NormalizeConversationID(opts.ConversationID)
 	if held := recordedConversation(dir, lock); want != "" && held != "" && held != want {
 		return nil, fmt.Errorf("recorder: %s %w (%s, not %s): record into another directory", dir, ErrOtherConversation, held, want)
@@ -99,7 +100,9 @@ func openLocked(dir, eventsDir string, lock *dirLock, opts RecorderOptions) (*Re
 	for _, f := range files {
 		r.next = max(r.next, f.Index+1)
 	}
-	r.readIDs(files)
+	if err := r.readIDs(ctx, files); err != nil {
+		return nil, fmt.Errorf("recorder: %w", err)
+	}
 	r.resumed = len(files) > 0
 	return r, nil
 }
@@ -108,23 +111,27 @@ func openLocked(dir, eventsDir string, lock *dirLock, opts RecorderOptions) (*Re
 // file's name holds a hash in place of an id that is not hex), read by the
 // loader's own pipeline and kept no longer than it takes to note their
 // ids; every name counts too, so a file that cannot be read still does.
-func (r *Recorder) readIDs(files []eventFile) {
+func (r *Recorder) readIDs(ctx context.Context, files []eventFile) error {
 	for _, f := range files {
 		r.ids[f.ID] = struct{}{}
 	}
 	if len(files) == 0 {
-		return
+		return nil
 	}
 	rd, err := Open(r.dir)
 	if err != nil {
-		return
+		return err
 	}
 	defer rd.Close()
-	rd.Stream(context.Background(), func(c Chunk) {
+	_, err = rd.Stream(ctx, func(c Chunk) {
 		for _, ev := range c.Events {
 			r.ids[recordKey(ev)] = struct{}{}
 		}
 	})
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr // a partial set would write events twice
+	}
+	return err
 }
 
 // recordedConversation is the normalised id of the conversation a

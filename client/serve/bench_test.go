@@ -1,7 +1,15 @@
 package serve
 
 import (
+	"bytes"
+	"context"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"ohwatch/gen"
 
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
@@ -84,4 +92,74 @@ func BenchmarkReplayToSubscribers(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(benchEvents)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkServeSpeed0 serves a generated 200k-event conversation with its
+// base_state.json (33 MB: the full Metrics lists) at Speed 0 to one live
+// client over a real socket, from POST /run to the snapshot that confirms
+// the end: what `ohwatch serve --speed 0` of such a recording does. It
+// reports events/s of wall time and, because the machine may be shared,
+// events per second of the process's CPU time (server and client).
+func BenchmarkServeSpeed0(b *testing.B) {
+	const n = 200_000
+	o := gen.Options{Events: n, Seed: 1}
+	base, err := model.DecodeBaseState(gen.BaseState(o))
+	if err != nil {
+		b.Fatal(err)
+	}
+	evs := testevents.Generated(b, n, 1)
+	last := []byte(`{"id":"` + evs[n-1].ID + `"`)
+	b.ReportMetric(float64(len(base.Raw))/1e6, "MB-base")
+	b.ReportAllocs()
+	var cpu time.Duration
+	for b.Loop() {
+		cpu0 := cpuTime()
+		s := New(Options{StartPaused: true})
+		s.Add(convID, base, evs)
+		url, err := s.Start(context.Background(), "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		// The client reads each frame into one reused buffer.
+		conn, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(url, "http")+"/sockets/events/"+convID, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		conn.SetReadLimit(-1)
+		var buf bytes.Buffer
+		read := func() []byte {
+			buf.Reset()
+			_, r, err := conn.Reader(context.Background())
+			if err == nil {
+				_, err = buf.ReadFrom(r)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			return buf.Bytes()
+		}
+		read() // execution_status=idle
+		s.Run(convID)
+		frames, seenLast := 0, false
+		for {
+			data := read()
+			frames++
+			if bytes.HasPrefix(data, last) {
+				seenLast = true
+			} else if seenLast && bytes.Contains(data, []byte(`"key":"full_state"`)) {
+				break
+			}
+		}
+		_ = conn.CloseNow()
+		s.Close()
+		cpu += cpuTime() - cpu0
+		if frames < n {
+			b.Fatalf("%d frames for %d events", frames, n)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	if cpu > 0 {
+		// Server and client together, whatever else the machine runs.
+		b.ReportMetric(float64(n)*float64(b.N)/cpu.Seconds(), "events/cpu-s")
+	}
 }

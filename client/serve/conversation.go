@@ -57,12 +57,17 @@ type conversation struct {
 	// branches are recorded continuations, by action id, that replace the
 	// rest of the recording when that action is rejected.
 	branches map[string][]model.Event
-	stats    json.RawMessage // value of the latest per-field stats update
-	stale    [][]byte        // emitted per-field state updates, for Faults.StaleState
-	subs     map[*subscriber]struct{}
-	silent   bool
-	holding  bool
-	done     bool // every recorded event has been emitted
+	// statsEvent is the latest per-field stats update; its value is read
+	// only when a snapshot or ConversationInfo needs it.
+	statsEvent []byte
+	stale      [][]byte // emitted per-field state updates, for Faults.StaleState
+	subs       map[*subscriber]struct{}
+	// snapshots counts the snapshots built: each copies the base state,
+	// so none is built for no one.
+	snapshots int
+	silent    bool
+	holding   bool
+	done      bool // every recorded event has been emitted
 	// playedOut is set when the player has nothing more to do.
 	playedOut bool
 	next      int // index of the next recorded event
@@ -105,6 +110,7 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 		decisions: make(chan decision, 1),
 		index:     make(map[string]int),
 		state:     initialState(base),
+		emitted:   make([]model.Event, 0, len(events)),
 		subs:      make(map[*subscriber]struct{}),
 		rejected:  make(map[string]bool),
 		branches:  make(map[string][]model.Event),
@@ -200,9 +206,7 @@ func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 	}
 	if isUpdate && !u.FullState {
 		if u.Key == "stats" {
-			if v := stateValue(ev.Raw); v != nil {
-				c.stats = v
-			}
+			c.statsEvent = ev.Raw
 		}
 		c.stale = append(c.stale, ev.Raw)
 	}

@@ -66,13 +66,19 @@ func newTemplate(base *model.BaseState, dashedID string) *template {
 	return t
 }
 
-// encode writes the state: the static members, then the dynamic ones
+// encode returns the state: the static members, then the dynamic ones
 // (the base's, overridden by set), as one JSON object.
 func (t *template) encode(set map[string]json.RawMessage) []byte {
-	var buf bytes.Buffer
-	buf.Grow(len(t.static) + 512)
-	buf.WriteByte('{')
-	buf.Write(t.static)
+	return t.appendTo(make([]byte, 0, t.size()), set)
+}
+
+// size is about the length of the encoded state.
+func (t *template) size() int { return len(t.static) + 512 }
+
+// appendTo appends the encoded state to dst.
+func (t *template) appendTo(dst []byte, set map[string]json.RawMessage) []byte {
+	dst = append(dst, '{')
+	dst = append(dst, t.static...)
 	first := true
 	for _, k := range dynamicKeys {
 		v, ok := set[k]
@@ -83,18 +89,17 @@ func (t *template) encode(set map[string]json.RawMessage) []byte {
 			continue
 		}
 		if !first {
-			buf.WriteByte(',')
+			dst = append(dst, ',')
 		}
 		first = false
-		buf.Write(mustJSON(k))
-		buf.WriteByte(':')
-		buf.Write(v)
+		dst = append(dst, mustJSON(k)...)
+		dst = append(dst, ':')
+		dst = append(dst, v...)
 	}
-	out := buf.Bytes()
 	if first && len(t.static) > 0 {
-		out = out[:len(out)-1] // the static part's trailing comma
+		dst = dst[:len(dst)-1] // the static part's trailing comma
 	}
-	return append(out, '}')
+	return append(dst, '}')
 }
 
 // stateFieldsLocked is what changes in the reported ConversationState: the
@@ -119,8 +124,10 @@ func (c *conversation) statusLocked() string {
 // for a recording without any, the base's stats once the replay is done
 // (base_state.json describes the end), and no usage before that.
 func (c *conversation) statsLocked(baseStats json.RawMessage) json.RawMessage {
-	if c.stats != nil {
-		return c.stats
+	if c.statsEvent != nil {
+		if v := stateValue(c.statsEvent); v != nil {
+			return v
+		}
 	}
 	if !c.statsEvents && c.done && len(baseStats) > 0 {
 		return baseStats
@@ -163,7 +170,11 @@ func undashed(id string) string {
 // snapshotLocked builds the full_state frame of this moment, stamped by the
 // recording's clock with a fresh id.
 func (c *conversation) snapshotLocked() []byte {
-	return stateUpdateJSON(c.nowLocked(), "full_state", c.tmpl.encode(c.stateFieldsLocked()))
+	c.snapshots++
+	fields := c.stateFieldsLocked()
+	return stateUpdateWith(c.nowLocked(), "full_state", c.tmpl.size()+len(fields["stats"]), func(b []byte) []byte {
+		return c.tmpl.appendTo(b, fields)
+	})
 }
 
 // broadcastSnapshotLocked sends the snapshot of this moment to every

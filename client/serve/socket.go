@@ -197,20 +197,31 @@ func (s *Server) writeFrames(ctx context.Context, conn *websocket.Conn, sub *sub
 			_ = conn.Close(websocket.StatusGoingAway, "server shutting down")
 			return s.ctx.Err()
 		}
+		// One write deadline serves many frames (a context and a timer per
+		// frame cost more than a small frame's write); it is renewed once
+		// half of it is gone, so each frame still has writeTimeout/2.
+		var wctx context.Context
+		cancel := context.CancelFunc(func() {})
+		var since time.Time
 		for _, frame := range sub.take() {
-			wctx, cancel := context.WithTimeout(ctx, writeTimeout)
-			err := conn.Write(wctx, websocket.MessageText, frame)
-			cancel()
-			if err != nil {
+			if wctx == nil || time.Since(since) > writeTimeout/2 {
+				cancel()
+				wctx, cancel = context.WithTimeout(ctx, writeTimeout)
+				since = time.Now()
+			}
+			if err := conn.Write(wctx, websocket.MessageText, frame); err != nil {
+				cancel()
 				_ = conn.CloseNow()
 				return err
 			}
 			sent++
 			if s.faults.dropAfter(sent) {
+				cancel()
 				_ = conn.CloseNow()
 				return errDropped
 			}
 		}
+		cancel()
 	}
 }
 

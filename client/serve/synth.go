@@ -46,14 +46,29 @@ func header(at time.Time, source string) eventHeader {
 }
 
 // stateUpdateJSON builds a ConversationStateUpdateEvent, per-field or
-// full_state, whose value is already JSON.
+// full_state, whose value is already valid JSON.
 func stateUpdateJSON(at time.Time, key string, value json.RawMessage) []byte {
-	return mustJSON(struct {
-		eventHeader
-		Key   string          `json:"key"`
-		Value json.RawMessage `json:"value"`
-		Kind  string          `json:"kind"`
-	}{header(at, "environment"), key, value, "ConversationStateUpdateEvent"})
+	return stateUpdateWith(at, key, len(value), func(b []byte) []byte { return append(b, value...) })
+}
+
+// stateUpdateWith builds a ConversationStateUpdateEvent whose value
+// appendValue writes (about size bytes of valid JSON). It is written
+// directly, never re-encoded: a full_state value carries the whole base
+// state, which is copied once.
+func stateUpdateWith(at time.Time, key string, size int, appendValue func([]byte) []byte) []byte {
+	h := header(at, "environment")
+	buf := make([]byte, 0, size+192)
+	buf = append(buf, `{"id":`...)
+	buf = append(buf, mustJSON(h.ID)...)
+	buf = append(buf, `,"timestamp":`...)
+	buf = append(buf, mustJSON(h.Timestamp)...)
+	buf = append(buf, `,"source":`...)
+	buf = append(buf, mustJSON(h.Source)...)
+	buf = append(buf, `,"key":`...)
+	buf = append(buf, mustJSON(key)...)
+	buf = append(buf, `,"value":`...)
+	buf = appendValue(buf)
+	return append(buf, `,"kind":"ConversationStateUpdateEvent"}`...)
 }
 
 // statusUpdateJSON builds a per-field execution_status update.

@@ -50,3 +50,18 @@ func Generated(tb testing.TB, n int, seed int64) []model.Event {
 	}
 	return evs
 }
+
+// Decode decodes raw events written for a test, in order; one that does
+// not decode fails the test.
+func Decode(tb testing.TB, raws ...[]byte) []model.Event {
+	tb.Helper()
+	evs := make([]model.Event, len(raws))
+	for i, raw := range raws {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			tb.Fatalf("event %d: %v", i, err)
+		}
+		evs[i] = ev
+	}
+	return evs
+}
