@@ -158,7 +158,7 @@ func TestReplayOTLPSendsTheExport(t *testing.T) {
 		t.Fatalf("replay: exit %d, %s", code, errs)
 	}
 	_, out, _ := runCmd(t, nil, "export", path, "--format", "otlp")
-	want := regexp.MustCompile(`"spanId":"([0-9a-f]{16})"`).FindAllStringSubmatch(out, -1)
+	want := regexp.MustCompile(`"spanId":\s*"([0-9a-f]{16})"`).FindAllStringSubmatch(out, -1)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(want) == 0 || len(got) != len(want) {

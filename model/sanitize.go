@@ -32,7 +32,9 @@ const (
 // kept, `\r\n` is kept as `\n` and tabs expand to spaces (TabWidth). DEL,
 // C1 controls, bidi overrides and isolates, zero-width and other invisible
 // format characters and invalid UTF-8 become a visible marker, so hidden
-// text cannot masquerade as something else (Trojan Source).
+// text cannot masquerade as something else (Trojan Source). Only a
+// zero-width joiner between two pictographs, inside an emoji sequence
+// (👩‍👩‍👧‍👦), is kept.
 //
 // The result has no byte a terminal interprets, is valid UTF-8, and is
 // unchanged by a second Sanitize. A string that is already clean is
@@ -78,12 +80,46 @@ func isClean(s string, multiline bool) bool {
 			return false
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size <= 1 || unprintable(r) {
+		if r == utf8.RuneError && size <= 1 || unprintable(r) && !emojiJoiner(r, s[:i], s[i+size:]) {
 			return false
 		}
 		i += size
 	}
 	return true
+}
+
+// zwj is the zero-width joiner.
+const zwj = '\u200D'
+
+// emojiJoiner reports whether r is a zero-width joiner that joins two
+// pictographs into one emoji (👩‍👩‍👧‍👦, ❤️‍🔥, 🏳️‍🌈): it follows a pictograph,
+// its variation selector or skin tone, and precedes a pictograph. There it
+// cannot hide text, and the terminal draws the sequence as one glyph; a
+// joiner anywhere else stays replaced. before is the text already kept
+// ahead of it, after the text that follows.
+func emojiJoiner(r rune, before, after string) bool {
+	if r != zwj {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(before)
+	next, _ := utf8.DecodeRuneInString(after)
+	return (pictograph(prev) || prev == 0xFE0F) && pictograph(next)
+}
+
+// pictograph reports whether r is an emoji pictograph or a skin-tone
+// modifier: the blocks that hold Extended_Pictographic characters.
+func pictograph(r rune) bool {
+	switch {
+	case r >= 0x1F000 && r <= 0x1FAFF: // emoji, symbols and pictographs, skin tones
+		return true
+	case r >= 0x2600 && r <= 0x27BF: // miscellaneous symbols, dingbats (❤, ☠, ✈)
+		return true
+	case r >= 0x2300 && r <= 0x23FF, r >= 0x2B00 && r <= 0x2BFF: // ⌚ ⏳, ⬛ ⭐
+		return true
+	case r == 0x00A9, r == 0x00AE, r == 0x203C, r == 0x2049, r == 0x2122, r == 0x2139:
+		return true
+	}
+	return false
 }
 
 // unprintable reports whether a non-ASCII rune must not reach a terminal as
@@ -164,7 +200,9 @@ func sanitizeSlow(s string, multiline bool) string {
 			i = skipString(s, i+size)
 			continue
 		}
-		if unprintable(r) {
+		// The joiner's neighbour ahead is judged as kept, so a second pass
+		// decides the same (idempotence).
+		if unprintable(r) && !emojiJoiner(r, b.String(), s[i+size:]) {
 			put(markerUnprintable)
 		} else {
 			b.WriteString(s[i : i+size])

@@ -93,9 +93,10 @@ func checkSafe(t testing.TB, s string, multiline bool) {
 	if !utf8.ValidString(s) {
 		t.Fatalf("invalid UTF-8 in %q", s)
 	}
-	for _, r := range s {
+	for i, r := range s {
 		switch {
 		case r == '\n' && multiline:
+		case r == zwj && emojiJoiner(r, s[:i], s[i+utf8.RuneLen(r):]):
 		case r < 0x20 || r == 0x7f:
 			t.Fatalf("control %U in %q", r, s)
 		case r >= 0x80 && r <= 0x9f:
@@ -113,6 +114,7 @@ func FuzzSanitize(f *testing.F) {
 		"hello", "\x1b[31mred\x1b[0m", "\x1b]52;c;Zm9v\x07", "\x1b]8;;http://x\x1b\\l\x1b]8;;\x1b\\",
 		"\u009b2J", "\u009d0;t\u009c", "a\rb", "\t\tx", "\u202Eevil", "\xff\xfe", "\x1bP", "\x1b", "\r\n",
 		"\u200Bzw", "\U000E0041", "é\x1b[", "\x1b[?1049h",
+		"👩\u200d👩\u200d👧\u200d👦", "❤\ufe0f\u200d🔥", "\x1b😀\u200d😀", "😀\u200d\u200d😀", "a\u200d😀",
 	} {
 		f.Add(s)
 	}
@@ -145,6 +147,37 @@ func TestUnprintableMatchesTables(t *testing.T) {
 			r >= 0xfdd0 && r <= 0xfdef || r&0xfffe == 0xfffe || unicode.Is(unicode.Cf, r)
 		if got := unprintable(r); got != want {
 			t.Fatalf("unprintable(%U) = %v, want %v", r, got, want)
+		}
+	}
+}
+
+// TestEmojiJoinersKept: a zero-width joiner inside an emoji sequence is
+// kept, so the family, the burning heart and the rainbow flag stay one
+// glyph; one that could hide text (between letters, at an end, doubled)
+// is still replaced.
+func TestEmojiJoinersKept(t *testing.T) {
+	for in, want := range map[string]string{
+		"👩\u200d👩\u200d👧\u200d👦":      "👩\u200d👩\u200d👧\u200d👦",
+		"❤\ufe0f\u200d🔥":              "❤\ufe0f\u200d🔥",
+		"🏳\ufe0f\u200d🌈":              "🏳\ufe0f\u200d🌈",
+		"👍🏽 and 👩🏽\u200d💻":            "👍🏽 and 👩🏽\u200d💻",
+		"pay\u200dpal":                "pay\ufffdpal",
+		"😀\u200dx":                    "😀\ufffdx",
+		"x\u200d😀":                    "x\ufffd😀",
+		"😀\u200d\u200d😀":              "😀\ufffd\ufffd😀",
+		"😀\u200d":                     "😀\ufffd",
+		"\u200d😀":                     "\ufffd😀",
+		"\x1b[31m😀\x1b[0m\u200d😀":     "😀\u200d😀",
+		"😀\u200b😀":                    "😀\ufffd😀",
+		"\x1b\xf0\x9f\x98\x80\u200d😀": "😀\u200d😀",
+	} {
+		for _, got := range []string{Sanitize(in), SanitizeLine(in)} {
+			if got != want {
+				t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+			}
+			if again := Sanitize(got); again != got {
+				t.Errorf("not idempotent: %q -> %q", got, again)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package otel
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -66,9 +67,10 @@ type Builder struct {
 	// recentChats are kept: a response's actions follow it closely.
 	chats     map[string]trace.SpanContext
 	chatOrder []string
-	tools     map[string]trace.Span // tool_call_id (or action id) -> open tool span
-	last      time.Time             // time of the latest event with one
-	statusAt  time.Time             // time of the latest change of status
+	tools     map[string]*openTool // "call:<tool_call_id>" and "action:<event id>" -> open tool span
+	toolSeq   int
+	last      time.Time // time of the latest event with one
+	statusAt  time.Time // time of the latest change of status
 	// title is the first line of the first user message: taken from the
 	// events, so a live watch (whose server may shorten its title) and a
 	// replay name the trace alike.
@@ -96,7 +98,7 @@ func NewBuilder(tracer trace.Tracer, conversationID string, opts Options) *Build
 		convID:  conversationID,
 		opts:    opts,
 		chats:   make(map[string]trace.SpanContext),
-		tools:   make(map[string]trace.Span),
+		tools:   make(map[string]*openTool),
 	}
 }
 
@@ -370,38 +372,46 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 		name += " " + line(tool)
 	}
 	_, sp := b.start(parent, "tool:"+ev.ID, name, at, trace.SpanKindInternal, attrs...)
-	key := a.ToolCallID
-	if key == "" {
-		key = "action:" + ev.ID
-	}
-	if old, dup := b.tools[key]; dup { // a reused call id: close the older span
-		old.SetAttributes(attrUnfinished.Bool(true))
-		old.End(trace.WithTimestamp(at))
-	}
-	b.tools[key] = sp
+	t := &openTool{span: sp, actionKey: "action:" + ev.ID, seq: b.toolSeq}
+	b.toolSeq++
 	if a.ToolCallID != "" {
-		b.tools["action:"+ev.ID] = sp
+		t.callKey = "call:" + a.ToolCallID
+		if old := b.tools[t.callKey]; old != nil { // a reused call id: close the older span
+			b.forget(old)
+			old.span.SetAttributes(attrUnfinished.Bool(true))
+			old.span.End(trace.WithTimestamp(at))
+		}
+		b.tools[t.callKey] = t
 	}
+	b.tools[t.actionKey] = t
+}
+
+// openTool is a tool span waiting for its result, found by its call id or
+// its action's event id.
+type openTool struct {
+	span               trace.Span
+	callKey, actionKey string
+	seq                int // start order, so unfinished spans end in a fixed order
 }
 
 // takeTool returns and forgets the open tool span of a call.
 func (b *Builder) takeTool(callID, actionID string) trace.Span {
-	var sp trace.Span
-	if callID != "" {
-		sp = b.tools[callID]
+	t := b.tools["call:"+callID]
+	if t == nil || callID == "" {
+		t = b.tools["action:"+actionID]
 	}
-	if sp == nil && actionID != "" {
-		sp = b.tools["action:"+actionID]
-	}
-	if sp == nil {
+	if t == nil {
 		return nil
 	}
-	for k, v := range b.tools {
-		if v == sp {
-			delete(b.tools, k)
-		}
+	b.forget(t)
+	return t.span
+}
+
+func (b *Builder) forget(t *openTool) {
+	if t.callKey != "" {
+		delete(b.tools, t.callKey)
 	}
-	return sp
+	delete(b.tools, t.actionKey)
 }
 
 // endObservation ends a tool span at its observation; an error observation
@@ -466,15 +476,17 @@ func (b *Builder) Finish(final reducer.State, unfinished bool) {
 	}
 	b.finished = true
 	b.flush("")
-	for key, sp := range b.tools {
-		delete(b.tools, "action:"+key)
-		sp.SetAttributes(attrUnfinished.Bool(true))
-		sp.End(trace.WithTimestamp(b.last))
-		for k, v := range b.tools {
-			if v == sp {
-				delete(b.tools, k)
-			}
+	open := make([]*openTool, 0, len(b.tools))
+	for key, t := range b.tools {
+		if key == t.actionKey {
+			open = append(open, t)
 		}
+	}
+	slices.SortFunc(open, func(x, y *openTool) int { return x.seq - y.seq })
+	for _, t := range open {
+		b.forget(t)
+		t.span.SetAttributes(attrUnfinished.Bool(true))
+		t.span.End(trace.WithTimestamp(b.last))
 	}
 	if b.turn != nil {
 		b.turn.SetAttributes(attrUnfinished.Bool(unfinished))

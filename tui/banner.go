@@ -2,8 +2,6 @@ package tui
 
 import (
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // banner lines sit under the header, across the screen: first a
@@ -23,7 +21,7 @@ func (m Model) bannerLines(width int) []string {
 		if text == "" {
 			return
 		}
-		wrapped := strings.Split(ansi.Wordwrap(glyph+" "+text, width, ""), "\n")
+		wrapped := strings.Split(cellMethod().Wordwrap(glyph+" "+text, width, ""), "\n")
 		if len(wrapped) > bannerMaxLines {
 			wrapped = wrapped[:bannerMaxLines]
 			wrapped[bannerMaxLines-1] += "…"

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/theme"
 )
@@ -123,6 +124,10 @@ func (b browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		b.width, b.height = msg.Width, msg.Height
 		b.scrollToCursor()
+	case tea.ModeReportMsg:
+		if unicodeCoreReport(msg) {
+			setCellMethod(ansi.GraphemeWidth)
+		}
 	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
 		if b.colour.update(msg) {
 			b.styles = b.colour.styles()

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"ohwatch/format"
 	"ohwatch/model"
 )
@@ -162,7 +160,7 @@ func (b browser) footer() string {
 func pad(s string, w int, right bool) string {
 	if right {
 		s = truncate(s, w)
-		return strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) + s
+		return strings.Repeat(" ", max(w-textWidth(s), 0)) + s
 	}
 	return fitLine(s, w)
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"ohwatch/format"
 	"ohwatch/model"
 )
@@ -83,7 +81,7 @@ func (l eventList) title(width int, forgotten bool) string {
 		st, mark = m.styles.PaneFocus, "▌"
 	}
 	head := st.Render(mark + " " + strings.Join(parts, " · ") + " ")
-	return head + m.styles.Subtle.Render(strings.Repeat(m.styles.Glyphs.HRule, max(width-ansi.StringWidth(head), 0)))
+	return head + m.styles.Subtle.Render(strings.Repeat(m.styles.Glyphs.HRule, max(width-textWidth(head), 0)))
 }
 
 // focusTitle is a pane's name.

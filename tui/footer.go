@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/charmbracelet/x/ansi"
-
 	"ohwatch/reducer"
 )
 
@@ -34,8 +32,8 @@ func (f footer) Render(width, height int) string {
 	// The message comes first; the keys take the room it leaves, and
 	// "? help  q quit" stays at the end whatever the message's length.
 	tail := shortHelp(paneKeys{}, k, s, width)
-	lead = truncate(lead, max(width-ansi.StringWidth(tail)-2, 0))
-	rest := width - ansi.StringWidth(lead) - 2
+	lead = truncate(lead, max(width-textWidth(tail)-2, 0))
+	rest := width - textWidth(lead) - 2
 	return fit(lead+"  "+shortHelp(keys, k, s, rest), width, height)
 }
 

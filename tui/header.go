@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -32,9 +30,9 @@ func (h header) Render(width, height int) string {
 	// first user message cannot push the connection state off the screen.
 	conn := sep + h.connection()
 	brand := s.Title.Render("ohwatch") + sep
-	room := max(width-ansi.StringWidth(brand)-ansi.StringWidth(conn), 0)
+	room := max(width-textWidth(brand)-textWidth(conn), 0)
 	src := model.SanitizeLine(m.opts.Source)
-	titleW, sepW, srcW := ansi.StringWidth(title), ansi.StringWidth(sep), ansi.StringWidth(src)
+	titleW, sepW, srcW := textWidth(title), textWidth(sep), textWidth(src)
 	switch {
 	case src == "":
 		titleW = min(titleW, room)
@@ -60,10 +58,10 @@ const minTitleWidth = 16
 
 // truncate cuts s to w cells with an ellipsis.
 func truncate(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
+	if textWidth(s) <= w {
 		return s
 	}
-	return ansi.Truncate(s, w, "…")
+	return truncateCells(s, w, "…")
 }
 
 // connection describes the source's connection state.
@@ -138,7 +136,7 @@ func (h header) statusLine(width int) string {
 	}
 	line := strings.Join(parts, sep)
 	for _, short := range labels[1:] {
-		if ansi.StringWidth(line) <= width {
+		if textWidth(line) <= width {
 			break
 		}
 		parts[0] = status(short)

@@ -3,8 +3,6 @@ package tui
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"ohwatch/theme"
 )
 
@@ -23,12 +21,12 @@ func (h helpView) groups() ([][]string, int) {
 	keyW := 0
 	for _, g := range h.keys.helpGroups() {
 		for _, b := range g.bindings {
-			keyW = max(keyW, ansi.StringWidth(b.Help().Key))
+			keyW = max(keyW, textWidth(b.Help().Key))
 		}
 	}
 	for _, g := range legend(s.Glyphs) {
 		for _, e := range g.entries {
-			keyW = max(keyW, ansi.StringWidth(e[0]))
+			keyW = max(keyW, textWidth(e[0]))
 		}
 	}
 	colW := 0
@@ -37,7 +35,7 @@ func (h helpView) groups() ([][]string, int) {
 		block := []string{s.PaneFocus.Render(g.title)}
 		for _, b := range g.bindings {
 			hp := b.Help()
-			colW = max(colW, keyW+2+ansi.StringWidth(hp.Desc))
+			colW = max(colW, keyW+2+textWidth(hp.Desc))
 			block = append(block, s.Key.Render(fitLine(hp.Key, keyW))+"  "+s.KeyDesc.Render(hp.Desc))
 		}
 		out = append(out, block)
@@ -45,7 +43,7 @@ func (h helpView) groups() ([][]string, int) {
 	for _, g := range legend(s.Glyphs) {
 		block := []string{s.PaneFocus.Render(g.title)}
 		for _, e := range g.entries {
-			colW = max(colW, keyW+2+ansi.StringWidth(e[1]))
+			colW = max(colW, keyW+2+textWidth(e[1]))
 			block = append(block, s.Key.Render(fitLine(e[0], keyW))+"  "+s.KeyDesc.Render(e[1]))
 		}
 		out = append(out, block)

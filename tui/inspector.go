@@ -99,7 +99,7 @@ func (in inspector) lines(m Model, width int) ([]string, []*jsonNode) {
 		for _, c := range d.diff {
 			field := model.SanitizeLine(c.Field)
 			before, after := model.SanitizeLine(c.Before), model.SanitizeLine(c.After)
-			if ansi.StringWidth(field+before+after)+8 <= width {
+			if textWidth(field+before+after)+8 <= width {
 				out = append(out, s.Accent.Render(field)+": "+s.DiffDel.Render(before)+" "+s.Glyphs.Arrow+" "+s.DiffAdd.Render(after))
 				continue
 			}
@@ -117,11 +117,11 @@ func wrapLines(lines []string, width int) []string {
 	}
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		if ansi.StringWidth(l) <= width {
+		if textWidth(l) <= width {
 			out = append(out, l)
 			continue
 		}
-		out = append(out, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
+		out = append(out, strings.Split(cellMethod().Hardwrap(l, width, true), "\n")...)
 	}
 	return out
 }

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // rect is a pane's place on the screen.
@@ -99,10 +97,10 @@ func fit(text string, w, h int) string {
 
 // fitLine makes one line exactly w cells wide.
 func fitLine(line string, w int) string {
-	lw := ansi.StringWidth(line)
+	lw := textWidth(line)
 	if lw > w {
-		line = ansi.Truncate(line, w, "…")
-		lw = ansi.StringWidth(line)
+		line = truncateCells(line, w, "…")
+		lw = textWidth(line)
 	}
 	if lw < w {
 		line += strings.Repeat(" ", w-lw)

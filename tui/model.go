@@ -4,6 +4,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -137,6 +138,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.fixTop()
+		return m, nil
+	case tea.ModeReportMsg:
+		if unicodeCoreReport(msg) && cellMethod() != ansi.GraphemeWidth {
+			// The renderer now measures clusters: so must the layout.
+			setCellMethod(ansi.GraphemeWidth)
+			m.cache.clearRows()
+		}
 		return m, nil
 	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
 		if m.colour.update(msg) {

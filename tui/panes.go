@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"ohwatch/theme"
 )
 
@@ -45,7 +43,7 @@ func (p paneFrame) Render(width, height int) string {
 		mark = "▌"
 	}
 	head := st.Render(mark + " " + title + " ")
-	head += p.styles.Subtle.Render(strings.Repeat(p.styles.Glyphs.HRule, max(width-ansi.StringWidth(head), 0)))
+	head += p.styles.Subtle.Render(strings.Repeat(p.styles.Glyphs.HRule, max(width-textWidth(head), 0)))
 	out := make([]string, 0, height)
 	out = append(out, head)
 	end := min(scroll+body, len(p.lines))

@@ -3,8 +3,6 @@ package tui
 import (
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // assertScreenShape checks that a screen is exactly w×h cells: no line
@@ -16,7 +14,7 @@ func assertScreenShape(t *testing.T, out string, w, h int) {
 		t.Fatalf("screen has %d lines, want %d", len(lines), h)
 	}
 	for k, l := range lines {
-		if got := ansi.StringWidth(l); got != w {
+		if got := textWidth(l); got != w {
 			t.Fatalf("line %d is %d cells wide, want %d: %q", k, got, w, l)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -75,8 +74,8 @@ func shortHelp(keys paneKeys, k KeyMap, s theme.Styles, width int) string {
 	h.ShortSeparator = "  "
 	h.Styles = help.Styles{Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.KeyDesc, ShortSeparator: s.Muted}
 	tail := h.ShortHelpView([]key.Binding{shortly(k.Help, "?", "help"), shortly(k.Quit, "q", "quit")})
-	room := width - ansi.StringWidth(tail) - 2
-	shown, cut := fitBindings(keys.ShortHelp(), room, ansi.StringWidth(h.ShortSeparator))
+	room := width - textWidth(tail) - 2
+	shown, cut := fitBindings(keys.ShortHelp(), room, textWidth(h.ShortSeparator))
 	if len(shown) == 0 {
 		return tail
 	}
@@ -96,7 +95,7 @@ func fitBindings(bindings []key.Binding, width, sepW int) (shown []key.Binding, 
 		if !b.Enabled() {
 			continue
 		}
-		w := ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+		w := textWidth(b.Help().Key) + 1 + textWidth(b.Help().Desc)
 		if used > 0 {
 			w += sepW
 		}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // footerLine is the screen's last line, trailing blanks trimmed.
@@ -30,7 +28,7 @@ func TestShortHelpFitsAndEndsWithHelpQuit(t *testing.T) {
 				if !strings.HasSuffix(line, "? help  q quit") {
 					t.Fatalf("the help does not end with ? help  q quit: %q", line)
 				}
-				if got := ansi.StringWidth(line); got > w {
+				if got := textWidth(line); got > w {
 					t.Fatalf("the help is %d cells wide at %d: %q", got, w, line)
 				}
 			})

@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/model"
 	"ohwatch/theme"
@@ -72,8 +71,8 @@ func inputField(in textinput.Model, width int) string {
 		under = lipgloss.NewStyle().Reverse(true).Render(string(r[0]))
 		after = string(r[1:])
 	}
-	if room := max(width-2, 4); ansi.StringWidth(before) >= room {
-		before = "…" + ansi.TruncateLeft(before, ansi.StringWidth(before)-room+2, "")
+	if room := max(width-2, 4); textWidth(before) >= room {
+		before = "…" + cellMethod().TruncateLeft(before, textWidth(before)-room+2, "")
 	}
 	return before + under + after
 }
