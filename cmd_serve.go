@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"ohwatch/client/files"
 	"ohwatch/client/serve"
@@ -16,7 +18,7 @@ import (
 )
 
 // serveUsage is the usage line of `ohwatch serve`.
-const serveUsage = "serve PATH [--addr 127.0.0.1:8000] [--speed X] [--fault SPEC]..."
+const serveUsage = "serve PATH [--addr 127.0.0.1:8000] [--speed X] [--confirm-hold 10s] [--fault SPEC]..."
 
 // serveConfig is what `ohwatch serve` was asked to do.
 type serveConfig struct {
@@ -25,6 +27,18 @@ type serveConfig struct {
 	speed   float64
 	logFile string
 	faults  serve.Faults
+	// confirmHold is how long the replay waits at
+	// waiting_for_confirmation for an answer (not at --speed 0).
+	confirmHold time.Duration
+}
+
+// options are the server options cfg asks for.
+func (cfg serveConfig) options(key string, logger *slog.Logger) serve.Options {
+	o := serve.Options{Key: key, Speed: cfg.speed, Logger: logger, Inject: cfg.faults}
+	if cfg.speed > 0 {
+		o.ConfirmHold = cfg.confirmHold
+	}
+	return o
 }
 
 // faultFlag collects repeated --fault specifications into one serve.Faults.
@@ -47,8 +61,12 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, int, bool) {
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8000", "listen `address`")
 	fs.Float64Var(&cfg.speed, "speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
 	fs.StringVar(&cfg.logFile, "log", "", "write the server log to `FILE` (default: stderr)")
+	fs.DurationVar(&cfg.confirmHold, "confirm-hold", 10*time.Second, "at waiting_for_confirmation, wait up to this long for respond_to_confirmation before the recorded run goes on (not with --speed 0)")
 	fs.Var(faultFlag{&cfg.faults}, "fault", "inject a fault, to test a client against a misbehaving server (repeatable). `SPEC` is one of:\n"+serve.FaultSpecs)
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
+		if cfg.confirmHold < 0 {
+			return usageErr(fmt.Sprintf("--confirm-hold must be 0 or more, not %s", cfg.confirmHold), "--confirm-hold 0 does not wait")
+		}
 		if cfg.speed < 0 {
 			return usageErr(fmt.Sprintf("--speed must be 0 or more, not %g", cfg.speed), "--speed 0 sends everything at once")
 		}
@@ -90,7 +108,7 @@ func serveRecordings(ctx context.Context, env *environment, cfg serveConfig) int
 	if err != nil {
 		return loadFailed(ctx, env, "serve", err)
 	}
-	srv := serve.New(serve.Options{Key: env.getenv("SESSION_API_KEY"), Speed: cfg.speed, Logger: logger, Inject: cfg.faults})
+	srv := serve.New(cfg.options(env.getenv("SESSION_API_KEY"), logger))
 	for _, c := range convs {
 		srv.Add(c.ID, c.Base, c.Events)
 		for _, w := range c.Warnings {

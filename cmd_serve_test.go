@@ -129,3 +129,32 @@ func TestServeInjectsTheFault(t *testing.T) {
 		t.Fatal("serve did not stop with its context")
 	}
 }
+
+// TestServeConfirmHold: at the recorded pace the replay waits for an answer
+// at waiting_for_confirmation; at --speed 0 (everything at once) it does not.
+func TestServeConfirmHold(t *testing.T) {
+	rec := trajectory(t, "confirmation_mode")
+	cases := []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, 10 * time.Second},
+		{[]string{"--confirm-hold", "2m"}, 2 * time.Minute},
+		{[]string{"--confirm-hold", "0"}, 0},
+		{[]string{"--speed", "0"}, 0},
+		{[]string{"--speed", "0", "--confirm-hold", "1m"}, 0},
+	}
+	for _, c := range cases {
+		cfg, code, ok := parseServe(append([]string{rec}, c.args...), io.Discard)
+		if !ok {
+			t.Fatalf("%v: exit %d", c.args, code)
+		}
+		if got := cfg.options("", nil).ConfirmHold; got != c.want {
+			t.Errorf("%v: hold %s, want %s", c.args, got, c.want)
+		}
+	}
+	code, _, errs := runCmd(t, nil, "serve", rec, "--confirm-hold", "-1s")
+	if code != exitUsage || !strings.Contains(errs, "--confirm-hold must be 0 or more") {
+		t.Errorf("negative hold: exit %d, %s", code, errs)
+	}
+}

@@ -279,7 +279,10 @@ func (s *story) pushRejected() {
 	s.b.Rand().Int64()
 	s.wait(1200)
 	s.status(model.StatusRunning)
-	r := s.llm(1500, 210, "", "The user rejected the force push. I must not push or retry it; report where the branch stands and stop.")
+	r := s.llm(1300, 150, "The push was rejected, so I won't push. The work itself is done.",
+		"The user rejected the force push. I must not push or retry it; close the plan, report where the branch stands and stop.")
+	s.setTasks(r, "dddddd", "Mark the work done; the push is left to the user")
+	r = s.llm(1500, 210, "", "")
 	s.emit(s.b.AgentMessage(r, "Understood: I did not push. The rebased branch `fix/lru-eviction` is ready locally: "+
 		"all tests pass under `-race`, vet and lint are clean. `origin/fix/lru-eviction` still has the old commits; "+
 		"when you want it updated, run `git push --force-with-lease origin fix/lru-eviction` or ask me to push."))
