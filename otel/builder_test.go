@@ -245,3 +245,56 @@ func TestHostileStringsSanitised(t *testing.T) {
 		}
 	}
 }
+
+// TestRejectionsErrorsAndEvents: a rejected action's span is marked
+// rejected (not an error); an agent error ends its tool span with error
+// status; a conversation error is an exception event and makes the root
+// an error; status changes are span events.
+func TestRejectionsErrorsAndEvents(t *testing.T) {
+	raws := []string{
+		`{"id":"u1","timestamp":"2026-01-01T00:00:00","source":"user","kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"text","text":"go"}]}}`,
+		`{"id":"a1","timestamp":"2026-01-01T00:00:01","source":"agent","kind":"ActionEvent","tool_name":"terminal","tool_call_id":"c1","llm_response_id":"r1","security_risk":"HIGH","action":{"kind":"TerminalAction","command":"rm -rf /"}}`,
+		`{"id":"s1","timestamp":"2026-01-01T00:00:02","source":"environment","kind":"ConversationStateUpdateEvent","key":"execution_status","value":"waiting_for_confirmation"}`,
+		`{"id":"x1","timestamp":"2026-01-01T00:00:03","source":"user","kind":"UserRejectObservation","tool_name":"terminal","tool_call_id":"c1","action_id":"a1","rejection_reason":"not that"}`,
+		`{"id":"a2","timestamp":"2026-01-01T00:00:04","source":"agent","kind":"ActionEvent","tool_name":"terminal","tool_call_id":"c2","llm_response_id":"r2","action":{"kind":"TerminalAction","command":"ls"}}`,
+		`{"id":"e1","timestamp":"2026-01-01T00:00:05","source":"environment","kind":"AgentErrorEvent","tool_name":"terminal","tool_call_id":"c2","error":"A restart occurred"}`,
+		`{"id":"e2","timestamp":"2026-01-01T00:00:06","source":"environment","kind":"ConversationErrorEvent","code":"MaxIterationsReached","detail":"limit"}`,
+	}
+	var evs []model.Event
+	for _, r := range raws {
+		ev, err := model.Decode([]byte(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	spans, _ := spansOf(t, conversation{"edge", evs}, Options{})
+	byName := map[string]tracetest.SpanStub{}
+	var events []string
+	for _, s := range spans {
+		if v, _ := attr(s, "gen_ai.tool.call.id"); v.AsString() != "" {
+			byName[v.AsString()] = s
+		} else {
+			byName[s.Name] = s
+		}
+		for _, e := range s.Events {
+			events = append(events, s.Name+": "+e.Name)
+		}
+	}
+	if r, _ := attr(byName["c1"], attrRejected); !r.AsBool() || byName["c1"].Status.Code == codes.Error {
+		t.Errorf("rejected action: rejected=%v status %v", r.AsBool(), byName["c1"].Status)
+	}
+	if s := byName["c2"].Status; s.Code != codes.Error || !strings.Contains(s.Description, "restart") {
+		t.Errorf("agent error: status %+v", s)
+	}
+	if root := byName["invoke_agent "+AgentName]; root.Status.Code != codes.Error {
+		t.Errorf("root status %+v after a conversation error", root.Status)
+	}
+	got := strings.Join(events, "\n")
+	for _, want := range []string{"user_turn: execution_status", "user_turn: confirmation_requested", "exception", "c1: rejected"} {
+		want = strings.Replace(want, "c1:", byName["c1"].Name+":", 1)
+		if !strings.Contains(got, want) {
+			t.Errorf("no span event %q in:\n%s", want, got)
+		}
+	}
+}

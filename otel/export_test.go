@@ -12,6 +12,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	"ohwatch/internal/testevents"
+	"ohwatch/model"
 	"ohwatch/reducer"
 )
 
@@ -169,4 +170,38 @@ func TestExportWithPendingActionsIsStable(t *testing.T) {
 			t.Fatal("exports differ")
 		}
 	}
+}
+
+// FuzzExport: whatever events arrive (any bytes, one event per line), the
+// builder never panics and the export is valid JSON, with no terminal
+// control character in it.
+func FuzzExport(f *testing.F) {
+	for _, ev := range testevents.Trajectory(f, "confirmation_mode") {
+		f.Add(string(ev.Raw))
+	}
+	f.Add(`{"kind":"ActionEvent","id":"a","tool_call_id":"t","action":{"kind":"TerminalAction","command":"\u001b[2J"}}` + "\n" +
+		`{"kind":"ObservationEvent","id":"o","tool_call_id":"t","observation":{"is_error":true,"content":[{"text":"\u009b31m"}]}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		log := reducer.NewLog(nil, 0)
+		for _, l := range strings.Split(in, "\n") {
+			if ev, err := model.Decode([]byte(l)); err == nil {
+				log.Append(ev)
+			}
+		}
+		var buf bytes.Buffer
+		if err := Export(&buf, log, in, "", "v", Options{Content: true}); err != nil {
+			if strings.ToValidUTF8(in, "") != in {
+				return // protojson refuses invalid UTF-8 that reached an id
+			}
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+			if l != "" && !json.Valid([]byte(l)) {
+				t.Fatalf("invalid JSON line: %.200s", l)
+			}
+		}
+		if strings.ContainsAny(buf.String(), "\x1b\x07") {
+			t.Fatal("a control character reached the export")
+		}
+	})
 }

@@ -28,7 +28,11 @@ type matcher struct {
 	// anchor is the position in the needle of its rarest byte, check that
 	// of the next rarest, compared before the whole needle.
 	anchor, check int
-	buf           []byte // the fallback's lower-cased window, reused
+	// The rarest byte by a guess may be common in this text ('9' among
+	// hex ids): the first few anchors are tried on the text, and the one
+	// that turns out cheapest is kept (search_anchor.go).
+	trial anchorTrial
+	buf   []byte // the fallback's lower-cased window, reused
 }
 
 // foldWindow is how much text the fallback lower-cases at a time: small
@@ -46,22 +50,8 @@ func newMatcher(query string) *matcher {
 	}
 	m := &matcher{needle: []byte(query), query: query}
 	m.fold = strings.ToLower(query) == query && hasASCIILetter(query)
-	for k := range m.needle {
-		if byteRank(m.needle[k]) < byteRank(m.needle[m.anchor]) {
-			m.anchor = k
-		}
-	}
-	// The check byte is the rarest other byte value: a second copy of the
-	// anchor's would tell little ("9999").
-	m.check = -1
-	for k, c := range m.needle {
-		if lowerByte(c) != lowerByte(m.needle[m.anchor]) && (m.check < 0 || byteRank(c) < byteRank(m.needle[m.check])) {
-			m.check = k
-		}
-	}
-	if m.check < 0 {
-		m.check = len(m.needle) - 1
-	}
+	m.trial = newAnchorTrial(m.needle)
+	m.anchor, m.check = m.trial.current()
 	return m
 }
 
@@ -118,6 +108,13 @@ const (
 // foldScan is the case-insensitive search: candidates where the anchor
 // byte is, in either case, then the check byte, then the whole needle.
 func (m *matcher) foldScan(hay []byte) bool {
+	found := m.foldScanAt(hay)
+	m.observe(len(hay))
+	return found
+}
+
+// foldScanAt is foldScan with the current anchor.
+func (m *matcher) foldScanAt(hay []byte) bool {
 	n := len(m.needle)
 	if len(hay) < n {
 		return false
@@ -158,6 +155,7 @@ func (m *matcher) foldScan(hay []byte) bool {
 		}
 		for q, z := range [4]uint64{z0, z1, z2, z3} {
 			for ; z != 0; z &= z - 1 {
+				m.trial.cands++
 				if m.verify(hay, p+8*q+bits.TrailingZeros64(z)>>3-k) {
 					return true
 				}
@@ -197,6 +195,7 @@ func (m *matcher) jumpScan(hay []byte, c, or byte, last int) (int, bool) {
 		if p > last {
 			return p, false
 		}
+		m.trial.cands++
 		if found > 16+(p>>6) {
 			return p, false
 		}

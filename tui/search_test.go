@@ -70,6 +70,10 @@ func TestMatcherAgreesWithAPlainScan(t *testing.T) {
 		{huge, "row 400001", false},
 		{huge, "éé", true},
 		{strings.Repeat("r", 1<<20), "row", false},
+		// Near-matches everywhere: the anchor is at every byte, so the
+		// search falls back to folding windows, and still finds the end.
+		{strings.Repeat("B", 100_000) + "bbbbbbbbbbbbbbbA", "bbbbbbbbbbbbbbba", true},
+		{strings.Repeat("B", 100_000) + "bbbbbbbbbbbbbbb", "bbbbbbbbbbbbbbba", false},
 	}
 	for _, tt := range tests {
 		m := newMatcher(tt.query)
@@ -363,4 +367,25 @@ func evMessage(id, source, text string) string {
 	return `{"id":"` + id + `","timestamp":"2026-01-27T03:56:24.000000","source":"` + source +
 		`","llm_message":{"role":"` + map[string]string{"user": "user", "agent": "assistant"}[source] +
 		`","content":[{"type":"text","text":"` + text + `"}]},"kind":"MessageEvent"}`
+}
+
+func TestAnchorTrialKeepsTheCheapest(t *testing.T) {
+	// 'j' is the rarer byte by the static guess, but this text is full of
+	// it and has no 'x': after trying both, the search anchors on 'x'.
+	m := newMatcher("jx")
+	if m.anchor != 0 {
+		t.Fatalf("the first anchor tried is at %d, want the j", m.anchor)
+	}
+	text := []byte(strings.Repeat("jJ j ", anchorTrialBytes/5+1))
+	for k := 0; k < 3; k++ {
+		if m.matchBytes(text) {
+			t.Fatal("a match where there is none")
+		}
+	}
+	if !m.trial.settled || m.anchor != 1 || m.check != 0 {
+		t.Fatalf("settled %v on anchor %d check %d (costs %v), want the x", m.trial.settled, m.anchor, m.check, m.trial.costs)
+	}
+	if !m.matchBytes(append(text, " JX"...)) {
+		t.Fatal("no match with the settled anchor")
+	}
 }
