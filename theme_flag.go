@@ -27,7 +27,7 @@ func (f *themeFlag) Set(s string) error {
 }
 
 // themeUsage is the help text of --theme.
-const themeUsage = "colours for a `dark|light|auto` background (auto asks the terminal, dark when it does not answer; default $OHWATCH_THEME, else auto)"
+const themeUsage = "colours for a `dark|light|auto` background (auto asks the terminal, dark when it does not answer; $OHWATCH_THEME when not given)"
 
 // resolve returns the theme: the flag when given, else OHWATCH_THEME, else
 // auto. A wrong OHWATCH_THEME is an error naming the variable.

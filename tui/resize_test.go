@@ -70,3 +70,23 @@ func TestFilterFillsWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayIndicatorIsOneGlyph: while a replay plays the header shows the
+// play mark in place of the pause mark, never both; paused, only the pause
+// mark.
+func TestPlayIndicatorIsOneGlyph(t *testing.T) {
+	m := newModel(Options{Log: generated(t, 50, 1)}, 160, 48)
+	g := m.styles.Glyphs
+	header := func(m Model) string { return strings.Split(screen(m), "\n")[1] }
+	if h := header(m); !strings.Contains(h, g.Pinned+" 1/50") || strings.Contains(h, g.Playing) {
+		t.Fatalf("paused: %q", h)
+	}
+	m, _ = press(t, m, "space")
+	if h := header(m); !strings.Contains(h, g.Playing+" 1/50") || strings.Contains(h, g.Pinned) {
+		t.Fatalf("playing: %q", h)
+	}
+	m, _ = press(t, m, "space")
+	if h := header(m); strings.Contains(h, g.Playing) || !strings.Contains(h, g.Pinned) {
+		t.Fatalf("paused again: %q", h)
+	}
+}
