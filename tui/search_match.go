@@ -128,7 +128,7 @@ func (m *matcher) foldScanAt(hay []byte) bool {
 		return false
 	}
 	k := m.anchor
-	if m.trial.pairs {
+	if m.trial.pairs && len(hay) < jumpFirst {
 		return m.pairScan(hay, 0)
 	}
 	c := m.needle[k]
@@ -141,6 +141,12 @@ func (m *matcher) foldScanAt(hay []byte) bool {
 	}
 	return m.pairScan(hay, p-k)
 }
+
+// jumpFirst is the length from which a text is searched by jumps first
+// even when the trial settled on the pair scan: a large text may be unlike
+// the ones the trial saw (a log whose lines hold none of the anchor), and
+// the jumps give way to the pair scan after a few places of a common byte.
+const jumpFirst = 64 << 10
 
 // shortText is the length below which a text (most summaries) is
 // searched by shortScan: setting up jumps or the pair scan costs more

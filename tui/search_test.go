@@ -433,4 +433,12 @@ func TestAnchorTrialSettlesOnPairs(t *testing.T) {
 	if !m.matchBytes(append(text, " 9Z"...)) {
 		t.Fatal("no match with the pair scan")
 	}
+	// A large text unlike those (a log that holds neither byte but in
+	// its match) is searched by jumps first: one place of the anchor,
+	// found with bytes.IndexByte, not a pair scan of all of it.
+	before := m.trial.cands
+	large := []byte(strings.Repeat("abc ", jumpFirst/4) + "9Z")
+	if !m.matchBytes(large) || m.trial.cands != before+1 {
+		t.Fatalf("the large text: %d places of the anchor tried, want 1", m.trial.cands-before)
+	}
 }
