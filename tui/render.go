@@ -129,7 +129,7 @@ func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 		}
 		limit := min(maxTimeline, m.scroll[paneTimeline]+height)
 		f.lines = timelinePane{transitions: st.LastTransitions(limit), confirmed: m.verdict(st).Final(), now: now,
-			start: m.cache.startTime(m.log), absTime: m.absTime, styles: m.styles}.lines()
+			start: m.cache.startTime(m.log), absTime: m.timeMode == timeAbsolute, styles: m.styles}.lines()
 		f.fromBottom = true
 	case paneMetrics:
 		f.lines = metricsPane{metrics: st.Metrics, reported: st.MetricsReported(), styles: m.styles}.lines()
