@@ -134,10 +134,13 @@ func (m Model) paneScrollKey(msg tea.KeyPressMsg, k KeyMap) (Model, bool) {
 	}
 	m.scroll[p] = max(m.scroll[p], 0)
 	// Clamp to the pane's content so scrolling back up answers at once.
-	lines := len(m.sidePane(m.state(), p, m.width, 0).lines)
+	lines := len(m.sidePane(m.state(), p, m.sideWidth(), 0).lines)
 	m.scroll[p] = min(m.scroll[p], max(lines-1, 0))
 	return m, true
 }
+
+// sideWidth is how wide the side panes are drawn now.
+func (m Model) sideWidth() int { return m.layout().side.w }
 
 // globalKey answers the keys that apply everywhere.
 func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.Model, tea.Cmd) {

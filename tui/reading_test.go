@@ -1,12 +1,9 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/x/exp/golden"
 
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -31,18 +28,7 @@ func readingScenarios() []scenario {
 	}
 }
 
-func TestGoldenReading(t *testing.T) {
-	for _, sc := range readingScenarios() {
-		for _, size := range goldenSizes {
-			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
-				m := sc.build(t, size[0], size[1])
-				out := screen(m)
-				assertScreenShape(t, out, size[0], size[1])
-				golden.RequireEqual(t, out)
-			})
-		}
-	}
-}
+func TestGoldenReading(t *testing.T) { runGoldens(t, readingScenarios()) }
 
 // spreadLog is the real hello-world recording with its events moved so
 // the last one is span after the first: a conversation that lasts days.
@@ -175,3 +161,57 @@ func TestFlashClearsOnNextAction(t *testing.T) {
 }
 
 var _ = model.Event{}
+
+func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
+	m := newModel(Options{Log: demoLog(t, -1), Title: "demo"}, 160, 48)
+	m = jumpTo(t, m, "151")
+	l := m.layout()
+	order, heights, frames := m.sideLayout(m.state(), l.side)
+	for k, p := range order {
+		if want := len(frames[k].lines) + 1; heights[k] != want {
+			t.Errorf("%s: %d rows for %d lines", p.title(), heights[k], want-1)
+		}
+	}
+	side := ""
+	for _, line := range strings.Split(screen(m), "\n") {
+		if cells := []rune(line); len(cells) > l.side.x {
+			side += string(cells[l.side.x:]) + "\n"
+		}
+	}
+	// The model name and a task's notes are whole, wrapped, not cut.
+	for _, want := range []string{"sonnet-4-5-20250929 (agent)", "which key", "goes"} {
+		if !strings.Contains(side, want) {
+			t.Errorf("side column lacks %q:\n%s", want, side)
+		}
+	}
+	if strings.Contains(side, "…") {
+		t.Errorf("side column cuts a line:\n%s", side)
+	}
+	// A style open where a row wraps is closed on that row.
+	for _, row := range wrapPaneLines([]string{m.styles.Muted.Render(strings.Repeat("word ", 30))}, 40) {
+		if strings.Contains(row, "\x1b[") && !strings.HasSuffix(row, "\x1b[m") {
+			t.Errorf("wrapped row leaves its style open: %q", row)
+		}
+	}
+}
+
+func TestSidePanesShareAShortColumn(t *testing.T) {
+	// With too little room every pane keeps its title and a line or two,
+	// and what needs an answer (pending) gets its rows first.
+	m := liveModel(t, waitingLog(t), 120, 30, Options{Controls: &fakeControls{}})
+	l := m.layout()
+	order, heights, frames := m.sideLayout(m.state(), l.side)
+	total := 0
+	for k, p := range order {
+		total += heights[k]
+		if heights[k] < min(3, len(frames[k].lines)+1) {
+			t.Errorf("%s: %d rows", p.title(), heights[k])
+		}
+		if p == panePending && heights[k] != len(frames[k].lines)+1 {
+			t.Errorf("pending: %d rows for %d lines", heights[k], len(frames[k].lines))
+		}
+	}
+	if total > l.side.h {
+		t.Fatalf("side panes take %d rows of %d", total, l.side.h)
+	}
+}
