@@ -161,4 +161,3 @@ func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 	f.lines = wrapPaneLines(f.lines, width)
 	return f
 }
-
