@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/model"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
 	"ohwatch/reducer"
 )
 
@@ -17,6 +19,18 @@ func readingScenarios() []scenario {
 			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"), Title: "creating agent plan",
 				Source: "replay trajectories/creating_agent_plan"}, w, h)
 			m, _ = press(t, m, "t", "t")
+			return m
+		}},
+		{"raw_json_wrapped", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
+			m, _ = press(t, m, "enter", "r")
+			return m
+		}},
+		{"raw_json_sideways", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
+			m, _ = press(t, m, "enter", "r", "w", "right")
 			return m
 		}},
 		{"long_conversation_times", func(t *testing.T, w, h int) Model {
@@ -160,7 +174,54 @@ func TestFlashClearsOnNextAction(t *testing.T) {
 	}
 }
 
-var _ = model.Event{}
+func TestRawJSONNeverCutSilently(t *testing.T) {
+	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor} {
+		m := New(Options{Log: trajectory(t, "simple_echo_hello_world"), Profile: profile})
+		m, _ = send(m, windowSize(80, 24))
+		m, _ = press(t, m, "enter", "r")
+		lines, nodes := m.insp.lines(m, 78)
+		if len(lines) != len(nodes) {
+			t.Fatalf("%v: %d rows, %d nodes", profile, len(lines), len(nodes))
+		}
+		joined := ""
+		for _, l := range lines {
+			if w := textWidth(l); w > 78-rawGutter {
+				t.Fatalf("%v: a wrapped row is %d cells: %q", profile, w, l)
+			}
+			if n := strings.Count(l, "\x1b["); n > 12 {
+				t.Fatalf("%v: a row carries %d sequences", profile, n)
+			}
+			joined += strings.TrimSpace(ansi.Strip(l)) + " "
+		}
+		if !strings.Contains(joined, "Your primary role is to assist users") {
+			t.Fatalf("%v: the system prompt's text is not all there", profile)
+		}
+		// Unwrapped, the long lines say they go on, and ←/→ move along them.
+		m, _ = press(t, m, "w")
+		if !m.insp.nowrap || !strings.Contains(screen(m), "›") || !strings.Contains(screen(m), "unwrapped, col 1/") {
+			t.Fatalf("%v: w does not unwrap with a marker:\n%s", profile, screen(m))
+		}
+		m, _ = press(t, m, "right", "right", "left")
+		if m.insp.xoff != sidewaysStep || !strings.Contains(screen(m), "‹") {
+			t.Fatalf("%v: sideways offset %d", profile, m.insp.xoff)
+		}
+		m, _ = press(t, m, "w")
+		if m.insp.nowrap || m.insp.xoff != 0 {
+			t.Fatalf("%v: w does not wrap again", profile)
+		}
+	}
+}
+
+func TestRawFoldOnWrappedRow(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 80, 24)
+	m, _ = press(t, m, "enter", "r")
+	before := m.insp.lineCount(m, m.layout().list.w)
+	// Fold the top-level object from its first row: one row is left.
+	m, _ = press(t, m, "enter")
+	if after := m.insp.lineCount(m, m.layout().list.w); after != 1 || before < 10 {
+		t.Fatalf("fold: %d rows, then %d", before, after)
+	}
+}
 
 func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
 	m := newModel(Options{Log: demoLog(t, -1), Title: "demo"}, 160, 48)
