@@ -66,5 +66,6 @@ func (m Model) activeKeys(st reducer.State) KeyMap {
 	k.Inspect.SetEnabled(m.cursor >= 0 && !inInspector)
 	k.Back.SetEnabled(inInspector || m.showHelp || m.picker.open)
 	k.NextBookmark.SetEnabled(len(m.bookmarks) > 0)
+	k.PrevBookmark.SetEnabled(len(m.bookmarks) > 0)
 	return k
 }

@@ -14,9 +14,11 @@ type KeyMap struct {
 	NextUser, PrevUser     key.Binding
 	NextStatus, PrevStatus key.Binding
 	Bookmark, NextBookmark key.Binding
-	Jump                   key.Binding
-	Search                 key.Binding
-	NextMatch, PrevMatch   key.Binding
+	// PrevBookmark walks the bookmarks backwards; both wrap around.
+	PrevBookmark         key.Binding
+	Jump                 key.Binding
+	Search               key.Binding
+	NextMatch, PrevMatch key.Binding
 	// OlderSearch and NewerSearch walk the search history in the "/"
 	// prompt.
 	OlderSearch, NewerSearch key.Binding
@@ -53,6 +55,7 @@ func DefaultKeyMap() KeyMap {
 		PrevStatus:   b("(", "previous status change", "("),
 		Bookmark:     b("m", "bookmark", "m"),
 		NextBookmark: b("'", "next bookmark", "'"),
+		PrevBookmark: b("\"", "previous bookmark", "\""),
 		Jump:         b(":", "jump to index/time", ":"),
 		Search:       b("/", "search", "/"),
 		NextMatch:    b("n", "next match", "n"),
@@ -61,7 +64,7 @@ func DefaultKeyMap() KeyMap {
 		NewerSearch:  b("↓", "in /: later search", "down", "ctrl+n"),
 		Filter:       b("f", "filter kinds", "f"),
 		Noise:        b("F", "toggle noise", "F"),
-		TimeMode:     b("t", "relative/absolute time", "t"),
+		TimeMode:     b("t", "time: relative/absolute/gap", "t"),
 		Play:         b("space", "play/pause", "space"),
 		Faster:       b("+", "faster", "+", "="),
 		Slower:       b("-", "slower", "-"),
@@ -87,7 +90,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.Jump}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.Filter, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},

@@ -79,7 +79,7 @@ func TestMoveKeys(t *testing.T) {
 			}
 		}},
 		{[]string{"t"}, func(t *testing.T, m Model) {
-			if !m.absTime || !strings.Contains(screen(m), "09:26:53") {
+			if m.timeMode != timeAbsolute || !strings.Contains(screen(m), "09:26:53") {
 				t.Errorf("t: absolute times not shown")
 			}
 		}},

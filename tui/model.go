@@ -70,10 +70,11 @@ type Model struct {
 	warnings    int
 	lastWarning string
 
-	focus   pane
-	scroll  [paneCount]int
-	filter  kindFilter
-	absTime bool
+	focus  pane
+	scroll [paneCount]int
+	filter kindFilter
+	// timeMode is how the list prints each event's time (t cycles it).
+	timeMode timeMode
 
 	picker   kindPicker
 	insp     inspector

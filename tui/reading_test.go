@@ -1,0 +1,217 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// readingScenarios are the screens of the reading aids: time modes, side
+// panes sized to their content, the inspector's markdown and wrapped JSON.
+func readingScenarios() []scenario {
+	return []scenario{
+		{"gap_times", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"), Title: "creating agent plan",
+				Source: "replay trajectories/creating_agent_plan"}, w, h)
+			m, _ = press(t, m, "t", "t")
+			return m
+		}},
+		{"long_conversation_times", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: spreadLog(t, 4*24*time.Hour+7*time.Hour+12*time.Minute), Title: "four days",
+				Source: "replay ./long"}, w, h)
+			m, _ = press(t, m, "G")
+			return m
+		}},
+	}
+}
+
+func TestGoldenReading(t *testing.T) { runGoldens(t, readingScenarios()) }
+
+// spreadLog is the real hello-world recording with its events moved so
+// the last one is span after the first: a conversation that lasts days.
+func spreadLog(t *testing.T, span time.Duration) *reducer.Log {
+	t.Helper()
+	src := trajectory(t, "simple_echo_hello_world")
+	log := reducer.NewLog(nil, 0)
+	n := src.Len()
+	start := src.Event(0).Time
+	for i := 0; i < n; i++ {
+		ev := src.Event(i)
+		ev.Time = start.Add(span * time.Duration(i) / time.Duration(n-1))
+		log.Append(ev)
+	}
+	return log
+}
+
+func TestTimeModesCycle(t *testing.T) {
+	log := trajectory(t, "creating_agent_plan")
+	m := newModel(Options{Log: log}, 160, 48)
+	want := []timeMode{timeAbsolute, timeGap, timeRelative}
+	for _, mode := range want {
+		m, _ = press(t, m, "t")
+		if m.timeMode != mode {
+			t.Fatalf("t: mode %v, want %v", m.timeMode, mode)
+		}
+	}
+	m, _ = press(t, m, "t", "t", "j", "j")
+	gap := gapText(log.Event(2).Time, log.Event(1).Time)
+	if !strings.HasPrefix(gap, "+") || !strings.Contains(screen(m), gap) || !strings.Contains(screen(m), "gap times") {
+		t.Fatalf("gap mode does not show the event's own gap %q:\n%s", gap, screen(m))
+	}
+}
+
+func TestTimesPastADay(t *testing.T) {
+	span := 4*24*time.Hour + 7*time.Hour + 12*time.Minute
+	for _, tt := range []struct {
+		w    int
+		want string
+	}{
+		{160, "+4d07h12m"}, // room: the whole span
+		{80, "+4d07h"},     // the narrow column keeps the list's offsets
+	} {
+		m := newModel(Options{Log: spreadLog(t, span)}, tt.w, 24)
+		m, _ = press(t, m, "G")
+		row := lineWith(screen(m), "▶ "+ordinal(m.cursor))
+		if !strings.Contains(row, tt.want) {
+			t.Errorf("%d columns: last row %q lacks %q", tt.w, row, tt.want)
+		}
+		if tt.w == 80 && strings.Contains(row, "+4d07h12m") {
+			t.Errorf("80 columns: the wide form does not fit: %q", row)
+		}
+	}
+	// Short conversations keep the narrow column at any width.
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
+	l := eventList{m: m}
+	if l.wideTimes(158, m.cache.startTime(m.log)) {
+		t.Fatal("a conversation of minutes widened the time column")
+	}
+	if got := offsetText(time.Unix(0, 0).Add(27*time.Hour+3*time.Minute), time.Unix(0, 0), true); got != "+1d03h03m" {
+		t.Fatalf("offsetText past a day = %q", got)
+	}
+}
+
+// lineWith returns the screen line that contains s.
+func lineWith(screen, s string) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, s) {
+			return line
+		}
+	}
+	return ""
+}
+
+func TestBookmarksWrapAndGoBack(t *testing.T) {
+	m := newModel(Options{Log: generated(t, 200, 3)}, 160, 48)
+	m, _ = press(t, m, "j", "j", "m", "j", "j", "j", "m", "j", "j", "m")
+	b := append([]int(nil), m.bookmarks...)
+	if len(b) != 3 {
+		t.Fatalf("bookmarks %v", b)
+	}
+	// From the last bookmark ' wraps to the first.
+	m, _ = press(t, m, "'")
+	if m.cursor != b[0] {
+		t.Fatalf("' at the last bookmark: cursor %d, want %d", m.cursor, b[0])
+	}
+	// " goes back, and wraps from the first to the last.
+	m, _ = press(t, m, "\"")
+	if m.cursor != b[2] {
+		t.Fatalf("\" at the first bookmark: cursor %d, want %d", m.cursor, b[2])
+	}
+	m, _ = press(t, m, "\"")
+	if m.cursor != b[1] {
+		t.Fatalf("\": cursor %d, want %d", m.cursor, b[1])
+	}
+	if !strings.Contains(helpScreen(t, m), "previous bookmark") {
+		t.Fatal("help does not list \"")
+	}
+}
+
+// helpScreen is the full help as the ? key shows it.
+func helpScreen(t *testing.T, m Model) string {
+	t.Helper()
+	m.height = 200
+	m, _ = press(t, m, "?")
+	return screen(m)
+}
+
+func TestFlashClearsOnNextAction(t *testing.T) {
+	m := newModel(Options{Log: errorLog(t)}, 160, 48)
+	m, _ = press(t, m, "G", "]")
+	if m.flash == "" {
+		t.Fatal("] at the end says nothing")
+	}
+	// A key bound to nothing keeps the message.
+	m, _ = press(t, m, "Z")
+	if m.flash == "" {
+		t.Fatal("an unbound key cleared the message")
+	}
+	m, _ = press(t, m, "k")
+	if m.flash != "" || strings.Contains(screen(m), "no next error") {
+		t.Fatalf("the message outlived the next action: %q", m.flash)
+	}
+	// An action with its own message replaces the old one.
+	m, _ = press(t, m, "m")
+	m, _ = press(t, m, "G", "]")
+	if !strings.Contains(m.flash, "no next error") {
+		t.Fatalf("flash %q", m.flash)
+	}
+}
+
+var _ = model.Event{}
+
+func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
+	m := newModel(Options{Log: demoLog(t, -1), Title: "demo"}, 160, 48)
+	m = jumpTo(t, m, "151")
+	l := m.layout()
+	order, heights, frames := m.sideLayout(m.state(), l.side)
+	for k, p := range order {
+		if want := len(frames[k].lines) + 1; heights[k] != want {
+			t.Errorf("%s: %d rows for %d lines", p.title(), heights[k], want-1)
+		}
+	}
+	side := ""
+	for _, line := range strings.Split(screen(m), "\n") {
+		if cells := []rune(line); len(cells) > l.side.x {
+			side += string(cells[l.side.x:]) + "\n"
+		}
+	}
+	// The model name and a task's notes are whole, wrapped, not cut.
+	for _, want := range []string{"sonnet-4-5-20250929 (agent)", "which key", "goes"} {
+		if !strings.Contains(side, want) {
+			t.Errorf("side column lacks %q:\n%s", want, side)
+		}
+	}
+	if strings.Contains(side, "…") {
+		t.Errorf("side column cuts a line:\n%s", side)
+	}
+	// A style open where a row wraps is closed on that row.
+	for _, row := range wrapPaneLines([]string{m.styles.Muted.Render(strings.Repeat("word ", 30))}, 40) {
+		if strings.Contains(row, "\x1b[") && !strings.HasSuffix(row, "\x1b[m") {
+			t.Errorf("wrapped row leaves its style open: %q", row)
+		}
+	}
+}
+
+func TestSidePanesShareAShortColumn(t *testing.T) {
+	// With too little room every pane keeps its title and a line or two,
+	// and what needs an answer (pending) gets its rows first.
+	m := liveModel(t, waitingLog(t), 120, 30, Options{Controls: &fakeControls{}})
+	l := m.layout()
+	order, heights, frames := m.sideLayout(m.state(), l.side)
+	total := 0
+	for k, p := range order {
+		total += heights[k]
+		if heights[k] < min(3, len(frames[k].lines)+1) {
+			t.Errorf("%s: %d rows", p.title(), heights[k])
+		}
+		if p == panePending && heights[k] != len(frames[k].lines)+1 {
+			t.Errorf("pending: %d rows for %d lines", heights[k], len(frames[k].lines))
+		}
+	}
+	if total > l.side.h {
+		t.Fatalf("side panes take %d rows of %d", total, l.side.h)
+	}
+}
