@@ -29,11 +29,11 @@ type KeyMap struct {
 	Raw, Diff, Fold          key.Binding
 	// Wrap toggles wrapping of raw JSON; Left and Right scroll it
 	// sideways while it is unwrapped.
-	Wrap, Left, Right key.Binding
-	Copy, Pager, Export      key.Binding
-	Focus, FocusPane         key.Binding
-	Accept, Reject           key.Binding
-	Help, Quit               key.Binding
+	Wrap, Left, Right   key.Binding
+	Copy, Pager, Export key.Binding
+	Focus, FocusPane    key.Binding
+	Accept, Reject      key.Binding
+	Help, Quit          key.Binding
 }
 
 // DefaultKeyMap returns the bindings documented in the user guide.
