@@ -46,6 +46,8 @@ type inspectData struct {
 	// raw caches the raw view's rows for a width and fold generation:
 	// wrapping a large event is not redone each frame.
 	raw rawRows
+	// md is a message's markdown, rendered in Update (markdown.go).
+	md *markdownBlock
 	// folds counts fold changes, which make the raw rows stale.
 	folds int
 }
@@ -76,13 +78,14 @@ func (m Model) openInspector() Model {
 		obs := m.log.Event(r)
 		result = &obs
 	}
-	d := &inspectData{rendered: renderEvent(ev, m.cursor, m.styles, result, r), diff: m.log.Diff(m.cursor)}
+	d := &inspectData{diff: m.log.Diff(m.cursor)}
+	d.rendered, d.md = renderEventMarkdown(ev, m.cursor, m.styles, result, r, true)
 	d.tree, d.treeErr = parseJSON(ev.Raw)
 	if d.tree != nil {
 		d.tree.foldDeep(0, 40)
 	}
 	m.insp.data = d
-	return m
+	return m.refreshMarkdown()
 }
 
 // lines returns the current mode's lines, wrapped (rendered, diff) or left
@@ -120,7 +123,7 @@ func (in inspector) lines(m Model, width int) ([]string, []*jsonNode) {
 		}
 		return wrapLines(out, width), nil
 	}
-	return wrapLines(d.rendered, width), nil
+	return d.withMarkdown(width), nil
 }
 
 // rawGutter is the raw view's left column: the selected line's marker.

@@ -1,12 +1,17 @@
 package tui
 
 import (
+	"encoding/json"
+	"image/color"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+
+	"ohwatch/theme"
 
 	"ohwatch/reducer"
 )
@@ -31,6 +36,12 @@ func readingScenarios() []scenario {
 			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
 				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
 			m, _ = press(t, m, "enter", "r", "w", "right")
+			return m
+		}},
+		{"markdown_message", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"), Title: "creating agent plan",
+				Source: "replay trajectories/creating_agent_plan"}, w, h)
+			m, _ = press(t, m, "G", "enter")
 			return m
 		}},
 		{"long_conversation_times", func(t *testing.T, w, h int) Model {
@@ -275,4 +286,83 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 	if total > l.side.h {
 		t.Fatalf("side panes take %d rows of %d", total, l.side.h)
 	}
+}
+
+func TestMessagesRenderAsMarkdownInUpdate(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
+	m, _ = press(t, m, "G", "enter")
+	md := m.insp.data.md
+	if md == nil || md.lines == nil || md.width != m.layout().list.w {
+		t.Fatalf("the message was not rendered when the inspector opened: %+v", md)
+	}
+	out := screen(m)
+	// The markdown table is drawn as a table, not left as pipes.
+	if !strings.Contains(out, "---|---") || strings.Contains(out, "|---|") {
+		t.Fatalf("markdown not rendered:\n%s", out)
+	}
+	// Frames read the rendering; they never render.
+	before := markdownRenders.Load()
+	for range 3 {
+		_ = screen(m)
+		m, _ = press(t, m, "j")
+	}
+	if n := markdownRenders.Load() - before; n != 0 {
+		t.Fatalf("frames and scrolling rendered markdown %d times", n)
+	}
+	// A resize renders it again, at the new width.
+	m, _ = send(m, windowSize(90, 30))
+	if m.insp.data.md.width != m.layout().list.w || markdownRenders.Load() == before {
+		t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
+	}
+}
+
+func TestMarkdownFollowsThePalette(t *testing.T) {
+	log := trajectory(t, "creating_agent_plan")
+	for _, tt := range []struct {
+		opts Options
+		bg   tea.Msg
+		want string
+	}{
+		{Options{Log: log, NoColor: true}, nil, "notty"},
+		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode}, nil, "dark"},
+		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.LightMode}, nil, "light"},
+		{Options{Log: log, Profile: colorprofile.TrueColor}, tea.BackgroundColorMsg{Color: color.White}, "light"},
+	} {
+		m := New(tt.opts)
+		m, _ = send(m, windowSize(120, 40))
+		if tt.bg != nil {
+			m, _ = send(m, tt.bg)
+		}
+		m, _ = press(t, m, "G", "enter")
+		if got := m.insp.data.md.style; got != tt.want {
+			t.Errorf("%+v: markdown style %q, want %q", tt.bg, got, tt.want)
+		}
+	}
+}
+
+func TestMarkdownIsSanitisedFirst(t *testing.T) {
+	raw := `{"id":"m1","timestamp":"2026-01-27T03:56:17.000000","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":` +
+		string(mustJSON(t, "# Title\n\n"+hostileText)) + `}]},"kind":"MessageEvent"}`
+	m := New(Options{Log: fixtureLog(t, raw), Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
+	m, _ = send(m, windowSize(120, 40))
+	m, _ = press(t, m, "enter")
+	for _, l := range m.insp.data.md.lines {
+		for _, bad := range []string{"\x1b]", "\x1b[2J", "\r", "\u202e", "\u009b"} {
+			if strings.Contains(l, bad) {
+				t.Fatalf("rendered markdown carries %q: %q", bad, l)
+			}
+		}
+	}
+	if !strings.Contains(screen(m), "Title") {
+		t.Fatal("heading lost")
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
