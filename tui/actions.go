@@ -9,16 +9,17 @@ import (
 )
 
 // copyEvent copies the cursor event's JSON to the clipboard with OSC 52,
-// which works over SSH and tmux. The payload is base64-encoded by the
-// sequence, so the event's bytes cannot drive the terminal.
+// which works over SSH and tmux, and with a native clipboard tool
+// (clipboard.go). The OSC 52 payload is base64-encoded by the sequence,
+// so the event's bytes cannot drive the terminal.
 func (m Model) copyEvent() (tea.Model, tea.Cmd) {
 	i := m.eventForAction()
 	if i < 0 {
 		return m, nil
 	}
 	raw := m.log.Event(i).Raw
-	m, flash := m.setFlash("copied " + ordinal(i) + " JSON (" + itoa(len(raw)) + " bytes) to the clipboard")
-	return m, tea.Batch(tea.SetClipboard(string(raw)), flash)
+	m, flash := m.setFlash("copied " + ordinal(i) + " JSON (" + itoa(len(raw)) + " bytes) via OSC 52")
+	return m, tea.Batch(tea.SetClipboard(string(raw)), nativeCopy(raw, i), flash)
 }
 
 // eventForAction is the event y, o and the inspector act on: the

@@ -183,6 +183,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))
 		}
 		return m.setFlash("exported to " + model.SanitizeLine(msg.path))
+	case clipboardDoneMsg:
+		return m.clipboardDone(msg)
 	case pagerFileMsg:
 		return m.openPager(msg)
 	case pagerDoneMsg:

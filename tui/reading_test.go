@@ -3,6 +3,8 @@ package tui
 import (
 	"encoding/json"
 	"image/color"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -365,4 +367,49 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func TestCopyUsesANativeClipboard(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "clipboard")
+	script := "#!/bin/sh\n[ \"$1 $2\" = \"-selection clipboard\" ] || exit 3\nexec /bin/cat > " + out + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xclip"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	log := trajectory(t, "simple_echo_hello_world")
+	m := newModel(Options{Log: log}, 160, 48)
+	m, _ = press(t, m, "j")
+	m, cmd := press(t, m, "y")
+	m = runCmd(t, m, cmd)
+	got, err := os.ReadFile(out)
+	if err != nil || string(got) != string(log.Event(1).Raw) {
+		t.Fatalf("xclip got %q (%v)", got, err)
+	}
+	if !strings.Contains(m.flash, "via OSC 52 and xclip") {
+		t.Fatalf("flash %q", m.flash)
+	}
+	// Without any tool the footer says the copy went by OSC 52 alone.
+	t.Setenv("PATH", t.TempDir())
+	m, cmd = press(t, m, "y")
+	m = runCmd(t, m, cmd)
+	if !strings.Contains(m.flash, "OSC 52 only") {
+		t.Fatalf("flash without a tool: %q", m.flash)
+	}
+}
+
+func TestCopyRunsNoToolInUpdate(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "ran")
+	if err := os.WriteFile(filepath.Join(dir, "wl-copy"), []byte("#!/bin/sh\n/bin/cat > "+out+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
+	if _, cmd := press(t, m, "y"); cmd == nil {
+		t.Fatal("y returns no command")
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("the clipboard tool ran inside Update")
+	}
 }
