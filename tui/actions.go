@@ -82,15 +82,32 @@ func removeFileCmd(path string) tea.Cmd {
 	}
 }
 
-// startExport runs Options.Export in a command.
-func (m Model) startExport(format string) (tea.Model, tea.Cmd) {
+// startExport runs Options.Export in a command; path "" is its default.
+func (m Model) startExport(format, path string) (tea.Model, tea.Cmd) {
 	export := m.opts.Export
 	if export == nil {
 		return m.setFlash("export is not available here")
 	}
 	m, flash := m.setFlash("exporting " + format + "…")
 	return m, tea.Batch(flash, func() tea.Msg {
-		path, err := export(format)
-		return exportDoneMsg{path: path, err: err}
+		written, err := export(format, path)
+		return exportDoneMsg{path: written, err: err}
 	})
 }
+
+// askExportPath opens the prompt for where the export goes, filled with
+// the default path (Options.ExportPath) for the user to keep or edit.
+func (m Model) askExportPath(format string) (tea.Model, tea.Cmd) {
+	if m.opts.ExportPath == nil {
+		return m.startExport(format, "")
+	}
+	in := newTextInput()
+	in.CharLimit = maxPathRunes
+	in.SetValue(m.opts.ExportPath(format))
+	in.CursorEnd()
+	m.input = prompt{kind: promptExportPath, in: in, format: format}
+	return m, nil
+}
+
+// maxPathRunes bounds a typed export path.
+const maxPathRunes = 1024

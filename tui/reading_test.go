@@ -46,6 +46,16 @@ func readingScenarios() []scenario {
 			m, _ = press(t, m, "G", "enter")
 			return m
 		}},
+		{"export_path_prompt", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world",
+				Export: func(f, p string) (string, error) { return p, nil },
+				ExportPath: func(f string) string {
+					return "/home/ann/.local/state/ohwatch/exports/hello-world-20260127-035617." + f
+				}}, w, h)
+			m, _ = press(t, m, "e", "m")
+			return m
+		}},
 		{"long_conversation_times", func(t *testing.T, w, h int) Model {
 			m := newModel(Options{Log: spreadLog(t, 4*24*time.Hour+7*time.Hour+12*time.Minute), Title: "four days",
 				Source: "replay ./long"}, w, h)
@@ -411,5 +421,45 @@ func TestCopyRunsNoToolInUpdate(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Fatal("the clipboard tool ran inside Update")
+	}
+}
+
+func TestExportAsksWhereAndSaysWhere(t *testing.T) {
+	dir := t.TempDir()
+	var gotFormat, gotPath string
+	opts := Options{Log: trajectory(t, "simple_echo_hello_world"),
+		Export: func(f, p string) (string, error) {
+			gotFormat, gotPath = f, p
+			return p, nil
+		},
+		ExportPath: func(f string) string { return filepath.Join(dir, "default."+f) }}
+	m := newModel(opts, 80, 24)
+	m, _ = press(t, m, "e", "j")
+	if m.input.kind != promptExportPath || m.input.in.Value() != filepath.Join(dir, "default.json") {
+		t.Fatalf("e j: prompt %v with %q", m.input.kind, m.input.in.Value())
+	}
+	if !strings.Contains(screen(m), "export json to:") || !strings.Contains(screen(m), "default.json") {
+		t.Fatalf("the prompt does not show the default:\n%s", screen(m))
+	}
+	// Keep the default: enter writes there and the footer names it.
+	m2, cmd := press(t, m, "enter")
+	m2 = runCmd(t, m2, cmd)
+	if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") || !strings.Contains(m2.flash, "exported to "+gotPath) {
+		t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.flash)
+	}
+	// Edit it: ctrl+u clears, a pasted path is taken.
+	m, _ = press(t, m, "ctrl+u")
+	next, _ := m.Update(tea.PasteMsg{Content: "/srv/out.json"})
+	m = next.(Model)
+	m, cmd = press(t, m, "enter")
+	m = runCmd(t, m, cmd)
+	if gotPath != "/srv/out.json" || !strings.Contains(m.flash, "/srv/out.json") {
+		t.Fatalf("typed path: %q, flash %q", gotPath, m.flash)
+	}
+	// esc cancels without writing.
+	gotPath = ""
+	m, _ = press(t, m, "e", "m", "esc")
+	if m.input.active() || gotPath != "" {
+		t.Fatalf("esc: prompt %v, wrote %q", m.input.kind, gotPath)
 	}
 }
