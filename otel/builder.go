@@ -76,6 +76,9 @@ type Builder struct {
 	// replay name the trace alike.
 	title    string
 	finished bool
+	// attrs is scratch for the attributes of the span being made: the SDK
+	// copies them into the span, so one slice serves every span.
+	attrs []attribute.KeyValue
 }
 
 // pendingChat is an LLM call whose metrics arrived (a stats update, or
@@ -106,9 +109,14 @@ func NewBuilder(tracer trace.Tracer, conversationID string, opts Options) *Build
 func (b *Builder) Finished() bool { return b.finished }
 
 // start starts a span with the id derived from key, as a child of parent.
+// The attributes are set on the started span rather than passed as a start
+// option: the option copies them once more, and no sampler reads them
+// (every span is sampled).
 func (b *Builder) start(parent context.Context, key, name string, at time.Time, kind trace.SpanKind, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	ctx := withIDs(parent, b.traceID, spanID(key))
-	return b.tracer.Start(ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
+	ctx, sp := b.tracer.Start(ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(kind))
+	sp.SetAttributes(attrs...)
+	return ctx, sp
 }
 
 // scope is where a span's children and events go: the open turn, else the
@@ -267,11 +275,10 @@ func (b *Builder) flush(responseID string) {
 	parent, _ := b.scope()
 	for k, c := range b.pending {
 		model := c.usage.Model
-		attrs := []attribute.KeyValue{
+		attrs := append(b.attrs[:0],
 			semconv.GenAIOperationNameChat,
 			semconv.GenAIRequestModel(line(model)),
-			attrUsageID.String(line(c.usage.UsageID)),
-		}
+			attrUsageID.String(line(c.usage.UsageID)))
 		rid := ""
 		if k == 0 {
 			rid = responseID
@@ -299,6 +306,7 @@ func (b *Builder) flush(responseID string) {
 			name += " " + line(model)
 		}
 		ctx, sp := b.start(parent, c.key, name, c.start, trace.SpanKindClient, attrs...)
+		b.attrs = attrs
 		sp.End(trace.WithTimestamp(c.end))
 		if rid != "" {
 			b.rememberChat(rid, trace.SpanContextFromContext(ctx))
@@ -353,15 +361,14 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 	if tool == "" {
 		tool = a.ActionKind
 	}
-	attrs := []attribute.KeyValue{
+	attrs := append(b.attrs[:0],
 		semconv.GenAIOperationNameExecuteTool,
 		semconv.GenAIToolName(line(tool)),
 		semconv.GenAIToolCallID(line(a.ToolCallID)),
 		semconv.GenAIToolType("function"),
 		attrRisk.String(line(a.SecurityRisk)),
 		attrEventID.String(line(ev.ID)),
-		lineAttr(attrSummary, ev.Summary),
-	}
+		lineAttr(attrSummary, ev.Summary))
 	if b.opts.Content {
 		if args := actionArguments(ev); args != "" {
 			attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(args))
@@ -372,6 +379,7 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 		name += " " + line(tool)
 	}
 	_, sp := b.start(parent, "tool:"+ev.ID, name, at, trace.SpanKindInternal, attrs...)
+	b.attrs = attrs
 	t := &openTool{span: sp, actionKey: "action:" + ev.ID, seq: b.toolSeq}
 	b.toolSeq++
 	if a.ToolCallID != "" {

@@ -28,9 +28,8 @@ const exportBatch = 1024
 
 // Export writes the conversation of log as OTLP/JSON: one
 // ExportTraceServiceRequest per line. The spans are made by the SDK and
-// turned into OTLP by its exporter; only the JSON encoding is done here,
-// with protojson, plus the one deviation OTLP/JSON makes from protobuf's
-// JSON mapping: trace and span ids are hex, not base64.
+// turned into OTLP by its exporter; only the JSON encoding is done here
+// (otlpjson.go): what protojson writes, ids in hex as OTLP/JSON has them.
 func Export(w io.Writer, log *reducer.Log, conversationID, serviceName, version string, opts Options) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	proc := newChunkProcessor(bw)
@@ -168,10 +167,25 @@ func MarshalJSON(rs []*tracepb.ResourceSpans) ([]byte, error) {
 	return out, err
 }
 
-// appendJSON appends the OTLP/JSON of rs to dst, using scratch for
-// protojson's output; both are returned for reuse, so an export's workers
-// do not grow a fresh megabyte buffer for every chunk.
+// appendJSON appends the OTLP/JSON of rs to dst. The direct encoder
+// writes it; a message it does not know all of goes through protojson,
+// using scratch for protojson's output. Both buffers are returned for
+// reuse, so an export's workers do not grow a fresh megabyte buffer for
+// every chunk.
 func appendJSON(dst, scratch []byte, rs []*tracepb.ResourceSpans) (out, scratchOut []byte, err error) {
+	out, err = appendRequestJSON(dst, rs)
+	if err == nil {
+		return out, scratch, nil
+	}
+	if !errors.Is(err, errUnknownField) {
+		return dst, scratch, fmt.Errorf("otlp json: %w", err)
+	}
+	return appendProtoJSON(dst, scratch, rs)
+}
+
+// appendProtoJSON is appendJSON through protojson, plus the one deviation
+// OTLP/JSON makes from protobuf's JSON mapping: ids in hex, not base64.
+func appendProtoJSON(dst, scratch []byte, rs []*tracepb.ResourceSpans) (out, scratchOut []byte, err error) {
 	req := &coltracepb.ExportTraceServiceRequest{ResourceSpans: rs}
 	scratch, err = protojson.MarshalOptions{UseEnumNumbers: true}.MarshalAppend(scratch[:0], req)
 	if err != nil {

@@ -32,7 +32,8 @@ func TraceID(conversationID string) trace.TraceID {
 // spanID derives a span id from the key naming a span ("tool:<event id>").
 func spanID(key string) trace.SpanID {
 	var id trace.SpanID
-	sum := sha256.Sum256([]byte("ohwatch/span/" + key))
+	var buf [128]byte // most keys fit: hashed without an allocation
+	sum := sha256.Sum256(append(append(buf[:0], "ohwatch/span/"...), key...))
 	copy(id[:], sum[:])
 	if !id.IsValid() {
 		id[7] = 1

@@ -16,7 +16,8 @@ type rowKey struct {
 	index    int
 	width    int
 	numWidth int
-	absTime  bool
+	timeMode timeMode
+	wide     bool   // times past a day in full
 	start    int64  // the conversation start, for relative times
 	query    string // the search, whose matches the row highlights
 }

@@ -19,6 +19,8 @@ const pairScan = 64
 // nothing but the marker column.
 type eventList struct {
 	m Model
+	// wide: the time column prints times past a day in full (wideTimes).
+	wide bool
 }
 
 // Render implements the pane contract: exactly width×height cells.
@@ -48,6 +50,7 @@ func (l eventList) Render(width, height int) string {
 	}
 	numWidth := len(strconv.Itoa(m.log.Len())) + 1
 	start := m.cache.startTime(m.log)
+	l.wide = l.wideTimes(width-2, start)
 	for k, i := range rows {
 		out = append(out, l.row(i, width, numWidth, start, forgotten[k]))
 	}
@@ -72,6 +75,9 @@ func (l eventList) title(width int, forgotten bool) string {
 	if s := m.search.label(); s != "" {
 		parts = append(parts, s)
 	}
+	if m.timeMode != timeRelative {
+		parts = append(parts, m.timeMode.String()+" times")
+	}
 	if forgotten {
 		parts = append(parts, m.styles.Glyphs.Forgotten+" forgotten by condensation")
 	}
@@ -94,7 +100,7 @@ func (m Model) focusTitle(p pane) string { return p.title() }
 func (l eventList) row(i, width, numWidth int, start time.Time, forgotten bool) string {
 	m := l.m
 	g := m.styles.Glyphs
-	key := rowKey{index: i, width: width, numWidth: numWidth, absTime: m.absTime, start: start.UnixNano(), query: m.search.query}
+	key := rowKey{index: i, width: width, numWidth: numWidth, timeMode: m.timeMode, wide: l.wide, start: start.UnixNano(), query: m.search.query}
 	gone := " "
 	if forgotten {
 		gone = g.Forgotten
@@ -128,11 +134,12 @@ func (l eventList) rowText(i, w, numWidth int, start time.Time, plain bool) stri
 	ev := m.log.Event(i)
 	num := ordinal(i)
 	num = strings.Repeat(" ", max(numWidth-len(num), 0)) + num
-	when := format.Offset(ev.Time, start)
-	if m.absTime {
-		when = format.Clock(ev.Time)
+	when := l.timeText(i, &ev, start, l.wide)
+	col := 8
+	if l.wide {
+		col = 10
 	}
-	when = strings.Repeat(" ", max(8-len(when), 0)) + when
+	when = strings.Repeat(" ", max(col-len(when), 0)) + when
 	source := model.SanitizeLine(ev.Source)
 	if source == "environment" {
 		source = "env"
@@ -155,12 +162,47 @@ func (l eventList) rowText(i, w, numWidth int, start time.Time, plain bool) stri
 	if pair := l.pairing(&ev); pair != "" {
 		b.WriteString(style(s.Muted, pair) + " ")
 	}
+	if a, ok := ev.Body.(*model.Action); ok && a.SecurityRisk == "HIGH" {
+		// A HIGH-risk action is what a person must notice while scanning:
+		// said in words, so it survives NO_COLOR and the selected row.
+		b.WriteString(style(s.Risk(a.SecurityRisk), "HIGH") + " ")
+	}
 	if errRow {
 		b.WriteString(m.highlight(summary, s.Error, plain))
 	} else {
 		b.WriteString(m.highlight(summary, s.Text, plain))
 	}
 	return fitLine(b.String(), w)
+}
+
+// wideTimeFrom is the row width from which the time column has room for
+// "+4d07h12m".
+const wideTimeFrom = 100
+
+// wideTimes reports whether rows w cells wide print times past a day in
+// full ("+4d07h12m", two cells more): only when there is room and the
+// conversation lasts that long, so shorter ones keep the narrow column.
+func (l eventList) wideTimes(w int, start time.Time) bool {
+	n := l.m.log.Len()
+	if w < wideTimeFrom || n == 0 || start.IsZero() {
+		return false
+	}
+	last := l.m.log.Event(n - 1).Time
+	return !last.IsZero() && last.Sub(start) >= 24*time.Hour
+}
+
+// timeText is event i's time in the list's time mode.
+func (l eventList) timeText(i int, ev *model.Event, start time.Time, wide bool) string {
+	switch l.m.timeMode {
+	case timeAbsolute:
+		return format.Clock(ev.Time)
+	case timeGap:
+		if i == 0 {
+			return "+0ms"
+		}
+		return gapText(ev.Time, l.m.log.Event(i-1).Time)
+	}
+	return offsetText(ev.Time, start, wide)
 }
 
 // pairing describes the action a result answers and how long it took:

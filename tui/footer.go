@@ -61,10 +61,14 @@ func (m Model) activeKeys(st reducer.State) KeyMap {
 	k.Raw.SetEnabled(inInspector)
 	k.Diff.SetEnabled(inInspector)
 	k.Fold.SetEnabled(inInspector && m.insp.mode == modeRaw)
+	k.Wrap.SetEnabled(inInspector && m.insp.mode == modeRaw)
+	k.Left.SetEnabled(inInspector && m.insp.mode == modeRaw && m.insp.nowrap)
+	k.Right.SetEnabled(inInspector && m.insp.mode == modeRaw && m.insp.nowrap)
 	k.Copy.SetEnabled(m.cursor >= 0)
 	k.Pager.SetEnabled(m.cursor >= 0)
 	k.Inspect.SetEnabled(m.cursor >= 0 && !inInspector)
 	k.Back.SetEnabled(inInspector || m.showHelp || m.picker.open)
 	k.NextBookmark.SetEnabled(len(m.bookmarks) > 0)
+	k.PrevBookmark.SetEnabled(len(m.bookmarks) > 0)
 	return k
 }

@@ -3,6 +3,9 @@ package tui
 import (
 	"strconv"
 	"strings"
+	"time"
+
+	"ohwatch/format"
 )
 
 // The TUI's numbers, costs, durations and statuses are printed by the
@@ -17,4 +20,50 @@ func formatSpeed(s float64) string {
 // ordinal prints an event index as the 1-based number the user sees.
 func ordinal(index int) string {
 	return "#" + strconv.Itoa(index+1)
+}
+
+// timeMode is how the event list prints each event's time.
+type timeMode int
+
+const (
+	timeRelative timeMode = iota // since the conversation's start: "+1:02:03"
+	timeAbsolute                 // the time of day, UTC: "14:03:00"
+	timeGap                      // since the event before it: "+3.0s"
+	timeModeCount
+)
+
+// String names the mode for the list's title.
+func (t timeMode) String() string {
+	return [...]string{"relative", "absolute", "gap"}[t]
+}
+
+// offsetText prints t relative to start. Past a day, and with room for
+// it (wide), it reads "+4d07h12m" rather than the list's narrow "+4d07h"
+// or "+27:03:05".
+func offsetText(t, start time.Time, wide bool) string {
+	if wide && !t.IsZero() && !start.IsZero() {
+		d := t.Sub(start)
+		sign := "+"
+		if d < 0 {
+			sign, d = "-", -d
+		}
+		if d >= 24*time.Hour && d < 365*24*time.Hour {
+			return sign + format.Duration(d)
+		}
+	}
+	return format.Offset(t, start)
+}
+
+// gapText prints the time since the event before ("+3.0s"), "--" when
+// either time is unknown; a negative gap (clocks that disagree) keeps its
+// sign.
+func gapText(t, prev time.Time) string {
+	if t.IsZero() || prev.IsZero() {
+		return "--"
+	}
+	d := t.Sub(prev)
+	if d < 0 {
+		return format.Duration(d)
+	}
+	return "+" + format.Duration(d)
 }

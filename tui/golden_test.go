@@ -128,8 +128,12 @@ func goldenScenarios() []scenario {
 
 // TestGolden compares whole screens, drawn without colour, with the files
 // in testdata/ (go test ./tui -update rewrites them).
-func TestGolden(t *testing.T) {
-	for _, sc := range goldenScenarios() {
+func TestGolden(t *testing.T) { runGoldens(t, goldenScenarios()) }
+
+// runGoldens draws every scenario at every golden size and compares it
+// with its file.
+func runGoldens(t *testing.T, scenarios []scenario) {
+	for _, sc := range scenarios {
 		for _, size := range goldenSizes {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
 				m := sc.build(t, size[0], size[1])

@@ -14,9 +14,11 @@ type KeyMap struct {
 	NextUser, PrevUser     key.Binding
 	NextStatus, PrevStatus key.Binding
 	Bookmark, NextBookmark key.Binding
-	Jump                   key.Binding
-	Search                 key.Binding
-	NextMatch, PrevMatch   key.Binding
+	// PrevBookmark walks the bookmarks backwards; both wrap around.
+	PrevBookmark         key.Binding
+	Jump                 key.Binding
+	Search               key.Binding
+	NextMatch, PrevMatch key.Binding
 	// OlderSearch and NewerSearch walk the search history in the "/"
 	// prompt.
 	OlderSearch, NewerSearch key.Binding
@@ -25,10 +27,13 @@ type KeyMap struct {
 	Play, Faster, Slower     key.Binding
 	Inspect, Back            key.Binding
 	Raw, Diff, Fold          key.Binding
-	Copy, Pager, Export      key.Binding
-	Focus, FocusPane         key.Binding
-	Accept, Reject           key.Binding
-	Help, Quit               key.Binding
+	// Wrap toggles wrapping of raw JSON; Left and Right scroll it
+	// sideways while it is unwrapped.
+	Wrap, Left, Right   key.Binding
+	Copy, Pager, Export key.Binding
+	Focus, FocusPane    key.Binding
+	Accept, Reject      key.Binding
+	Help, Quit          key.Binding
 }
 
 // DefaultKeyMap returns the bindings documented in the user guide.
@@ -53,6 +58,7 @@ func DefaultKeyMap() KeyMap {
 		PrevStatus:   b("(", "previous status change", "("),
 		Bookmark:     b("m", "bookmark", "m"),
 		NextBookmark: b("'", "next bookmark", "'"),
+		PrevBookmark: b("\"", "previous bookmark", "\""),
 		Jump:         b(":", "jump to index/time", ":"),
 		Search:       b("/", "search", "/"),
 		NextMatch:    b("n", "next match", "n"),
@@ -61,7 +67,7 @@ func DefaultKeyMap() KeyMap {
 		NewerSearch:  b("↓", "in /: later search", "down", "ctrl+n"),
 		Filter:       b("f", "filter kinds", "f"),
 		Noise:        b("F", "toggle noise", "F"),
-		TimeMode:     b("t", "relative/absolute time", "t"),
+		TimeMode:     b("t", "time: relative/absolute/gap", "t"),
 		Play:         b("space", "play/pause", "space"),
 		Faster:       b("+", "faster", "+", "="),
 		Slower:       b("-", "slower", "-"),
@@ -70,6 +76,9 @@ func DefaultKeyMap() KeyMap {
 		Raw:          b("r", "raw JSON", "r"),
 		Diff:         b("d", "state diff", "d"),
 		Fold:         b("enter/z", "fold/unfold", "enter", "space", "z"),
+		Wrap:         b("w", "wrap/unwrap raw JSON", "w"),
+		Left:         b("←/h", "scroll raw JSON left", "left", "h"),
+		Right:        b("→/l", "scroll raw JSON right", "right", "l"),
 		Copy:         b("y", "copy JSON", "y"),
 		Pager:        b("o", "open in pager", "o"),
 		Export:       b("e", "export", "e"),
@@ -87,11 +96,11 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.Jump}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.Filter, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
-		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Copy, k.Pager, k.Export}},
+		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.Pager, k.Export}},
 		{"Live", []key.Binding{k.Accept, k.Reject}},
 		{"App", []key.Binding{k.Help, k.Quit}},
 	}

@@ -39,6 +39,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.picker.open {
 		return m.pickerKey(msg)
 	}
+	if m.flash != "" && boundKey(msg, k) {
+		// Any action the user takes replaces the message of the last
+		// one; an action that has something to say sets its own.
+		m.flash = ""
+	}
 	if msg.String() == "esc" && m.attn.status != "" && !m.insp.open {
 		// The banner was seen; the list gets its lines back.
 		m.attn = attention{}
@@ -72,6 +77,13 @@ func (m Model) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (Model, tea.Cmd, bool
 		m.insp.scroll, m.insp.line = 0, 0
 	case m.insp.mode == modeRaw && key.Matches(msg, k.Fold):
 		m = m.toggleFold()
+	case key.Matches(msg, k.Wrap):
+		m.insp.nowrap, m.insp.xoff = !m.insp.nowrap, 0
+		m.insp.scroll, m.insp.line = 0, 0
+	case key.Matches(msg, k.Left):
+		m.insp.xoff = max(m.insp.xoff-sidewaysStep, 0)
+	case key.Matches(msg, k.Right):
+		m.insp.xoff = min(m.insp.xoff+sidewaysStep, m.rawLongest())
 	case key.Matches(msg, k.Down):
 		m = m.inspectScroll(1)
 	case key.Matches(msg, k.Up):
@@ -94,6 +106,21 @@ func (m Model) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (Model, tea.Cmd, bool
 		return m, nil, false
 	}
 	return m, nil, true
+}
+
+// sidewaysStep is how far ←/→ scroll unwrapped raw JSON.
+const sidewaysStep = 16
+
+// rawLongest is how far unwrapped raw JSON can scroll sideways: until its
+// longest line's end is on screen.
+func (m Model) rawLongest() int {
+	r := m.layout().list
+	lines, _ := m.insp.lines(m, r.w)
+	longest := 0
+	for _, l := range lines {
+		longest = max(longest, textWidth(l))
+	}
+	return max(longest-(r.w-rawGutter)+2, 0)
 }
 
 // toggleMode switches to mode, or back to the rendered view when already
@@ -129,10 +156,13 @@ func (m Model) paneScrollKey(msg tea.KeyPressMsg, k KeyMap) (Model, bool) {
 	}
 	m.scroll[p] = max(m.scroll[p], 0)
 	// Clamp to the pane's content so scrolling back up answers at once.
-	lines := len(m.sidePane(m.state(), p, m.width, 0).lines)
+	lines := len(m.sidePane(m.state(), p, m.sideWidth(), 0).lines)
 	m.scroll[p] = min(m.scroll[p], max(lines-1, 0))
 	return m, true
 }
+
+// sideWidth is how wide the side panes are drawn now.
+func (m Model) sideWidth() int { return m.layout().side.w }
 
 // globalKey answers the keys that apply everywhere.
 func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.Model, tea.Cmd) {
@@ -174,8 +204,8 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		return m.jumpMark(marks().StatusChanges, key.Matches(msg, k.NextStatus), "status change")
 	case key.Matches(msg, k.Bookmark):
 		return m.toggleBookmark()
-	case key.Matches(msg, k.NextBookmark):
-		return m.jumpMark(m.bookmarks, true, "bookmark")
+	case key.Matches(msg, k.NextBookmark, k.PrevBookmark):
+		return m.jumpBookmark(key.Matches(msg, k.NextBookmark))
 	case key.Matches(msg, k.Jump):
 		return m.openJump(), nil
 	case key.Matches(msg, k.Search):
@@ -192,7 +222,7 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		m.filter.hideNoise = !m.filter.hideNoise
 		return m.reanchor(before), nil
 	case key.Matches(msg, k.TimeMode):
-		m.absTime = !m.absTime
+		m.timeMode = (m.timeMode + 1) % timeModeCount
 		return m, nil
 	case key.Matches(msg, k.Play):
 		return m.togglePlay()
@@ -259,6 +289,33 @@ func (m Model) jumpMark(marks []int, forward bool, what string) (tea.Model, tea.
 	return m.moveTo(i).afterMove(m), nil
 }
 
+// jumpBookmark moves to the next or previous bookmark, wrapping around at
+// either end so ' and " cycle through all of them.
+func (m Model) jumpBookmark(forward bool) (tea.Model, tea.Cmd) {
+	n := len(m.bookmarks)
+	if n == 0 {
+		return m.setFlash("no bookmark: m sets one")
+	}
+	i, ok := nextIn(m.bookmarks, m.cursor, forward)
+	if !ok {
+		i = m.bookmarks[0]
+		if !forward {
+			i = m.bookmarks[n-1]
+		}
+	}
+	return m.moveTo(i).afterMove(m), nil
+}
+
+// boundKey reports whether msg is bound to any action of the key map.
+func boundKey(msg tea.KeyPressMsg, k KeyMap) bool {
+	for _, g := range k.helpGroups() {
+		if key.Matches(msg, g.bindings...) {
+			return true
+		}
+	}
+	return false
+}
+
 // toggleBookmark sets or clears a bookmark on the cursor's event.
 func (m Model) toggleBookmark() (tea.Model, tea.Cmd) {
 	if m.cursor < 0 {
@@ -281,7 +338,7 @@ func (m Model) toggleBookmark() (tea.Model, tea.Cmd) {
 	if found {
 		return m.setFlash("bookmark removed from " + ordinal(m.cursor))
 	}
-	return m.setFlash("bookmarked " + ordinal(m.cursor) + " (' jumps to the next)")
+	return m.setFlash("bookmarked " + ordinal(m.cursor) + " (' next, \" previous)")
 }
 
 // isBookmarked reports whether event i has a bookmark.

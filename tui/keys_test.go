@@ -79,7 +79,7 @@ func TestMoveKeys(t *testing.T) {
 			}
 		}},
 		{[]string{"t"}, func(t *testing.T, m Model) {
-			if !m.absTime || !strings.Contains(screen(m), "09:26:53") {
+			if m.timeMode != timeAbsolute || !strings.Contains(screen(m), "09:26:53") {
 				t.Errorf("t: absolute times not shown")
 			}
 		}},
@@ -324,7 +324,7 @@ func TestInspectorKeys(t *testing.T) {
 func TestCopyPagerExportKeys(t *testing.T) {
 	log := trajectory(t, "simple_echo_hello_world")
 	var exported []string
-	m := newModel(Options{Log: log, Pager: "true", Export: func(f string) (string, error) {
+	m := newModel(Options{Log: log, Pager: "true", Export: func(f, _ string) (string, error) {
 		exported = append(exported, f)
 		return "/tmp/conv." + f, nil
 	}}, 160, 48)

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/theme"
 )
@@ -56,4 +59,82 @@ func (p paneFrame) Render(width, height int) string {
 // clampScroll keeps a scroll offset inside [0, n-h].
 func clampScroll(scroll, n, h int) int {
 	return max(0, min(scroll, n-h))
+}
+
+// hangingIndent is where the rows of a wrapped line start: under the
+// value of a "label     value" line (the metrics), else two cells past
+// the line's own indent (a task's notes under its title).
+func hangingIndent(plain string) int {
+	lead := len(plain) - len(strings.TrimLeft(plain, " "))
+	if k := strings.Index(plain[lead:], "   "); k > 0 && k < 12 {
+		v := lead + k
+		for v < len(plain) && plain[v] == ' ' {
+			v++
+		}
+		return textWidth(plain[:v])
+	}
+	return lead + 2
+}
+
+// nestedIndent puts a wrapped line's rows two cells past its own indent:
+// a long JSON string stays inside its level.
+func nestedIndent(plain string) int {
+	return len(plain) - len(strings.TrimLeft(plain, " ")) + 2
+}
+
+// sgrSeq matches one SGR (colour and attribute) sequence.
+var sgrSeq = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// wrapPaneLines wraps the lines of a side pane to width cells, at spaces
+// where it can, so a pane shows whole task notes and model names instead
+// of cutting them. Rows after the first are indented two cells past the
+// line's own indent, so a wrapped line reads as one. A style open at the
+// end of a row is closed there and opened again on the next, so it never
+// spills into the next column of the screen.
+func wrapPaneLines(lines []string, width int) []string {
+	return wrapRows(lines, width, hangingIndent)
+}
+
+// wrapRows wraps styled lines to width cells; indentOf says where the rows
+// after a line's first start, from its plain text.
+func wrapRows(lines []string, width int, indentOf func(plain string) int) []string {
+	if width <= 0 {
+		return lines
+	}
+	out := make([]string, 0, len(lines))
+	for _, line := range lines {
+		if textWidth(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		indent := min(indentOf(ansi.Strip(line)), width/2)
+		var rows []string
+		for _, row := range strings.Split(cellMethod().Wrap(line, width-indent, " "), "\n") {
+			if textWidth(strings.TrimLeft(row, " ")) > width-indent {
+				// Wrap can leave a row long at a break it keeps whole.
+				row = cellMethod().Hardwrap(strings.TrimLeft(row, " "), width-indent, true)
+			}
+			rows = append(rows, strings.Split(row, "\n")...)
+		}
+		open := ""
+		for k, row := range rows {
+			// The style open before this row's own sequences.
+			reopen := open
+			for _, seq := range sgrSeq.FindAllString(row, -1) {
+				if seq == "\x1b[m" || seq == "\x1b[0m" {
+					open = ""
+				} else {
+					open += seq
+				}
+			}
+			if k > 0 {
+				row = strings.Repeat(" ", indent) + reopen + strings.TrimLeft(row, " ")
+			}
+			if open != "" {
+				row += "\x1b[m"
+			}
+			out = append(out, row)
+		}
+	}
+	return out
 }

@@ -77,8 +77,8 @@ func (m Model) renderMain(st reducer.State, r rect) string {
 const maxTimeline = 200
 
 // renderSide draws the wide layout's right column: the timeline, metrics,
-// tasks and pending panes. The last three get the lines they need (when
-// they fit), and the timeline the rest.
+// tasks and pending panes, each as tall as its content (sideLayout), the
+// rest of the column left blank below them.
 func (m Model) renderSide(st reducer.State, r rect) string {
 	if r.w <= 0 || r.h <= 0 {
 		return ""
@@ -93,30 +93,50 @@ func (m Model) renderSide(st reducer.State, r rect) string {
 	return fit(stack(blocks...), r.w, r.h)
 }
 
+// sideGiveOrder is the order in which the panes under the timeline get
+// rows beyond their floor when the column cannot show everything: what
+// needs an answer first, then what it costs, then the plan. The timeline
+// gets what is left.
+var sideGiveOrder = []pane{panePending, paneMetrics, paneTasks}
+
 // sideLayout returns the right column's panes in screen order with their
-// heights and frames. The timeline is built last, with only the lines its
-// height can show, so a long history costs nothing per frame.
+// heights and frames. Every pane takes the rows its (wrapped) lines need
+// and no more, so a short timeline does not leave the task notes and the
+// model name cut; the rest of the column stays blank below them. The
+// timeline is built last, with only the lines its room can show, so a long
+// history costs nothing per frame.
 func (m Model) sideLayout(st reducer.State, r rect) ([]pane, []int, []paneFrame) {
 	order := []pane{paneTimeline, paneMetrics, paneTasks, panePending}
 	frames := make([]paneFrame, len(order))
-	want := make([]int, len(order)-1)
+	var want, got [paneCount]int
 	for k, p := range order[1:] {
 		frames[k+1] = m.sidePane(st, p, r.w, 0)
-		want[k] = len(frames[k+1].lines) + 1
+		want[p] = len(frames[k+1].lines) + 1
 	}
 	const floor = 3
-	rest := allocate(want, max(r.h-floor, 0), floor)
-	timelineH := r.h
-	for k, h := range rest {
-		rest[k] = min(h, want[k]) // what they do not need goes to the timeline
-		timelineH -= rest[k]
+	left := r.h - min(floor, r.h) // the timeline's floor
+	for _, p := range order[1:] {
+		got[p] = min(floor, want[p], left)
+		left -= got[p]
 	}
-	frames[0] = m.sidePane(st, paneTimeline, r.w, timelineH)
-	return order, append([]int{timelineH}, rest...), frames
+	for _, p := range sideGiveOrder {
+		extra := min(want[p]-got[p], left)
+		got[p] += extra
+		left -= extra
+	}
+	room := left + min(floor, r.h)
+	frames[0] = m.sidePane(st, paneTimeline, r.w, room)
+	got[paneTimeline] = min(room, len(frames[0].lines)+1)
+	heights := make([]int, len(order))
+	for k, p := range order {
+		heights[k] = got[p]
+	}
+	return order, heights, frames
 }
 
-// sidePane builds the frame of one of the state panes; height bounds what
-// the timeline builds (0: as much as fits any screen).
+// sidePane builds the frame of one of the state panes, its lines wrapped
+// to width; height bounds what the timeline builds (0: as much as fits
+// any screen).
 func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 	f := paneFrame{title: p.title(), focused: m.focus == p, scroll: m.scroll[p], styles: m.styles}
 	switch p {
@@ -129,7 +149,7 @@ func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 		}
 		limit := min(maxTimeline, m.scroll[paneTimeline]+height)
 		f.lines = timelinePane{transitions: st.LastTransitions(limit), confirmed: m.verdict(st).Final(), now: now,
-			start: m.cache.startTime(m.log), absTime: m.absTime, styles: m.styles}.lines()
+			start: m.cache.startTime(m.log), absTime: m.timeMode == timeAbsolute, styles: m.styles}.lines()
 		f.fromBottom = true
 	case paneMetrics:
 		f.lines = metricsPane{metrics: st.Metrics, reported: st.MetricsReported(), styles: m.styles}.lines()
@@ -140,28 +160,6 @@ func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 	default:
 		return m.sidePane(st, paneMetrics, width, height)
 	}
+	f.lines = wrapPaneLines(f.lines, width)
 	return f
-}
-
-// allocate splits total rows between panes that want want[k] rows: each
-// gets at least floor rows (when there is room), then the rest goes to
-// those that want more, in order, and what is left over to the first.
-func allocate(want []int, total, floor int) []int {
-	out := make([]int, len(want))
-	left := total
-	for k := range want {
-		out[k] = min(floor, want[k], left)
-		left -= out[k]
-	}
-	for k := range want {
-		extra := min(want[k]-out[k], left)
-		if extra > 0 {
-			out[k] += extra
-			left -= extra
-		}
-	}
-	if left > 0 && len(out) > 0 {
-		out[0] += left
-	}
-	return out
 }

@@ -32,7 +32,7 @@ func (p timelinePane) lines() []string {
 		if k+1 < len(p.transitions) {
 			end = p.transitions[k+1].Time
 		}
-		when := format.Offset(tr.Time, p.start)
+		when := offsetText(tr.Time, p.start, true)
 		if p.absTime {
 			when = format.Clock(tr.Time)
 		}

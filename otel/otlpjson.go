@@ -1,0 +1,417 @@
+package otel
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"math"
+	"math/bits"
+	"strconv"
+	"unicode/utf8"
+
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+)
+
+// This file writes the OTLP/JSON of the messages the SDK's exporter makes
+// (tracepb), walking them directly. It writes what protojson writes with
+// enums as numbers, followed by the one rewrite OTLP/JSON asks for (ids in
+// hex), byte for byte but without protojson's whitespace: protojson reads
+// every field through reflection, which made its encoding most of an
+// export's work. A message with something this encoder does not know
+// (resource entity references) returns errUnknownField, and the export
+// falls back to protojson for that chunk.
+
+// errUnknownField says a message holds a field this encoder does not write.
+var errUnknownField = errors.New("otlp json: a field the direct encoder does not write")
+
+// errInvalidUTF8 is protojson's refusal of a string that is not UTF-8.
+var errInvalidUTF8 = errors.New("string field contains invalid UTF-8")
+
+// jsonEnc appends OTLP/JSON to b, one object at a time: first says whether
+// the object being written has a member yet.
+type jsonEnc struct {
+	b     []byte
+	first bool
+	err   error
+}
+
+func (e *jsonEnc) open()  { e.b = append(e.b, '{'); e.first = true }
+func (e *jsonEnc) close() { e.b = append(e.b, '}'); e.first = false }
+
+// name writes a member name (a constant: no escaping needed).
+func (e *jsonEnc) name(n string) {
+	if !e.first {
+		e.b = append(e.b, ',')
+	}
+	e.first = false
+	e.b = append(e.b, '"')
+	e.b = append(e.b, n...)
+	e.b = append(e.b, '"', ':')
+}
+
+func (e *jsonEnc) str(n, v string) {
+	if v != "" {
+		e.name(n)
+		e.quote(v)
+	}
+}
+
+func (e *jsonEnc) u32(n string, v uint32) {
+	if v != 0 {
+		e.name(n)
+		e.b = strconv.AppendUint(e.b, uint64(v), 10)
+	}
+}
+
+func (e *jsonEnc) i32(n string, v int32) {
+	if v != 0 {
+		e.name(n)
+		e.b = strconv.AppendInt(e.b, int64(v), 10)
+	}
+}
+
+// u64 writes a 64-bit number as protojson does: a decimal string.
+func (e *jsonEnc) u64(n string, v uint64) {
+	if v != 0 {
+		e.name(n)
+		e.b = append(e.b, '"')
+		e.b = strconv.AppendUint(e.b, v, 10)
+		e.b = append(e.b, '"')
+	}
+}
+
+// id writes trace and span ids in hex, as OTLP/JSON has them.
+func (e *jsonEnc) id(n string, v []byte) {
+	if len(v) != 0 {
+		e.name(n)
+		e.b = append(e.b, '"')
+		e.b = hex.AppendEncode(e.b, v)
+		e.b = append(e.b, '"')
+	}
+}
+
+// quote writes a JSON string with protojson's escaping; invalid UTF-8 is
+// an error, as it is for protojson.
+func (e *jsonEnc) quote(s string) {
+	e.b = append(e.b, '"')
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] >= ' ' && s[i] != '"' && s[i] != '\\' && s[i] < utf8.RuneSelf {
+			i++
+		}
+		e.b, s = append(e.b, s[:i]...), s[i:]
+		if len(s) == 0 {
+			break
+		}
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			if e.err == nil {
+				e.err = errInvalidUTF8
+			}
+			n = 1
+		case r == '"' || r == '\\':
+			e.b = append(e.b, '\\', byte(r))
+		case r < ' ':
+			e.b = append(e.b, '\\')
+			switch r {
+			case '\b':
+				e.b = append(e.b, 'b')
+			case '\f':
+				e.b = append(e.b, 'f')
+			case '\n':
+				e.b = append(e.b, 'n')
+			case '\r':
+				e.b = append(e.b, 'r')
+			case '\t':
+				e.b = append(e.b, 't')
+			default:
+				e.b = append(e.b, 'u')
+				e.b = append(e.b, "0000"[1+(bits.Len32(uint32(r))-1)/4:]...)
+				e.b = strconv.AppendUint(e.b, uint64(r), 16)
+			}
+		default:
+			e.b = append(e.b, s[:n]...)
+		}
+		s = s[n:]
+	}
+	e.b = append(e.b, '"')
+}
+
+// float writes a double as protojson does (encoding/json's form; NaN and
+// the infinities as strings).
+func (e *jsonEnc) float(v float64) {
+	switch {
+	case math.IsNaN(v):
+		e.b = append(e.b, `"NaN"`...)
+		return
+	case math.IsInf(v, 1):
+		e.b = append(e.b, `"Infinity"`...)
+		return
+	case math.IsInf(v, -1):
+		e.b = append(e.b, `"-Infinity"`...)
+		return
+	}
+	f := byte('f')
+	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
+		f = 'e'
+	}
+	e.b = strconv.AppendFloat(e.b, v, f, -1, 64)
+	if f == 'e' {
+		if n := len(e.b); n >= 4 && e.b[n-4] == 'e' && e.b[n-3] == '-' && e.b[n-2] == '0' {
+			e.b[n-2] = e.b[n-1]
+			e.b = e.b[:n-1]
+		}
+	}
+}
+
+// appendRequestJSON appends one ExportTraceServiceRequest of rs.
+func appendRequestJSON(dst []byte, rs []*tracepb.ResourceSpans) ([]byte, error) {
+	e := &jsonEnc{b: dst}
+	e.open()
+	if len(rs) > 0 {
+		e.name("resourceSpans")
+		e.b = append(e.b, '[')
+		for i, r := range rs {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			if r == nil {
+				e.err = errUnknownField
+				break
+			}
+			e.resourceSpans(r)
+		}
+		e.b = append(e.b, ']')
+	}
+	e.close()
+	return e.b, e.err
+}
+
+func (e *jsonEnc) resourceSpans(r *tracepb.ResourceSpans) {
+	e.open()
+	if r.Resource != nil {
+		e.name("resource")
+		e.resource(r.Resource)
+	}
+	if len(r.ScopeSpans) > 0 {
+		e.name("scopeSpans")
+		e.b = append(e.b, '[')
+		for i, s := range r.ScopeSpans {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			if s == nil {
+				e.err = errUnknownField
+				break
+			}
+			e.scopeSpans(s)
+		}
+		e.b = append(e.b, ']')
+	}
+	e.str("schemaUrl", r.SchemaUrl)
+	e.close()
+}
+
+func (e *jsonEnc) resource(r *resourcepb.Resource) {
+	if len(r.EntityRefs) > 0 && e.err == nil {
+		e.err = errUnknownField
+	}
+	e.open()
+	e.attrs("attributes", r.Attributes)
+	e.u32("droppedAttributesCount", r.DroppedAttributesCount)
+	e.close()
+}
+
+func (e *jsonEnc) scopeSpans(s *tracepb.ScopeSpans) {
+	e.open()
+	if sc := s.Scope; sc != nil {
+		e.name("scope")
+		e.open()
+		e.str("name", sc.Name)
+		e.str("version", sc.Version)
+		e.attrs("attributes", sc.Attributes)
+		e.u32("droppedAttributesCount", sc.DroppedAttributesCount)
+		e.close()
+	}
+	if len(s.Spans) > 0 {
+		e.name("spans")
+		e.b = append(e.b, '[')
+		for i, sp := range s.Spans {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			if sp == nil {
+				e.err = errUnknownField
+				break
+			}
+			e.span(sp)
+		}
+		e.b = append(e.b, ']')
+	}
+	e.str("schemaUrl", s.SchemaUrl)
+	e.close()
+}
+
+func (e *jsonEnc) span(s *tracepb.Span) {
+	e.open()
+	e.id("traceId", s.TraceId)
+	e.id("spanId", s.SpanId)
+	e.str("traceState", s.TraceState)
+	e.id("parentSpanId", s.ParentSpanId)
+	e.u32("flags", s.Flags)
+	e.str("name", s.Name)
+	e.i32("kind", int32(s.Kind))
+	e.u64("startTimeUnixNano", s.StartTimeUnixNano)
+	e.u64("endTimeUnixNano", s.EndTimeUnixNano)
+	e.attrs("attributes", s.Attributes)
+	e.u32("droppedAttributesCount", s.DroppedAttributesCount)
+	if len(s.Events) > 0 {
+		e.name("events")
+		e.b = append(e.b, '[')
+		for i, ev := range s.Events {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			if ev == nil {
+				e.err = errUnknownField
+				break
+			}
+			e.open()
+			e.u64("timeUnixNano", ev.TimeUnixNano)
+			e.str("name", ev.Name)
+			e.attrs("attributes", ev.Attributes)
+			e.u32("droppedAttributesCount", ev.DroppedAttributesCount)
+			e.close()
+		}
+		e.b = append(e.b, ']')
+	}
+	e.u32("droppedEventsCount", s.DroppedEventsCount)
+	if len(s.Links) > 0 {
+		e.name("links")
+		e.b = append(e.b, '[')
+		for i, l := range s.Links {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			if l == nil {
+				e.err = errUnknownField
+				break
+			}
+			e.open()
+			e.id("traceId", l.TraceId)
+			e.id("spanId", l.SpanId)
+			e.str("traceState", l.TraceState)
+			e.attrs("attributes", l.Attributes)
+			e.u32("droppedAttributesCount", l.DroppedAttributesCount)
+			e.u32("flags", l.Flags)
+			e.close()
+		}
+		e.b = append(e.b, ']')
+	}
+	e.u32("droppedLinksCount", s.DroppedLinksCount)
+	if st := s.Status; st != nil {
+		e.name("status")
+		e.open()
+		e.str("message", st.Message)
+		e.i32("code", int32(st.Code))
+		e.close()
+	}
+	e.close()
+}
+
+// attrs writes a list of key-values under n; nothing when it is empty.
+func (e *jsonEnc) attrs(n string, kvs []*commonpb.KeyValue) {
+	if len(kvs) == 0 {
+		return
+	}
+	e.name(n)
+	e.kvList(kvs)
+}
+
+func (e *jsonEnc) kvList(kvs []*commonpb.KeyValue) {
+	e.b = append(e.b, '[')
+	for i, kv := range kvs {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		if kv == nil {
+			e.err = errUnknownField
+			break
+		}
+		e.open()
+		e.str("key", kv.Key)
+		if kv.Value != nil {
+			e.name("value")
+			e.anyValue(kv.Value)
+		}
+		e.i32("keyStrindex", kv.KeyStrindex)
+		e.close()
+	}
+	e.b = append(e.b, ']')
+}
+
+// anyValue writes the one member of the oneof that is set; a set member is
+// written even when it holds its zero value, as protojson does.
+func (e *jsonEnc) anyValue(v *commonpb.AnyValue) {
+	e.open()
+	switch x := v.Value.(type) {
+	case *commonpb.AnyValue_StringValue:
+		e.name("stringValue")
+		e.quote(x.StringValue)
+	case *commonpb.AnyValue_BoolValue:
+		e.name("boolValue")
+		e.b = strconv.AppendBool(e.b, x.BoolValue)
+	case *commonpb.AnyValue_IntValue:
+		e.name("intValue")
+		e.b = append(e.b, '"')
+		e.b = strconv.AppendInt(e.b, x.IntValue, 10)
+		e.b = append(e.b, '"')
+	case *commonpb.AnyValue_DoubleValue:
+		e.name("doubleValue")
+		e.float(x.DoubleValue)
+	case *commonpb.AnyValue_ArrayValue:
+		e.name("arrayValue")
+		e.open()
+		if x.ArrayValue != nil && len(x.ArrayValue.Values) > 0 {
+			e.name("values")
+			e.b = append(e.b, '[')
+			for i, av := range x.ArrayValue.Values {
+				if i > 0 {
+					e.b = append(e.b, ',')
+				}
+				if av == nil {
+					e.err = errUnknownField
+					break
+				}
+				e.anyValue(av)
+			}
+			e.b = append(e.b, ']')
+		}
+		e.close()
+	case *commonpb.AnyValue_KvlistValue:
+		e.name("kvlistValue")
+		e.open()
+		if x.KvlistValue != nil && len(x.KvlistValue.Values) > 0 {
+			e.name("values")
+			e.kvList(x.KvlistValue.Values)
+		}
+		e.close()
+	case *commonpb.AnyValue_BytesValue:
+		e.name("bytesValue")
+		e.b = append(e.b, '"')
+		e.b = base64.StdEncoding.AppendEncode(e.b, x.BytesValue)
+		e.b = append(e.b, '"')
+	case *commonpb.AnyValue_StringValueStrindex:
+		e.name("stringValueStrindex")
+		e.b = strconv.AppendInt(e.b, int64(x.StringValueStrindex), 10)
+	case nil:
+	default:
+		if e.err == nil {
+			e.err = errUnknownField
+		}
+	}
+	e.close()
+}

@@ -1,0 +1,465 @@
+package tui
+
+import (
+	"encoding/json"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"ohwatch/theme"
+
+	"ohwatch/reducer"
+)
+
+// readingScenarios are the screens of the reading aids: time modes, side
+// panes sized to their content, the inspector's markdown and wrapped JSON.
+func readingScenarios() []scenario {
+	return []scenario{
+		{"gap_times", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"), Title: "creating agent plan",
+				Source: "replay trajectories/creating_agent_plan"}, w, h)
+			m, _ = press(t, m, "t", "t")
+			return m
+		}},
+		{"raw_json_wrapped", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
+			m, _ = press(t, m, "enter", "r")
+			return m
+		}},
+		{"raw_json_sideways", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
+			m, _ = press(t, m, "enter", "r", "w", "right")
+			return m
+		}},
+		{"markdown_message", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"), Title: "creating agent plan",
+				Source: "replay trajectories/creating_agent_plan"}, w, h)
+			m, _ = press(t, m, "G", "enter")
+			return m
+		}},
+		{"export_path_prompt", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world",
+				Export: func(f, p string) (string, error) { return p, nil },
+				ExportPath: func(f string) string {
+					return "/home/ann/.local/state/ohwatch/exports/hello-world-20260127-035617." + f
+				}}, w, h)
+			m, _ = press(t, m, "e", "m")
+			return m
+		}},
+		{"long_conversation_times", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: spreadLog(t, 4*24*time.Hour+7*time.Hour+12*time.Minute), Title: "four days",
+				Source: "replay ./long"}, w, h)
+			m, _ = press(t, m, "G")
+			return m
+		}},
+	}
+}
+
+func TestGoldenReading(t *testing.T) { runGoldens(t, readingScenarios()) }
+
+// spreadLog is the real hello-world recording with its events moved so
+// the last one is span after the first: a conversation that lasts days.
+func spreadLog(t *testing.T, span time.Duration) *reducer.Log {
+	t.Helper()
+	src := trajectory(t, "simple_echo_hello_world")
+	log := reducer.NewLog(nil, 0)
+	n := src.Len()
+	start := src.Event(0).Time
+	for i := 0; i < n; i++ {
+		ev := src.Event(i)
+		ev.Time = start.Add(span * time.Duration(i) / time.Duration(n-1))
+		log.Append(ev)
+	}
+	return log
+}
+
+func TestTimeModesCycle(t *testing.T) {
+	log := trajectory(t, "creating_agent_plan")
+	m := newModel(Options{Log: log}, 160, 48)
+	want := []timeMode{timeAbsolute, timeGap, timeRelative}
+	for _, mode := range want {
+		m, _ = press(t, m, "t")
+		if m.timeMode != mode {
+			t.Fatalf("t: mode %v, want %v", m.timeMode, mode)
+		}
+	}
+	m, _ = press(t, m, "t", "t", "j", "j")
+	gap := gapText(log.Event(2).Time, log.Event(1).Time)
+	if !strings.HasPrefix(gap, "+") || !strings.Contains(screen(m), gap) || !strings.Contains(screen(m), "gap times") {
+		t.Fatalf("gap mode does not show the event's own gap %q:\n%s", gap, screen(m))
+	}
+}
+
+func TestTimesPastADay(t *testing.T) {
+	span := 4*24*time.Hour + 7*time.Hour + 12*time.Minute
+	for _, tt := range []struct {
+		w    int
+		want string
+	}{
+		{160, "+4d07h12m"}, // room: the whole span
+		{80, "+4d07h"},     // the narrow column keeps the list's offsets
+	} {
+		m := newModel(Options{Log: spreadLog(t, span)}, tt.w, 24)
+		m, _ = press(t, m, "G")
+		row := lineWith(screen(m), "▶ "+ordinal(m.cursor))
+		if !strings.Contains(row, tt.want) {
+			t.Errorf("%d columns: last row %q lacks %q", tt.w, row, tt.want)
+		}
+		if tt.w == 80 && strings.Contains(row, "+4d07h12m") {
+			t.Errorf("80 columns: the wide form does not fit: %q", row)
+		}
+	}
+	// Short conversations keep the narrow column at any width.
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
+	l := eventList{m: m}
+	if l.wideTimes(158, m.cache.startTime(m.log)) {
+		t.Fatal("a conversation of minutes widened the time column")
+	}
+	if got := offsetText(time.Unix(0, 0).Add(27*time.Hour+3*time.Minute), time.Unix(0, 0), true); got != "+1d03h03m" {
+		t.Fatalf("offsetText past a day = %q", got)
+	}
+}
+
+// lineWith returns the screen line that contains s.
+func lineWith(screen, s string) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, s) {
+			return line
+		}
+	}
+	return ""
+}
+
+func TestBookmarksWrapAndGoBack(t *testing.T) {
+	m := newModel(Options{Log: generated(t, 200, 3)}, 160, 48)
+	m, _ = press(t, m, "j", "j", "m", "j", "j", "j", "m", "j", "j", "m")
+	b := append([]int(nil), m.bookmarks...)
+	if len(b) != 3 {
+		t.Fatalf("bookmarks %v", b)
+	}
+	// From the last bookmark ' wraps to the first.
+	m, _ = press(t, m, "'")
+	if m.cursor != b[0] {
+		t.Fatalf("' at the last bookmark: cursor %d, want %d", m.cursor, b[0])
+	}
+	// " goes back, and wraps from the first to the last.
+	m, _ = press(t, m, "\"")
+	if m.cursor != b[2] {
+		t.Fatalf("\" at the first bookmark: cursor %d, want %d", m.cursor, b[2])
+	}
+	m, _ = press(t, m, "\"")
+	if m.cursor != b[1] {
+		t.Fatalf("\": cursor %d, want %d", m.cursor, b[1])
+	}
+	if !strings.Contains(helpScreen(t, m), "previous bookmark") {
+		t.Fatal("help does not list \"")
+	}
+}
+
+// helpScreen is the full help as the ? key shows it.
+func helpScreen(t *testing.T, m Model) string {
+	t.Helper()
+	m.height = 200
+	m, _ = press(t, m, "?")
+	return screen(m)
+}
+
+func TestFlashClearsOnNextAction(t *testing.T) {
+	m := newModel(Options{Log: errorLog(t)}, 160, 48)
+	m, _ = press(t, m, "G", "]")
+	if m.flash == "" {
+		t.Fatal("] at the end says nothing")
+	}
+	// A key bound to nothing keeps the message.
+	m, _ = press(t, m, "Z")
+	if m.flash == "" {
+		t.Fatal("an unbound key cleared the message")
+	}
+	m, _ = press(t, m, "k")
+	if m.flash != "" || strings.Contains(screen(m), "no next error") {
+		t.Fatalf("the message outlived the next action: %q", m.flash)
+	}
+	// An action with its own message replaces the old one.
+	m, _ = press(t, m, "m")
+	m, _ = press(t, m, "G", "]")
+	if !strings.Contains(m.flash, "no next error") {
+		t.Fatalf("flash %q", m.flash)
+	}
+}
+
+func TestRawJSONNeverCutSilently(t *testing.T) {
+	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor} {
+		m := New(Options{Log: trajectory(t, "simple_echo_hello_world"), Profile: profile})
+		m, _ = send(m, windowSize(80, 24))
+		m, _ = press(t, m, "enter", "r")
+		lines, nodes := m.insp.lines(m, 78)
+		if len(lines) != len(nodes) {
+			t.Fatalf("%v: %d rows, %d nodes", profile, len(lines), len(nodes))
+		}
+		joined := ""
+		for _, l := range lines {
+			if w := textWidth(l); w > 78-rawGutter {
+				t.Fatalf("%v: a wrapped row is %d cells: %q", profile, w, l)
+			}
+			if n := strings.Count(l, "\x1b["); n > 12 {
+				t.Fatalf("%v: a row carries %d sequences", profile, n)
+			}
+			joined += strings.TrimSpace(ansi.Strip(l)) + " "
+		}
+		if !strings.Contains(joined, "Your primary role is to assist users") {
+			t.Fatalf("%v: the system prompt's text is not all there", profile)
+		}
+		// Unwrapped, the long lines say they go on, and ←/→ move along them.
+		m, _ = press(t, m, "w")
+		if !m.insp.nowrap || !strings.Contains(screen(m), "›") || !strings.Contains(screen(m), "unwrapped, col 1/") {
+			t.Fatalf("%v: w does not unwrap with a marker:\n%s", profile, screen(m))
+		}
+		m, _ = press(t, m, "right", "right", "left")
+		if m.insp.xoff != sidewaysStep || !strings.Contains(screen(m), "‹") {
+			t.Fatalf("%v: sideways offset %d", profile, m.insp.xoff)
+		}
+		m, _ = press(t, m, "w")
+		if m.insp.nowrap || m.insp.xoff != 0 {
+			t.Fatalf("%v: w does not wrap again", profile)
+		}
+	}
+}
+
+func TestRawFoldOnWrappedRow(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 80, 24)
+	m, _ = press(t, m, "enter", "r")
+	before := m.insp.lineCount(m, m.layout().list.w)
+	// Fold the top-level object from its first row: one row is left.
+	m, _ = press(t, m, "enter")
+	if after := m.insp.lineCount(m, m.layout().list.w); after != 1 || before < 10 {
+		t.Fatalf("fold: %d rows, then %d", before, after)
+	}
+}
+
+func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
+	m := newModel(Options{Log: demoLog(t, -1), Title: "demo"}, 160, 48)
+	m = jumpTo(t, m, "151")
+	l := m.layout()
+	order, heights, frames := m.sideLayout(m.state(), l.side)
+	for k, p := range order {
+		if want := len(frames[k].lines) + 1; heights[k] != want {
+			t.Errorf("%s: %d rows for %d lines", p.title(), heights[k], want-1)
+		}
+	}
+	side := ""
+	for _, line := range strings.Split(screen(m), "\n") {
+		if cells := []rune(line); len(cells) > l.side.x {
+			side += string(cells[l.side.x:]) + "\n"
+		}
+	}
+	// The model name and a task's notes are whole, wrapped, not cut.
+	for _, want := range []string{"sonnet-4-5-20250929 (agent)", "which key", "goes"} {
+		if !strings.Contains(side, want) {
+			t.Errorf("side column lacks %q:\n%s", want, side)
+		}
+	}
+	if strings.Contains(side, "…") {
+		t.Errorf("side column cuts a line:\n%s", side)
+	}
+	// A style open where a row wraps is closed on that row.
+	for _, row := range wrapPaneLines([]string{m.styles.Muted.Render(strings.Repeat("word ", 30))}, 40) {
+		if strings.Contains(row, "\x1b[") && !strings.HasSuffix(row, "\x1b[m") {
+			t.Errorf("wrapped row leaves its style open: %q", row)
+		}
+	}
+}
+
+func TestSidePanesShareAShortColumn(t *testing.T) {
+	// With too little room every pane keeps its title and a line or two,
+	// and what needs an answer (pending) gets its rows first.
+	m := liveModel(t, waitingLog(t), 120, 30, Options{Controls: &fakeControls{}})
+	l := m.layout()
+	order, heights, frames := m.sideLayout(m.state(), l.side)
+	total := 0
+	for k, p := range order {
+		total += heights[k]
+		if heights[k] < min(3, len(frames[k].lines)+1) {
+			t.Errorf("%s: %d rows", p.title(), heights[k])
+		}
+		if p == panePending && heights[k] != len(frames[k].lines)+1 {
+			t.Errorf("pending: %d rows for %d lines", heights[k], len(frames[k].lines))
+		}
+	}
+	if total > l.side.h {
+		t.Fatalf("side panes take %d rows of %d", total, l.side.h)
+	}
+}
+
+func TestMessagesRenderAsMarkdownInUpdate(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
+	m, _ = press(t, m, "G", "enter")
+	md := m.insp.data.md
+	if md == nil || md.lines == nil || md.width != m.layout().list.w {
+		t.Fatalf("the message was not rendered when the inspector opened: %+v", md)
+	}
+	out := screen(m)
+	// The markdown table is drawn as a table, not left as pipes.
+	if !strings.Contains(out, "---|---") || strings.Contains(out, "|---|") {
+		t.Fatalf("markdown not rendered:\n%s", out)
+	}
+	// Frames read the rendering; they never render.
+	before := markdownRenders.Load()
+	for range 3 {
+		_ = screen(m)
+		m, _ = press(t, m, "j")
+	}
+	if n := markdownRenders.Load() - before; n != 0 {
+		t.Fatalf("frames and scrolling rendered markdown %d times", n)
+	}
+	// A resize renders it again, at the new width.
+	m, _ = send(m, windowSize(90, 30))
+	if m.insp.data.md.width != m.layout().list.w || markdownRenders.Load() == before {
+		t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
+	}
+}
+
+func TestMarkdownFollowsThePalette(t *testing.T) {
+	log := trajectory(t, "creating_agent_plan")
+	for _, tt := range []struct {
+		opts Options
+		bg   tea.Msg
+		want string
+	}{
+		{Options{Log: log, NoColor: true}, nil, "notty"},
+		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode}, nil, "dark"},
+		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.LightMode}, nil, "light"},
+		{Options{Log: log, Profile: colorprofile.TrueColor}, tea.BackgroundColorMsg{Color: color.White}, "light"},
+	} {
+		m := New(tt.opts)
+		m, _ = send(m, windowSize(120, 40))
+		if tt.bg != nil {
+			m, _ = send(m, tt.bg)
+		}
+		m, _ = press(t, m, "G", "enter")
+		if got := m.insp.data.md.style; got != tt.want {
+			t.Errorf("%+v: markdown style %q, want %q", tt.bg, got, tt.want)
+		}
+	}
+}
+
+func TestMarkdownIsSanitisedFirst(t *testing.T) {
+	raw := `{"id":"m1","timestamp":"2026-01-27T03:56:17.000000","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":` +
+		string(mustJSON(t, "# Title\n\n"+hostileText)) + `}]},"kind":"MessageEvent"}`
+	m := New(Options{Log: fixtureLog(t, raw), Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
+	m, _ = send(m, windowSize(120, 40))
+	m, _ = press(t, m, "enter")
+	for _, l := range m.insp.data.md.lines {
+		for _, bad := range []string{"\x1b]", "\x1b[2J", "\r", "\u202e", "\u009b"} {
+			if strings.Contains(l, bad) {
+				t.Fatalf("rendered markdown carries %q: %q", bad, l)
+			}
+		}
+	}
+	if !strings.Contains(screen(m), "Title") {
+		t.Fatal("heading lost")
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestCopyUsesANativeClipboard(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "clipboard")
+	script := "#!/bin/sh\n[ \"$1 $2\" = \"-selection clipboard\" ] || exit 3\nexec /bin/cat > " + out + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xclip"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	log := trajectory(t, "simple_echo_hello_world")
+	m := newModel(Options{Log: log}, 160, 48)
+	m, _ = press(t, m, "j")
+	m, cmd := press(t, m, "y")
+	m = runCmd(t, m, cmd)
+	got, err := os.ReadFile(out)
+	if err != nil || string(got) != string(log.Event(1).Raw) {
+		t.Fatalf("xclip got %q (%v)", got, err)
+	}
+	if !strings.Contains(m.flash, "via OSC 52 and xclip") {
+		t.Fatalf("flash %q", m.flash)
+	}
+	// Without any tool the footer says the copy went by OSC 52 alone.
+	t.Setenv("PATH", t.TempDir())
+	m, cmd = press(t, m, "y")
+	m = runCmd(t, m, cmd)
+	if !strings.Contains(m.flash, "OSC 52 only") {
+		t.Fatalf("flash without a tool: %q", m.flash)
+	}
+}
+
+func TestCopyRunsNoToolInUpdate(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "ran")
+	if err := os.WriteFile(filepath.Join(dir, "wl-copy"), []byte("#!/bin/sh\n/bin/cat > "+out+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
+	if _, cmd := press(t, m, "y"); cmd == nil {
+		t.Fatal("y returns no command")
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("the clipboard tool ran inside Update")
+	}
+}
+
+func TestExportAsksWhereAndSaysWhere(t *testing.T) {
+	dir := t.TempDir()
+	var gotFormat, gotPath string
+	opts := Options{Log: trajectory(t, "simple_echo_hello_world"),
+		Export: func(f, p string) (string, error) {
+			gotFormat, gotPath = f, p
+			return p, nil
+		},
+		ExportPath: func(f string) string { return filepath.Join(dir, "default."+f) }}
+	m := newModel(opts, 80, 24)
+	m, _ = press(t, m, "e", "j")
+	if m.input.kind != promptExportPath || m.input.in.Value() != filepath.Join(dir, "default.json") {
+		t.Fatalf("e j: prompt %v with %q", m.input.kind, m.input.in.Value())
+	}
+	if !strings.Contains(screen(m), "export json to:") || !strings.Contains(screen(m), "default.json") {
+		t.Fatalf("the prompt does not show the default:\n%s", screen(m))
+	}
+	// Keep the default: enter writes there and the footer names it.
+	m2, cmd := press(t, m, "enter")
+	m2 = runCmd(t, m2, cmd)
+	if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") || !strings.Contains(m2.flash, "exported to "+gotPath) {
+		t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.flash)
+	}
+	// Edit it: ctrl+u clears, a pasted path is taken.
+	m, _ = press(t, m, "ctrl+u")
+	next, _ := m.Update(tea.PasteMsg{Content: "/srv/out.json"})
+	m = next.(Model)
+	m, cmd = press(t, m, "enter")
+	m = runCmd(t, m, cmd)
+	if gotPath != "/srv/out.json" || !strings.Contains(m.flash, "/srv/out.json") {
+		t.Fatalf("typed path: %q, flash %q", gotPath, m.flash)
+	}
+	// esc cancels without writing.
+	gotPath = ""
+	m, _ = press(t, m, "e", "m", "esc")
+	if m.input.active() || gotPath != "" {
+		t.Fatalf("esc: prompt %v, wrote %q", m.input.kind, gotPath)
+	}
+}
