@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"ohwatch/model"
@@ -45,27 +43,58 @@ func loopShift(recorded []model.Event, n int) time.Duration {
 // by shift. The content is otherwise the recorded one.
 type relabeler struct {
 	conv  string
-	ids   map[string]string
-	refs  *strings.Replacer // `"old-id"` → `"new-id"` anywhere in an event
+	ids   map[string]string // recorded id → new id
 	shift time.Duration
 }
 
 func newRelabeler(recorded []model.Event, conv string, shift time.Duration) *relabeler {
 	r := &relabeler{conv: conv, ids: make(map[string]string, len(recorded)), shift: shift}
-	pairs := make([]string, 0, 2*len(recorded))
 	for _, ev := range recorded {
-		if ev.ID == "" {
-			continue
+		if _, dup := r.ids[ev.ID]; !dup && ev.ID != "" {
+			r.ids[ev.ID] = derivedUUID(conv + "/" + ev.ID)
 		}
-		if _, dup := r.ids[ev.ID]; dup {
-			continue
-		}
-		n := derivedUUID(conv + "/" + ev.ID)
-		r.ids[ev.ID] = n
-		pairs = append(pairs, strconv.Quote(ev.ID), strconv.Quote(n))
 	}
-	r.refs = strings.NewReplacer(pairs...)
 	return r
+}
+
+// refs replaces every JSON string in raw that is exactly a recorded id
+// (the event's own, an action_id, the ids a condensation forgets, …) by
+// its new id, in one pass over the bytes: each string literal is looked
+// up whole, so text that merely contains an id is left as recorded, and
+// neither a member's name nor a "kind" value is ever touched.
+func (r *relabeler) refs(raw []byte) []byte {
+	out := make([]byte, 0, len(raw)+16)
+	last := 0
+	var key []byte // the name of the member whose value comes next
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(raw) && raw[j] != '"' {
+			if raw[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(raw) {
+			break
+		}
+		lit := raw[i+1 : j]
+		k := j + 1
+		for k < len(raw) && (raw[k] == ' ' || raw[k] == '\t' || raw[k] == '\n' || raw[k] == '\r') {
+			k++
+		}
+		switch n, ok := r.ids[string(lit)]; {
+		case k < len(raw) && raw[k] == ':':
+			key = lit // a member's name
+		case ok && string(key) != "kind":
+			out = append(append(append(out, raw[last:i+1]...), n...), '"')
+			last = j + 1
+		}
+		i = j
+	}
+	return append(out, raw[last:]...)
 }
 
 // id is the new id of the recorded event id (id itself when no recorded
@@ -83,7 +112,7 @@ func (r *relabeler) id(id string) string {
 func (r *relabeler) events(evs []model.Event) []model.Event {
 	out := make([]model.Event, len(evs))
 	for i, ev := range evs {
-		raw := []byte(r.refs.Replace(string(ev.Raw)))
+		raw := r.refs(ev.Raw)
 		raw = r.retime(raw, ev)
 		if nev, err := model.Decode(raw); err == nil {
 			out[i] = nev
@@ -95,24 +124,31 @@ func (r *relabeler) events(evs []model.Event) []model.Event {
 }
 
 // retime moves the event's own timestamp by the shift, written the way
-// the SDK writes one.
+// the SDK writes one. The SDK writes the header (id, timestamp, source)
+// first, so the first "timestamp" member is the event's own; only that
+// value changes.
 func (r *relabeler) retime(raw []byte, ev model.Event) []byte {
 	if r.shift == 0 || ev.Time.IsZero() {
 		return raw
 	}
-	var h struct {
-		Timestamp string `json:"timestamp"`
-	}
-	if json.Unmarshal(raw, &h) != nil || h.Timestamp == "" {
+	k := bytes.Index(raw, []byte(`"timestamp"`))
+	if k < 0 {
 		return raw
 	}
-	old := []byte(strconv.Quote(h.Timestamp))
-	i := bytes.Index(raw, old)
-	if i < 0 {
+	i := k + len(`"timestamp"`)
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == ':' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	if i >= len(raw) || raw[i] != '"' {
 		return raw
 	}
+	end := bytes.IndexByte(raw[i+1:], '"')
+	if end < 0 {
+		return raw
+	}
+	end += i + 2 // past the closing quote
 	moved := strconv.Quote(formatTimestamp(ev.Time.Add(r.shift)))
-	return append(append(append(make([]byte, 0, len(raw)+8), raw[:i]...), moved...), raw[i+len(old):]...)
+	return append(append(append(make([]byte, 0, len(raw)+8), raw[:i]...), moved...), raw[end:]...)
 }
 
 // derivedUUID is a version-4-shaped UUID derived from seed, in the form
