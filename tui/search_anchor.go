@@ -109,9 +109,32 @@ func (m *matcher) observe(n int) {
 			}
 		}
 		t.settled = true
-		t.pairs = t.costs[t.cur] > pairCost
+		if t.pairs = t.costs[t.cur] > pairCost; t.pairs {
+			t.choices[t.cur][1] = pairCheck(m.needle, t.choices[t.cur])
+		}
 	}
 	m.anchor, m.check = t.current()
+}
+
+// pairCheck is the check byte for the pair scan: when the anchor is not a
+// letter, the rarest other byte that is not one either (by the static
+// guess), since the scan is cheaper when neither byte folds; else the
+// choice's own check.
+func pairCheck(needle []byte, choice [2]int) int {
+	anchor, check := needle[choice[0]], choice[1]
+	if isLetter(lowerByte(anchor)) {
+		return check
+	}
+	best := -1
+	for k, c := range needle {
+		if c != anchor && !isLetter(lowerByte(c)) && (best < 0 || byteRank(c) < byteRank(needle[best])) {
+			best = k
+		}
+	}
+	if best < 0 {
+		return check
+	}
+	return best
 }
 
 // isLetter reports whether c is a lower-case ASCII letter.

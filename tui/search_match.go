@@ -244,6 +244,16 @@ type pairProbe struct{ wa, oa, wb, ob uint64 }
 // own small function so that its loop keeps everything in registers.
 func (p pairProbe) find(a, b []byte) (d int, z [4]uint64) {
 	b = b[:len(a)]
+	if p.oa|p.ob == 0 {
+		// Neither byte folds: the same test, two operations less
+		// per word (the trial picks such a pair when it can).
+		for ; d+pairBlock <= len(a); d += pairBlock {
+			wa, wb := a[d:d+pairBlock:d+pairBlock], b[d:d+pairBlock:d+pairBlock]
+			if ((p.xExact(wa, wb, 0)-ones)|(p.xExact(wa, wb, 8)-ones)|(p.xExact(wa, wb, 16)-ones)|(p.xExact(wa, wb, 24)-ones))&highs != 0 {
+				break
+			}
+		}
+	}
 	for ; d+pairBlock <= len(a); d += pairBlock {
 		wa, wb := a[d:d+pairBlock:d+pairBlock], b[d:d+pairBlock:d+pairBlock]
 		// A byte of x is zero exactly where both bytes match. A cheaper
@@ -262,6 +272,11 @@ func (p pairProbe) find(a, b []byte) (d int, z [4]uint64) {
 		}
 	}
 	return d, z
+}
+
+// xExact is x for two bytes that do not fold.
+func (p pairProbe) xExact(a, b []byte, off int) uint64 {
+	return (binary.LittleEndian.Uint64(a[off:]) ^ p.wa) | (binary.LittleEndian.Uint64(b[off:]) ^ p.wb)
 }
 
 // x is zero in the bytes where both words at off (of a and of b) match.

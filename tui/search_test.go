@@ -406,10 +406,13 @@ func TestPairScanFindsEveryStart(t *testing.T) {
 			}{{"ROW 99999999", true}, {"row 9999999x", false}} {
 				hay := bytes.Clone(filler)
 				copy(hay[at:], tt.put)
-				m := newMatcher(query)
-				m.trial.settled, m.trial.pairs = true, true
-				if got := m.matchBytes(hay); got != tt.want || containsRef(hay, query) != tt.want {
-					t.Fatalf("%q at %d of %d: %v, want %v", tt.put, at, size, got, tt.want)
+				// Check byte 'w' (folding) and ' ' (not).
+				for _, check := range []int{2, 3} {
+					m := newMatcher(query)
+					m.trial.settled, m.trial.pairs, m.anchor, m.check = true, true, 4, check
+					if got := m.matchBytes(hay); got != tt.want || containsRef(hay, query) != tt.want {
+						t.Fatalf("%q at %d of %d, check %d: %v, want %v", tt.put, at, size, check, got, tt.want)
+					}
 				}
 			}
 		}
@@ -440,5 +443,23 @@ func TestAnchorTrialSettlesOnPairs(t *testing.T) {
 	large := []byte(strings.Repeat("abc ", jumpFirst/4) + "9Z")
 	if !m.matchBytes(large) || m.trial.cands != before+1 {
 		t.Fatalf("the large text: %d places of the anchor tried, want 1", m.trial.cands-before)
+	}
+}
+
+func TestPairScanPrefersBytesThatDoNotFold(t *testing.T) {
+	// '9' and ':' are both common here: the pair scan settles on them
+	// (rather than on a letter, which would need folding).
+	m := newMatcher("x:9")
+	text := []byte(strings.Repeat("9 : x ", anchorTrialBytes/6+1))
+	for k := 0; k < 3; k++ {
+		if m.matchBytes(text) {
+			t.Fatal("a match where there is none")
+		}
+	}
+	if !m.trial.pairs || isLetter(m.needle[m.anchor]) || isLetter(m.needle[m.check]) {
+		t.Fatalf("pairs %v on %q and %q (costs %v), want the two bytes that do not fold", m.trial.pairs, m.needle[m.anchor], m.needle[m.check], m.trial.costs)
+	}
+	if !m.matchBytes(append(text, "X:9"...)) {
+		t.Fatal("no match with that pair")
 	}
 }
