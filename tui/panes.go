@@ -128,7 +128,11 @@ func wrapRows(lines []string, width int, indentOf func(plain string) int) []stri
 				}
 			}
 			if k > 0 {
-				row = strings.Repeat(" ", indent) + reopen + strings.TrimLeft(row, " ")
+				pad := indent
+				if textWidth(strings.TrimLeft(row, " "))+pad > width {
+					pad = 0 // a cluster wider than the room: no indent
+				}
+				row = strings.Repeat(" ", pad) + reopen + strings.TrimLeft(row, " ")
 			}
 			if open != "" {
 				row += "\x1b[m"

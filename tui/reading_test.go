@@ -8,11 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 
+	"ohwatch/model"
 	"ohwatch/theme"
 
 	"ohwatch/reducer"
@@ -54,6 +57,12 @@ func readingScenarios() []scenario {
 					return "/home/ann/.local/state/ohwatch/exports/hello-world-20260127-035617." + f
 				}}, w, h)
 			m, _ = press(t, m, "e", "m")
+			return m
+		}},
+		{"tasks_pane_focused", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
+			m = jumpTo(t, m, "151")
+			m, _ = press(t, m, "4")
 			return m
 		}},
 		{"long_conversation_times", func(t *testing.T, w, h int) Model {
@@ -462,4 +471,54 @@ func TestExportAsksWhereAndSaysWhere(t *testing.T) {
 	if m.input.active() || gotPath != "" {
 		t.Fatalf("esc: prompt %v, wrote %q", m.input.kind, gotPath)
 	}
+}
+
+// FuzzWrapPaneLines: whatever the text and its styles, every wrapped row
+// fits the width, no style is left open at a row's end, and no visible
+// character is lost.
+func FuzzWrapPaneLines(f *testing.F) {
+	f.Add("  Fill the cache past capacity and check which key goes", 20, true)
+	f.Add("model     litellm_proxy/anthropic/claude-sonnet-4-5-20250929 (agent)", 30, false)
+	f.Add("👩‍👩‍👧‍👦 日本語のテキスト wide", 7, true)
+	f.Fuzz(func(t *testing.T, text string, width int, styled bool) {
+		width = 4 + abs(width)%120
+		text = model.SanitizeLine(text)
+		line := text
+		if styled {
+			line = theme.New(true, colorprofile.TrueColor).Accent.Render(text)
+		}
+		rows := wrapPaneLines([]string{line}, width)
+		var kept strings.Builder
+		for _, r := range rows {
+			// A single cluster wider than the room is never cut inside.
+			single := uniseg.GraphemeClusterCount(strings.TrimSpace(ansi.Strip(r))) == 1
+			if w := textWidth(r); w > width && !single {
+				t.Fatalf("row of %d cells at width %d: %q", w, width, r)
+			}
+			seqs := sgrSeq.FindAllString(r, -1)
+			if n := len(seqs); n > 0 && seqs[n-1] != "\x1b[m" && seqs[n-1] != "\x1b[0m" {
+				t.Fatalf("row leaves a style open: %q", r)
+			}
+			kept.WriteString(ansi.Strip(r))
+		}
+		// Spaces (and a mark on a space) may go at a break; nothing else.
+		strip := func(s string) string {
+			return strings.Map(func(r rune) rune {
+				if unicode.IsSpace(r) || unicode.Is(unicode.M, r) {
+					return -1
+				}
+				return r
+			}, s)
+		}
+		if strip(kept.String()) != strip(text) {
+			t.Fatalf("text changed by wrapping:\n%q\n%q", strip(text), strip(kept.String()))
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
