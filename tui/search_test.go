@@ -378,11 +378,7 @@ func TestAnchorTrialKeepsTheCheapest(t *testing.T) {
 		t.Fatalf("the first anchor tried is at %d, want the j", m.anchor)
 	}
 	text := []byte(strings.Repeat("jJ j ", anchorTrialBytes/5+1))
-	for k := 0; k < 3; k++ {
-		if m.matchBytes(text) {
-			t.Fatal("a match where there is none")
-		}
-	}
+	settleTrial(t, m, text)
 	if !m.trial.settled || m.trial.pairs || m.anchor != 1 || m.check != 0 {
 		t.Fatalf("settled %v (pairs %v) on anchor %d check %d (costs %v), want the 9", m.trial.settled, m.trial.pairs, m.anchor, m.check, m.trial.costs)
 	}
@@ -425,11 +421,7 @@ func TestAnchorTrialSettlesOnPairs(t *testing.T) {
 	// settles on the pair scan.
 	m := newMatcher("9z")
 	text := []byte(strings.Repeat("9 z ", anchorTrialBytes/4+1))
-	for k := 0; k < 3; k++ {
-		if m.matchBytes(text) {
-			t.Fatal("a match where there is none")
-		}
-	}
+	settleTrial(t, m, text)
 	if !m.trial.settled || !m.trial.pairs {
 		t.Fatalf("settled %v, pairs %v (costs %v), want the pair scan", m.trial.settled, m.trial.pairs, m.trial.costs)
 	}
@@ -451,15 +443,22 @@ func TestPairScanPrefersBytesThatDoNotFold(t *testing.T) {
 	// (rather than on a letter, which would need folding).
 	m := newMatcher("x:9")
 	text := []byte(strings.Repeat("9 : x ", anchorTrialBytes/6+1))
-	for k := 0; k < 3; k++ {
-		if m.matchBytes(text) {
-			t.Fatal("a match where there is none")
-		}
-	}
+	settleTrial(t, m, text)
 	if !m.trial.pairs || isLetter(m.needle[m.anchor]) || isLetter(m.needle[m.check]) {
 		t.Fatalf("pairs %v on %q and %q (costs %v), want the two bytes that do not fold", m.trial.pairs, m.needle[m.anchor], m.needle[m.check], m.trial.costs)
 	}
 	if !m.matchBytes(append(text, "X:9"...)) {
 		t.Fatal("no match with that pair")
+	}
+}
+
+// settleTrial searches text, which must not match, until the anchor
+// trial has tried each choice on it.
+func settleTrial(t *testing.T, m *matcher, text []byte) {
+	t.Helper()
+	for k := 0; k < anchorTrialChoices; k++ {
+		if m.matchBytes(text) {
+			t.Fatal("a match where there is none")
+		}
 	}
 }
