@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"ohwatch/client/files"
 	"ohwatch/export"
@@ -87,44 +85,21 @@ func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings [
 	}
 }
 
-// exporter is the TUI's export key: it writes the conversation as it is now
-// into the working directory and returns the file's path.
-// recorded says the log is a recording (the TUI of `replay`), whose last
-// status is final.
-func exporter(title string, log *reducer.Log, recorded bool) func(format string) (string, error) {
-	return func(format string) (string, error) {
-		if !validFormat(format) {
-			return "", fmt.Errorf("unknown export format %q", format)
-		}
-		name := fmt.Sprintf("ohwatch-%s-%s.%s", slug(title), time.Now().UTC().Format("20060102-150405"), format)
-		path, err := filepath.Abs(name)
-		if err != nil {
-			return "", err
-		}
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if err != nil {
-			return "", err
-		}
-		werr := writeExport(f, format, title, log, nil, recorded)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		return path, werr
-	}
-}
+// maxSlug bounds a file name's title part.
+const maxSlug = 24
 
 // slug makes a short file-name-safe form of a title.
 func slug(title string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(title) {
+		if b.Len() >= maxSlug {
+			break
+		}
 		switch {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
 			b.WriteRune(r)
 		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
 			b.WriteByte('-')
-		}
-		if b.Len() >= 32 {
-			break
 		}
 	}
 	s := strings.Trim(b.String(), "-")

@@ -14,11 +14,12 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/client/serve"
+	"ohwatch/format"
 	"ohwatch/model"
 )
 
 // serveUsage is the usage line of `ohwatch serve`.
-const serveUsage = "serve PATH [--addr 127.0.0.1:8000] [--speed X] [--confirm-hold 10s] [--fault SPEC]..."
+const serveUsage = "serve PATH [--addr 127.0.0.1:8000] [--speed X] [--confirm-hold 10s] [--stagger DURATION] [--loop] [--fault SPEC]..."
 
 // serveConfig is what `ohwatch serve` was asked to do.
 type serveConfig struct {
@@ -30,11 +31,15 @@ type serveConfig struct {
 	// confirmHold is how long the replay waits at
 	// waiting_for_confirmation for an answer (not at --speed 0).
 	confirmHold time.Duration
+	// stagger starts each conversation of a root this long after the one
+	// before; loop restarts an ended run as a new conversation.
+	stagger time.Duration
+	loop    bool
 }
 
 // options are the server options cfg asks for.
 func (cfg serveConfig) options(key string, logger *slog.Logger) serve.Options {
-	o := serve.Options{Key: key, Speed: cfg.speed, Logger: logger, Inject: cfg.faults}
+	o := serve.Options{Key: key, Speed: cfg.speed, Logger: logger, Inject: cfg.faults, Stagger: cfg.stagger, Loop: cfg.loop}
 	if cfg.speed > 0 {
 		o.ConfirmHold = cfg.confirmHold
 	}
@@ -62,6 +67,8 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, int, bool) {
 	fs.Float64Var(&cfg.speed, "speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
 	fs.StringVar(&cfg.logFile, "log", "", "write the server log to `FILE` (default: stderr)")
 	fs.DurationVar(&cfg.confirmHold, "confirm-hold", 10*time.Second, "at waiting_for_confirmation, wait up to this long for respond_to_confirmation before the recorded run goes on (not with --speed 0)")
+	fs.DurationVar(&cfg.stagger, "stagger", 0, "start each conversation of a root this `DURATION` after the one before (in the order listed); until its start a conversation is not listed, as one not yet created")
+	fs.BoolVar(&cfg.loop, "loop", false, "when a conversation's run ends, start it again as a new conversation (new id, fresh event ids, same content); the ended one stays listed")
 	fs.Var(faultFlag{&cfg.faults}, "fault", "inject a fault, to test a client against a misbehaving server (repeatable). `SPEC` is one of:\n"+serve.FaultSpecs)
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if cfg.confirmHold < 0 {
@@ -69,6 +76,12 @@ func parseServe(args []string, stderr io.Writer) (serveConfig, int, bool) {
 		}
 		if cfg.speed < 0 {
 			return usageErr(fmt.Sprintf("--speed must be 0 or more, not %g", cfg.speed), "--speed 0 sends everything at once")
+		}
+		if cfg.stagger < 0 {
+			return usageErr(fmt.Sprintf("--stagger must be 0 or more, not %s", cfg.stagger), "--stagger 10s starts a conversation every ten seconds")
+		}
+		if cfg.loop && cfg.speed == 0 {
+			return usageErr("--loop needs a pace: at --speed 0 a run ends as it starts and would restart forever", "--loop --speed 10")
 		}
 		if _, _, err := net.SplitHostPort(cfg.addr); err != nil {
 			return usageErr(fmt.Sprintf("--addr %q is not HOST:PORT", cfg.addr), "--addr 127.0.0.1:8000 (port 0 picks a free one)")
@@ -129,11 +142,23 @@ func serveRecordings(ctx context.Context, env *environment, cfg serveConfig) int
 	if f := cfg.faults.String(); f != "none" {
 		fmt.Fprintf(env.stdout, "  injecting faults: %s\n", f)
 	}
-	for _, c := range convs {
-		fmt.Fprintf(env.stdout, "  ohwatch watch %s --conversation %s   (%d events)\n", url, c.ID, len(c.Events))
+	if cfg.loop {
+		fmt.Fprintf(env.stdout, "  each run that ends starts again as a new conversation (--loop)\n")
+	}
+	for i, c := range convs {
+		fmt.Fprintf(env.stdout, "  ohwatch watch %s --conversation %s   (%d events%s)\n", url, c.ID, len(c.Events), startsIn(i, cfg.stagger))
 	}
 	<-ctx.Done()
 	return interruptedExit(ctx) // serving ends only by a signal: 128+signal, as every command
+}
+
+// startsIn says when the i-th conversation starts under --stagger ("" for
+// at once).
+func startsIn(i int, stagger time.Duration) string {
+	if i == 0 || stagger <= 0 {
+		return ""
+	}
+	return ", starts in " + format.Duration(time.Duration(i)*stagger)
 }
 
 // loadServed loads one recording, or every conversation under a root.

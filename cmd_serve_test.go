@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -91,27 +92,17 @@ func TestServeInjectsTheFault(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r, w := io.Pipe()
-	env := &environment{stdout: w, stderr: io.Discard, getenv: func(string) string { return "" }}
-	done := make(chan int, 1)
-	go func() { done <- serveRecordings(ctx, env, cfg); w.Close() }()
-	lines := bufio.NewScanner(r)
-	var url, injecting, id string
-	for id == "" && lines.Scan() {
-		line := lines.Text()
-		switch {
-		case strings.HasPrefix(line, "serving "):
-			url = strings.TrimSuffix(strings.Fields(line)[4], ",")
-		case strings.Contains(line, "injecting faults:"):
+	url, ids, lines, done := startServeCmd(t, ctx, cfg)
+	var injecting string
+	for _, line := range lines {
+		if strings.Contains(line, "injecting faults:") {
 			injecting = line
-		case strings.Contains(line, "--conversation "):
-			id = strings.Fields(strings.SplitN(line, "--conversation ", 2)[1])[0]
 		}
 	}
-	go io.Copy(io.Discard, r)
-	if !strings.Contains(injecting, "close=4001:1") || url == "" || id == "" {
-		t.Fatalf("startup lines: url %q, faults %q, id %q", url, injecting, id)
+	if !strings.Contains(injecting, "close=4001:1") || url == "" || len(ids) != 1 {
+		t.Fatalf("startup lines: url %q, faults %q, ids %q", url, injecting, ids)
 	}
+	id := ids[0]
 	dctx, dcancel := context.WithTimeout(ctx, 5*time.Second)
 	defer dcancel()
 	conn, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(url, "http")+"/sockets/events/"+id, nil)
@@ -128,6 +119,33 @@ func TestServeInjectsTheFault(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop with its context")
 	}
+}
+
+// startServeCmd runs serve's command with cfg until ctx ends and reads
+// its startup lines: the URL, the served conversation ids in order, and
+// every line. done receives the exit code.
+func startServeCmd(t *testing.T, ctx context.Context, cfg serveConfig) (url string, ids, lines []string, done chan int) {
+	t.Helper()
+	r, w := io.Pipe()
+	env := &environment{stdout: w, stderr: io.Discard, getenv: func(string) string { return "" }}
+	done = make(chan int, 1)
+	go func() { done <- serveRecordings(ctx, env, cfg); w.Close() }()
+	sc := bufio.NewScanner(r)
+	served := -1 // "serving N conversation(s)": N lines of ids follow
+	for len(ids) != served && sc.Scan() {
+		line := sc.Text()
+		lines = append(lines, line)
+		switch {
+		case strings.HasPrefix(line, "serving "):
+			f := strings.Fields(line)
+			served, _ = strconv.Atoi(f[1])
+			url = strings.TrimSuffix(f[4], ",")
+		case strings.Contains(line, "--conversation "):
+			ids = append(ids, strings.Fields(strings.SplitN(line, "--conversation ", 2)[1])[0])
+		}
+	}
+	go io.Copy(io.Discard, r)
+	return url, ids, lines, done
 }
 
 // TestServeConfirmHold: at the recorded pace the replay waits for an answer

@@ -96,6 +96,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		runCtx, cancel = context.WithTimeout(ctx, vf.watchTimeout)
 		defer cancel()
 	}
+	exp := tuiExport{title: s.title, log: s.log, recorded: s.recording, getenv: env.getenv, now: time.Now}
 	err = tui.Run(runCtx, tui.Options{
 		Title:        s.title,
 		Source:       s.source,
@@ -106,7 +107,8 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		Conversation: s.id,
 		Notify:       !vf.noNotify && env.isTerminal,
 		Controls:     s.controls,
-		Export:       exporter(s.title, s.log, s.recording),
+		Export:       exp.write,
+		ExportPath:   exp.defaultPath,
 		Pager:        env.getenv("PAGER"),
 		NoColor:      env.getenv("NO_COLOR") != "",
 		Theme:        themeMode,

@@ -55,6 +55,7 @@ type State struct {
 	recentIDs    [responseWindow]string
 	recentNext   int
 	statsSeen    bool // a stats update has been applied
+	usageSeen    bool // a stats update named at least one usage
 	attributed   int  // calls attributed from the base by time
 	tentativeID  string
 	acp          *acpNode

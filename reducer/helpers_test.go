@@ -112,7 +112,7 @@ func diffState(a, b State, memo *eqMemo) string {
 // stateFields is the number of fields scalarsEqual and the list
 // comparisons above know; TestEqualityKnowsEveryField fails when a field
 // is added to State without being compared.
-const stateFields = 29
+const stateFields = 30
 
 // scalarsEqual compares every State field but the context and the linked
 // lists, without reflection (reflect.DeepEqual on every prefix of a long
@@ -128,7 +128,7 @@ func scalarsEqual(a, b State) bool {
 		a.ConfirmationPolicy == b.ConfirmationPolicy &&
 		a.kinds == b.kinds && slices.Equal(a.otherKinds, b.otherKinds) && slices.Equal(a.unknownKinds, b.unknownKinds) &&
 		a.history == b.history && a.sawStatus == b.sawStatus && a.snapshotAt.Equal(b.snapshotAt) &&
-		a.recentIDs == b.recentIDs && a.recentNext == b.recentNext && a.statsSeen == b.statsSeen &&
+		a.recentIDs == b.recentIDs && a.recentNext == b.recentNext && a.statsSeen == b.statsSeen && a.usageSeen == b.usageSeen &&
 		a.attributed == b.attributed && a.tentativeID == b.tentativeID
 }
 

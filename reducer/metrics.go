@@ -39,6 +39,9 @@ func (u Usage) ContextPercent() float64 {
 // full lists). Stats updates take over from base attribution for good.
 func (s *State) applyStats(i int, st *model.Stats) {
 	s.statsSeen = true
+	if len(st.UsageToMetrics) > 0 {
+		s.usageSeen = true
+	}
 	m := metricsFromStats(st, s.Metrics)
 	if metricsEqual(m, s.Metrics) {
 		return
@@ -181,10 +184,12 @@ func metricsEqual(a, b Metrics) bool {
 }
 
 // MetricsReported reports whether the conversation reports its LLM usage at
-// all: a stats update was applied, or base_state.json carries stats (whose
-// calls are attributed to events as they are reached). Without either,
-// every token count and call count is unknown — not zero, however many LLM
-// replies the log holds.
+// all: a stats update named at least one usage, or base_state.json carries
+// stats with one (whose calls are attributed to events as they are
+// reached). Without either, every token count and call count is unknown —
+// not zero, however many LLM replies the log holds. An empty
+// usage_to_metrics (a snapshot of a server that never called an LLM it
+// could meter) reports nothing.
 func (s State) MetricsReported() bool {
-	return s.statsSeen || (s.ctx != nil && s.ctx.base != nil && s.ctx.base.Stats != nil)
+	return s.usageSeen || (s.ctx != nil && s.ctx.base != nil && s.ctx.base.Stats != nil && len(s.ctx.base.Stats.UsageToMetrics) > 0)
 }

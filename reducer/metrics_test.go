@@ -195,3 +195,21 @@ func TestReplayedStatsDoNotRegressTheSnapshot(t *testing.T) {
 		t.Fatalf("a fresh stats update: %+v", c)
 	}
 }
+
+// TestEmptyStatsReportNothing: a snapshot whose usage_to_metrics is empty
+// (what an agent-server, or serve replaying a recording without metrics,
+// sends when no LLM usage was metered) does not turn unknown metrics into
+// zeros; a stats update that names a usage does.
+func TestEmptyStatsReportNothing(t *testing.T) {
+	s := newScript()
+	s.user()
+	s.agentText("r1")
+	s.snapshot("finished", &model.Stats{UsageToMetrics: map[string]*model.Metrics{}})
+	if st := s.fold(); st.MetricsReported() {
+		t.Fatal("an empty usage_to_metrics reported metrics")
+	}
+	s.stats(&model.Stats{UsageToMetrics: map[string]*model.Metrics{"agent": {}}})
+	if st := s.fold(); !st.MetricsReported() {
+		t.Fatal("a stats update naming a usage did not report metrics")
+	}
+}

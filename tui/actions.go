@@ -9,16 +9,17 @@ import (
 )
 
 // copyEvent copies the cursor event's JSON to the clipboard with OSC 52,
-// which works over SSH and tmux. The payload is base64-encoded by the
-// sequence, so the event's bytes cannot drive the terminal.
+// which works over SSH and tmux, and with a native clipboard tool
+// (clipboard.go). The OSC 52 payload is base64-encoded by the sequence,
+// so the event's bytes cannot drive the terminal.
 func (m Model) copyEvent() (tea.Model, tea.Cmd) {
 	i := m.eventForAction()
 	if i < 0 {
 		return m, nil
 	}
 	raw := m.log.Event(i).Raw
-	m, flash := m.setFlash("copied " + ordinal(i) + " JSON (" + itoa(len(raw)) + " bytes) to the clipboard")
-	return m, tea.Batch(tea.SetClipboard(string(raw)), flash)
+	m, flash := m.setFlash("copied " + ordinal(i) + " JSON (" + itoa(len(raw)) + " bytes) via OSC 52")
+	return m, tea.Batch(tea.SetClipboard(string(raw)), nativeCopy(raw, i), flash)
 }
 
 // eventForAction is the event y, o and the inspector act on: the
@@ -81,15 +82,32 @@ func removeFileCmd(path string) tea.Cmd {
 	}
 }
 
-// startExport runs Options.Export in a command.
-func (m Model) startExport(format string) (tea.Model, tea.Cmd) {
+// startExport runs Options.Export in a command; path "" is its default.
+func (m Model) startExport(format, path string) (tea.Model, tea.Cmd) {
 	export := m.opts.Export
 	if export == nil {
 		return m.setFlash("export is not available here")
 	}
 	m, flash := m.setFlash("exporting " + format + "…")
 	return m, tea.Batch(flash, func() tea.Msg {
-		path, err := export(format)
-		return exportDoneMsg{path: path, err: err}
+		written, err := export(format, path)
+		return exportDoneMsg{path: written, err: err}
 	})
 }
+
+// askExportPath opens the prompt for where the export goes, filled with
+// the default path (Options.ExportPath) for the user to keep or edit.
+func (m Model) askExportPath(format string) (tea.Model, tea.Cmd) {
+	if m.opts.ExportPath == nil {
+		return m.startExport(format, "")
+	}
+	in := newTextInput()
+	in.CharLimit = maxPathRunes
+	in.SetValue(m.opts.ExportPath(format))
+	in.CursorEnd()
+	m.input = prompt{kind: promptExportPath, in: in, format: format}
+	return m, nil
+}
+
+// maxPathRunes bounds a typed export path.
+const maxPathRunes = 1024

@@ -162,6 +162,11 @@ func (l eventList) rowText(i, w, numWidth int, start time.Time, plain bool) stri
 	if pair := l.pairing(&ev); pair != "" {
 		b.WriteString(style(s.Muted, pair) + " ")
 	}
+	if a, ok := ev.Body.(*model.Action); ok && a.SecurityRisk == "HIGH" {
+		// A HIGH-risk action is what a person must notice while scanning:
+		// said in words, so it survives NO_COLOR and the selected row.
+		b.WriteString(style(s.Risk(a.SecurityRisk), "HIGH") + " ")
+	}
 	if errRow {
 		b.WriteString(m.highlight(summary, s.Error, plain))
 	} else {

@@ -34,6 +34,9 @@ type eventView struct {
 	// result is the observation that answered an action, nil if unknown.
 	result      *model.Event
 	resultIndex int
+	// md is a message's text, rendered as markdown by the inspector
+	// (markdown.go) at the place it would have gone in out.
+	md *markdownBlock
 }
 
 // obj is a decoded JSON object.
@@ -43,9 +46,23 @@ type obj = map[string]any
 // result, when not nil, is the observation that answered it (at index
 // resultIndex).
 func renderEvent(ev model.Event, index int, s theme.Styles, result *model.Event, resultIndex int) []string {
+	lines, _ := renderEventMarkdown(ev, index, s, result, resultIndex, false)
+	return lines
+}
+
+// renderEventMarkdown is renderEvent; with markdown, a message's text is
+// left out of the lines and returned as a block to render as markdown.
+func renderEventMarkdown(ev model.Event, index int, s theme.Styles, result *model.Event, resultIndex int,
+	markdown bool) ([]string, *markdownBlock) {
 	v := &eventView{ev: ev, index: index, styles: s, result: result, resultIndex: resultIndex}
+	if markdown {
+		v.md = &markdownBlock{at: -1}
+	}
 	v.build()
-	return v.out
+	if v.md != nil && v.md.at < 0 {
+		v.md = nil
+	}
+	return v.out, v.md
 }
 
 // terminalResult adds, after a terminal action's command, the output and
@@ -127,7 +144,14 @@ func (v *eventView) message(o obj) {
 	if sender := str(o, "sender"); sender != "" {
 		v.field("sender", sender)
 	}
-	v.section("Message", contentText(msg["content"]))
+	text := contentText(msg["content"])
+	if v.md != nil && strings.TrimSpace(text) != "" {
+		v.blank()
+		v.out = append(v.out, v.styles.PaneFocus.Render("Message"))
+		v.md.text, v.md.at = strings.Join(capLines(strings.Split(model.Sanitize(text), "\n")), "\n"), len(v.out)
+	} else {
+		v.section("Message", text)
+	}
 	v.reasoning(msg)
 	if ext := contentText(o["extended_content"]); ext != "" {
 		v.section("Extended content", ext)

@@ -7,6 +7,7 @@ import (
 
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/theme"
 )
 
 // inspectMode is what the inspector shows of its event.
@@ -27,6 +28,10 @@ type inspector struct {
 	scroll int
 	// line is the raw view's selected line (the one enter/z folds).
 	line int
+	// nowrap shows raw JSON lines whole, scrolled sideways by xoff cells,
+	// instead of wrapped; it stays as set from one event to the next.
+	nowrap bool
+	xoff   int
 	// data is built when the inspector opens on an event, and shared by
 	// the model's copies (folding changes it in place).
 	data *inspectData
@@ -38,6 +43,22 @@ type inspectData struct {
 	tree     *jsonNode
 	treeErr  error
 	diff     []reducer.Change
+	// raw caches the raw view's rows for a width and fold generation:
+	// wrapping a large event is not redone each frame.
+	raw rawRows
+	// md is a message's markdown, rendered in Update (markdown.go).
+	md *markdownBlock
+	// folds counts fold changes, which make the raw rows stale.
+	folds int
+}
+
+// rawRows is the raw JSON view laid out for one width.
+type rawRows struct {
+	width, folds int
+	wrap         bool
+	text         []string
+	nodes        []*jsonNode
+	folds0       bool // set once built
 }
 
 // openInspector opens the inspector on the cursor's event.
@@ -49,7 +70,7 @@ func (m Model) openInspector() Model {
 	if !m.insp.open {
 		mode = modeRendered
 	}
-	m.insp = inspector{open: true, index: m.cursor, mode: mode}
+	m.insp = inspector{open: true, index: m.cursor, mode: mode, nowrap: m.insp.nowrap}
 	ev := m.log.Event(m.cursor)
 	var result *model.Event
 	r, ok := m.resultOf(m.cursor)
@@ -57,13 +78,14 @@ func (m Model) openInspector() Model {
 		obs := m.log.Event(r)
 		result = &obs
 	}
-	d := &inspectData{rendered: renderEvent(ev, m.cursor, m.styles, result, r), diff: m.log.Diff(m.cursor)}
+	d := &inspectData{diff: m.log.Diff(m.cursor)}
+	d.rendered, d.md = renderEventMarkdown(ev, m.cursor, m.styles, result, r, true)
 	d.tree, d.treeErr = parseJSON(ev.Raw)
 	if d.tree != nil {
 		d.tree.foldDeep(0, 40)
 	}
 	m.insp.data = d
-	return m
+	return m.refreshMarkdown()
 }
 
 // lines returns the current mode's lines, wrapped (rendered, diff) or left
@@ -84,13 +106,7 @@ func (in inspector) lines(m Model, width int) ([]string, []*jsonNode) {
 			raw := m.log.Event(in.index).Raw
 			return wrapLines(append([]string{s.Error.Render(msg)}, strings.Split(model.Sanitize(string(raw)), "\n")...), width), nil
 		}
-		jl := d.tree.lines(s)
-		out := make([]string, len(jl))
-		nodes := make([]*jsonNode, len(jl))
-		for k, l := range jl {
-			out[k], nodes[k] = l.text, l.node
-		}
-		return out, nodes
+		return d.rawView(s, width-rawGutter, !in.nowrap)
 	case modeDiff:
 		out := []string{s.Bold.Render("What " + ordinal(in.index) + " changed in the derived state"), ""}
 		if len(d.diff) == 0 {
@@ -107,7 +123,33 @@ func (in inspector) lines(m Model, width int) ([]string, []*jsonNode) {
 		}
 		return wrapLines(out, width), nil
 	}
-	return wrapLines(d.rendered, width), nil
+	return d.withMarkdown(width), nil
+}
+
+// rawGutter is the raw view's left column: the selected line's marker.
+const rawGutter = 2
+
+// rawView returns the raw JSON's rows, each with the container it opens:
+// wrapped to width (every row of a wrapped line folds its container), or
+// whole when wrap is off. Built once per width, wrap and fold change.
+func (d *inspectData) rawView(s theme.Styles, width int, wrap bool) ([]string, []*jsonNode) {
+	r := &d.raw
+	if r.folds0 && r.width == width && r.wrap == wrap && r.folds == d.folds {
+		return r.text, r.nodes
+	}
+	jl := d.tree.lines(s)
+	*r = rawRows{width: width, wrap: wrap, folds: d.folds, folds0: true}
+	for _, l := range jl {
+		rows := []string{l.text}
+		if wrap {
+			rows = wrapRows(rows, width, nestedIndent)
+		}
+		for _, row := range rows {
+			r.text = append(r.text, row)
+			r.nodes = append(r.nodes, l.node)
+		}
+	}
+	return r.text, r.nodes
 }
 
 // wrapLines hard-wraps lines to width so long text stays readable.
@@ -149,10 +191,16 @@ func (in inspector) Render(m Model, width, height int) string {
 		pos = s.Muted.Render(" " + itoa(scroll+1) + "-" + itoa(min(scroll+body, len(lines))) + "/" + itoa(len(lines)))
 	}
 	title := s.PaneFocus.Render("▌ Inspect "+ordinal(in.index)) + " " + strings.Join(tabs, "") + pos
-	out := []string{title}
 	raw := in.mode == modeRaw && nodes != nil
+	if raw {
+		title += s.Muted.Render(in.rawLabel(lines, width))
+	}
+	out := []string{title}
 	for k := scroll; k < min(scroll+body, len(lines)); k++ {
 		line := lines[k]
+		if raw && in.nowrap {
+			line = sideways(line, in.xoff, width-rawGutter)
+		}
 		if raw {
 			// A gutter marks the selected line (the one enter/z folds),
 			// visible without colours too.
@@ -165,6 +213,45 @@ func (in inspector) Render(m Model, width, height int) string {
 		out = append(out, line)
 	}
 	return fit(strings.Join(out, "\n"), width, height)
+}
+
+// rawLabel says how the raw view treats long lines: wrapped, or whole
+// and how far scrolled, and that some are longer than the screen.
+func (in inspector) rawLabel(lines []string, width int) string {
+	if !in.nowrap {
+		return " · wrapped"
+	}
+	longest := 0
+	for _, l := range lines {
+		longest = max(longest, textWidth(l))
+	}
+	if longest <= width-rawGutter {
+		return " · unwrapped"
+	}
+	return " · unwrapped, col " + itoa(in.xoff+1) + "/" + itoa(longest)
+}
+
+// sideways shows the w cells of line from column x on, marking with ‹ and
+// › that it goes on to the left or right, so nothing is cut silently.
+func sideways(line string, x, w int) string {
+	total := textWidth(line)
+	if w <= 2 || (x == 0 && total <= w) {
+		return line
+	}
+	left, right := "", ""
+	if x > 0 {
+		left = "‹"
+	}
+	if total-x > w {
+		right = "›"
+	}
+	inner := w - textWidth(left) - textWidth(right)
+	// ansi's Cut drops the left cut under wcwidth: cut right, then left.
+	part := cellMethod().TruncateLeft(truncateCells(line, x+inner, ""), x, "")
+	if strings.Contains(part, "\x1b[") {
+		part += "\x1b[m" // a style cut open ends before the marker
+	}
+	return left + part + right
 }
 
 // lineCount is the number of lines of the current mode at width.
@@ -203,6 +290,11 @@ func (m Model) toggleFold() Model {
 	if m.insp.line < len(nodes) && nodes[m.insp.line] != nil {
 		n := nodes[m.insp.line]
 		n.folded = !n.folded
+		m.insp.data.folds++
+		// Keep the selection on the container's first row.
+		for m.insp.line > 0 && nodes[m.insp.line-1] == n {
+			m.insp.line--
+		}
 	}
 	return m
 }

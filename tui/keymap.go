@@ -27,10 +27,13 @@ type KeyMap struct {
 	Play, Faster, Slower     key.Binding
 	Inspect, Back            key.Binding
 	Raw, Diff, Fold          key.Binding
-	Copy, Pager, Export      key.Binding
-	Focus, FocusPane         key.Binding
-	Accept, Reject           key.Binding
-	Help, Quit               key.Binding
+	// Wrap toggles wrapping of raw JSON; Left and Right scroll it
+	// sideways while it is unwrapped.
+	Wrap, Left, Right   key.Binding
+	Copy, Pager, Export key.Binding
+	Focus, FocusPane    key.Binding
+	Accept, Reject      key.Binding
+	Help, Quit          key.Binding
 }
 
 // DefaultKeyMap returns the bindings documented in the user guide.
@@ -73,6 +76,9 @@ func DefaultKeyMap() KeyMap {
 		Raw:          b("r", "raw JSON", "r"),
 		Diff:         b("d", "state diff", "d"),
 		Fold:         b("enter/z", "fold/unfold", "enter", "space", "z"),
+		Wrap:         b("w", "wrap/unwrap raw JSON", "w"),
+		Left:         b("←/h", "scroll raw JSON left", "left", "h"),
+		Right:        b("→/l", "scroll raw JSON right", "right", "l"),
 		Copy:         b("y", "copy JSON", "y"),
 		Pager:        b("o", "open in pager", "o"),
 		Export:       b("e", "export", "e"),
@@ -94,7 +100,7 @@ func (k KeyMap) helpGroups() []helpGroup {
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.Filter, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
-		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Copy, k.Pager, k.Export}},
+		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.Pager, k.Export}},
 		{"Live", []key.Binding{k.Accept, k.Reject}},
 		{"App", []key.Binding{k.Help, k.Quit}},
 	}

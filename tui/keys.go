@@ -77,6 +77,13 @@ func (m Model) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (Model, tea.Cmd, bool
 		m.insp.scroll, m.insp.line = 0, 0
 	case m.insp.mode == modeRaw && key.Matches(msg, k.Fold):
 		m = m.toggleFold()
+	case key.Matches(msg, k.Wrap):
+		m.insp.nowrap, m.insp.xoff = !m.insp.nowrap, 0
+		m.insp.scroll, m.insp.line = 0, 0
+	case key.Matches(msg, k.Left):
+		m.insp.xoff = max(m.insp.xoff-sidewaysStep, 0)
+	case key.Matches(msg, k.Right):
+		m.insp.xoff = min(m.insp.xoff+sidewaysStep, m.rawLongest())
 	case key.Matches(msg, k.Down):
 		m = m.inspectScroll(1)
 	case key.Matches(msg, k.Up):
@@ -99,6 +106,21 @@ func (m Model) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (Model, tea.Cmd, bool
 		return m, nil, false
 	}
 	return m, nil, true
+}
+
+// sidewaysStep is how far ←/→ scroll unwrapped raw JSON.
+const sidewaysStep = 16
+
+// rawLongest is how far unwrapped raw JSON can scroll sideways: until its
+// longest line's end is on screen.
+func (m Model) rawLongest() int {
+	r := m.layout().list
+	lines, _ := m.insp.lines(m, r.w)
+	longest := 0
+	for _, l := range lines {
+		longest = max(longest, textWidth(l))
+	}
+	return max(longest-(r.w-rawGutter)+2, 0)
 }
 
 // toggleMode switches to mode, or back to the rendered view when already

@@ -324,7 +324,7 @@ func TestInspectorKeys(t *testing.T) {
 func TestCopyPagerExportKeys(t *testing.T) {
 	log := trajectory(t, "simple_echo_hello_world")
 	var exported []string
-	m := newModel(Options{Log: log, Pager: "true", Export: func(f string) (string, error) {
+	m := newModel(Options{Log: log, Pager: "true", Export: func(f, _ string) (string, error) {
 		exported = append(exported, f)
 		return "/tmp/conv." + f, nil
 	}}, 160, 48)

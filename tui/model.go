@@ -139,7 +139,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.fixTop()
-		return m, nil
+		return m.refreshMarkdown(), nil
 	case tea.ModeReportMsg:
 		if unicodeCoreReport(msg) && cellMethod() != ansi.GraphemeWidth {
 			// The renderer now measures clusters: so must the layout.
@@ -152,7 +152,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.styles = m.colour.styles()
 			m.cache.clearRows()
 		}
-		return m, nil
+		return m.refreshMarkdown(), nil
 	case batchMsg:
 		return m.ingest(msg.batch)
 	case feedClosedMsg:
@@ -183,6 +183,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))
 		}
 		return m.setFlash("exported to " + model.SanitizeLine(msg.path))
+	case clipboardDoneMsg:
+		return m.clipboardDone(msg)
 	case pagerFileMsg:
 		return m.openPager(msg)
 	case pagerDoneMsg:

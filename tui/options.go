@@ -48,8 +48,10 @@ type Options struct {
 	// Controls answers confirmations; nil hides accept and reject.
 	Controls Controls
 	// Export writes the conversation in a format ("md", "json", "jsonl")
-	// and returns the path written; nil hides the export key.
-	Export func(format string) (path string, err error)
+	// to path (a default when empty) and returns the path written; nil
+	// hides the export key. ExportPath is the path the prompt offers.
+	Export     func(format, path string) (written string, err error)
+	ExportPath func(format string) string
 	// Notify rings the bell and sends a desktop notification (OSC 9 and
 	// OSC 777) when a live status needs the user. main sets it only when
 	// stdout is a terminal and --no-notify is not given.

@@ -76,6 +76,12 @@ func hangingIndent(plain string) int {
 	return lead + 2
 }
 
+// nestedIndent puts a wrapped line's rows two cells past its own indent:
+// a long JSON string stays inside its level.
+func nestedIndent(plain string) int {
+	return len(plain) - len(strings.TrimLeft(plain, " ")) + 2
+}
+
 // sgrSeq matches one SGR (colour and attribute) sequence.
 var sgrSeq = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 
@@ -86,6 +92,12 @@ var sgrSeq = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 // end of a row is closed there and opened again on the next, so it never
 // spills into the next column of the screen.
 func wrapPaneLines(lines []string, width int) []string {
+	return wrapRows(lines, width, hangingIndent)
+}
+
+// wrapRows wraps styled lines to width cells; indentOf says where the rows
+// after a line's first start, from its plain text.
+func wrapRows(lines []string, width int, indentOf func(plain string) int) []string {
 	if width <= 0 {
 		return lines
 	}
@@ -95,19 +107,32 @@ func wrapPaneLines(lines []string, width int) []string {
 			out = append(out, line)
 			continue
 		}
-		indent := min(hangingIndent(ansi.Strip(line)), width/2)
-		rows := strings.Split(cellMethod().Wrap(line, width-indent, " "), "\n")
+		indent := min(indentOf(ansi.Strip(line)), width/2)
+		var rows []string
+		for _, row := range strings.Split(cellMethod().Wrap(line, width-indent, " "), "\n") {
+			if textWidth(strings.TrimLeft(row, " ")) > width-indent {
+				// Wrap can leave a row long at a break it keeps whole.
+				row = cellMethod().Hardwrap(strings.TrimLeft(row, " "), width-indent, true)
+			}
+			rows = append(rows, strings.Split(row, "\n")...)
+		}
 		open := ""
 		for k, row := range rows {
-			if k > 0 {
-				row = strings.Repeat(" ", indent) + open + strings.TrimLeft(row, " ")
-			}
+			// The style open before this row's own sequences.
+			reopen := open
 			for _, seq := range sgrSeq.FindAllString(row, -1) {
 				if seq == "\x1b[m" || seq == "\x1b[0m" {
 					open = ""
 				} else {
 					open += seq
 				}
+			}
+			if k > 0 {
+				pad := indent
+				if textWidth(strings.TrimLeft(row, " "))+pad > width {
+					pad = 0 // a cluster wider than the room: no indent
+				}
+				row = strings.Repeat(" ", pad) + reopen + strings.TrimLeft(row, " ")
 			}
 			if open != "" {
 				row += "\x1b[m"

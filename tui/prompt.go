@@ -16,6 +16,8 @@ const (
 	promptSearch
 	promptConfirm // y/n before accepting or rejecting pending actions
 	promptExport  // pick an export format
+	// promptExportPath asks where the export goes.
+	promptExportPath
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -27,9 +29,10 @@ type prompt struct {
 	// returns there and each edit previews its search from there.
 	back searchOrigin
 	// hist is the position in the search history while ↑/↓ browse it.
-	hist int
-	q    question // for promptConfirm: what is asked
-	note string   // for promptConfirm: the warning shown with the question
+	hist   int
+	q      question // for promptConfirm: what is asked
+	format string   // for promptExportPath: the format chosen
+	note   string   // for promptConfirm: the warning shown with the question
 }
 
 // active reports whether a prompt is open.
@@ -38,7 +41,7 @@ func (p prompt) active() bool { return p.kind != promptNone }
 // Render draws the prompt line, width cells wide at most.
 func (p prompt) Render(s theme.Styles, width int) string {
 	switch p.kind {
-	case promptJump, promptSearch:
+	case promptJump, promptSearch, promptExportPath:
 		return p.renderText(s, width)
 	case promptConfirm:
 		verb := "Reject"
@@ -73,7 +76,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		formats := map[string]string{"m": "md", "j": "json", "l": "jsonl"}
 		m.input = prompt{}
 		if f, ok := formats[msg.String()]; ok {
-			return m.startExport(f)
+			return m.askExportPath(f)
 		}
 		return m, nil
 	}

@@ -1,11 +1,23 @@
 package tui
 
 import (
+	"encoding/json"
+	"image/color"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 
 	"ohwatch/model"
+	"ohwatch/theme"
+
 	"ohwatch/reducer"
 )
 
@@ -17,6 +29,40 @@ func readingScenarios() []scenario {
 			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"), Title: "creating agent plan",
 				Source: "replay trajectories/creating_agent_plan"}, w, h)
 			m, _ = press(t, m, "t", "t")
+			return m
+		}},
+		{"raw_json_wrapped", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
+			m, _ = press(t, m, "enter", "r")
+			return m
+		}},
+		{"raw_json_sideways", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
+			m, _ = press(t, m, "enter", "r", "w", "right")
+			return m
+		}},
+		{"markdown_message", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"), Title: "creating agent plan",
+				Source: "replay trajectories/creating_agent_plan"}, w, h)
+			m, _ = press(t, m, "G", "enter")
+			return m
+		}},
+		{"export_path_prompt", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+				Source: "replay trajectories/simple_echo_hello_world",
+				Export: func(f, p string) (string, error) { return p, nil },
+				ExportPath: func(f string) string {
+					return "/home/ann/.local/state/ohwatch/exports/hello-world-20260127-035617." + f
+				}}, w, h)
+			m, _ = press(t, m, "e", "m")
+			return m
+		}},
+		{"tasks_pane_focused", func(t *testing.T, w, h int) Model {
+			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
+			m = jumpTo(t, m, "151")
+			m, _ = press(t, m, "4")
 			return m
 		}},
 		{"long_conversation_times", func(t *testing.T, w, h int) Model {
@@ -160,7 +206,54 @@ func TestFlashClearsOnNextAction(t *testing.T) {
 	}
 }
 
-var _ = model.Event{}
+func TestRawJSONNeverCutSilently(t *testing.T) {
+	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor} {
+		m := New(Options{Log: trajectory(t, "simple_echo_hello_world"), Profile: profile})
+		m, _ = send(m, windowSize(80, 24))
+		m, _ = press(t, m, "enter", "r")
+		lines, nodes := m.insp.lines(m, 78)
+		if len(lines) != len(nodes) {
+			t.Fatalf("%v: %d rows, %d nodes", profile, len(lines), len(nodes))
+		}
+		joined := ""
+		for _, l := range lines {
+			if w := textWidth(l); w > 78-rawGutter {
+				t.Fatalf("%v: a wrapped row is %d cells: %q", profile, w, l)
+			}
+			if n := strings.Count(l, "\x1b["); n > 12 {
+				t.Fatalf("%v: a row carries %d sequences", profile, n)
+			}
+			joined += strings.TrimSpace(ansi.Strip(l)) + " "
+		}
+		if !strings.Contains(joined, "Your primary role is to assist users") {
+			t.Fatalf("%v: the system prompt's text is not all there", profile)
+		}
+		// Unwrapped, the long lines say they go on, and ←/→ move along them.
+		m, _ = press(t, m, "w")
+		if !m.insp.nowrap || !strings.Contains(screen(m), "›") || !strings.Contains(screen(m), "unwrapped, col 1/") {
+			t.Fatalf("%v: w does not unwrap with a marker:\n%s", profile, screen(m))
+		}
+		m, _ = press(t, m, "right", "right", "left")
+		if m.insp.xoff != sidewaysStep || !strings.Contains(screen(m), "‹") {
+			t.Fatalf("%v: sideways offset %d", profile, m.insp.xoff)
+		}
+		m, _ = press(t, m, "w")
+		if m.insp.nowrap || m.insp.xoff != 0 {
+			t.Fatalf("%v: w does not wrap again", profile)
+		}
+	}
+}
+
+func TestRawFoldOnWrappedRow(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 80, 24)
+	m, _ = press(t, m, "enter", "r")
+	before := m.insp.lineCount(m, m.layout().list.w)
+	// Fold the top-level object from its first row: one row is left.
+	m, _ = press(t, m, "enter")
+	if after := m.insp.lineCount(m, m.layout().list.w); after != 1 || before < 10 {
+		t.Fatalf("fold: %d rows, then %d", before, after)
+	}
+}
 
 func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
 	m := newModel(Options{Log: demoLog(t, -1), Title: "demo"}, 160, 48)
@@ -214,4 +307,218 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 	if total > l.side.h {
 		t.Fatalf("side panes take %d rows of %d", total, l.side.h)
 	}
+}
+
+func TestMessagesRenderAsMarkdownInUpdate(t *testing.T) {
+	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
+	m, _ = press(t, m, "G", "enter")
+	md := m.insp.data.md
+	if md == nil || md.lines == nil || md.width != m.layout().list.w {
+		t.Fatalf("the message was not rendered when the inspector opened: %+v", md)
+	}
+	out := screen(m)
+	// The markdown table is drawn as a table, not left as pipes.
+	if !strings.Contains(out, "---|---") || strings.Contains(out, "|---|") {
+		t.Fatalf("markdown not rendered:\n%s", out)
+	}
+	// Frames read the rendering; they never render.
+	before := markdownRenders.Load()
+	for range 3 {
+		_ = screen(m)
+		m, _ = press(t, m, "j")
+	}
+	if n := markdownRenders.Load() - before; n != 0 {
+		t.Fatalf("frames and scrolling rendered markdown %d times", n)
+	}
+	// A resize renders it again, at the new width.
+	m, _ = send(m, windowSize(90, 30))
+	if m.insp.data.md.width != m.layout().list.w || markdownRenders.Load() == before {
+		t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
+	}
+}
+
+func TestMarkdownFollowsThePalette(t *testing.T) {
+	log := trajectory(t, "creating_agent_plan")
+	for _, tt := range []struct {
+		opts Options
+		bg   tea.Msg
+		want string
+	}{
+		{Options{Log: log, NoColor: true}, nil, "notty"},
+		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode}, nil, "dark"},
+		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.LightMode}, nil, "light"},
+		{Options{Log: log, Profile: colorprofile.TrueColor}, tea.BackgroundColorMsg{Color: color.White}, "light"},
+	} {
+		m := New(tt.opts)
+		m, _ = send(m, windowSize(120, 40))
+		if tt.bg != nil {
+			m, _ = send(m, tt.bg)
+		}
+		m, _ = press(t, m, "G", "enter")
+		if got := m.insp.data.md.style; got != tt.want {
+			t.Errorf("%+v: markdown style %q, want %q", tt.bg, got, tt.want)
+		}
+	}
+}
+
+func TestMarkdownIsSanitisedFirst(t *testing.T) {
+	raw := `{"id":"m1","timestamp":"2026-01-27T03:56:17.000000","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":` +
+		string(mustJSON(t, "# Title\n\n"+hostileText)) + `}]},"kind":"MessageEvent"}`
+	m := New(Options{Log: fixtureLog(t, raw), Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
+	m, _ = send(m, windowSize(120, 40))
+	m, _ = press(t, m, "enter")
+	for _, l := range m.insp.data.md.lines {
+		for _, bad := range []string{"\x1b]", "\x1b[2J", "\r", "\u202e", "\u009b"} {
+			if strings.Contains(l, bad) {
+				t.Fatalf("rendered markdown carries %q: %q", bad, l)
+			}
+		}
+	}
+	if !strings.Contains(screen(m), "Title") {
+		t.Fatal("heading lost")
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestCopyUsesANativeClipboard(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "clipboard")
+	script := "#!/bin/sh\n[ \"$1 $2\" = \"-selection clipboard\" ] || exit 3\nexec /bin/cat > " + out + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xclip"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	log := trajectory(t, "simple_echo_hello_world")
+	m := newModel(Options{Log: log}, 160, 48)
+	m, _ = press(t, m, "j")
+	m, cmd := press(t, m, "y")
+	m = runCmd(t, m, cmd)
+	got, err := os.ReadFile(out)
+	if err != nil || string(got) != string(log.Event(1).Raw) {
+		t.Fatalf("xclip got %q (%v)", got, err)
+	}
+	if !strings.Contains(m.flash, "via OSC 52 and xclip") {
+		t.Fatalf("flash %q", m.flash)
+	}
+	// Without any tool the footer says the copy went by OSC 52 alone.
+	t.Setenv("PATH", t.TempDir())
+	m, cmd = press(t, m, "y")
+	m = runCmd(t, m, cmd)
+	if !strings.Contains(m.flash, "OSC 52 only") {
+		t.Fatalf("flash without a tool: %q", m.flash)
+	}
+}
+
+func TestCopyRunsNoToolInUpdate(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "ran")
+	if err := os.WriteFile(filepath.Join(dir, "wl-copy"), []byte("#!/bin/sh\n/bin/cat > "+out+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
+	if _, cmd := press(t, m, "y"); cmd == nil {
+		t.Fatal("y returns no command")
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("the clipboard tool ran inside Update")
+	}
+}
+
+func TestExportAsksWhereAndSaysWhere(t *testing.T) {
+	dir := t.TempDir()
+	var gotFormat, gotPath string
+	opts := Options{Log: trajectory(t, "simple_echo_hello_world"),
+		Export: func(f, p string) (string, error) {
+			gotFormat, gotPath = f, p
+			return p, nil
+		},
+		ExportPath: func(f string) string { return filepath.Join(dir, "default."+f) }}
+	m := newModel(opts, 80, 24)
+	m, _ = press(t, m, "e", "j")
+	if m.input.kind != promptExportPath || m.input.in.Value() != filepath.Join(dir, "default.json") {
+		t.Fatalf("e j: prompt %v with %q", m.input.kind, m.input.in.Value())
+	}
+	if !strings.Contains(screen(m), "export json to:") || !strings.Contains(screen(m), "default.json") {
+		t.Fatalf("the prompt does not show the default:\n%s", screen(m))
+	}
+	// Keep the default: enter writes there and the footer names it.
+	m2, cmd := press(t, m, "enter")
+	m2 = runCmd(t, m2, cmd)
+	if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") || !strings.Contains(m2.flash, "exported to "+gotPath) {
+		t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.flash)
+	}
+	// Edit it: ctrl+u clears, a pasted path is taken.
+	m, _ = press(t, m, "ctrl+u")
+	next, _ := m.Update(tea.PasteMsg{Content: "/srv/out.json"})
+	m = next.(Model)
+	m, cmd = press(t, m, "enter")
+	m = runCmd(t, m, cmd)
+	if gotPath != "/srv/out.json" || !strings.Contains(m.flash, "/srv/out.json") {
+		t.Fatalf("typed path: %q, flash %q", gotPath, m.flash)
+	}
+	// esc cancels without writing.
+	gotPath = ""
+	m, _ = press(t, m, "e", "m", "esc")
+	if m.input.active() || gotPath != "" {
+		t.Fatalf("esc: prompt %v, wrote %q", m.input.kind, gotPath)
+	}
+}
+
+// FuzzWrapPaneLines: whatever the text and its styles, every wrapped row
+// fits the width, no style is left open at a row's end, and no visible
+// character is lost.
+func FuzzWrapPaneLines(f *testing.F) {
+	f.Add("  Fill the cache past capacity and check which key goes", 20, true)
+	f.Add("model     litellm_proxy/anthropic/claude-sonnet-4-5-20250929 (agent)", 30, false)
+	f.Add("👩‍👩‍👧‍👦 日本語のテキスト wide", 7, true)
+	f.Fuzz(func(t *testing.T, text string, width int, styled bool) {
+		width = 4 + abs(width)%120
+		text = model.SanitizeLine(text)
+		line := text
+		if styled {
+			line = theme.New(true, colorprofile.TrueColor).Accent.Render(text)
+		}
+		rows := wrapPaneLines([]string{line}, width)
+		var kept strings.Builder
+		for _, r := range rows {
+			// A single cluster wider than the room is never cut inside.
+			single := uniseg.GraphemeClusterCount(strings.TrimSpace(ansi.Strip(r))) == 1
+			if w := textWidth(r); w > width && !single {
+				t.Fatalf("row of %d cells at width %d: %q", w, width, r)
+			}
+			seqs := sgrSeq.FindAllString(r, -1)
+			if n := len(seqs); n > 0 && seqs[n-1] != "\x1b[m" && seqs[n-1] != "\x1b[0m" {
+				t.Fatalf("row leaves a style open: %q", r)
+			}
+			kept.WriteString(ansi.Strip(r))
+		}
+		// Spaces (and a mark on a space) may go at a break; nothing else.
+		strip := func(s string) string {
+			return strings.Map(func(r rune) rune {
+				if unicode.IsSpace(r) || unicode.Is(unicode.M, r) {
+					return -1
+				}
+				return r
+			}, s)
+		}
+		if strip(kept.String()) != strip(text) {
+			t.Fatalf("text changed by wrapping:\n%q\n%q", strip(text), strip(kept.String()))
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -93,38 +93,40 @@ func (m Model) renderSide(st reducer.State, r rect) string {
 	return fit(stack(blocks...), r.w, r.h)
 }
 
-// sideGiveOrder is the order in which the side panes get rows beyond
-// their floor when the column cannot show everything: what needs an
-// answer first, then what it costs, the plan, and the history.
-var sideGiveOrder = []pane{panePending, paneMetrics, paneTasks, paneTimeline}
+// sideGiveOrder is the order in which the panes under the timeline get
+// rows beyond their floor when the column cannot show everything: what
+// needs an answer first, then what it costs, then the plan. The timeline
+// gets what is left.
+var sideGiveOrder = []pane{panePending, paneMetrics, paneTasks}
 
 // sideLayout returns the right column's panes in screen order with their
-// heights and frames. Every pane asks for the rows its (wrapped) lines
-// need; a pane with little to show takes little, so a short timeline does
-// not leave the task notes and the model name cut. The timeline builds
-// only the lines the column can show, so a long history costs nothing per
-// frame.
+// heights and frames. Every pane takes the rows its (wrapped) lines need
+// and no more, so a short timeline does not leave the task notes and the
+// model name cut; the rest of the column stays blank below them. The
+// timeline is built last, with only the lines its room can show, so a long
+// history costs nothing per frame.
 func (m Model) sideLayout(st reducer.State, r rect) ([]pane, []int, []paneFrame) {
 	order := []pane{paneTimeline, paneMetrics, paneTasks, panePending}
 	frames := make([]paneFrame, len(order))
 	var want, got [paneCount]int
-	for k, p := range order {
-		frames[k] = m.sidePane(st, p, r.w, r.h)
-		want[p] = len(frames[k].lines) + 1
+	for k, p := range order[1:] {
+		frames[k+1] = m.sidePane(st, p, r.w, 0)
+		want[p] = len(frames[k+1].lines) + 1
 	}
 	const floor = 3
-	left := r.h
-	for _, p := range order {
+	left := r.h - min(floor, r.h) // the timeline's floor
+	for _, p := range order[1:] {
 		got[p] = min(floor, want[p], left)
 		left -= got[p]
 	}
 	for _, p := range sideGiveOrder {
 		extra := min(want[p]-got[p], left)
-		if extra > 0 {
-			got[p] += extra
-			left -= extra
-		}
+		got[p] += extra
+		left -= extra
 	}
+	room := left + min(floor, r.h)
+	frames[0] = m.sidePane(st, paneTimeline, r.w, room)
+	got[paneTimeline] = min(room, len(frames[0].lines)+1)
 	heights := make([]int, len(order))
 	for k, p := range order {
 		heights[k] = got[p]

@@ -7,16 +7,21 @@ import "slices"
 // distinct bytes; the first few are each used for anchorTrialBytes of
 // text while the places they occur are counted, and then the cheapest is
 // kept for the rest of the search. A letter costs two passes over the
-// text (its two cases), any byte a jump per place it occurs.
+// text (its two cases), any byte a jump per place it occurs. When even
+// the cheapest costs more than the pair scan, the search settles on that.
 type anchorTrial struct {
 	// choices are anchor and check positions, the likeliest first.
 	choices [][2]int
 	cur     int
 	costs   []float64
 	settled bool
+	// pairs says the search settled on the pair scan from the start
+	// (every anchor tried was too common to jump between).
+	pairs bool
 	// bytes and cands are the text searched and the places the anchor
-	// occurred, since the current choice was made.
-	bytes, cands int
+	// occurred, since the current choice was made; pairBytes is the part
+	// of that text the pair scan read.
+	bytes, cands, pairBytes int
 }
 
 // anchorTrialBytes is how much text each candidate anchor is tried on.
@@ -28,6 +33,12 @@ const anchorTrialChoices = 3
 // candidateCost is what a place where the anchor occurs costs, in bytes
 // of text read: a jump, a compare.
 const candidateCost = 64
+
+// pairCost is what the pair scan costs per byte, in bytes of text read
+// by jumps: between an anchor in one byte in 124 ('.' in event text,
+// where jumps won in BenchmarkSearch100kPlus50MB) and one in 91 ('9',
+// where the pair scan won).
+const pairCost = 1.6
 
 // newAnchorTrial lists the needle's distinct bytes, rarest first by the
 // static guess, each with its check byte (the rarest other byte value: a
@@ -85,8 +96,9 @@ func (m *matcher) observe(n int) {
 	if isLetter(m.needle[m.anchor]) {
 		passes = 2
 	}
-	t.costs = append(t.costs, passes+candidateCost*float64(t.cands)/float64(t.bytes))
-	t.bytes, t.cands = 0, 0
+	jumped := float64(t.bytes - t.pairBytes)
+	t.costs = append(t.costs, (passes*jumped+pairCost*float64(t.pairBytes)+candidateCost*float64(t.cands))/float64(t.bytes))
+	t.bytes, t.cands, t.pairBytes = 0, 0, 0
 	if len(t.costs) < len(t.choices) {
 		t.cur++
 	} else {
@@ -97,6 +109,7 @@ func (m *matcher) observe(n int) {
 			}
 		}
 		t.settled = true
+		t.pairs = t.costs[t.cur] > pairCost
 	}
 	m.anchor, m.check = t.current()
 }

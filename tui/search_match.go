@@ -13,14 +13,16 @@ import (
 // exactly (bytes.Index, already linear).
 //
 // A case-insensitive search looks for the query's rarest byte, in either
-// case, and compares the whole query only where that byte is: with
-// bytes.IndexByte while the byte is rare in the text, else eight bytes at
-// a time (a branch-free test per word). The text is never copied or
-// lower-cased as a whole, so a search costs about what reading the text
-// costs. Should the comparisons add up (a text made
-// of near-matches), the rest of the text is searched by lower-casing it a
-// window at a time and using bytes.Index, which is linear whatever the
-// text: the work stays proportional to the text's length.
+// case, and compares the whole query only where that byte is, jumping
+// there with bytes.IndexByte while the byte is rare in the text. Where it
+// is not, the pair scan looks for that byte and a second one at their
+// distance in the query, 32 bytes of text at a time with a
+// branch-free test per word, and compares the query only where both are.
+// The text is never copied or lower-cased as a whole, so a search costs
+// little more than reading the text. Should the comparisons add up (a
+// text made of near-matches), the rest of the text is searched by
+// lower-casing it a window at a time and using bytes.Index, which is
+// linear whatever the text: the work stays proportional to its length.
 type matcher struct {
 	needle []byte // lower case when fold
 	query  string // the needle as a string, for an exact search
@@ -107,76 +109,188 @@ const (
 
 // foldScan is the case-insensitive search: candidates where the anchor
 // byte is, in either case, then the check byte, then the whole needle.
+// A short text is tried start by start, and left out of the anchor trial.
 func (m *matcher) foldScan(hay []byte) bool {
+	if len(hay) < shortText {
+		return m.shortScan(hay)
+	}
 	found := m.foldScanAt(hay)
 	m.observe(len(hay))
 	return found
 }
 
-// foldScanAt is foldScan with the current anchor.
+// foldScanAt is foldScan with the current anchor: jumps from one place
+// of the anchor byte to the next while that byte is rare, else (the trial
+// found it common, or it turns out common in this text) the pair scan.
 func (m *matcher) foldScanAt(hay []byte) bool {
 	n := len(m.needle)
 	if len(hay) < n {
 		return false
 	}
 	k := m.anchor
+	if m.trial.pairs && len(hay) < jumpFirst {
+		return m.pairScan(hay, 0)
+	}
 	c := m.needle[k]
-	var or byte
-	if 'a' <= c && c <= 'z' {
-		// b|0x20 == c holds for c and its capital only.
-		or = 0x20
-	}
-	want, orMask := uint64(c)*ones, uint64(or)*ones
-	last := len(hay) - n + k // the last place the anchor can be
-	// zeros has the top bit of a byte set exactly where the word, folded
-	// as the anchor is, holds the anchor.
-	zeros := func(w uint64) uint64 {
-		x := (w | orMask) ^ want
-		return ^((x&lows + lows) | x | lows)
-	}
-	// While the anchor is rare, memchr-like jumps (bytes.IndexByte, the
-	// CPU's vector instructions) find it fastest; once it turns out to be
-	// common here, the word-at-a-time scan below takes over.
-	p, found := m.jumpScan(hay, c, or, last)
+	p, found := m.jumpScan(hay, c, foldBit(c), len(hay)-n+k)
 	if found {
 		return true
 	}
-	work := 0
-	for ; p+32 <= last+1; p += 32 {
-		// Four words per round, with one branch when none holds the
-		// anchor (the common case).
-		w := hay[p : p+32 : p+32]
-		z0 := zeros(binary.LittleEndian.Uint64(w[0:]))
-		z1 := zeros(binary.LittleEndian.Uint64(w[8:]))
-		z2 := zeros(binary.LittleEndian.Uint64(w[16:]))
-		z3 := zeros(binary.LittleEndian.Uint64(w[24:]))
-		if z0|z1|z2|z3 == 0 {
-			continue
-		}
-		for q, z := range [4]uint64{z0, z1, z2, z3} {
-			for ; z != 0; z &= z - 1 {
-				m.trial.cands++
-				if m.verify(hay, p+8*q+bits.TrailingZeros64(z)>>3-k) {
-					return true
-				}
-				work += n
-			}
-		}
-		if work > 4*p+4096 {
-			return m.foldWindows(hay[p-k:])
-		}
+	if p-k < len(hay)-n {
+		m.trial.pairBytes += len(hay) - (p - k)
 	}
-	for ; p <= last; p++ {
-		if hay[p]|or == c && m.verify(hay, p-k) {
+	return m.pairScan(hay, p-k)
+}
+
+// jumpFirst is the length from which a text is searched by jumps first
+// even when the trial settled on the pair scan: a large text may be unlike
+// the ones the trial saw (a log whose lines hold none of the anchor), and
+// the jumps give way to the pair scan after a few places of a common byte.
+const jumpFirst = 64 << 10
+
+// shortText is the length below which a text (most summaries) is
+// searched by shortScan: setting up jumps or the pair scan costs more
+// than trying each start.
+const shortText = 128
+
+// shortScan tries each start of a short text, comparing the anchor and
+// check bytes before the needle (at most shortText × maxQueryLen steps).
+func (m *matcher) shortScan(hay []byte) bool {
+	ka, kb := m.anchor, m.check
+	ca, cb := m.needle[ka], m.needle[kb]
+	fa, fb := foldBit(ca), foldBit(cb)
+	for s := 0; s+len(m.needle) <= len(hay); s++ {
+		if hay[s+ka]|fa == ca && hay[s+kb]|fb == cb && m.verify(hay, s) {
 			return true
 		}
 	}
 	return false
 }
 
+// foldBit is 0x20 for a lower-case letter, whose capital differs by that
+// bit (b|0x20 == c holds for c and its capital only), else 0.
+func foldBit(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return 0x20
+	}
+	return 0
+}
+
+// pairScan tries every start from s on: pairProbe.find looks for the
+// starts that have both the anchor byte and the check byte (in either
+// case), and the needle is compared only there. A pair of bytes is rare
+// where each byte alone is not ('9' among hex ids), so the needle is
+// rarely compared, and the scan keeps streaming through memory, which
+// jumps from one place of a common byte to the next do not. Should the
+// comparisons add up anyway (a text made of near-matches), the rest is
+// left to foldWindows.
+func (m *matcher) pairScan(hay []byte, s int) bool {
+	n, ka, kb := len(m.needle), m.anchor, m.check
+	ca, cb := m.needle[ka], m.needle[kb]
+	p := pairProbe{uint64(ca) * ones, uint64(foldBit(ca)) * ones, uint64(cb) * ones, uint64(foldBit(cb)) * ones}
+	end := len(hay) - n + 1 // one past the last start
+	from, work := s, 0
+	for s+pairBlock <= end {
+		// The anchor's bytes for the starts s.. are at s+ka.., the
+		// check's at s+kb..
+		d, z := p.find(hay[s+ka:end+ka], hay[s+kb:end+kb])
+		if s += d; z == [4]uint64{} {
+			break
+		}
+		if m.verifyPairs(hay, s, z) {
+			return true
+		}
+		s += pairBlock
+		for _, w := range z {
+			work += n * bits.OnesCount64(w)
+		}
+		if work > 4*(s-from)+4096 {
+			return m.foldWindows(hay[s:])
+		}
+	}
+	if s >= end {
+		return false
+	}
+	if end >= pairBlock {
+		// The last starts, as one more block that ends at end, less
+		// those already tried.
+		last := end - pairBlock
+		_, z := p.find(hay[last+ka:end+ka], hay[last+kb:end+kb])
+		for q, tried := 0, s-last; q < 4 && tried > 0; q, tried = q+1, tried-8 {
+			z[q] &^= 1<<(8*min(tried, 8)) - 1
+		}
+		return m.verifyPairs(hay, last, z)
+	}
+	for ; s < end; s++ {
+		if hay[s+ka]|byte(p.oa) == ca && m.verify(hay, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairBlock is how many starts pairProbe.find tries at a time.
+const pairBlock = 32
+
+// pairProbe is a pair scan's two bytes, each repeated in a word, with the
+// bit that folds its case (0x20 in every byte for a letter).
+type pairProbe struct{ wa, oa, wb, ob uint64 }
+
+// find reads a and b (the same length) pairBlock bytes at a time and
+// returns the first offset d (a multiple of pairBlock) where some j has
+// a[d+j] and b[d+j] both matching: bit 8j+7 of the word z[j/8] is set for
+// each such j, and for no j that does not match but may be set above one
+// that does. With none, d is where it stopped and z is zero. It is its
+// own small function so that its loop keeps everything in registers.
+func (p pairProbe) find(a, b []byte) (d int, z [4]uint64) {
+	b = b[:len(a)]
+	for ; d+pairBlock <= len(a); d += pairBlock {
+		wa, wb := a[d:d+pairBlock:d+pairBlock], b[d:d+pairBlock:d+pairBlock]
+		// A byte of x is zero exactly where both bytes match. A cheaper
+		// test first, exact while the text is ASCII: a byte less one has
+		// its top bit set if it was zero (or was above 0x80, which no
+		// ASCII byte is).
+		if ((p.x(wa, wb, 0)-ones)|(p.x(wa, wb, 8)-ones)|(p.x(wa, wb, 16)-ones)|(p.x(wa, wb, 24)-ones))&highs == 0 {
+			continue
+		}
+		for q := range z {
+			x := p.x(wa, wb, 8*q)
+			z[q] = (x - ones) &^ x & highs
+		}
+		if z != [4]uint64{} {
+			return d, z
+		}
+	}
+	return d, z
+}
+
+// x is zero in the bytes where both words at off (of a and of b) match.
+func (p pairProbe) x(a, b []byte, off int) uint64 {
+	return ((binary.LittleEndian.Uint64(a[off:]) | p.oa) ^ p.wa) | ((binary.LittleEndian.Uint64(b[off:]) | p.ob) ^ p.wb)
+}
+
+// verifyPairs compares the needle at the starts s+j whose bit 8j+7 is set
+// in z[j/8].
+func (m *matcher) verifyPairs(hay []byte, s int, z [4]uint64) bool {
+	for q, w := range z {
+		for ; w != 0; w &= w - 1 {
+			if m.verify(hay, s+8*q+bits.TrailingZeros64(w)>>3) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jumpDensity: a search jumps to the next place of its anchor byte while
+// that byte is in fewer than one byte in jumpDensity of the text; past
+// that, a jump (a call, a restart) costs more than the pair scan.
+const jumpDensity = 128
+
 // jumpScan looks for the anchor byte c (and its capital when or is 0x20)
 // with bytes.IndexByte, verifying each place it is, until past last or
-// until the places outnumber one in 64 bytes: it returns where it stopped.
+// until the places outnumber one in jumpDensity bytes: it returns where it
+// stopped.
 func (m *matcher) jumpScan(hay []byte, c, or byte, last int) (int, bool) {
 	k := m.anchor
 	p := k
@@ -196,7 +310,7 @@ func (m *matcher) jumpScan(hay []byte, c, or byte, last int) (int, bool) {
 			return p, false
 		}
 		m.trial.cands++
-		if found > 16+(p>>6) {
+		if found > 16+p/jumpDensity {
 			return p, false
 		}
 		if m.verify(hay, p-k) {

@@ -104,6 +104,7 @@ func FuzzMatcher(f *testing.F) {
 	f.Add([]byte("Hello World"), "o w")
 	f.Add([]byte(`{"text":"Row 400000 ÉÈ"}`), "row 4")
 	f.Add(bytes.Repeat([]byte("aA"), foldWindow), "aaa")
+	f.Add([]byte(strings.Repeat("9w é", 40)+"ROW 99"), "row 99")
 	f.Fuzz(func(t *testing.T, hay []byte, query string) {
 		if len(query) > maxQueryLen {
 			return
@@ -371,8 +372,8 @@ func evMessage(id, source, text string) string {
 
 func TestAnchorTrialKeepsTheCheapest(t *testing.T) {
 	// 'j' is the rarer byte by the static guess, but this text is full of
-	// it and has no 'x': after trying both, the search anchors on 'x'.
-	m := newMatcher("jx")
+	// it and has no '9': after trying both, the search anchors on '9'.
+	m := newMatcher("j9")
 	if m.anchor != 0 {
 		t.Fatalf("the first anchor tried is at %d, want the j", m.anchor)
 	}
@@ -382,10 +383,62 @@ func TestAnchorTrialKeepsTheCheapest(t *testing.T) {
 			t.Fatal("a match where there is none")
 		}
 	}
-	if !m.trial.settled || m.anchor != 1 || m.check != 0 {
-		t.Fatalf("settled %v on anchor %d check %d (costs %v), want the x", m.trial.settled, m.anchor, m.check, m.trial.costs)
+	if !m.trial.settled || m.trial.pairs || m.anchor != 1 || m.check != 0 {
+		t.Fatalf("settled %v (pairs %v) on anchor %d check %d (costs %v), want the 9", m.trial.settled, m.trial.pairs, m.anchor, m.check, m.trial.costs)
 	}
-	if !m.matchBytes(append(text, " JX"...)) {
+	if !m.matchBytes(append(text, " J9"...)) {
 		t.Fatal("no match with the settled anchor")
+	}
+}
+
+func TestPairScanFindsEveryStart(t *testing.T) {
+	// Text long enough for the pair scan, full of both of its bytes
+	// (and of non-ASCII ones) but never at their distance in the query:
+	// a match at every start from the first to the last is found, and a
+	// near-miss at any of them is not.
+	const query = "row 99999999"
+	for size := shortText; size < shortText+3*pairBlock; size += 7 {
+		filler := []byte(strings.Repeat("9w é", size)[:size])
+		for at := 0; at+len(query) <= size; at++ {
+			for _, tt := range []struct {
+				put  string
+				want bool
+			}{{"ROW 99999999", true}, {"row 9999999x", false}} {
+				hay := bytes.Clone(filler)
+				copy(hay[at:], tt.put)
+				m := newMatcher(query)
+				m.trial.settled, m.trial.pairs = true, true
+				if got := m.matchBytes(hay); got != tt.want || containsRef(hay, query) != tt.want {
+					t.Fatalf("%q at %d of %d: %v, want %v", tt.put, at, size, got, tt.want)
+				}
+			}
+		}
+	}
+}
+
+func TestAnchorTrialSettlesOnPairs(t *testing.T) {
+	// Every byte of the query is in one byte in four of this text, too
+	// common to jump between, but never next to the other: the search
+	// settles on the pair scan.
+	m := newMatcher("9z")
+	text := []byte(strings.Repeat("9 z ", anchorTrialBytes/4+1))
+	for k := 0; k < 3; k++ {
+		if m.matchBytes(text) {
+			t.Fatal("a match where there is none")
+		}
+	}
+	if !m.trial.settled || !m.trial.pairs {
+		t.Fatalf("settled %v, pairs %v (costs %v), want the pair scan", m.trial.settled, m.trial.pairs, m.trial.costs)
+	}
+	if !m.matchBytes(append(text, " 9Z"...)) {
+		t.Fatal("no match with the pair scan")
+	}
+	// A large text unlike those (a log that holds neither byte but in
+	// its match) is searched by jumps first: one place of the anchor,
+	// found with bytes.IndexByte, not a pair scan of all of it.
+	before := m.trial.cands
+	large := []byte(strings.Repeat("abc ", jumpFirst/4) + "9Z")
+	if !m.matchBytes(large) || m.trial.cands != before+1 {
+		t.Fatalf("the large text: %d places of the anchor tried, want 1", m.trial.cands-before)
 	}
 }

@@ -51,7 +51,7 @@ func (m Model) paneKeyMap(st reducer.State) paneKeys {
 		}}
 	case m.insp.open:
 		return paneKeys{append(answer, shortly(k.Back, "esc", "back"), scroll("event"),
-			shortly(k.Raw, "r", "raw"), shortly(k.Diff, "d", "diff"), shortly(k.Fold, "enter", "fold"),
+			shortly(k.Raw, "r", "raw"), shortly(k.Diff, "d", "diff"), shortly(k.Fold, "enter", "fold"), shortly(k.Wrap, "w", "wrap"), shortly(k.Right, "←/→", "sideways"),
 			shortly(k.Copy, "y", "copy"), shortly(k.Pager, "o", "pager"), shortly(k.NextError, "]", "error"))}
 	case m.focus != paneList:
 		return paneKeys{append(answer, scroll(strings.ToLower(m.focus.title())),

@@ -101,10 +101,18 @@ func (m Model) openSearch() Model {
 // renderText draws the search or jump prompt.
 func (p prompt) renderText(s theme.Styles, width int) string {
 	lead, hint := ":", "  #151 · +1:02:03 · 14:03:00 · 14:03:00+05:30 · ISO · esc cancel"
-	if p.kind == promptSearch {
+	switch p.kind {
+	case promptSearch:
 		lead, hint = "/", "  enter keep · ↑ earlier searches · esc cancel"
+	case promptExportPath:
+		lead, hint = "export "+p.format+" to: ", "  enter write · esc cancel"
 	}
-	return s.Prompt.Render(lead) + inputField(p.in, width-1) + s.Muted.Render(hint)
+	room := width - textWidth(lead) - textWidth(hint)
+	if room < 20 {
+		// The value (and its cursor) matter more than the hint.
+		room, hint = width-textWidth(lead), ""
+	}
+	return s.Prompt.Render(lead) + inputField(p.in, room) + s.Muted.Render(hint)
 }
 
 // textPromptKey answers a key while the search or jump prompt is open:
@@ -122,8 +130,11 @@ func (m Model) textPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case "enter":
 		m.input = prompt{}
-		if p.kind == promptJump {
+		switch p.kind {
+		case promptJump:
 			return m.jumpTo(p.in.Value())
+		case promptExportPath:
+			return m.startExport(p.format, p.in.Value())
 		}
 		return m.submitSearch(p)
 	}
@@ -143,7 +154,7 @@ func (m Model) textPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // promptPaste puts pasted text into an open text prompt.
 func (m Model) promptPaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
-	if m.input.kind != promptSearch && m.input.kind != promptJump {
+	if m.input.kind != promptSearch && m.input.kind != promptJump && m.input.kind != promptExportPath {
 		return m, nil
 	}
 	var changed bool

@@ -86,6 +86,12 @@ type conversation struct {
 	// title is made from the first user message, for a recording whose
 	// base state has no title.
 	title string
+	// pending is true until a conversation whose start was delayed
+	// (Options.Stagger, a Loop restart) starts: REST and the search do not
+	// see it before.
+	pending bool
+	// origin is what a Loop restart makes the next run from.
+	origin *origin
 }
 
 // decision is a respond_to_confirmation request.

@@ -17,6 +17,16 @@
 // once. Only emitted events exist: REST and the socket see the conversation
 // grow as if it were live.
 //
+// # Fleet
+//
+// Options.Stagger starts the conversations one after another, in the order
+// added; until its start a conversation does not exist for REST and new
+// sockets. Options.Loop starts a conversation whose run has ended again as a
+// new conversation: an id derived from the first run's and the run number,
+// event ids derived from it (references follow), timestamps moved past the
+// ended run. The ended conversation stays. One goroutine plays a recording
+// and all its restarts.
+//
 // # Status
 //
 // Clients learn the execution status from per-field execution_status

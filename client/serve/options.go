@@ -44,6 +44,17 @@ type Options struct {
 	// finished a Stop hook reverts does); above MaxGap/Speed only the
 	// recording's last run is.
 	FinishConfirmDelay time.Duration
+	// Stagger starts the conversations one after another, in the order
+	// they were added, this long apart, instead of all when the server
+	// starts; before its start a conversation is not listed and REST
+	// answers 404 for it, as for one a real server has not created yet.
+	Stagger time.Duration
+	// Loop starts a conversation again when its run ends, as a new
+	// conversation with a new id, fresh event ids and timestamps moved
+	// past the ended run, the recorded content otherwise; the ended one
+	// stays listed. The restart waits MaxGap/Speed, or Stagger when that
+	// is longer. Ignored at Speed 0, where a run ends the instant it starts.
+	Loop bool
 	// AuthTimeout bounds the wait for first-frame auth; 0 means
 	// DefaultAuthTimeout.
 	AuthTimeout time.Duration

@@ -27,7 +27,8 @@ type Server struct {
 
 	mu        sync.Mutex
 	convs     map[string]*conversation
-	playing   bool // the clocks have started
+	order     []*conversation // in the order added: the order Stagger starts them in
+	playing   bool            // the clocks have started
 	lastTouch time.Time
 	handler   http.Handler
 	httpSrv   *http.Server
@@ -76,10 +77,12 @@ func (s *Server) Add(id string, base *model.BaseState, events []model.Event) {
 		return
 	}
 	c := newConversation(id, base, events, &s.opts, s.faults, s.log)
+	c.origin = &origin{id: id, base: base, recorded: c.recorded}
 	s.convs[id] = c
+	s.order = append(s.order, c)
 	s.log.Info("conversation added", "conversation", id, "events", len(events))
 	if s.playing {
-		s.playLocked(c)
+		s.playLocked(c, 0)
 	}
 }
 
@@ -99,12 +102,17 @@ func (s *Server) OnReject(id, actionID string, events []model.Event) bool {
 	return true
 }
 
-// playLocked starts c's player.
-func (s *Server) playLocked(c *conversation) {
+// playLocked starts c's player after delay; until then c is hidden.
+func (s *Server) playLocked(c *conversation, delay time.Duration) {
+	if delay > 0 {
+		c.mu.Lock()
+		c.pending = true
+		c.mu.Unlock()
+	}
 	s.players.Add(1)
 	go func() {
 		defer s.players.Done()
-		c.play(s.ctx, &s.opts)
+		s.run(c, delay)
 	}()
 }
 
@@ -117,8 +125,8 @@ func (s *Server) begin() {
 	}
 	s.playing = true
 	s.started = time.Now()
-	for _, c := range s.convs {
-		s.playLocked(c)
+	for i, c := range s.order {
+		s.playLocked(c, s.startDelay(i))
 	}
 }
 
@@ -234,16 +242,17 @@ func (s *Server) conversation(id string) *conversation {
 }
 
 // lookup returns the conversation REST and new sockets may see: nil when
-// it does not exist or has gone silent.
+// it does not exist, has not started (Stagger) or has gone silent.
 func (s *Server) lookup(id string) *conversation {
 	c := s.conversation(id)
-	if c == nil || c.isSilent() {
+	if c == nil || c.hidden() {
 		return nil
 	}
 	return c
 }
 
-// visible returns the conversations that are not silent, newest first
+// visible returns the conversations that have started and are not
+// silent, newest first
 // (CREATED_AT_DESC, the agent-server's default order), ties by id.
 func (s *Server) visible() []*conversation {
 	s.mu.Lock()
@@ -254,7 +263,7 @@ func (s *Server) visible() []*conversation {
 	s.mu.Unlock()
 	out := all[:0]
 	for _, c := range all {
-		if !c.isSilent() {
+		if !c.hidden() {
 			out = append(out, c)
 		}
 	}

@@ -1,0 +1,35 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"ohwatch/theme"
+)
+
+// BenchmarkInspectMessage is enter on an assistant message with a table:
+// the inspector opens and renders the markdown (in Update), then draws
+// one frame. A frame alone reads the rendering (BenchmarkInspectFrame).
+func BenchmarkInspectMessage(b *testing.B) {
+	log := trajectory(b, "creating_agent_plan")
+	m := New(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
+	m, _ = send(m, windowSize(160, 48))
+	m, _ = press(b, m, "G")
+	for b.Loop() {
+		next, _ := press(b, m, "enter")
+		_ = next.View()
+	}
+}
+
+// BenchmarkInspectFrame is one frame of the open inspector on that
+// message: no markdown is rendered.
+func BenchmarkInspectFrame(b *testing.B) {
+	log := trajectory(b, "creating_agent_plan")
+	m := New(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
+	m, _ = send(m, windowSize(160, 48))
+	m, _ = press(b, m, "G", "enter")
+	for b.Loop() {
+		_ = m.View()
+	}
+}
