@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"ohwatch/client/files"
-	"ohwatch/client/serve"
 	"ohwatch/gen"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
@@ -160,16 +158,8 @@ func TestWatchOfServePrintsEveryEventOnce(t *testing.T) {
 // events.
 func watchServed(t *testing.T, conv *files.Conversation, asJSON bool) (string, []model.Event) {
 	t.Helper()
-	srv := serve.New(serve.Options{Speed: 0, FinishConfirmDelay: 1})
 	id := "2a6f2ccc343c43749a75342cea50f197"
-	srv.Add(id, conv.Base, conv.Events)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	url, err := srv.Start(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	url := serveOne(t, id, conv)
 	rec := filepath.Join(t.TempDir(), "rec")
 	args := []string{"watch", url, "--conversation", id, "--headless", "--record", rec, "--watch-timeout", "20s"}
 	if asJSON {

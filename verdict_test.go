@@ -13,7 +13,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/client/files"
-	"ohwatch/client/serve"
 	"ohwatch/gen"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
@@ -166,15 +165,7 @@ func TestListServerWordsTheRESTStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := serve.New(serve.Options{Speed: 0, FinishConfirmDelay: 1})
-	srv.Add("3a6f2ccc343c43749a75342cea50f197", conv.Base, conv.Events)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	url, err := srv.Start(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	url := serveOne(t, "3a6f2ccc343c43749a75342cea50f197", conv)
 	var rows []listing
 	_, out, errs := runCmd(t, nil, "ls", url, "--json")
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 {
