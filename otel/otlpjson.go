@@ -171,21 +171,7 @@ func (e *jsonEnc) float(v float64) {
 func appendRequestJSON(dst []byte, rs []*tracepb.ResourceSpans) ([]byte, error) {
 	e := &jsonEnc{b: dst}
 	e.open()
-	if len(rs) > 0 {
-		e.name("resourceSpans")
-		e.b = append(e.b, '[')
-		for i, r := range rs {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			if r == nil {
-				e.err = errUnknownField
-				break
-			}
-			e.resourceSpans(r)
-		}
-		e.b = append(e.b, ']')
-	}
+	member(e, "resourceSpans", rs, e.resourceSpans)
 	e.close()
 	return e.b, e.err
 }
@@ -196,21 +182,7 @@ func (e *jsonEnc) resourceSpans(r *tracepb.ResourceSpans) {
 		e.name("resource")
 		e.resource(r.Resource)
 	}
-	if len(r.ScopeSpans) > 0 {
-		e.name("scopeSpans")
-		e.b = append(e.b, '[')
-		for i, s := range r.ScopeSpans {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			if s == nil {
-				e.err = errUnknownField
-				break
-			}
-			e.scopeSpans(s)
-		}
-		e.b = append(e.b, ']')
-	}
+	member(e, "scopeSpans", r.ScopeSpans, e.scopeSpans)
 	e.str("schemaUrl", r.SchemaUrl)
 	e.close()
 }
@@ -236,21 +208,7 @@ func (e *jsonEnc) scopeSpans(s *tracepb.ScopeSpans) {
 		e.u32("droppedAttributesCount", sc.DroppedAttributesCount)
 		e.close()
 	}
-	if len(s.Spans) > 0 {
-		e.name("spans")
-		e.b = append(e.b, '[')
-		for i, sp := range s.Spans {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			if sp == nil {
-				e.err = errUnknownField
-				break
-			}
-			e.span(sp)
-		}
-		e.b = append(e.b, ']')
-	}
+	member(e, "spans", s.Spans, e.span)
 	e.str("schemaUrl", s.SchemaUrl)
 	e.close()
 }
@@ -268,49 +226,25 @@ func (e *jsonEnc) span(s *tracepb.Span) {
 	e.u64("endTimeUnixNano", s.EndTimeUnixNano)
 	e.attrs("attributes", s.Attributes)
 	e.u32("droppedAttributesCount", s.DroppedAttributesCount)
-	if len(s.Events) > 0 {
-		e.name("events")
-		e.b = append(e.b, '[')
-		for i, ev := range s.Events {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			if ev == nil {
-				e.err = errUnknownField
-				break
-			}
-			e.open()
-			e.u64("timeUnixNano", ev.TimeUnixNano)
-			e.str("name", ev.Name)
-			e.attrs("attributes", ev.Attributes)
-			e.u32("droppedAttributesCount", ev.DroppedAttributesCount)
-			e.close()
-		}
-		e.b = append(e.b, ']')
-	}
+	member(e, "events", s.Events, func(ev *tracepb.Span_Event) {
+		e.open()
+		e.u64("timeUnixNano", ev.TimeUnixNano)
+		e.str("name", ev.Name)
+		e.attrs("attributes", ev.Attributes)
+		e.u32("droppedAttributesCount", ev.DroppedAttributesCount)
+		e.close()
+	})
 	e.u32("droppedEventsCount", s.DroppedEventsCount)
-	if len(s.Links) > 0 {
-		e.name("links")
-		e.b = append(e.b, '[')
-		for i, l := range s.Links {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			if l == nil {
-				e.err = errUnknownField
-				break
-			}
-			e.open()
-			e.id("traceId", l.TraceId)
-			e.id("spanId", l.SpanId)
-			e.str("traceState", l.TraceState)
-			e.attrs("attributes", l.Attributes)
-			e.u32("droppedAttributesCount", l.DroppedAttributesCount)
-			e.u32("flags", l.Flags)
-			e.close()
-		}
-		e.b = append(e.b, ']')
-	}
+	member(e, "links", s.Links, func(l *tracepb.Span_Link) {
+		e.open()
+		e.id("traceId", l.TraceId)
+		e.id("spanId", l.SpanId)
+		e.str("traceState", l.TraceState)
+		e.attrs("attributes", l.Attributes)
+		e.u32("droppedAttributesCount", l.DroppedAttributesCount)
+		e.u32("flags", l.Flags)
+		e.close()
+	})
 	e.u32("droppedLinksCount", s.DroppedLinksCount)
 	if st := s.Status; st != nil {
 		e.name("status")
@@ -324,31 +258,42 @@ func (e *jsonEnc) span(s *tracepb.Span) {
 
 // attrs writes a list of key-values under n; nothing when it is empty.
 func (e *jsonEnc) attrs(n string, kvs []*commonpb.KeyValue) {
-	if len(kvs) == 0 {
+	member(e, n, kvs, e.keyValue)
+}
+
+func (e *jsonEnc) keyValue(kv *commonpb.KeyValue) {
+	e.open()
+	e.str("key", kv.Key)
+	if kv.Value != nil {
+		e.name("value")
+		e.anyValue(kv.Value)
+	}
+	e.i32("keyStrindex", kv.KeyStrindex)
+	e.close()
+}
+
+// member writes n: [items…], nothing when there are none.
+func member[T any](e *jsonEnc, n string, items []*T, write func(*T)) {
+	if len(items) == 0 {
 		return
 	}
 	e.name(n)
-	e.kvList(kvs)
+	array(e, items, write)
 }
 
-func (e *jsonEnc) kvList(kvs []*commonpb.KeyValue) {
+// array writes items as a JSON array, each by write. A nil element is a
+// message this encoder cannot spell, so the chunk falls back to protojson.
+func array[T any](e *jsonEnc, items []*T, write func(*T)) {
 	e.b = append(e.b, '[')
-	for i, kv := range kvs {
+	for i, it := range items {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		if kv == nil {
+		if it == nil {
 			e.err = errUnknownField
 			break
 		}
-		e.open()
-		e.str("key", kv.Key)
-		if kv.Value != nil {
-			e.name("value")
-			e.anyValue(kv.Value)
-		}
-		e.i32("keyStrindex", kv.KeyStrindex)
-		e.close()
+		write(it)
 	}
 	e.b = append(e.b, ']')
 }
@@ -375,28 +320,15 @@ func (e *jsonEnc) anyValue(v *commonpb.AnyValue) {
 	case *commonpb.AnyValue_ArrayValue:
 		e.name("arrayValue")
 		e.open()
-		if x.ArrayValue != nil && len(x.ArrayValue.Values) > 0 {
-			e.name("values")
-			e.b = append(e.b, '[')
-			for i, av := range x.ArrayValue.Values {
-				if i > 0 {
-					e.b = append(e.b, ',')
-				}
-				if av == nil {
-					e.err = errUnknownField
-					break
-				}
-				e.anyValue(av)
-			}
-			e.b = append(e.b, ']')
+		if x.ArrayValue != nil {
+			member(e, "values", x.ArrayValue.Values, e.anyValue)
 		}
 		e.close()
 	case *commonpb.AnyValue_KvlistValue:
 		e.name("kvlistValue")
 		e.open()
-		if x.KvlistValue != nil && len(x.KvlistValue.Values) > 0 {
-			e.name("values")
-			e.kvList(x.KvlistValue.Values)
+		if x.KvlistValue != nil {
+			member(e, "values", x.KvlistValue.Values, e.keyValue)
 		}
 		e.close()
 	case *commonpb.AnyValue_BytesValue:
