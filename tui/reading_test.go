@@ -24,28 +24,28 @@ import (
 // readingScenarios are the screens of the reading aids: time modes, side
 // panes sized to their content, the inspector's markdown and wrapped JSON.
 func readingScenarios() []scenario {
+	// replayOf is a recording from ../shared/testdata opened as replay does.
+	replayOf := func(t *testing.T, name, title string, w, h int) Model {
+		return newModel(Options{Log: trajectory(t, name), Title: title, Source: "replay trajectories/" + name}, w, h)
+	}
 	return []scenario{
 		{"gap_times", func(t *testing.T, w, h int) Model {
-			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"), Title: "creating agent plan",
-				Source: "replay trajectories/creating_agent_plan"}, w, h)
+			m := replayOf(t, "creating_agent_plan", "creating agent plan", w, h)
 			m, _ = press(t, m, "t", "t")
 			return m
 		}},
 		{"raw_json_wrapped", func(t *testing.T, w, h int) Model {
-			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
-				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
+			m := replayOf(t, "simple_echo_hello_world", "hello world", w, h)
 			m, _ = press(t, m, "enter", "r")
 			return m
 		}},
 		{"raw_json_sideways", func(t *testing.T, w, h int) Model {
-			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
-				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
+			m := replayOf(t, "simple_echo_hello_world", "hello world", w, h)
 			m, _ = press(t, m, "enter", "r", "w", "right")
 			return m
 		}},
 		{"markdown_message", func(t *testing.T, w, h int) Model {
-			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"), Title: "creating agent plan",
-				Source: "replay trajectories/creating_agent_plan"}, w, h)
+			m := replayOf(t, "creating_agent_plan", "creating agent plan", w, h)
 			m, _ = press(t, m, "G", "enter")
 			return m
 		}},
