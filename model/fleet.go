@@ -1,0 +1,75 @@
+package model
+
+import "time"
+
+// SourceKind says what kind of place a fleet's conversations come from.
+type SourceKind int
+
+// The kinds of fleet source.
+const (
+	// SourceLocal is a local conversations root (one directory per
+	// conversation, watched for new ones).
+	SourceLocal SourceKind = iota
+	// SourceServer is an agent-server: every conversation it hosts.
+	SourceServer
+	// SourceCloud is an OpenHands Cloud account.
+	SourceCloud
+)
+
+// String implements fmt.Stringer.
+func (k SourceKind) String() string {
+	switch k {
+	case SourceLocal:
+		return "local"
+	case SourceServer:
+		return "server"
+	case SourceCloud:
+		return "cloud"
+	}
+	return "unknown"
+}
+
+// ConversationRef names one conversation of a fleet: the source it comes
+// from (its label, unique within a fleet: a root's path, a server's URL
+// without credentials, "cloud") and its id there. Two sources may hold the
+// same id; the pair is what is unique.
+type ConversationRef struct {
+	Source string
+	Kind   SourceKind
+	ID     string
+}
+
+// ConversationMeta is what a source's listing says about a conversation
+// beside its events: shown before the first event arrives, and kept for what
+// events do not carry (a title set on the server, a paused sandbox).
+type ConversationMeta struct {
+	Title string
+	// Status is the execution status the listing reports ("" when none).
+	Status    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Stats are the metrics the listing reports, nil when it reports none.
+	Stats *Stats
+	// Paused is set for a Cloud conversation whose sandbox is paused: its
+	// events are the Cloud's stored ones and no live stream runs.
+	Paused bool
+	// ParentID is the conversation this one was forked from or delegated
+	// by, in the same source ("" for none); ForkedFromEvent is the event it
+	// was forked at.
+	ParentID        string
+	ForkedFromEvent string
+}
+
+// FleetUpdate is what a fleet source hands its consumer about one
+// conversation: its listing when it was (re)listed, and the events and
+// connection changes that arrived for it since the last update. Updates
+// travel in slices, about one slice per frame for the whole fleet.
+type FleetUpdate struct {
+	Ref ConversationRef
+	// Meta is non-nil when the conversation was listed (first seen, or its
+	// listing changed).
+	Meta *ConversationMeta
+	// Batch carries the conversation's new events, connection state,
+	// warnings and loading progress, as a single-conversation source does.
+	Batch Batch
+}
