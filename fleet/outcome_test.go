@@ -8,7 +8,9 @@ import (
 )
 
 func TestOutcome(t *testing.T) {
-	v := func(s string, confirmed bool) reducer.Verdict { return reducer.Verdict{Status: s, Confirmed: confirmed} }
+	v := func(s string, confirmed bool) reducer.Verdict {
+		return reducer.Verdict{Status: s, Confirmed: confirmed}
+	}
 	live := model.ConnState{Phase: model.PhaseLive}
 	tests := []struct {
 		name string
