@@ -87,3 +87,26 @@ func sameListing(a, b *model.ConversationMeta) bool {
 	bc, bt := b.Stats.Totals()
 	return ac == bc && at == bt
 }
+
+// SplitSources separates the updates about the sources themselves (an
+// empty Ref.ID: their listing's connection state and warnings) from those
+// about conversations, keeping the order of each. It allocates only when
+// there are source updates.
+func SplitSources(ups []model.FleetUpdate) (conversations, sources []model.FleetUpdate) {
+	i := 0
+	for i < len(ups) && ups[i].Ref.ID != "" {
+		i++
+	}
+	if i == len(ups) {
+		return ups, nil
+	}
+	conversations = append(make([]model.FleetUpdate, 0, len(ups)), ups[:i]...)
+	for _, u := range ups[i:] {
+		if u.Ref.ID == "" {
+			sources = append(sources, u)
+		} else {
+			conversations = append(conversations, u)
+		}
+	}
+	return conversations, sources
+}
