@@ -10,7 +10,9 @@ import (
 // TestSplitSources keeps each side's order and hands a slice without
 // source updates back as it is.
 func TestSplitSources(t *testing.T) {
-	conv := func(id string) model.FleetUpdate { return model.FleetUpdate{Ref: model.ConversationRef{Source: "s", ID: id}} }
+	conv := func(id string) model.FleetUpdate {
+		return model.FleetUpdate{Ref: model.ConversationRef{Source: "s", ID: id}}
+	}
 	src := model.FleetUpdate{Ref: model.ConversationRef{Source: "s"}}
 	all := []model.FleetUpdate{conv("a"), conv("b")}
 	if c, s := SplitSources(all); &c[0] != &all[0] || s != nil {
