@@ -90,8 +90,13 @@ type conversation struct {
 	// (Options.Stagger, a Loop restart) starts: REST and the search do not
 	// see it before.
 	pending bool
-	// origin is what a Loop restart makes the next run from.
+	// origin is what a Loop restart makes the next run from; nil for a
+	// fork, which does not loop.
 	origin *origin
+	// tree is HEAD and what placing the next event in the tree needs.
+	tree tree
+	// fork says where a forked conversation came from; nil for others.
+	fork *forkOrigin
 }
 
 // decision is a respond_to_confirmation request.
@@ -120,6 +125,7 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 		subs:      make(map[*subscriber]struct{}),
 		rejected:  make(map[string]bool),
 		branches:  make(map[string][]model.Event),
+		tree:      tree{parents: make(map[string]string)},
 	}
 	c.sentStatus, c.derived = model.StatusIdle, model.StatusIdle
 	c.tmpl = newTemplate(base, c.dashedID)
@@ -183,6 +189,7 @@ func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 		return
 	}
 	c.active = time.Now()
+	ev = c.placeLocked(ev, madeUp)
 	u, isUpdate := ev.Body.(*model.StateUpdate)
 	sentStatus := isUpdate && !u.FullState && u.ExecutionStatus != ""
 	if !(madeUp && sentStatus) {
