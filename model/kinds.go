@@ -75,6 +75,9 @@ type EventKind struct {
 	// LiveOnly is a kind the agent-server sends but never stores: it is
 	// not returned over REST, not resent on resume and not recorded.
 	LiveOnly bool
+	// Artifact is a non-tree artifact (protocol §5): stored, but never
+	// HEAD, so no event names it as its parent.
+	Artifact bool
 	// Module is the Python module that defines the kind's class.
 	Module string
 
@@ -99,13 +102,13 @@ var kinds = [...]EventKind{
 		decode: decodeUserReject, detail: payload[UserRejectObservation], is: bodyIs[*UserReject]},
 	{Name: KindAgentError, Group: GroupError, Glyph: "✗", Module: moduleLLMConvertible + "observation",
 		decode: decodeAgentError, detail: payload[AgentErrorEvent], is: bodyIs[*AgentError]},
-	{Name: KindConversationError, Group: GroupError, Glyph: "✗", Module: moduleEvent + "conversation_error",
+	{Name: KindConversationError, Group: GroupError, Glyph: "✗", Artifact: true, Module: moduleEvent + "conversation_error",
 		decode: decodeConversationError, detail: payload[ConversationErrorEvent], is: bodyIs[*ConversationError]},
 	{Name: KindServerError, Group: GroupError, Glyph: "✗", LiveOnly: true, Module: "openhands.agent_server.models",
 		decode: decodeServerError, detail: payload[ServerErrorEvent], is: bodyIs[*ServerError]},
 	{Name: KindSystemPrompt, Group: GroupSystem, Glyph: "§", Module: moduleLLMConvertible + "system",
 		decode: decodeSystemPrompt, detail: payload[SystemPromptEvent], is: bodyIs[*SystemPrompt]},
-	{Name: KindStateUpdate, Group: GroupState, Glyph: "◇", Noise: true, Module: moduleEvent + "conversation_state",
+	{Name: KindStateUpdate, Group: GroupState, Glyph: "◇", Noise: true, Artifact: true, Module: moduleEvent + "conversation_state",
 		decode: decodeStateUpdate, detail: payload[ConversationStateUpdateEvent], is: bodyIs[*StateUpdate]},
 	{Name: KindCondensation, Group: GroupCondense, Glyph: "≡", Module: moduleEvent + "condenser",
 		decode: decodeCondensation, detail: payload[CondensationEvent], is: bodyIs[*Condensation]},
