@@ -23,7 +23,7 @@ type Live struct {
 // ends, not at its first terminal state, so that its trace is exactly the
 // one `export --format otlp` writes.
 func (s *Sink) Follow(conversationID string, initial reducer.State, recording bool) *Live {
-	return &Live{b: NewBuilder(s.tracer, conversationID, s.opts), recording: recording,
+	return &Live{b: newBuilder(s.q.add, conversationID, s.opts), recording: recording,
 		state: initial, seen: make(map[string]struct{})}
 }
 
