@@ -13,10 +13,11 @@ import (
 )
 
 func runDemo(args []string, env *environment) int {
-	fs := newFlagSet("demo", "demo [--speed X] [--headless] [--json]", env.stderr)
+	fs := newFlagSet("demo", "demo [--fleet] [--speed X] [--headless] [--json]", env.stderr)
 	var vf viewFlags
 	vf.bind(fs)
 	speed := fs.Float64("speed", 1, "replay pace: 1 is the recorded pace (about two minutes), 10 ten times faster")
+	fleet := fs.Bool("fleet", false, "a fleet instead: the story and generated conversations (one waits for confirmation, one errors, one gets stuck) in the fleet table; headless, until every one has ended")
 	_, code, ok := checkCommand(fs, args, func(p []string) error {
 		if *speed <= 0 {
 			return usageErr(fmt.Sprintf("--speed must be more than 0, not %g", *speed), "--speed 10 plays ten times faster")
@@ -34,6 +35,9 @@ func runDemo(args []string, env *environment) int {
 	defer closeLog()
 	ctx, stop := interruptible()
 	defer stop()
+	if *fleet {
+		return runDemoFleet(ctx, env, &vf, logger, *speed)
+	}
 
 	base, events, err := demoConversation()
 	if err != nil {

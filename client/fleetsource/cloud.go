@@ -70,7 +70,7 @@ type cloudConv struct {
 }
 
 // Run implements Source.
-func (s *CloudSource) Run(ctx context.Context, emit func(model.FleetUpdate)) {
+func (s *CloudSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	self := sourceRef(s)
@@ -86,18 +86,23 @@ func (s *CloudSource) Run(ctx context.Context, emit func(model.FleetUpdate)) {
 			s.listed[lc.ID] = lc
 		}
 		s.mu.Unlock()
+		// The listing's changes travel together, before any stream starts.
+		var changed []model.FleetUpdate
 		for _, lc := range list {
-			ref := model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: lc.ID}
-			meta := cloudMeta(&lc)
 			c := convs[lc.ID]
 			if c == nil {
 				c = &cloudConv{}
 				convs[lc.ID] = c
 			}
-			if !sameListing(c.meta, meta) {
+			if meta := cloudMeta(&lc); !sameListing(c.meta, meta) {
 				c.meta = meta
-				emit(model.FleetUpdate{Ref: ref, Meta: meta})
+				changed = append(changed, model.FleetUpdate{Ref: model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: lc.ID}, Meta: meta})
 			}
+		}
+		emit(changed...)
+		for _, lc := range list {
+			ref := model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: lc.ID}
+			c := convs[lc.ID]
 			switch {
 			case c.live:
 			case lc.Running():
@@ -118,7 +123,7 @@ func (s *CloudSource) Run(ctx context.Context, emit func(model.FleetUpdate)) {
 // readStored hands on the events Cloud stored for a conversation whose
 // sandbox does not run, and passes their ids on for a live stream that may
 // follow.
-func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef, ids chan<- []string, emit func(model.FleetUpdate)) {
+func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef, ids chan<- []string, emit func(...model.FleetUpdate)) {
 	var seen []string
 	loaded := 0
 	emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseConnecting}}})
@@ -143,7 +148,7 @@ func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef,
 // watch streams a running conversation from its sandbox's agent-server.
 // When its stored events were shown first, it waits for their ids and
 // delivers only what they did not hold.
-func (s *CloudSource) watch(ctx context.Context, ref model.ConversationRef, lc cloud.Conversation, stored <-chan []string, emit func(model.FleetUpdate)) {
+func (s *CloudSource) watch(ctx context.Context, ref model.ConversationRef, lc cloud.Conversation, stored <-chan []string, emit func(...model.FleetUpdate)) {
 	opts := s.opts.Watch
 	if stored != nil {
 		select {

@@ -22,7 +22,7 @@ type Source interface {
 	// Run lists the source's conversations and follows them, handing what
 	// it learns to emit (which never blocks), until ctx ends. It returns
 	// only once nothing more will be emitted.
-	Run(ctx context.Context, emit func(model.FleetUpdate))
+	Run(ctx context.Context, emit func(...model.FleetUpdate))
 }
 
 // Options tunes Watch. The zero value is right for real use.
