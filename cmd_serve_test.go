@@ -33,6 +33,7 @@ func TestServeFaultFlags(t *testing.T) {
 		{[]string{"silence-after=20"}, serve.Faults{SilentAfter: 20}},
 		{[]string{"close=4001"}, serve.Faults{CloseAuth: 1}},
 		{[]string{"close=1013:3", "close=4001:2"}, serve.Faults{CloseBusy: 3, CloseAuth: 2}},
+		{[]string{"no-tree"}, serve.Faults{NoTree: true}},
 		{[]string{"stale-state", "drop-every=5", "silence-after=9"}, serve.Faults{StaleState: true, DropAfterFrames: 5, SilentAfter: 9}},
 	}
 	for _, c := range cases {

@@ -121,6 +121,9 @@ type StateUpdate struct {
 	// ConfirmationPolicy is the policy kind ("NeverConfirm", "AlwaysConfirm",
 	// "ConfirmRisky") when Key is confirmation_policy or a snapshot has one.
 	ConfirmationPolicy string
+	// LeafEventID is HEAD as a full_state snapshot states it (since SDK
+	// v1.31); no per-field update carries it.
+	LeafEventID string
 }
 
 // ConversationError is the lean body of a ConversationErrorEvent.

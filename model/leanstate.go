@@ -34,6 +34,8 @@ func decodeStateUpdate(r *leanReader, f *topFields) (Body, string) {
 				u.Stats = readStats(r, val, "value.stats")
 			case "confirmation_policy":
 				u.ConfirmationPolicy = policyKind(r, val, "value.confirmation_policy")
+			case "leaf_event_id":
+				u.LeafEventID = r.str(val, "value.leaf_event_id")
 			}
 			return true
 		})

@@ -1,14 +1,12 @@
 package otel
 
 import (
-	"context"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
@@ -47,28 +45,29 @@ type Options struct {
 
 // Builder turns events, one at a time with the reducer's State before and
 // after each, into spans. A span is started and ended as soon as the event
-// that ends it arrives, with the events' own times, so a live watch sends
-// each span as it ends. It is not safe for concurrent use.
+// that ends it arrives, with the events' own times, and handed to emit as
+// it ends, so a live watch sends each span as it ends. It is not safe for
+// concurrent use.
 type Builder struct {
-	tracer  trace.Tracer
+	emit    func(*span)
 	traceID trace.TraceID
 	convID  string
 	opts    Options
 
-	root    trace.Span
-	rootCtx context.Context
-	turn    trace.Span // the open user turn, nil between turns
-	turnCtx context.Context
+	root    *span
+	turn    *span // the open user turn, nil between turns
 	turns   int
 	pending []pendingChat
 	// chats maps the llm_response_id of the recent LLM calls to their
-	// spans' contexts (ids only: an ended span is not kept alive), so the
-	// actions of a response nest under its call. Only the last
-	// recentChats are kept: a response's actions follow it closely.
-	chats     map[string]trace.SpanContext
+	// spans' ids (an ended span is not kept alive), so the actions of a
+	// response nest under its call. Only the last recentChats are kept: a
+	// response's actions follow it closely.
+	chats     map[string]trace.SpanID
 	chatOrder []string
-	tools     map[string]*openTool // "call:<tool_call_id>" and "action:<event id>" -> open tool span
+	calls     map[string]*openTool // tool_call_id -> open tool span
+	actions   map[string]*openTool // action event id -> open tool span
 	toolSeq   int
+	names     map[nameKey]spanName
 	last      time.Time // time of the latest event with one
 	statusAt  time.Time // time of the latest change of status
 	// title is the first line of the first user message: taken from the
@@ -76,56 +75,87 @@ type Builder struct {
 	// replay name the trace alike.
 	title    string
 	finished bool
-	// attrs is scratch for the attributes of the span being made: the SDK
-	// copies them into the span, so one slice serves every span.
-	attrs []attribute.KeyValue
 }
 
 // pendingChat is an LLM call whose metrics arrived (a stats update, or
 // the base's attribution) before the events it produced: its span waits
 // for the llm_response_id of the next action, message or condensation.
 type pendingChat struct {
-	key        string
+	event      string // the id of the event whose metrics brought the call
+	k          int    // the call's place among that event's calls of its usage
 	start, end time.Time
 	usage      reducer.Usage // the call's own figures; Merged calls share one delta
 	merged     int           // >1 when one delta covers several calls
 	withDelta  bool          // false for the 2nd.. calls of a merged delta
 }
 
-// NewBuilder returns a builder for one conversation; tracer comes from a
-// provider made by NewProvider (its id generator honours the chosen ids).
-func NewBuilder(tracer trace.Tracer, conversationID string, opts Options) *Builder {
+// newBuilder returns a builder for one conversation that hands each span
+// to emit as it ends; emit owns the span from then on.
+func newBuilder(emit func(*span), conversationID string, opts Options) *Builder {
 	return &Builder{
-		tracer:  tracer,
+		emit:    emit,
 		traceID: TraceID(conversationID),
 		convID:  conversationID,
 		opts:    opts,
-		chats:   make(map[string]trace.SpanContext),
-		tools:   make(map[string]*openTool),
+		chats:   make(map[string]trace.SpanID),
+		calls:   make(map[string]*openTool),
+		actions: make(map[string]*openTool),
+		names:   make(map[nameKey]spanName),
 	}
 }
 
 // Finished reports whether Finish has ended the root span.
 func (b *Builder) Finished() bool { return b.finished }
 
-// start starts a span with the id derived from key, as a child of parent.
-// The attributes are set on the started span rather than passed as a start
-// option: the option copies them once more, and no sampler reads them
-// (every span is sampled).
-func (b *Builder) start(parent context.Context, key, name string, at time.Time, kind trace.SpanKind, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
-	ctx := withIDs(parent, b.traceID, spanID(key))
-	ctx, sp := b.tracer.Start(ctx, name, trace.WithTimestamp(at), trace.WithSpanKind(kind))
-	sp.SetAttributes(attrs...)
-	return ctx, sp
+// start starts a span with the id derived from key (its parts joined), as
+// a child of parent (none for the root). Its attributes are appended to
+// its attrs, empty and with room for a tool span's.
+func (b *Builder) start(parent trace.SpanID, name string, at time.Time, kind trace.SpanKind, key ...string) *span {
+	s := spanPool.Get().(*span)
+	s.traceID, s.id, s.parent, s.name, s.kind, s.start = b.traceID, spanID(key...), parent, name, kind, at
+	return s
+}
+
+// named returns the span name "<op> <value>" and the sanitised value, kept
+// per builder: a conversation uses a few tools and models, thousands of
+// times each.
+func (b *Builder) named(op, value string) (name, clean string) {
+	k := nameKey{op, value}
+	if n, ok := b.names[k]; ok {
+		return n.name, n.clean
+	}
+	clean, name = line(value), op
+	if value != "" {
+		name += " " + clean
+	}
+	if len(b.names) < maxNames {
+		b.names[k] = spanName{name, clean}
+	}
+	return name, clean
+}
+
+type nameKey struct{ op, value string }
+type spanName struct{ name, clean string }
+
+// maxNames bounds the names a builder keeps, whatever a server sends.
+const maxNames = 256
+
+// end ends a span at a time and hands it on; an ended span is left alone.
+func (b *Builder) end(s *span, at time.Time) {
+	if s.ended {
+		return
+	}
+	s.end, s.ended = at, true
+	b.emit(s)
 }
 
 // scope is where a span's children and events go: the open turn, else the
 // root.
-func (b *Builder) scope() (context.Context, trace.Span) {
+func (b *Builder) scope() *span {
 	if b.turn != nil {
-		return b.turnCtx, b.turn
+		return b.turn
 	}
-	return b.rootCtx, b.root
+	return b.root
 }
 
 // Add takes event i with the State before it (prev) and after it (next).
@@ -143,7 +173,8 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 			at = time.Unix(0, 0).UTC()
 		}
 		stepStart = at
-		b.rootCtx, b.root = b.start(context.Background(), "root:"+b.traceID.String(), "invoke_agent "+AgentName, at, trace.SpanKindInternal,
+		b.root = b.start(trace.SpanID{}, "invoke_agent "+AgentName, at, trace.SpanKindInternal, "root:", b.traceID.String())
+		b.root.attrs = append(b.root.attrs,
 			semconv.GenAIOperationNameInvokeAgent,
 			semconv.GenAIAgentName(AgentName),
 			semconv.GenAIConversationID(line(b.convID)))
@@ -168,20 +199,20 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 		b.endObservation(ev, body, at)
 	case *model.AgentError:
 		if sp := b.takeTool(body.ToolCallID, ""); sp != nil {
-			sp.SetStatus(codes.Error, line(body.Error))
-			sp.End(trace.WithTimestamp(at))
+			sp.fail(line(body.Error))
+			b.end(sp, at)
 		}
 	case *model.UserReject:
 		if sp := b.takeTool(body.ToolCallID, body.ActionID); sp != nil {
-			sp.SetAttributes(attrRejected.Bool(true), lineAttr(attrReason, body.Reason))
-			sp.AddEvent("rejected", trace.WithTimestamp(at), trace.WithAttributes(lineAttr(attrReason, body.Reason)))
-			sp.End(trace.WithTimestamp(at))
+			reason := lineAttr(attrReason, body.Reason)
+			sp.set(attrRejected.Bool(true), reason)
+			sp.event("rejected", at, reason)
+			b.end(sp, at)
 		}
 	case *model.Condensation:
 		b.resolve(body.LLMResponseID)
-		_, sp := b.scope()
-		sp.AddEvent("condensation", trace.WithTimestamp(at), trace.WithAttributes(
-			attribute.Int("ohwatch.forgotten_events", len(body.ForgottenIDs)), attrEventID.String(line(ev.ID))))
+		b.scope().event("condensation", at,
+			attribute.Int("ohwatch.forgotten_events", len(body.ForgottenIDs)), attrEventID.String(line(ev.ID)))
 	}
 	if n := next.ErrorCount - prev.ErrorCount; n > 0 {
 		errs := next.Errors()
@@ -192,8 +223,7 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 	// A change of confirmation policy, not its first report: a recording
 	// knows its policy from the start, a live watch from its first snapshot.
 	if next.ConfirmationPolicy != prev.ConfirmationPolicy && prev.ConfirmationPolicy != "" && next.ConfirmationPolicy != "" {
-		_, sp := b.scope()
-		sp.AddEvent("confirmation_policy", trace.WithTimestamp(at), trace.WithAttributes(attribute.String("ohwatch.policy", line(next.ConfirmationPolicy))))
+		b.scope().event("confirmation_policy", at, attribute.String("ohwatch.policy", line(next.ConfirmationPolicy)))
 	}
 	if next.StatusAt == i && next.Status != prev.Status {
 		b.statusChange(prev, next, at)
@@ -240,7 +270,7 @@ func (b *Builder) addCalls(eventID string, before, after reducer.Metrics, start,
 		}
 		for k := range n {
 			b.pending = append(b.pending, pendingChat{
-				key:   "chat:" + eventID + ":" + u.UsageID + ":" + strconv.Itoa(k),
+				event: eventID, k: k,
 				start: start, end: end, usage: d, merged: n, withDelta: k == 0,
 			})
 		}
@@ -272,12 +302,18 @@ func (b *Builder) resolve(responseID string) {
 // flush emits the pending chat spans; the first gets responseID ("" when
 // none is known).
 func (b *Builder) flush(responseID string) {
-	parent, _ := b.scope()
+	if len(b.pending) == 0 {
+		return
+	}
+	parent := b.scope().id
 	for k, c := range b.pending {
-		model := c.usage.Model
-		attrs := append(b.attrs[:0],
+		name, model := b.named("chat", c.usage.Model)
+		var num [20]byte
+		sp := b.start(parent, name, c.start, trace.SpanKindClient,
+			"chat:", c.event, ":", c.usage.UsageID, ":", string(strconv.AppendInt(num[:0], int64(c.k), 10)))
+		attrs := append(sp.attrs,
 			semconv.GenAIOperationNameChat,
-			semconv.GenAIRequestModel(line(model)),
+			semconv.GenAIRequestModel(model),
 			attrUsageID.String(line(c.usage.UsageID)))
 		rid := ""
 		if k == 0 {
@@ -301,15 +337,10 @@ func (b *Builder) flush(responseID string) {
 				attrs = append(attrs, attrMerged.Int(c.merged))
 			}
 		}
-		name := "chat"
-		if model != "" {
-			name += " " + line(model)
-		}
-		ctx, sp := b.start(parent, c.key, name, c.start, trace.SpanKindClient, attrs...)
-		b.attrs = attrs
-		sp.End(trace.WithTimestamp(c.end))
+		sp.attrs = attrs
+		b.end(sp, c.end)
 		if rid != "" {
-			b.rememberChat(rid, trace.SpanContextFromContext(ctx))
+			b.rememberChat(rid, sp.id)
 		}
 	}
 	b.pending = b.pending[:0]
@@ -320,8 +351,8 @@ const recentChats = 256
 
 // rememberChat records a call's span, forgetting the oldest beyond
 // recentChats, so a long conversation's builder stays small.
-func (b *Builder) rememberChat(responseID string, sc trace.SpanContext) {
-	b.chats[responseID] = sc
+func (b *Builder) rememberChat(responseID string, id trace.SpanID) {
+	b.chats[responseID] = id
 	b.chatOrder = append(b.chatOrder, responseID)
 	if len(b.chatOrder) > 2*recentChats {
 		for _, old := range b.chatOrder[:len(b.chatOrder)-recentChats] {
@@ -336,14 +367,15 @@ func (b *Builder) startTurn(ev model.Event, at time.Time) {
 	b.flush("")
 	b.endTurn(at)
 	b.turns++
-	b.turnCtx, b.turn = b.start(b.rootCtx, "turn:"+ev.ID, "user_turn", at, trace.SpanKindInternal,
+	b.turn = b.start(b.root.id, "user_turn", at, trace.SpanKindInternal, "turn:", ev.ID)
+	b.turn.attrs = append(b.turn.attrs,
 		attrTurn.Int(b.turns), attrEventID.String(line(ev.ID)), lineAttr(attrSummary, ev.Summary))
 }
 
 func (b *Builder) endTurn(at time.Time) {
 	if b.turn != nil {
-		b.turn.End(trace.WithTimestamp(at))
-		b.turn, b.turnCtx = nil, nil
+		b.end(b.turn, at)
+		b.turn = nil
 	}
 }
 
@@ -353,17 +385,19 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 	if a.LLMResponseID != "" {
 		b.resolve(a.LLMResponseID)
 	}
-	parent, _ := b.scope()
-	if sc, ok := b.chats[a.LLMResponseID]; ok && a.LLMResponseID != "" {
-		parent = trace.ContextWithSpanContext(parent, sc)
+	parent := b.scope().id
+	if id, ok := b.chats[a.LLMResponseID]; ok && a.LLMResponseID != "" {
+		parent = id
 	}
 	tool := a.ToolName
 	if tool == "" {
 		tool = a.ActionKind
 	}
-	attrs := append(b.attrs[:0],
+	name, clean := b.named("execute_tool", tool)
+	sp := b.start(parent, name, at, trace.SpanKindInternal, "tool:", ev.ID)
+	attrs := append(sp.attrs,
 		semconv.GenAIOperationNameExecuteTool,
-		semconv.GenAIToolName(line(tool)),
+		semconv.GenAIToolName(clean),
 		semconv.GenAIToolCallID(line(a.ToolCallID)),
 		semconv.GenAIToolType("function"),
 		attrRisk.String(line(a.SecurityRisk)),
@@ -374,39 +408,36 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 			attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(args))
 		}
 	}
-	name := "execute_tool"
-	if tool != "" {
-		name += " " + line(tool)
-	}
-	_, sp := b.start(parent, "tool:"+ev.ID, name, at, trace.SpanKindInternal, attrs...)
-	b.attrs = attrs
-	t := &openTool{span: sp, actionKey: "action:" + ev.ID, seq: b.toolSeq}
+	sp.attrs = attrs
+	t := &openTool{span: sp, callID: a.ToolCallID, actionID: ev.ID, seq: b.toolSeq}
 	b.toolSeq++
-	if a.ToolCallID != "" {
-		t.callKey = "call:" + a.ToolCallID
-		if old := b.tools[t.callKey]; old != nil { // a reused call id: close the older span
+	if t.callID != "" {
+		if old := b.calls[t.callID]; old != nil { // a reused call id: close the older span
 			b.forget(old)
-			old.span.SetAttributes(attrUnfinished.Bool(true))
-			old.span.End(trace.WithTimestamp(at))
+			old.span.set(attrUnfinished.Bool(true))
+			b.end(old.span, at)
 		}
-		b.tools[t.callKey] = t
+		b.calls[t.callID] = t
 	}
-	b.tools[t.actionKey] = t
+	b.actions[t.actionID] = t
 }
 
 // openTool is a tool span waiting for its result, found by its call id or
 // its action's event id.
 type openTool struct {
-	span               trace.Span
-	callKey, actionKey string
-	seq                int // start order, so unfinished spans end in a fixed order
+	span             *span
+	callID, actionID string
+	seq              int // start order, so unfinished spans end in a fixed order
 }
 
 // takeTool returns and forgets the open tool span of a call.
-func (b *Builder) takeTool(callID, actionID string) trace.Span {
-	t := b.tools["call:"+callID]
-	if t == nil || callID == "" {
-		t = b.tools["action:"+actionID]
+func (b *Builder) takeTool(callID, actionID string) *span {
+	var t *openTool
+	if callID != "" {
+		t = b.calls[callID]
+	}
+	if t == nil {
+		t = b.actions[actionID]
 	}
 	if t == nil {
 		return nil
@@ -416,10 +447,10 @@ func (b *Builder) takeTool(callID, actionID string) trace.Span {
 }
 
 func (b *Builder) forget(t *openTool) {
-	if t.callKey != "" {
-		delete(b.tools, t.callKey)
+	if t.callID != "" && b.calls[t.callID] == t {
+		delete(b.calls, t.callID)
 	}
-	delete(b.tools, t.actionKey)
+	delete(b.actions, t.actionID)
 }
 
 // endObservation ends a tool span at its observation; an error observation
@@ -430,41 +461,38 @@ func (b *Builder) endObservation(ev model.Event, o *model.Observation, at time.T
 		return
 	}
 	if o.ExitCode != nil {
-		sp.SetAttributes(attrExitCode.Int(*o.ExitCode))
+		sp.set(attrExitCode.Int(*o.ExitCode))
 	}
 	if b.opts.Content {
 		if out := observationText(ev); out != "" {
-			sp.SetAttributes(semconv.GenAIToolCallResultKey.String(out))
+			sp.set(semconv.GenAIToolCallResultKey.String(out))
 		}
 	}
 	if o.IsError {
-		sp.SetStatus(codes.Error, line(ev.Summary))
+		sp.fail(line(ev.Summary))
 	}
-	sp.End(trace.WithTimestamp(at))
+	b.end(sp, at)
 }
 
 // addException records an error as an exception event of the open scope.
 func (b *Builder) addException(kind, msg string, at time.Time) {
-	_, sp := b.scope()
-	sp.AddEvent("exception", trace.WithTimestamp(at), trace.WithAttributes(
-		semconv.ExceptionType(line(kind)), semconv.ExceptionMessage(line(msg))))
+	b.scope().event("exception", at, semconv.ExceptionType(line(kind)), semconv.ExceptionMessage(line(msg)))
 }
 
 // statusChange records a change of execution status as a span event and
 // ends the turn at a terminal or waiting status.
 func (b *Builder) statusChange(prev, next reducer.State, at time.Time) {
-	_, sp := b.scope()
+	sp := b.scope()
 	// Where the status came from (a per-field update, a snapshot) is left
 	// out: a live watch sees snapshots a recording does not have, and the
 	// two must give identical spans.
 	b.statusAt = at
-	sp.AddEvent("execution_status", trace.WithTimestamp(at), trace.WithAttributes(
+	sp.event("execution_status", at,
 		attribute.String("ohwatch.from", line(prev.Status)),
-		attrStatus.String(line(next.Status))))
+		attrStatus.String(line(next.Status)))
 	switch next.Status {
 	case model.StatusWaitingForConfirmation:
-		sp.AddEvent("confirmation_requested", trace.WithTimestamp(at), trace.WithAttributes(
-			attribute.Int("ohwatch.pending_actions", len(next.Pending))))
+		sp.event("confirmation_requested", at, attribute.Int("ohwatch.pending_actions", len(next.Pending)))
 		b.flush("")
 		b.endTurn(at)
 	case model.StatusFinished, model.StatusError, model.StatusStuck, model.StatusPaused:
@@ -484,20 +512,18 @@ func (b *Builder) Finish(final reducer.State, unfinished bool) {
 	}
 	b.finished = true
 	b.flush("")
-	open := make([]*openTool, 0, len(b.tools))
-	for key, t := range b.tools {
-		if key == t.actionKey {
-			open = append(open, t)
-		}
+	open := make([]*openTool, 0, len(b.actions))
+	for _, t := range b.actions {
+		open = append(open, t)
 	}
 	slices.SortFunc(open, func(x, y *openTool) int { return x.seq - y.seq })
 	for _, t := range open {
 		b.forget(t)
-		t.span.SetAttributes(attrUnfinished.Bool(true))
-		t.span.End(trace.WithTimestamp(b.last))
+		t.span.set(attrUnfinished.Bool(true))
+		b.end(t.span, b.last)
 	}
 	if b.turn != nil {
-		b.turn.SetAttributes(attrUnfinished.Bool(unfinished))
+		b.turn.set(attrUnfinished.Bool(unfinished))
 	}
 	b.endTurn(b.last)
 	attrs := []attribute.KeyValue{attrStatus.String(line(final.Status)), attrUnfinished.Bool(unfinished)}
@@ -519,14 +545,14 @@ func (b *Builder) Finish(final reducer.State, unfinished bool) {
 			attrs = append(attrs, semconv.GenAIRequestModel(line(c.Model)))
 		}
 	}
-	b.root.SetAttributes(attrs...)
+	b.root.set(attrs...)
 	switch final.Status {
 	case model.StatusError, model.StatusStuck:
 		msg := final.Status
 		if errs := final.Errors(); len(errs) > 0 {
 			msg = errs[len(errs)-1].Text
 		}
-		b.root.SetStatus(codes.Error, line(msg))
+		b.root.fail(line(msg))
 	}
 	// A conversation that ended ends when its status changed to the final
 	// one, not at what trails it (a live watch's confirming snapshot, a
@@ -538,7 +564,7 @@ func (b *Builder) Finish(final reducer.State, unfinished bool) {
 			end = b.statusAt
 		}
 	}
-	b.root.End(trace.WithTimestamp(end))
+	b.end(b.root, end)
 }
 
 // Terminal reports whether a live conversation has reached a state that

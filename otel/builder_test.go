@@ -1,7 +1,6 @@
 package otel
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"ohwatch/internal/testevents"
@@ -38,20 +36,12 @@ func conversations(t *testing.T) []conversation {
 	return cs
 }
 
-// spansOf builds the spans of a conversation with the SDK's in-memory
-// exporter, and returns them with the final State.
+// spansOf builds the spans of a conversation, in the SDK's test form, and
+// returns them with the final State.
 func spansOf(t *testing.T, c conversation, opts Options) (tracetest.SpanStubs, reducer.State) {
 	t.Helper()
-	exp := tracetest.NewInMemoryExporter()
-	tp := NewProvider(sdktrace.NewSimpleSpanProcessor(exp), "", "test")
-	log := reducer.NewLog(nil, 0)
-	log.Append(c.evs...)
-	NewBuilder(Tracer(tp, "test"), c.name, opts).AddLog(log)
-	spans := exp.GetSpans() // before Shutdown, which empties the exporter
-	if err := tp.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return spans, log.Latest()
+	spans, final := builtSpans(c, opts)
+	return stubs(spans, "", "test"), final
 }
 
 func attr(s tracetest.SpanStub, k attribute.Key) (attribute.Value, bool) {

@@ -2,7 +2,6 @@ package otel
 
 import (
 	"bufio"
-	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -12,8 +11,6 @@ import (
 	"slices"
 	"sync"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -27,42 +24,37 @@ import (
 const exportBatch = 1024
 
 // Export writes the conversation of log as OTLP/JSON: one
-// ExportTraceServiceRequest per line. The spans are made by the SDK and
-// turned into OTLP by its exporter; only the JSON encoding is done here
-// (otlpjson.go): what protojson writes, ids in hex as OTLP/JSON has them.
+// ExportTraceServiceRequest per line. The spans are turned into the OTLP
+// messages the SDK's exporters send (convert.go); only the JSON encoding
+// is done here (otlpjson.go): what protojson writes, ids in hex as
+// OTLP/JSON has them.
 func Export(w io.Writer, log *reducer.Log, conversationID, serviceName, version string, opts Options) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
-	proc := newChunkProcessor(bw)
-	tp := NewProvider(proc, serviceName, version)
-	b := NewBuilder(Tracer(tp, version), conversationID, opts)
-	b.AddLog(log)
-	if err := tp.Shutdown(context.Background()); err != nil { // waits for every chunk
+	proc := newChunkProcessor(bw, serviceName, version)
+	newBuilder(proc.add, conversationID, opts).AddLog(log)
+	if err := proc.close(); err != nil { // waits for every chunk
 		return err
-	}
-	if proc.err != nil {
-		return proc.err
 	}
 	return bw.Flush()
 }
 
 // chunkProcessor cuts the ended spans into chunks in the order they ended.
 // Turning a chunk into OTLP and encoding it is most of an export's work,
-// so one worker per CPU does that, each with its own SDK exporter, while
-// the next spans are built; the lines are written in chunk order, so the
-// file is the same every time.
+// so one worker per CPU does that, each with its own converter, while the
+// next spans are built; the lines are written in chunk order, so the file
+// is the same every time.
 type chunkProcessor struct {
-	spans  []sdktrace.ReadOnlySpan
-	jobs   chan chunkJob
-	order  chan chan encoded
-	done   chan struct{}
-	w      io.Writer
-	err    error // the first error; read after done
-	closed sync.Once
-	lines  sync.Pool // line buffers, reused once written
+	spans []*span
+	jobs  chan chunkJob
+	order chan chan encoded
+	done  chan struct{}
+	w     io.Writer
+	err   error     // the first error; read after done
+	lines sync.Pool // line buffers, reused once written
 }
 
 type chunkJob struct {
-	spans []sdktrace.ReadOnlySpan
+	spans []*span
 	out   chan encoded
 }
 
@@ -71,17 +63,21 @@ type encoded struct {
 	err error
 }
 
-func newChunkProcessor(w io.Writer) *chunkProcessor {
+func newChunkProcessor(w io.Writer, serviceName, version string) *chunkProcessor {
 	workers := runtime.GOMAXPROCS(0)
 	p := &chunkProcessor{w: w, jobs: make(chan chunkJob), order: make(chan chan encoded, 2*workers), done: make(chan struct{})}
 	for range workers {
 		go func() {
-			c := &captureClient{pool: &p.lines}
-			exp := otlptrace.NewUnstarted(c)
+			conv := newConverter(serviceName, version)
+			var scratch []byte
 			for j := range p.jobs {
-				err := exp.ExportSpans(context.Background(), j.spans)
-				j.out <- encoded{c.last, errors.Join(err, c.err)}
-				c.last, c.err = nil, nil
+				var dst []byte
+				if b, ok := p.lines.Get().(*[]byte); ok {
+					dst = (*b)[:0]
+				}
+				var r encoded
+				r.b, scratch, r.err = appendJSON(dst, scratch, conv.convert(j.spans))
+				j.out <- r
 			}
 		}()
 	}
@@ -104,9 +100,8 @@ func newChunkProcessor(w io.Writer) *chunkProcessor {
 	return p
 }
 
-func (p *chunkProcessor) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
-
-func (p *chunkProcessor) OnEnd(s sdktrace.ReadOnlySpan) {
+// add takes an ended span.
+func (p *chunkProcessor) add(s *span) {
 	p.spans = append(p.spans, s)
 	if len(p.spans) >= exportBatch {
 		p.send()
@@ -121,43 +116,16 @@ func (p *chunkProcessor) send() {
 	out := make(chan encoded, 1)
 	p.order <- out
 	p.jobs <- chunkJob{p.spans, out}
-	p.spans = make([]sdktrace.ReadOnlySpan, 0, exportBatch)
+	p.spans = make([]*span, 0, exportBatch)
 }
 
-// Shutdown sends the last chunk and waits until every line is written.
-func (p *chunkProcessor) Shutdown(context.Context) error {
-	p.closed.Do(func() {
-		p.send()
-		close(p.jobs)
-		close(p.order)
-	})
+// close sends the last chunk and waits until every line is written.
+func (p *chunkProcessor) close() error {
+	p.send()
+	close(p.jobs)
+	close(p.order)
 	<-p.done
 	return p.err
-}
-
-func (p *chunkProcessor) ForceFlush(context.Context) error { return nil }
-
-// captureClient is an otlptrace.Client that encodes each upload as one
-// line of OTLP/JSON and keeps it for its worker.
-type captureClient struct {
-	last    []byte
-	err     error
-	scratch []byte
-	pool    *sync.Pool // of *[]byte line buffers, returned by the writer
-}
-
-var _ otlptrace.Client = (*captureClient)(nil)
-
-func (c *captureClient) Start(context.Context) error { return nil }
-func (c *captureClient) Stop(context.Context) error  { return nil }
-
-func (c *captureClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans) error {
-	var dst []byte
-	if b, ok := c.pool.Get().(*[]byte); ok {
-		dst = (*b)[:0]
-	}
-	c.last, c.scratch, c.err = appendJSON(dst, c.scratch, rs)
-	return c.err
 }
 
 // MarshalJSON encodes resource spans as one OTLP/JSON

@@ -7,31 +7,17 @@ import (
 	"math"
 	"testing"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-
-	"ohwatch/reducer"
 )
 
 // otlpOf is what the SDK's exporter makes of a conversation's spans: the
 // messages both encoders are given.
 func otlpOf(t *testing.T, c conversation, opts Options) []*tracepb.ResourceSpans {
 	t.Helper()
-	exp := tracetest.NewInMemoryExporter()
-	tp := NewProvider(sdktrace.NewSimpleSpanProcessor(exp), "", "test")
-	log := reducer.NewLog(nil, 0)
-	log.Append(c.evs...)
-	NewBuilder(Tracer(tp, "test"), c.name, opts).AddLog(log)
-	var rs []*tracepb.ResourceSpans
-	client := &recordClient{got: &rs}
-	if err := otlptrace.NewUnstarted(client).ExportSpans(context.Background(), exp.GetSpans().Snapshots()); err != nil {
-		t.Fatal(err)
-	}
-	return rs
+	spans, _ := builtSpans(c, opts)
+	return sdkOTLP(t, stubs(spans, "", "test"))
 }
 
 type recordClient struct{ got *[]*tracepb.ResourceSpans }

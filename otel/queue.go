@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 )
 
 // Defaults of the live queue. A span is a few hundred bytes to a few KiB,
@@ -24,14 +24,15 @@ type Counts struct {
 	Dropped int64 // lost: the queue was full, an export failed, or shutdown came first
 }
 
-// queue is the span processor of a live sink: OnEnd never blocks (the
-// watch must not slow down for a slow or absent backend), spans wait in a
-// bounded queue, one goroutine sends them in batches, and every span that
-// does not make it is counted. The exporter retries with backoff within
-// its own timeout.
+// queue takes the ended spans of a live sink: add never blocks (the watch
+// must not slow down for a slow or absent backend), spans wait in a
+// bounded queue, one goroutine turns them into OTLP in batches and has the
+// SDK's OTLP client send them, and every span that does not make it is
+// counted. The client retries with backoff within its own timeout.
 type queue struct {
-	exp        sdktrace.SpanExporter
-	ch         chan sdktrace.ReadOnlySpan
+	client     otlptrace.Client
+	conv       *converter
+	ch         chan *span
 	batchSize  int
 	flushEvery time.Duration
 
@@ -48,31 +49,31 @@ type queue struct {
 	stopping bool
 }
 
-func newQueue(exp sdktrace.SpanExporter, size, batch int, every time.Duration) *queue {
+func newQueue(client otlptrace.Client, conv *converter, size, batch int, every time.Duration) *queue {
 	ctx, cancel := context.WithCancel(context.Background())
 	q := &queue{
-		exp: exp, ch: make(chan sdktrace.ReadOnlySpan, size), batchSize: batch, flushEvery: every,
+		client: client, conv: conv, ch: make(chan *span, size), batchSize: batch, flushEvery: every,
 		closed: make(chan struct{}), exportCtx: ctx, cancel: cancel, done: make(chan struct{}),
 	}
 	go q.loop()
 	return q
 }
 
-func (q *queue) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
-
-// OnEnd queues a span, or counts it dropped when the queue is full.
-func (q *queue) OnEnd(s sdktrace.ReadOnlySpan) {
+// add queues an ended span, or counts it dropped when the queue is full.
+func (q *queue) add(s *span) {
 	q.ended.Add(1)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.stopping {
 		q.dropped.Add(1)
+		s.recycle()
 		return
 	}
 	select {
 	case q.ch <- s:
 	default:
 		q.dropped.Add(1)
+		s.recycle()
 	}
 }
 
@@ -84,19 +85,22 @@ func (q *queue) counts() Counts {
 // its first span, and drains the queue once Shutdown closes it.
 func (q *queue) loop() {
 	defer close(q.done)
-	batch := make([]sdktrace.ReadOnlySpan, 0, q.batchSize)
+	batch := make([]*span, 0, q.batchSize)
 	timer := time.NewTimer(q.flushEvery)
 	timer.Stop()
 	send := func() {
 		if len(batch) == 0 {
 			return
 		}
-		if err := q.exp.ExportSpans(q.exportCtx, batch); err != nil {
+		if err := q.client.UploadTraces(q.exportCtx, q.conv.convert(batch)); err != nil {
 			q.dropped.Add(int64(len(batch)))
 			q.lastFailed.Store(true)
 		} else {
 			q.sent.Add(int64(len(batch)))
 			q.lastFailed.Store(false)
+		}
+		for _, s := range batch { // sent, or lost: the client keeps nothing
+			s.recycle()
 		}
 		clear(batch)
 		batch = batch[:0]
@@ -158,15 +162,14 @@ func (q *queue) Shutdown(ctx context.Context) error {
 	// Whatever is still queued was not sent.
 	for {
 		select {
-		case <-q.ch:
+		case s := <-q.ch:
 			q.dropped.Add(1)
+			s.recycle()
 		default:
-			return q.exp.Shutdown(context.WithoutCancel(ctx))
+			return q.client.Stop(context.WithoutCancel(ctx))
 		}
 	}
 }
 
 // downGrace is how long Shutdown waits when the backend was down.
 const downGrace = 300 * time.Millisecond
-
-func (q *queue) ForceFlush(context.Context) error { return nil }

@@ -7,30 +7,31 @@ import (
 	"testing/synctest"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
-// fakeExporter records what it is sent; with block it waits for its
-// context instead (a backend that never answers).
+// fakeExporter is an OTLP client that records the size of each batch it
+// is sent; with block it waits for its context instead (a backend that
+// never answers).
 type fakeExporter struct {
 	mu      sync.Mutex
 	batches []int
 	block   bool
 }
 
-func (f *fakeExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+func (f *fakeExporter) UploadTraces(ctx context.Context, rs []*tracepb.ResourceSpans) error {
 	if f.block {
 		<-ctx.Done()
 		return ctx.Err()
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.batches = append(f.batches, len(spans))
+	f.batches = append(f.batches, len(rs[0].ScopeSpans[0].Spans))
 	return nil
 }
 
-func (f *fakeExporter) Shutdown(context.Context) error { return nil }
+func (f *fakeExporter) Start(context.Context) error { return nil }
+func (f *fakeExporter) Stop(context.Context) error  { return nil }
 
 func (f *fakeExporter) sent() []int {
 	f.mu.Lock()
@@ -40,7 +41,7 @@ func (f *fakeExporter) sent() []int {
 
 func endSpans(q *queue, n int) {
 	for range n {
-		q.OnEnd(tracetest.SpanStub{Name: "s"}.Snapshot())
+		q.add(&span{name: "s"})
 	}
 }
 
@@ -49,7 +50,7 @@ func endSpans(q *queue, n int) {
 func TestQueueBatchesBySizeAndTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		exp := &fakeExporter{}
-		q := newQueue(exp, 100, 10, time.Second)
+		q := newQueue(exp, newConverter("", ""), 100, 10, time.Second)
 		endSpans(q, 13)
 		synctest.Wait()
 		if got := exp.sent(); len(got) != 1 || got[0] != 10 {
@@ -75,7 +76,7 @@ func TestQueueBatchesBySizeAndTime(t *testing.T) {
 func TestQueueBackendDown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		exp := &fakeExporter{block: true}
-		q := newQueue(exp, 50, 10, time.Second)
+		q := newQueue(exp, newConverter("", ""), 50, 10, time.Second)
 		endSpans(q, 1000) // returns at once: OnEnd never waits
 		synctest.Wait()
 		if c := q.counts(); c.Dropped < 1000-50-10 {

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/trace"
 )
 
 // Config says where a live sink sends its spans. The standard OTLP
@@ -29,15 +28,15 @@ type Config struct {
 	QueueSize  int
 	BatchSize  int
 	FlushEvery time.Duration
-	// Exporter replaces the OTLP exporter (tests).
-	Exporter sdktrace.SpanExporter
+	// Client replaces the OTLP client (tests).
+	Client otlptrace.Client
 }
 
-// Sink sends the spans of live conversations to an OTLP endpoint.
+// Sink sends the spans of live conversations to an OTLP endpoint: the
+// builders hand it their spans as they end, and its queue has the SDK's
+// OTLP client (otlptracehttp or otlptracegrpc) send them in batches.
 type Sink struct {
-	tp       *sdktrace.TracerProvider
 	q        *queue
-	tracer   trace.Tracer
 	endpoint string // for messages: no credentials, no query
 	opts     Options
 }
@@ -48,18 +47,18 @@ const (
 	ProtocolGRPC = "grpc"
 )
 
-// NewSink builds the exporter and the queue. Its errors name the endpoint
-// without credentials and never a header.
+// NewSink builds the OTLP client and the queue. Its errors name the
+// endpoint without credentials and never a header.
 func NewSink(cfg Config) (*Sink, error) {
 	getenv := cfg.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	exp := cfg.Exporter
-	endpoint := "test exporter"
-	if exp == nil {
+	client := cfg.Client
+	endpoint := "test client"
+	if client == nil {
 		var err error
-		exp, endpoint, err = newExporter(cfg.Endpoint, getenv)
+		client, endpoint, err = newClient(cfg.Endpoint, getenv)
 		if err != nil {
 			return nil, err
 		}
@@ -74,9 +73,8 @@ func NewSink(cfg Config) (*Sink, error) {
 	if every <= 0 {
 		every = DefaultFlushEvery
 	}
-	q := newQueue(exp, size, batch, every)
-	tp := NewProvider(q, cfg.ServiceName, cfg.Version)
-	return &Sink{tp: tp, q: q, tracer: Tracer(tp, cfg.Version), endpoint: endpoint, opts: cfg.Options}, nil
+	q := newQueue(client, newConverter(cfg.ServiceName, cfg.Version), size, batch, every)
+	return &Sink{q: q, endpoint: endpoint, opts: cfg.Options}, nil
 }
 
 // Endpoint names where the spans go, without credentials.
@@ -86,10 +84,12 @@ func (s *Sink) Endpoint() string { return s.endpoint }
 func (s *Sink) Counts() Counts { return s.q.counts() }
 
 // Shutdown sends what is queued until ctx is done, then stops.
-func (s *Sink) Shutdown(ctx context.Context) error { return s.tp.Shutdown(ctx) }
+func (s *Sink) Shutdown(ctx context.Context) error { return s.q.Shutdown(ctx) }
 
-// newExporter builds the OTLP exporter of the endpoint and protocol.
-func newExporter(flagEndpoint string, getenv func(string) string) (sdktrace.SpanExporter, string, error) {
+// newClient builds and starts the SDK's OTLP client of the endpoint and
+// protocol: the transport of its exporters (headers, timeout, retry with
+// backoff, the protobuf encoding), given the OTLP messages the queue makes.
+func newClient(flagEndpoint string, getenv func(string) string) (otlptrace.Client, string, error) {
 	protocol := firstSet(getenv, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL")
 	if protocol == "" {
 		protocol = ProtocolHTTP
@@ -107,19 +107,19 @@ func newExporter(flagEndpoint string, getenv func(string) string) (sdktrace.Span
 	}
 	shown := Redact(u)
 	ctx := context.Background()
-	var exp sdktrace.SpanExporter
+	var client otlptrace.Client
 	if protocol == ProtocolGRPC {
-		exp, err = otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(u), otlptracegrpc.WithHeaders(headers),
+		client = otlptracegrpc.NewClient(otlptracegrpc.WithEndpointURL(u), otlptracegrpc.WithHeaders(headers),
 			otlptracegrpc.WithTimeout(exportTimeout), otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig(retry)))
 	} else {
-		exp, err = otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(u), otlptracehttp.WithHeaders(headers),
+		client = otlptracehttp.NewClient(otlptracehttp.WithEndpointURL(u), otlptracehttp.WithHeaders(headers),
 			otlptracehttp.WithTimeout(exportTimeout), otlptracehttp.WithRetry(retry))
 	}
-	if err != nil {
+	if err := client.Start(ctx); err != nil {
 		// The SDK's message may quote the URL: name the endpoint ourselves.
 		return nil, "", fmt.Errorf("otlp endpoint %s: cannot create the %s exporter", shown, protocol)
 	}
-	return exp, protocol + " " + shown, nil
+	return client, protocol + " " + shown, nil
 }
 
 // exportTimeout bounds one export, retries included.

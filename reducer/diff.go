@@ -22,12 +22,13 @@ type Provenance struct {
 	Tasks   int
 }
 
-// Diff returns what event i changed in the derived state.
+// Diff returns what event i changed in the derived state: the State after
+// it against the State of its parent on its path.
 func (l *Log) Diff(i int) []Change {
 	if i < 0 || i >= l.Len() {
 		return nil
 	}
-	return DiffStates(l.At(i-1), l.At(i))
+	return DiffStates(l.At(l.Parent(i)), l.At(i))
 }
 
 // Provenance returns the indices of the events that last changed the

@@ -12,7 +12,8 @@ import (
 // are persistent linked nodes shared between successive States, so applying
 // an event costs the same at the millionth event as at the first.
 type State struct {
-	// Applied is the number of events applied; the next event's index.
+	// Applied is the number of events applied: the events on the path to
+	// this one, which on a linear log is the next event's index.
 	Applied int
 	// Status is the execution status (protocol §3.1), "idle" at the start.
 	Status string
@@ -87,9 +88,17 @@ func Initial(base *model.BaseState, baseEventCount int) State {
 }
 
 // Apply returns the State after ev. It is pure: no clock, no I/O, no
-// randomness, and s is left unchanged.
-func Apply(s State, ev model.Event) State {
-	i := s.Applied
+// randomness, and s is left unchanged. ev is taken to be event s.Applied of
+// the log, as it is when a log is linear.
+func Apply(s State, ev model.Event) State { return applyAt(s, s.Applied, ev) }
+
+// ApplyAt is Apply for event index i of its log, for a fold along a path
+// of a branched log, whose positions are not the indices that every
+// provenance (StatusAt, Transition.Index, …) names.
+func ApplyAt(s State, i int, ev model.Event) State { return applyAt(s, i, ev) }
+
+// applyAt is Apply for event index i.
+func applyAt(s State, i int, ev model.Event) State {
 	s.Applied++
 	s.kinds, s.otherKinds = countKind(s.kinds, s.otherKinds, ev.Kind)
 	switch b := ev.Body.(type) {

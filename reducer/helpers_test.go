@@ -214,6 +214,11 @@ func (m *eqMemo) acp(a, b *acpNode) bool {
 // k+1 events for every k, and At(-1) the initial State.
 func checkEveryPrefix(t *testing.T, log *Log, base *model.BaseState, count int) {
 	t.Helper()
+	// The log is one line: HEAD is its last event and nothing branches.
+	if n := log.Len(); !log.Linear() || log.Head() != n-1 || len(log.BranchPoints()) != 0 ||
+		(n > 0 && (log.Parent(n-1) != n-2 || log.Depth(n-1) != n-1 || log.Path(n-1).Len() != n)) {
+		t.Fatalf("a linear log reads as a tree: linear %v, head %d of %d, branch points %v", log.Linear(), log.Head(), n, log.BranchPoints())
+	}
 	memo := newEqMemo()
 	s := Initial(base, count)
 	if d := diffState(log.At(-1), s, memo); d != "" {

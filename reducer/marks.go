@@ -40,11 +40,53 @@ func (m Marks) snapshot() Marks {
 	}
 }
 
-// Marks returns a read-only snapshot of the log's marks.
+// Marks returns a read-only snapshot of the marks on HEAD's path.
 func (l *Log) Marks() Marks {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	return l.marks.snapshot()
+	return l.marksOn(l.pathTo(l.headLocked()))
+}
+
+// MarksOn returns the marks on the path to event tip.
+func (l *Log) MarksOn(tip int) Marks {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if tip < 0 || tip >= l.n {
+		return Marks{}
+	}
+	return l.marksOn(l.pathTo(tip))
+}
+
+// marksOn keeps the marks of the events on p. Each event's marks compare
+// it with its parent on its own path, so they hold on any path through it.
+func (l *Log) marksOn(p Path) Marks {
+	if len(p) == 1 && p[0].From == 0 && p[0].To == l.n-1 {
+		return l.marks.snapshot()
+	}
+	return Marks{
+		Errors:        onPath(l.marks.Errors, p),
+		StatusChanges: onPath(l.marks.StatusChanges, p),
+		UserTurns:     onPath(l.marks.UserTurns, p),
+	}
+}
+
+// onPath keeps the indices of sorted list that lie on p, whose spans are
+// sorted and disjoint (a path's indices only grow from root to tip).
+func onPath(list []int, p Path) []int {
+	out := []int{}
+	k := 0
+	for _, i := range list {
+		for k < len(p) && p[k].To < i {
+			k++
+		}
+		if k == len(p) {
+			break
+		}
+		if i >= p[k].From {
+			out = append(out, i)
+		}
+	}
+	return out[:len(out):len(out)]
 }
 
 // Next returns the first index in marks after i.

@@ -90,8 +90,13 @@ type conversation struct {
 	// (Options.Stagger, a Loop restart) starts: REST and the search do not
 	// see it before.
 	pending bool
-	// origin is what a Loop restart makes the next run from.
+	// origin is what a Loop restart makes the next run from; nil for a
+	// fork, which does not loop.
 	origin *origin
+	// tree is HEAD and what placing the next event in the tree needs.
+	tree tree
+	// fork says where a forked conversation came from; nil for others.
+	fork *forkOrigin
 }
 
 // decision is a respond_to_confirmation request.
@@ -120,6 +125,7 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 		subs:      make(map[*subscriber]struct{}),
 		rejected:  make(map[string]bool),
 		branches:  make(map[string][]model.Event),
+		tree:      tree{parents: make(map[string]string)},
 	}
 	c.sentStatus, c.derived = model.StatusIdle, model.StatusIdle
 	c.tmpl = newTemplate(base, c.dashedID)
@@ -137,19 +143,6 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 	}
 	c.updated = c.created
 	return c
-}
-
-// persisted reports whether the agent-server stores ev (and so returns it
-// over REST and resends it): snapshots, streaming deltas, server errors and
-// condensation summaries are live-only.
-func persisted(ev model.Event) bool {
-	switch b := ev.Body.(type) {
-	case *model.StateUpdate:
-		return !b.FullState
-	case *model.StreamingDelta, *model.ServerError, *model.CondensationSummary:
-		return false
-	}
-	return true
 }
 
 // nowLocked is the recording's clock: the timestamp of the latest recorded
@@ -196,6 +189,7 @@ func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 		return
 	}
 	c.active = time.Now()
+	ev = c.placeLocked(ev, madeUp)
 	u, isUpdate := ev.Body.(*model.StateUpdate)
 	sentStatus := isUpdate && !u.FullState && u.ExecutionStatus != ""
 	if !(madeUp && sentStatus) {
@@ -216,10 +210,10 @@ func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 		}
 		c.stale = append(c.stale, ev.Raw)
 	}
-	if c.title == "" && ev.Kind == "MessageEvent" && ev.Source == "user" {
+	if c.title == "" && ev.Kind == model.KindMessage && ev.Source == "user" {
 		c.title = titleFrom(messageText(ev.Raw))
 	}
-	if persisted(ev) {
+	if model.Persisted(ev) {
 		if _, dup := c.index[ev.ID]; !dup && ev.ID != "" {
 			c.index[ev.ID] = len(c.emitted)
 		}

@@ -60,6 +60,16 @@
 // base_state.json describes the end of the recording, so its stats apply
 // once the last event is out when the recording carries no stats updates.
 //
+// # Tree
+//
+// A conversation is a tree, as on an agent-server since SDK v1.31: HEAD
+// (leaf_event_id in the snapshot and ConversationInfo) is the event the
+// next one hangs from. POST /navigate moves HEAD; POST /fork makes a new
+// conversation from the branch that ends at an event, which goes on, once
+// run, with what the recording did after that event, under new ids. An
+// event goes out as recorded unless its parent differs from the one a
+// client infers (the tree event before it); then parent_id says so.
+//
 // # Faults
 //
 // Options.Inject (or SetFaults at run time) makes the server misbehave the

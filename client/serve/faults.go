@@ -51,6 +51,13 @@ func (s *faultState) silentAfter() int {
 	return s.faults.SilentAfter
 }
 
+// noTree is Faults.NoTree.
+func (s *faultState) noTree() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.faults.NoTree
+}
+
 // forcedClose returns the close code a new socket must get from
 // CloseAuth or CloseBusy (consuming one), or 0.
 func (s *faultState) forcedClose() int {

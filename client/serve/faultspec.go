@@ -14,7 +14,8 @@ drop-chance=P    drop a socket after any frame with probability P (0-1); seed=S 
 stale-state      after the snapshot, resend the old per-field state updates (execution_status=running…)
 double-send[=N]  a resend (resend_mode=all/since) sends its newest N events (default 10) twice
 silence-after=N  after N events the conversation goes silent: nothing more is sent, REST answers 404
-close=CODE[:N]   close the next N sockets (default 1) at once: 4001 authentication failed, 1013 try again later`
+close=CODE[:N]   close the next N sockets (default 1) at once: 4001 authentication failed, 1013 try again later
+no-tree          answer 404 to fork and navigate, as an agent-server older than 1.31 does`
 
 // defaultDoubleSend is the overlap of double-send without a count.
 const defaultDoubleSend = 10
@@ -92,10 +93,13 @@ func ParseFault(spec string, f *Faults) error {
 		f.SilentAfter, err = count(1)
 	case "close":
 		err = parseClose(value, hasValue, f)
+	case "no-tree":
+		err = noValue()
+		f.NoTree = err == nil
 	case "":
-		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close")
+		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree")
 	default:
-		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close", name)
+		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree", name)
 	}
 	return err
 }
@@ -159,6 +163,9 @@ func (f Faults) String() string {
 	}
 	if f.CloseBusy > 0 {
 		add("close=%d:%d", closeTryAgainLater, f.CloseBusy)
+	}
+	if f.NoTree {
+		add("no-tree")
 	}
 	if len(out) == 0 {
 		return "none"

@@ -64,7 +64,7 @@ func FuzzClientFrame(f *testing.F) {
 // specifications that parse back to the same faults.
 func FuzzParseFault(f *testing.F) {
 	for _, seed := range []string{"drop-every=5", "drop-at=1,2", "drop-chance=0.5", "seed=9", "stale-state",
-		"double-send", "double-send=2", "silence-after=3", "close=4001:2", "close=1013", "close=", "=", "drop-at=,"} {
+		"double-send", "double-send=2", "silence-after=3", "close=4001:2", "close=1013", "close=", "=", "drop-at=,", "no-tree", "no-tree=1"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {

@@ -95,4 +95,7 @@ type Faults struct {
 	// CloseBusy closes this many of the next sockets with 1013 "Too many
 	// connections for this conversation" (a retryable code).
 	CloseBusy int
+	// NoTree makes the server one older than SDK v1.31: POST /fork and
+	// /navigate answer 404, as on a server without those routes.
+	NoTree bool
 }

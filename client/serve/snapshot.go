@@ -15,7 +15,7 @@ var emptyStats = json.RawMessage(`{"usage_to_metrics":{}}`)
 // dynamicKeys are the fields of the reported state that change during the
 // replay (or that ConversationInfo adds); every other field comes from the
 // template as it is.
-var dynamicKeys = []string{"created_at", "execution_status", "id", "metrics", "stats", "title", "updated_at"}
+var dynamicKeys = []string{"created_at", "execution_status", "forked_from_conversation_id", "forked_from_event_id", "id", "leaf_event_id", "metrics", "stats", "title", "updated_at"}
 
 // template is the part of the reported ConversationState that does not
 // change during the replay, encoded once: base_state.json can be tens of
@@ -103,12 +103,14 @@ func (t *template) appendTo(dst []byte, set map[string]json.RawMessage) []byte {
 }
 
 // stateFieldsLocked is what changes in the reported ConversationState: the
-// id, the execution status a client has been told, and the latest stats.
+// id, the execution status a client has been told, the latest stats and
+// HEAD.
 func (c *conversation) stateFieldsLocked() map[string]json.RawMessage {
 	return map[string]json.RawMessage{
 		"id":               mustJSON(c.dashedID),
 		"execution_status": mustJSON(c.statusLocked()),
 		"stats":            c.statsLocked(c.tmpl.dynamic["stats"]),
+		"leaf_event_id":    c.leafLocked(),
 	}
 }
 
@@ -122,14 +124,15 @@ func (c *conversation) statusLocked() string {
 
 // statsLocked is the stats as of now: the latest per-field stats update;
 // for a recording without any, the base's stats once the replay is done
-// (base_state.json describes the end), and no usage before that.
+// (base_state.json describes the end), and no usage before that. A fork
+// reports only what it was given and its own updates.
 func (c *conversation) statsLocked(baseStats json.RawMessage) json.RawMessage {
 	if c.statsEvent != nil {
 		if v := stateValue(c.statsEvent); v != nil {
 			return v
 		}
 	}
-	if !c.statsEvents && c.done && len(baseStats) > 0 {
+	if !c.statsEvents && c.done && c.fork == nil && len(baseStats) > 0 {
 		return baseStats
 	}
 	return emptyStats
@@ -204,7 +207,14 @@ func (c *conversation) info() json.RawMessage {
 	defer c.mu.Unlock()
 	fields := c.stateFieldsLocked()
 	title := json.RawMessage(`null`)
+	forkedFrom, forkedAt := json.RawMessage(`null`), json.RawMessage(`null`)
+	if c.fork != nil {
+		forkedFrom, forkedAt = mustJSON(c.fork.conversation), mustJSON(c.fork.event)
+	}
+	fields["forked_from_conversation_id"], fields["forked_from_event_id"] = forkedFrom, forkedAt
 	switch {
+	case c.fork != nil && c.fork.title != "":
+		title = mustJSON(c.fork.title)
 	case c.base != nil && c.base.Title != "":
 		title = mustJSON(c.base.Title)
 	case c.title != "":

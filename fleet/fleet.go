@@ -1,0 +1,330 @@
+package fleet
+
+import (
+	"strings"
+	"time"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// Fleet is the derived state of every conversation of a fleet. It is not
+// safe for concurrent use: one goroutine (the screen's Update, the headless
+// loop) owns it.
+type Fleet struct {
+	entries map[model.ConversationRef]*entry
+	order   []*entry // in order of first sight
+	since   time.Time
+	// sources are the sources that reported about themselves.
+	sources  []*SourceState
+	sourceAt map[sourceKey]*SourceState
+}
+
+// New returns an empty fleet.
+func New() *Fleet {
+	return &Fleet{entries: make(map[model.ConversationRef]*entry)}
+}
+
+// NewSince returns an empty fleet that takes a status reached before since
+// (by the time of the event that set it) for history, not news: a
+// recording read from disk whose run finished yesterday does not ask for
+// attention, and raises no bell, whatever its source says about its
+// connection.
+func NewSince(since time.Time) *Fleet {
+	f := New()
+	f.since = since
+	return f
+}
+
+// entry is one conversation: what its row and its attention mark are made
+// of, and nothing of its events but their ids.
+type entry struct {
+	ref   model.ConversationRef
+	seq   int // order of first sight, the last tie-break of every sort
+	meta  model.ConversationMeta
+	state reducer.State
+	ids   idSet
+	dups  int
+
+	conn     model.ConnState
+	hasConn  bool
+	warnings int
+	progress model.Progress
+	loading  bool // Progress says more is to come
+
+	// listed are the metrics the listing reports, read once per listing
+	// (reported false when it reports none).
+	listed         reducer.Metrics
+	listedReported bool
+
+	lastEvent time.Time // the latest event time seen
+	firstUser string    // the first user message, a title when none is listed
+
+	// verdict is the status as the row states it (events, listing and
+	// connection together), recomputed after every update.
+	verdict reducer.Verdict
+	// statusSince is the index of the event that moved the events' status
+	// to its current value (-1: none), so a status seen once is told from
+	// the same status reached again; statusTime is that event's time.
+	statusSince int
+	statusTime  time.Time
+	// settled turns true once the conversation's history is in (its
+	// connection went past connecting, and any loading is complete): from
+	// then on a status that needs a person is news.
+	settled bool
+	// noted is the status the person is taken to know: a terminal status
+	// the conversation already had when it settled, or one marked Seen.
+	noted      string
+	notedSince int
+}
+
+// Len is the number of conversations.
+func (f *Fleet) Len() int { return len(f.order) }
+
+// Refs returns every conversation, in order of first sight.
+func (f *Fleet) Refs() []model.ConversationRef {
+	out := make([]model.ConversationRef, len(f.order))
+	for i, e := range f.order {
+		out[i] = e.ref
+	}
+	return out
+}
+
+// Change is what one slice of updates changed about a conversation: its
+// status (as the row states it), or that it newly needs a person.
+type Change struct {
+	Ref   model.ConversationRef
+	Title string
+	// New is set the first time the conversation is seen.
+	New bool
+	// From and To are the verdicts before and after (From is the zero
+	// Verdict for a new conversation).
+	From, To reducer.Verdict
+	// Raised is the reason the conversation newly needs a person, once
+	// its history is in (NoAttention when it does not): what a bell and a
+	// notification are for. The slice in which a conversation's history
+	// comes in raises nothing.
+	Raised Attention
+}
+
+// StatusChanged reports whether the stated status changed (its value, or
+// whether it is final).
+func (c Change) StatusChanged() bool {
+	return c.From.Status != c.To.Status || c.From.Final() != c.To.Final()
+}
+
+// Apply folds a slice of updates, in order, and returns what changed, one
+// Change per conversation whose status changed or that newly needs a
+// person, in the order the conversations first appear in ups. An update
+// whose Ref has no ID is about its source (Sources), not a conversation.
+func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
+	type before struct {
+		verdict reducer.Verdict
+		attn    Attention
+		isNew   bool
+		settled bool
+	}
+	var touched []*entry
+	was := map[*entry]before{}
+	for i := range ups {
+		u := &ups[i]
+		if u.Ref.ID == "" {
+			f.applySource(u)
+			continue
+		}
+		e, ok := f.entries[u.Ref]
+		isNew := !ok
+		if !ok {
+			e = f.add(u.Ref)
+		}
+		if _, seen := was[e]; !seen {
+			was[e] = before{verdict: e.verdict, attn: e.attention(), isNew: isNew, settled: e.settled}
+			touched = append(touched, e)
+		}
+		e.apply(u)
+		if e.verdict.Status == model.StatusFinished && !f.isNews(e) {
+			e.noted, e.notedSince = e.verdict.Status, e.statusSince
+		}
+	}
+	var out []Change
+	for _, e := range touched {
+		b := was[e]
+		c := Change{Ref: e.ref, Title: e.title(), New: b.isNew, From: b.verdict, To: e.verdict}
+		if a := e.attention(); a != NoAttention && a != b.attn && b.settled {
+			c.Raised = a
+		}
+		if c.Raised != NoAttention && !f.isNews(e) {
+			c.Raised = NoAttention
+		}
+		if c.New || c.StatusChanged() || c.Raised != NoAttention {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (f *Fleet) add(ref model.ConversationRef) *entry {
+	e := &entry{ref: ref, seq: len(f.order), state: reducer.Initial(nil, 0), statusSince: -1, notedSince: -1}
+	f.entries[ref] = e
+	f.order = append(f.order, e)
+	return e
+}
+
+// isNews reports whether the entry's current status was reached after the
+// fleet's since (by its event's time, else the conversation's last
+// activity); a time not known is news.
+func (f *Fleet) isNews(e *entry) bool {
+	if f.since.IsZero() {
+		return true
+	}
+	at := e.statusTime
+	if e.statusSince < 0 || at.IsZero() {
+		at = e.lastEvent
+		if e.meta.UpdatedAt.After(at) {
+			at = e.meta.UpdatedAt
+		}
+	}
+	return at.IsZero() || !at.Before(f.since)
+}
+
+// Seen marks the conversation's current status as known to the person: a
+// finished, an error or a stuck no longer asks for attention until the
+// status changes and comes back. Waiting for confirmation stays marked
+// until it is answered.
+func (f *Fleet) Seen(ref model.ConversationRef) {
+	if e, ok := f.entries[ref]; ok {
+		e.noted, e.notedSince = e.verdict.Status, e.statusSince
+	}
+}
+
+// Row returns the conversation's row; ok is false for a conversation the
+// fleet has never seen.
+func (f *Fleet) Row(ref model.ConversationRef) (Row, bool) {
+	e, ok := f.entries[ref]
+	if !ok {
+		return Row{}, false
+	}
+	return e.row(), true
+}
+
+// State returns the conversation's derived state after its latest event.
+func (f *Fleet) State(ref model.ConversationRef) (reducer.State, bool) {
+	e, ok := f.entries[ref]
+	if !ok {
+		return reducer.State{}, false
+	}
+	return e.state, true
+}
+
+// apply folds one update into the entry.
+func (e *entry) apply(u *model.FleetUpdate) {
+	if u.Meta != nil {
+		e.meta = cloneMeta(*u.Meta)
+		e.listed, e.listedReported = listedMetrics(e.meta.Stats)
+	}
+	b := &u.Batch
+	for _, ev := range b.Events {
+		if !e.ids.add(ev.ID) {
+			e.dups++
+			continue
+		}
+		e.state = reducer.Apply(e.state, ev)
+		if ev.Time.After(e.lastEvent) {
+			e.lastEvent = ev.Time
+		}
+		if e.firstUser == "" && ev.Source == "user" {
+			if _, ok := ev.Body.(*model.Message); ok && ev.Summary != "" {
+				// The summary says "user: …"; a title needs only the words.
+				e.firstUser = strings.Clone(strings.TrimPrefix(model.SanitizeLine(ev.Summary), "user: "))
+			}
+		}
+	}
+	if len(b.Events) > 0 {
+		e.statusSince, e.statusTime = -1, time.Time{}
+		if t := e.state.LastTransitions(1); len(t) == 1 {
+			e.statusSince, e.statusTime = t[0].Index, t[0].Time
+		}
+	}
+	if b.Conn != nil {
+		e.conn = *b.Conn
+		e.conn.Reason = strings.Clone(e.conn.Reason)
+		e.hasConn = true
+	}
+	e.warnings += len(b.Warnings)
+	if b.Progress != nil {
+		e.progress = *b.Progress
+		e.loading = b.Progress.Total > 0 && b.Progress.Done < b.Progress.Total
+	}
+	e.verdict = e.stated()
+	if !e.settled {
+		// A finished that was already true before the history was in is
+		// not news (a root of a thousand finished conversations would
+		// otherwise all ask for attention). An error or a stuck is, until
+		// it is seen.
+		if e.verdict.Status == model.StatusFinished {
+			e.noted, e.notedSince = e.verdict.Status, e.statusSince
+		}
+		// A source that reports no connection state settles with its
+		// first events; the update that settles is still history.
+		if e.hasConn {
+			e.settled = e.conn.Phase != model.PhaseConnecting && !e.loading
+		} else {
+			e.settled = len(b.Events) > 0 && !e.loading
+		}
+	}
+}
+
+// listedMetrics reads a listing's stats by the reducer's own rule: a base
+// state with no events to attribute them to applies at once.
+func listedMetrics(st *model.Stats) (reducer.Metrics, bool) {
+	if st == nil || len(st.UsageToMetrics) == 0 {
+		return reducer.Metrics{}, false
+	}
+	s := reducer.Initial(&model.BaseState{Stats: st}, 0)
+	return s.Metrics, s.MetricsReported()
+}
+
+// cloneMeta copies a listing's strings, so that no string of it keeps a
+// source's buffer alive.
+func cloneMeta(m model.ConversationMeta) model.ConversationMeta {
+	m.Title = strings.Clone(m.Title)
+	m.Status = strings.Clone(m.Status)
+	m.ParentID = strings.Clone(m.ParentID)
+	m.ForkedFromEvent = strings.Clone(m.ForkedFromEvent)
+	return m
+}
+
+// stated is the status the row states, by the rule every surface uses
+// (reducer.Verdict): the events decide; a conversation whose events never
+// set a status (none arrived yet, a paused sandbox's) is stated by its
+// listing; a provisional finished that the listing also reports finished
+// is confirmed by it, as the headless watch confirms one by asking REST.
+// A source that says nothing more will come (PhaseDone) has ended, and its
+// last status is final.
+func (e *entry) stated() reducer.Verdict {
+	ended := e.hasConn && e.conn.Phase == model.PhaseDone
+	ms := model.SanitizeLine(e.meta.Status)
+	if e.state.StatusAt < 0 {
+		if ms == "" {
+			if e.state.Applied == 0 {
+				return reducer.Verdict{Recorded: ended}
+			}
+			return e.state.Verdict(ended)
+		}
+		return reducer.Verdict{Status: ms, Source: e.listingSource(), Confirmed: ms == model.StatusFinished, Recorded: ended}
+	}
+	v := e.state.Verdict(ended)
+	if v.Status == model.StatusFinished && !v.Final() && ms == model.StatusFinished && !e.meta.UpdatedAt.Before(e.lastEvent) {
+		v.Confirmed, v.Source = true, e.listingSource()
+	}
+	return v
+}
+
+// listingSource is the provenance of a status read from a listing: a
+// local conversation's base_state.json, a server's REST answer.
+func (e *entry) listingSource() reducer.StatusSource {
+	if e.ref.Kind == model.SourceLocal {
+		return reducer.SourceBaseState
+	}
+	return reducer.SourceREST
+}

@@ -1,0 +1,67 @@
+package fleet
+
+import "ohwatch/model"
+
+// Outcome is how a conversation's run has ended, for a watch that waits on
+// a fleet. The values past OutcomeRunning are in order of how bad they
+// are: an error is worse than a stuck, a stuck worse than an end without
+// a terminal state, which is worse than a finished.
+type Outcome int
+
+// The outcomes.
+const (
+	// OutcomeRunning: not ended; more can come.
+	OutcomeRunning Outcome = iota
+	OutcomeFinished
+	// OutcomeNone: nothing more can come and no terminal state was
+	// reached (the source ended or gave up, a paused sandbox).
+	OutcomeNone
+	OutcomeStuck
+	OutcomeError
+)
+
+// String names the outcome.
+func (o Outcome) String() string {
+	switch o {
+	case OutcomeFinished:
+		return "finished"
+	case OutcomeNone:
+		return "none"
+	case OutcomeStuck:
+		return "stuck"
+	case OutcomeError:
+		return "error"
+	}
+	return "running"
+}
+
+// Terminal reports whether the outcome is a terminal state of the run.
+func (o Outcome) Terminal() bool {
+	return o == OutcomeFinished || o == OutcomeStuck || o == OutcomeError
+}
+
+// Outcome is how the row's run has ended: an error or a stuck as soon as
+// it is stated, a finished once it is final (confirmed, or the last status
+// of a source that ended), none when the source ended or gave up without
+// one (or the sandbox sleeps with the run not at an end).
+func (r Row) Outcome() Outcome {
+	switch r.Verdict.Status {
+	case model.StatusError:
+		return OutcomeError
+	case model.StatusStuck:
+		return OutcomeStuck
+	case model.StatusFinished:
+		if r.Verdict.Final() {
+			return OutcomeFinished
+		}
+	}
+	switch {
+	case r.Paused:
+		return OutcomeNone
+	case !r.ConnKnown:
+		return OutcomeRunning
+	case r.Conn.Phase == model.PhaseDone, r.Conn.Phase == model.PhaseLost && r.Conn.Final:
+		return OutcomeNone
+	}
+	return OutcomeRunning
+}

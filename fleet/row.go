@@ -1,0 +1,165 @@
+package fleet
+
+import (
+	"time"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// Attention is why a conversation needs a person, NoAttention when it does
+// not. The values are in order of urgency: a confirmation blocks a run
+// that is otherwise fine, an error or a stuck ended one, a finished only
+// waits to be read.
+type Attention int
+
+// The reasons for attention.
+const (
+	NoAttention Attention = iota
+	AttnConfirm
+	AttnError
+	AttnStuck
+	AttnFinished
+)
+
+// String is the reason in a word, for the attention column and the lines.
+func (a Attention) String() string {
+	switch a {
+	case AttnConfirm:
+		return "confirm"
+	case AttnError:
+		return "error"
+	case AttnStuck:
+		return "stuck"
+	case AttnFinished:
+		return "finished"
+	}
+	return ""
+}
+
+// attention is why the entry needs a person now: it waits for a
+// confirmation, ended in an error or stuck and was not yet seen so, or
+// finished since the person last knew.
+func (e *entry) attention() Attention {
+	switch e.verdict.Status {
+	case model.StatusWaitingForConfirmation:
+		return AttnConfirm
+	case model.StatusError:
+		if !e.isNoted() {
+			return AttnError
+		}
+	case model.StatusStuck:
+		if !e.isNoted() {
+			return AttnStuck
+		}
+	case model.StatusFinished:
+		if !e.isNoted() {
+			return AttnFinished
+		}
+	}
+	return NoAttention
+}
+
+func (e *entry) isNoted() bool {
+	return e.noted == e.verdict.Status && e.notedSince == e.statusSince
+}
+
+// Row is one conversation as a table line, a headless line or an `ls`
+// entry shows it: plain values, worded by the Column methods through
+// format.
+type Row struct {
+	Ref model.ConversationRef
+	// ParentID is the conversation this one was forked from or delegated
+	// by, in the same source ("" for none).
+	ParentID string
+	// Title is the listed title, else the first user message, else "".
+	Title   string
+	Verdict reducer.Verdict
+	// Events is the number of distinct events folded; Duplicates those
+	// dropped as already seen.
+	Events, Duplicates int
+	Iteration, Steps   int
+	// MetricsReported is false when neither the events nor the listing
+	// ever reported LLM usage: tokens, calls and cost are then unknown.
+	MetricsReported bool
+	Cost            float64
+	CostKnown       bool
+	Tokens          int64
+	LLMCalls        int
+	// Pending is the number of actions waiting for the person's
+	// confirmation (0 unless the status is waiting_for_confirmation).
+	Pending int
+	Errors  int
+	// LastActivity is the latest event time, or the listing's update time
+	// when later; zero when neither is known.
+	LastActivity time.Time
+	Conn         model.ConnState
+	ConnKnown    bool
+	Paused       bool
+	Warnings     int
+	// Loading is set while the source reports more of the history to come.
+	Loading  bool
+	Progress model.Progress
+	Attn     Attention
+	// Depth is the row's depth under its parent in a listing (Rows sets
+	// it: 0 at the top level).
+	Depth int
+	seq   int
+}
+
+// Idle is how long the conversation has been quiet at now; ok is false
+// when its last activity is unknown.
+func (r Row) Idle(now time.Time) (time.Duration, bool) {
+	if r.LastActivity.IsZero() {
+		return 0, false
+	}
+	return now.Sub(r.LastActivity), true
+}
+
+// row builds the entry's row.
+func (e *entry) row() Row {
+	s := &e.state
+	r := Row{
+		Ref:          e.ref,
+		ParentID:     model.SanitizeLine(e.meta.ParentID),
+		Title:        e.title(),
+		Verdict:      e.verdict,
+		Events:       s.Applied,
+		Duplicates:   e.dups,
+		Iteration:    s.Iteration,
+		Steps:        s.Steps,
+		Errors:       s.ErrorCount,
+		LastActivity: e.lastEvent,
+		Conn:         e.conn,
+		ConnKnown:    e.hasConn,
+		Paused:       e.meta.Paused,
+		Warnings:     e.warnings,
+		Loading:      e.loading,
+		Progress:     e.progress,
+		Attn:         e.attention(),
+		seq:          e.seq,
+	}
+	if e.meta.UpdatedAt.After(r.LastActivity) {
+		r.LastActivity = e.meta.UpdatedAt
+	}
+	if e.verdict.Status == model.StatusWaitingForConfirmation {
+		r.Pending = len(s.Pending)
+	}
+	m, reported := s.Metrics, s.MetricsReported()
+	if !reported && e.listedReported {
+		m, reported = e.listed, true
+	}
+	c := m.Combined
+	r.MetricsReported = reported
+	r.Cost, r.CostKnown = c.CostUSD, reported && c.CostKnown
+	r.Tokens, r.LLMCalls = c.Tokens(), c.LLMCalls
+	return r
+}
+
+// title is the listed title, else the first user message.
+func (e *entry) title() string {
+	if t := model.SanitizeLine(e.meta.Title); t != "" {
+		return t
+	}
+	return e.firstUser
+}

@@ -1,0 +1,379 @@
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"ohwatch/fleet"
+	"ohwatch/format"
+	"ohwatch/model"
+)
+
+// Until says when a headless fleet watch ends by itself.
+type Until int
+
+// The ends of a fleet watch.
+const (
+	// UntilNever watches until interrupted or the sources end.
+	UntilNever Until = iota
+	// UntilAll ends when every conversation known has ended.
+	UntilAll
+	// UntilAny ends when any conversation reaches a terminal state.
+	UntilAny
+)
+
+// ParseUntil reads --until: "all" or "any" ("" is UntilNever).
+func ParseUntil(s string) (Until, error) {
+	switch s {
+	case "":
+		return UntilNever, nil
+	case "all":
+		return UntilAll, nil
+	case "any":
+		return UntilAny, nil
+	}
+	return UntilNever, fmt.Errorf("--until %q: want all or any", s)
+}
+
+// String is the flag's value.
+func (u Until) String() string {
+	switch u {
+	case UntilAll:
+		return "all"
+	case UntilAny:
+		return "any"
+	}
+	return ""
+}
+
+// FleetOptions configure a headless fleet watch.
+type FleetOptions struct {
+	JSON  bool
+	Until Until
+}
+
+// FleetWatch prints one line per status change of any conversation of a
+// fleet, and decides when a watch with --until is done and with which
+// exit code: that of the worst outcome (error > stuck > none > finished),
+// the codes a single conversation's watch exits with.
+type FleetWatch struct {
+	opts     FleetOptions
+	f        *fleet.Fleet
+	outcomes map[model.ConversationRef]fleet.Outcome
+	// sourceConn is the last connection state printed for each source.
+	sourceConn map[string]model.ConnState
+}
+
+// NewFleetWatch returns a watch over an empty fleet.
+func NewFleetWatch(opts FleetOptions) *FleetWatch {
+	return &FleetWatch{opts: opts, f: fleet.New(), outcomes: map[model.ConversationRef]fleet.Outcome{},
+		sourceConn: map[string]model.ConnState{}}
+}
+
+// Fleet is the fleet the watch folds into.
+func (w *FleetWatch) Fleet() *fleet.Fleet { return w.f }
+
+// Handle folds one slice of updates and returns its lines (each ending in
+// a newline, sanitised), whether the watch is done by its --until and, when
+// it is, the exit code. Once done, the result line is among the lines.
+func (w *FleetWatch) Handle(ups []model.FleetUpdate) (lines []string, done bool, code int) {
+	for _, c := range w.f.Apply(ups) {
+		r, _ := w.f.Row(c.Ref)
+		if c.StatusChanged() && r.Verdict.Status != "" {
+			lines = append(lines, w.statusLine(c, r))
+		}
+		o := r.Outcome()
+		if prev := w.outcomes[c.Ref]; o != prev && o == fleet.OutcomeNone {
+			lines = append(lines, w.endedLine(r))
+		}
+		w.outcomes[c.Ref] = o
+	}
+	// A connection change alone changes no status: follow the outcomes of
+	// every conversation touched.
+	for i := range ups {
+		ref := ups[i].Ref
+		if ups[i].Batch.Conn == nil && ups[i].Meta == nil {
+			continue
+		}
+		r, _ := w.f.Row(ref)
+		if o := r.Outcome(); o != w.outcomes[ref] {
+			if o == fleet.OutcomeNone {
+				lines = append(lines, w.endedLine(r))
+			}
+			w.outcomes[ref] = o
+		}
+	}
+	lines = append(lines, w.sourceLines()...)
+	if code, done = w.decide(); done {
+		lines = append(lines, w.resultLine(code, ""))
+	}
+	return lines, done, code
+}
+
+// End is the result when the watch stops before its --until is met (the
+// sources ended, ctx was cancelled: reason says which): the line and the
+// exit code. code is the worst outcome so far when every conversation has
+// ended, else ExitNoTerminal; a caller with a code of its own (an
+// interrupt's 130) uses that instead.
+func (w *FleetWatch) End(reason string) (line string, code int) {
+	code = ExitNoTerminal
+	if c, ok := w.worst(func(o fleet.Outcome) bool { return o != fleet.OutcomeRunning }); ok && w.allEnded() {
+		code = c
+	}
+	if w.unreachable() {
+		code = ExitUnreachable
+	}
+	return w.resultLine(code, reason), code
+}
+
+// sourceLines are a line per change of a source's own connection state
+// (its listing: a server that cannot be reached, a Cloud key rejected).
+func (w *FleetWatch) sourceLines() []string {
+	var lines []string
+	for _, s := range w.f.Sources() {
+		if !s.ConnKnown {
+			continue
+		}
+		key := s.Kind.String() + " " + s.Source
+		if prev, ok := w.sourceConn[key]; ok && prev == s.Conn {
+			continue
+		}
+		w.sourceConn[key] = s.Conn
+		if w.opts.JSON {
+			lines = append(lines, jsonLine(fleetLine{Type: "source", Source: s.Label(), SourceKind: s.Kind.String(),
+				Connection: s.Conn.Phase.String(), Reason: s.Conn.Reason, Final: s.Conn.Final}))
+			continue
+		}
+		line := "  -- source " + s.Label() + ": " + fleet.ConnText(fleet.Row{Conn: s.Conn, ConnKnown: true})
+		if s.Conn.Reason != "" {
+			line += " (" + s.Conn.Reason + ")"
+		}
+		lines = append(lines, line+"\n")
+	}
+	return lines
+}
+
+// unreachable reports whether nothing can come: no conversation is known
+// and every source that reported gave up for good.
+func (w *FleetWatch) unreachable() bool {
+	ss := w.f.Sources()
+	if w.f.Len() > 0 || len(ss) == 0 {
+		return false
+	}
+	for _, s := range ss {
+		if !s.ConnKnown || s.Conn.Phase != model.PhaseLost || !s.Conn.Final {
+			return false
+		}
+	}
+	return true
+}
+
+// decide applies --until to the outcomes.
+func (w *FleetWatch) decide() (int, bool) {
+	if w.unreachable() && w.opts.Until != UntilNever {
+		return ExitUnreachable, true
+	}
+	if w.f.Len() == 0 {
+		return 0, false
+	}
+	switch w.opts.Until {
+	case UntilAll:
+		if w.allEnded() {
+			code, _ := w.worst(func(fleet.Outcome) bool { return true })
+			return code, true
+		}
+	case UntilAny:
+		if code, ok := w.worst(fleet.Outcome.Terminal); ok {
+			return code, true
+		}
+		if w.allEnded() {
+			// Nothing can reach a terminal state any more.
+			code, _ := w.worst(func(fleet.Outcome) bool { return true })
+			return code, true
+		}
+	}
+	return 0, false
+}
+
+func (w *FleetWatch) allEnded() bool {
+	for _, ref := range w.f.Refs() {
+		if w.outcomes[ref] == fleet.OutcomeRunning {
+			return false
+		}
+	}
+	return true
+}
+
+// worst is the exit code of the worst outcome among those keep accepts;
+// ok is false when there is none.
+func (w *FleetWatch) worst(keep func(fleet.Outcome) bool) (code int, ok bool) {
+	worst := fleet.OutcomeRunning
+	for _, ref := range w.f.Refs() {
+		if o := w.outcomes[ref]; keep(o) && o > worst {
+			worst, ok = o, true
+		}
+	}
+	return exitForOutcome(worst), ok
+}
+
+// exitForOutcome is the exit code a single conversation's watch gives the
+// same end.
+func exitForOutcome(o fleet.Outcome) int {
+	switch o {
+	case fleet.OutcomeFinished:
+		return ExitFinished
+	case fleet.OutcomeError:
+		return ExitError
+	case fleet.OutcomeStuck:
+		return ExitStuck
+	}
+	return ExitNoTerminal
+}
+
+// fleetLine is one JSONL object of a fleet watch.
+type fleetLine struct {
+	Type       string `json:"type"` // status | ended | source | result
+	Source     string `json:"source,omitempty"`
+	SourceKind string `json:"source_kind,omitempty"`
+	ID         string `json:"id,omitempty"`
+	Title      string `json:"title,omitempty"`
+	From       string `json:"from,omitempty"`
+	Status     string `json:"status,omitempty"`
+	Confirmed  bool   `json:"confirmed,omitempty"`
+	Final      bool   `json:"final,omitempty"`
+	Verdict    string `json:"verdict,omitempty"`
+	Attention  string `json:"attention,omitempty"`
+	Connection string `json:"connection,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	// The result's fields.
+	Until    string         `json:"until,omitempty"`
+	Exit     *int           `json:"exit,omitempty"`
+	Outcomes map[string]int `json:"outcomes,omitempty"`
+}
+
+func (w *FleetWatch) statusLine(c fleet.Change, r fleet.Row) string {
+	id, title, source := model.SanitizeLine(r.Ref.ID), r.Title, fleet.SourceLabel(r.Ref)
+	if w.opts.JSON {
+		return jsonLine(fleetLine{Type: "status", Source: source, SourceKind: r.Ref.Kind.String(), ID: id, Title: title,
+			From: model.SanitizeLine(c.From.Status), Status: model.SanitizeLine(r.Verdict.Status), Confirmed: r.Verdict.Confirmed,
+			Final: r.Verdict.Final(), Verdict: model.SanitizeLine(r.Verdict.String()), Attention: r.Attn.String()})
+	}
+	from := format.Unknown
+	if c.From.Status != "" {
+		from = c.From.Short()
+	}
+	return fmt.Sprintf("  >> %s  %s -> %s  %s  [%s]\n", id, model.SanitizeLine(from), model.SanitizeLine(r.Verdict.String()),
+		quoteTitle(title), source)
+}
+
+func (w *FleetWatch) endedLine(r fleet.Row) string {
+	id, source := model.SanitizeLine(r.Ref.ID), fleet.SourceLabel(r.Ref)
+	conn := fleet.ConnText(r)
+	reason := model.SanitizeLine(r.Conn.Reason)
+	if w.opts.JSON {
+		return jsonLine(fleetLine{Type: "ended", Source: source, SourceKind: r.Ref.Kind.String(), ID: id, Title: r.Title,
+			Status: model.SanitizeLine(r.Verdict.Status), Verdict: model.SanitizeLine(r.Verdict.String()), Connection: conn, Reason: reason})
+	}
+	why := conn
+	if reason != "" {
+		why += ": " + reason
+	}
+	return fmt.Sprintf("  -- %s  ended without a terminal state (%s; last status: %s)  %s  [%s]\n", id, why,
+		model.SanitizeLine(r.Verdict.String()), quoteTitle(r.Title), source)
+}
+
+// resultLine sums up the fleet: how many conversations ended how, and the
+// exit code.
+func (w *FleetWatch) resultLine(code int, reason string) string {
+	counts := map[string]int{}
+	order := []fleet.Outcome{fleet.OutcomeError, fleet.OutcomeStuck, fleet.OutcomeNone, fleet.OutcomeFinished, fleet.OutcomeRunning}
+	for _, ref := range w.f.Refs() {
+		counts[w.outcomes[ref].String()]++
+	}
+	reason = model.SanitizeLine(reason)
+	if w.opts.JSON {
+		return jsonLine(fleetLine{Type: "result", Until: w.opts.Until.String(), Exit: &code, Outcomes: counts, Reason: reason})
+	}
+	var parts []string
+	for _, o := range order {
+		if n := counts[o.String()]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, o))
+		}
+	}
+	what := "no conversations"
+	if len(parts) > 0 {
+		what = fmt.Sprintf("%s: %s", plural(w.f.Len(), "conversation"), strings.Join(parts, ", "))
+	}
+	head := "fleet"
+	switch {
+	case code == ExitUnreachable && reason == "":
+		head = "no source could be reached"
+	case reason != "":
+		head = reason
+	case w.opts.Until == UntilAll:
+		head = "every conversation ended"
+	case w.opts.Until == UntilAny:
+		head = "a conversation reached a terminal state"
+	}
+	return fmt.Sprintf("\n%s; %s (exit %d)\n", head, what, code)
+}
+
+func quoteTitle(t string) string {
+	if t == "" {
+		return `""`
+	}
+	return `"` + t + `"`
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func jsonLine(v fleetLine) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return string(b) + "\n"
+}
+
+// RunFleet prints the lines of every slice of updates to out until the
+// watch is done by its --until (its exit code), feed closes (End's code)
+// or ctx is cancelled (ExitInterrupted, or the exit code of ctx's cause
+// when it has an ExitCode method, as Run does). Lines are written once per slice.
+func RunFleet(ctx context.Context, feed <-chan []model.FleetUpdate, out io.Writer, opts FleetOptions) int {
+	w := NewFleetWatch(opts)
+	write := func(lines []string) {
+		if len(lines) > 0 {
+			io.WriteString(out, strings.Join(lines, ""))
+		}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			code, reason := ExitInterrupted, "interrupted"
+			if c, ok := context.Cause(ctx).(interface{ ExitCode() int }); ok {
+				code, reason = c.ExitCode(), context.Cause(ctx).Error()
+			}
+			write([]string{w.resultLine(code, reason)})
+			return code
+		case ups, ok := <-feed:
+			if !ok {
+				line, code := w.End("the sources ended")
+				write([]string{line})
+				return code
+			}
+			lines, done, code := w.Handle(ups)
+			write(lines)
+			if done {
+				return code
+			}
+		}
+	}
+}
