@@ -148,7 +148,7 @@ func SourceLabel(ref model.ConversationRef) string {
 }
 
 // ConnText is the connection state in a word or two: "live",
-// "reconnecting 3", "lost", "done", "paused" for a Cloud conversation
+// "reconnect #3", "lost", "done", "paused" for a Cloud conversation
 // whose sandbox sleeps; "-" when the source reports none.
 func ConnText(r Row) string {
 	switch {
@@ -157,7 +157,7 @@ func ConnText(r Row) string {
 	case !r.ConnKnown:
 		return "-"
 	case r.Conn.Phase == model.PhaseReconnecting:
-		return "reconnecting " + format.Count(int64(r.Conn.Attempt))
+		return "reconnect #" + format.Count(int64(r.Conn.Attempt))
 	}
 	return r.Conn.Phase.String()
 }

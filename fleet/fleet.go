@@ -14,11 +14,23 @@ import (
 type Fleet struct {
 	entries map[model.ConversationRef]*entry
 	order   []*entry // in order of first sight
+	since   time.Time
 }
 
 // New returns an empty fleet.
 func New() *Fleet {
 	return &Fleet{entries: make(map[model.ConversationRef]*entry)}
+}
+
+// NewSince returns an empty fleet that takes a status reached before since
+// (by the time of the event that set it) for history, not news: a
+// recording read from disk whose run finished yesterday does not ask for
+// attention, and raises no bell, whatever its source says about its
+// connection.
+func NewSince(since time.Time) *Fleet {
+	f := New()
+	f.since = since
+	return f
 }
 
 // entry is one conversation: what its row and its attention mark are made
@@ -37,6 +49,11 @@ type entry struct {
 	progress model.Progress
 	loading  bool // Progress says more is to come
 
+	// listed are the metrics the listing reports, read once per listing
+	// (reported false when it reports none).
+	listed         reducer.Metrics
+	listedReported bool
+
 	lastEvent time.Time // the latest event time seen
 	firstUser string    // the first user message, a title when none is listed
 
@@ -45,8 +62,9 @@ type entry struct {
 	verdict reducer.Verdict
 	// statusSince is the index of the event that moved the events' status
 	// to its current value (-1: none), so a status seen once is told from
-	// the same status reached again.
+	// the same status reached again; statusTime is that event's time.
 	statusSince int
+	statusTime  time.Time
 	// settled turns true once the conversation's history is in (its
 	// connection went past connecting, and any loading is complete): from
 	// then on a status that needs a person is news.
@@ -116,6 +134,9 @@ func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
 			touched = append(touched, e)
 		}
 		e.apply(u)
+		if e.verdict.Status == model.StatusFinished && !f.isNews(e) {
+			e.noted, e.notedSince = e.verdict.Status, e.statusSince
+		}
 	}
 	var out []Change
 	for _, e := range touched {
@@ -123,6 +144,9 @@ func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
 		c := Change{Ref: e.ref, Title: e.title(), New: b.isNew, From: b.verdict, To: e.verdict}
 		if a := e.attention(); a != NoAttention && a != b.attn && b.settled {
 			c.Raised = a
+		}
+		if c.Raised != NoAttention && !f.isNews(e) {
+			c.Raised = NoAttention
 		}
 		if c.New || c.StatusChanged() || c.Raised != NoAttention {
 			out = append(out, c)
@@ -136,6 +160,23 @@ func (f *Fleet) add(ref model.ConversationRef) *entry {
 	f.entries[ref] = e
 	f.order = append(f.order, e)
 	return e
+}
+
+// isNews reports whether the entry's current status was reached after the
+// fleet's since (by its event's time, else the conversation's last
+// activity); a time not known is news.
+func (f *Fleet) isNews(e *entry) bool {
+	if f.since.IsZero() {
+		return true
+	}
+	at := e.statusTime
+	if e.statusSince < 0 || at.IsZero() {
+		at = e.lastEvent
+		if e.meta.UpdatedAt.After(at) {
+			at = e.meta.UpdatedAt
+		}
+	}
+	return at.IsZero() || !at.Before(f.since)
 }
 
 // Seen marks the conversation's current status as known to the person: a
@@ -171,6 +212,7 @@ func (f *Fleet) State(ref model.ConversationRef) (reducer.State, bool) {
 func (e *entry) apply(u *model.FleetUpdate) {
 	if u.Meta != nil {
 		e.meta = cloneMeta(*u.Meta)
+		e.listed, e.listedReported = listedMetrics(e.meta.Stats)
 	}
 	b := &u.Batch
 	for _, ev := range b.Events {
@@ -184,14 +226,15 @@ func (e *entry) apply(u *model.FleetUpdate) {
 		}
 		if e.firstUser == "" && ev.Source == "user" {
 			if _, ok := ev.Body.(*model.Message); ok && ev.Summary != "" {
-				e.firstUser = strings.Clone(model.SanitizeLine(ev.Summary))
+				// The summary says "user: …"; a title needs only the words.
+				e.firstUser = strings.Clone(strings.TrimPrefix(model.SanitizeLine(ev.Summary), "user: "))
 			}
 		}
 	}
 	if len(b.Events) > 0 {
-		e.statusSince = -1
+		e.statusSince, e.statusTime = -1, time.Time{}
 		if t := e.state.LastTransitions(1); len(t) == 1 {
-			e.statusSince = t[0].Index
+			e.statusSince, e.statusTime = t[0].Index, t[0].Time
 		}
 	}
 	if b.Conn != nil {
@@ -221,6 +264,16 @@ func (e *entry) apply(u *model.FleetUpdate) {
 			e.settled = len(b.Events) > 0 && !e.loading
 		}
 	}
+}
+
+// listedMetrics reads a listing's stats by the reducer's own rule: a base
+// state with no events to attribute them to applies at once.
+func listedMetrics(st *model.Stats) (reducer.Metrics, bool) {
+	if st == nil || len(st.UsageToMetrics) == 0 {
+		return reducer.Metrics{}, false
+	}
+	s := reducer.Initial(&model.BaseState{Stats: st}, 0)
+	return s.Metrics, s.MetricsReported()
 }
 
 // cloneMeta copies a listing's strings, so that no string of it keeps a

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -143,7 +144,7 @@ func interleave(a, b []model.FleetUpdate) []model.FleetUpdate {
 func firstUserSummary(evs []model.Event) string {
 	for _, ev := range evs {
 		if _, ok := ev.Body.(*model.Message); ok && ev.Source == "user" {
-			return ev.Summary
+			return strings.TrimPrefix(ev.Summary, "user: ")
 		}
 	}
 	return ""

@@ -146,11 +146,8 @@ func (e *entry) row() Row {
 		r.Pending = len(s.Pending)
 	}
 	m, reported := s.Metrics, s.MetricsReported()
-	if !reported && e.meta.Stats != nil && len(e.meta.Stats.UsageToMetrics) > 0 {
-		// The listing's stats, read by the reducer's own rule: a base
-		// state with no events to attribute them to applies at once.
-		ls := reducer.Initial(&model.BaseState{Stats: e.meta.Stats}, 0)
-		m, reported = ls.Metrics, ls.MetricsReported()
+	if !reported && e.listedReported {
+		m, reported = e.listed, true
 	}
 	c := m.Combined
 	r.MetricsReported = reported

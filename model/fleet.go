@@ -64,6 +64,11 @@ type ConversationMeta struct {
 // conversation: its listing when it was (re)listed, and the events and
 // connection changes that arrived for it since the last update. Updates
 // travel in slices, about one slice per frame for the whole fleet.
+//
+// An update whose Ref has an empty ID is about the source itself, not a
+// conversation: its Batch carries the source's connection state (a server
+// or Cloud whose listing fails, retried with backoff; Code "auth" when the
+// key was rejected) and warnings. It never carries events or a Meta.
 type FleetUpdate struct {
 	Ref ConversationRef
 	// Meta is non-nil when the conversation was listed (first seen, or its

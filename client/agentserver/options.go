@@ -19,6 +19,11 @@ const (
 // WatchOptions tunes Watch. The zero value is right for real use; tests
 // shrink the durations. A negative duration disables what it times.
 type WatchOptions struct {
+	// Seen are the ids of events the consumer already has (a conversation
+	// shown from stored events before its live stream began): they are
+	// not delivered again, from history or from the socket.
+	Seen []string
+
 	// OnFullState, if set, is called (on the watch goroutine, so it must
 	// return quickly) with every full_state snapshot before it is queued.
 	OnFullState func(model.Event)

@@ -35,6 +35,9 @@ func (c *Client) Watch(ctx context.Context, id string, opts WatchOptions) <-chan
 		feat:    modernFeatures(),
 		backoff: backoff{base: opts.BaseBackoff, max: opts.MaxBackoff, jitter: opts.Jitter},
 	}
+	for _, id := range opts.Seen {
+		w.seen[id] = struct{}{}
+	}
 	out := make(chan model.Batch)
 	go w.q.send(ctx, out)
 	go w.run(ctx)

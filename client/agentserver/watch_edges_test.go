@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/client/serve"
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
 
@@ -63,4 +65,22 @@ func TestWatchFullStateOrderIsKept(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("order = %v, want %v", got, want)
 	}
+}
+
+// TestWatchSkipsTheEventsTheConsumerHas: a watch told which events the
+// consumer already has (read from a store before the live stream began)
+// delivers only the rest, from history and from the socket alike.
+func TestWatchSkipsTheEventsTheConsumerHas(t *testing.T) {
+	evs := testevents.Generated(t, 40, 3)
+	const id = "0000000000000000000000000000feed"
+	_, c := startServe(t, serve.Options{}, id, nil, evs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := fastWatch()
+	opts.Seen = idsOf(evs[:30])
+	col := collect(c.Watch(ctx, id, opts))
+	col.waitFor(t, "the rest", func(c *collector) bool { return len(recordedOf(c.events, evs)) >= 10 })
+	cancel()
+	<-col.done
+	checkExactly(t, idsOf(recordedOf(col.events, evs)), idsOf(evs[30:]))
 }

@@ -35,6 +35,10 @@ type fakeCloud struct {
 	sandboxSessionKey string
 	echoKeyOnError    bool           // a 500 reply that quotes the request's key
 	failures          map[string]int // "METHOD path" → how many 503s to answer first
+	// listed are the account's conversations the search pages through,
+	// and stored the events Cloud keeps for each (see fakesearch_test.go).
+	listed []map[string]any
+	stored map[string][]json.RawMessage
 }
 
 type fakeSandbox struct {
@@ -80,6 +84,8 @@ func newFakeCloud(t testing.TB, apiKey string) *fakeCloud {
 	mux.HandleFunc("POST /api/v1/app-conversations", f.startConversation)
 	mux.HandleFunc("GET /api/v1/app-conversations", f.batchGetConversations)
 	mux.HandleFunc("GET /api/v1/app-conversations/start-tasks", f.batchGetTasks)
+	mux.HandleFunc("GET /api/v1/app-conversations/search", f.searchConversations)
+	mux.HandleFunc("GET /api/v1/conversation/{id}/events/search", f.searchEvents)
 	f.srv = httptest.NewServer(f.auth(mux))
 	t.Cleanup(f.srv.Close)
 	return f

@@ -33,6 +33,10 @@ type Follower struct {
 	// GiveUp is how long a file may stay unreadable before it becomes a
 	// warning (DefaultGiveUp when 0).
 	GiveUp time.Duration
+	// From is the index of the first event file to hand out: the files
+	// before it were read already (a finished conversation read once, now
+	// growing again), so they are neither read nor handed out twice.
+	From int64
 }
 
 // Follow tails dir with the default timings (see Follower.Run).
@@ -60,7 +64,7 @@ func (f *Follower) Run(ctx context.Context, out chan<- model.Batch) error {
 		giveUp = DefaultGiveUp
 	}
 	_, eventsDir := locate(f.Dir)
-	t := &tail{eventsDir: eventsDir, giveUp: giveUp, done: map[string]struct{}{}, failing: map[string]*failure{}, last: -1}
+	t := &tail{eventsDir: eventsDir, giveUp: giveUp, done: map[string]struct{}{}, failing: map[string]*failure{}, last: f.From - 1, from: f.From}
 	ticker := time.NewTicker(poll)
 	defer ticker.Stop()
 	for first := true; ; first = false {
@@ -90,6 +94,7 @@ type tail struct {
 	done      map[string]struct{} // files handed out
 	failing   map[string]*failure // files that could not be read yet
 	last      int64               // highest index handed out
+	from      int64               // files below this index were read before
 	listErr   string              // last listing error reported
 }
 
@@ -120,6 +125,10 @@ func (t *tail) scan(now time.Time) model.Batch {
 		}
 	}
 	files, _ := eventFiles(fresh)
+	for len(files) > 0 && files[0].Index < t.from {
+		t.done[files[0].Name] = struct{}{}
+		files = files[1:]
+	}
 	results := readParallel(files, t.eventsDir)
 	for i, file := range files {
 		res := results[i]

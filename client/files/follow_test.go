@@ -202,3 +202,26 @@ func TestFollowARecording(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowFromSkipsWhatWasRead: a conversation read once and then
+// followed from where the read ended hands out only the files after it,
+// without a gap warning for the ones it skipped.
+func TestFollowFromSkipsWhatWasRead(t *testing.T) {
+	dir := t.TempDir()
+	events := filepath.Join(dir, "events")
+	for i := range 4 {
+		writeEvent(t, events, i, eventID(i), messageEvent(eventID(i), "read before"))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := make(chan model.Batch, 16)
+	go (&Follower{Dir: dir, Poll: 5 * time.Millisecond, From: 4}).Run(ctx, out)
+	if first := <-out; len(first.Events) != 0 || len(first.Warnings) != 0 || first.Conn == nil {
+		t.Fatalf("first batch: %d events, warnings %q; want none", len(first.Events), first.Warnings)
+	}
+	writeEvent(t, events, 4, eventID(4), messageEvent(eventID(4), "new"))
+	got, warnings, _ := collect(t, out, 1, 5*time.Second)
+	if len(got) != 1 || got[0].ID != eventID(4) || len(warnings) != 0 {
+		t.Fatalf("got %d events (first %s), warnings %q; want event 4 alone", len(got), got[0].ID, warnings)
+	}
+}

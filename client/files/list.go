@@ -101,6 +101,14 @@ func ListContext(ctx context.Context, root string) ([]Summary, error) {
 	return out, nil
 }
 
+// Summarise reads one conversation directory's summary, as List does for
+// each: a watcher of a root summarises the directories that appear in it.
+func Summarise(dir string) Summary { return summarise(dir) }
+
+// IsConversationDir reports whether dir holds a conversation: an events/
+// directory or a base_state.json.
+func IsConversationDir(dir string) bool { return isConversationDir(dir) }
+
 // isConversationDir reports whether dir holds a conversation: an events/
 // directory or a base_state.json.
 func isConversationDir(dir string) bool {

@@ -1,0 +1,252 @@
+package cloud
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"ohwatch/model"
+)
+
+// The account's listing: every conversation of the account
+// (GET /api/v1/app-conversations/search, all pages), the events Cloud
+// stored for one (GET /api/v1/conversation/{id}/events/search), and where
+// a running one can be watched live — all without starting, resuming or
+// deleting any sandbox, so a fleet can show an account without waking it.
+
+// searchPageLimit is the largest page the app server allows (1-100).
+const searchPageLimit = 100
+
+// maxSearchPages bounds one paged search: a server whose pages never end
+// must not hold the caller for ever.
+const maxSearchPages = 10_000
+
+// Conversation is one Cloud conversation as the account's listing shows it
+// (AppConversation). Its agent-server session key stays inside the
+// package: Live hands it out in a Target.
+type Conversation struct {
+	// ID is the conversation id, normalised (32 lowercase hex).
+	ID    string
+	Title string
+	// SandboxID and SandboxStatus say where it runs and whether that
+	// sandbox runs now (STARTING, RUNNING, PAUSED, ERROR, MISSING).
+	SandboxID     string
+	SandboxStatus string
+	// ExecutionStatus is the agent's status; Cloud reports none unless
+	// the sandbox is RUNNING.
+	ExecutionStatus string
+	CreatedAt       string
+	UpdatedAt       string
+	// ParentID is the conversation this one is a sub-conversation of.
+	ParentID string
+	// Metrics is the listing's metrics snapshot (it may lag the events);
+	// nil when Cloud reported none.
+	Metrics *model.Metrics
+
+	agentURL   string
+	sessionKey string
+}
+
+// Paused reports whether the conversation's sandbox is paused: its
+// agent-server is unreachable until someone resumes it, and its events are
+// the ones Cloud stored (StoredEvents).
+func (c *Conversation) Paused() bool { return c.SandboxStatus == sandboxPaused }
+
+// Running reports whether the sandbox runs, so the conversation can be
+// watched live (Live).
+func (c *Conversation) Running() bool { return c.SandboxStatus == sandboxRunning }
+
+// String describes the conversation without its session key.
+func (c Conversation) String() string {
+	return fmt.Sprintf("cloud conversation %s (sandbox %s)", c.ID, c.SandboxStatus)
+}
+
+// GoString keeps %#v as safe as %v.
+func (c Conversation) GoString() string { return c.String() }
+
+// listedConversation is the part of AppConversation the listing reads.
+type listedConversation struct {
+	appConversation
+	CreatedAt string          `json:"created_at"`
+	UpdatedAt string          `json:"updated_at"`
+	ParentID  *string         `json:"parent_conversation_id"`
+	Metrics   json.RawMessage `json:"metrics"`
+}
+
+// metricsSnapshot is MetricsSnapshot.
+type metricsSnapshot struct {
+	ModelName       string   `json:"model_name"`
+	AccumulatedCost float64  `json:"accumulated_cost"`
+	MaxBudget       *float64 `json:"max_budget_per_task"`
+	Usage           *struct {
+		Prompt        int64 `json:"prompt_tokens"`
+		Completion    int64 `json:"completion_tokens"`
+		CacheRead     int64 `json:"cache_read_tokens"`
+		CacheWrite    int64 `json:"cache_write_tokens"`
+		Reasoning     int64 `json:"reasoning_tokens"`
+		ContextWindow int64 `json:"context_window"`
+		PerTurn       int64 `json:"per_turn_token"`
+	} `json:"accumulated_token_usage"`
+}
+
+// searchPage is AppConversationPage and EventPage alike.
+type searchPage struct {
+	Items      []json.RawMessage `json:"items"`
+	NextPageID *string           `json:"next_page_id"`
+}
+
+// Conversations lists every conversation of the account, following every
+// page of /api/v1/app-conversations/search. Sub-conversations are included:
+// a fleet shows what the account runs. An item that is not an object is
+// skipped; an item without an id too.
+func (s *Session) Conversations(ctx context.Context) ([]Conversation, error) {
+	const path = "/api/v1/app-conversations/search"
+	var out []Conversation
+	seen := map[string]bool{}
+	q := url.Values{"include_sub_conversations": {"true"}}
+	err := s.eachPage(ctx, path, q, func(items []json.RawMessage) int {
+		fresh := 0
+		for _, raw := range items {
+			var lc listedConversation
+			if json.Unmarshal(raw, &lc) != nil {
+				continue
+			}
+			c := s.conversationOf(&lc)
+			if c.ID == "" || seen[c.ID] {
+				continue
+			}
+			seen[c.ID] = true
+			fresh++
+			out = append(out, c)
+		}
+		return fresh
+	})
+	return out, err
+}
+
+// conversationOf turns a listed AppConversation into a Conversation,
+// learning its session key as a secret to redact.
+func (s *Session) conversationOf(lc *listedConversation) Conversation {
+	key := str(lc.SessionAPIKey)
+	s.secrets.add(key)
+	c := Conversation{
+		ID:              model.NormalizeConversationID(s.secrets.clean(lc.ID)),
+		Title:           s.secrets.clean(str(lc.Title)),
+		SandboxID:       s.secrets.clean(lc.SandboxID),
+		SandboxStatus:   s.secrets.clean(lc.SandboxStatus),
+		ExecutionStatus: s.secrets.clean(str(lc.ExecutionStatus)),
+		CreatedAt:       s.secrets.clean(lc.CreatedAt),
+		UpdatedAt:       s.secrets.clean(lc.UpdatedAt),
+		ParentID:        model.NormalizeConversationID(s.secrets.clean(str(lc.ParentID))),
+		agentURL:        agentServerFromConversationURL(str(lc.ConversationURL)),
+		sessionKey:      key,
+	}
+	if !isConversationID(c.ID) {
+		c.ID = ""
+	}
+	var m metricsSnapshot
+	if len(lc.Metrics) > 0 && string(lc.Metrics) != "null" && json.Unmarshal(lc.Metrics, &m) == nil {
+		c.Metrics = &model.Metrics{ModelName: s.secrets.clean(m.ModelName), AccumulatedCost: m.AccumulatedCost, MaxBudgetPerTask: m.MaxBudget}
+		if u := m.Usage; u != nil {
+			c.Metrics.Accumulated = model.TokenUsage{Prompt: u.Prompt, Completion: u.Completion, CacheRead: u.CacheRead,
+				CacheWrite: u.CacheWrite, Reasoning: u.Reasoning, ContextWindow: u.ContextWindow, PerTurn: u.PerTurn}
+		}
+	}
+	return c
+}
+
+// StoredEvents hands fn the events Cloud stored for a conversation
+// (GET /api/v1/conversation/{id}/events/search, oldest first, every page)
+// page by page, so a long history shows while the rest loads. It reads
+// them where they are kept, without resuming a paused sandbox. Items that
+// are not JSON objects are skipped.
+func (s *Session) StoredEvents(ctx context.Context, id string, fn func([]model.Event) error) error {
+	path := "/api/v1/conversation/" + url.PathEscape(id) + "/events/search"
+	var fnErr error
+	err := s.eachPage(ctx, path, url.Values{}, func(items []json.RawMessage) int {
+		evs := make([]model.Event, 0, len(items))
+		for _, raw := range items {
+			if ev, err := model.Decode(raw); err == nil {
+				evs = append(evs, ev)
+			}
+		}
+		if fnErr == nil && len(evs) > 0 {
+			fnErr = fn(evs)
+		}
+		if fnErr != nil {
+			return 0 // ends the paging
+		}
+		return len(evs)
+	})
+	if fnErr != nil {
+		return fnErr
+	}
+	return err
+}
+
+// eachPage follows a paged /api/v1 search from the first page until
+// next_page_id is null, handing each page's items to fn, which says how
+// many were new. A page that brings nothing new ends the search, a
+// repeated page id is an error, and so is a search past maxSearchPages.
+func (s *Session) eachPage(ctx context.Context, path string, q url.Values, fn func([]json.RawMessage) (fresh int)) error {
+	q.Set("limit", strconv.Itoa(searchPageLimit))
+	seen := map[string]bool{}
+	for pages := 1; ; pages++ {
+		if pages > maxSearchPages {
+			return fmt.Errorf("cloud: GET %s: gave up after %d pages: the paging does not end", path, maxSearchPages)
+		}
+		var p searchPage
+		if err := s.api.do(ctx, http.MethodGet, path, q, nil, &p); err != nil {
+			return err
+		}
+		fresh := fn(p.Items)
+		next := str(p.NextPageID)
+		if next == "" || fresh == 0 {
+			return nil
+		}
+		if seen[next] {
+			return fmt.Errorf("cloud: GET %s: paging does not advance (next_page_id repeats)", path)
+		}
+		seen[next] = true
+		q.Set("page_id", next)
+	}
+}
+
+// Live returns where a running conversation can be watched: its
+// agent-server URL (from conversation_url, else the sandbox's AGENT_SERVER
+// URL) and session key. It never resumes a sandbox: a conversation whose
+// sandbox does not run is ErrSandbox.
+func (s *Session) Live(ctx context.Context, c Conversation) (Target, error) {
+	if !c.Running() {
+		return Target{}, fmt.Errorf("cloud: the sandbox of conversation %s is %s: %w", c.ID, c.SandboxStatus, ErrSandbox)
+	}
+	agentURL, key := c.agentURL, c.sessionKey
+	if agentURL == "" || key == "" {
+		sb, err := s.getSandbox(ctx, c.SandboxID)
+		if err != nil {
+			return Target{}, err
+		}
+		if agentURL == "" {
+			agentURL = sb.agentServerURL()
+		}
+		if key == "" {
+			key = str(sb.SessionAPIKey)
+		}
+	}
+	if agentURL == "" {
+		return Target{}, fmt.Errorf("cloud: Cloud gave no agent-server URL for conversation %s", c.ID)
+	}
+	checked, err := s.checkAgentServerURL(agentURL)
+	if err != nil {
+		return Target{}, err
+	}
+	s.secrets.add(key)
+	return Target{AgentServerURL: checked, ConversationID: c.ID, SessionKey: key}, nil
+}
+
+// Redact removes every secret the session knows (the API key, the session
+// keys Cloud handed out) from text in every form a server may echo them.
+func (s *Session) Redact(text string) string { return s.secrets.redact(text) }

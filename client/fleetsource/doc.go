@@ -1,0 +1,18 @@
+// Package fleetsource watches many conversations at once, from any mix of
+// places: a local conversations root (every conversation directory, new
+// ones noticed, growing ones followed), an agent-server (every
+// conversation it hosts, listed by polling its search and each streamed
+// live), and an OpenHands Cloud account (every conversation; a running one
+// streamed from its sandbox's agent-server, a paused one read from the
+// events Cloud stored, without resuming it).
+//
+// Watch merges every source into one stream of []model.FleetUpdate, about
+// one slice per frame for the whole fleet, never one send per event. A
+// source keeps no events: what it reads goes to the consumer, which folds
+// it; what a source remembers of a conversation is what it needs to resume
+// (event ids for dedupe, the number of event files read).
+//
+// An update whose Ref has an empty ID is about the source itself: its
+// listing's connection state (a server that cannot be reached is retried
+// with backoff) and its warnings.
+package fleetsource

@@ -1,0 +1,89 @@
+package fleetsource
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"ohwatch/model"
+)
+
+// DefaultCoalesce is how long updates gather before a slice is handed
+// over: about one frame.
+const DefaultCoalesce = 16 * time.Millisecond
+
+// Source is one place a fleet's conversations come from.
+type Source interface {
+	// Label names the source in every ConversationRef it makes: unique
+	// within a fleet, free of credentials.
+	Label() string
+	// Kind says what kind of place it is.
+	Kind() model.SourceKind
+	// Run lists the source's conversations and follows them, handing what
+	// it learns to emit (which never blocks), until ctx ends. It returns
+	// only once nothing more will be emitted.
+	Run(ctx context.Context, emit func(model.FleetUpdate))
+}
+
+// Options tunes Watch. The zero value is right for real use.
+type Options struct {
+	// Coalesce is how long updates gather before a slice is handed over
+	// (DefaultCoalesce when 0; negative hands over at once).
+	Coalesce time.Duration
+}
+
+// Watch runs every source until ctx ends and returns the merged stream:
+// about one slice of updates per frame for the whole fleet. The channel is
+// closed once every source has returned and what they emitted was
+// delivered, or when ctx ends.
+func Watch(ctx context.Context, sources []Source, opts Options) <-chan []model.FleetUpdate {
+	window := opts.Coalesce
+	switch {
+	case window == 0:
+		window = DefaultCoalesce
+	case window < 0:
+		window = 0
+	}
+	c := newCollector(window)
+	out := make(chan []model.FleetUpdate)
+	go c.send(ctx, out)
+	var wg sync.WaitGroup
+	for _, s := range sources {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.Run(ctx, c.add)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		c.finish()
+	}()
+	return out
+}
+
+// sourceRef is the ref of updates about the source itself.
+func sourceRef(s Source) model.ConversationRef {
+	return model.ConversationRef{Source: s.Label(), Kind: s.Kind()}
+}
+
+// sameListing reports whether two listings of a conversation say the same,
+// so an unchanged listing is not handed on at every poll.
+func sameListing(a, b *model.ConversationMeta) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Title != b.Title || a.Status != b.Status || !a.CreatedAt.Equal(b.CreatedAt) || !a.UpdatedAt.Equal(b.UpdatedAt) ||
+		a.Paused != b.Paused || a.ParentID != b.ParentID || a.ForkedFromEvent != b.ForkedFromEvent {
+		return false
+	}
+	if (a.Stats == nil) != (b.Stats == nil) {
+		return false
+	}
+	if a.Stats == nil {
+		return true
+	}
+	ac, at := a.Stats.Totals()
+	bc, bt := b.Stats.Totals()
+	return ac == bc && at == bt
+}

@@ -1,0 +1,415 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"ohwatch/fleet"
+	"ohwatch/model"
+	"ohwatch/theme"
+)
+
+// FleetOptions is everything the fleet table needs from its caller, which
+// wires the sources to Feed and knows how to open one conversation.
+type FleetOptions struct {
+	// Feed delivers the fleet's updates, about one slice per frame. When
+	// it closes, the sources are done; the table stays.
+	Feed <-chan []model.FleetUpdate
+	// Where names what is watched ("~/.openhands/conversations, cloud").
+	Where string
+	// Open prepares the full monitor of one conversation: it runs in a
+	// command, off the UI, and returns the Options of a conversation view
+	// (whose feed loads the events with progress). nil disables enter.
+	Open func(ctx context.Context, ref model.ConversationRef) (Options, error)
+	// Notify rings the bell and sends a desktop notification (OSC 9 and
+	// OSC 777) when a conversation newly needs attention. main sets it
+	// only when stdout is a terminal and --no-notify is not given.
+	Notify bool
+	// KeyMap overrides the keys; the zero value means DefaultFleetKeyMap.
+	KeyMap FleetKeyMap
+	// NoColor, Theme and Profile are as in Options.
+	NoColor bool
+	Theme   theme.Mode
+	Profile colorprofile.Profile
+	// Now is the clock of the idle column; nil means time.Now.
+	Now func() time.Time
+}
+
+// Fleet is the fleet table: every conversation of the fleet, one row each,
+// live. It folds the feed into a fleet.Fleet (derived state, no events)
+// and draws the rows a fleet.Query selects. It is a pointer, changed in
+// place by Update.
+type Fleet struct {
+	opts   FleetOptions
+	keys   FleetKeyMap
+	fleet  *fleet.Fleet
+	colour colours
+	styles theme.Styles
+	width  int
+	height int
+	now    time.Time
+
+	query fleet.Query
+	// statusAt is the position of query.Status in fleetStatuses.
+	statusAt  int
+	filtering bool
+	in        textinput.Model
+
+	// rows are the rows shown, in order; heads[i] is the group heading
+	// drawn above rows[i], if any.
+	rows  []fleet.Row
+	heads map[int]fleet.Group
+	// selected is the conversation under the cursor, kept across
+	// re-sorting once the user moved it (until then the cursor stays on
+	// the first row, the most urgent); cursor is its position in rows.
+	selected model.ConversationRef
+	moved    bool
+	cursor   int
+	top      int // first line of the body on the screen
+
+	feedDone bool
+	showHelp bool
+	// opening is the conversation being opened ("" id when none).
+	opening model.ConversationRef
+	flash   string
+}
+
+// fleetStatuses are the statuses f cycles through: all, those needing
+// attention, then each status.
+var fleetStatuses = []string{"", fleet.StatusAttention, model.StatusRunning, model.StatusWaitingForConfirmation,
+	model.StatusFinished, model.StatusError, model.StatusStuck, model.StatusPaused, model.StatusIdle}
+
+// Messages of the fleet table's commands.
+type (
+	fleetUpdatesMsg    struct{ ups []model.FleetUpdate }
+	fleetFeedClosedMsg struct{}
+	fleetTickMsg       struct{}
+	fleetOpenedMsg     struct {
+		ref  model.ConversationRef
+		opts Options
+		err  error
+	}
+)
+
+// fleetDrain is how many slices already waiting in the feed one frame
+// takes at most, so a burst is folded in one frame, not one per slice.
+const fleetDrain = 64
+
+// NewFleet builds the fleet table over opts.Feed.
+func NewFleet(opts FleetOptions) *Fleet {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	keys := opts.KeyMap
+	if len(keys.Open.Keys()) == 0 {
+		keys = DefaultFleetKeyMap()
+	}
+	c := newColours(opts.Theme, opts.Profile, opts.NoColor)
+	f := &Fleet{opts: opts, keys: keys, fleet: fleet.NewSince(opts.Now()), colour: c, styles: c.styles(), width: 80, height: 24,
+		now: opts.Now(), query: fleet.Query{Sort: fleet.ColIdle}}
+	f.arrange()
+	return f
+}
+
+// Init starts reading the feed and the clock of the idle column.
+func (f *Fleet) Init() tea.Cmd {
+	return tea.Batch(f.colour.init(), f.waitFeed(), fleetTick())
+}
+
+// SetSize gives the table the terminal's size.
+func (f *Fleet) SetSize(w, h int) {
+	f.width, f.height = w, h
+	f.scrollToCursor()
+}
+
+// waitFeed reads the next slices of the feed.
+func (f *Fleet) waitFeed() tea.Cmd {
+	feed := f.opts.Feed
+	if feed == nil || f.feedDone {
+		return nil
+	}
+	return func() tea.Msg {
+		ups, ok := <-feed
+		if !ok {
+			return fleetFeedClosedMsg{}
+		}
+		for range fleetDrain {
+			select {
+			case more, ok := <-feed:
+				if !ok {
+					return fleetUpdatesMsg{ups: ups} // the close is read again next time
+				}
+				ups = append(ups, more...)
+				continue
+			default:
+			}
+			break
+		}
+		return fleetUpdatesMsg{ups: ups}
+	}
+}
+
+func fleetTick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return fleetTickMsg{} })
+}
+
+// Update answers a message.
+func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		f.SetSize(msg.Width, msg.Height)
+	case tea.ModeReportMsg:
+		if unicodeCoreReport(msg) {
+			setCellMethod(ansi.GraphemeWidth)
+		}
+	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
+		if f.colour.update(msg) {
+			f.styles = f.colour.styles()
+		}
+	case fleetUpdatesMsg:
+		return tea.Batch(f.ingest(msg.ups), f.waitFeed())
+	case fleetFeedClosedMsg:
+		f.feedDone = true
+	case fleetTickMsg:
+		f.now = f.opts.Now()
+		f.arrange()
+		return fleetTick()
+	case fleetOpenedMsg:
+		return f.opened(msg)
+	case tea.KeyPressMsg:
+		return f.key(msg)
+	case tea.PasteMsg:
+		if f.filtering {
+			f.filterInput(msg)
+		}
+	}
+	return nil
+}
+
+// ingest folds a slice of updates and rings for the conversations that
+// newly need attention.
+func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
+	changes := f.fleet.Apply(ups)
+	f.now = f.opts.Now()
+	f.arrange()
+	if !f.opts.Notify {
+		return nil
+	}
+	var raised []fleet.Change
+	for _, c := range changes {
+		if c.Raised != fleet.NoAttention {
+			raised = append(raised, c)
+		}
+	}
+	if len(raised) == 0 {
+		return nil
+	}
+	return tea.Raw(fleetNotification(raised))
+}
+
+// key answers a key press.
+func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys
+	if key.Matches(msg, k.Interrupt) {
+		return tea.Interrupt
+	}
+	if f.filtering {
+		switch {
+		case key.Matches(msg, k.Accept):
+			f.filtering = false
+		case key.Matches(msg, k.Clear):
+			f.filtering = false
+			f.query.Text = ""
+			f.arrange()
+		default:
+			f.filterInput(msg)
+		}
+		return nil
+	}
+	if f.showHelp {
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			f.showHelp = false
+		}
+		return nil
+	}
+	f.flash = ""
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		f.showHelp = true
+	case key.Matches(msg, k.Down):
+		f.move(1)
+	case key.Matches(msg, k.Up):
+		f.move(-1)
+	case key.Matches(msg, k.Top):
+		f.move(-len(f.rows))
+	case key.Matches(msg, k.Bottom):
+		f.move(len(f.rows))
+	case key.Matches(msg, k.PageDown):
+		f.move(max(f.bodyHeight()-1, 1))
+	case key.Matches(msg, k.PageUp):
+		f.move(-max(f.bodyHeight()-1, 1))
+	case key.Matches(msg, k.Sort):
+		f.query.Sort = (f.query.Sort + 1) % fleet.Column(len(fleet.Columns()))
+		f.arrange()
+	case key.Matches(msg, k.Reverse):
+		f.query.Desc = !f.query.Desc
+		f.arrange()
+	case key.Matches(msg, k.Group):
+		f.query.BySource = !f.query.BySource
+		f.arrange()
+	case key.Matches(msg, k.Status):
+		f.statusAt = (f.statusAt + 1) % len(fleetStatuses)
+		f.query.Status = fleetStatuses[f.statusAt]
+		f.arrange()
+	case key.Matches(msg, k.Filter):
+		f.filtering = true
+		f.in = newTextInput()
+		f.in.SetValue(f.query.Text)
+		f.in.CursorEnd()
+	case key.Matches(msg, k.Back):
+		f.query.Text, f.query.Status, f.statusAt = "", "", 0
+		f.arrange()
+	case key.Matches(msg, k.Seen):
+		if r, ok := f.current(); ok {
+			f.fleet.Seen(r.Ref)
+			f.arrange()
+		}
+	case key.Matches(msg, k.Open):
+		return f.open()
+	}
+	return nil
+}
+
+// filterInput hands a key or a paste to the filter line; the rows follow
+// its text as it is typed.
+func (f *Fleet) filterInput(msg tea.Msg) {
+	f.in, _ = f.in.Update(msg)
+	if f.in.Value() != f.query.Text {
+		f.query.Text = f.in.Value()
+		f.arrange()
+	}
+}
+
+// current is the row under the cursor.
+func (f *Fleet) current() (fleet.Row, bool) {
+	if f.cursor < 0 || f.cursor >= len(f.rows) {
+		return fleet.Row{}, false
+	}
+	return f.rows[f.cursor], true
+}
+
+// open starts opening the selected conversation in the full monitor:
+// Open runs in a command; the table keeps streaming meanwhile.
+func (f *Fleet) open() tea.Cmd {
+	r, ok := f.current()
+	if !ok || f.opts.Open == nil || f.opening.ID != "" {
+		return nil
+	}
+	f.fleet.Seen(r.Ref)
+	f.opening = r.Ref
+	f.arrange()
+	open, ref := f.opts.Open, r.Ref
+	return func() tea.Msg {
+		opts, err := open(context.Background(), ref)
+		return fleetOpenedMsg{ref: ref, opts: opts, err: err}
+	}
+}
+
+// opened shows the conversation Open prepared, or says why it could not.
+func (f *Fleet) opened(msg fleetOpenedMsg) tea.Cmd {
+	f.opening = model.ConversationRef{}
+	if msg.err != nil {
+		f.flash = "could not open " + model.SanitizeLine(msg.ref.ID) + ": " + model.SanitizeLine(msg.err.Error())
+		return nil
+	}
+	return func() tea.Msg { return OpenConversationMsg{Ref: msg.ref, Options: msg.opts} }
+}
+
+// OpenConversationMsg asks for a conversation of the fleet to be shown in
+// the full monitor, with the Options Open returned.
+type OpenConversationMsg struct {
+	Ref     model.ConversationRef
+	Options Options
+}
+
+// move moves the cursor by n rows, within the rows.
+func (f *Fleet) move(n int) {
+	if len(f.rows) == 0 {
+		return
+	}
+	f.cursor = min(max(f.cursor+n, 0), len(f.rows)-1)
+	f.selected = f.rows[f.cursor].Ref
+	f.moved = true
+	f.scrollToCursor()
+}
+
+// arrange recomputes the rows shown from the fleet and the query, keeping
+// the cursor on the same conversation when it is still shown.
+func (f *Fleet) arrange() {
+	groups := f.fleet.Rows(f.query)
+	f.rows = f.rows[:0]
+	f.heads = map[int]fleet.Group{}
+	for _, g := range groups {
+		if g.Attention || f.query.BySource || len(groups) > 1 {
+			f.heads[len(f.rows)] = g
+		}
+		f.rows = append(f.rows, g.Rows...)
+	}
+	at := -1
+	for i, r := range f.rows {
+		if f.moved && r.Ref == f.selected {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		at = min(max(f.cursor, 0), len(f.rows)-1)
+	}
+	f.cursor = at
+	if at >= 0 {
+		f.selected = f.rows[at].Ref
+	}
+	f.scrollToCursor()
+}
+
+// lineOf is the body line of row i: rows and the group headings above
+// them.
+func (f *Fleet) lineOf(i int) int {
+	n := i
+	for at := range f.heads {
+		if at <= i {
+			n++
+		}
+	}
+	return n
+}
+
+// scrollToCursor keeps the cursor's row (and its group heading, when it
+// is the first of its group) on the screen.
+func (f *Fleet) scrollToCursor() {
+	if f.cursor < 0 {
+		f.top = 0
+		return
+	}
+	h := f.bodyHeight()
+	line := f.lineOf(f.cursor)
+	first := line
+	if _, ok := f.heads[f.cursor]; ok {
+		first--
+	}
+	if first < f.top {
+		f.top = first
+	}
+	if line >= f.top+h {
+		f.top = line - h + 1
+	}
+	f.top = max(f.top, 0)
+}

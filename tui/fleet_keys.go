@@ -1,0 +1,70 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// FleetKeyMap is every key of the fleet table, as data: the footer and the
+// help screen are generated from it.
+type FleetKeyMap struct {
+	Down, Up         key.Binding
+	Top, Bottom      key.Binding
+	PageDown, PageUp key.Binding
+	Open             key.Binding
+	// Sort cycles the column the rows are sorted by; Reverse flips the
+	// order.
+	Sort, Reverse key.Binding
+	// Filter opens the text filter; Status cycles the status filter.
+	Filter, Status key.Binding
+	// Group groups the rows by source.
+	Group key.Binding
+	// Seen marks the selected conversation's finished (or error, stuck)
+	// as seen, clearing its attention mark.
+	Seen key.Binding
+	// Back clears the filters (or closes the help); Help shows every key.
+	Back, Help, Quit key.Binding
+	// Interrupt ends the program (ctrl+c).
+	Interrupt key.Binding
+	// Accept and Clear end the filter line, keeping or dropping its text.
+	Accept, Clear key.Binding
+}
+
+// DefaultFleetKeyMap returns the bindings the README documents.
+func DefaultFleetKeyMap() FleetKeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return FleetKeyMap{
+		Down:      b("j/↓", "next conversation", "j", "down"),
+		Up:        b("k/↑", "previous conversation", "k", "up"),
+		Top:       b("home", "first", "home"),
+		Bottom:    b("G/end", "last", "G", "end"),
+		PageDown:  b("pgdn/ctrl+d", "page down", "pgdown", "ctrl+d"),
+		PageUp:    b("pgup/ctrl+u", "page up", "pgup", "ctrl+u"),
+		Open:      b("enter", "open in the monitor", "enter"),
+		Sort:      b("s", "sort by the next column", "s"),
+		Reverse:   b("S", "reverse the order", "S"),
+		Filter:    b("/", "filter by text", "/"),
+		Status:    b("f", "filter by status", "f"),
+		Group:     b("g", "group by source", "g"),
+		Seen:      b("space", "mark seen", "space"),
+		Back:      b("esc", "clear filters", "esc"),
+		Help:      b("?", "all keys", "?"),
+		Quit:      b("q", "quit", "q"),
+		Interrupt: b("ctrl+c", "quit", "ctrl+c"),
+		Accept:    b("enter", "keep the filter", "enter"),
+		Clear:     b("esc", "clear the filter", "esc"),
+	}
+}
+
+// ShortHelp implements help.KeyMap: the keys of the footer.
+func (k FleetKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Down, k.Sort, k.Reverse, k.Filter, k.Status, k.Group, k.Seen, k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap: every key, in columns.
+func (k FleetKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Down, k.Up, k.Top, k.Bottom, k.PageDown, k.PageUp},
+		{k.Open, k.Seen, k.Sort, k.Reverse, k.Group},
+		{k.Filter, k.Status, k.Back, k.Help, k.Quit, k.Interrupt},
+	}
+}

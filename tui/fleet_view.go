@@ -1,0 +1,354 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+
+	"ohwatch/fleet"
+	"ohwatch/format"
+	"ohwatch/model"
+)
+
+// fleetColumn is a column of the table as drawn: its width, and the
+// screen width from which it is shown (the narrowest screens keep the
+// columns that tell whether a conversation needs you).
+type fleetColumn struct {
+	col   fleet.Column
+	width int
+	from  int
+}
+
+// fleetLayout is every column but the title, in table order.
+var fleetLayout = []fleetColumn{
+	{fleet.ColSource, 18, 150},
+	{fleet.ColStatus, 11, 0},
+	{fleet.ColSteps, 9, 0},
+	{fleet.ColCost, 8, 0},
+	{fleet.ColTokens, 7, 100},
+	{fleet.ColCalls, 7, 120},
+	{fleet.ColPending, 7, 130},
+	{fleet.ColErrors, 6, 110},
+	{fleet.ColActivity, 16, 140},
+	{fleet.ColIdle, 9, 0},
+	{fleet.ColConn, 12, 0},
+}
+
+// fleetMarkWidth is the cells before the title: the cursor and the
+// attention mark.
+const fleetMarkWidth = 3
+
+// columns are the columns shown at the current width (the source column
+// not when the rows are grouped by it: the headings say it).
+func (f *Fleet) columns() []fleetColumn {
+	var out []fleetColumn
+	for _, c := range fleetLayout {
+		if f.width >= c.from && !(c.col == fleet.ColSource && f.query.BySource) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// bodyHeight is the number of lines for headings and rows: the screen
+// less the heading, the column names and the footer.
+func (f *Fleet) bodyHeight() int { return max(f.height-3, 1) }
+
+// View draws the table, exactly width×height cells.
+func (f *Fleet) View() string {
+	w, h := max(f.width, 1), max(f.height, 1)
+	if f.showHelp {
+		return fit(f.helpView(w, h), w, h)
+	}
+	cols := f.columns()
+	titleW := w - fleetMarkWidth
+	for _, c := range cols {
+		titleW -= c.width + 1
+	}
+	titleW = max(titleW, 8)
+	lines := []string{fitLine(f.heading(), w), fitLine(f.styles.PaneTitle.Render(f.columnNames(cols, titleW)), w)}
+	body := f.bodyLines(cols, titleW, w)
+	lines = append(lines, body...)
+	for len(lines) < h-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:min(len(lines), h-1)], f.footer(w))
+	return fit(strings.Join(lines, "\n"), w, h)
+}
+
+// heading says what is watched, how many conversations, how many need
+// you, and how the rows are chosen and ordered.
+func (f *Fleet) heading() string {
+	s := f.styles
+	sep := s.Muted.Render(s.Glyphs.Separator)
+	head := s.Title.Render("ohwatch") + sep + s.Bold.Render("fleet")
+	n := f.fleet.Len()
+	head += sep + plural(n, "conversation")
+	if len(f.rows) != n {
+		head += " (" + strconv.Itoa(len(f.rows)) + " shown)"
+	}
+	if a := f.attentionCount(); a > 0 {
+		head += sep + s.Warn.Render(strconv.Itoa(a)+" need you")
+	}
+	order := "↑"
+	if f.query.Desc {
+		order = "↓"
+	}
+	head += sep + s.Muted.Render("sort ") + strings.ToLower(f.query.Sort.Name()) + " " + order
+	if f.query.Status != "" {
+		head += sep + s.Muted.Render("status ") + s.Accent.Render(f.query.Status)
+	}
+	if f.query.Text != "" && !f.filtering {
+		head += sep + s.Muted.Render("filter ") + s.Accent.Render("“"+model.SanitizeLine(f.query.Text)+"”")
+	}
+	if f.feedDone {
+		head += sep + s.Muted.Render("sources ended")
+	}
+	if where := model.SanitizeLine(f.opts.Where); where != "" {
+		head += sep + s.Muted.Render(where)
+	}
+	return head
+}
+
+// attentionCount is the number of rows shown under "attention".
+func (f *Fleet) attentionCount() int {
+	n := 0
+	for _, r := range f.rows {
+		if r.Attn != fleet.NoAttention {
+			n++
+		}
+	}
+	return n
+}
+
+// columnNames is the line of column headings; the sort column is marked.
+func (f *Fleet) columnNames(cols []fleetColumn, titleW int) string {
+	name := func(c fleet.Column) string {
+		n := c.Name()
+		if c == f.query.Sort {
+			if f.query.Desc {
+				return n + "↓"
+			}
+			return n + "↑"
+		}
+		return n
+	}
+	parts := []string{strings.Repeat(" ", fleetMarkWidth) + pad(name(fleet.ColTitle), titleW, false)}
+	for _, c := range cols {
+		parts = append(parts, pad(name(c.col), c.width, c.col.Numeric()))
+	}
+	return strings.Join(parts, " ")
+}
+
+// bodyLines are the group headings and rows in the window.
+func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
+	s := f.styles
+	h := f.bodyHeight()
+	if len(f.rows) == 0 {
+		msg := "no conversations yet"
+		switch {
+		case f.fleet.Len() > 0:
+			msg = "no conversation matches the filter · esc clears it"
+		case f.feedDone:
+			msg = "no conversations"
+		}
+		return []string{fitLine(s.Muted.Render("   "+msg), w)}
+	}
+	var out []string
+	line := 0
+	emit := func(text string) {
+		if line >= f.top && line < f.top+h {
+			out = append(out, text)
+		}
+		line++
+	}
+	for i, r := range f.rows {
+		if line >= f.top+h {
+			break
+		}
+		if g, ok := f.heads[i]; ok {
+			emit(f.groupHeading(g, w))
+		}
+		if line >= f.top && line < f.top+h {
+			out = append(out, f.row(r, cols, titleW, w, i == f.cursor))
+		}
+		line++
+	}
+	return out
+}
+
+// groupHeading names a group and counts its rows.
+func (f *Fleet) groupHeading(g fleet.Group, w int) string {
+	s := f.styles
+	name := g.Name
+	style := s.PaneTitle
+	switch {
+	case g.Attention:
+		name, style = "needs you", s.Warn
+	case name == "":
+		name = "conversations"
+	}
+	return fitLine(style.Render(s.Glyphs.HRule+" "+model.SanitizeLine(name))+s.Muted.Render(" ("+strconv.Itoa(len(g.Rows))+")"), w)
+}
+
+// row draws one conversation: the cursor, the attention mark, the title
+// (indented under its parent), and the cells, the status coloured; the
+// selected row in one style.
+func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected bool) string {
+	s := f.styles
+	title := fleet.ColTitle.Text(r, f.now)
+	if r.Depth > 0 {
+		title = strings.Repeat("  ", r.Depth-1) + s.Glyphs.Paired + " " + title
+	}
+	if r.Ref == f.opening {
+		title = "opening… " + title
+	}
+	mark := " "
+	if r.Attn != fleet.NoAttention {
+		mark = "!"
+	}
+	cells := []string{pad(truncate(title, titleW), titleW, false)}
+	for _, c := range cols {
+		text := pad(truncate(f.cellText(r, c.col), c.width), c.width, c.col.Numeric())
+		if !selected {
+			text = f.cellStyle(r, c.col).Render(text)
+		}
+		cells = append(cells, text)
+	}
+	line := strings.Join(cells, " ")
+	if selected {
+		return s.Selected.Render(fitLine(s.Glyphs.Cursor+mark+" "+line, w))
+	}
+	if mark != " " {
+		mark = f.attnStyle(r.Attn).Render(mark)
+	}
+	return fitLine(" "+mark+" "+line, w)
+}
+
+// cellText is a cell's words; the status in a word that fits its column,
+// with the confirmed glyph on a final finished.
+func (f *Fleet) cellText(r fleet.Row, c fleet.Column) string {
+	if c != fleet.ColStatus {
+		return model.SanitizeLine(c.Text(r, f.now))
+	}
+	label := c.Text(r, f.now)
+	switch {
+	case r.Verdict.Status == model.StatusWaitingForConfirmation:
+		label = "waiting"
+	case r.Verdict.Status == model.StatusFinished && r.Verdict.Final():
+		label = f.styles.Glyphs.Confirmed + " " + label
+	}
+	return model.SanitizeLine(label)
+}
+
+// cellStyle colours a cell: the status as the conversation header does,
+// errors and a lost connection in the error colour, unknowns muted.
+func (f *Fleet) cellStyle(r fleet.Row, c fleet.Column) lipgloss.Style {
+	s := f.styles
+	switch c {
+	case fleet.ColStatus:
+		return s.StatusOf(r.Verdict.Status, r.Verdict.Final())
+	case fleet.ColErrors:
+		if r.Errors > 0 {
+			return s.Error
+		}
+	case fleet.ColPending:
+		if r.Pending > 0 {
+			return s.Warn
+		}
+	case fleet.ColConn:
+		switch {
+		case r.Paused:
+			return s.Muted
+		case !r.ConnKnown:
+			return s.Muted
+		case r.Conn.Phase == model.PhaseLost:
+			return s.Error
+		case r.Conn.Phase == model.PhaseReconnecting:
+			return s.Warn
+		case r.Conn.Phase == model.PhaseLive:
+			return s.OK
+		}
+		return s.Muted
+	}
+	if c.Text(r, f.now) == format.Unknown {
+		return s.Muted
+	}
+	return s.Text
+}
+
+// attnStyle colours the attention mark by its reason.
+func (f *Fleet) attnStyle(a fleet.Attention) lipgloss.Style {
+	switch a {
+	case fleet.AttnError:
+		return f.styles.Error
+	case fleet.AttnFinished:
+		return f.styles.OK
+	}
+	return f.styles.Warn
+}
+
+// footer is the filter line while it is open, else a message, else the
+// keys.
+func (f *Fleet) footer(w int) string {
+	s := f.styles
+	switch {
+	case f.filtering:
+		return fitLine(s.Prompt.Render("/")+inputField(f.in, max(w-30, 10))+s.Muted.Render("  enter keep · esc clear"), w)
+	case f.flash != "":
+		return fitLine(s.Warn.Render(f.flash), w)
+	}
+	h := help.New()
+	h.ShortSeparator = "  "
+	h.SetWidth(w)
+	h.Styles = help.Styles{Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.KeyDesc, ShortSeparator: s.Muted}
+	return fitLine(h.ShortHelpView(f.ShortHelp()), w)
+}
+
+// helpView is every key of the table.
+func (f *Fleet) helpView(w, h int) string {
+	s := f.styles
+	hm := help.New()
+	hm.SetWidth(w)
+	hm.FullSeparator = "    "
+	hm.Styles = help.Styles{Ellipsis: s.Muted, FullKey: s.Key, FullDesc: s.KeyDesc, FullSeparator: s.Muted}
+	lines := []string{s.Title.Render("ohwatch fleet") + s.Muted.Render(" · keys (? or esc closes)"), "", hm.FullHelpView(f.FullHelp()), "",
+		s.PaneTitle.Render("needs you") + s.Muted.Render(": ! marks a conversation that waits for confirmation, ended in an error or stuck,"),
+		s.Muted.Render("or finished since you last looked; space marks it seen, enter opens it.")}
+	return strings.Join(lines, "\n")
+}
+
+// ShortHelp implements help.KeyMap: the keys of the footer.
+func (f *Fleet) ShortHelp() []key.Binding {
+	k := f.keys
+	open := k.Open
+	open.SetEnabled(f.opts.Open != nil && len(f.rows) > 0)
+	return []key.Binding{open, shortly(k.Down, "j/k", "move"), shortly(k.Sort, "s/S", "sort"), shortly(k.Filter, "/", "filter"),
+		shortly(k.Status, "f", "status"), shortly(k.Group, "g", "group"), shortly(k.Seen, "space", "seen"), k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap: every key.
+func (f *Fleet) FullHelp() [][]key.Binding { return f.keys.FullHelp() }
+
+// fleetNotification is what the terminal gets when conversations newly
+// need attention: the bell, then a desktop notification as OSC 9 and OSC
+// 777, as a single conversation's view sends (attention.go). One
+// notification per frame, however many conversations were raised in it.
+func fleetNotification(raised []fleet.Change) string {
+	head := "ohwatch"
+	var body string
+	if len(raised) == 1 {
+		if t := notifyText(raised[0].Title); t != "" {
+			head += ": " + t
+		}
+		body = notifyText(statusSentence(raised[0].To.Status))
+	} else {
+		body = strconv.Itoa(len(raised)) + " conversations need you"
+	}
+	return "\a" +
+		"\x1b]9;" + head + " - " + body + "\x07" +
+		"\x1b]777;notify;" + head + ";" + body + "\x07"
+}
