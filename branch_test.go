@@ -32,6 +32,21 @@ func branchedRecording(t *testing.T) (string, *reducer.Log) {
 	return dir, log
 }
 
+// pathCase is a command's extra arguments and the tip of the path it must
+// follow.
+type pathCase struct {
+	args []string
+	tip  int
+}
+
+// headOrBranch are the two ways to read a branched recording: HEAD's path
+// by default, and --branch through the first event HEAD left.
+func headOrBranch(t *testing.T, log *reducer.Log) []pathCase {
+	t.Helper()
+	tip, first := abandoned(t, log)
+	return []pathCase{{nil, log.Head()}, {[]string{"--branch", first}, tip}}
+}
+
 // abandoned is the first event of the first branch HEAD left.
 func abandoned(t *testing.T, log *reducer.Log) (int, string) {
 	t.Helper()
@@ -95,11 +110,7 @@ func TestStateFollowsHeadOrTheBranch(t *testing.T) {
 
 func TestExportFollowsTheBranch(t *testing.T) {
 	dir, log := branchedRecording(t)
-	tip, first := abandoned(t, log)
-	for _, tt := range []struct {
-		args []string
-		tip  int
-	}{{nil, log.Head()}, {[]string{"--branch", first}, tip}} {
+	for _, tt := range headOrBranch(t, log) {
 		code, out, errs := runCmd(t, nil, append([]string{"export", dir, "--format", "jsonl"}, tt.args...)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
@@ -163,11 +174,7 @@ func TestExportOTLPFollowsTheBranch(t *testing.T) {
 
 func TestReplayHeadlessFollowsTheBranch(t *testing.T) {
 	dir, log := branchedRecording(t)
-	tip, first := abandoned(t, log)
-	for _, tt := range []struct {
-		args []string
-		tip  int
-	}{{nil, log.Head()}, {[]string{"--branch", first}, tip}} {
+	for _, tt := range headOrBranch(t, log) {
 		_, out, errs := runCmd(t, nil, append([]string{"replay", dir, "--headless", "--json"}, tt.args...)...)
 		if n := strings.Count(out, `{"type":"event"`); n != log.Path(tt.tip).Len() {
 			t.Fatalf("%v: %d event lines for a path of %d\n%s", tt.args, n, log.Path(tt.tip).Len(), errs)
