@@ -223,3 +223,27 @@ func checkInert(t *testing.T, out string) {
 		}
 	}
 }
+
+// TestTranscriptLeavesOutNoise writes one minimal event of every kind of
+// model.Kinds: the noise kinds and the system prompt are left out of the
+// transcript, every other kind is in it. (Each carries an observation
+// with output, which only an observation reads, since one without output
+// is left out.)
+func TestTranscriptLeavesOutNoise(t *testing.T) {
+	for _, k := range model.Kinds() {
+		ev, err := model.Decode([]byte(`{"kind":"` + k.Name + `","id":"e1","source":"agent",` +
+			`"observation":{"kind":"ThinkObservation","content":[{"type":"text","text":"out"}]}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := Markdown(&buf, "t", logOf([]model.Event{ev}), true); err != nil {
+			t.Fatal(err)
+		}
+		_, transcript, _ := strings.Cut(buf.String(), "## Transcript\n")
+		wrote := strings.TrimSpace(transcript) != "" && !strings.HasPrefix(strings.TrimSpace(transcript), "_status")
+		if want := !k.Noise && k.Name != model.KindSystemPrompt; wrote != want {
+			t.Errorf("%s (noise %v): written %v, want %v:\n%s", k.Name, k.Noise, wrote, want, transcript)
+		}
+	}
+}

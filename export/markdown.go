@@ -90,16 +90,16 @@ func (m *mdWriter) tasks(items []reducer.TaskItem) {
 	m.printf("\n")
 }
 
-// event writes one event; structural noise (state updates, deltas) is left
-// to the status lines.
+// event writes one event; structural noise (model.EventKind.Noise: state
+// updates, deltas, token ids, LLM logs) is left to the status lines, and
+// the system prompt, long and the same in every conversation, is left out.
 func (m *mdWriter) event(i int, ev model.Event) {
+	if k := model.KindOf(ev); k != nil && (k.Noise || k.Name == model.KindSystemPrompt) {
+		return
+	}
 	stamp := ""
 	if !ev.Time.IsZero() {
 		stamp = " · " + ev.Time.UTC().Format("15:04:05")
-	}
-	switch ev.Body.(type) {
-	case *model.StateUpdate, *model.StreamingDelta, *model.TokenEvent, *model.SystemPrompt:
-		return
 	}
 	detail, err := ev.Detail()
 	if err != nil {

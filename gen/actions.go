@@ -60,7 +60,7 @@ func (b *Builder) actionEvent(r *Response, tool string, obj []byte, args, risk, 
 	if summary != "" {
 		b.buf = appendStringField(b.buf, "summary", summary)
 	}
-	raw := b.end(id, "ActionEvent", viewEvent)
+	raw := b.end(id, model.KindAction, viewEvent)
 	return Action{Raw: raw, ID: id, ToolName: tool, ToolCallID: callID}
 }
 
@@ -74,7 +74,7 @@ func (b *Builder) observationEvent(a Action, obj []byte) []byte {
 	b.buf = append(b.buf, obj...)
 	b.obuf = obj[:0]
 	b.buf = appendStringField(b.buf, "action_id", a.ID)
-	return b.end(id, "ObservationEvent", viewEvent)
+	return b.end(id, model.KindObservation, viewEvent)
 }
 
 // obj starts a nested action or observation object in the builder's second
@@ -415,5 +415,5 @@ func (b *Builder) AgentError(a Action, message string) []byte {
 	b.buf = appendStringField(b.buf, "tool_call_id", a.ToolCallID)
 	b.buf = appendStringField(b.buf, "error", message)
 	b.buf = append(b.buf, `,"classification":{"kind":"agent_action","retryable":true,"user_action":"none"}`...)
-	return b.end(id, "AgentErrorEvent", viewEvent)
+	return b.end(id, model.KindAgentError, viewEvent)
 }

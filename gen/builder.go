@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"ohwatch/model"
 )
 
 // Builder writes one conversation's events as upstream's agent-server
@@ -239,7 +241,7 @@ func (b *Builder) User(text string) []byte {
 	b.buf = append(b.buf, `,"thinking_blocks":[]}`...)
 	b.buf = append(b.buf, `,"activated_skills":[],"extended_content":[]`...)
 	b.lastUserID = id
-	return b.end(id, "MessageEvent", viewEvent)
+	return b.end(id, model.KindMessage, viewEvent)
 }
 
 // AgentMessage is an agent MessageEvent: the reply that ends a turn. r is
@@ -254,7 +256,7 @@ func (b *Builder) AgentMessage(r *Response, text string) []byte {
 	b.buf = append(b.buf, '}')
 	b.buf = appendStringField(b.buf, "llm_response_id", r.ID)
 	b.buf = append(b.buf, `,"activated_skills":[],"extended_content":[]`...)
-	return b.end(id, "MessageEvent", viewEvent)
+	return b.end(id, model.KindMessage, viewEvent)
 }
 
 // Status is a per-field execution_status update.
@@ -263,14 +265,14 @@ func (b *Builder) Status(status string) []byte {
 	id := b.begin("environment")
 	b.buf = appendStringField(b.buf, "key", "execution_status")
 	b.buf = appendStringField(b.buf, "value", status)
-	return b.end(id, "ConversationStateUpdateEvent", artifact)
+	return b.end(id, model.KindStateUpdate, artifact)
 }
 
 // CondensationRequest asks for the history to be condensed (the context
 // window was exceeded); a Condensation follows.
 func (b *Builder) CondensationRequest() []byte {
 	id := b.begin("environment")
-	return b.end(id, "CondensationRequest", treeEvent)
+	return b.end(id, model.KindCondensationRequest, treeEvent)
 }
 
 // ViewLen is how many events the LLM currently sees.
@@ -303,5 +305,5 @@ func (b *Builder) Condensation(keepFirst, forget int, summary, responseID string
 	b.buf = appendStringField(b.buf, "llm_response_id", responseID)
 	// The summary now stands in for everything forgotten so far.
 	b.summaryTokens = int64(len(summary)/4 + 12)
-	return b.end(id, "Condensation", treeEvent)
+	return b.end(id, model.KindCondensation, treeEvent)
 }

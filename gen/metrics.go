@@ -3,6 +3,8 @@ package gen
 import (
 	"strings"
 	"time"
+
+	"ohwatch/model"
 )
 
 // Response is one LLM response: its id groups the tool calls it made
@@ -151,7 +153,7 @@ func (b *Builder) Stats() []byte {
 	b.buf = appendStringField(b.buf, "key", "stats")
 	b.buf = appendKey(b.buf, "value")
 	b.buf = b.appendStats(b.buf, false)
-	return b.end(id, "ConversationStateUpdateEvent", artifact)
+	return b.end(id, model.KindStateUpdate, artifact)
 }
 
 // appendStats appends ConversationStats. The snapshot form is what

@@ -1,5 +1,7 @@
 package gen
 
+import "ohwatch/model"
+
 // The system prompt and tool definitions below are abridged from upstream's
 // (the real event is tens of KB); they keep the shape and the opening of
 // each text so the event reads like the real thing at a few KB.
@@ -101,5 +103,5 @@ func (b *Builder) SystemPrompt() []byte {
 	b.buf = append(b.buf, ']')
 	// The system prompt is part of the LLM's context, but its weight is
 	// already counted in systemTokens.
-	return b.end(id, "SystemPromptEvent", treeEvent)
+	return b.end(id, model.KindSystemPrompt, treeEvent)
 }

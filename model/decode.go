@@ -165,6 +165,10 @@ func Decode(raw []byte) (Event, error) {
 	var r leanReader
 	ev := Event{Raw: raw}
 	ev.Kind = SanitizeLine(r.str(f.kind, "kind"))
+	k := KindIndex(ev.Kind)
+	if k >= 0 {
+		ev.Kind = kinds[k].Name // one shared string, not an alias of raw
+	}
 	ev.ID = r.str(f.id, "id")
 	if ts := r.str(f.timestamp, "timestamp"); ts != "" {
 		ev.Time, _ = ParseTime(ts)
@@ -172,7 +176,7 @@ func Decode(raw []byte) (Event, error) {
 	ev.Source = SanitizeLine(r.str(f.source, "source"))
 	ev.ParentID = r.str(f.parentID, "parent_id")
 	if r.reason == "" {
-		ev.Body, ev.Summary = decodeBody(&r, ev.Kind, &f)
+		ev.Body, ev.Summary = decodeBody(&r, k, ev.Kind, &f)
 	}
 	if r.reason != "" {
 		ev.Body, ev.Summary = &Unknown{Reason: r.reason}, malformedSummary(ev.Kind, r.reason)
@@ -189,61 +193,65 @@ func malformedSummary(kind, reason string) string {
 	return capLine("malformed " + kind + ": " + reason)
 }
 
-// decodeBody builds the lean body and the summary of one event by kind.
-func decodeBody(r *leanReader, kind string, f *topFields) (Body, string) {
-	switch kind {
-	case "ActionEvent":
-		return decodeAction(r, f)
-	case "ObservationEvent":
-		return decodeObservation(r, f)
-	case "MessageEvent":
-		return decodeMessage(r, f)
-	case "ConversationStateUpdateEvent":
-		return decodeStateUpdate(r, f)
-	case "SystemPromptEvent":
-		return decodeSystemPrompt(r, f)
-	case "UserRejectObservation":
-		return decodeUserReject(r, f)
-	case "AgentErrorEvent":
-		return decodeAgentError(r, f)
-	case "ConversationErrorEvent":
-		b := &ConversationError{Code: SanitizeLine(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
-		return b, joinSummary(b.Code, b.Detail)
-	case "ServerErrorEvent":
-		b := &ServerError{Code: SanitizeLine(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
-		return b, joinSummary(b.Code, b.Detail)
-	case "Condensation":
-		b := &Condensation{ForgottenIDs: r.stringList(f.forgottenEventIDs, "forgotten_event_ids"), LLMResponseID: r.str(f.llmResponseID, "llm_response_id")}
-		return b, condensationSummary(b, r.line(f.summary, "summary"))
-	case "CondensationRequest":
-		return &CondensationRequest{}, "condensation requested"
-	case "CondensationSummaryEvent":
-		return &CondensationSummary{}, capLine("summary: " + r.line(f.summary, "summary"))
-	case "PauseEvent":
-		return &Pause{}, "paused by the user"
-	case "InterruptEvent":
-		return &Interrupt{}, "interrupted by the user"
-	case "HookExecutionEvent":
-		return decodeHook(r, f)
-	case "LLMCompletionLogEvent":
-		b := &LLMCompletionLog{ModelName: SanitizeLine(r.str(f.modelName, "model_name")), UsageID: SanitizeLine(r.str(f.usageID, "usage_id"))}
-		return b, completionLogSummary(b)
-	case "StreamingDeltaEvent":
-		text := r.line(f.content, "content")
-		if text == "" {
-			text = r.line(f.reasoningContent, "reasoning_content")
-		}
-		return &StreamingDelta{}, capLine("delta: " + text)
-	case "TokenEvent":
-		return &TokenEvent{}, "token ids"
-	case "ACPToolCallEvent":
-		return decodeACPToolCall(r, f)
+// decodeBody builds the lean body and the summary of one event by its kind,
+// through the kind's row of the table (at index k, -1 for a kind not in
+// it).
+func decodeBody(r *leanReader, k int, kind string, f *topFields) (Body, string) {
+	if k >= 0 {
+		return kinds[k].decode(r, f)
 	}
 	if kind == "" {
 		return &Unknown{}, "event without a kind"
 	}
 	return &Unknown{}, capLine("unknown kind " + kind)
 }
+
+// The lean decoders of the kinds whose bodies hold a field or two; the
+// bigger ones live in leanaction.go, leanmisc.go and leanstate.go.
+
+func decodeConversationError(r *leanReader, f *topFields) (Body, string) {
+	b := &ConversationError{Code: SanitizeLine(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
+	return b, joinSummary(b.Code, b.Detail)
+}
+
+func decodeServerError(r *leanReader, f *topFields) (Body, string) {
+	b := &ServerError{Code: SanitizeLine(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
+	return b, joinSummary(b.Code, b.Detail)
+}
+
+func decodeCondensation(r *leanReader, f *topFields) (Body, string) {
+	b := &Condensation{ForgottenIDs: r.stringList(f.forgottenEventIDs, "forgotten_event_ids"), LLMResponseID: r.str(f.llmResponseID, "llm_response_id")}
+	return b, condensationSummary(b, r.line(f.summary, "summary"))
+}
+
+func decodeCondensationRequest(*leanReader, *topFields) (Body, string) {
+	return &CondensationRequest{}, "condensation requested"
+}
+
+func decodeCondensationSummary(r *leanReader, f *topFields) (Body, string) {
+	return &CondensationSummary{}, capLine("summary: " + r.line(f.summary, "summary"))
+}
+
+func decodePause(*leanReader, *topFields) (Body, string) { return &Pause{}, "paused by the user" }
+
+func decodeInterrupt(*leanReader, *topFields) (Body, string) {
+	return &Interrupt{}, "interrupted by the user"
+}
+
+func decodeCompletionLog(r *leanReader, f *topFields) (Body, string) {
+	b := &LLMCompletionLog{ModelName: SanitizeLine(r.str(f.modelName, "model_name")), UsageID: SanitizeLine(r.str(f.usageID, "usage_id"))}
+	return b, completionLogSummary(b)
+}
+
+func decodeStreamingDelta(r *leanReader, f *topFields) (Body, string) {
+	text := r.line(f.content, "content")
+	if text == "" {
+		text = r.line(f.reasoningContent, "reasoning_content")
+	}
+	return &StreamingDelta{}, capLine("delta: " + text)
+}
+
+func decodeTokenEvent(*leanReader, *topFields) (Body, string) { return &TokenEvent{}, "token ids" }
 
 // joinSummary joins a code or label and a text as "code: text".
 func joinSummary(label, text string) string {

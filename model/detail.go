@@ -26,25 +26,12 @@ func (ev Event) Detail() (any, error) {
 	if len(ev.Raw) == 0 {
 		return nil, errors.New("event has no raw JSON")
 	}
-	switch ev.Kind {
-	case "ActionEvent":
-		d := &ActionEvent{}
-		err := decodeJSON(ev.Raw, d)
-		kind, action, aerr := decodeNestedAction(d.RawAction)
-		d.ActionKind, d.Action = kind, action
-		return d, detailError(ev.Kind, errors.Join(err, aerr))
-	case "ObservationEvent":
-		d := &ObservationEvent{}
-		err := decodeJSON(ev.Raw, d)
-		kind, obs, oerr := decodeNestedObservation(d.RawObservation)
-		d.ObservationKind, d.Observation = kind, obs
-		return d, detailError(ev.Kind, errors.Join(err, oerr))
-	}
-	d := newDetail(ev.Kind)
-	if d == nil {
+	k := KindNamed(ev.Kind)
+	if k == nil {
 		return &UnknownEvent{Kind: ev.Kind, Raw: ev.Raw}, nil
 	}
-	return d, detailError(ev.Kind, decodeJSON(ev.Raw, d))
+	d, err := k.detail(ev.Raw)
+	return d, detailError(ev.Kind, err)
 }
 
 // detailError names the kind in a decoding error.
@@ -55,44 +42,27 @@ func detailError(kind string, err error) error {
 	return fmt.Errorf("%s: %w", kind, err)
 }
 
-// newDetail returns the empty payload type of a top-level kind other than
-// actions and observations, or nil when it has none.
-func newDetail(kind string) any {
-	switch kind {
-	case "MessageEvent":
-		return &MessageEvent{}
-	case "SystemPromptEvent":
-		return &SystemPromptEvent{}
-	case "UserRejectObservation":
-		return &UserRejectObservation{}
-	case "AgentErrorEvent":
-		return &AgentErrorEvent{}
-	case "CondensationSummaryEvent":
-		return &CondensationSummaryEvent{}
-	case "ConversationStateUpdateEvent":
-		return &ConversationStateUpdateEvent{}
-	case "ConversationErrorEvent":
-		return &ConversationErrorEvent{}
-	case "Condensation":
-		return &CondensationEvent{}
-	case "CondensationRequest":
-		return &CondensationRequestEvent{}
-	case "PauseEvent":
-		return &PauseEvent{}
-	case "InterruptEvent":
-		return &InterruptEvent{}
-	case "HookExecutionEvent":
-		return &HookExecutionEvent{}
-	case "LLMCompletionLogEvent":
-		return &LLMCompletionLogEvent{}
-	case "StreamingDeltaEvent":
-		return &StreamingDeltaEvent{}
-	case "TokenEvent":
-		return &TokenIDsEvent{}
-	case "ACPToolCallEvent":
-		return &ACPToolCallEvent{}
-	case "ServerErrorEvent":
-		return &ServerErrorEvent{}
-	}
-	return nil
+// payload decodes the full payload of a kind whose payload type is T.
+func payload[T any](raw []byte) (any, error) {
+	d := new(T)
+	return d, decodeJSON(raw, d)
+}
+
+// actionPayload decodes an ActionEvent with its typed nested action.
+func actionPayload(raw []byte) (any, error) {
+	d := &ActionEvent{}
+	err := decodeJSON(raw, d)
+	kind, action, aerr := decodeNestedAction(d.RawAction)
+	d.ActionKind, d.Action = kind, action
+	return d, errors.Join(err, aerr)
+}
+
+// observationPayload decodes an ObservationEvent with its typed nested
+// observation.
+func observationPayload(raw []byte) (any, error) {
+	d := &ObservationEvent{}
+	err := decodeJSON(raw, d)
+	kind, obs, oerr := decodeNestedObservation(d.RawObservation)
+	d.ObservationKind, d.Observation = kind, obs
+	return d, errors.Join(err, oerr)
 }

@@ -1,5 +1,283 @@
 package model
 
+// The event kinds ohwatch knows, in one table: their names as sent, how the
+// lean decoder reads them, their full payload types, how the screen groups
+// and marks them, whether they are noise, whether the server stores them
+// and which Python module defines them. The decoder, the reducer's kind
+// counts, the TUI's kind column and filter, serve and export all read this
+// table, so adding a kind means adding its name constant and its row here
+// (and its body and payload types when it carries facts of its own).
+
+// The kinds' names as they arrive in the `kind` field.
+const (
+	KindMessage             = "MessageEvent"
+	KindAction              = "ActionEvent"
+	KindObservation         = "ObservationEvent"
+	KindUserReject          = "UserRejectObservation"
+	KindAgentError          = "AgentErrorEvent"
+	KindConversationError   = "ConversationErrorEvent"
+	KindServerError         = "ServerErrorEvent"
+	KindSystemPrompt        = "SystemPromptEvent"
+	KindStateUpdate         = "ConversationStateUpdateEvent"
+	KindCondensation        = "Condensation"
+	KindCondensationRequest = "CondensationRequest"
+	KindCondensationSummary = "CondensationSummaryEvent"
+	KindHook                = "HookExecutionEvent"
+	KindACPToolCall         = "ACPToolCallEvent"
+	KindPause               = "PauseEvent"
+	KindInterrupt           = "InterruptEvent"
+	KindLLMCompletionLog    = "LLMCompletionLogEvent"
+	KindStreamingDelta      = "StreamingDeltaEvent"
+	KindToken               = "TokenEvent"
+)
+
+// The groups (short kinds) the event list's kind column shows and its kind
+// filter offers. GroupUnknown holds every event without a kind of the table
+// or whose fields do not fit its kind.
+const (
+	GroupMessage  = "Msg"
+	GroupAction   = "Action"
+	GroupObs      = "Obs"
+	GroupReject   = "Reject"
+	GroupError    = "Error"
+	GroupSystem   = "System"
+	GroupState    = "State"
+	GroupCondense = "Condense"
+	GroupHook     = "Hook"
+	GroupACP      = "ACP"
+	GroupPause    = "Pause"
+	GroupLLMLog   = "LLMLog"
+	GroupDelta    = "Delta"
+	GroupToken    = "Token"
+	GroupUnknown  = "Unknown"
+)
+
+// Python modules of the SDK's event classes, for the qualified class names
+// the agent-server's REST kind filter compares against.
+const (
+	moduleLLMConvertible = "openhands.sdk.event.llm_convertible."
+	moduleEvent          = "openhands.sdk.event."
+)
+
+// EventKind describes one event kind.
+type EventKind struct {
+	// Name is the kind as sent ("ActionEvent").
+	Name string
+	// Group is the short kind the event list shows and the kind filter
+	// offers ("Action"); several kinds may share one.
+	Group string
+	// Glyph is a one-cell symbol for the kind's group.
+	Glyph string
+	// Noise is structural noise, hidden by default in the event list and
+	// left out of the transcript: state updates, deltas, token ids, LLM
+	// logs. Every kind of a group agrees.
+	Noise bool
+	// LiveOnly is a kind the agent-server sends but never stores: it is
+	// not returned over REST, not resent on resume and not recorded.
+	LiveOnly bool
+	// Artifact is a non-tree artifact (protocol §5): stored, but never
+	// HEAD, so no event names it as its parent.
+	Artifact bool
+	// Module is the Python module that defines the kind's class.
+	Module string
+
+	// decode reads the lean body and summary (decode.go).
+	decode func(r *leanReader, f *topFields) (Body, string)
+	// detail decodes the full payload from the raw event (detail.go).
+	detail func(raw []byte) (any, error)
+	// is reports whether a lean body is this kind's.
+	is func(Body) bool
+}
+
+// kinds is the table. Its order is the kind filter's order of groups (a
+// group sits where its first kind does) and the reducer's counting order.
+var kinds = [...]EventKind{
+	{Name: KindMessage, Group: GroupMessage, Glyph: "✉", Module: moduleLLMConvertible + "message",
+		decode: decodeMessage, detail: payload[MessageEvent], is: bodyIs[*Message]},
+	{Name: KindAction, Group: GroupAction, Glyph: "⚙", Module: moduleLLMConvertible + "action",
+		decode: decodeAction, detail: actionPayload, is: bodyIs[*Action]},
+	{Name: KindObservation, Group: GroupObs, Glyph: "↳", Module: moduleLLMConvertible + "observation",
+		decode: decodeObservation, detail: observationPayload, is: bodyIs[*Observation]},
+	{Name: KindUserReject, Group: GroupReject, Glyph: "⊘", Module: moduleLLMConvertible + "observation",
+		decode: decodeUserReject, detail: payload[UserRejectObservation], is: bodyIs[*UserReject]},
+	{Name: KindAgentError, Group: GroupError, Glyph: "✗", Module: moduleLLMConvertible + "observation",
+		decode: decodeAgentError, detail: payload[AgentErrorEvent], is: bodyIs[*AgentError]},
+	{Name: KindConversationError, Group: GroupError, Glyph: "✗", Artifact: true, Module: moduleEvent + "conversation_error",
+		decode: decodeConversationError, detail: payload[ConversationErrorEvent], is: bodyIs[*ConversationError]},
+	{Name: KindServerError, Group: GroupError, Glyph: "✗", LiveOnly: true, Module: "openhands.agent_server.models",
+		decode: decodeServerError, detail: payload[ServerErrorEvent], is: bodyIs[*ServerError]},
+	{Name: KindSystemPrompt, Group: GroupSystem, Glyph: "§", Module: moduleLLMConvertible + "system",
+		decode: decodeSystemPrompt, detail: payload[SystemPromptEvent], is: bodyIs[*SystemPrompt]},
+	{Name: KindStateUpdate, Group: GroupState, Glyph: "◇", Noise: true, Artifact: true, Module: moduleEvent + "conversation_state",
+		decode: decodeStateUpdate, detail: payload[ConversationStateUpdateEvent], is: bodyIs[*StateUpdate]},
+	{Name: KindCondensation, Group: GroupCondense, Glyph: "≡", Module: moduleEvent + "condenser",
+		decode: decodeCondensation, detail: payload[CondensationEvent], is: bodyIs[*Condensation]},
+	{Name: KindCondensationRequest, Group: GroupCondense, Glyph: "≡", Module: moduleEvent + "condenser",
+		decode: decodeCondensationRequest, detail: payload[CondensationRequestEvent], is: bodyIs[*CondensationRequest]},
+	{Name: KindCondensationSummary, Group: GroupCondense, Glyph: "≡", LiveOnly: true, Module: moduleEvent + "condenser",
+		decode: decodeCondensationSummary, detail: payload[CondensationSummaryEvent], is: bodyIs[*CondensationSummary]},
+	{Name: KindHook, Group: GroupHook, Glyph: "↪", Module: moduleEvent + "hook_execution",
+		decode: decodeHook, detail: payload[HookExecutionEvent], is: bodyIs[*Hook]},
+	{Name: KindACPToolCall, Group: GroupACP, Glyph: "⇄", Module: moduleEvent + "acp_tool_call",
+		decode: decodeACPToolCall, detail: payload[ACPToolCallEvent], is: bodyIs[*ACPToolCall]},
+	{Name: KindPause, Group: GroupPause, Glyph: "‖", Module: moduleEvent + "user_action",
+		decode: decodePause, detail: payload[PauseEvent], is: bodyIs[*Pause]},
+	{Name: KindInterrupt, Group: GroupPause, Glyph: "‖", Module: moduleEvent + "user_action",
+		decode: decodeInterrupt, detail: payload[InterruptEvent], is: bodyIs[*Interrupt]},
+	{Name: KindLLMCompletionLog, Group: GroupLLMLog, Glyph: "λ", Noise: true, Module: moduleEvent + "llm_completion_log",
+		decode: decodeCompletionLog, detail: payload[LLMCompletionLogEvent], is: bodyIs[*LLMCompletionLog]},
+	{Name: KindStreamingDelta, Group: GroupDelta, Glyph: "∆", Noise: true, LiveOnly: true, Module: moduleEvent + "streaming_delta",
+		decode: decodeStreamingDelta, detail: payload[StreamingDeltaEvent], is: bodyIs[*StreamingDelta]},
+	{Name: KindToken, Group: GroupToken, Glyph: "#", Noise: true, Module: moduleEvent + "token",
+		decode: decodeTokenEvent, detail: payload[TokenIDsEvent], is: bodyIs[*TokenEvent]},
+}
+
+// NumKinds is the number of kinds in the table, so a reader can count per
+// kind in a fixed array (indexed by KindIndex).
+const NumKinds = len(kinds)
+
+// groupUnknownGlyph marks the events of GroupUnknown.
+const groupUnknownGlyph = "?"
+
+// Kinds returns the table, in its order. It is shared: do not modify it.
+func Kinds() []EventKind { return kinds[:] }
+
+// kindsByLen lists, per name length, the indexes of the kinds whose name
+// has that many bytes: a lookup compares at most a few names, as fast as a
+// switch over the names, without a second list of them.
+var kindsByLen = func() [][]int8 {
+	longest := 0
+	for _, k := range kinds {
+		longest = max(longest, len(k.Name))
+	}
+	by := make([][]int8, longest+1)
+	for i, k := range kinds {
+		by[len(k.Name)] = append(by[len(k.Name)], int8(i))
+	}
+	return by
+}()
+
+// KindIndex returns the position in Kinds of the kind called name, or -1.
+// It never allocates.
+func KindIndex(name string) int {
+	if len(name) >= len(kindsByLen) {
+		return -1
+	}
+	for _, i := range kindsByLen[len(name)] {
+		if kinds[i].Name == name {
+			return int(i)
+		}
+	}
+	return -1
+}
+
+// KindNamed returns the kind called name, or nil for a name not in the
+// table.
+func KindNamed(name string) *EventKind {
+	if i := KindIndex(name); i >= 0 {
+		return &kinds[i]
+	}
+	return nil
+}
+
+// KindOf returns the kind of a decoded event, read from its body: nil for
+// an event whose kind is not in the table or whose fields did not fit it
+// (an *Unknown body).
+func KindOf(ev Event) *EventKind {
+	if i := KindIndex(ev.Kind); i >= 0 && kinds[i].is(ev.Body) {
+		return &kinds[i]
+	}
+	// An event built without its name (or with another): by body alone.
+	for i := range kinds {
+		if kinds[i].is(ev.Body) {
+			return &kinds[i]
+		}
+	}
+	return nil
+}
+
+// GroupOf returns the group an event is listed under: its kind's group, or
+// GroupUnknown.
+func GroupOf(ev Event) string {
+	if k := KindOf(ev); k != nil {
+		return k.Group
+	}
+	return GroupUnknown
+}
+
+// groupInfo is what a group's kinds agree on.
+type groupInfo struct {
+	name, glyph string
+	noise       bool
+}
+
+// groups lists the groups in the kind filter's order: the groups of the
+// table in the order their first kinds appear, then GroupUnknown.
+var groups = func() []groupInfo {
+	var out []groupInfo
+	for _, k := range kinds {
+		if groupAt(out, k.Group) < 0 {
+			out = append(out, groupInfo{k.Group, k.Glyph, k.Noise})
+		}
+	}
+	return append(out, groupInfo{name: GroupUnknown, glyph: groupUnknownGlyph})
+}()
+
+// groupAt returns the position of the group called name in gs, or -1.
+func groupAt(gs []groupInfo, name string) int {
+	for i, g := range gs {
+		if g.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Groups returns every group in the kind filter's order: the groups of the
+// table in the order their first kinds appear, then GroupUnknown.
+func Groups() []string {
+	out := make([]string, len(groups))
+	for i, g := range groups {
+		out[i] = g.name
+	}
+	return out
+}
+
+// GroupIsNoise reports whether a group is structural noise (its kinds are).
+func GroupIsNoise(group string) bool {
+	i := groupAt(groups, group)
+	return i >= 0 && groups[i].noise
+}
+
+// GroupGlyph returns a group's glyph, "" for a name that is not a group.
+func GroupGlyph(group string) string {
+	if i := groupAt(groups, group); i >= 0 {
+		return groups[i].glyph
+	}
+	return ""
+}
+
+// Persisted reports whether the agent-server stores an event (and so
+// returns it over REST, resends it on resume, and a recording keeps it):
+// not the live-only kinds, nor full_state snapshots. A malformed event of a
+// live-only kind is live-only too.
+func Persisted(ev Event) bool {
+	if su, ok := ev.Body.(*StateUpdate); ok && su.FullState {
+		return false
+	}
+	k := KindNamed(ev.Kind)
+	if k == nil {
+		k = KindOf(ev)
+	}
+	return k == nil || !k.LiveOnly
+}
+
+// bodyIs reports whether b is a T.
+func bodyIs[T Body](b Body) bool {
+	_, ok := b.(T)
+	return ok
+}
+
 // NestedKind returns the kind of an event's nested action or observation
 // ("TerminalAction", "MCPToolObservation"), or "" for other events and for
 // an action that could not be parsed.

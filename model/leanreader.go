@@ -172,24 +172,13 @@ func capLine(s string) string {
 }
 
 // intern returns the string for a raw string body, reusing a constant for
-// the values every event repeats (kinds, sources, tool names, statuses) and
+// the values every event repeats (nested kinds, sources, tool names,
+// statuses; Decode shares the table's names for top-level kinds) and
 // aliasing the raw bytes for the rest (see alias), so a million resident
 // events do not each carry their own copies. Bodies with escapes are
 // unescaped into new strings.
 func intern(body []byte) string {
 	switch string(body) {
-	case "ActionEvent":
-		return "ActionEvent"
-	case "ObservationEvent":
-		return "ObservationEvent"
-	case "MessageEvent":
-		return "MessageEvent"
-	case "ConversationStateUpdateEvent":
-		return "ConversationStateUpdateEvent"
-	case "SystemPromptEvent":
-		return "SystemPromptEvent"
-	case "AgentErrorEvent":
-		return "AgentErrorEvent"
 	case "TerminalAction":
 		return "TerminalAction"
 	case "TerminalObservation":

@@ -111,26 +111,26 @@ func (v *eventView) build() {
 		return
 	}
 	switch ev.Kind {
-	case "MessageEvent":
+	case model.KindMessage:
 		v.message(o)
-	case "ActionEvent":
+	case model.KindAction:
 		v.action(o)
-	case "ObservationEvent":
+	case model.KindObservation:
 		v.observation(o)
-	case "UserRejectObservation":
+	case model.KindUserReject:
 		v.field("tool", str(o, "tool_name"))
 		v.field("rejected by", str(o, "rejection_source"))
 		v.section("Reason", str(o, "rejection_reason"))
-	case "AgentErrorEvent":
+	case model.KindAgentError:
 		v.field("tool", str(o, "tool_name"))
 		if c, ok := o["classification"].(obj); ok {
 			v.field("classification", str(c, "kind"))
 		}
 		v.section("Error", str(o, "error"))
-	case "ConversationErrorEvent", "ServerErrorEvent":
+	case model.KindConversationError, model.KindServerError:
 		v.field("code", str(o, "code"))
 		v.section("Detail", str(o, "detail"))
-	case "SystemPromptEvent":
+	case model.KindSystemPrompt:
 		v.systemPrompt(o)
 	default:
 		v.generic(o)

@@ -4,79 +4,21 @@ import (
 	"ohwatch/model"
 )
 
-// The short kinds shown in the list's kind column and offered by the kind
-// filter, in the order the filter lists them.
-const (
-	kindMessage   = "Msg"
-	kindAction    = "Action"
-	kindObs       = "Obs"
-	kindReject    = "Reject"
-	kindError     = "Error"
-	kindSystem    = "System"
-	kindState     = "State"
-	kindCondense  = "Condense"
-	kindHook      = "Hook"
-	kindACP       = "ACP"
-	kindPause     = "Pause"
-	kindLLMLog    = "LLMLog"
-	kindDelta     = "Delta"
-	kindToken     = "Token"
-	kindUnknown   = "Unknown"
-	kindColumnLen = 8
-)
+// kindColumnLen is the width of the list's kind column: the longest group
+// of model.Kinds fits.
+const kindColumnLen = 8
 
-// allKinds returns every short kind, in the kind filter's order.
-func allKinds() []string {
-	return []string{
-		kindMessage, kindAction, kindObs, kindReject, kindError, kindSystem, kindState,
-		kindCondense, kindHook, kindACP, kindPause, kindLLMLog, kindDelta, kindToken, kindUnknown,
-	}
-}
+// allKinds returns every short kind (model.Groups), in the kind filter's
+// order.
+func allKinds() []string { return model.Groups() }
 
-// shortKind names an event's kind in a few letters for the kind column.
-func shortKind(ev *model.Event) string {
-	switch ev.Body.(type) {
-	case *model.Message:
-		return kindMessage
-	case *model.Action:
-		return kindAction
-	case *model.Observation:
-		return kindObs
-	case *model.UserReject:
-		return kindReject
-	case *model.AgentError, *model.ConversationError, *model.ServerError:
-		return kindError
-	case *model.SystemPrompt:
-		return kindSystem
-	case *model.StateUpdate:
-		return kindState
-	case *model.Condensation, *model.CondensationRequest, *model.CondensationSummary:
-		return kindCondense
-	case *model.Hook:
-		return kindHook
-	case *model.ACPToolCall:
-		return kindACP
-	case *model.Pause, *model.Interrupt:
-		return kindPause
-	case *model.LLMCompletionLog:
-		return kindLLMLog
-	case *model.StreamingDelta:
-		return kindDelta
-	case *model.TokenEvent:
-		return kindToken
-	}
-	return kindUnknown
-}
+// shortKind names an event's kind in a few letters for the kind column:
+// its group in model.Kinds.
+func shortKind(ev *model.Event) string { return model.GroupOf(*ev) }
 
 // isNoise reports whether a short kind is structural noise, hidden by the
-// default filter: state updates, streaming deltas, token ids, LLM logs.
-func isNoise(kind string) bool {
-	switch kind {
-	case kindState, kindDelta, kindToken, kindLLMLog:
-		return true
-	}
-	return false
-}
+// default filter (model.EventKind.Noise).
+func isNoise(kind string) bool { return model.GroupIsNoise(kind) }
 
 // isError reports whether an event is an error the list highlights: an
 // agent, conversation or server error, a failed observation or hook, an

@@ -21,9 +21,11 @@ type anchor struct {
 	raw []byte
 }
 
-// observe moves the anchor forward if ev is a newer persisted event.
+// observe moves the anchor forward if ev is a newer persisted event: only
+// events the server writes to its event log are replayed by
+// resend_mode=since, so only they may anchor a resume (protocol §10).
 func (a *anchor) observe(ev model.Event) {
-	if ev.Time.IsZero() || !persisted(ev) || !ev.Time.After(a.at) {
+	if ev.Time.IsZero() || !model.Persisted(ev) || !ev.Time.After(a.at) {
 		return
 	}
 	a.at, a.raw = ev.Time, ev.Raw
@@ -42,20 +44,6 @@ func (a *anchor) timestamp() string {
 		return ""
 	}
 	return v.Timestamp
-}
-
-// persisted reports whether the server writes ev to its event log: only
-// persisted events are replayed by resend_mode=since, so only they may
-// anchor a resume (protocol §10).
-func persisted(ev model.Event) bool {
-	switch ev.Kind {
-	case "StreamingDeltaEvent", "ServerErrorEvent", "CondensationSummaryEvent":
-		return false
-	case "ConversationStateUpdateEvent":
-		su, ok := ev.Body.(*model.StateUpdate)
-		return !ok || !su.FullState
-	}
-	return true
 }
 
 // isFullState reports whether ev is a full_state snapshot frame.

@@ -26,6 +26,15 @@ type ConversationInfo struct {
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 	Base            *model.BaseState
+	// ForkedFromConversationID and ForkedFromEventID say where a fork came
+	// from; ParentConversationID is the conversation that delegated this
+	// one and SubConversationIDs those it delegated; LeafEventID is HEAD.
+	// Conversation ids are normalised; "" (nil) when the server says none.
+	ForkedFromConversationID string
+	ForkedFromEventID        string
+	ParentConversationID     string
+	SubConversationIDs       []string
+	LeafEventID              string
 }
 
 // conversationHeader is the part of ConversationInfo that BaseState does
@@ -67,6 +76,11 @@ func decodeConversation(raw []byte) (*ConversationInfo, error) {
 	if info.ID == "" {
 		info.ID = base.ID
 	}
+	// A lineage field of the wrong type is left out, not fatal: Unmarshal
+	// fills what fits and reports the rest.
+	var l lineage
+	_ = json.Unmarshal(raw, &l)
+	l.apply(info)
 	info.CreatedAt, _ = model.ParseTime(h.CreatedAt)
 	info.UpdatedAt, _ = model.ParseTime(h.UpdatedAt)
 	return info, nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ohwatch/internal/upstream"
+	"ohwatch/model"
 )
 
 // TestConversationFromRealBaseStates serves the real base_state.json
@@ -83,10 +84,19 @@ func FuzzDecodeConversation(f *testing.F) {
 	}
 	f.Add([]byte(`{"id":7,"title":["x"]}`))
 	f.Add([]byte(`null`))
+	f.Add([]byte(`{"id":"a","forked_from_conversation_id":"B","forked_from_event_id":"\u001b]0;x","sub_conversation_ids":["c",null,3]}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		info, err := decodeConversation(raw)
 		if err == nil && info == nil {
 			t.Fatal("no error and no info")
+		}
+		if err != nil {
+			return
+		}
+		for _, s := range append([]string{info.ForkedFromConversationID, info.ForkedFromEventID, info.ParentConversationID, info.LeafEventID}, info.SubConversationIDs...) {
+			if s != model.SanitizeLine(s) {
+				t.Fatalf("an id reaches the screen unsanitised: %q", s)
+			}
 		}
 	})
 }

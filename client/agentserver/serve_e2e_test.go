@@ -52,7 +52,7 @@ func recordedOf(got, recording []model.Event) []model.Event {
 	}
 	var out []model.Event
 	for _, ev := range got {
-		if !persisted(ev) {
+		if !model.Persisted(ev) {
 			continue
 		}
 		if _, ok := ev.Body.(*model.StateUpdate); ok && !known[ev.ID] {

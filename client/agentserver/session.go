@@ -121,9 +121,9 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 				w.q.warn(fmt.Sprintf("skipped a socket frame that is not a JSON object (%d bytes)", f.bad))
 				continue
 			}
-			subscribeFrame := first && f.ev.Kind == "ConversationStateUpdateEvent"
+			subscribeFrame := first && f.ev.Kind == model.KindStateUpdate
 			first = false
-			if !subscribeFrame && persisted(f.ev) {
+			if !subscribeFrame && model.Persisted(f.ev) {
 				if probe.active {
 					// Only the replayed boundary (at or before the anchor)
 					// proves the server honours since; a new event that a

@@ -36,7 +36,7 @@ func ingest(b *testing.B, evs []model.Event, fn func(model.Batch)) time.Duration
 	for bt := range ch {
 		fn(bt)
 		for _, ev := range bt.Events {
-			if persisted(ev) {
+			if model.Persisted(ev) {
 				got++
 			}
 		}

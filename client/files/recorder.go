@@ -60,25 +60,9 @@ func (r *Recorder) Dir() string { return r.dir }
 // event will get.
 func (r *Recorder) Len() int64 { return r.next }
 
-// Persisted reports whether an event of this kind belongs in a recording:
-// false for the live-only events the SDK never writes to disk.
-func Persisted(ev model.Event) bool {
-	switch b := ev.Body.(type) {
-	case *model.StateUpdate:
-		return !b.FullState
-	case *model.StreamingDelta, *model.ServerError, *model.CondensationSummary:
-		return false
-	}
-	switch ev.Kind {
-	case "StreamingDeltaEvent", "ServerErrorEvent", "CondensationSummaryEvent":
-		return false
-	}
-	return true
-}
-
 // Record writes ev as the next event file, unless it is live-only (see
-// Persisted) or its id is already recorded, in which case it does nothing.
-// The write that fails returns its error; from then on Record writes
+// model.Persisted: the SDK never writes it to disk) or its id is already
+// recorded, in which case it does nothing. The write that fails returns its error; from then on Record writes
 // nothing and returns nil, counting each event it should have written
 // (Failure), so the caller can go on watching and say at the end what the
 // recording lacks.
@@ -86,7 +70,7 @@ func (r *Recorder) Record(ev model.Event) error {
 	if r.closed {
 		return errors.New("recorder: closed")
 	}
-	if !Persisted(ev) {
+	if !model.Persisted(ev) {
 		return nil
 	}
 	if len(ev.Raw) == 0 {

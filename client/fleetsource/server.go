@@ -83,7 +83,8 @@ func forward(ref model.ConversationRef, feed <-chan model.Batch, emit func(model
 
 // serverMeta is the listing of a conversation from the server's search.
 func serverMeta(info *agentserver.ConversationInfo) *model.ConversationMeta {
-	m := &model.ConversationMeta{Title: info.Title, Status: info.ExecutionStatus, CreatedAt: info.CreatedAt, UpdatedAt: info.UpdatedAt}
+	m := &model.ConversationMeta{Title: info.Title, Status: info.ExecutionStatus, CreatedAt: info.CreatedAt, UpdatedAt: info.UpdatedAt,
+		ParentID: info.ParentID(), ForkedFromEvent: info.ForkedFromEventID}
 	if info.Base != nil {
 		m.Stats = info.Base.Stats
 	}

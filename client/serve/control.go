@@ -107,9 +107,9 @@ func (c *conversation) pause(interrupt bool) {
 		return
 	}
 	c.pausedFrom = c.statusLocked()
-	kind := "PauseEvent"
+	kind := model.KindPause
 	if interrupt {
-		kind = "InterruptEvent"
+		kind = model.KindInterrupt
 	}
 	c.emitNewLocked(markerJSON(c.nowLocked(), "user", kind))
 	c.sendStatusLocked(model.StatusPaused)

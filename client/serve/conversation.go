@@ -145,19 +145,6 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 	return c
 }
 
-// persisted reports whether the agent-server stores ev (and so returns it
-// over REST and resends it): snapshots, streaming deltas, server errors and
-// condensation summaries are live-only.
-func persisted(ev model.Event) bool {
-	switch b := ev.Body.(type) {
-	case *model.StateUpdate:
-		return !b.FullState
-	case *model.StreamingDelta, *model.ServerError, *model.CondensationSummary:
-		return false
-	}
-	return true
-}
-
 // nowLocked is the recording's clock: the timestamp of the latest recorded
 // event plus the wall time since, times Speed, kept after every timestamp
 // handed out and, where it can be, not past the next recorded event, so
@@ -223,10 +210,10 @@ func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 		}
 		c.stale = append(c.stale, ev.Raw)
 	}
-	if c.title == "" && ev.Kind == "MessageEvent" && ev.Source == "user" {
+	if c.title == "" && ev.Kind == model.KindMessage && ev.Source == "user" {
 		c.title = titleFrom(messageText(ev.Raw))
 	}
-	if persisted(ev) {
+	if model.Persisted(ev) {
 		if _, dup := c.index[ev.ID]; !dup && ev.ID != "" {
 			c.index[ev.ID] = len(c.emitted)
 		}

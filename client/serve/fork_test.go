@@ -201,7 +201,7 @@ func TestForkRealRecordings(t *testing.T) {
 				}
 				fork := model.NormalizeConversationID(info.ID)
 				for _, ev := range evs[at+1:] {
-					if persisted(ev) && !seen[derivedUUID(fork+"/"+ev.ID)] {
+					if model.Persisted(ev) && !seen[derivedUUID(fork+"/"+ev.ID)] {
 						t.Fatalf("fork at %d: the recorded %s %s was not replayed under a new id", at, ev.Kind, ev.ID)
 					}
 				}

@@ -56,7 +56,7 @@ func (f eventFilter) match(ev model.Event) bool {
 	if !f.lt.IsZero() && (ev.Time.IsZero() || !ev.Time.Before(f.lt)) {
 		return false
 	}
-	if f.body != "" && (ev.Kind != "MessageEvent" || !strings.Contains(strings.ToLower(messageText(ev.Raw)), f.body)) {
+	if f.body != "" && (ev.Kind != model.KindMessage || !strings.Contains(strings.ToLower(messageText(ev.Raw)), f.body)) {
 		return false
 	}
 	return true

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"ohwatch/model"
 )
 
 // timestampLayout is the SDK's `datetime.now().isoformat()` form: naive,
@@ -68,7 +70,9 @@ func stateUpdateWith(at time.Time, key string, size int, appendValue func([]byte
 	buf = append(buf, mustJSON(key)...)
 	buf = append(buf, `,"value":`...)
 	buf = appendValue(buf)
-	return append(buf, `,"kind":"ConversationStateUpdateEvent"}`...)
+	buf = append(buf, `,"kind":"`...)
+	buf = append(buf, model.KindStateUpdate...)
+	return append(buf, `"}`...)
 }
 
 // statusUpdateJSON builds a per-field execution_status update.
@@ -87,7 +91,7 @@ func userRejectJSON(at time.Time, toolName, toolCallID, actionID, reason string)
 		RejectionReason string `json:"rejection_reason"`
 		RejectionSource string `json:"rejection_source"`
 		Kind            string `json:"kind"`
-	}{header(at, "environment"), toolName, toolCallID, actionID, reason, "user", "UserRejectObservation"})
+	}{header(at, "environment"), toolName, toolCallID, actionID, reason, "user", model.KindUserReject})
 }
 
 // markerJSON builds an event that has only the header (PauseEvent,
@@ -108,7 +112,7 @@ func userMessageJSON(at time.Time, message json.RawMessage) []byte {
 		ActivatedSkills []string        `json:"activated_skills"`
 		ExtendedContent []any           `json:"extended_content"`
 		Kind            string          `json:"kind"`
-	}{header(at, "user"), message, []string{}, []any{}, "MessageEvent"})
+	}{header(at, "user"), message, []string{}, []any{}, model.KindMessage})
 }
 
 // serverErrorJSON builds the WebSocket-only ServerErrorEvent frame.
@@ -118,7 +122,7 @@ func serverErrorJSON(at time.Time, code, detail string) []byte {
 		Code   string `json:"code"`
 		Detail string `json:"detail"`
 		Kind   string `json:"kind"`
-	}{header(at, "environment"), code, detail, "ServerErrorEvent"})
+	}{header(at, "environment"), code, detail, model.KindServerError})
 }
 
 // mustJSON marshals values that cannot fail to marshal (plain structs,

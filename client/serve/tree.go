@@ -22,17 +22,14 @@ import (
 const rootParent = "__root__"
 
 // treeEvent reports whether ev is a node of the tree: persisted, and not
-// one of the non-tree artifacts (state updates, conversation errors) that
-// never become HEAD.
+// one of the non-tree artifacts (model.EventKind.Artifact: state updates,
+// conversation errors) that never become HEAD.
 func treeEvent(ev model.Event) bool {
-	if !persisted(ev) {
+	if !model.Persisted(ev) {
 		return false
 	}
-	switch ev.Kind {
-	case "ConversationStateUpdateEvent", "ConversationErrorEvent":
-		return false
-	}
-	return true
+	k := model.KindNamed(ev.Kind)
+	return k == nil || !k.Artifact
 }
 
 // tree is a conversation's HEAD and what placing the next event needs.

@@ -102,7 +102,7 @@ func TestLinearRecordingsGoOutAsRecorded(t *testing.T) {
 			served := recordedOnly(t, rawsOf(restEventsOf(t, url, convID)), evs)
 			var want [][]byte
 			for _, ev := range evs {
-				if persisted(ev) {
+				if model.Persisted(ev) {
 					want = append(want, ev.Raw)
 				}
 			}

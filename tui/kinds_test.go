@@ -1,0 +1,55 @@
+package tui
+
+import (
+	"slices"
+	"testing"
+
+	"ohwatch/model"
+)
+
+// Short kinds the tests name.
+const (
+	kindMessage  = model.GroupMessage
+	kindAction   = model.GroupAction
+	kindCondense = model.GroupCondense
+)
+
+// TestEveryKindHasAColumnAndAFilter decodes a minimal event of every kind of
+// model.Kinds and finds its group in the kind column and in the kind
+// filter, fitting the column; noise is hidden by the default filter. A
+// kind added to the table is listed without a change here.
+func TestEveryKindHasAColumnAndAFilter(t *testing.T) {
+	groups := allKinds()
+	for _, k := range model.Kinds() {
+		ev := decode(t, []byte(`{"kind":"`+k.Name+`","id":"e1"}`))
+		got := shortKind(&ev)
+		if got != k.Group {
+			t.Errorf("%s is listed as %q, want %q", k.Name, got, k.Group)
+		}
+		if !slices.Contains(groups, got) {
+			t.Errorf("%s: the kind filter does not offer %q", k.Name, got)
+		}
+		if len([]rune(got)) > kindColumnLen {
+			t.Errorf("%s: %q does not fit the kind column", k.Name, got)
+		}
+		if shows := defaultFilter().shows(got); shows == k.Noise {
+			t.Errorf("%s (noise %v): the default filter shows it: %v", k.Name, k.Noise, shows)
+		}
+	}
+	for _, raw := range []string{`{"kind":"ExperimentalThingEvent"}`, `{"kind":"ActionEvent","tool_name":7}`} {
+		ev := decode(t, []byte(raw))
+		if got := shortKind(&ev); got != model.GroupUnknown || groups[len(groups)-1] != got {
+			t.Errorf("%s is listed as %q, want the filter's last group %q", raw, got, model.GroupUnknown)
+		}
+	}
+}
+
+// TestKindFilterOrder pins the kind filter's order, which the table's order
+// gives.
+func TestKindFilterOrder(t *testing.T) {
+	want := []string{"Msg", "Action", "Obs", "Reject", "Error", "System", "State", "Condense", "Hook", "ACP",
+		"Pause", "LLMLog", "Delta", "Token", "Unknown"}
+	if got := allKinds(); !slices.Equal(got, want) {
+		t.Errorf("kind filter\n got %v\nwant %v", got, want)
+	}
+}
