@@ -40,6 +40,9 @@ type session struct {
 	// interval while a finished is provisional (a local file is cheap).
 	confirmPoll time.Duration
 	controls    tui.Controls
+	// branching forks and navigates a live agent-server conversation; nil
+	// for other sources.
+	branching tui.Branching
 	// traceID is what the --otlp trace id is derived from: the
 	// conversation id, else the recording's name.
 	traceID string
@@ -111,6 +114,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		Conversation: s.id,
 		Notify:       !vf.noNotify && env.isTerminal,
 		Controls:     s.controls,
+		Branching:    s.branching,
 		Export:       exp.write,
 		ExportPath:   exp.defaultPath,
 		Pager:        env.getenv("PAGER"),
