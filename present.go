@@ -28,6 +28,9 @@ type session struct {
 	server string
 	// recording: the feed is a finished recording (replay): its end decides.
 	recording bool
+	// branch is the id of an event whose branch a recording's headless
+	// lines follow; "" for HEAD's path.
+	branch string
 	// confirm asks the source for the current status (REST, or
 	// base_state.json when following a directory); nil when there is none.
 	confirm func(ctx context.Context) (string, error)
@@ -90,6 +93,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 			ConfirmPoll:   s.confirmPoll,
 			WatchTimeout:  vf.watchTimeout,
 			Recording:     s.recording,
+			Branch:        s.branch,
 		})
 		return r.Exit
 	}
