@@ -111,8 +111,11 @@ func (l eventList) row(i, width, numWidth int, start time.Time, forgotten bool) 
 	}
 	text := m.cache.row(key, func() string { return l.rowText(i, width-2, numWidth, start, false) })
 	marker := " "
-	if m.isBookmarked(i) {
+	switch {
+	case m.isBookmarked(i):
 		marker = m.styles.Accent.Render(g.MarkBook)
+	case m.isBranchPoint(i):
+		marker = m.styles.Info.Render(g.MarkBranch)
 	}
 	if forgotten {
 		gone = m.styles.Subtle.Render(gone)

@@ -129,6 +129,9 @@ func (h header) statusLine(width int) string {
 		parts = append(parts, s.Warn.Render(plural(m.warnings, "warning")))
 	}
 	parts = append(parts, h.position())
+	if b := m.branchLabel(s); b != "" {
+		parts = append(parts, b)
+	}
 	if m.play.on {
 		parts = append(parts, s.Info.Render(formatSpeed(m.play.speed)))
 	} else if m.play.speed != 1 {

@@ -20,6 +20,7 @@ const (
 	cellNone = iota
 	cellUser
 	cellStatus
+	cellBranch
 	cellMatch
 	cellBookmark
 	cellError
@@ -55,6 +56,7 @@ func (p scrubber) Render(width, height int) string {
 		}
 		put(marks.UserTurns, cellUser)
 		put(marks.StatusChanges, cellStatus)
+		put(m.log.BranchPoints(), cellBranch)
 		put(m.search.matches, cellMatch)
 		put(m.bookmarks, cellBookmark)
 		put(marks.Errors, cellError)
@@ -83,6 +85,8 @@ func (p scrubber) Render(width, height int) string {
 			st, glyph = s.Accent, g.MarkBook
 		case cells[c] == cellMatch:
 			st, glyph = s.Warn, g.MarkMatch
+		case cells[c] == cellBranch:
+			st, glyph = s.Info, g.MarkBranch
 		case cells[c] == cellStatus:
 			st, glyph = s.Info, g.MarkStatus
 		case cells[c] == cellUser:
