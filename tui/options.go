@@ -56,6 +56,9 @@ type Options struct {
 	Server, Conversation string
 	// Controls answers confirmations; nil hides accept and reject.
 	Controls Controls
+	// Branching forks and navigates a live conversation; nil refuses b and
+	// N (a recording).
+	Branching Branching
 	// Export writes the conversation in a format ("md", "json", "jsonl")
 	// to path (a default when empty) and returns the path written; nil
 	// hides the export key. ExportPath is the path the prompt offers.
