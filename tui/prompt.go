@@ -61,7 +61,7 @@ func (p prompt) Render(s theme.Styles, width int) string {
 }
 
 // promptKey answers a key while a prompt is open.
-func (m Model) promptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := m.input
 	switch p.kind {
 	case promptConfirm:
@@ -78,7 +78,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if f, ok := formats[msg.String()]; ok {
 			return m.askExportPath(f)
 		}
-		return m, nil
+		return nil
 	}
 	return m.textPromptKey(msg)
 }
