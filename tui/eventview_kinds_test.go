@@ -1,10 +1,10 @@
 package tui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -96,7 +96,7 @@ func TestInspectorSaysWhatDidNotDecode(t *testing.T) {
 // text appended to every string: no control byte survives.
 func TestInspectorHostileCorpus(t *testing.T) {
 	for _, c := range inspectorCorpus {
-		raw := poisonStrings(t, []byte(c.raw))
+		raw := testevents.Poisoned(t, []byte(c.raw), hostileText)
 		out := strings.Join(renderEvent(decode(t, raw), 3, theme.Plain(), nil, 0), "\n")
 		if bad, ok := forbidden(out); ok {
 			t.Errorf("%s: %s in\n%q", c.name, bad, out)
@@ -124,37 +124,4 @@ func FuzzEventView(f *testing.F) {
 			t.Fatalf("%s in %q", bad, out)
 		}
 	})
-}
-
-// poisonStrings appends hostileText to every string value but kinds, so
-// the event still decodes as its kind.
-func poisonStrings(t *testing.T, raw []byte) []byte {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
-	var walk func(key string, v any) any
-	walk = func(key string, v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, val := range x {
-				x[k] = walk(k, val)
-			}
-		case []any:
-			for i, val := range x {
-				x[i] = walk(key, val)
-			}
-		case string:
-			if key != "kind" && key != "type" && key != "status" {
-				return x + hostileText
-			}
-		}
-		return v
-	}
-	out, err := json.Marshal(walk("", v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

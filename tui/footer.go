@@ -50,6 +50,9 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k.Accept.SetEnabled(canRespond)
 	k.Reject.SetEnabled(canRespond)
 	k.Export.SetEnabled(m.opts.Export != nil)
+	canBranch := m.opts.Branching != nil && m.tree.unsupported == ""
+	k.Fork.SetEnabled(canBranch)
+	k.Navigate.SetEnabled(canBranch)
 	k.NextMatch.SetEnabled(len(m.search.matches) > 0)
 	k.PrevMatch.SetEnabled(len(m.search.matches) > 0)
 	k.Bottom.SetEnabled(!m.follow)

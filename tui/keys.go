@@ -262,6 +262,10 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return m.askConfirm(key.Matches(msg, k.Accept))
 	case msg.String() == "a" || msg.String() == "x":
 		return m.setFlash("accept/reject apply only to a live conversation waiting for confirmation")
+	case key.Matches(msg, k.Fork) || msg.String() == "b":
+		return m.askFork()
+	case key.Matches(msg, k.Navigate) || msg.String() == "H":
+		return m.askNavigate()
 	default:
 		return nil
 	}
