@@ -209,5 +209,8 @@ func TestTranscriptLeavesOutNoise(t *testing.T) {
 		if want := !k.Noise && k.Name != model.KindSystemPrompt; wrote != want {
 			t.Errorf("%s (noise %v): written %v, want %v:\n%s", k.Name, k.Noise, wrote, want, transcript)
 		}
+		if isErr := strings.Contains(transcript, "**Error**"); isErr != (k.Group == model.GroupError) {
+			t.Errorf("%s (group %s): written as an error %v:\n%s", k.Name, k.Group, isErr, transcript)
+		}
 	}
 }

@@ -68,12 +68,13 @@ func (m *Conversation) lastShownEvent() int {
 	return m.log.Len() - 1
 }
 
-// isBranchPoint reports whether event i has more than one way on.
-func (m *Conversation) isBranchPoint(i int) bool {
+// branchPoints lists the events with more than one way on; nil for a
+// linear log.
+func (m *Conversation) branchPoints() []int {
 	if _, linear := m.shownPath(); linear {
-		return false
+		return nil
 	}
-	return len(m.log.Children(i)) > 1
+	return m.log.BranchPoints()
 }
 
 // branchLabel is the header's word on the branch shown: "" for a linear
