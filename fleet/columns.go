@@ -56,9 +56,9 @@ func (c Column) Name() string {
 	case ColCalls:
 		return "CALLS"
 	case ColPending:
-		return "PENDING"
+		return "PEND"
 	case ColErrors:
-		return "ERRORS"
+		return "ERR"
 	case ColActivity:
 		return "LAST"
 	case ColIdle:

@@ -150,11 +150,8 @@ func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
 	for _, e := range touched {
 		b := was[e]
 		c := Change{Ref: e.ref, Title: e.title(), New: b.isNew, From: b.verdict, To: e.verdict}
-		if a := e.attention(); a != NoAttention && a != b.attn && b.settled {
+		if a := e.attention(); a != NoAttention && a != b.attn && b.settled && f.isNews(e) {
 			c.Raised = a
-		}
-		if c.Raised != NoAttention && !f.isNews(e) {
-			c.Raised = NoAttention
 		}
 		if c.New || c.StatusChanged() || c.Raised != NoAttention {
 			out = append(out, c)
