@@ -66,16 +66,17 @@ func serverOpener(c *agentserver.Client) opener {
 // c talks to: the one `ohwatch watch` shows, also opened from the fleet.
 func serverSession(ctx context.Context, c *agentserver.Client, id, title string) session {
 	return session{
-		id:       id,
-		title:    title,
-		source:   "ws " + c.BaseURL(),
-		log:      reducer.NewLog(nil, 0),
-		feed:     c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3}),
-		live:     true,
-		server:   c.BaseURL(),
-		confirm:  func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
-		controls: confirmer{c: c, id: id},
-		traceID:  id,
+		id:        id,
+		title:     title,
+		source:    "ws " + c.BaseURL(),
+		log:       reducer.NewLog(nil, 0),
+		feed:      c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3}),
+		live:      true,
+		server:    c.BaseURL(),
+		confirm:   func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
+		controls:  confirmer{c: c, id: id},
+		branching: brancher{ctx: ctx, c: c, id: id},
+		traceID:   id,
 	}
 }
 

@@ -56,9 +56,9 @@ func (c Column) Name() string {
 	case ColCalls:
 		return "CALLS"
 	case ColPending:
-		return "PENDING"
+		return "PEND"
 	case ColErrors:
-		return "ERRORS"
+		return "ERR"
 	case ColActivity:
 		return "LAST"
 	case ColIdle:
@@ -93,7 +93,8 @@ func (c Column) Text(r Row, now time.Time) string {
 		if r.Verdict.Status == "" && r.Loading {
 			return "loading"
 		}
-		return r.Verdict.Short()
+		// A status is the server's word: sanitised like any text from it.
+		return model.SanitizeLine(r.Verdict.Short())
 	case ColSteps:
 		if r.Events == 0 {
 			return format.Unknown
@@ -129,8 +130,10 @@ func (c Column) Text(r Row, now time.Time) string {
 		if !ok {
 			return format.Unknown
 		}
-		if d < 0 {
-			d = 0 // a clock ahead of this one: no time has passed here
+		if d < time.Second {
+			// Under a second, or a clock ahead of this one: no time
+			// worth a word has passed here.
+			return "0s"
 		}
 		return format.Duration(d.Truncate(time.Second))
 	case ColConn:

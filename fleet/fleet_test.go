@@ -344,33 +344,23 @@ func TestEveryColumnSorts(t *testing.T) {
 	}
 }
 
-func TestSinceTellsHistoryFromNews(t *testing.T) {
-	f := NewSince(t0.Add(10 * time.Second))
-	old, late := newConv("s", "old"), newConv("s", "late")
-	// A source that is live from its first event (a directory being read)
-	// hands over a run that finished before the fleet started.
-	f.Apply([]model.FleetUpdate{old.conn(model.PhaseLive)})
-	ch := f.Apply([]model.FleetUpdate{old.events(old.user("x"), old.status("running"), old.status("error"))})
-	if len(ch) != 1 || ch[0].Raised != NoAttention {
-		t.Fatalf("an old error raised: %+v", ch)
+func TestSourceUpdatesAreNotConversations(t *testing.T) {
+	f := New()
+	src := model.ConversationRef{Source: "http://s", Kind: model.SourceServer}
+	ch := f.Apply([]model.FleetUpdate{
+		{Ref: src, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2, Reason: "refused\x1b[2J"}}},
+		{Ref: src, Batch: model.Batch{Warnings: []string{"a", "page 3 \x1b]0;x\x07failed"}}},
+	})
+	if len(ch) != 0 || f.Len() != 0 || len(f.Rows(Query{})) != 0 {
+		t.Fatalf("a source update made a conversation: %+v", ch)
 	}
-	if r, _ := f.Row(old.ref); r.Attn != AttnError {
-		t.Fatalf("an old error is still to be seen: %v", r.Attn)
+	ss := f.Sources()
+	if len(ss) != 1 || !ss[0].Troubled() || ss[0].Warnings != 2 || ss[0].Label() != "http://s" ||
+		strings.ContainsRune(ss[0].LastWarning, 0x1b) || strings.ContainsRune(ss[0].Conn.Reason, 0x1b) {
+		t.Fatalf("sources %+v", ss)
 	}
-	f.Apply([]model.FleetUpdate{old.events(old.user("y"), old.status("running"), old.snapshot("finished"))})
-	if r, _ := f.Row(old.ref); r.Attn != NoAttention {
-		t.Fatalf("a finish before the start is news: %v", r.Attn)
-	}
-	// After the start, the same is news.
-	late.n = 20
-	f.Apply([]model.FleetUpdate{late.conn(model.PhaseLive), late.events(late.user("x"), late.status("running"))})
-	if ch := f.Apply([]model.FleetUpdate{late.events(late.snapshot("finished"))}); len(ch) != 1 || ch[0].Raised != AttnFinished {
-		t.Fatalf("a finish after the start: %+v", ch)
-	}
-	// A listing with no events: its update time decides.
-	c := newConv("cloud", "c")
-	f.Apply([]model.FleetUpdate{c.meta(model.ConversationMeta{Status: "finished", UpdatedAt: t0})})
-	if r, _ := f.Row(c.ref); r.Attn != NoAttention {
-		t.Fatalf("an old listing's finish is news: %v", r.Attn)
+	f.Apply([]model.FleetUpdate{{Ref: src, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}}})
+	if f.Sources()[0].Troubled() {
+		t.Fatal("a live source is troubled")
 	}
 }

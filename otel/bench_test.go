@@ -39,12 +39,15 @@ func BenchmarkExport(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*log.Len()), "ns/event")
 }
 
-// discardOTLP is an OTLP/HTTP endpoint that accepts and discards.
+// discardHandler is an OTLP/HTTP endpoint that accepts and discards.
+var discardHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	io.Copy(io.Discard, r.Body)
+	w.Header().Set("Content-Type", "application/x-protobuf")
+})
+
+// discardOTLP is a discarding OTLP/HTTP endpoint in this process.
 func discardOTLP(b *testing.B) string {
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/x-protobuf")
-	}))
+	ts := httptest.NewServer(discardHandler)
 	b.Cleanup(ts.Close)
 	return ts.URL
 }
@@ -81,8 +84,10 @@ func TestMain(m *testing.M) {
 }
 
 // runBenchServer serves a generated 20k-event conversation, retimed so
-// that it plays at liveRate (liveGroup events every liveTick), prints
-// its URL and the id of its last event, and serves until its stdin closes.
+// that it plays at liveRate (liveGroup events every liveTick), and an
+// OTLP/HTTP endpoint that discards what it is sent (the tracing backend
+// runs elsewhere too); it prints the conversation's URL, the id of its
+// last event and the endpoint's URL, and serves until its stdin closes.
 func runBenchServer() int {
 	const n = 20000
 	var evs []model.Event
@@ -110,15 +115,18 @@ func runBenchServer() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	fmt.Println(url, evs[len(evs)-1].ID)
+	otlp := httptest.NewServer(discardHandler)
+	fmt.Println(url, evs[len(evs)-1].ID, otlp.URL)
 	io.Copy(io.Discard, os.Stdin)
+	otlp.Close()
 	srv.Close()
 	return 0
 }
 
 // startBenchServer starts the paced server process for conversation id and
-// returns its URL and the id of the last event it will send; stop ends it.
-func startBenchServer(b *testing.B, id string) (url, last string, stop func()) {
+// returns its URL, the id of the last event it will send and its OTLP
+// endpoint; stop ends it.
+func startBenchServer(b *testing.B, id string) (url, last, otlp string, stop func()) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), benchServerEnv+"="+id)
 	in, err := cmd.StdinPipe()
@@ -137,21 +145,24 @@ func startBenchServer(b *testing.B, id string) (url, last string, stop func()) {
 	if err != nil {
 		b.Fatalf("bench server: %v", err)
 	}
-	url, last, _ = strings.Cut(strings.TrimSpace(line), " ")
-	return url, last, func() { in.Close(); cmd.Wait() }
+	f := strings.Fields(line)
+	if len(f) != 3 {
+		b.Fatalf("bench server said %q", line)
+	}
+	return f[0], f[1], f[2], func() { in.Close(); cmd.Wait() }
 }
 
 // BenchmarkLiveIngestOTLP is the live client at a real 20k events/s: a
 // generated 20k-event conversation played by a server in another process
 // at liveRate, over loopback (WebSocket → decode → batched consumer →
 // reducer.Log), without and with --otlp's work on each batch (fold,
-// spans, queue, OTLP/HTTP export to a local endpoint that discards). It
-// reports the client process's CPU time per event and as a share of one
-// core at the rate achieved: the difference is what --otlp adds. CPU time,
-// not wall time, so a loaded machine distorts it less.
+// spans, queue, OTLP/HTTP export to an endpoint in the server's process
+// that discards). It reports the client process's CPU time per event and
+// as a share of one core at the rate achieved: the difference is what
+// --otlp adds. CPU time, not wall time, so a loaded machine distorts it
+// less.
 func BenchmarkLiveIngestOTLP(b *testing.B) {
 	const n = 20000
-	endpoint := discardOTLP(b)
 	for _, withOTLP := range []bool{false, true} {
 		name := "without"
 		if withOTLP {
@@ -163,7 +174,7 @@ func BenchmarkLiveIngestOTLP(b *testing.B) {
 			for k := 0; b.Loop(); k++ {
 				b.StopTimer()
 				id := fmt.Sprintf("%032x", 0xb000+k)
-				url, last, stop := startBenchServer(b, id)
+				url, last, endpoint, stop := startBenchServer(b, id)
 				ctx, cancel := context.WithCancel(context.Background())
 				c, err := agentserver.New(url, "")
 				if err != nil {

@@ -41,6 +41,9 @@ type Options struct {
 	// (gen_ai.tool.call.arguments / .result), sanitised and capped at
 	// ContentCap. Off by default: outputs can hold anything.
 	Content bool
+	// Path is the events Export traces, a path of the log's tree; nil for
+	// HEAD's path (every event of a linear log).
+	Path reducer.Path
 }
 
 // Builder turns events, one at a time with the reducer's State before and
@@ -67,6 +70,7 @@ type Builder struct {
 	calls     map[string]*openTool // tool_call_id -> open tool span
 	actions   map[string]*openTool // action event id -> open tool span
 	toolSeq   int
+	names     map[nameKey]spanName
 	last      time.Time // time of the latest event with one
 	statusAt  time.Time // time of the latest change of status
 	// title is the first line of the first user message: taken from the
@@ -99,6 +103,7 @@ func newBuilder(emit func(*span), conversationID string, opts Options) *Builder 
 		chats:   make(map[string]trace.SpanID),
 		calls:   make(map[string]*openTool),
 		actions: make(map[string]*openTool),
+		names:   make(map[nameKey]spanName),
 	}
 }
 
@@ -106,10 +111,37 @@ func newBuilder(emit func(*span), conversationID string, opts Options) *Builder 
 func (b *Builder) Finished() bool { return b.finished }
 
 // start starts a span with the id derived from key (its parts joined), as
-// a child of parent (none for the root). attrs become the span's own.
-func (b *Builder) start(parent trace.SpanID, name string, at time.Time, kind trace.SpanKind, attrs []attribute.KeyValue, key ...string) *span {
-	return &span{traceID: b.traceID, id: spanID(key...), parent: parent, name: name, kind: kind, start: at, attrs: attrs}
+// a child of parent (none for the root). Its attributes are appended to
+// its attrs, empty and with room for a tool span's.
+func (b *Builder) start(parent trace.SpanID, name string, at time.Time, kind trace.SpanKind, key ...string) *span {
+	s := spanPool.Get().(*span)
+	s.traceID, s.id, s.parent, s.name, s.kind, s.start = b.traceID, spanID(key...), parent, name, kind, at
+	return s
 }
+
+// named returns the span name "<op> <value>" and the sanitised value, kept
+// per builder: a conversation uses a few tools and models, thousands of
+// times each.
+func (b *Builder) named(op, value string) (name, clean string) {
+	k := nameKey{op, value}
+	if n, ok := b.names[k]; ok {
+		return n.name, n.clean
+	}
+	clean, name = line(value), op
+	if value != "" {
+		name += " " + clean
+	}
+	if len(b.names) < maxNames {
+		b.names[k] = spanName{name, clean}
+	}
+	return name, clean
+}
+
+type nameKey struct{ op, value string }
+type spanName struct{ name, clean string }
+
+// maxNames bounds the names a builder keeps, whatever a server sends.
+const maxNames = 256
 
 // end ends a span at a time and hands it on; an ended span is left alone.
 func (b *Builder) end(s *span, at time.Time) {
@@ -144,10 +176,11 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 			at = time.Unix(0, 0).UTC()
 		}
 		stepStart = at
-		b.root = b.start(trace.SpanID{}, "invoke_agent "+AgentName, at, trace.SpanKindInternal, []attribute.KeyValue{
+		b.root = b.start(trace.SpanID{}, "invoke_agent "+AgentName, at, trace.SpanKindInternal, "root:", b.traceID.String())
+		b.root.attrs = append(b.root.attrs,
 			semconv.GenAIOperationNameInvokeAgent,
 			semconv.GenAIAgentName(AgentName),
-			semconv.GenAIConversationID(line(b.convID))}, "root:", b.traceID.String())
+			semconv.GenAIConversationID(line(b.convID)))
 	}
 	b.last = at
 	if next.MetricsAt == i {
@@ -200,16 +233,19 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 	}
 }
 
-// AddLog builds the whole of a recorded log and finishes it: a recording
-// ends where it ends, so its root is never marked unfinished. It folds the
-// events in order itself rather than asking the log for each State.
+// AddLog builds the whole of a recorded log (the events of Options.Path,
+// else of HEAD's path) and finishes it: a recording ends where it ends, so
+// its root is never marked unfinished. It folds the events in order rather
+// than asking the log for each State.
 func (b *Builder) AddLog(log *reducer.Log) {
+	p := b.opts.Path
+	if p == nil {
+		p = log.HeadPath()
+	}
 	s := log.Initial()
-	for i := range log.Len() {
-		ev := log.Event(i)
-		next := reducer.Apply(s, ev)
-		b.Add(i, ev, s, next)
-		s = next
+	for st := range log.Walk(p) {
+		b.Add(st.Index, st.Event, st.Before, st.After)
+		s = st.After
 	}
 	b.Finish(s, false)
 }
@@ -277,10 +313,13 @@ func (b *Builder) flush(responseID string) {
 	}
 	parent := b.scope().id
 	for k, c := range b.pending {
-		model := c.usage.Model
-		attrs := append(make([]attribute.KeyValue, 0, chatAttrs),
+		name, model := b.named("chat", c.usage.Model)
+		var num [20]byte
+		sp := b.start(parent, name, c.start, trace.SpanKindClient,
+			"chat:", c.event, ":", c.usage.UsageID, ":", string(strconv.AppendInt(num[:0], int64(c.k), 10)))
+		attrs := append(sp.attrs,
 			semconv.GenAIOperationNameChat,
-			semconv.GenAIRequestModel(line(model)),
+			semconv.GenAIRequestModel(model),
 			attrUsageID.String(line(c.usage.UsageID)))
 		rid := ""
 		if k == 0 {
@@ -304,13 +343,7 @@ func (b *Builder) flush(responseID string) {
 				attrs = append(attrs, attrMerged.Int(c.merged))
 			}
 		}
-		name := "chat"
-		if model != "" {
-			name += " " + line(model)
-		}
-		var num [20]byte
-		sp := b.start(parent, name, c.start, trace.SpanKindClient, attrs,
-			"chat:", c.event, ":", c.usage.UsageID, ":", string(strconv.AppendInt(num[:0], int64(c.k), 10)))
+		sp.attrs = attrs
 		b.end(sp, c.end)
 		if rid != "" {
 			b.rememberChat(rid, sp.id)
@@ -318,13 +351,6 @@ func (b *Builder) flush(responseID string) {
 	}
 	b.pending = b.pending[:0]
 }
-
-// chatAttrs and toolAttrs are the most attributes a chat or a tool span
-// carries, so that each span's one slice is made at its final size.
-const (
-	chatAttrs = 11
-	toolAttrs = 12
-)
 
 // recentChats is how many LLM calls' span ids the builder remembers.
 const recentChats = 256
@@ -347,8 +373,9 @@ func (b *Builder) startTurn(ev model.Event, at time.Time) {
 	b.flush("")
 	b.endTurn(at)
 	b.turns++
-	b.turn = b.start(b.root.id, "user_turn", at, trace.SpanKindInternal, []attribute.KeyValue{
-		attrTurn.Int(b.turns), attrEventID.String(line(ev.ID)), lineAttr(attrSummary, ev.Summary)}, "turn:", ev.ID)
+	b.turn = b.start(b.root.id, "user_turn", at, trace.SpanKindInternal, "turn:", ev.ID)
+	b.turn.attrs = append(b.turn.attrs,
+		attrTurn.Int(b.turns), attrEventID.String(line(ev.ID)), lineAttr(attrSummary, ev.Summary))
 }
 
 func (b *Builder) endTurn(at time.Time) {
@@ -372,9 +399,11 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 	if tool == "" {
 		tool = a.ActionKind
 	}
-	attrs := append(make([]attribute.KeyValue, 0, toolAttrs),
+	name, clean := b.named("execute_tool", tool)
+	sp := b.start(parent, name, at, trace.SpanKindInternal, "tool:", ev.ID)
+	attrs := append(sp.attrs,
 		semconv.GenAIOperationNameExecuteTool,
-		semconv.GenAIToolName(line(tool)),
+		semconv.GenAIToolName(clean),
 		semconv.GenAIToolCallID(line(a.ToolCallID)),
 		semconv.GenAIToolType("function"),
 		attrRisk.String(line(a.SecurityRisk)),
@@ -385,11 +414,7 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 			attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(args))
 		}
 	}
-	name := "execute_tool"
-	if tool != "" {
-		name += " " + line(tool)
-	}
-	sp := b.start(parent, name, at, trace.SpanKindInternal, attrs, "tool:", ev.ID)
+	sp.attrs = attrs
 	t := &openTool{span: sp, callID: a.ToolCallID, actionID: ev.ID, seq: b.toolSeq}
 	b.toolSeq++
 	if t.callID != "" {

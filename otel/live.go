@@ -15,7 +15,7 @@ type Live struct {
 	recording bool
 	state     reducer.State
 	next      int
-	seen      map[string]struct{}
+	seen      idSet
 }
 
 // Follow starts following a conversation from initial (the log's Initial
@@ -24,7 +24,7 @@ type Live struct {
 // one `export --format otlp` writes.
 func (s *Sink) Follow(conversationID string, initial reducer.State, recording bool) *Live {
 	return &Live{b: newBuilder(s.q.add, conversationID, s.opts), recording: recording,
-		state: initial, seen: make(map[string]struct{})}
+		state: initial, seen: newIDSet()}
 }
 
 // Add takes a batch. The root span ends as soon as the conversation reaches
@@ -35,11 +35,8 @@ func (l *Live) Add(evs []model.Event) {
 		if l.b.Finished() {
 			return
 		}
-		if ev.ID != "" {
-			if _, dup := l.seen[ev.ID]; dup {
-				continue
-			}
-			l.seen[ev.ID] = struct{}{}
+		if ev.ID != "" && !l.seen.add(ev.ID) {
+			continue
 		}
 		next := reducer.Apply(l.state, ev)
 		l.b.Add(l.next, ev, l.state, next)

@@ -66,12 +66,14 @@ func (q *queue) add(s *span) {
 	defer q.mu.Unlock()
 	if q.stopping {
 		q.dropped.Add(1)
+		s.recycle()
 		return
 	}
 	select {
 	case q.ch <- s:
 	default:
 		q.dropped.Add(1)
+		s.recycle()
 	}
 }
 
@@ -96,6 +98,9 @@ func (q *queue) loop() {
 		} else {
 			q.sent.Add(int64(len(batch)))
 			q.lastFailed.Store(false)
+		}
+		for _, s := range batch { // sent, or lost: the client keeps nothing
+			s.recycle()
 		}
 		clear(batch)
 		batch = batch[:0]
@@ -157,8 +162,9 @@ func (q *queue) Shutdown(ctx context.Context) error {
 	// Whatever is still queued was not sent.
 	for {
 		select {
-		case <-q.ch:
+		case s := <-q.ch:
 			q.dropped.Add(1)
+			s.recycle()
 		default:
 			return q.client.Stop(context.WithoutCancel(ctx))
 		}

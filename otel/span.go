@@ -1,6 +1,7 @@
 package otel
 
 import (
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -79,4 +80,22 @@ func (s *span) fail(msg string) {
 		return
 	}
 	s.status, s.statusMsg = codes.Error, msg
+}
+
+// spanPool holds spans a live sink has sent, for the builder to fill
+// again: a span and its attribute slice are most of what a span costs to
+// allocate, and a watch makes thousands a second. Export and the tests
+// never give theirs back, and simply get new ones.
+var spanPool = sync.Pool{New: func() any { return &span{attrs: make([]attribute.KeyValue, 0, maxAttrs)} }}
+
+// maxAttrs is the most attributes a span is made with (a tool span with
+// its content); more still fit, in a slice that grows.
+const maxAttrs = 12
+
+// recycle empties a span that nothing refers to any more and pools it.
+func (s *span) recycle() {
+	clear(s.attrs)
+	clear(s.events)
+	*s = span{attrs: s.attrs[:0], events: s.events[:0]}
+	spanPool.Put(s)
 }

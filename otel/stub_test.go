@@ -106,7 +106,7 @@ func TestSpanFollowsTheSDKsRules(t *testing.T) {
 	var ended []*span
 	b := newBuilder(func(s *span) { ended = append(ended, s) }, "c", Options{})
 	at := time.Unix(1_700_000_000, 0)
-	s := b.start(trace.SpanID{}, "s", at, trace.SpanKindInternal, nil, "k")
+	s := b.start(trace.SpanID{}, "s", at, trace.SpanKindInternal, "k")
 	s.set(attribute.Int("a", 1), attribute.Int("b", 2))
 	s.set(attribute.Int("a", 3))
 	for i := range eventLimit + 5 {

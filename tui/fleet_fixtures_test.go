@@ -115,8 +115,13 @@ func fleetFixture(t testing.TB) (history, live []model.FleetUpdate) {
 
 	// Local recordings, read to their end.
 	for _, name := range []string{"simple_echo_hello_world", "creating_agent_plan"} {
+		// As a local source reads one: live from the first chunk, with
+		// the progress of the read.
 		ref := fleetRef(fleetLocal, name)
-		add(&history, connUp(ref, model.PhaseLive), eventsUp(ref, logEvents(trajectory(t, name))...), connUp(ref, model.PhaseDone))
+		evs := logEvents(trajectory(t, name))
+		n := int64(len(evs))
+		add(&history, model.FleetUpdate{Ref: ref, Batch: model.Batch{Events: evs, Conn: &model.ConnState{Phase: model.PhaseLive},
+			Progress: &model.Progress{Done: n, Total: n, Loaded: int(n)}}}, connUp(ref, model.PhaseDone))
 	}
 	// A server conversation that comes to wait for a confirmation live.
 	wait := fleetRef(fleetServer, "3c1d2e4f")
@@ -151,6 +156,9 @@ func fleetFixture(t testing.TB) (history, live []model.FleetUpdate) {
 	add(&history, metaUp(cloud, model.ConversationMeta{Title: "Write the release notes", Status: model.StatusFinished, Paused: true,
 		UpdatedAt: fleetNow.Add(-26 * time.Hour), Stats: &model.Stats{UsageToMetrics: map[string]*model.Metrics{
 			"agent": {ModelName: "claude", AccumulatedCost: 1.37, Accumulated: model.TokenUsage{Prompt: 812000, Completion: 20400}}}}}))
+	// The Cloud's listing is being retried.
+	add(&live, model.FleetUpdate{Ref: model.ConversationRef{Source: "cloud", Kind: model.SourceCloud},
+		Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 3, Reason: "503 Service Unavailable"}}})
 	// One only just listed.
 	fresh := fleetRef("cloud", "f4e5")
 	add(&history, metaUp(fresh, model.ConversationMeta{Title: "Upgrade the Go toolchain"}), connUp(fresh, model.PhaseConnecting))

@@ -22,19 +22,22 @@ type fleetColumn struct {
 	from  int
 }
 
-// fleetLayout is every column but the title, in table order.
+// fleetLayout is every column but the title, in table order. At 80
+// columns the table keeps what says whether a conversation needs you and
+// what it costs (status, cost, tokens, pending, errors, idle); steps, the
+// connection, calls, last activity and the source come as width allows.
 var fleetLayout = []fleetColumn{
 	{fleet.ColSource, 18, 150},
 	{fleet.ColStatus, 11, 0},
-	{fleet.ColSteps, 9, 0},
+	{fleet.ColSteps, 9, 90},
 	{fleet.ColCost, 8, 0},
-	{fleet.ColTokens, 7, 100},
+	{fleet.ColTokens, 7, 0},
 	{fleet.ColCalls, 7, 120},
-	{fleet.ColPending, 7, 130},
-	{fleet.ColErrors, 6, 110},
+	{fleet.ColPending, 4, 0},
+	{fleet.ColErrors, 4, 0},
 	{fleet.ColActivity, 16, 140},
-	{fleet.ColIdle, 9, 0},
-	{fleet.ColConn, 12, 0},
+	{fleet.ColIdle, 10, 0},
+	{fleet.ColConn, 12, 100},
 }
 
 // fleetMarkWidth is the cells before the title: the cursor and the
@@ -93,6 +96,19 @@ func (f *Fleet) heading() string {
 	if a := f.attentionCount(); a > 0 {
 		head += sep + s.Warn.Render(strconv.Itoa(a)+" need you")
 	}
+	if f.feedDone {
+		head += sep + s.Muted.Render("sources ended")
+	}
+	for _, src := range f.fleet.Sources() {
+		if !src.Troubled() {
+			continue
+		}
+		style := s.Warn
+		if src.Conn.Phase == model.PhaseLost {
+			style = s.Error
+		}
+		head += sep + style.Render(src.Label()+": "+fleet.ConnText(fleet.Row{Conn: src.Conn, ConnKnown: true}))
+	}
 	order := "↑"
 	if f.query.Desc {
 		order = "↓"
@@ -103,9 +119,6 @@ func (f *Fleet) heading() string {
 	}
 	if f.query.Text != "" && !f.filtering {
 		head += sep + s.Muted.Render("filter ") + s.Accent.Render("“"+model.SanitizeLine(f.query.Text)+"”")
-	}
-	if f.feedDone {
-		head += sep + s.Muted.Render("sources ended")
 	}
 	if where := model.SanitizeLine(f.opts.Where); where != "" {
 		head += sep + s.Muted.Render(where)
