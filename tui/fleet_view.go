@@ -36,7 +36,7 @@ var fleetLayout = []fleetColumn{
 	{fleet.ColPending, 4, 0},
 	{fleet.ColErrors, 4, 0},
 	{fleet.ColActivity, 16, 140},
-	{fleet.ColIdle, 9, 0},
+	{fleet.ColIdle, 10, 0},
 	{fleet.ColConn, 12, 100},
 }
 
