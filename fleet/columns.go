@@ -93,7 +93,8 @@ func (c Column) Text(r Row, now time.Time) string {
 		if r.Verdict.Status == "" && r.Loading {
 			return "loading"
 		}
-		return r.Verdict.Short()
+		// A status is the server's word: sanitised like any text from it.
+		return model.SanitizeLine(r.Verdict.Short())
 	case ColSteps:
 		if r.Events == 0 {
 			return format.Unknown

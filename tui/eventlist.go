@@ -40,6 +40,8 @@ type eventList struct {
 	labels    []string
 	timeMode  timeMode
 	bookmarks []int
+	// branchPoints are the events of a tree with more than one way on.
+	branchPoints []int
 	// query is the search the rows highlight.
 	query string
 	// empty is what the list says while the log is empty.
@@ -75,7 +77,8 @@ func (m *Conversation) listOf(h int, k KeyMap) *eventList {
 	}
 	return &eventList{keys: listKeys(k, m.opts.Live), styles: m.styles, log: m.log, rows: rows, forgotten: forgotten,
 		cursor: m.cursor, focused: m.focus == paneList, labels: labels, timeMode: m.timeMode, bookmarks: m.bookmarks,
-		query: m.search.query, empty: empty, start: m.cache.startTime(m.log), cache: &m.cache.rows}
+		query: m.search.query, empty: empty, start: m.cache.startTime(m.log), cache: &m.cache.rows,
+		branchPoints: m.branchPoints()}
 }
 
 // ShortHelp implements Pane.
@@ -146,8 +149,11 @@ func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool)
 	}
 	text := l.cache.row(key, func() string { return l.rowText(i, width-2, numWidth, start, false) })
 	marker := " "
-	if slices.Contains(l.bookmarks, i) {
+	switch {
+	case slices.Contains(l.bookmarks, i):
 		marker = s.Accent.Render(g.MarkBook)
+	case slices.Contains(l.branchPoints, i):
+		marker = s.Info.Render(g.MarkBranch)
 	}
 	if forgotten {
 		gone = s.Subtle.Render(gone)

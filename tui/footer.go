@@ -67,6 +67,7 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	canBranch := m.opts.Branching != nil && m.tree.unsupported == ""
 	k.Fork.SetEnabled(canBranch)
 	k.Navigate.SetEnabled(canBranch)
+	k.Branches.SetEnabled(!m.log.Linear())
 	k.NextMatch.SetEnabled(len(m.search.matches) > 0)
 	k.PrevMatch.SetEnabled(len(m.search.matches) > 0)
 	k.Bottom.SetEnabled(!m.follow)

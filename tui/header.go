@@ -30,6 +30,8 @@ type header struct {
 	live     string
 	warnings int
 	play     playState
+	// branch names the branch shown of a tree, styled; "" for a linear log.
+	branch string
 }
 
 // headerOf gives the header what it draws.
@@ -43,7 +45,8 @@ func (m *Conversation) headerOf(st reducer.State) *header {
 		live = s.Muted.Render(" · live ") + statusText(s, l.Status, l.StatusConfirmed, format.Status(l.Status, l.StatusConfirmed))
 	}
 	return &header{styles: m.styles, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
-		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play}
+		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
+		branch: m.branchLabel(m.styles)}
 }
 
 // View implements Pane.
@@ -149,6 +152,9 @@ func (h *header) statusLine(width int) string {
 		parts = append(parts, s.Warn.Render(plural(h.warnings, "warning")))
 	}
 	parts = append(parts, h.pos)
+	if h.branch != "" {
+		parts = append(parts, h.branch)
+	}
 	if h.play.on {
 		parts = append(parts, s.Info.Render(formatSpeed(h.play.speed)))
 	} else if h.play.speed != 1 {

@@ -50,6 +50,9 @@ type KeyMap struct {
 	// Fork forks the conversation at the cursor's event; Navigate moves
 	// its HEAD there (live agent-server only).
 	Fork, Navigate key.Binding
+	// Branches lists the branches at a branch point and shows one;
+	// Choose picks one of them by its number.
+	Branches, Choose key.Binding
 	// Quit goes back one screen, and quits at the root; Interrupt ends
 	// the program as SIGINT does (exit 130), or cancels an open prompt.
 	Help, Quit, Interrupt key.Binding
@@ -116,6 +119,8 @@ func DefaultKeyMap() KeyMap {
 		Reject:         b("x", "reject pending", "x"),
 		Confirm:        b("y", "yes, answer", "y", "Y"),
 		Fork:           b("b", "fork from this event", "b"),
+		Branches:       b("B", "branches here: show one", "B"),
+		Choose:         b("B 1-9", "show that branch", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		Navigate:       b("H", "move HEAD to this event", "H"),
 		Help:           b("?", "help", "?"),
 		Quit:           b("q", "back; at the start, quit", "q"),
@@ -128,7 +133,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},

@@ -188,7 +188,7 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		}
 		m.moveTo(i)
 	case key.Matches(msg, k.Bottom):
-		m.moveTo(m.log.Len() - 1)
+		m.moveTo(m.lastShownEvent())
 	case key.Matches(msg, k.HalfDown):
 		m.moveTo(m.stepped(half))
 	case key.Matches(msg, k.HalfUp):
@@ -272,6 +272,8 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return m.askFork()
 	case key.Matches(msg, m.keys.Navigate):
 		return m.askNavigate()
+	case key.Matches(msg, m.keys.Branches):
+		return m.askBranch()
 	default:
 		return nil
 	}

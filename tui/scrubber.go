@@ -28,13 +28,17 @@ type scrubber struct {
 	matches   []int
 	gen       int
 	bookmarks []int
-	cache     *scrubCache
+	// branchPoints lists a tree's branch points (asked for only when the
+	// cells are rebuilt).
+	branchPoints func() []int
+	cache        *scrubCache
 }
 
 // scrubberOf gives the scrubber what it draws.
 func (m *Conversation) scrubberOf() *scrubber {
 	return &scrubber{styles: m.styles, n: m.log.Len(), version: m.log.Version(), marks: m.log.Marks,
-		cursor: m.cursor, matches: m.search.matches, gen: m.search.gen, bookmarks: m.bookmarks, cache: &m.cache.scrub}
+		cursor: m.cursor, matches: m.search.matches, gen: m.search.gen, bookmarks: m.bookmarks, cache: &m.cache.scrub,
+		branchPoints: m.log.BranchPoints}
 }
 
 // cell priorities: a cell shows its most important mark.
@@ -42,6 +46,7 @@ const (
 	cellNone = iota
 	cellUser
 	cellStatus
+	cellBranch
 	cellMatch
 	cellBookmark
 	cellError
@@ -77,6 +82,9 @@ func (p *scrubber) View() string {
 		}
 		put(marks.UserTurns, cellUser)
 		put(marks.StatusChanges, cellStatus)
+		if p.branchPoints != nil {
+			put(p.branchPoints(), cellBranch)
+		}
 		put(p.matches, cellMatch)
 		put(p.bookmarks, cellBookmark)
 		put(marks.Errors, cellError)
@@ -105,6 +113,8 @@ func (p *scrubber) View() string {
 			st, glyph = s.Accent, g.MarkBook
 		case cells[c] == cellMatch:
 			st, glyph = s.Warn, g.MarkMatch
+		case cells[c] == cellBranch:
+			st, glyph = s.Info, g.MarkBranch
 		case cells[c] == cellStatus:
 			st, glyph = s.Info, g.MarkStatus
 		case cells[c] == cellUser:
