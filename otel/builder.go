@@ -64,8 +64,8 @@ type Builder struct {
 	// response's actions follow it closely.
 	chats     map[string]trace.SpanID
 	chatOrder []string
-	calls     map[string]*openTool // tool_call_id -> open tool span
-	actions   map[string]*openTool // action event id -> open tool span
+	calls     map[string]openTool // tool_call_id -> open tool span
+	actions   map[string]openTool // action event id -> open tool span
 	toolSeq   int
 	names     map[nameKey]spanName
 	last      time.Time // time of the latest event with one
@@ -98,8 +98,8 @@ func newBuilder(emit func(*span), conversationID string, opts Options) *Builder 
 		convID:  conversationID,
 		opts:    opts,
 		chats:   make(map[string]trace.SpanID),
-		calls:   make(map[string]*openTool),
-		actions: make(map[string]*openTool),
+		calls:   make(map[string]openTool),
+		actions: make(map[string]openTool),
 		names:   make(map[nameKey]spanName),
 	}
 }
@@ -159,7 +159,8 @@ func (b *Builder) scope() *span {
 }
 
 // Add takes event i with the State before it (prev) and after it (next).
-func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
+// Pointers, not copies: a State is large and this runs for every event.
+func (b *Builder) Add(i int, ev *model.Event, prev, next *reducer.State) {
 	if b.finished {
 		return
 	}
@@ -181,7 +182,7 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 	}
 	b.last = at
 	if next.MetricsAt == i {
-		b.addCalls(ev.ID, prev.Metrics, next.Metrics, stepStart, at)
+		b.addCalls(ev.ID, &prev.Metrics, &next.Metrics, stepStart, at)
 	}
 	switch body := ev.Body.(type) {
 	case *model.Message:
@@ -238,7 +239,7 @@ func (b *Builder) AddLog(log *reducer.Log) {
 	for i := range log.Len() {
 		ev := log.Event(i)
 		next := reducer.Apply(s, ev)
-		b.Add(i, ev, s, next)
+		b.Add(i, &ev, &s, &next)
 		s = next
 	}
 	b.Finish(s, false)
@@ -249,7 +250,7 @@ func (b *Builder) AddLog(log *reducer.Log) {
 // calls of a usage (a snapshot after a gap), the first span carries their
 // summed figures and says how many calls it covers, the others carry none:
 // the totals stay right and no per-call number is invented.
-func (b *Builder) addCalls(eventID string, before, after reducer.Metrics, start, end time.Time) {
+func (b *Builder) addCalls(eventID string, before, after *reducer.Metrics, start, end time.Time) {
 	for _, u := range after.ByUsage {
 		old := usageOf(before, u.UsageID)
 		n := u.LLMCalls - old.LLMCalls
@@ -277,7 +278,7 @@ func (b *Builder) addCalls(eventID string, before, after reducer.Metrics, start,
 	}
 }
 
-func usageOf(m reducer.Metrics, id string) reducer.Usage {
+func usageOf(m *reducer.Metrics, id string) reducer.Usage {
 	for _, u := range m.ByUsage {
 		if u.UsageID == id {
 			return u
@@ -363,7 +364,7 @@ func (b *Builder) rememberChat(responseID string, id trace.SpanID) {
 }
 
 // startTurn ends the open turn and starts one at a user message.
-func (b *Builder) startTurn(ev model.Event, at time.Time) {
+func (b *Builder) startTurn(ev *model.Event, at time.Time) {
 	b.flush("")
 	b.endTurn(at)
 	b.turns++
@@ -381,7 +382,7 @@ func (b *Builder) endTurn(at time.Time) {
 
 // startTool starts an execute_tool span under the chat span of the action's
 // LLM response (the turn when that call has no span).
-func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
+func (b *Builder) startTool(ev *model.Event, a *model.Action, at time.Time) {
 	if a.LLMResponseID != "" {
 		b.resolve(a.LLMResponseID)
 	}
@@ -409,10 +410,10 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 		}
 	}
 	sp.attrs = attrs
-	t := &openTool{span: sp, callID: a.ToolCallID, actionID: ev.ID, seq: b.toolSeq}
+	t := openTool{span: sp, callID: a.ToolCallID, actionID: ev.ID, seq: b.toolSeq}
 	b.toolSeq++
 	if t.callID != "" {
-		if old := b.calls[t.callID]; old != nil { // a reused call id: close the older span
+		if old, ok := b.calls[t.callID]; ok { // a reused call id: close the older span
 			b.forget(old)
 			old.span.set(attrUnfinished.Bool(true))
 			b.end(old.span, at)
@@ -432,22 +433,22 @@ type openTool struct {
 
 // takeTool returns and forgets the open tool span of a call.
 func (b *Builder) takeTool(callID, actionID string) *span {
-	var t *openTool
+	var t openTool
+	ok := false
 	if callID != "" {
-		t = b.calls[callID]
+		t, ok = b.calls[callID]
 	}
-	if t == nil {
-		t = b.actions[actionID]
-	}
-	if t == nil {
-		return nil
+	if !ok {
+		if t, ok = b.actions[actionID]; !ok {
+			return nil
+		}
 	}
 	b.forget(t)
 	return t.span
 }
 
-func (b *Builder) forget(t *openTool) {
-	if t.callID != "" && b.calls[t.callID] == t {
+func (b *Builder) forget(t openTool) {
+	if t.callID != "" && b.calls[t.callID].span == t.span {
 		delete(b.calls, t.callID)
 	}
 	delete(b.actions, t.actionID)
@@ -455,7 +456,7 @@ func (b *Builder) forget(t *openTool) {
 
 // endObservation ends a tool span at its observation; an error observation
 // sets the span's status to error with its message.
-func (b *Builder) endObservation(ev model.Event, o *model.Observation, at time.Time) {
+func (b *Builder) endObservation(ev *model.Event, o *model.Observation, at time.Time) {
 	sp := b.takeTool(o.ToolCallID, o.ActionID)
 	if sp == nil {
 		return
@@ -481,7 +482,7 @@ func (b *Builder) addException(kind, msg string, at time.Time) {
 
 // statusChange records a change of execution status as a span event and
 // ends the turn at a terminal or waiting status.
-func (b *Builder) statusChange(prev, next reducer.State, at time.Time) {
+func (b *Builder) statusChange(prev, next *reducer.State, at time.Time) {
 	sp := b.scope()
 	// Where the status came from (a per-field update, a snapshot) is left
 	// out: a live watch sees snapshots a recording does not have, and the
@@ -512,11 +513,11 @@ func (b *Builder) Finish(final reducer.State, unfinished bool) {
 	}
 	b.finished = true
 	b.flush("")
-	open := make([]*openTool, 0, len(b.actions))
+	open := make([]openTool, 0, len(b.actions))
 	for _, t := range b.actions {
 		open = append(open, t)
 	}
-	slices.SortFunc(open, func(x, y *openTool) int { return x.seq - y.seq })
+	slices.SortFunc(open, func(x, y openTool) int { return x.seq - y.seq })
 	for _, t := range open {
 		b.forget(t)
 		t.span.set(attrUnfinished.Bool(true))
@@ -569,7 +570,7 @@ func (b *Builder) Finish(final reducer.State, unfinished bool) {
 
 // Terminal reports whether a live conversation has reached a state that
 // ends its root span: error or stuck, or a finished that is confirmed.
-func Terminal(s reducer.State) bool {
+func Terminal(s *reducer.State) bool {
 	switch s.Status {
 	case model.StatusError, model.StatusStuck:
 		return true
