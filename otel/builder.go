@@ -60,10 +60,10 @@ type Builder struct {
 	pending []pendingChat
 	// chats maps the llm_response_id of the recent LLM calls to their
 	// spans' ids (an ended span is not kept alive), so the actions of a
-	// response nest under its call. Only the last recentChats are kept: a
-	// response's actions follow it closely.
-	chats     map[string]trace.SpanID
-	chatOrder []string
+	// response nest under its call. Only the recent ones are kept, in two
+	// generations (see rememberChat): a response's actions follow it
+	// closely.
+	chats, olderChats map[string]trace.SpanID
 	calls     map[string]openTool // tool_call_id -> open tool span
 	actions   map[string]openTool // action event id -> open tool span
 	toolSeq   int
@@ -97,7 +97,7 @@ func newBuilder(emit func(*span), conversationID string, opts Options) *Builder 
 		traceID: TraceID(conversationID),
 		convID:  conversationID,
 		opts:    opts,
-		chats:   make(map[string]trace.SpanID),
+		chats:   make(map[string]trace.SpanID, recentChats),
 		calls:   make(map[string]openTool),
 		actions: make(map[string]openTool),
 		names:   make(map[nameKey]spanName),
@@ -294,10 +294,19 @@ func (b *Builder) resolve(responseID string) {
 	if len(b.pending) == 0 {
 		return
 	}
-	if _, seen := b.chats[responseID]; seen {
+	if _, seen := b.chat(responseID); seen {
 		return
 	}
 	b.flush(responseID)
+}
+
+// chat returns the span id of a recent LLM call by its response id.
+func (b *Builder) chat(responseID string) (trace.SpanID, bool) {
+	if id, ok := b.chats[responseID]; ok {
+		return id, true
+	}
+	id, ok := b.olderChats[responseID]
+	return id, ok
 }
 
 // flush emits the pending chat spans; the first gets responseID ("" when
@@ -347,20 +356,18 @@ func (b *Builder) flush(responseID string) {
 	b.pending = b.pending[:0]
 }
 
-// recentChats is how many LLM calls' span ids the builder remembers.
+// recentChats is how many LLM calls' span ids the builder remembers at
+// least (and at most twice as many).
 const recentChats = 256
 
-// rememberChat records a call's span, forgetting the oldest beyond
-// recentChats, so a long conversation's builder stays small.
+// rememberChat records a call's span. When the current generation is full
+// it becomes the older one and the one before is dropped whole, so a long
+// conversation's builder stays small without deleting ids one by one.
 func (b *Builder) rememberChat(responseID string, id trace.SpanID) {
-	b.chats[responseID] = id
-	b.chatOrder = append(b.chatOrder, responseID)
-	if len(b.chatOrder) > 2*recentChats {
-		for _, old := range b.chatOrder[:len(b.chatOrder)-recentChats] {
-			delete(b.chats, old)
-		}
-		b.chatOrder = append(b.chatOrder[:0], b.chatOrder[len(b.chatOrder)-recentChats:]...)
+	if len(b.chats) >= recentChats {
+		b.olderChats, b.chats = b.chats, make(map[string]trace.SpanID, recentChats)
 	}
+	b.chats[responseID] = id
 }
 
 // startTurn ends the open turn and starts one at a user message.
@@ -387,7 +394,7 @@ func (b *Builder) startTool(ev *model.Event, a *model.Action, at time.Time) {
 		b.resolve(a.LLMResponseID)
 	}
 	parent := b.scope().id
-	if id, ok := b.chats[a.LLMResponseID]; ok && a.LLMResponseID != "" {
+	if id, ok := b.chat(a.LLMResponseID); ok && a.LLMResponseID != "" {
 		parent = id
 	}
 	tool := a.ToolName
