@@ -64,12 +64,12 @@ type Builder struct {
 	// generations (see rememberChat): a response's actions follow it
 	// closely.
 	chats, olderChats map[string]trace.SpanID
-	calls     map[string]openTool // tool_call_id -> open tool span
-	actions   map[string]openTool // action event id -> open tool span
-	toolSeq   int
-	names     map[nameKey]spanName
-	last      time.Time // time of the latest event with one
-	statusAt  time.Time // time of the latest change of status
+	calls             map[string]openTool // tool_call_id -> open tool span
+	actions           map[string]openTool // action event id -> open tool span
+	toolSeq           int
+	names             map[nameKey]spanName
+	last              time.Time // time of the latest event with one
+	statusAt          time.Time // time of the latest change of status
 	// title is the first line of the first user message: taken from the
 	// events, so a live watch (whose server may shorten its title) and a
 	// replay name the trace alike.
