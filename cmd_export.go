@@ -14,10 +14,11 @@ import (
 )
 
 func runExport(args []string, env *environment) int {
-	fs := newFlagSet("export", "export PATH --format md|json|jsonl|otlp [-o FILE]", env.stderr)
+	fs := newFlagSet("export", "export PATH --format md|json|jsonl|otlp [--branch ID] [-o FILE]", env.stderr)
 	format := fs.String("format", "md", "md (a readable transcript), json (the derived state), jsonl (the events) or otlp (OTLP/JSON traces)")
 	outPath := fs.String("o", "", "write to `FILE` instead of stdout")
 	content := bindOTLPContent(fs)
+	branch := bindBranch(fs)
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if !validFormat(*format) && *format != "otlp" {
 			return usageErr(fmt.Sprintf("unknown --format %q", *format), "--format takes "+strings.Join(exportFormats, ", ")+", otlp")
@@ -36,6 +37,10 @@ func runExport(args []string, env *environment) int {
 	if err != nil {
 		return loadFailed(ctx, env, "export", err)
 	}
+	p, err := branchPath(log, *branch)
+	if err != nil {
+		return reportUsage(env.stderr, "export", err)
+	}
 	// What could not be read is said beside the export, not inside it.
 	for _, w := range conv.Warnings {
 		fmt.Fprintf(env.stderr, "ohwatch export: warning: %s\n", model.SanitizeLine(w))
@@ -52,9 +57,9 @@ func runExport(args []string, env *environment) int {
 	}
 	var werr error
 	if *format == "otlp" {
-		werr = exportOTLP(w, env, conv, log, pos[0], *content)
+		werr = exportOTLP(w, env, conv, log, p, pos[0], *content)
 	} else {
-		werr = writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, conv.Warnings, true)
+		werr = writeExport(w, *format, titleOf(conv.Title, conv.ID, pos[0]), log, p, conv.Warnings, true)
 	}
 	if err := werr; err != nil {
 		fmt.Fprintf(env.stderr, "ohwatch export: %v\n", err)
@@ -68,20 +73,23 @@ var exportFormats = []string{"md", "json", "jsonl"}
 
 func validFormat(f string) bool { return slices.Contains(exportFormats, f) }
 
-// writeExport writes the conversation in one of the export formats.
-// recorded says log is a recording that has ended (reducer.Verdict).
-func writeExport(w io.Writer, format, title string, log *reducer.Log, warnings []string, recorded bool) error {
+// writeExport writes the conversation along path p of its tree (every
+// event of a linear log) in one of the export formats. recorded says log
+// is a recording that has ended (reducer.Verdict).
+func writeExport(w io.Writer, format, title string, log *reducer.Log, p reducer.Path, warnings []string, recorded bool) error {
 	switch format {
 	case "json":
-		return export.WriteState(w, export.State(log, log.Len(), warnings, recorded))
+		return export.WriteState(w, export.StateOn(log, p, p.Len(), warnings, recorded))
 	case "jsonl":
-		events := make([]model.Event, log.Len())
-		for i := range events {
-			events[i] = log.Event(i)
+		events := make([]model.Event, 0, p.Len())
+		for _, sp := range p {
+			for i := sp.From; i <= sp.To; i++ {
+				events = append(events, log.Event(i))
+			}
 		}
 		return files.WriteJSONL(w, events)
 	default:
-		return export.Markdown(w, title, log, recorded)
+		return export.MarkdownOn(w, title, log, p, recorded)
 	}
 }
 

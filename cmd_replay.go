@@ -13,13 +13,17 @@ import (
 )
 
 func runReplay(args []string, env *environment) int {
-	fs := newFlagSet("replay", "replay PATH [--follow] [--headless] [--json] [--record DIR]", env.stderr)
+	fs := newFlagSet("replay", "replay PATH [--follow] [--headless [--branch ID]] [--json] [--record DIR]", env.stderr)
 	var vf viewFlags
 	vf.bind(fs)
 	follow := fs.Bool("follow", false, "keep reading a directory that is still being written; a finished is confirmed as soon as its base_state.json says so")
+	branch := bindBranch(fs)
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if err := onePath(p, "PATH of the recording to replay", "ohwatch replay PATH (an SDK directory, JSONL file or trajectory zip; 'ohwatch ls' lists local ones)"); err != nil {
 			return err
+		}
+		if *branch != "" && (*follow || !vf.useHeadless(env)) {
+			return usageErr("--branch picks the path of the headless lines of a recording", "use it with --headless and without --follow")
 		}
 		return existingPath(p[0])
 	})
@@ -31,6 +35,9 @@ func runReplay(args []string, env *environment) int {
 	path := pos[0]
 	if *follow {
 		return replayFollow(ctx, env, &vf, path)
+	}
+	if *branch != "" {
+		return replayBranch(ctx, env, &vf, path, *branch)
 	}
 	r, err := files.Open(path)
 	if err != nil {
@@ -53,6 +60,33 @@ func runReplay(args []string, env *environment) int {
 		feed:      feed,
 		recording: true,
 		traceID:   traceKey(header.ID, path),
+	})
+}
+
+// replayBranch prints the headless lines of a recording along the branch
+// through event id: the whole recording is read first, to know its tree.
+func replayBranch(ctx context.Context, env *environment, vf *viewFlags, path, id string) int {
+	conv, log, err := loadLog(ctx, path)
+	if err != nil {
+		return loadFailed(ctx, env, "replay", err)
+	}
+	if _, err := branchPath(log, id); err != nil {
+		return reportUsage(env.stderr, "replay", err)
+	}
+	feed := make(chan model.Batch, 1)
+	if len(conv.Warnings) > 0 {
+		feed <- model.Batch{Warnings: conv.Warnings}
+	}
+	close(feed)
+	return present(ctx, env, vf, session{
+		id:        conv.ID,
+		title:     titleOf(conv.Title, conv.ID, path),
+		source:    "replay " + path,
+		log:       log,
+		feed:      feed,
+		recording: true,
+		branch:    id,
+		traceID:   traceKey(conv.ID, path),
 	})
 }
 

@@ -34,8 +34,9 @@ func loadFailed(ctx context.Context, env *environment, cmd string, err error) in
 }
 
 func runState(args []string, env *environment) int {
-	fs := newFlagSet("state", "state PATH [--at N] [--json]", env.stderr)
-	at := fs.Int("at", -1, "apply only the first `N` events (default: all)")
+	fs := newFlagSet("state", "state PATH [--at N] [--branch ID] [--json]", env.stderr)
+	at := fs.Int("at", -1, "apply only the first `N` events of the path (default: all)")
+	branch := bindBranch(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object: the status with its verdict (\"finished (recorded, inferred)\"), metrics with metrics_reported")
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
 		if flagSet(fs, "at") && *at < 0 {
@@ -55,7 +56,11 @@ func runState(args []string, env *environment) int {
 	if err != nil {
 		return loadFailed(ctx, env, "state", err)
 	}
-	doc := export.State(log, *at, conv.Warnings, true)
+	p, err := branchPath(log, *branch)
+	if err != nil {
+		return reportUsage(env.stderr, "state", err)
+	}
+	doc := export.StateOn(log, p, *at, conv.Warnings, true)
 	if *asJSON {
 		if err := export.WriteState(env.stdout, doc); err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch state: %v\n", err)

@@ -77,16 +77,17 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	// being retried, with the header counting the attempts.
 	feed := c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3})
 	return present(ctx, env, vf, session{
-		id:       id,
-		title:    title,
-		source:   "ws " + c.BaseURL(),
-		log:      reducer.NewLog(nil, 0),
-		feed:     feed,
-		live:     true,
-		server:   c.BaseURL(),
-		confirm:  func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
-		controls: confirmer{c: c, id: id},
-		traceID:  id,
+		id:        id,
+		title:     title,
+		source:    "ws " + c.BaseURL(),
+		log:       reducer.NewLog(nil, 0),
+		feed:      feed,
+		live:      true,
+		server:    c.BaseURL(),
+		confirm:   func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
+		controls:  confirmer{c: c, id: id},
+		branching: brancher{ctx: ctx, c: c, id: id},
+		traceID:   id,
 	})
 }
 

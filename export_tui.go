@@ -68,7 +68,7 @@ func (e tuiExport) write(format, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	werr := writeExport(f, format, e.title, e.log, nil, e.recorded)
+	werr := writeExport(f, format, e.title, e.log, e.log.HeadPath(), nil, e.recorded)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}

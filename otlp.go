@@ -42,8 +42,8 @@ func serviceName(env *environment) string {
 }
 
 // exportOTLP writes a recording as OTLP/JSON.
-func exportOTLP(w io.Writer, env *environment, conv *files.Conversation, log *reducer.Log, path string, content bool) error {
-	return otel.Export(w, log, traceKey(conv.ID, path), serviceName(env), version, otel.Options{Content: content})
+func exportOTLP(w io.Writer, env *environment, conv *files.Conversation, log *reducer.Log, p reducer.Path, path string, content bool) error {
+	return otel.Export(w, log, traceKey(conv.ID, path), serviceName(env), version, otel.Options{Content: content, Path: p})
 }
 
 // otlpContentUsage is the help of --otlp-content, on export and the live

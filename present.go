@@ -28,6 +28,9 @@ type session struct {
 	server string
 	// recording: the feed is a finished recording (replay): its end decides.
 	recording bool
+	// branch is the id of an event whose branch a recording's headless
+	// lines follow; "" for HEAD's path.
+	branch string
 	// confirm asks the source for the current status (REST, or
 	// base_state.json when following a directory); nil when there is none.
 	confirm func(ctx context.Context) (string, error)
@@ -37,6 +40,9 @@ type session struct {
 	// interval while a finished is provisional (a local file is cheap).
 	confirmPoll time.Duration
 	controls    tui.Controls
+	// branching forks and navigates a live agent-server conversation; nil
+	// for other sources.
+	branching tui.Branching
 	// traceID is what the --otlp trace id is derived from: the
 	// conversation id, else the recording's name.
 	traceID string
@@ -87,6 +93,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 			ConfirmPoll:   s.confirmPoll,
 			WatchTimeout:  vf.watchTimeout,
 			Recording:     s.recording,
+			Branch:        s.branch,
 		})
 		return r.Exit
 	}
@@ -107,6 +114,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		Conversation: s.id,
 		Notify:       !vf.noNotify && env.isTerminal,
 		Controls:     s.controls,
+		Branching:    s.branching,
 		Export:       exp.write,
 		ExportPath:   exp.defaultPath,
 		Pager:        env.getenv("PAGER"),

@@ -46,6 +46,11 @@ func TestBadUsageNamesTheMistake(t *testing.T) {
 		{[]string{"replay", aFile, "--follow"}, "--follow: ", "without it"},
 		{[]string{"demo", "extra"}, `ohwatch demo: unexpected argument "extra"`, "ohwatch demo"},
 		{[]string{"gen", t.TempDir(), "--events", "0"}, "ohwatch gen: --events must be 1 or more", "ohwatch gen -h"},
+		{[]string{"gen", t.TempDir(), "--branches", "-1"}, "ohwatch gen: --branches must be 0 or more", "ohwatch gen -h"},
+		{[]string{"state", rec, "--branch", "nope"}, `ohwatch state: --branch: no event "nope" in this recording`, "HEAD's path"},
+		{[]string{"replay", rec, "--headless", "--branch", "nope"}, `ohwatch replay: --branch: no event "nope" in this recording`, "HEAD's path"},
+		{[]string{"replay", rec, "--follow", "--branch", "x"}, "ohwatch replay: --branch picks the path of the headless lines", "without --follow"},
+		{[]string{"export", rec, "--branch", "nope"}, `ohwatch export: --branch: no event "nope" in this recording`, "HEAD's path"},
 		{[]string{"watch", "http://127.0.0.1:1", "--conversation", id, "--session-key-file", "/does/not/exist"}, "--session-key-file: open /does/not/exist", "SESSION_API_KEY"},
 		{[]string{"nonsense"}, `ohwatch: unknown command "nonsense"`, "replay, serve, state"},
 	} {

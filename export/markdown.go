@@ -19,25 +19,26 @@ const maxOutputLines = 80
 // state, then the conversation — messages, tool calls with their results,
 // file edits as diffs, task lists as checklists, errors and status changes.
 // Every text from an event is sanitised. recorded says log is a recording
-// that has ended, whose last status is final (reducer.Verdict).
+// that has ended, whose last status is final (reducer.Verdict). It follows
+// HEAD's path; MarkdownOn another path of a branched conversation.
 func Markdown(w io.Writer, title string, log *reducer.Log, recorded bool) error {
+	return MarkdownOn(w, title, log, log.HeadPath(), recorded)
+}
+
+// MarkdownOn is Markdown of the events of path p, a path of log's tree.
+func MarkdownOn(w io.Writer, title string, log *reducer.Log, p reducer.Path, recorded bool) error {
 	bw := bufio.NewWriter(w)
 	m := &mdWriter{w: bw}
-	final := log.Latest()
+	final := log.At(p.Tip())
 	m.printf("# %s\n\n", oneLine(title))
-	m.summary(final, final.Verdict(recorded), log.Len())
+	m.summary(final, final.Verdict(recorded), p.Len())
 	m.printf("## Transcript\n\n")
-	// One Apply per event from the initial state: the same states as
-	// log.At(i), without a checkpointed seek for each event.
-	prev := log.At(-1)
-	for i := 0; i < log.Len(); i++ {
-		ev := log.Event(i)
-		cur := reducer.Apply(prev, ev)
-		m.event(i, ev)
+	for st := range log.Walk(p) {
+		prev, cur := st.Before, st.After
+		m.event(st.Index, st.Event)
 		if cur.Status != prev.Status {
 			m.printf("_status: %s → %s (%s)_\n\n", orNone(prev.Status), cur.Status, format.Provenance(string(cur.StatusSource)))
 		}
-		prev = cur
 	}
 	if m.err != nil {
 		return m.err
@@ -116,9 +117,11 @@ func (m *mdWriter) event(i int, ev model.Event) {
 		m.action(i, ev, d, stamp)
 	case *model.ObservationEvent:
 		m.observation(d)
-	case *model.AgentErrorEvent, *model.ConversationErrorEvent:
-		m.printf("**Error**%s: %s\n\n", stamp, ev.Summary)
 	default:
+		if model.GroupOf(ev) == model.GroupError {
+			m.printf("**Error**%s: %s\n\n", stamp, ev.Summary)
+			return
+		}
 		m.printf("**%s**%s — %s\n\n", oneLine(ev.Kind), stamp, ev.Summary)
 	}
 }

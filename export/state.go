@@ -28,6 +28,22 @@ type StateDoc struct {
 	UnknownKinds    map[string]int `json:"unknown_kinds"`
 	Duplicates      int            `json:"duplicates"`
 	Warnings        []string       `json:"warnings"`
+	// Branch says which path of a branched conversation (SDK v1.31+) the
+	// document follows; absent for a linear one.
+	Branch *BranchDoc `json:"branch,omitempty"`
+}
+
+// BranchDoc is the path a state document of a branched conversation
+// follows: At counts its events, not the log's.
+type BranchDoc struct {
+	// Tip is the id of the path's last event.
+	Tip string `json:"tip_event_id"`
+	// Head is true for HEAD's path: the conversation as it goes on.
+	Head bool `json:"head"`
+	// PathEvents is the number of events on the path.
+	PathEvents int `json:"path_events"`
+	// BranchPoints is the number of events with more than one child.
+	BranchPoints int `json:"branch_points"`
 }
 
 // UsageDoc is the metrics of one usage id, or of all combined.
@@ -69,16 +85,23 @@ type PendingDoc struct {
 	SecurityRisk string `json:"security_risk"`
 }
 
-// State builds the state document after the first n events of log
-// (n > log.Len() means all of them). recorded says log is a recording
-// that has ended: after its last event, its last status is final
-// (reducer.Verdict).
+// State builds the state document after the first n events of HEAD's path
+// (every event of a linear log; n > the path's length means all of them).
+// recorded says log is a recording that has ended: after its last event,
+// its last status is final (reducer.Verdict).
 func State(log *reducer.Log, n int, warnings []string, recorded bool) StateDoc {
-	if n < 0 || n > log.Len() {
-		n = log.Len()
+	return StateOn(log, log.HeadPath(), n, warnings, recorded)
+}
+
+// StateOn is State after the first n events of path p of log's tree. The
+// end of any path of a recording that has ended is final: nothing more
+// will be written on it.
+func StateOn(log *reducer.Log, p reducer.Path, n int, warnings []string, recorded bool) StateDoc {
+	if n < 0 || n > p.Len() {
+		n = p.Len()
 	}
-	s := log.At(n - 1)
-	v := s.Verdict(recorded && n == log.Len())
+	s := log.At(p.At(n - 1))
+	v := s.Verdict(recorded && n == p.Len())
 	doc := StateDoc{
 		Events:          log.Len(),
 		At:              n,
@@ -97,6 +120,10 @@ func State(log *reducer.Log, n int, warnings []string, recorded bool) StateDoc {
 		UnknownKinds:    nonNil(s.UnknownKinds()),
 		Duplicates:      log.Duplicates(),
 		Warnings:        sanitized(warnings),
+	}
+	if !log.Linear() {
+		doc.Branch = &BranchDoc{Tip: model.SanitizeLine(log.Event(p.Tip()).ID), Head: p.Tip() == log.Head(),
+			PathEvents: p.Len(), BranchPoints: len(log.BranchPoints())}
 	}
 	for _, t := range s.Tasks.Items {
 		doc.Tasks = append(doc.Tasks, TaskDoc{Title: model.SanitizeLine(t.Title), Notes: model.Sanitize(t.Notes), Status: t.Status})

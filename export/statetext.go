@@ -18,7 +18,15 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 		fmt.Fprintf(&b, "%-14s %s\n", label, fmt.Sprintf(format, args...))
 	}
 	line("conversation", "%s %s", model.SanitizeLine(id), model.SanitizeLine(title))
-	line("events", "%d applied of %d", d.At, d.Events)
+	if b := d.Branch; b != nil {
+		which := "not HEAD"
+		if b.Head {
+			which = "HEAD"
+		}
+		line("events", "%d applied of %d on the branch to %s (%s); %d in all, %d branch points", d.At, b.PathEvents, model.SanitizeLine(b.Tip), which, d.Events, b.BranchPoints)
+	} else {
+		line("events", "%d applied of %d", d.At, d.Events)
+	}
 	line("status", "%s", d.Verdict)
 	line("iteration", "%d in this run, %d steps in all", d.Iteration, d.Steps)
 	mt := d.Metrics

@@ -129,8 +129,10 @@ func (c Column) Text(r Row, now time.Time) string {
 		if !ok {
 			return format.Unknown
 		}
-		if d < 0 {
-			d = 0 // a clock ahead of this one: no time has passed here
+		if d < time.Second {
+			// Under a second, or a clock ahead of this one: no time
+			// worth a word has passed here.
+			return "0s"
 		}
 		return format.Duration(d.Truncate(time.Second))
 	case ColConn:

@@ -15,6 +15,9 @@ type Fleet struct {
 	entries map[model.ConversationRef]*entry
 	order   []*entry // in order of first sight
 	since   time.Time
+	// sources are the sources that reported about themselves.
+	sources  []*SourceState
+	sourceAt map[sourceKey]*SourceState
 }
 
 // New returns an empty fleet.
@@ -112,7 +115,8 @@ func (c Change) StatusChanged() bool {
 
 // Apply folds a slice of updates, in order, and returns what changed, one
 // Change per conversation whose status changed or that newly needs a
-// person, in the order the conversations first appear in ups.
+// person, in the order the conversations first appear in ups. An update
+// whose Ref has no ID is about its source (Sources), not a conversation.
 func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
 	type before struct {
 		verdict reducer.Verdict
@@ -124,6 +128,10 @@ func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
 	was := map[*entry]before{}
 	for i := range ups {
 		u := &ups[i]
+		if u.Ref.ID == "" {
+			f.applySource(u)
+			continue
+		}
 		e, ok := f.entries[u.Ref]
 		isNew := !ok
 		if !ok {
@@ -142,11 +150,8 @@ func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
 	for _, e := range touched {
 		b := was[e]
 		c := Change{Ref: e.ref, Title: e.title(), New: b.isNew, From: b.verdict, To: e.verdict}
-		if a := e.attention(); a != NoAttention && a != b.attn && b.settled {
+		if a := e.attention(); a != NoAttention && a != b.attn && b.settled && f.isNews(e) {
 			c.Raised = a
-		}
-		if c.Raised != NoAttention && !f.isNews(e) {
-			c.Raised = NoAttention
 		}
 		if c.New || c.StatusChanged() || c.Raised != NoAttention {
 			out = append(out, c)

@@ -374,3 +374,24 @@ func TestSinceTellsHistoryFromNews(t *testing.T) {
 		t.Fatalf("an old listing's finish is news: %v", r.Attn)
 	}
 }
+
+func TestSourceUpdatesAreNotConversations(t *testing.T) {
+	f := New()
+	src := model.ConversationRef{Source: "http://s", Kind: model.SourceServer}
+	ch := f.Apply([]model.FleetUpdate{
+		{Ref: src, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2, Reason: "refused\x1b[2J"}}},
+		{Ref: src, Batch: model.Batch{Warnings: []string{"a", "page 3 \x1b]0;x\x07failed"}}},
+	})
+	if len(ch) != 0 || f.Len() != 0 || len(f.Rows(Query{})) != 0 {
+		t.Fatalf("a source update made a conversation: %+v", ch)
+	}
+	ss := f.Sources()
+	if len(ss) != 1 || !ss[0].Troubled() || ss[0].Warnings != 2 || ss[0].Label() != "http://s" ||
+		strings.ContainsRune(ss[0].LastWarning, 0x1b) || strings.ContainsRune(ss[0].Conn.Reason, 0x1b) {
+		t.Fatalf("sources %+v", ss)
+	}
+	f.Apply([]model.FleetUpdate{{Ref: src, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}}})
+	if f.Sources()[0].Troubled() {
+		t.Fatal("a live source is troubled")
+	}
+}

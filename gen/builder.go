@@ -2,6 +2,7 @@ package gen
 
 import (
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"ohwatch/model"
@@ -35,7 +36,13 @@ type Builder struct {
 
 	lastUserID string
 	status     string
+	// trail is the end of HEAD's path: the last tree events on it, oldest
+	// first, the places Navigate can move HEAD back to.
+	trail []string
 }
+
+// trailLen is how far back along HEAD's path Navigate can go.
+const trailLen = 256
 
 // Environment is where the simulated agent runs: it shows up in terminal
 // observation metadata, file paths and base_state.json.
@@ -152,6 +159,10 @@ func (b *Builder) end(id, kind string, k eventKind) []byte {
 	copy(out, b.buf)
 	if k != artifact {
 		b.head = id
+		if len(b.trail) == 2*trailLen {
+			b.trail = append(b.trail[:0], b.trail[trailLen:]...)
+		}
+		b.trail = append(b.trail, id)
 	}
 	if k == viewEvent {
 		t := int64(len(out)/4 + 12)
@@ -159,6 +170,32 @@ func (b *Builder) end(id, kind string, k eventKind) []byte {
 		b.viewTokens += t
 	}
 	return out
+}
+
+// Trail is the end of HEAD's path, oldest first: the ids of up to
+// trailLen recent tree events Navigate can move HEAD to. Read-only.
+func (b *Builder) Trail() []string {
+	return b.trail[max(0, len(b.trail)-trailLen):]
+}
+
+// Navigate moves HEAD back to the event id on HEAD's path, as the
+// agent-server's navigate does: nothing is written, the events after it
+// leave the conversation (and the LLM's view), and the next event names it
+// as its parent_id. It reports whether id is in Trail.
+func (b *Builder) Navigate(id string) bool {
+	k := slices.Index(b.trail, id)
+	if k < 0 {
+		return false
+	}
+	b.trail = b.trail[:k+1]
+	b.head = id
+	if v := slices.IndexFunc(b.view, func(e viewEntry) bool { return e.id == id }); v >= 0 {
+		for _, e := range b.view[v+1:] {
+			b.viewTokens -= e.tokens
+		}
+		b.view = b.view[:v+1]
+	}
+	return true
 }
 
 // appendText appends a TextContent object.

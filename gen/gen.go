@@ -22,6 +22,11 @@ type Options struct {
 	Seed int64
 	// Start is the first event's timestamp; zero means DefaultStart.
 	Start time.Time
+	// Branches is how many times the user moves HEAD back (navigate) at the
+	// end of a turn, spread evenly over the conversation, and has the agent
+	// try again from there: each leaves a branch point. Up to Branches: a
+	// conversation with fewer turns gets fewer.
+	Branches int
 }
 
 // DefaultStart returns the timestamp conversations start at unless told

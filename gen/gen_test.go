@@ -101,7 +101,13 @@ var (
 // compact JSON, `kind` last, uuid4 ids, naive microsecond timestamps that
 // never go back, parent_id chaining and no nulls outside stats values.
 func TestUpstreamShape(t *testing.T) {
-	evs := collect(t, Options{Events: 1500, Seed: 11})
+	for _, branches := range []int{0, 4} {
+		checkUpstreamShape(t, collect(t, Options{Events: 1500, Seed: 11, Branches: branches}))
+	}
+}
+
+func checkUpstreamShape(t *testing.T, evs [][]byte) {
+	t.Helper()
 	ids := map[string]bool{}
 	var prev time.Time
 	for i, raw := range evs {

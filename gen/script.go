@@ -29,6 +29,9 @@ type convo struct {
 	failing   bool     // the tests fail until an edit lands
 	lastEdit  lastEdit // the latest edit, for `git diff`
 	created   int      // regression test files created so far
+
+	branches    int // navigations asked for
+	branchesDue int // navigations made so far
 }
 
 // lastEdit is a file before and after the latest edit.
@@ -56,7 +59,7 @@ func newConvo(o Options, keepCalls bool) *convo {
 	if keepCalls {
 		b.KeepCalls()
 	}
-	return &convo{b: b, rng: b.Rand(), repo: newRepo(), total: max(o.Events, minEvents)}
+	return &convo{b: b, rng: b.Rand(), repo: newRepo(), total: max(o.Events, minEvents), branches: max(o.Branches, 0)}
 }
 
 // next returns the next event; callers stop after total events.
@@ -325,8 +328,29 @@ func (c *convo) endTurn(budget int) {
 	r := c.llm(200+c.rng.IntN(400), "")
 	c.push(c.b.AgentMessage(r, pickString(c.rng, agentReplies)), c.b.Status(model.StatusFinished))
 	c.b.Advance(time.Duration(20+c.rng.IntN(300)) * time.Second)
+	c.maybeNavigate()
 	c.push(c.b.User(pickString(c.rng, userFollowUps)), c.b.Status(model.StatusIdle), c.b.Status(model.StatusRunning))
 	c.startTurn(budget - 6)
+}
+
+// maybeNavigate moves HEAD back a few steps when a navigation is due: the
+// user did not like where the turn went and asks again from an earlier
+// event. The next events (the user's message, the statuses, the new
+// steps) hang from it; what came after stays on disk as a branch.
+func (c *convo) maybeNavigate() {
+	due := c.total * (c.branchesDue + 1) / (c.branches + 1)
+	if c.branchesDue >= c.branches || c.emitted+len(c.queue) < due {
+		return
+	}
+	trail := c.b.Trail()
+	// Not the reply just written, nor the step before it.
+	if len(trail) < 4 {
+		return
+	}
+	back := 2 + c.rng.IntN(min(len(trail)-2, 40))
+	if c.b.Navigate(trail[len(trail)-1-back]) {
+		c.branchesDue++
+	}
 }
 
 // wrap is the final step: the agent calls finish.

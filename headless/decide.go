@@ -2,6 +2,7 @@ package headless
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"ohwatch/model"
@@ -15,24 +16,33 @@ import (
 // was recovered from does not end a live watch; from the first snapshot on,
 // every event is live and judged as it comes, so a confirmed finished is
 // not missed when the next run's events arrive in the same batch.
+//
+// Each event is folded onto the State of its parent in the conversation
+// tree: a live conversation whose HEAD was moved back (navigate) goes on
+// from there, and a line says so. A recording is printed once it has been
+// read, along one path (printRecording).
 func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 	n := w.log.Len()
-	if w.printed >= n {
+	if w.printed >= n || w.opts.Recording {
 		return Result{}, false
 	}
 	// One Apply per event, from the state before the first new one: the
 	// same result as log.At(i) for each i (Apply is pure), at a fraction of
 	// the cost of a checkpointed seek per event.
-	prev := w.log.At(w.printed - 1)
+	prev := w.log.At(w.log.Parent(w.printed))
 	for i := w.printed; i < n; i++ {
 		ev := w.log.Event(i)
-		cur := reducer.Apply(prev, ev)
+		if p := w.log.Parent(i); p != i-1 {
+			prev = w.log.At(p)
+			w.branched(i, p)
+		}
+		cur := reducer.ApplyAt(prev, i, ev)
 		w.printEvent(i, ev, prev, cur)
 		prev = cur
 		if su, ok := ev.Body.(*model.StateUpdate); ok && su.FullState {
 			w.live = true
 		}
-		if w.live && !w.opts.Recording && i < n-1 {
+		if w.live && i < n-1 {
 			w.printed = i + 1
 			if r, done := w.decide(ctx, cur); done {
 				return r, true
@@ -40,10 +50,42 @@ func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 		}
 	}
 	w.printed = n
-	if w.opts.Recording {
-		return Result{}, false
-	}
 	return w.decide(ctx, prev)
+}
+
+// branched says that event i does not follow the one before it: HEAD was
+// moved back to event p (a new root when p is -1).
+func (w *watcher) branched(i, p int) {
+	if p < 0 {
+		w.p.note("branch", fmt.Sprintf("event %d starts a new root: HEAD was moved to nothing", i))
+		return
+	}
+	w.p.note("branch", fmt.Sprintf("HEAD was moved back to event %d (%s): the conversation goes on from there", p, w.log.Event(p).ID))
+}
+
+// recordingPath is the path of a recording the lines follow: HEAD's, or
+// the branch through Options.Branch.
+func (w *watcher) recordingPath() reducer.Path {
+	if w.opts.Branch != "" {
+		if i, ok := w.log.IndexOf(w.opts.Branch); ok {
+			return w.log.Path(w.log.Tip(i))
+		}
+	}
+	return w.log.HeadPath()
+}
+
+// printRecording prints the events of a recording that has been read,
+// along the path the lines follow, and returns the State at its end.
+func (w *watcher) printRecording() reducer.State {
+	s := w.log.Initial()
+	for st := range w.log.Walk(w.recordingPath()) {
+		w.notesUpTo(st.Index)
+		w.printEvent(st.Index, st.Event, st.Before, st.After)
+		s = st.After
+	}
+	w.notesUpTo(w.log.Len())
+	w.printed = w.log.Len()
+	return s
 }
 
 // printEvent prints the event's line and then, when the event changed the
@@ -229,10 +271,10 @@ func (w *watcher) onConfirm(res confirmResult) (Result, bool) {
 // exits by its verdict (reducer.Verdict): its last status is final, since
 // nothing can revert it, and the result says where it came from.
 func (w *watcher) feedEnded() Result {
-	s := w.log.Latest()
 	if !w.opts.Recording {
 		return w.noTerminal("the stream ended")
 	}
+	s := w.printRecording()
 	v := s.Verdict(true)
 	code, terminal := exitForStatus(s.Status)
 	if !terminal {

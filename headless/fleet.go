@@ -63,11 +63,14 @@ type FleetWatch struct {
 	opts     FleetOptions
 	f        *fleet.Fleet
 	outcomes map[model.ConversationRef]fleet.Outcome
+	// sourceConn is the last connection state printed for each source.
+	sourceConn map[string]model.ConnState
 }
 
 // NewFleetWatch returns a watch over an empty fleet.
 func NewFleetWatch(opts FleetOptions) *FleetWatch {
-	return &FleetWatch{opts: opts, f: fleet.New(), outcomes: map[model.ConversationRef]fleet.Outcome{}}
+	return &FleetWatch{opts: opts, f: fleet.New(), outcomes: map[model.ConversationRef]fleet.Outcome{},
+		sourceConn: map[string]model.ConnState{}}
 }
 
 // Fleet is the fleet the watch folds into.
@@ -103,6 +106,7 @@ func (w *FleetWatch) Handle(ups []model.FleetUpdate) (lines []string, done bool,
 			w.outcomes[ref] = o
 		}
 	}
+	lines = append(lines, w.sourceLines()...)
 	if code, done = w.decide(); done {
 		lines = append(lines, w.resultLine(code, ""))
 	}
@@ -119,11 +123,59 @@ func (w *FleetWatch) End(reason string) (line string, code int) {
 	if c, ok := w.worst(func(o fleet.Outcome) bool { return o != fleet.OutcomeRunning }); ok && w.allEnded() {
 		code = c
 	}
+	if w.unreachable() {
+		code = ExitUnreachable
+	}
 	return w.resultLine(code, reason), code
+}
+
+// sourceLines are a line per change of a source's own connection state
+// (its listing: a server that cannot be reached, a Cloud key rejected).
+func (w *FleetWatch) sourceLines() []string {
+	var lines []string
+	for _, s := range w.f.Sources() {
+		if !s.ConnKnown {
+			continue
+		}
+		key := s.Kind.String() + " " + s.Source
+		if prev, ok := w.sourceConn[key]; ok && prev == s.Conn {
+			continue
+		}
+		w.sourceConn[key] = s.Conn
+		if w.opts.JSON {
+			lines = append(lines, jsonLine(fleetLine{Type: "source", Source: s.Label(), SourceKind: s.Kind.String(),
+				Connection: s.Conn.Phase.String(), Reason: s.Conn.Reason, Final: s.Conn.Final}))
+			continue
+		}
+		line := "  -- source " + s.Label() + ": " + fleet.ConnText(fleet.Row{Conn: s.Conn, ConnKnown: true})
+		if s.Conn.Reason != "" {
+			line += " (" + s.Conn.Reason + ")"
+		}
+		lines = append(lines, line+"\n")
+	}
+	return lines
+}
+
+// unreachable reports whether nothing can come: no conversation is known
+// and every source that reported gave up for good.
+func (w *FleetWatch) unreachable() bool {
+	ss := w.f.Sources()
+	if w.f.Len() > 0 || len(ss) == 0 {
+		return false
+	}
+	for _, s := range ss {
+		if !s.ConnKnown || s.Conn.Phase != model.PhaseLost || !s.Conn.Final {
+			return false
+		}
+	}
+	return true
 }
 
 // decide applies --until to the outcomes.
 func (w *FleetWatch) decide() (int, bool) {
+	if w.unreachable() && w.opts.Until != UntilNever {
+		return ExitUnreachable, true
+	}
 	if w.f.Len() == 0 {
 		return 0, false
 	}
@@ -183,7 +235,7 @@ func exitForOutcome(o fleet.Outcome) int {
 
 // fleetLine is one JSONL object of a fleet watch.
 type fleetLine struct {
-	Type       string `json:"type"` // status | ended | result
+	Type       string `json:"type"` // status | ended | source | result
 	Source     string `json:"source,omitempty"`
 	SourceKind string `json:"source_kind,omitempty"`
 	ID         string `json:"id,omitempty"`
@@ -257,6 +309,8 @@ func (w *FleetWatch) resultLine(code int, reason string) string {
 	}
 	head := "fleet"
 	switch {
+	case code == ExitUnreachable && reason == "":
+		head = "no source could be reached"
 	case reason != "":
 		head = reason
 	case w.opts.Until == UntilAll:

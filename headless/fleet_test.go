@@ -227,3 +227,19 @@ func TestRunFleetEnds(t *testing.T) {
 		}
 	}
 }
+
+func TestFleetSources(t *testing.T) {
+	w := NewFleetWatch(FleetOptions{Until: UntilAll})
+	src := model.ConversationRef{Source: "cloud", Kind: model.SourceCloud}
+	lines, done, _ := w.Handle([]model.FleetUpdate{{Ref: src, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 1, Reason: "503"}}}})
+	if done || strings.Join(lines, "") != "  -- source cloud: reconnect #1 (503)\n" {
+		t.Fatalf("lines %q", lines)
+	}
+	if lines, _, _ := w.Handle([]model.FleetUpdate{{Ref: src, Batch: model.Batch{Warnings: []string{"x"}}}}); len(lines) != 0 {
+		t.Fatalf("an unchanged source printed %q", lines)
+	}
+	lines, done, code := w.Handle([]model.FleetUpdate{{Ref: src, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLost, Final: true, Reason: "key rejected"}}}})
+	if !done || code != ExitUnreachable || !strings.Contains(strings.Join(lines, ""), "no source could be reached; no conversations (exit 4)") {
+		t.Fatalf("done %v code %d lines %q", done, code, lines)
+	}
+}

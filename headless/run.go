@@ -37,7 +37,12 @@ type Options struct {
 	WatchTimeout time.Duration
 	// Recording says the feed is a finished recording: when it ends, the
 	// final derived state decides the exit code, since nothing can revert it.
+	// Its lines are printed once it has been read, along HEAD's path (every
+	// event of a linear recording).
 	Recording bool
+	// Branch, with Recording, is the id of an event whose branch the lines
+	// follow instead (reducer.Log.Tip); the caller checks the log holds it.
+	Branch string
 }
 
 // Result is how a headless run ended.
@@ -77,12 +82,41 @@ type watcher struct {
 	opts Options
 	p    *printer
 
-	printed     int  // events of the log already printed
+	printed int // events of the log already printed
+	// notes are the lines a recording's batches brought, printed with its
+	// events, before the event at their index (printRecording).
+	notes       []pendingNote
 	live        bool // a full_state snapshot has been seen: events are live
 	provisional bool // a per-field finished awaits confirmation
 	confirmCh   chan confirmResult
 	graceTimer  *time.Timer
 	pollTimer   *time.Timer // the next early ask (ConfirmPoll)
+}
+
+// pendingNote is a line to print before event at of a recording.
+type pendingNote struct {
+	at    int
+	print func()
+}
+
+// later prints a batch's own lines now, or for a recording, which is
+// printed once read, keeps them for their place among its events.
+func (w *watcher) later(print func()) {
+	if !w.opts.Recording {
+		print()
+		return
+	}
+	w.notes = append(w.notes, pendingNote{at: w.log.Len(), print: print})
+}
+
+// notesUpTo prints the kept lines that come before event i.
+func (w *watcher) notesUpTo(i int) {
+	k := 0
+	for k < len(w.notes) && w.notes[k].at <= i {
+		w.notes[k].print()
+		k++
+	}
+	w.notes = w.notes[k:]
 }
 
 type confirmResult struct {
@@ -149,12 +183,14 @@ func (w *watcher) catchUp(ctx context.Context) (Result, bool) {
 // onBatch takes one batch from the feed. A connection change took effect
 // before the batch's events arrived (model.Batch), so it is printed first.
 func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
-	if b.Conn != nil {
-		w.p.connection(*b.Conn)
-	}
-	for _, msg := range b.Warnings {
-		w.p.note("warning", msg)
-	}
+	w.later(func() {
+		if b.Conn != nil {
+			w.p.connection(*b.Conn)
+		}
+		for _, msg := range b.Warnings {
+			w.p.note("warning", msg)
+		}
+	})
 	w.log.Append(b.Events...)
 	if r, done := w.printNew(ctx); done {
 		return r, true
@@ -170,6 +206,10 @@ func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
 // result line and the process agree: 143 for SIGTERM, 129 for SIGHUP.
 func (w *watcher) interrupted(ctx context.Context) Result {
 	s := w.log.Latest()
+	if w.opts.Recording {
+		// What was read is printed, along the path as far as it goes.
+		s = w.printRecording()
+	}
 	code, reason := ExitInterrupted, "interrupted"
 	if c, ok := context.Cause(ctx).(interface{ ExitCode() int }); ok {
 		code, reason = c.ExitCode(), context.Cause(ctx).Error()

@@ -41,6 +41,9 @@ type Options struct {
 	// (gen_ai.tool.call.arguments / .result), sanitised and capped at
 	// ContentCap. Off by default: outputs can hold anything.
 	Content bool
+	// Path is the events Export traces, a path of the log's tree; nil for
+	// HEAD's path (every event of a linear log).
+	Path reducer.Path
 }
 
 // Builder turns events, one at a time with the reducer's State before and
@@ -231,16 +234,19 @@ func (b *Builder) Add(i int, ev *model.Event, prev, next *reducer.State) {
 	}
 }
 
-// AddLog builds the whole of a recorded log and finishes it: a recording
-// ends where it ends, so its root is never marked unfinished. It folds the
-// events in order itself rather than asking the log for each State.
+// AddLog builds the whole of a recorded log (the events of Options.Path,
+// else of HEAD's path) and finishes it: a recording ends where it ends, so
+// its root is never marked unfinished. It folds the events in order rather
+// than asking the log for each State.
 func (b *Builder) AddLog(log *reducer.Log) {
+	p := b.opts.Path
+	if p == nil {
+		p = log.HeadPath()
+	}
 	s := log.Initial()
-	for i := range log.Len() {
-		ev := log.Event(i)
-		next := reducer.Apply(s, ev)
-		b.Add(i, &ev, &s, &next)
-		s = next
+	for st := range log.Walk(p) {
+		b.Add(st.Index, &st.Event, &st.Before, &st.After)
+		s = st.After
 	}
 	b.Finish(s, false)
 }

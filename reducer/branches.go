@@ -1,6 +1,11 @@
 package reducer
 
-import "slices"
+import (
+	"iter"
+	"slices"
+
+	"ohwatch/model"
+)
 
 // The tree as the log knows it. Indices are file-order event indices, as
 // everywhere else; -1 means "no event" (the parent of a root, an empty log).
@@ -157,4 +162,31 @@ func (l *Log) tipLocked(i int, head Path) int {
 		return head.Tip()
 	}
 	return l.newestUnder(i)
+}
+
+// Step is one event of a walk along a path, with the States around it.
+type Step struct {
+	Index  int
+	Event  model.Event
+	Before State
+	After  State
+}
+
+// Walk yields the events of path p in order, each with the State before
+// and after it: the same States as At, at one Apply per event instead of a
+// seek for each. Exports and transcripts read a conversation this way.
+func (l *Log) Walk(p Path) iter.Seq[Step] {
+	return func(yield func(Step) bool) {
+		s := l.Initial()
+		for _, sp := range p {
+			for i := sp.From; i <= sp.To; i++ {
+				ev := l.Event(i)
+				next := applyAt(s, i, ev)
+				if !yield(Step{Index: i, Event: ev, Before: s, After: next}) {
+					return
+				}
+				s = next
+			}
+		}
+	}
 }

@@ -80,3 +80,48 @@ func TestMetricsAttributionMatchesStatsUpdates(t *testing.T) {
 		t.Fatalf("status at the end %s/%s at %d confirmed=%v", s.Status, s.StatusSource, s.StatusAt, s.StatusConfirmed)
 	}
 }
+
+// TestGeneratedBranchedFoldsThePath reads a conversation that was navigated
+// back five times: the log finds the five branch points, HEAD is the last
+// event, every State is the fold of its own path, and HEAD's state leaves
+// out what the abandoned branches did.
+func TestGeneratedBranchedFoldsThePath(t *testing.T) {
+	o := gen.Options{Events: 6000, Seed: 3, Branches: 5}
+	var raws [][]byte
+	for raw := range gen.Events(o) {
+		raws = append(raws, raw)
+	}
+	evs := testevents.Decode(t, raws...)
+	log := newLogEvery(nil, 0, 16)
+	log.Append(evs...)
+	checkTree(t, log, newRefTree(evs))
+	if log.Linear() || len(log.BranchPoints()) != 5 || log.Head() != len(evs)-1 {
+		t.Fatalf("linear %v, branch points %v, head %d", log.Linear(), log.BranchPoints(), log.Head())
+	}
+	head := log.HeadPath()
+	if head.Len() >= len(evs) || log.Latest().Applied != head.Len() {
+		t.Fatalf("HEAD's path has %d of %d events", head.Len(), len(evs))
+	}
+	for _, bp := range log.BranchPoints() {
+		br := log.Branches(bp)
+		if len(br) != 2 || br[0].Head || !br[1].Head {
+			t.Fatalf("branches at %d: %+v", bp, br)
+		}
+	}
+	// The whole recording folded as one line counts every step; HEAD's
+	// path only the steps of the conversation that went on.
+	flat := Fold(Initial(nil, 0), evs...)
+	if s := log.Latest(); s.Steps >= flat.Steps || s.Status != flat.Status {
+		t.Fatalf("HEAD: %d steps, %s; flat: %d steps, %s", s.Steps, s.Status, flat.Steps, flat.Status)
+	}
+	// With base_state.json, counted: the same HEAD, confirmed finished.
+	base, err := model.DecodeBaseState(gen.BaseState(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withBase := NewLog(base, len(evs))
+	withBase.Append(evs...)
+	if withBase.Head() != len(evs)-1 || withBase.Leaf() != log.Leaf() || !withBase.Latest().Verdict(true).Final() {
+		t.Fatalf("with base: head %d leaf %d verdict %v", withBase.Head(), withBase.Leaf(), withBase.Latest().Verdict(true))
+	}
+}

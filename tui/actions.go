@@ -12,19 +12,19 @@ import (
 // which works over SSH and tmux, and with a native clipboard tool
 // (clipboard.go). The OSC 52 payload is base64-encoded by the sequence,
 // so the event's bytes cannot drive the terminal.
-func (m Model) copyEvent() (tea.Model, tea.Cmd) {
+func (m *Conversation) copyEvent() tea.Cmd {
 	i := m.eventForAction()
 	if i < 0 {
-		return m, nil
+		return nil
 	}
 	raw := m.log.Event(i).Raw
-	m, flash := m.setFlash("copied " + ordinal(i) + " JSON (" + itoa(len(raw)) + " bytes) via OSC 52")
-	return m, tea.Batch(tea.SetClipboard(string(raw)), nativeCopy(raw, i), flash)
+	flash := m.setFlash("copied " + ordinal(i) + " JSON (" + itoa(len(raw)) + " bytes) via OSC 52")
+	return tea.Batch(tea.SetClipboard(string(raw)), nativeCopy(raw, i), flash)
 }
 
 // eventForAction is the event y, o and the inspector act on: the
 // inspected one while the inspector is open, else the cursor's.
-func (m Model) eventForAction() int {
+func (m *Conversation) eventForAction() int {
 	if m.insp.open {
 		return m.insp.index
 	}
@@ -33,7 +33,7 @@ func (m Model) eventForAction() int {
 
 // writePagerFile writes the event's JSON to a temporary file (I/O, so in a
 // command); the pager opens it when the file is ready.
-func (m Model) writePagerFile() tea.Cmd {
+func (m *Conversation) writePagerFile() tea.Cmd {
 	i := m.eventForAction()
 	if i < 0 {
 		return nil
@@ -58,7 +58,7 @@ func (m Model) writePagerFile() tea.Cmd {
 }
 
 // openPager suspends the TUI and runs the pager on the written file.
-func (m Model) openPager(msg pagerFileMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) openPager(msg pagerFileMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.setFlash("pager: " + sanitizeErr(msg.err))
 	}
@@ -68,7 +68,7 @@ func (m Model) openPager(msg pagerFileMsg) (tea.Model, tea.Cmd) {
 	}
 	cmd := exec.Command(args[0], append(args[1:], msg.path)...)
 	path := msg.path
-	return m, tea.ExecProcess(cmd, func(err error) tea.Msg { return pagerDoneMsg{path: path, err: err} })
+	return tea.ExecProcess(cmd, func(err error) tea.Msg { return pagerDoneMsg{path: path, err: err} })
 }
 
 // removeFileCmd deletes the pager's temporary file.
@@ -83,13 +83,13 @@ func removeFileCmd(path string) tea.Cmd {
 }
 
 // startExport runs Options.Export in a command; path "" is its default.
-func (m Model) startExport(format, path string) (tea.Model, tea.Cmd) {
+func (m *Conversation) startExport(format, path string) tea.Cmd {
 	export := m.opts.Export
 	if export == nil {
 		return m.setFlash("export is not available here")
 	}
-	m, flash := m.setFlash("exporting " + format + "…")
-	return m, tea.Batch(flash, func() tea.Msg {
+	flash := m.setFlash("exporting " + format + "…")
+	return tea.Batch(flash, func() tea.Msg {
 		written, err := export(format, path)
 		return exportDoneMsg{path: written, err: err}
 	})
@@ -97,7 +97,7 @@ func (m Model) startExport(format, path string) (tea.Model, tea.Cmd) {
 
 // askExportPath opens the prompt for where the export goes, filled with
 // the default path (Options.ExportPath) for the user to keep or edit.
-func (m Model) askExportPath(format string) (tea.Model, tea.Cmd) {
+func (m *Conversation) askExportPath(format string) tea.Cmd {
 	if m.opts.ExportPath == nil {
 		return m.startExport(format, "")
 	}
@@ -106,7 +106,7 @@ func (m Model) askExportPath(format string) (tea.Model, tea.Cmd) {
 	in.SetValue(m.opts.ExportPath(format))
 	in.CursorEnd()
 	m.input = prompt{kind: promptExportPath, in: in, format: format}
-	return m, nil
+	return nil
 }
 
 // maxPathRunes bounds a typed export path.

@@ -32,13 +32,13 @@ func needsYou(status string) bool {
 // that needs the user raises the banner and, once the socket has been live
 // (not while the history loads), rings the bell and sends a desktop
 // notification. It works on the latest state, wherever the cursor is.
-func (m Model) noticeStatus(liveBefore bool) (Model, tea.Cmd) {
+func (m *Conversation) noticeStatus(liveBefore bool) tea.Cmd {
 	if !m.opts.Live {
-		return m, nil
+		return nil
 	}
 	st := m.log.Latest()
 	if st.Status == m.liveStatus {
-		return m, nil
+		return nil
 	}
 	m.liveStatus = st.Status
 	// A banner says what is true now: once the status moves on (approved,
@@ -46,7 +46,7 @@ func (m Model) noticeStatus(liveBefore bool) (Model, tea.Cmd) {
 	// old one goes.
 	m.attn = attention{}
 	if !needsYou(st.Status) {
-		return m, nil
+		return nil
 	}
 	at := m.log.Len() - 1
 	if last := st.LastTransitions(1); len(last) == 1 && last[0].To == st.Status {
@@ -54,13 +54,13 @@ func (m Model) noticeStatus(liveBefore bool) (Model, tea.Cmd) {
 	}
 	m.attn = attention{status: st.Status, index: at}
 	if !liveBefore || !m.opts.Notify {
-		return m, nil
+		return nil
 	}
-	return m, tea.Raw(notification(m.opts.Title, st))
+	return tea.Raw(notification(m.opts.Title, st))
 }
 
 // attentionText is the banner line for the raised status; "" when none.
-func (m Model) attentionText() string {
+func (m *Conversation) attentionText() string {
 	switch m.attn.status {
 	case model.StatusWaitingForConfirmation:
 		n := len(m.log.Latest().Pending)

@@ -42,7 +42,7 @@ func rawOutput(cmd tea.Cmd) string {
 // attentionModel is a live model of the first events of the real
 // confirmation recording, its socket live, its feed closed so that the
 // feed command returns at once.
-func attentionModel(t *testing.T, notify bool) Model {
+func attentionModel(t *testing.T, notify bool) *Conversation {
 	t.Helper()
 	full := trajectory(t, "confirmation_mode")
 	log := reducer.NewLog(nil, 0)

@@ -11,7 +11,7 @@ import (
 const bannerMaxLines = 2
 
 // bannerLines renders the banners for width; nil when there are none.
-func (m Model) bannerLines(width int) []string {
+func (m *Conversation) bannerLines(width int) []string {
 	if width <= 0 {
 		return nil
 	}
@@ -43,7 +43,7 @@ func (m Model) bannerLines(width int) []string {
 // bannerHeight is how many lines the banners take at the current size: on
 // a screen too small for them they give way (the header still names the
 // connection state).
-func (m Model) bannerHeight(width, height int) int {
+func (m *Conversation) bannerHeight(width, height int) int {
 	if height < 12 {
 		return 0
 	}

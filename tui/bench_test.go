@@ -46,7 +46,7 @@ func BenchmarkView(b *testing.B) {
 		for _, p := range profiles {
 			b.Run(strconv.Itoa(n)+"/"+p.String(), func(b *testing.B) {
 				m := colourModel(Options{Log: log}, p, 160, 48)
-				m = m.moveTo(n / 2)
+				m.moveTo(n / 2)
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
@@ -74,7 +74,7 @@ func BenchmarkKeyToFrame(b *testing.B) {
 			for b.Loop() {
 				if k%64 == 0 {
 					// Jump somewhere else in the log: a cold start for the caches.
-					m = m.moveTo((k * 7919) % n)
+					m.moveTo((k * 7919) % n)
 				}
 				m, _ = press(b, m, keys[k%len(keys)])
 				_ = m.View()

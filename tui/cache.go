@@ -22,8 +22,8 @@ type rowKey struct {
 	query    string // the search, whose matches the row highlights
 }
 
-// renderCache is shared by every copy of the Model (Bubble Tea passes the
-// model by value): it memoises what is costly to recompute each frame.
+// renderCache memoises what is costly to recompute each frame; each
+// conversation view owns one.
 type renderCache struct {
 	rows map[rowKey]string
 
@@ -42,8 +42,8 @@ type renderCache struct {
 	times timeIndex // for jumps to a time
 }
 
-func newRenderCache() *renderCache {
-	return &renderCache{rows: make(map[rowKey]string, 256)}
+func newRenderCache() renderCache {
+	return renderCache{rows: make(map[rowKey]string, 256)}
 }
 
 // clearRows drops every cached row (the styles changed).

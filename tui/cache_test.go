@@ -10,7 +10,7 @@ import (
 // the cache (an edited cache entry shows through).
 func TestListRendersOnlyVisibleRowsAndCachesThem(t *testing.T) {
 	m := newModel(Options{Log: generated(t, 5000, 8)}, 160, 48)
-	m = m.moveTo(2500)
+	m.moveTo(2500)
 	_ = screen(m)
 	rows := m.visibleRows(m.layout().list.h - 1)
 	if n := len(m.cache.rows); n == 0 || n > len(rows) {
@@ -38,7 +38,7 @@ func TestListRendersOnlyVisibleRowsAndCachesThem(t *testing.T) {
 // state only when the cursor or the log changed.
 func TestStateIsComputedOncePerCursor(t *testing.T) {
 	m := newModel(Options{Log: generated(t, 300, 8)}, 160, 48)
-	m = m.moveTo(150)
+	m.moveTo(150)
 	_ = screen(m)
 	if !m.cache.stateOK || m.cache.stateIdx != 150 {
 		t.Fatal("state not cached for the cursor")

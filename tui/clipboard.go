@@ -66,7 +66,7 @@ func nativeCopy(data []byte, index int) tea.Cmd {
 }
 
 // clipboardDone says where the copy went.
-func (m Model) clipboardDone(msg clipboardDoneMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) clipboardDone(msg clipboardDoneMsg) tea.Cmd {
 	where := "OSC 52 and " + msg.tool
 	if msg.tool == "" {
 		where = "OSC 52 only (no native clipboard: wl-copy, xclip, xsel, pbcopy)"

@@ -24,17 +24,17 @@ var profiles = []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI2
 
 // colourModel builds a model drawn in colour under profile p on a dark
 // background (the default when the terminal does not answer).
-func colourModel(opts Options, p colorprofile.Profile, w, h int) Model {
+func colourModel(opts Options, p colorprofile.Profile, w, h int) *Conversation {
 	opts.Profile = p
 	opts.NoColor = p <= colorprofile.ASCII
-	m := New(opts)
+	m := NewConversation(opts)
 	m, _ = send(m, windowSize(w, h))
 	return m
 }
 
 // terminalView is what the terminal receives for the model's frame: the
 // view as the renderer converts it to the profile.
-func terminalView(m Model, p colorprofile.Profile) string {
+func terminalView(m *Conversation, p colorprofile.Profile) string {
 	var b bytes.Buffer
 	w := colorprofile.NewWriter(&b, nil)
 	w.Profile = p
@@ -155,10 +155,10 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 	}
 	screens := []struct {
 		name  string
-		build func(p colorprofile.Profile) Model
+		build func(p colorprofile.Profile) *Conversation
 		cells []cellWant
 	}{
-		{"errors", func(p colorprofile.Profile) Model {
+		{"errors", func(p colorprofile.Profile) *Conversation {
 			m := colourModel(Options{Log: errorLog(t), Title: "errors", Source: "replay ./errors"}, p, 160, 48)
 			m, _ = press(t, m, "]", "]", "]")
 			return m
@@ -166,13 +166,13 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 			{"status |error", 1, "red"}, {"3 errors", 1, "red"}, {"✗Obs", 2, "red"}, {"✗Error", 2, "red"}, {"✗", 46, "red"},
 			{"✓ finished", 2, "green"}, {"running", 2, "blue"},
 		}},
-		{"waiting", func(p colorprofile.Profile) Model {
+		{"waiting", func(p colorprofile.Profile) *Conversation {
 			m := colourModel(Options{Log: waitingLog(t), Live: true, Feed: make(chan model.Batch), Title: "confirmation mode",
 				Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}}, p, 160, 48)
 			m, _ = send(m, batchMsg{batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}})
 			return m
 		}, []cellWant{{"waiting_for_confirmation ·", 1, "yellow"}, {"HIGH", 2, "red"}}},
-		{"provisional", func(p colorprofile.Profile) Model {
+		{"provisional", func(p colorprofile.Profile) *Conversation {
 			// Live: at the end of a recording every status is final.
 			log := trajectory(t, "simple_echo_hello_world")
 			log.Append(decode(t, []byte(stateUpdate("f1", "2026-01-27T03:56:25.000000", "execution_status", "finished"))))
@@ -245,7 +245,7 @@ func TestThemeChoice(t *testing.T) {
 		{theme.LightMode, tea.BackgroundColorMsg{Color: blackColor{}}, light},
 	}
 	for _, c := range cases {
-		m := New(Options{Log: generated(t, 10, 1), Theme: c.mode, Profile: colorprofile.TrueColor})
+		m := NewConversation(Options{Log: generated(t, 10, 1), Theme: c.mode, Profile: colorprofile.TrueColor})
 		if c.msg != nil {
 			m, _ = send(m, c.msg)
 		}
@@ -256,12 +256,12 @@ func TestThemeChoice(t *testing.T) {
 			t.Errorf("%v: asks for the background: %v", c.mode, m.colour.init() != nil)
 		}
 	}
-	m := New(Options{Log: generated(t, 10, 1), NoColor: true})
+	m := NewConversation(Options{Log: generated(t, 10, 1), NoColor: true})
 	m, _ = send(m, tea.ColorProfileMsg{Profile: colorprofile.TrueColor})
 	if !m.styles.NoColor {
 		t.Error("a profile report brought colour back under NO_COLOR")
 	}
-	m = New(Options{Log: generated(t, 10, 1), Profile: colorprofile.TrueColor})
+	m = NewConversation(Options{Log: generated(t, 10, 1), Profile: colorprofile.TrueColor})
 	m, _ = send(m, tea.ColorProfileMsg{Profile: colorprofile.ANSI256})
 	if m.styles.Profile != colorprofile.ANSI256 {
 		t.Errorf("profile report ignored: styles for %v", m.styles.Profile)

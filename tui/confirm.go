@@ -32,7 +32,7 @@ type question struct {
 
 // askConfirm opens the accept or reject question about the actions the
 // conversation waits on now (the latest state, wherever the cursor is).
-func (m Model) askConfirm(accept bool) (Model, tea.Cmd) {
+func (m *Conversation) askConfirm(accept bool) tea.Cmd {
 	var q question
 	q.accept = accept
 	for _, p := range m.log.Latest().Pending {
@@ -47,7 +47,7 @@ func (m Model) askConfirm(accept bool) (Model, tea.Cmd) {
 	// Upstream caveat (protocol §5): any message sent while waiting for
 	// confirmation approves the pending actions too.
 	m.input = prompt{kind: promptConfirm, q: q, note: "(a message sent while waiting also approves)"}
-	return m, nil
+	return nil
 }
 
 // staleReason says why the conversation no longer waits on exactly the
@@ -70,7 +70,7 @@ func staleReason(st reducer.State, q question) string {
 // answerConfirm sends the answer to q, unless the live state already
 // shows the question is stale: then nothing is sent and the footer says
 // why. Controls checks again with the server just before sending.
-func (m Model) answerConfirm(q question) (Model, tea.Cmd) {
+func (m *Conversation) answerConfirm(q question) tea.Cmd {
 	m.input = prompt{}
 	if why := staleReason(m.log.Latest(), q); why != "" || m.feedDone {
 		if why == "" {
@@ -80,14 +80,14 @@ func (m Model) answerConfirm(q question) (Model, tea.Cmd) {
 	}
 	c := m.opts.Controls
 	if c == nil {
-		return m, nil
+		return nil
 	}
 	verb := "rejecting"
 	if q.accept {
 		verb = "accepting"
 	}
-	m, flash := m.setFlash(verb + " " + ordinals(q.indices) + "…")
-	return m, tea.Batch(flash, func() tea.Msg {
+	flash := m.setFlash(verb + " " + ordinals(q.indices) + "…")
+	return tea.Batch(flash, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
 		return respondDoneMsg{accept: q.accept, indices: q.indices, err: c.Respond(ctx, q.accept, q.ids)}
@@ -96,20 +96,20 @@ func (m Model) answerConfirm(q question) (Model, tea.Cmd) {
 
 // withdrawStale closes an open question once the conversation stops
 // waiting on its actions (after new events arrived): the footer says why.
-func (m Model) withdrawStale() (Model, tea.Cmd) {
+func (m *Conversation) withdrawStale() tea.Cmd {
 	if m.input.kind != promptConfirm {
-		return m, nil
+		return nil
 	}
 	why := staleReason(m.log.Latest(), m.input.q)
 	if why == "" {
-		return m, nil
+		return nil
 	}
 	m.input = prompt{}
 	return m.setFlash("question withdrawn: " + why)
 }
 
 // respondDone reports how an answer went.
-func (m Model) respondDone(msg respondDoneMsg) (Model, tea.Cmd) {
+func (m *Conversation) respondDone(msg respondDoneMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, ErrNotSent):
 		return m.setFlash(model.SanitizeLine(msg.err.Error()))

@@ -17,7 +17,7 @@ import (
 
 // socketLive reports whether a live source's socket is live now; a replay
 // has no socket and counts as live.
-func (m Model) socketLive() bool {
+func (m *Conversation) socketLive() bool {
 	if !m.opts.Live {
 		return true
 	}
@@ -26,7 +26,7 @@ func (m Model) socketLive() bool {
 
 // connWord is the short connection state for the header of a live source:
 // "connecting", "reconnecting (n) in Ns", "lost", "connected", "done".
-func (m Model) connWord() string {
+func (m *Conversation) connWord() string {
 	c := m.conn
 	if c == nil {
 		if m.feedDone {
@@ -64,18 +64,18 @@ type retryTickMsg struct{ gen int }
 
 // startRetryCountdown begins counting down a new reconnect wait, so the
 // header's "in Ns" is true while it shows.
-func (m Model) startRetryCountdown(c model.ConnState) (Model, tea.Cmd) {
+func (m *Conversation) startRetryCountdown(c model.ConnState) tea.Cmd {
 	m.retryGen++
 	if c.Phase != model.PhaseReconnecting {
 		m.retryLeft = 0
-		return m, nil
+		return nil
 	}
 	m.retryLeft = c.RetryIn
-	return m, m.retryTick()
+	return m.retryTick()
 }
 
 // retryTick waits for the next whole second of the countdown.
-func (m Model) retryTick() tea.Cmd {
+func (m *Conversation) retryTick() tea.Cmd {
 	if m.retryLeft <= 0 {
 		return nil
 	}
@@ -88,22 +88,22 @@ func (m Model) retryTick() tea.Cmd {
 }
 
 // retryTicked advances the countdown.
-func (m Model) retryTicked(msg retryTickMsg) (Model, tea.Cmd) {
+func (m *Conversation) retryTicked(msg retryTickMsg) tea.Cmd {
 	if msg.gen != m.retryGen || m.retryLeft <= 0 {
-		return m, nil
+		return nil
 	}
 	step := m.retryLeft % time.Second
 	if step == 0 {
 		step = time.Second
 	}
 	m.retryLeft -= step
-	return m, m.retryTick()
+	return m.retryTick()
 }
 
 // connProblem is the banner text for a live source whose socket is not
 // live: the cause, then what the source does about it ("reconnecting (2)
 // in 4s", "gave up"); "" when there is nothing to say.
-func (m Model) connProblem() string {
+func (m *Conversation) connProblem() string {
 	c := m.conn
 	if !m.opts.Live || c == nil || (c.Phase != model.PhaseReconnecting && c.Phase != model.PhaseLost) {
 		return ""
@@ -115,7 +115,7 @@ func (m Model) connProblem() string {
 }
 
 // connCause names why the socket is not live in words a user can act on.
-func (m Model) connCause() string {
+func (m *Conversation) connCause() string {
 	c := m.conn
 	if c == nil {
 		return "never connected to " + m.serverName()
@@ -142,7 +142,7 @@ func (m Model) connCause() string {
 }
 
 // serverName is the server's address for a sentence.
-func (m Model) serverName() string {
+func (m *Conversation) serverName() string {
 	if s := model.SanitizeLine(m.opts.Server); s != "" {
 		return s
 	}
@@ -152,7 +152,7 @@ func (m Model) serverName() string {
 // Unreachable says why a live session ends with the exit code of an
 // unreachable source (4): it never connected, or the server rejected the
 // session key; "" otherwise.
-func (m Model) Unreachable() string {
+func (m *Conversation) Unreachable() string {
 	if !m.opts.Live {
 		return ""
 	}

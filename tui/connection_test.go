@@ -11,7 +11,7 @@ import (
 
 // bannerText is the banner area of a rendered screen, its lines joined
 // with single spaces (a banner may wrap).
-func bannerText(m Model) string {
+func bannerText(m *Conversation) string {
 	l := m.layout()
 	lines := strings.Split(screen(m), "\n")
 	if l.banner.h == 0 {
@@ -24,7 +24,7 @@ const testServer = "http://127.0.0.1:8000"
 
 // connModel is a live model of a server that sent conn (after having been
 // live when wasLive).
-func connModel(t *testing.T, w, h int, wasLive bool, conn model.ConnState) Model {
+func connModel(t *testing.T, w, h int, wasLive bool, conn model.ConnState) *Conversation {
 	t.Helper()
 	m := newModel(Options{Log: generated(t, 4, 1), Live: true, Feed: make(chan model.Batch),
 		Server: testServer, Conversation: "5f1b4a7e0c2d4e6f8a9b0c1d2e3f4a5b"}, w, h)
@@ -102,7 +102,7 @@ func TestUnreachableExit(t *testing.T) {
 	auth := model.ConnState{Phase: model.PhaseLost, Final: true, Code: "auth", Reason: "authentication rejected (close 4001)"}
 	tests := []struct {
 		name    string
-		m       Model
+		m       *Conversation
 		wantHas string
 	}{
 		{"refused from the start", connModel(t, 80, 24, false, lost), "nothing listens at " + testServer},
@@ -123,7 +123,7 @@ func TestUnreachableExit(t *testing.T) {
 // true while it shows; a newer wait drops the older one's ticks.
 func TestReconnectCountdown(t *testing.T) {
 	m := connModel(t, 80, 24, true, model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2, RetryIn: 2500 * time.Millisecond})
-	head := func(m Model) string { return strings.Split(screen(m), "\n")[1] }
+	head := func(m *Conversation) string { return strings.Split(screen(m), "\n")[1] }
 	if !strings.Contains(head(m), "reconnecting (2) in 3s") {
 		t.Fatalf("at the start: %q", head(m))
 	}

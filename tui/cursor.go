@@ -8,7 +8,7 @@ import (
 
 // shows reports whether the list shows event i: the filter lets its kind
 // through, or it is the cursor (a jump to a hidden event still shows it).
-func (m Model) shows(i int) bool {
+func (m *Conversation) shows(i int) bool {
 	if i == m.cursor {
 		return true
 	}
@@ -17,7 +17,7 @@ func (m Model) shows(i int) bool {
 }
 
 // nextShown returns the first shown event after i.
-func (m Model) nextShown(i int) (int, bool) {
+func (m *Conversation) nextShown(i int) (int, bool) {
 	n := m.log.Len()
 	for j := i + 1; j < n; j++ {
 		if m.shows(j) {
@@ -28,7 +28,7 @@ func (m Model) nextShown(i int) (int, bool) {
 }
 
 // prevShown returns the last shown event before i.
-func (m Model) prevShown(i int) (int, bool) {
+func (m *Conversation) prevShown(i int) (int, bool) {
 	for j := min(i, m.log.Len()) - 1; j >= 0; j-- {
 		if m.shows(j) {
 			return j, true
@@ -39,10 +39,10 @@ func (m Model) prevShown(i int) (int, bool) {
 
 // stepped returns the event n shown rows away from the cursor (negative:
 // up), stopping at either end.
-func (m Model) stepped(n int) int { return m.stepFrom(m.cursor, n) }
+func (m *Conversation) stepped(n int) int { return m.stepFrom(m.cursor, n) }
 
 // stepFrom returns the event n shown rows away from event i.
-func (m Model) stepFrom(i, n int) int {
+func (m *Conversation) stepFrom(i, n int) int {
 	for ; n > 0; n-- {
 		j, ok := m.nextShown(i)
 		if !ok {
@@ -62,11 +62,11 @@ func (m Model) stepFrom(i, n int) int {
 
 // moveTo puts the cursor on event i. Reaching the newest event of a source
 // that still records resumes following it; leaving it pins the cursor.
-func (m Model) moveTo(i int) Model {
+func (m *Conversation) moveTo(i int) {
 	n := m.log.Len()
 	if n == 0 {
 		m.cursor = -1
-		return m
+		return
 	}
 	i = max(0, min(i, n-1))
 	following := m.canFollow() && i == n-1
@@ -76,23 +76,23 @@ func (m Model) moveTo(i int) Model {
 	m.follow = following
 	m.cursor = i
 	m.fixTop()
-	return m
+	return
 }
 
 // canFollow reports whether the source still records, or a recording is
 // still loading, so the cursor can follow the newest event: G during a
 // long replay's load goes to its end, not to where the load was then.
-func (m Model) canFollow() bool {
+func (m *Conversation) canFollow() bool {
 	return (m.opts.Live || m.loading()) && !m.feedDone
 }
 
 // loading reports whether a recording is still being read from its feed.
-func (m Model) loading() bool {
+func (m *Conversation) loading() bool {
 	return !m.opts.Live && m.opts.Feed != nil && m.progress != nil && !m.feedDone
 }
 
 // newSincePin is the number of events recorded since the cursor was pinned.
-func (m Model) newSincePin() int {
+func (m *Conversation) newSincePin() int {
 	if m.follow || !m.opts.Live {
 		// A replay's events are not "new": they were recorded before.
 		return 0
@@ -102,7 +102,7 @@ func (m Model) newSincePin() int {
 
 // fixTop scrolls the list window so the cursor's row is inside it: to the
 // top when the cursor went above it, to the bottom when it went below.
-func (m *Model) fixTop() {
+func (m *Conversation) fixTop() {
 	h := m.layout().list.h - 1 // the list's first line is its title
 	if m.cursor < 0 || h <= 0 {
 		m.top = 0
@@ -140,7 +140,7 @@ func (m *Model) fixTop() {
 // log do not fill its h rows, so a window that grew (a resize, a filter
 // that shows fewer events) shows events above instead of blank lines. The
 // cursor stays inside: the window only gains rows above it.
-func (m *Model) fillWindow(h int) {
+func (m *Conversation) fillWindow(h int) {
 	rows := 0
 	for i := max(m.top, 0); i < m.log.Len() && rows < h; i++ {
 		if m.shows(i) {
@@ -157,7 +157,7 @@ func (m *Model) fillWindow(h int) {
 }
 
 // visibleRows returns the event indices of the list window's rows.
-func (m Model) visibleRows(h int) []int {
+func (m *Conversation) visibleRows(h int) []int {
 	rows := make([]int, 0, h)
 	for i := max(m.top, 0); i < m.log.Len() && len(rows) < h; i++ {
 		if m.shows(i) {
@@ -186,12 +186,12 @@ func nextIn(marks []int, cursor int, forward bool) (int, bool) {
 
 // recordingEnded reports whether the conversation is a recording read to
 // its end: nothing more can arrive, so its last status is final.
-func (m Model) recordingEnded() bool {
+func (m *Conversation) recordingEnded() bool {
 	return !m.opts.Live && (m.opts.Feed == nil || m.feedDone)
 }
 
 // verdict is the verdict on st, the state at the cursor: the recording's
 // final one when the cursor is on the last event of an ended recording.
-func (m Model) verdict(st reducer.State) reducer.Verdict {
+func (m *Conversation) verdict(st reducer.State) reducer.Verdict {
 	return st.Verdict(m.recordingEnded() && m.cursor == m.log.Len()-1)
 }

@@ -18,7 +18,7 @@ const pairScan = 64
 // marks are drawn over the cached text, so moving the cursor re-renders
 // nothing but the marker column.
 type eventList struct {
-	m Model
+	m *Conversation
 	// wide: the time column prints times past a day in full (wideTimes).
 	wide bool
 }
@@ -91,7 +91,7 @@ func (l eventList) title(width int, forgotten bool) string {
 }
 
 // focusTitle is a pane's name.
-func (m Model) focusTitle(p pane) string { return p.title() }
+func (m *Conversation) focusTitle(p pane) string { return p.title() }
 
 // row renders event i's row: the marker column, then the cached text. The
 // marker column's first cell holds the cursor or a bookmark, its second

@@ -5,10 +5,10 @@ import (
 )
 
 // listRows is the number of event rows the list pane holds.
-func listRows(m Model) int { return m.layout().list.h - 1 }
+func listRows(m *Conversation) int { return m.layout().list.h - 1 }
 
 // shownCount is how many events the filter shows.
-func shownCount(m Model) int {
+func shownCount(m *Conversation) int {
 	n := 0
 	for i := 0; i < m.log.Len(); i++ {
 		ev := m.log.Event(i)
@@ -21,7 +21,7 @@ func shownCount(m Model) int {
 
 // assertFilledAround fails unless the cursor's row is on the screen and
 // the list leaves no row empty while the filter shows enough events.
-func assertFilledAround(t *testing.T, m Model, what string) {
+func assertFilledAround(t *testing.T, m *Conversation, what string) {
 	t.Helper()
 	h := listRows(m)
 	rows := m.visibleRows(h)
@@ -59,7 +59,7 @@ func TestKindFilterReanchorsTheList(t *testing.T) {
 	m = newModel(Options{Log: log}, 160, 48)
 	m = jumpTo(t, m, "1500")
 	m, _ = press(t, m, "j", "j", "j")
-	row := func(m Model) int {
+	row := func(m *Conversation) int {
 		for k, i := range m.visibleRows(listRows(m)) {
 			if i == m.cursor {
 				return k

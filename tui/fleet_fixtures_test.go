@@ -151,6 +151,9 @@ func fleetFixture(t testing.TB) (history, live []model.FleetUpdate) {
 	add(&history, metaUp(cloud, model.ConversationMeta{Title: "Write the release notes", Status: model.StatusFinished, Paused: true,
 		UpdatedAt: fleetNow.Add(-26 * time.Hour), Stats: &model.Stats{UsageToMetrics: map[string]*model.Metrics{
 			"agent": {ModelName: "claude", AccumulatedCost: 1.37, Accumulated: model.TokenUsage{Prompt: 812000, Completion: 20400}}}}}))
+	// The Cloud's listing is being retried.
+	add(&live, model.FleetUpdate{Ref: model.ConversationRef{Source: "cloud", Kind: model.SourceCloud},
+		Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 3, Reason: "503 Service Unavailable"}}})
 	// One only just listed.
 	fresh := fleetRef("cloud", "f4e5")
 	add(&history, metaUp(fresh, model.ConversationMeta{Title: "Upgrade the Go toolchain"}), connUp(fresh, model.PhaseConnecting))

@@ -93,6 +93,19 @@ func (f *Fleet) heading() string {
 	if a := f.attentionCount(); a > 0 {
 		head += sep + s.Warn.Render(strconv.Itoa(a)+" need you")
 	}
+	if f.feedDone {
+		head += sep + s.Muted.Render("sources ended")
+	}
+	for _, src := range f.fleet.Sources() {
+		if !src.Troubled() {
+			continue
+		}
+		style := s.Warn
+		if src.Conn.Phase == model.PhaseLost {
+			style = s.Error
+		}
+		head += sep + style.Render(src.Label()+": "+fleet.ConnText(fleet.Row{Conn: src.Conn, ConnKnown: true}))
+	}
 	order := "↑"
 	if f.query.Desc {
 		order = "↓"
@@ -103,9 +116,6 @@ func (f *Fleet) heading() string {
 	}
 	if f.query.Text != "" && !f.filtering {
 		head += sep + s.Muted.Render("filter ") + s.Accent.Render("“"+model.SanitizeLine(f.query.Text)+"”")
-	}
-	if f.feedDone {
-		head += sep + s.Muted.Render("sources ended")
 	}
 	if where := model.SanitizeLine(f.opts.Where); where != "" {
 		head += sep + s.Muted.Render(where)

@@ -7,7 +7,7 @@ import (
 // footer is the bottom line: the prompt while one is open, else a transient
 // message and the keys that apply now.
 type footer struct {
-	m  Model
+	m  *Conversation
 	st reducer.State
 }
 
@@ -31,7 +31,7 @@ func (f footer) Render(width, height int) string {
 	}
 	// The message comes first; the keys take the room it leaves, and
 	// "? help  q quit" stays at the end whatever the message's length.
-	tail := shortHelp(paneKeys{}, k, s, width)
+	tail := shortHelp(paneKeys{back: keys.back}, k, s, width)
 	lead = truncate(lead, max(width-textWidth(tail)-2, 0))
 	rest := width - textWidth(lead) - 2
 	return fit(lead+"  "+shortHelp(keys, k, s, rest), width, height)
@@ -41,7 +41,7 @@ func (f footer) Render(width, height int) string {
 // disabled: accept and reject only while live and waiting for
 // confirmation, export only with an exporter, n/N only after a search.
 // st is the state as of the cursor.
-func (m Model) activeKeys(st reducer.State) KeyMap {
+func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k := m.keys
 	// Answering is about the conversation now, not the cursor's past: the
 	// latest state decides, wherever the cursor is.
@@ -50,6 +50,9 @@ func (m Model) activeKeys(st reducer.State) KeyMap {
 	k.Accept.SetEnabled(canRespond)
 	k.Reject.SetEnabled(canRespond)
 	k.Export.SetEnabled(m.opts.Export != nil)
+	canBranch := m.opts.Branching != nil && m.tree.unsupported == ""
+	k.Fork.SetEnabled(canBranch)
+	k.Navigate.SetEnabled(canBranch)
 	k.NextMatch.SetEnabled(len(m.search.matches) > 0)
 	k.PrevMatch.SetEnabled(len(m.search.matches) > 0)
 	k.Bottom.SetEnabled(!m.follow)

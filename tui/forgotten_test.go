@@ -88,7 +88,7 @@ func TestForgottenMarksInAGeneratedConversation(t *testing.T) {
 	// Showing only messages and condensations, the window reaches back
 	// from the condensation into what it forgot.
 	m.filter = m.filter.toggled(kindMessage).toggled(kindCondense)
-	m = m.moveTo(cond)
+	m.moveTo(cond)
 	g := m.styles.Glyphs.Forgotten
 	out := screen(m)
 	st := m.state()

@@ -20,11 +20,11 @@ var goldenSizes = [][2]int{{160, 48}, {80, 24}}
 // scenario builds a model of a given size in a known state.
 type scenario struct {
 	name  string
-	build func(t *testing.T, w, h int) Model
+	build func(t *testing.T, w, h int) *Conversation
 }
 
 // liveModel builds a live model over log that received a "connected" state.
-func liveModel(t *testing.T, log *reducer.Log, w, h int, opts Options) Model {
+func liveModel(t *testing.T, log *reducer.Log, w, h int, opts Options) *Conversation {
 	opts.Log, opts.Live = log, true
 	opts.Feed = make(chan model.Batch)
 	m := newModel(opts, w, h)
@@ -48,35 +48,35 @@ func demoLog(t *testing.T, n int) *reducer.Log {
 
 func goldenScenarios() []scenario {
 	return []scenario{
-		{"demo_midrun", func(t *testing.T, w, h int) Model {
+		{"demo_midrun", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
 			m = jumpTo(t, m, "151")
 			return m
 		}},
-		{"demo_waiting_for_confirmation", func(t *testing.T, w, h int) Model {
+		{"demo_waiting_for_confirmation", func(t *testing.T, w, h int) *Conversation {
 			return liveModel(t, demoLog(t, 236), w, h, Options{Title: "demo", Source: "ws 127.0.0.1:8000",
 				Controls: &fakeControls{}})
 		}},
-		{"replay_start", func(t *testing.T, w, h int) Model {
+		{"replay_start", func(t *testing.T, w, h int) *Conversation {
 			return newModel(Options{Log: trajectory(t, "cli447_hi_followup_iterative_case_a"),
 				Title: "cli447 follow-up", Source: "replay trajectories/cli447"}, w, h)
 		}},
-		{"midrun_task_plan", func(t *testing.T, w, h int) Model {
+		{"midrun_task_plan", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"),
 				Title: "creating agent plan", Source: "replay trajectories/creating_agent_plan"}, w, h)
 			m, _ = press(t, m, "j", "j", "j")
 			return m
 		}},
-		{"waiting_for_confirmation", func(t *testing.T, w, h int) Model {
+		{"waiting_for_confirmation", func(t *testing.T, w, h int) *Conversation {
 			return liveModel(t, waitingLog(t), w, h, Options{Title: "confirmation mode",
 				Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}})
 		}},
-		{"error", func(t *testing.T, w, h int) Model {
+		{"error", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: errorLog(t), Title: "hello world, then errors", Source: "replay ./errors"}, w, h)
 			m, _ = press(t, m, "]", "]", "]")
 			return m
 		}},
-		{"inspector_terminal_action", func(t *testing.T, w, h int) Model {
+		{"inspector_terminal_action", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
 				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
 			m, _ = press(t, m, ":")
@@ -84,19 +84,19 @@ func goldenScenarios() []scenario {
 			m, _ = press(t, m, "enter", "enter")
 			return m
 		}},
-		{"replay_loading", func(t *testing.T, w, h int) Model {
+		{"replay_loading", func(t *testing.T, w, h int) *Conversation {
 			evs := generatedEvents(t, 3000, 1)
 			return loadingModel(t, evs, []int{32, 64, 128}, 1000, w, h)
 		}},
-		{"conn_key_rejected", func(t *testing.T, w, h int) Model {
+		{"conn_key_rejected", func(t *testing.T, w, h int) *Conversation {
 			return connModel(t, w, h, false, model.ConnState{Phase: model.PhaseLost, Final: true, Code: "auth",
 				Reason: "GET /api/conversations/x/events/search: 401 Unauthorized"})
 		}},
-		{"conn_reconnecting", func(t *testing.T, w, h int) Model {
+		{"conn_reconnecting", func(t *testing.T, w, h int) *Conversation {
 			return connModel(t, w, h, true, model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2,
 				RetryIn: 1230 * time.Millisecond, Reason: "dial tcp 127.0.0.1:8000: connect: connection refused"})
 		}},
-		{"attention_pinned_waiting", func(t *testing.T, w, h int) Model {
+		{"attention_pinned_waiting", func(t *testing.T, w, h int) *Conversation {
 			full := trajectory(t, "confirmation_mode")
 			log := reducer.NewLog(nil, 0)
 			for i := 0; i <= 6; i++ {
@@ -108,7 +108,7 @@ func goldenScenarios() []scenario {
 			m, _ = send(m, statusBatch(t, "c0000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
 			return m
 		}},
-		{"pinned_new_events", func(t *testing.T, w, h int) Model {
+		{"pinned_new_events", func(t *testing.T, w, h int) *Conversation {
 			full := trajectory(t, "cli447_hi_followup_iterative_case_a")
 			log := reducer.NewLog(nil, 0)
 			for i := 0; i < 8; i++ {

@@ -13,7 +13,7 @@ import (
 // connection, the execution status as of the cursor, and whether the cursor
 // follows the newest event or is pinned in the past.
 type header struct {
-	m  Model
+	m  *Conversation
 	st reducer.State
 }
 

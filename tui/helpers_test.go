@@ -77,11 +77,11 @@ func fixtureLog(tb testing.TB, raws ...string) *reducer.Log {
 }
 
 // newModel builds a plain-text model of the given size.
-func newModel(opts Options, w, h int) Model {
+func newModel(opts Options, w, h int) *Conversation {
 	opts.NoColor = true
-	m := New(opts)
-	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	return next.(Model)
+	m := NewConversation(opts)
+	_ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
 }
 
 // keyMsg builds the key press a terminal sends for a key name as
@@ -107,30 +107,27 @@ func keyMsg(name string) tea.KeyPressMsg {
 
 // press sends keys to the model one by one, running no commands, and
 // returns the model and the last command.
-func press(tb testing.TB, m Model, keys ...string) (Model, tea.Cmd) {
+func press(tb testing.TB, m *Conversation, keys ...string) (*Conversation, tea.Cmd) {
 	tb.Helper()
 	var cmd tea.Cmd
 	for _, k := range keys {
-		var next tea.Model
-		next, cmd = m.Update(keyMsg(k))
-		m = next.(Model)
+		cmd = m.Update(keyMsg(k))
 	}
 	return m, cmd
 }
 
 // typeText types text into an open prompt.
-func typeText(tb testing.TB, m Model, text string) Model {
+func typeText(tb testing.TB, m *Conversation, text string) *Conversation {
 	tb.Helper()
 	for _, r := range text {
-		next, _ := m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-		m = next.(Model)
+		_ = m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	return m
 }
 
 // jumpTo opens the jump prompt, types target and submits it, as a user
 // jumping to an event number or a time does.
-func jumpTo(tb testing.TB, m Model, target string) Model {
+func jumpTo(tb testing.TB, m *Conversation, target string) *Conversation {
 	tb.Helper()
 	m, _ = press(tb, m, ":")
 	m = typeText(tb, m, target)
@@ -140,7 +137,7 @@ func jumpTo(tb testing.TB, m Model, target string) Model {
 
 // runCmd runs a command and feeds its message (and those of a batch) back
 // into the model, skipping ticks, which would wait.
-func runCmd(tb testing.TB, m Model, cmd tea.Cmd) Model {
+func runCmd(tb testing.TB, m *Conversation, cmd tea.Cmd) *Conversation {
 	tb.Helper()
 	if cmd == nil {
 		return m
@@ -162,14 +159,14 @@ func runCmd(tb testing.TB, m Model, cmd tea.Cmd) Model {
 	case nil, flashExpiredMsg, playTickMsg:
 		return m
 	}
-	next, cmd2 := m.Update(msg)
+	cmd2 := m.Update(msg)
 	_ = cmd2
-	return next.(Model)
+	return m
 }
 
 // screen renders the model as plain text.
-func screen(m Model) string {
-	return m.View().Content
+func screen(m *Conversation) string {
+	return m.View()
 }
 
 // fmtType names a value's dynamic type.
@@ -177,3 +174,12 @@ func fmtType(v any) string { return fmt.Sprintf("%T", v) }
 
 // windowSize is the message a resize sends.
 func windowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+// isPop reports whether cmd goes back one screen (Pop).
+func isPop(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	msg, ok := cmd().(popMsg)
+	return ok && msg.quitAtRoot
+}

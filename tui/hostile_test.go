@@ -36,7 +36,7 @@ func TestHostileRecording(t *testing.T) {
 	log := hostileLog(t)
 	for _, size := range goldenSizes {
 		m := newModel(Options{Log: log, Title: hostileText, Source: hostileText}, size[0], size[1])
-		check := func(what string, m Model) {
+		check := func(what string, m *Conversation) {
 			t.Helper()
 			out := screen(m)
 			if bad, ok := forbidden(out); ok {

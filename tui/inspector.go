@@ -32,8 +32,8 @@ type inspector struct {
 	// instead of wrapped; it stays as set from one event to the next.
 	nowrap bool
 	xoff   int
-	// data is built when the inspector opens on an event, and shared by
-	// the model's copies (folding changes it in place).
+	// data is built when the inspector opens on an event (folding
+	// changes it in place).
 	data *inspectData
 }
 
@@ -62,9 +62,9 @@ type rawRows struct {
 }
 
 // openInspector opens the inspector on the cursor's event.
-func (m Model) openInspector() Model {
+func (m *Conversation) openInspector() {
 	if m.cursor < 0 {
-		return m
+		return
 	}
 	mode := m.insp.mode
 	if !m.insp.open {
@@ -85,12 +85,13 @@ func (m Model) openInspector() Model {
 		d.tree.foldDeep(0, 40)
 	}
 	m.insp.data = d
-	return m.refreshMarkdown()
+	m.refreshMarkdown()
+	return
 }
 
 // lines returns the current mode's lines, wrapped (rendered, diff) or left
 // whole (raw JSON, where the selected line matters) to width.
-func (in inspector) lines(m Model, width int) ([]string, []*jsonNode) {
+func (in inspector) lines(m *Conversation, width int) ([]string, []*jsonNode) {
 	d := in.data
 	if d == nil {
 		return nil, nil
@@ -169,7 +170,7 @@ func wrapLines(lines []string, width int) []string {
 }
 
 // Render draws the inspector: a title with the mode, then the lines.
-func (in inspector) Render(m Model, width, height int) string {
+func (in inspector) Render(m *Conversation, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
@@ -255,14 +256,14 @@ func sideways(line string, x, w int) string {
 }
 
 // lineCount is the number of lines of the current mode at width.
-func (in inspector) lineCount(m Model, width int) int {
+func (in inspector) lineCount(m *Conversation, width int) int {
 	lines, _ := in.lines(m, width)
 	return len(lines)
 }
 
 // scrollBy moves the inspector's view (or, in raw mode, its selected line)
 // by n lines, keeping the selected line on screen.
-func (m Model) inspectScroll(n int) Model {
+func (m *Conversation) inspectScroll(n int) {
 	r := m.layout().list
 	body := max(r.h-1, 1)
 	total := m.insp.lineCount(m, r.w)
@@ -274,17 +275,17 @@ func (m Model) inspectScroll(n int) Model {
 		if m.insp.line >= m.insp.scroll+body {
 			m.insp.scroll = m.insp.line - body + 1
 		}
-		return m
+		return
 	}
 	m.insp.scroll = clampScroll(m.insp.scroll+n, total, body)
-	return m
+	return
 }
 
 // toggleFold folds or unfolds the container on the raw view's selected
 // line.
-func (m Model) toggleFold() Model {
+func (m *Conversation) toggleFold() {
 	if m.insp.mode != modeRaw {
-		return m
+		return
 	}
 	_, nodes := m.insp.lines(m, m.layout().list.w)
 	if m.insp.line < len(nodes) && nodes[m.insp.line] != nil {
@@ -296,7 +297,7 @@ func (m Model) toggleFold() Model {
 			m.insp.line--
 		}
 	}
-	return m
+	return
 }
 
 // resultScan bounds the forward search for an action's result.
@@ -304,7 +305,7 @@ const resultScan = 256
 
 // resultOf finds the observation that answers the action at index i among
 // the events that follow it.
-func (m Model) resultOf(i int) (int, bool) {
+func (m *Conversation) resultOf(i int) (int, bool) {
 	ev := m.log.Event(i)
 	a, ok := ev.Body.(*model.Action)
 	if !ok || a.Command == "" || ev.ID == "" {

@@ -17,17 +17,18 @@ import (
 // ("+0:30", "+1:02:03", "+4d07h"), a time of day ("14:03:00", UTC, or
 // "14:03:00+05:30", on the cursor event's day) or a full ISO time. A time
 // goes to the first event, in log order, stamped at or after it.
-func (m Model) jumpTo(text string) (tea.Model, tea.Cmd) {
+func (m *Conversation) jumpTo(text string) tea.Cmd {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return m, nil
+		return nil
 	}
 	n := m.log.Len()
 	if num, err := strconv.Atoi(strings.TrimPrefix(text, "#")); err == nil {
 		if num < 1 || num > n {
 			return m.setFlash("no event " + strings.TrimPrefix(text, "#") + " (1-" + itoa(n) + ")")
 		}
-		return m.moveTo(num - 1).afterMove(m), nil
+		m.travel(num - 1)
+		return nil
 	}
 	t, ok := m.parseJumpTime(text)
 	if !ok {
@@ -37,11 +38,12 @@ func (m Model) jumpTo(text string) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m.setFlash("no event at or after " + t.UTC().Format(time.RFC3339))
 	}
-	return m.moveTo(i).afterMove(m), nil
+	m.travel(i)
+	return nil
 }
 
 // parseJumpTime reads a relative offset, a time of day or a full time.
-func (m Model) parseJumpTime(text string) (time.Time, bool) {
+func (m *Conversation) parseJumpTime(text string) (time.Time, bool) {
 	if text[0] == '+' || text[0] == '-' {
 		d, ok := parseOffset(text[1:])
 		start := m.cache.startTime(m.log)

@@ -10,31 +10,30 @@ import (
 
 // handleKey routes a key press: an open prompt, help, the kind picker and
 // the inspector see it first; what they leave goes to the global keys.
-func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.input.active() {
 		return m.promptKey(msg)
 	}
 	st := m.state()
 	k := m.activeKeys(st)
 	if msg.String() == "ctrl+c" {
-		return m, tea.Interrupt
+		return tea.Interrupt
 	}
 	if m.showHelp {
+		// Any key but scrolling closes the help: q and esc go back.
 		switch {
-		case key.Matches(msg, k.Quit):
-			return m, tea.Quit
 		case key.Matches(msg, k.Down):
-			m = m.helpScroll(1)
+			m.helpScroll(1)
 		case key.Matches(msg, k.Up):
-			m = m.helpScroll(-1)
+			m.helpScroll(-1)
 		case key.Matches(msg, k.PageDown, k.HalfDown):
-			m = m.helpScroll(max(m.helpArea().h/2, 1))
+			m.helpScroll(max(m.helpArea().h/2, 1))
 		case key.Matches(msg, k.PageUp, k.HalfUp):
-			m = m.helpScroll(-max(m.helpArea().h/2, 1))
+			m.helpScroll(-max(m.helpArea().h/2, 1))
 		default:
 			m.showHelp, m.helpAt = false, 0
 		}
-		return m, nil
+		return nil
 	}
 	if m.picker.open {
 		return m.pickerKey(msg)
@@ -48,15 +47,15 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		// The banner was seen; the list gets its lines back.
 		m.attn = attention{}
 		m.fixTop()
-		return m, nil
+		return nil
 	}
 	if m.insp.open {
-		if next, cmd, ok := m.inspectorKey(msg, k); ok {
-			return next, cmd
+		if cmd, ok := m.inspectorKey(msg, k); ok {
+			return cmd
 		}
 	} else if m.focus != paneList {
-		if next, ok := m.paneScrollKey(msg, k); ok {
-			return next, nil
+		if m.paneScrollKey(msg, k) {
+			return nil
 		}
 	}
 	return m.globalKey(msg, k, st)
@@ -64,10 +63,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // inspectorKey answers the keys that mean something else in the
 // inspector: scrolling, modes, folding, back.
-func (m Model) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (Model, tea.Cmd, bool) {
+func (m *Conversation) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, bool) {
 	page := max(m.layout().list.h-2, 1)
 	switch {
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, k.Back, k.Quit):
+		// The inspector is a screen over the list: esc and q go back.
 		m.insp.open = false
 	case key.Matches(msg, k.Raw):
 		m.insp.mode = toggleMode(m.insp.mode, modeRaw)
@@ -76,7 +76,7 @@ func (m Model) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (Model, tea.Cmd, bool
 		m.insp.mode = toggleMode(m.insp.mode, modeDiff)
 		m.insp.scroll, m.insp.line = 0, 0
 	case m.insp.mode == modeRaw && key.Matches(msg, k.Fold):
-		m = m.toggleFold()
+		m.toggleFold()
 	case key.Matches(msg, k.Wrap):
 		m.insp.nowrap, m.insp.xoff = !m.insp.nowrap, 0
 		m.insp.scroll, m.insp.line = 0, 0
@@ -85,27 +85,27 @@ func (m Model) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (Model, tea.Cmd, bool
 	case key.Matches(msg, k.Right):
 		m.insp.xoff = min(m.insp.xoff+sidewaysStep, m.rawLongest())
 	case key.Matches(msg, k.Down):
-		m = m.inspectScroll(1)
+		m.inspectScroll(1)
 	case key.Matches(msg, k.Up):
-		m = m.inspectScroll(-1)
+		m.inspectScroll(-1)
 	case key.Matches(msg, k.PageDown):
-		m = m.inspectScroll(page)
+		m.inspectScroll(page)
 	case key.Matches(msg, k.PageUp):
-		m = m.inspectScroll(-page)
+		m.inspectScroll(-page)
 	case key.Matches(msg, k.HalfDown):
-		m = m.inspectScroll(page / 2)
+		m.inspectScroll(page / 2)
 	case key.Matches(msg, k.HalfUp):
-		m = m.inspectScroll(-page / 2)
+		m.inspectScroll(-page / 2)
 	case msg.String() == "home":
-		m = m.inspectScroll(-1 << 30)
+		m.inspectScroll(-1 << 30)
 	case msg.String() == "end":
-		m = m.inspectScroll(1 << 30)
+		m.inspectScroll(1 << 30)
 	case key.Matches(msg, k.Inspect):
 		// enter outside raw mode: nothing to fold.
 	default:
-		return m, nil, false
+		return nil, false
 	}
-	return m, nil, true
+	return nil, true
 }
 
 // sidewaysStep is how far ←/→ scroll unwrapped raw JSON.
@@ -113,7 +113,7 @@ const sidewaysStep = 16
 
 // rawLongest is how far unwrapped raw JSON can scroll sideways: until its
 // longest line's end is on screen.
-func (m Model) rawLongest() int {
+func (m *Conversation) rawLongest() int {
 	r := m.layout().list
 	lines, _ := m.insp.lines(m, r.w)
 	longest := 0
@@ -133,7 +133,7 @@ func toggleMode(cur, mode inspectMode) inspectMode {
 }
 
 // paneScrollKey scrolls the focused side pane with the movement keys.
-func (m Model) paneScrollKey(msg tea.KeyPressMsg, k KeyMap) (Model, bool) {
+func (m *Conversation) paneScrollKey(msg tea.KeyPressMsg, k KeyMap) bool {
 	p := m.focus
 	step := 1
 	if p == paneTimeline {
@@ -152,50 +152,51 @@ func (m Model) paneScrollKey(msg tea.KeyPressMsg, k KeyMap) (Model, bool) {
 	case key.Matches(msg, k.Back):
 		m.focus = paneList
 	default:
-		return m, false
+		return false
 	}
 	m.scroll[p] = max(m.scroll[p], 0)
 	// Clamp to the pane's content so scrolling back up answers at once.
 	lines := len(m.sidePane(m.state(), p, m.sideWidth(), 0).lines)
 	m.scroll[p] = min(m.scroll[p], max(lines-1, 0))
-	return m, true
+	return true
 }
 
 // sideWidth is how wide the side panes are drawn now.
-func (m Model) sideWidth() int { return m.layout().side.w }
+func (m *Conversation) sideWidth() int { return m.layout().side.w }
 
 // globalKey answers the keys that apply everywhere.
-func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.Model, tea.Cmd) {
+func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) tea.Cmd {
 	half := max(m.layout().list.h/2, 1)
 	page := max(m.layout().list.h-2, 1)
 	marks := func() reducer.Marks { return m.log.Marks() }
-	var next Model
+	before := m.cursor
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		// Back one screen; at the root, the program ends.
+		return Pop()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
-		return m, nil
+		return nil
 	case key.Matches(msg, k.Down):
-		next = m.moveTo(m.stepped(1))
+		m.moveTo(m.stepped(1))
 	case key.Matches(msg, k.Up):
-		next = m.moveTo(m.stepped(-1))
+		m.moveTo(m.stepped(-1))
 	case key.Matches(msg, k.Top):
 		i := 0
 		if !m.shows(0) {
 			i, _ = m.nextShown(0)
 		}
-		next = m.moveTo(i)
+		m.moveTo(i)
 	case key.Matches(msg, k.Bottom):
-		next = m.moveTo(m.log.Len() - 1)
+		m.moveTo(m.log.Len() - 1)
 	case key.Matches(msg, k.HalfDown):
-		next = m.moveTo(m.stepped(half))
+		m.moveTo(m.stepped(half))
 	case key.Matches(msg, k.HalfUp):
-		next = m.moveTo(m.stepped(-half))
+		m.moveTo(m.stepped(-half))
 	case key.Matches(msg, k.PageDown):
-		next = m.moveTo(m.stepped(page))
+		m.moveTo(m.stepped(page))
 	case key.Matches(msg, k.PageUp):
-		next = m.moveTo(m.stepped(-page))
+		m.moveTo(m.stepped(-page))
 	case key.Matches(msg, k.NextError, k.PrevError):
 		return m.jumpMark(marks().Errors, key.Matches(msg, k.NextError), "error")
 	case key.Matches(msg, k.NextUser, k.PrevUser):
@@ -207,23 +208,26 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 	case key.Matches(msg, k.NextBookmark, k.PrevBookmark):
 		return m.jumpBookmark(key.Matches(msg, k.NextBookmark))
 	case key.Matches(msg, k.Jump):
-		return m.openJump(), nil
+		m.openJump()
+		return nil
 	case key.Matches(msg, k.Search):
-		return m.openSearch(), nil
+		m.openSearch()
+		return nil
 	case key.Matches(msg, k.NextMatch):
-		next = m.nextMatch(true)
+		m.nextMatch(true)
 	case key.Matches(msg, k.PrevMatch):
-		next = m.nextMatch(false)
+		m.nextMatch(false)
 	case key.Matches(msg, k.Filter):
 		m.picker.open = true
-		return m, nil
+		return nil
 	case key.Matches(msg, k.Noise):
-		before := m
-		m.filter.hideNoise = !m.filter.hideNoise
-		return m.reanchor(before), nil
+		f := m.filter
+		f.hideNoise = !f.hideNoise
+		m.setFilter(f)
+		return nil
 	case key.Matches(msg, k.TimeMode):
 		m.timeMode = (m.timeMode + 1) % timeModeCount
-		return m, nil
+		return nil
 	case key.Matches(msg, k.Play):
 		return m.togglePlay()
 	case key.Matches(msg, k.Faster):
@@ -234,50 +238,64 @@ func (m Model) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State) (tea.M
 		if m.focus != paneList {
 			m.focus = paneList
 		}
-		return m.openInspector(), nil
+		m.openInspector()
+		return nil
 	case key.Matches(msg, k.Copy):
 		return m.copyEvent()
 	case key.Matches(msg, k.Pager):
-		return m, m.writePagerFile()
+		return m.writePagerFile()
 	case key.Matches(msg, k.Export):
 		m.input = prompt{kind: promptExport}
-		return m, nil
+		return nil
 	case key.Matches(msg, k.Focus):
 		m.focus = (m.focus + 1) % paneCount
 		m.fixTop()
-		return m, nil
+		return nil
 	case key.Matches(msg, k.FocusPane):
 		// The digit is the pane's place: 1 events … 5 pending.
 		if d := msg.String(); len(d) == 1 && d[0] >= '1' && int(d[0]-'1') < int(paneCount) {
 			m.focus = pane(d[0] - '1')
 			m.fixTop()
 		}
-		return m, nil
+		return nil
 	case key.Matches(msg, k.Accept, k.Reject):
 		return m.askConfirm(key.Matches(msg, k.Accept))
 	case msg.String() == "a" || msg.String() == "x":
 		return m.setFlash("accept/reject apply only to a live conversation waiting for confirmation")
+	case key.Matches(msg, k.Fork) || msg.String() == "b":
+		return m.askFork()
+	case key.Matches(msg, k.Navigate) || msg.String() == "H":
+		return m.askNavigate()
 	default:
-		return m, nil
+		return nil
 	}
-	return next.afterMove(m), nil
+	m.afterMove(before)
+	return nil
 }
 
 // afterMove keeps the inspector on the cursor's event when the cursor
 // moved while it was open, and stops a running search from moving it.
-func (m Model) afterMove(before Model) Model {
-	if m.insp.open && m.cursor != before.cursor {
-		m = m.openInspector()
+// before is where the cursor was.
+func (m *Conversation) afterMove(before int) {
+	if m.insp.open && m.cursor != before {
+		m.openInspector()
 	}
-	if m.cursor != before.cursor {
+	if m.cursor != before {
 		// The user went somewhere: a running search no longer moves.
 		m.search.jump = false
 	}
-	return m
+}
+
+// travel moves the cursor to event i as a jump does: the inspector
+// follows it and a running search stops moving it.
+func (m *Conversation) travel(i int) {
+	before := m.cursor
+	m.moveTo(i)
+	m.afterMove(before)
 }
 
 // jumpMark moves to the next or previous index in marks.
-func (m Model) jumpMark(marks []int, forward bool, what string) (tea.Model, tea.Cmd) {
+func (m *Conversation) jumpMark(marks []int, forward bool, what string) tea.Cmd {
 	i, ok := nextIn(marks, m.cursor, forward)
 	if !ok {
 		dir := "next"
@@ -286,12 +304,13 @@ func (m Model) jumpMark(marks []int, forward bool, what string) (tea.Model, tea.
 		}
 		return m.setFlash("no " + dir + " " + what)
 	}
-	return m.moveTo(i).afterMove(m), nil
+	m.travel(i)
+	return nil
 }
 
 // jumpBookmark moves to the next or previous bookmark, wrapping around at
 // either end so ' and " cycle through all of them.
-func (m Model) jumpBookmark(forward bool) (tea.Model, tea.Cmd) {
+func (m *Conversation) jumpBookmark(forward bool) tea.Cmd {
 	n := len(m.bookmarks)
 	if n == 0 {
 		return m.setFlash("no bookmark: m sets one")
@@ -303,7 +322,8 @@ func (m Model) jumpBookmark(forward bool) (tea.Model, tea.Cmd) {
 			i = m.bookmarks[n-1]
 		}
 	}
-	return m.moveTo(i).afterMove(m), nil
+	m.travel(i)
+	return nil
 }
 
 // boundKey reports whether msg is bound to any action of the key map.
@@ -317,9 +337,9 @@ func boundKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // toggleBookmark sets or clears a bookmark on the cursor's event.
-func (m Model) toggleBookmark() (tea.Model, tea.Cmd) {
+func (m *Conversation) toggleBookmark() tea.Cmd {
 	if m.cursor < 0 {
-		return m, nil
+		return nil
 	}
 	out := make([]int, 0, len(m.bookmarks)+1)
 	found := false
@@ -342,7 +362,7 @@ func (m Model) toggleBookmark() (tea.Model, tea.Cmd) {
 }
 
 // isBookmarked reports whether event i has a bookmark.
-func (m Model) isBookmarked(i int) bool {
+func (m *Conversation) isBookmarked(i int) bool {
 	for _, b := range m.bookmarks {
 		if b == i {
 			return true

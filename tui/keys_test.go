@@ -11,7 +11,7 @@ import (
 )
 
 // shownKind is the short kind of the cursor's event.
-func shownKind(m Model) string {
+func shownKind(m *Conversation) string {
 	ev := m.log.Event(m.cursor)
 	return shortKind(&ev)
 }
@@ -24,61 +24,61 @@ func TestMoveKeys(t *testing.T) {
 	}
 	tests := []struct {
 		keys  []string
-		check func(t *testing.T, m Model)
+		check func(t *testing.T, m *Conversation)
 	}{
-		{[]string{"j"}, func(t *testing.T, m Model) {
+		{[]string{"j"}, func(t *testing.T, m *Conversation) {
 			if want, _ := base.nextShown(0); m.cursor != want {
 				t.Errorf("j: cursor %d, want %d", m.cursor, want)
 			}
 		}},
-		{[]string{"down", "down", "up"}, func(t *testing.T, m Model) {
+		{[]string{"down", "down", "up"}, func(t *testing.T, m *Conversation) {
 			if want, _ := base.nextShown(0); m.cursor != want {
 				t.Errorf("down down up: cursor %d, want %d", m.cursor, want)
 			}
 		}},
-		{[]string{"j", "k"}, func(t *testing.T, m Model) {
+		{[]string{"j", "k"}, func(t *testing.T, m *Conversation) {
 			if m.cursor != 0 {
 				t.Errorf("j k: cursor %d, want 0", m.cursor)
 			}
 		}},
-		{[]string{"G"}, func(t *testing.T, m Model) {
+		{[]string{"G"}, func(t *testing.T, m *Conversation) {
 			if m.cursor != log.Len()-1 {
 				t.Errorf("G: cursor %d, want %d", m.cursor, log.Len()-1)
 			}
 		}},
-		{[]string{"end", "home"}, func(t *testing.T, m Model) {
+		{[]string{"end", "home"}, func(t *testing.T, m *Conversation) {
 			if m.cursor != 0 {
 				t.Errorf("end home: cursor %d, want 0", m.cursor)
 			}
 		}},
-		{[]string{"G", "g"}, func(t *testing.T, m Model) {
+		{[]string{"G", "g"}, func(t *testing.T, m *Conversation) {
 			if m.cursor != 0 {
 				t.Errorf("G g: cursor %d", m.cursor)
 			}
 		}},
-		{[]string{"ctrl+d"}, func(t *testing.T, m Model) {
+		{[]string{"ctrl+d"}, func(t *testing.T, m *Conversation) {
 			half := m.layout().list.h / 2
 			if want := base.stepped(half); m.cursor != want || want == 0 {
 				t.Errorf("ctrl+d: cursor %d, want %d", m.cursor, want)
 			}
 		}},
-		{[]string{"ctrl+d", "ctrl+u"}, func(t *testing.T, m Model) {
+		{[]string{"ctrl+d", "ctrl+u"}, func(t *testing.T, m *Conversation) {
 			if m.cursor != 0 {
 				t.Errorf("ctrl+d ctrl+u: cursor %d", m.cursor)
 			}
 		}},
-		{[]string{"pgdown"}, func(t *testing.T, m Model) {
+		{[]string{"pgdown"}, func(t *testing.T, m *Conversation) {
 			page := m.layout().list.h - 2
 			if want := base.stepped(page); m.cursor != want {
 				t.Errorf("pgdown: cursor %d, want %d", m.cursor, want)
 			}
 		}},
-		{[]string{"pgdown", "pgup"}, func(t *testing.T, m Model) {
+		{[]string{"pgdown", "pgup"}, func(t *testing.T, m *Conversation) {
 			if m.cursor != 0 {
 				t.Errorf("pgdown pgup: cursor %d", m.cursor)
 			}
 		}},
-		{[]string{"t"}, func(t *testing.T, m Model) {
+		{[]string{"t"}, func(t *testing.T, m *Conversation) {
 			if m.timeMode != timeAbsolute || !strings.Contains(screen(m), "09:26:53") {
 				t.Errorf("t: absolute times not shown")
 			}
@@ -86,7 +86,8 @@ func TestMoveKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.keys, "_"), func(t *testing.T) {
-			m, _ := press(t, base, tt.keys...)
+			// Each case starts from a fresh view on the same log.
+			m, _ := press(t, newModel(Options{Log: log, Title: "gen"}, 160, 48), tt.keys...)
 			tt.check(t, m)
 		})
 	}
@@ -197,7 +198,7 @@ func TestJumpKey(t *testing.T) {
 func TestFilterKeys(t *testing.T) {
 	log := generated(t, 400, 5)
 	m := newModel(Options{Log: log}, 160, 48)
-	hidden := func(m Model) int {
+	hidden := func(m *Conversation) int {
 		n := 0
 		for i := 0; i < log.Len(); i++ {
 			if !m.shows(i) {
@@ -242,15 +243,14 @@ func TestPlayKeys(t *testing.T) {
 	if !m.play.on || cmd == nil {
 		t.Fatal("space does not start playing")
 	}
-	next, _ := m.Update(playTickMsg{gen: m.play.gen})
-	m = next.(Model)
+	_ = m.Update(playTickMsg{gen: m.play.gen})
 	if m.cursor != 1 {
 		t.Fatalf("a play tick moves to the next event: cursor %d", m.cursor)
 	}
 	// A stale tick (from before a pause) does nothing.
 	m, _ = press(t, m, "space")
-	next, _ = m.Update(playTickMsg{gen: m.play.gen - 1})
-	if next.(Model).cursor != 1 || m.play.on {
+	_ = m.Update(playTickMsg{gen: m.play.gen - 1})
+	if m.cursor != 1 || m.play.on {
 		t.Fatal("pause does not stop the replay")
 	}
 	m, _ = press(t, m, "+", "+")
@@ -361,12 +361,12 @@ func TestCopyPagerExportKeys(t *testing.T) {
 	if err != nil || !strings.Contains(string(raw), `"kind": "MessageEvent"`) {
 		t.Fatalf("pager file: %v %q", err, raw)
 	}
-	next, cmd := m.Update(msg)
+	cmd = m.Update(msg)
 	if cmd == nil {
 		t.Fatal("no ExecProcess command")
 	}
-	next, cmd = next.(Model).Update(pagerDoneMsg{path: msg.path})
-	runCmd(t, next.(Model), cmd)
+	cmd = m.Update(pagerDoneMsg{path: msg.path})
+	runCmd(t, m, cmd)
 	if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
 		t.Fatal("the pager's temporary file is not removed")
 	}
@@ -415,12 +415,16 @@ func TestFocusAndHelpKeys(t *testing.T) {
 	if m.showHelp {
 		t.Fatal("? again closes help")
 	}
-	_, cmd := press(t, m, "q")
-	if cmd == nil || cmd() != tea.Quit() {
-		t.Fatal("q does not quit")
+	// q goes back one screen: at the root, the program ends.
+	r := NewModel(m)
+	if _, cmd := r.Update(keyMsg("q")); !isPop(cmd) {
+		t.Fatal("q does not go back")
+	}
+	if _, cmd := r.Update(Pop()()); cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("q at the root does not quit")
 	}
 	// Ctrl-C is SIGINT in raw mode: an interrupt (exit 130), not a quit.
-	_, cmd = press(t, m, "ctrl+c")
+	_, cmd := press(t, m, "ctrl+c")
 	if cmd == nil || cmd() != tea.Interrupt() {
 		t.Fatal("ctrl+c does not interrupt")
 	}

@@ -32,7 +32,7 @@ const (
 )
 
 // layout computes the pane rectangles; it never returns a negative size.
-func (m Model) layout() screenLayout {
+func (m *Conversation) layout() screenLayout {
 	w, h := max(m.width, 1), max(m.height, 1)
 	var l screenLayout
 	headerH := 2

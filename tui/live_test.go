@@ -12,9 +12,9 @@ import (
 )
 
 // send feeds one message to the model.
-func send(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	next, cmd := m.Update(msg)
-	return next.(Model), cmd
+func send(m *Conversation, msg tea.Msg) (*Conversation, tea.Cmd) {
+	cmd := m.Update(msg)
+	return m, cmd
 }
 
 func TestLiveFollowPinAndReturn(t *testing.T) {
@@ -138,19 +138,20 @@ func TestMouse(t *testing.T) {
 }
 
 func TestBackgroundColorSwitchesPalette(t *testing.T) {
-	m := New(Options{Log: generated(t, 10, 1)})
+	m := NewConversation(Options{Log: generated(t, 10, 1)})
 	if m.styles.NoColor {
 		t.Fatal("colours off without NO_COLOR")
 	}
 	if cmd := m.Init(); cmd == nil {
 		t.Fatal("Init does not ask for the background colour")
 	}
-	light, _ := send(m, tea.BackgroundColorMsg{Color: whiteColor{}})
-	dark, _ := send(m, tea.BackgroundColorMsg{Color: blackColor{}})
-	if light.styles.Text.GetForeground() == dark.styles.Text.GetForeground() {
+	send(m, tea.BackgroundColorMsg{Color: whiteColor{}})
+	light := m.styles.Text.GetForeground()
+	send(m, tea.BackgroundColorMsg{Color: blackColor{}})
+	if dark := m.styles.Text.GetForeground(); light == dark {
 		t.Fatal("light and dark backgrounds give the same palette")
 	}
-	plain := New(Options{Log: m.log, NoColor: true})
+	plain := NewConversation(Options{Log: m.log, NoColor: true})
 	plain, _ = send(plain, tea.BackgroundColorMsg{Color: blackColor{}})
 	if !plain.styles.NoColor {
 		t.Fatal("the background answer turns colours back on under NO_COLOR")

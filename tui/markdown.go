@@ -20,7 +20,7 @@ import (
 var markdownRenders atomic.Int64
 
 // markdownStyle names the glamour style for the current palette.
-func (m Model) markdownStyle() string {
+func (m *Conversation) markdownStyle() string {
 	switch {
 	case m.styles.NoColor:
 		return "notty"
@@ -72,17 +72,17 @@ type markdownBlock struct {
 
 // refreshMarkdown renders the open inspector's markdown for the current
 // width and palette, unless it already is. It runs in Update.
-func (m Model) refreshMarkdown() Model {
+func (m *Conversation) refreshMarkdown() {
 	if !m.insp.open || m.insp.data == nil || m.insp.data.md == nil {
-		return m
+		return
 	}
 	md := m.insp.data.md
 	width, style := m.layout().list.w, m.markdownStyle()
 	if md.lines != nil && md.width == width && md.style == style {
-		return m
+		return
 	}
 	md.width, md.style, md.lines = width, style, renderMarkdown(md.text, max(width-1, 10), style)
-	return m
+	return
 }
 
 // withMarkdown returns the rendered lines with the markdown block put in

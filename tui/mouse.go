@@ -9,7 +9,7 @@ const wheelStep = 3
 
 // handleWheel scrolls what is under the pointer: the inspector, a side
 // pane, or the event list (moving the cursor).
-func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	mouse := msg.Mouse()
 	n := 0
 	switch mouse.Button {
@@ -18,14 +18,16 @@ func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelUp:
 		n = -wheelStep
 	default:
-		return m, nil
+		return nil
 	}
 	l := m.layout()
 	switch {
 	case l.list.contains(mouse.X, mouse.Y) && m.insp.open:
-		return m.inspectScroll(n), nil
+		m.inspectScroll(n)
+		return nil
 	case l.list.contains(mouse.X, mouse.Y) && !m.showHelp && !m.picker.open:
-		return m.moveTo(m.stepped(n)), nil
+		m.moveTo(m.stepped(n))
+		return nil
 	case l.side.contains(mouse.X, mouse.Y):
 		if p, ok := m.sidePaneAt(l, mouse.Y); ok {
 			if p == paneTimeline {
@@ -34,15 +36,15 @@ func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
 			m.scroll[p] = max(m.scroll[p]+n, 0)
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // handleClick selects the clicked row of the list, focuses a clicked side
 // pane, or moves the cursor to a clicked scrubber cell.
-func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	mouse := msg.Mouse()
 	if mouse.Button != tea.MouseLeft {
-		return m, nil
+		return nil
 	}
 	l := m.layout()
 	switch {
@@ -51,20 +53,22 @@ func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
 		rows := m.visibleRows(l.list.h - 1)
 		if row >= 0 && row < len(rows) {
 			m.focus = paneList
-			return m.moveTo(rows[row]), nil
+			m.moveTo(rows[row])
+			return nil
 		}
 	case l.scrubber.contains(mouse.X, mouse.Y) && m.log.Len() > 0:
-		return m.moveTo(indexOfCell(mouse.X, m.log.Len(), l.scrubber.w)).afterMove(m), nil
+		m.travel(indexOfCell(mouse.X, m.log.Len(), l.scrubber.w))
+		return nil
 	case l.side.contains(mouse.X, mouse.Y):
 		if p, ok := m.sidePaneAt(l, mouse.Y); ok {
 			m.focus = p
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // sidePaneAt finds the side pane at screen row y.
-func (m Model) sidePaneAt(l screenLayout, y int) (pane, bool) {
+func (m *Conversation) sidePaneAt(l screenLayout, y int) (pane, bool) {
 	if l.compact {
 		return m.focus, m.focus != paneList
 	}

@@ -1,8 +1,17 @@
-// Package tui is ohwatch's terminal interface: one Bubble Tea root model with
-// flat child panes (header, event list, timeline, metrics, tasks, pending,
-// scrubber, inspector, help). Every pane shows the conversation as of one
-// cursor in the shared event log; the conversation state itself comes from
-// the reducer, and the TUI keeps only view state (cursor, focus, filters).
+// Package tui is ohwatch's terminal interface. The root Model is a router
+// over a back-stack of screens (Screen): it draws the top one and gives it
+// the keys, tells every screen the window size and the terminal's colour
+// reports, and delivers each message addressed to a screen (the results of
+// that screen's own commands) to it even while it is hidden. Screens move
+// the stack with Push, Pop (q: back, quitting at the root) and Back (esc).
+//
+// Conversation is the screen of one conversation: it owns its log, feed,
+// cursor, panes (header, event list, timeline, metrics, tasks, pending,
+// scrubber, inspector, help) and their caches. Every pane shows the
+// conversation as of the cursor; the conversation state itself comes from
+// the reducer, and the view keeps only view state (cursor, focus,
+// filters). Run shows one conversation; RunScreens shows any root screen,
+// such as a fleet's table that pushes conversations.
 package tui
 
 import (
@@ -47,6 +56,9 @@ type Options struct {
 	Server, Conversation string
 	// Controls answers confirmations; nil hides accept and reject.
 	Controls Controls
+	// Branching forks and navigates a live conversation; nil refuses b and
+	// N (a recording).
+	Branching Branching
 	// Export writes the conversation in a format ("md", "json", "jsonl")
 	// to path (a default when empty) and returns the path written; nil
 	// hides the export key. ExportPath is the path the prompt offers.

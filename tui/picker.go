@@ -13,8 +13,8 @@ type kindPicker struct {
 }
 
 // handleKey answers a key while the picker is open.
-func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	before := m
+func (m *Conversation) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	f := m.filter
 	kinds := allKinds()
 	switch msg.String() {
 	case "esc", "enter", "f", "q":
@@ -24,20 +24,21 @@ func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "k", "up":
 		m.picker.at = max(m.picker.at-1, 0)
 	case "space", "x":
-		m.filter = m.filter.toggled(kinds[m.picker.at])
+		f = f.toggled(kinds[m.picker.at])
 	case "i":
-		m.filter.invert = !m.filter.invert
+		f.invert = !f.invert
 	case "c":
-		m.filter.picked = map[string]bool{}
-		m.filter.invert = false
+		f.picked = map[string]bool{}
+		f.invert = false
 	case "F":
-		m.filter.hideNoise = !m.filter.hideNoise
+		f.hideNoise = !f.hideNoise
 	}
-	return m.reanchor(before), nil
+	m.setFilter(f)
+	return nil
 }
 
 // Render draws the checklist of kinds.
-func (p kindPicker) Render(m Model, width, height int) string {
+func (p kindPicker) Render(m *Conversation, width, height int) string {
 	s := m.styles
 	lines := []string{s.PaneFocus.Render("▌ Filter by kind") + s.Muted.Render("  space pick · i invert · c clear · F noise · esc done")}
 	mode := "show only the picked kinds"

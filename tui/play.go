@@ -25,22 +25,22 @@ type playState struct {
 }
 
 // togglePlay starts or pauses the replay from the cursor.
-func (m Model) togglePlay() (tea.Model, tea.Cmd) {
+func (m *Conversation) togglePlay() tea.Cmd {
 	m.play.gen++
 	if m.play.on {
 		m.play.on = false
-		return m, nil
+		return nil
 	}
 	if _, ok := m.nextShown(m.cursor); !ok {
 		return m.setFlash("at the newest event: nothing to play")
 	}
 	m.play.on = true
-	return m, m.playNext()
+	return m.playNext()
 }
 
 // playNext schedules the step to the next shown event after the recorded
 // gap scaled by the speed.
-func (m Model) playNext() tea.Cmd {
+func (m *Conversation) playNext() tea.Cmd {
 	next, ok := m.nextShown(m.cursor)
 	if !ok {
 		return nil
@@ -57,25 +57,25 @@ func (m Model) playNext() tea.Cmd {
 
 // playTick steps the replay one event and schedules the next step; it
 // stops at the newest event.
-func (m Model) playTick(msg playTickMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) playTick(msg playTickMsg) tea.Cmd {
 	if !m.play.on || msg.gen != m.play.gen {
-		return m, nil
+		return nil
 	}
 	next, ok := m.nextShown(m.cursor)
 	if !ok {
 		m.play.on = false
-		return m, nil
+		return nil
 	}
-	m = m.moveTo(next)
+	m.moveTo(next)
 	if _, more := m.nextShown(m.cursor); !more {
 		m.play.on = false
-		return m, nil
+		return nil
 	}
-	return m, m.playNext()
+	return m.playNext()
 }
 
 // changeSpeed doubles or halves the replay speed within its bounds.
-func (m Model) changeSpeed(faster bool) (tea.Model, tea.Cmd) {
+func (m *Conversation) changeSpeed(faster bool) tea.Cmd {
 	if faster {
 		m.play.speed = min(m.play.speed*2, maxSpeed)
 	} else {
@@ -83,7 +83,7 @@ func (m Model) changeSpeed(faster bool) (tea.Model, tea.Cmd) {
 	}
 	if m.play.on {
 		m.play.gen++
-		return m, m.playNext()
+		return m.playNext()
 	}
-	return m, nil
+	return nil
 }

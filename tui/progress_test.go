@@ -11,7 +11,7 @@ import (
 // loadingModel is a replay whose recording is still being read: the feed
 // has delivered the header chunk and the first batches of evs, each with
 // the progress a directory of total files reports.
-func loadingModel(t *testing.T, evs []model.Event, batches []int, total int64, w, h int) Model {
+func loadingModel(t *testing.T, evs []model.Event, batches []int, total int64, w, h int) *Conversation {
 	t.Helper()
 	feed := make(chan model.Batch)
 	m := newModel(Options{Log: reducer.NewLog(nil, 0), Feed: feed, Title: "generated", Source: "replay ./big"}, w, h)

@@ -18,6 +18,13 @@ const (
 	promptExport  // pick an export format
 	// promptExportPath asks where the export goes.
 	promptExportPath
+	// promptForkTitle and promptForkMessage ask b's title and first
+	// message, promptForkConfirm y/n before forking (fork.go).
+	promptForkTitle
+	promptForkMessage
+	promptForkConfirm
+	// promptNavigate asks y/n before moving HEAD (H).
+	promptNavigate
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -33,6 +40,7 @@ type prompt struct {
 	q      question // for promptConfirm: what is asked
 	format string   // for promptExportPath: the format chosen
 	note   string   // for promptConfirm: the warning shown with the question
+	fork   forkPlan // for the fork and navigate prompts: what is asked
 }
 
 // active reports whether a prompt is open.
@@ -53,6 +61,8 @@ func (p prompt) Render(s theme.Styles, width int) string {
 			noun = "pending actions "
 		}
 		return s.Warn.Render(verb+" "+noun+ordinals(p.q.indices)+"? [y/n]") + " " + s.Muted.Render(p.note)
+	case promptForkTitle, promptForkMessage, promptForkConfirm, promptNavigate:
+		return p.renderTreePrompt(s, width)
 	case promptExport:
 		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
 			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")
@@ -61,7 +71,7 @@ func (p prompt) Render(s theme.Styles, width int) string {
 }
 
 // promptKey answers a key while a prompt is open.
-func (m Model) promptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := m.input
 	switch p.kind {
 	case promptConfirm:
@@ -72,13 +82,15 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.input = prompt{}
 			return m.setFlash("cancelled")
 		}
+	case promptForkConfirm, promptNavigate:
+		return m.treeConfirmKey(msg)
 	case promptExport:
 		formats := map[string]string{"m": "md", "j": "json", "l": "jsonl"}
 		m.input = prompt{}
 		if f, ok := formats[msg.String()]; ok {
 			return m.askExportPath(f)
 		}
-		return m, nil
+		return nil
 	}
 	return m.textPromptKey(msg)
 }

@@ -13,7 +13,7 @@ import (
 // one frame. A frame alone reads the rendering (BenchmarkInspectFrame).
 func BenchmarkInspectMessage(b *testing.B) {
 	log := trajectory(b, "creating_agent_plan")
-	m := New(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
+	m := NewConversation(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
 	m, _ = send(m, windowSize(160, 48))
 	m, _ = press(b, m, "G")
 	for b.Loop() {
@@ -26,7 +26,7 @@ func BenchmarkInspectMessage(b *testing.B) {
 // message: no markdown is rendered.
 func BenchmarkInspectFrame(b *testing.B) {
 	log := trajectory(b, "creating_agent_plan")
-	m := New(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
+	m := NewConversation(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
 	m, _ = send(m, windowSize(160, 48))
 	m, _ = press(b, m, "G", "enter")
 	for b.Loop() {

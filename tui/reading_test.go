@@ -25,31 +25,31 @@ import (
 // panes sized to their content, the inspector's markdown and wrapped JSON.
 func readingScenarios() []scenario {
 	// replayOf is a recording from ../shared/testdata opened as replay does.
-	replayOf := func(t *testing.T, name, title string, w, h int) Model {
+	replayOf := func(t *testing.T, name, title string, w, h int) *Conversation {
 		return newModel(Options{Log: trajectory(t, name), Title: title, Source: "replay trajectories/" + name}, w, h)
 	}
 	return []scenario{
-		{"gap_times", func(t *testing.T, w, h int) Model {
+		{"gap_times", func(t *testing.T, w, h int) *Conversation {
 			m := replayOf(t, "creating_agent_plan", "creating agent plan", w, h)
 			m, _ = press(t, m, "t", "t")
 			return m
 		}},
-		{"raw_json_wrapped", func(t *testing.T, w, h int) Model {
+		{"raw_json_wrapped", func(t *testing.T, w, h int) *Conversation {
 			m := replayOf(t, "simple_echo_hello_world", "hello world", w, h)
 			m, _ = press(t, m, "enter", "r")
 			return m
 		}},
-		{"raw_json_sideways", func(t *testing.T, w, h int) Model {
+		{"raw_json_sideways", func(t *testing.T, w, h int) *Conversation {
 			m := replayOf(t, "simple_echo_hello_world", "hello world", w, h)
 			m, _ = press(t, m, "enter", "r", "w", "right")
 			return m
 		}},
-		{"markdown_message", func(t *testing.T, w, h int) Model {
+		{"markdown_message", func(t *testing.T, w, h int) *Conversation {
 			m := replayOf(t, "creating_agent_plan", "creating agent plan", w, h)
 			m, _ = press(t, m, "G", "enter")
 			return m
 		}},
-		{"export_path_prompt", func(t *testing.T, w, h int) Model {
+		{"export_path_prompt", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
 				Source: "replay trajectories/simple_echo_hello_world",
 				Export: func(f, p string) (string, error) { return p, nil },
@@ -59,13 +59,13 @@ func readingScenarios() []scenario {
 			m, _ = press(t, m, "e", "m")
 			return m
 		}},
-		{"tasks_pane_focused", func(t *testing.T, w, h int) Model {
+		{"tasks_pane_focused", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
 			m = jumpTo(t, m, "151")
 			m, _ = press(t, m, "4")
 			return m
 		}},
-		{"long_conversation_times", func(t *testing.T, w, h int) Model {
+		{"long_conversation_times", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: spreadLog(t, 4*24*time.Hour+7*time.Hour+12*time.Minute), Title: "four days",
 				Source: "replay ./long"}, w, h)
 			m, _ = press(t, m, "G")
@@ -176,7 +176,7 @@ func TestBookmarksWrapAndGoBack(t *testing.T) {
 }
 
 // helpScreen is the full help as the ? key shows it.
-func helpScreen(t *testing.T, m Model) string {
+func helpScreen(t *testing.T, m *Conversation) string {
 	t.Helper()
 	m.height = 200
 	m, _ = press(t, m, "?")
@@ -208,7 +208,7 @@ func TestFlashClearsOnNextAction(t *testing.T) {
 
 func TestRawJSONNeverCutSilently(t *testing.T) {
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor} {
-		m := New(Options{Log: trajectory(t, "simple_echo_hello_world"), Profile: profile})
+		m := NewConversation(Options{Log: trajectory(t, "simple_echo_hello_world"), Profile: profile})
 		m, _ = send(m, windowSize(80, 24))
 		m, _ = press(t, m, "enter", "r")
 		lines, nodes := m.insp.lines(m, 78)
@@ -349,7 +349,7 @@ func TestMarkdownFollowsThePalette(t *testing.T) {
 		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.LightMode}, nil, "light"},
 		{Options{Log: log, Profile: colorprofile.TrueColor}, tea.BackgroundColorMsg{Color: color.White}, "light"},
 	} {
-		m := New(tt.opts)
+		m := NewConversation(tt.opts)
 		m, _ = send(m, windowSize(120, 40))
 		if tt.bg != nil {
 			m, _ = send(m, tt.bg)
@@ -364,7 +364,7 @@ func TestMarkdownFollowsThePalette(t *testing.T) {
 func TestMarkdownIsSanitisedFirst(t *testing.T) {
 	raw := `{"id":"m1","timestamp":"2026-01-27T03:56:17.000000","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":` +
 		string(mustJSON(t, "# Title\n\n"+hostileText)) + `}]},"kind":"MessageEvent"}`
-	m := New(Options{Log: fixtureLog(t, raw), Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
+	m := NewConversation(Options{Log: fixtureLog(t, raw), Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
 	m, _ = send(m, windowSize(120, 40))
 	m, _ = press(t, m, "enter")
 	for _, l := range m.insp.data.md.lines {
@@ -457,9 +457,8 @@ func TestExportAsksWhereAndSaysWhere(t *testing.T) {
 		t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.flash)
 	}
 	// Edit it: ctrl+u clears, a pasted path is taken.
-	m, _ = press(t, m, "ctrl+u")
-	next, _ := m.Update(tea.PasteMsg{Content: "/srv/out.json"})
-	m = next.(Model)
+	m, _ = press(t, m, "e", "j", "ctrl+u")
+	_ = m.Update(tea.PasteMsg{Content: "/srv/out.json"})
 	m, cmd = press(t, m, "enter")
 	m = runCmd(t, m, cmd)
 	if gotPath != "/srv/out.json" || !strings.Contains(m.flash, "/srv/out.json") {

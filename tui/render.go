@@ -9,7 +9,7 @@ import (
 // render composes the screen from the panes, each sized by layout. Its cost
 // does not grow with the conversation: one At (cached), the visible rows
 // (cached), and the scrubber's marks.
-func (m Model) render() string {
+func (m *Conversation) render() string {
 	l := m.layout()
 	st := m.state()
 	parts := []string{header{m: m, st: st}.Render(l.header.w, l.header.h)}
@@ -42,7 +42,7 @@ func (m Model) render() string {
 
 // helpArea is where the key reference goes: the list's place, and in the
 // compact layout also the summary's and the focused pane's below it.
-func (m Model) helpArea() rect {
+func (m *Conversation) helpArea() rect {
 	l := m.layout()
 	if !l.compact {
 		return l.list
@@ -51,16 +51,16 @@ func (m Model) helpArea() rect {
 }
 
 // helpScroll scrolls the key reference by n lines, within its length.
-func (m Model) helpScroll(n int) Model {
+func (m *Conversation) helpScroll(n int) {
 	a := m.helpArea()
 	limit := helpView{keys: m.keys, styles: m.styles}.maxScroll(a.w, a.h)
 	m.helpAt = max(0, min(m.helpAt+n, limit))
-	return m
+	return
 }
 
 // renderMain draws the main area: help, the kind picker, the inspector, or
 // the event list.
-func (m Model) renderMain(st reducer.State, r rect) string {
+func (m *Conversation) renderMain(st reducer.State, r rect) string {
 	switch {
 	case m.showHelp:
 		return helpView{keys: m.keys, styles: m.styles, scroll: m.helpAt}.Render(r.w, r.h)
@@ -79,7 +79,7 @@ const maxTimeline = 200
 // renderSide draws the wide layout's right column: the timeline, metrics,
 // tasks and pending panes, each as tall as its content (sideLayout), the
 // rest of the column left blank below them.
-func (m Model) renderSide(st reducer.State, r rect) string {
+func (m *Conversation) renderSide(st reducer.State, r rect) string {
 	if r.w <= 0 || r.h <= 0 {
 		return ""
 	}
@@ -105,7 +105,7 @@ var sideGiveOrder = []pane{panePending, paneMetrics, paneTasks}
 // model name cut; the rest of the column stays blank below them. The
 // timeline is built last, with only the lines its room can show, so a long
 // history costs nothing per frame.
-func (m Model) sideLayout(st reducer.State, r rect) ([]pane, []int, []paneFrame) {
+func (m *Conversation) sideLayout(st reducer.State, r rect) ([]pane, []int, []paneFrame) {
 	order := []pane{paneTimeline, paneMetrics, paneTasks, panePending}
 	frames := make([]paneFrame, len(order))
 	var want, got [paneCount]int
@@ -137,7 +137,7 @@ func (m Model) sideLayout(st reducer.State, r rect) ([]pane, []int, []paneFrame)
 // sidePane builds the frame of one of the state panes, its lines wrapped
 // to width; height bounds what the timeline builds (0: as much as fits
 // any screen).
-func (m Model) sidePane(st reducer.State, p pane, width, height int) paneFrame {
+func (m *Conversation) sidePane(st reducer.State, p pane, width, height int) paneFrame {
 	f := paneFrame{title: p.title(), focused: m.focus == p, scroll: m.scroll[p], styles: m.styles}
 	switch p {
 	case paneTimeline:

@@ -10,7 +10,7 @@ import (
 // listRows returns the event rows the list pane shows (lines that start
 // with the marker column and an event number), and whether the cursor's
 // row is among them.
-func listWindow(m Model) (rows int, cursorShown bool) {
+func listWindow(m *Conversation) (rows int, cursorShown bool) {
 	l := m.layout()
 	lines := strings.Split(screen(m), "\n")
 	for _, line := range lines[l.list.y+1 : l.list.y+l.list.h] {
@@ -77,7 +77,7 @@ func TestFilterFillsWindow(t *testing.T) {
 func TestPlayIndicatorIsOneGlyph(t *testing.T) {
 	m := newModel(Options{Log: generated(t, 50, 1)}, 160, 48)
 	g := m.styles.Glyphs
-	header := func(m Model) string { return strings.Split(screen(m), "\n")[1] }
+	header := func(m *Conversation) string { return strings.Split(screen(m), "\n")[1] }
 	if h := header(m); !strings.Contains(h, g.Pinned+" 1/50") || strings.Contains(h, g.Playing) {
 		t.Fatalf("paused: %q", h)
 	}

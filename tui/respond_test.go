@@ -39,7 +39,7 @@ func statusBatch(t *testing.T, id, status string) batchMsg {
 
 // waitingModel is a live model of the real confirmation recording waiting
 // for approval of its one HIGH-risk action.
-func waitingModel(t *testing.T, ctl Controls) (Model, []string) {
+func waitingModel(t *testing.T, ctl Controls) (*Conversation, []string) {
 	t.Helper()
 	m := newModel(Options{Log: waitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48)
 	st := m.log.Latest()

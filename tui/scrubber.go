@@ -12,7 +12,7 @@ import (
 // user turns, search matches and bookmarks. The marks are placed in cells once per log
 // version and width; a frame only draws the cells.
 type scrubber struct {
-	m Model
+	m *Conversation
 }
 
 // cell priorities: a cell shows its most important mark.

@@ -58,13 +58,13 @@ const cancelCheckBytes = 1 << 20
 // startSearch starts a search for query over every event, cancelling the
 // one it replaces; jump moves to the first match after the cursor when
 // one is found. An empty query clears the search.
-func (m Model) startSearch(query string, jump, quiet bool) (Model, tea.Cmd) {
+func (m *Conversation) startSearch(query string, jump, quiet bool) tea.Cmd {
 	query = strings.TrimSpace(query)
 	m.stopSearch()
 	gen := m.search.gen + 1
 	if query == "" {
 		m.search = searchState{gen: gen}
-		return m, nil
+		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.search = searchState{
@@ -72,22 +72,23 @@ func (m Model) startSearch(query string, jump, quiet bool) (Model, tea.Cmd) {
 		jump: jump, origin: max(m.cursor, 0), quiet: quiet,
 		match: newMatcher(query), ctx: ctx, cancel: cancel,
 	}
-	return m, m.search.scanCmd(m.log, 0, m.search.end)
+	return m.search.scanCmd(m.addr(), m.log, 0, m.search.end)
 }
 
 // stopSearch cancels the running search's commands, if any.
-func (m *Model) stopSearch() {
+func (m *Conversation) stopSearch() {
 	if m.search.cancel != nil {
 		m.search.cancel()
 	}
 }
 
-// scanCmd scans events [from, end) as a command, a chunk at a time.
-func (s searchState) scanCmd(log *reducer.Log, from, end int) tea.Cmd {
+// scanCmd scans events [from, end) as a command, a chunk at a time, and
+// addresses what it found to the view to.
+func (s searchState) scanCmd(to addr, log *reducer.Log, from, end int) tea.Cmd {
 	ctx, match, gen := s.ctx, s.match, s.gen
 	return func() tea.Msg {
 		next, matches, ok := scanEvents(ctx, log, match, from, end)
-		return searchProgressMsg{gen: gen, from: from, next: next, end: end, matches: matches, cancelled: !ok}
+		return searchProgressMsg{addr: to, gen: gen, from: from, next: next, end: end, matches: matches, cancelled: !ok}
 	}
 }
 
@@ -136,59 +137,60 @@ func matchLarge(ctx context.Context, match *matcher, raw []byte) bool {
 // match when the search was asked to, and goes on with the next chunk; a
 // search that fell behind the log while it ran goes on over the events
 // that arrived.
-func (m Model) searchProgress(msg searchProgressMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) searchProgress(msg searchProgressMsg) tea.Cmd {
 	s := &m.search
 	if msg.gen != s.gen || msg.cancelled || msg.from != s.scanned {
-		return m, nil
+		return nil
 	}
 	if len(msg.matches) > 0 {
 		s.matches = append(slices.Clip(s.matches), msg.matches...)
 	}
 	s.scanned = msg.next
 	if msg.next < msg.end {
-		return m.searchJump(false), s.scanCmd(m.log, msg.next, msg.end)
+		m.searchJump(false)
+		return s.scanCmd(m.addr(), m.log, msg.next, msg.end)
 	}
 	s.running = false
-	m = m.searchJump(true)
-	m, more := m.searchNew()
+	m.searchJump(true)
+	more := m.searchNew()
 	if !m.search.running && len(m.search.matches) == 0 && !m.search.quiet {
 		m.search.quiet = true // reported once
-		m, flash := m.setFlash("no match for “" + model.SanitizeLine(m.search.query) + "”")
-		return m, tea.Batch(more, flash)
+		flash := m.setFlash("no match for “" + model.SanitizeLine(m.search.query) + "”")
+		return tea.Batch(more, flash)
 	}
-	return m, more
+	return more
 }
 
 // searchJump moves to the first match at or after the search's origin,
 // once; when done, a search with matches only before the origin wraps to
 // the first.
-func (m Model) searchJump(done bool) Model {
+func (m *Conversation) searchJump(done bool) {
 	s := &m.search
 	if !s.jump || len(s.matches) == 0 {
-		return m
+		return
 	}
 	i, ok := nextIn(s.matches, s.origin-1, true)
 	if !ok {
 		if !done {
-			return m
+			return
 		}
 		i = s.matches[0]
 	}
 	s.jump = false
-	return m.moveTo(i).afterMove(m)
+	m.travel(i)
 }
 
 // searchNew extends a search over the events logged since it last looked:
 // a few (one batch) in this frame, a long stretch as a command.
-func (m Model) searchNew() (Model, tea.Cmd) {
+func (m *Conversation) searchNew() tea.Cmd {
 	s := &m.search
 	n := m.log.Len()
 	if s.query == "" || s.running || s.scanned >= n {
-		return m, nil
+		return nil
 	}
 	if n-s.scanned > inlineScanMax {
 		s.running, s.end = true, n
-		return m, s.scanCmd(m.log, s.scanned, n)
+		return s.scanCmd(m.addr(), m.log, s.scanned, n)
 	}
 	for s.scanned < n {
 		next, more, _ := scanEvents(context.Background(), m.log, s.match, s.scanned, n)
@@ -197,14 +199,15 @@ func (m Model) searchNew() (Model, tea.Cmd) {
 		}
 		s.scanned = next
 	}
-	return m.searchJump(true), nil
+	m.searchJump(true)
+	return nil
 }
 
 // nextMatch moves to the next (or previous) match, wrapping around.
-func (m Model) nextMatch(forward bool) Model {
+func (m *Conversation) nextMatch(forward bool) {
 	ms := m.search.matches
 	if len(ms) == 0 {
-		return m
+		return
 	}
 	i, ok := nextIn(ms, m.cursor, forward)
 	if !ok {
@@ -213,5 +216,6 @@ func (m Model) nextMatch(forward bool) Model {
 			i = ms[len(ms)-1]
 		}
 	}
-	return m.moveTo(i)
+	m.moveTo(i)
+	return
 }

@@ -116,11 +116,11 @@ func BenchmarkViewSearching(b *testing.B) {
 		log := benchLog(b, n)
 		for _, query := range []string{"", "test"} {
 			b.Run(strconv.Itoa(n)+"/"+map[string]string{"": "none", "test": "test"}[query], func(b *testing.B) {
-				m := New(Options{Log: log, Theme: theme.DarkMode})
+				m := NewConversation(Options{Log: log, Theme: theme.DarkMode})
 				m, _ = send(m, windowSize(160, 48))
-				m, _ = m.startSearch(query, false, true)
+				_ = m.startSearch(query, false, true)
 				m = finishSearch(b, m)
-				m = m.moveTo(n / 2)
+				m.moveTo(n / 2)
 				if query != "" && len(m.search.matches) == 0 {
 					b.Fatal("no match")
 				}

@@ -11,13 +11,13 @@ import (
 // and once kept (the count in the title, the position in the footer, the
 // marks on the scrubber), at both sizes.
 func TestGoldenSearch(t *testing.T) {
-	build := map[string]func(t *testing.T, w, h int) Model{
-		"typing": func(t *testing.T, w, h int) Model {
+	build := map[string]func(t *testing.T, w, h int) *Conversation{
+		"typing": func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
 			m, _ = press(t, m, "/")
 			return finishSearch(t, typeText(t, m, "ttl"))
 		},
-		"kept": func(t *testing.T, w, h int) Model {
+		"kept": func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
 			m, _ = press(t, m, "/")
 			m = finishSearch(t, typeText(t, m, "ttl"))

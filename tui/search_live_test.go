@@ -58,7 +58,7 @@ func TestSearchCoversEventsThatArriveAfterIt(t *testing.T) {
 
 	// A finished search, then a batch: the new events are searched in the
 	// frame that brings them.
-	m, cmd := m.startSearch(query, true, false)
+	cmd := m.startSearch(query, true, false)
 	m = runCmd(t, m, cmd)
 	before := len(m.search.matches)
 	if before == 0 {
@@ -85,7 +85,7 @@ func TestSearchCatchesUpWithEventsLoggedWhileItRan(t *testing.T) {
 	log := reducer.NewLog(nil, 0)
 	log.Append(evs[:300]...)
 	m := newModel(Options{Log: log, Feed: make(chan model.Batch), Title: "loading"}, 160, 48)
-	m, cmd := m.startSearch("Read", true, false)
+	cmd := m.startSearch("Read", true, false)
 	// The search looks at the first 300 events; the next batch arrives
 	// before its answer does.
 	done := cmd()

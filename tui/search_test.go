@@ -13,13 +13,13 @@ import (
 
 // finishSearch runs a search's chunks until it is done, as the program
 // would run the commands it returns.
-func finishSearch(tb testing.TB, m Model) Model {
+func finishSearch(tb testing.TB, m *Conversation) *Conversation {
 	tb.Helper()
 	for k := 0; m.search.running; k++ {
 		if k > 10_000 {
 			tb.Fatal("the search never finishes")
 		}
-		m, _ = send(m, m.search.scanCmd(m.log, m.search.scanned, m.search.end)())
+		m, _ = send(m, m.search.scanCmd(m.addr(), m.log, m.search.scanned, m.search.end)())
 	}
 	return m
 }
@@ -249,8 +249,8 @@ func TestPasteIntoPrompts(t *testing.T) {
 func TestSupersededSearchIsCancelled(t *testing.T) {
 	log := generated(t, 2000, 5)
 	m := newModel(Options{Log: log}, 160, 48)
-	m, first := m.startSearch("Read", true, false)
-	m, second := m.startSearch("test suite", true, false)
+	first := m.startSearch("Read", true, false)
+	second := m.startSearch("test suite", true, false)
 	// The first search's command runs after it was replaced: it stops at
 	// once, having looked at nothing, and its answer changes nothing.
 	msg := first().(searchProgressMsg)
@@ -266,8 +266,8 @@ func TestSupersededSearchIsCancelled(t *testing.T) {
 		t.Fatalf("%d matches, want %d", len(m.search.matches), len(want))
 	}
 	// Clearing the search cancels it too.
-	m, third := m.startSearch("Read", false, false)
-	m, _ = m.startSearch("", false, false)
+	third := m.startSearch("Read", false, false)
+	_ = m.startSearch("", false, false)
 	if msg := third().(searchProgressMsg); !msg.cancelled {
 		t.Fatal("clearing the search did not cancel it")
 	}
@@ -296,7 +296,7 @@ func TestSearchShowsProgressAndMatchesSoFar(t *testing.T) {
 	want := matchesOf(log, "read")
 	m := newModel(Options{Log: log}, 160, 48)
 	m = jumpTo(t, m, "900")
-	m, cmd := m.startSearch("read", true, false)
+	cmd := m.startSearch("read", true, false)
 	m, next := send(m, cmd())
 	if !m.search.running || next == nil || m.search.scanned != 100 {
 		t.Fatalf("after one chunk: running %v, scanned %d", m.search.running, m.search.scanned)
@@ -338,7 +338,7 @@ func TestOneMatchIsSingular(t *testing.T) {
 func TestMatchesHighlightedInRowsAndScrubber(t *testing.T) {
 	log := fixtureLog(t, evMessage("m1", "user", "Please echo the word"), evMessage("m2", "agent", "nothing here"),
 		evMessage("m3", "agent", "echo ECHO done"))
-	m := New(Options{Log: log, Theme: theme.DarkMode})
+	m := NewConversation(Options{Log: log, Theme: theme.DarkMode})
 	m, _ = send(m, windowSize(120, 30))
 	m, _ = press(t, m, "/")
 	m = finishSearch(t, typeText(t, m, "echo"))
@@ -361,7 +361,7 @@ func TestMatchesHighlightedInRowsAndScrubber(t *testing.T) {
 }
 
 // matchStyleGlyph is the scrubber's match mark as drawn.
-func matchStyleGlyph(m Model) string { return m.styles.Warn.Render(m.styles.Glyphs.MarkMatch) }
+func matchStyleGlyph(m *Conversation) string { return m.styles.Warn.Render(m.styles.Glyphs.MarkMatch) }
 
 // evMessage is a MessageEvent with one text part.
 func evMessage(id, source, text string) string {

@@ -50,7 +50,7 @@ func (s searchState) percent() string {
 
 // searchStatus is the footer's word on the search: its progress while it
 // runs, then the cursor's place among the matches ("match 3/31").
-func (m Model) searchStatus(s theme.Styles) string {
+func (m *Conversation) searchStatus(s theme.Styles) string {
 	ms := m.search.matches
 	switch {
 	case m.search.running:
@@ -68,7 +68,7 @@ func (m Model) searchStatus(s theme.Styles) string {
 // query in the match style, as the search matches it (smart case, ASCII
 // folding). With no colours, or for the selected row (drawn in one
 // style), the text is drawn as it is.
-func (m Model) highlight(text string, base lipgloss.Style, plain bool) string {
+func (m *Conversation) highlight(text string, base lipgloss.Style, plain bool) string {
 	q := m.search.query
 	if plain {
 		return text

@@ -14,6 +14,10 @@ import (
 // that matter there, in short words, for the one-line help.
 type paneKeys struct {
 	short []key.Binding
+	// back says q goes back a screen (out of the inspector, the help or
+	// the picker, or to the screen under the conversation) rather than
+	// quitting.
+	back bool
 }
 
 // ShortHelp implements help.KeyMap.
@@ -32,7 +36,7 @@ func shortly(b key.Binding, keys, desc string) key.Binding {
 
 // paneKeyMap returns the keys of what has focus now: the help screen, the
 // kind picker, the inspector, a side pane, or the event list.
-func (m Model) paneKeyMap(st reducer.State) paneKeys {
+func (m *Conversation) paneKeyMap(st reducer.State) paneKeys {
 	k := m.activeKeys(st)
 	scroll := func(what string) key.Binding {
 		return key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll "+what))
@@ -41,20 +45,20 @@ func (m Model) paneKeyMap(st reducer.State) paneKeys {
 	pick := shortly(k.FocusPane, "1-5", "pane")
 	switch {
 	case m.showHelp:
-		return paneKeys{[]key.Binding{scroll("help"), shortly(k.Back, "esc", "close")}}
+		return paneKeys{short: []key.Binding{scroll("help"), shortly(k.Back, "esc", "close")}, back: true}
 	case m.picker.open:
-		return paneKeys{[]key.Binding{
+		return paneKeys{back: true, short: []key.Binding{
 			key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pick")),
 			key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "invert")),
 			key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
 			shortly(k.Back, "esc", "done"),
 		}}
 	case m.insp.open:
-		return paneKeys{append(answer, shortly(k.Back, "esc", "back"), scroll("event"),
+		return paneKeys{back: true, short: append(answer, shortly(k.Back, "esc", "back"), scroll("event"),
 			shortly(k.Raw, "r", "raw"), shortly(k.Diff, "d", "diff"), shortly(k.Fold, "enter", "fold"), shortly(k.Wrap, "w", "wrap"), shortly(k.Right, "←/→", "sideways"),
 			shortly(k.Copy, "y", "copy"), shortly(k.Pager, "o", "pager"), shortly(k.NextError, "]", "error"))}
 	case m.focus != paneList:
-		return paneKeys{append(answer, scroll(strings.ToLower(m.focus.title())),
+		return paneKeys{back: !m.atRoot, short: append(answer, scroll(strings.ToLower(m.focus.title())),
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "events")),
 			shortly(k.Focus, "tab", "next pane"), pick, shortly(k.Inspect, "enter", "inspect"))}
 	}
@@ -62,19 +66,24 @@ func (m Model) paneKeyMap(st reducer.State) paneKeys {
 	if !m.opts.Live {
 		end = "end"
 	}
-	return paneKeys{append(answer, shortly(k.Inspect, "enter", "inspect"), shortly(k.Down, "j/k", "move"),
+	return paneKeys{back: !m.atRoot, short: append(answer, shortly(k.Inspect, "enter", "inspect"), shortly(k.Down, "j/k", "move"),
 		shortly(k.Bottom, "G", end), shortly(k.NextError, "]", "error"), shortly(k.Search, "/", "search"),
 		shortly(k.NextMatch, "n/N", "match"), shortly(k.Jump, ":", "jump"), shortly(k.Filter, "f", "filter"),
 		shortly(k.Play, "space", "play"), pick, shortly(k.Export, "e", "export"))}
 }
 
 // shortHelp is the one-line help, exactly as wide as width allows: the
-// focused pane's keys, as many as fit, and always "? help  q quit" last.
+// focused pane's keys, as many as fit, and always "? help  q quit" last
+// ("q back" where q goes back a screen).
 func shortHelp(keys paneKeys, k KeyMap, s theme.Styles, width int) string {
 	h := help.New()
 	h.ShortSeparator = "  "
 	h.Styles = help.Styles{Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.KeyDesc, ShortSeparator: s.Muted}
-	tail := h.ShortHelpView([]key.Binding{shortly(k.Help, "?", "help"), shortly(k.Quit, "q", "quit")})
+	quit := "quit"
+	if keys.back {
+		quit = "back"
+	}
+	tail := h.ShortHelpView([]key.Binding{shortly(k.Help, "?", "help"), shortly(k.Quit, "q", quit)})
 	room := width - textWidth(tail) - 2
 	shown, cut := fitBindings(keys.ShortHelp(), room, textWidth(h.ShortSeparator))
 	if len(shown) == 0 {
@@ -114,4 +123,19 @@ func fitBindings(bindings []key.Binding, width, sepW int) (shown []key.Binding, 
 		shown = append(shown, b)
 	}
 	return shown, false
+}
+
+// ShortHelp implements help.KeyMap (and so Screen): the keys of what has
+// focus now.
+func (m *Conversation) ShortHelp() []key.Binding { return m.paneKeyMap(m.state()).short }
+
+// FullHelp implements help.KeyMap: every binding, grouped as the help
+// screen shows them.
+func (m *Conversation) FullHelp() [][]key.Binding {
+	groups := m.keys.helpGroups()
+	out := make([][]key.Binding, len(groups))
+	for i, g := range groups {
+		out[i] = g.bindings
+	}
+	return out
 }

@@ -7,26 +7,36 @@ import (
 )
 
 // footerLine is the screen's last line, trailing blanks trimmed.
-func footerLine(m Model) string {
+func footerLine(m *Conversation) string {
 	lines := strings.Split(screen(m), "\n")
 	return strings.TrimRight(lines[len(lines)-1], " ")
 }
 
 // TestShortHelpFitsAndEndsWithHelpQuit: in every pane and screen, at 80
-// columns and narrower, the one-line help fits and ends "? help  q quit".
+// columns and narrower, the one-line help fits and ends "? help  q quit",
+// or "q back" where q goes back a screen (the inspector, the help, the
+// picker, a conversation pushed over another screen).
 func TestShortHelpFitsAndEndsWithHelpQuit(t *testing.T) {
 	contexts := map[string][]string{
 		"list": nil, "timeline": {"2"}, "metrics": {"3"}, "tasks": {"4"}, "pending": {"5"},
-		"inspector": {"enter"}, "help": {"?"}, "picker": {"f"}, "flash": {"m"},
+		"inspector": {"enter"}, "help": {"?"}, "picker": {"f"}, "flash": {"m"}, "pushed": nil,
 	}
+	back := map[string]bool{"inspector": true, "help": true, "picker": true, "pushed": true}
 	for name, keys := range contexts {
 		for _, w := range []int{160, 80, 60, 40} {
 			t.Run(fmt.Sprintf("%s_%d", name, w), func(t *testing.T) {
 				m := liveModel(t, waitingLog(t), w, 24, Options{Title: "t", Controls: &fakeControls{}})
+				if name == "pushed" {
+					NewModel(NewConversation(Options{})).Update(Push(m)())
+				}
 				m, _ = press(t, m, keys...)
 				line := footerLine(m)
-				if !strings.HasSuffix(line, "? help  q quit") {
-					t.Fatalf("the help does not end with ? help  q quit: %q", line)
+				want := "? help  q quit"
+				if back[name] {
+					want = "? help  q back"
+				}
+				if !strings.HasSuffix(line, want) {
+					t.Fatalf("the help does not end with %s: %q", want, line)
 				}
 				if got := textWidth(line); got > w {
 					t.Fatalf("the help is %d cells wide at %d: %q", got, w, line)

@@ -15,7 +15,7 @@ func changesUpTo(marks []int, cursor int) int {
 // summaryStrip is the compact layout's stand-in for the right column: the
 // metrics, tasks and pending actions in one or two lines.
 type summaryStrip struct {
-	m  Model
+	m  *Conversation
 	st reducer.State
 }
 

@@ -49,10 +49,13 @@ func TestEndToEndReplayErrorInspectorRaw(t *testing.T) {
 	wait("Inspect #7", "exit code: 1", "cat: missing.txt: No such file or directory")
 	tm.Send(tea.KeyPressMsg{Code: 'r', Text: "r"})
 	wait(`"is_error": true`, `"exit_code": 1`)
+	// q goes back one screen, from the inspector to the list; at the root
+	// it quits.
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	final := tm.FinalModel(t).(Model)
-	if !final.insp.open || final.insp.mode != modeRaw || final.cursor != 6 {
+	final := tm.FinalModel(t).(*Model).Root().(*Conversation)
+	if final.insp.open || final.insp.mode != modeRaw || final.cursor != 6 {
 		t.Fatalf("final state: open %v mode %v cursor %d", final.insp.open, final.insp.mode, final.cursor)
 	}
 }

@@ -86,16 +86,16 @@ type searchOrigin struct {
 }
 
 // openJump opens the ":" prompt.
-func (m Model) openJump() Model {
+func (m *Conversation) openJump() {
 	m.input = prompt{kind: promptJump, in: newTextInput()}
-	return m
+	return
 }
 
 // openSearch opens the "/" prompt, empty: ↑ recalls earlier searches.
-func (m Model) openSearch() Model {
+func (m *Conversation) openSearch() {
 	m.input = prompt{kind: promptSearch, in: newTextInput(), hist: len(m.searchHist),
 		back: searchOrigin{cursor: m.cursor, top: m.top, follow: m.follow, query: m.search.query}}
-	return m
+	return
 }
 
 // renderText draws the search or jump prompt.
@@ -119,7 +119,7 @@ func (p prompt) renderText(s theme.Styles, width int) string {
 // enter submits, esc cancels, ↑/↓ walk the search history, the rest edits.
 // Every edit of the search previews it: the list moves to the first match
 // after where the prompt was opened, and the matches mark the rows.
-func (m Model) textPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := m.input
 	switch msg.String() {
 	case "esc", "ctrl+c":
@@ -127,7 +127,7 @@ func (m Model) textPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if p.kind == promptSearch {
 			return m.cancelSearchPrompt(p)
 		}
-		return m, nil
+		return nil
 	case "enter":
 		m.input = prompt{}
 		switch p.kind {
@@ -135,6 +135,8 @@ func (m Model) textPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m.jumpTo(p.in.Value())
 		case promptExportPath:
 			return m.startExport(p.format, p.in.Value())
+		case promptForkTitle, promptForkMessage:
+			return m.forkTextEntered(p)
 		}
 		return m.submitSearch(p)
 	}
@@ -142,68 +144,71 @@ func (m Model) textPromptKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if p.kind == promptSearch {
 			return m.searchHistoryStep(older)
 		}
-		return m, nil
+		return nil
 	}
 	var changed bool
 	m.input.in, changed = editInput(p.in, msg)
 	if changed && p.kind == promptSearch {
 		return m.previewSearch()
 	}
-	return m, nil
+	return nil
 }
 
 // promptPaste puts pasted text into an open text prompt.
-func (m Model) promptPaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
-	if m.input.kind != promptSearch && m.input.kind != promptJump && m.input.kind != promptExportPath {
-		return m, nil
+func (m *Conversation) promptPaste(msg tea.PasteMsg) tea.Cmd {
+	switch m.input.kind {
+	case promptSearch, promptJump, promptExportPath, promptForkTitle, promptForkMessage:
+	default:
+		return nil
 	}
 	var changed bool
 	m.input.in, changed = editInput(m.input.in, msg)
 	if changed && m.input.kind == promptSearch {
 		return m.previewSearch()
 	}
-	return m, nil
+	return nil
 }
 
 // previewSearch searches for the prompt's text as typed so far, from where
 // the prompt was opened.
-func (m Model) previewSearch() (tea.Model, tea.Cmd) {
-	m = m.backTo(m.input.back)
+func (m *Conversation) previewSearch() tea.Cmd {
+	m.backTo(m.input.back)
 	return m.startSearch(m.input.in.Value(), true, true)
 }
 
 // backTo puts the cursor and the list back where they were.
-func (m Model) backTo(o searchOrigin) Model {
+func (m *Conversation) backTo(o searchOrigin) {
 	if m.log.Len() == 0 {
-		return m
+		return
 	}
 	if o.follow && m.canFollow() {
-		return m.moveTo(m.log.Len() - 1)
+		m.moveTo(m.log.Len() - 1)
+		return
 	}
-	m = m.moveTo(o.cursor)
+	m.moveTo(o.cursor)
 	m.top = o.top
 	m.fixTop()
-	return m
+	return
 }
 
 // cancelSearchPrompt returns to where the prompt was opened and restores
 // the search that was active then.
-func (m Model) cancelSearchPrompt(p prompt) (tea.Model, tea.Cmd) {
+func (m *Conversation) cancelSearchPrompt(p prompt) tea.Cmd {
 	if m.search.query == p.back.query {
-		return m, nil
+		return nil
 	}
-	m = m.backTo(p.back)
+	m.backTo(p.back)
 	return m.startSearch(p.back.query, false, true)
 }
 
 // submitSearch keeps the search typed into the prompt: the preview
 // already runs it, so enter only records it in the history and lets a
 // search with no match say so. An empty prompt clears the search.
-func (m Model) submitSearch(p prompt) (tea.Model, tea.Cmd) {
+func (m *Conversation) submitSearch(p prompt) tea.Cmd {
 	query := strings.TrimSpace(p.in.Value())
 	if query == "" {
 		if m.search.query == "" {
-			return m, nil
+			return nil
 		}
 		return m.startSearch("", false, true)
 	}
@@ -216,12 +221,12 @@ func (m Model) submitSearch(p prompt) (tea.Model, tea.Cmd) {
 		m.search.quiet = true
 		return m.setFlash("no match for “" + model.SanitizeLine(query) + "”")
 	}
-	return m, nil
+	return nil
 }
 
 // searchHistoryStep puts an earlier (up) or later (down) search into the
 // prompt and previews it; past the latest the prompt is empty again.
-func (m Model) searchHistoryStep(up bool) (tea.Model, tea.Cmd) {
+func (m *Conversation) searchHistoryStep(up bool) tea.Cmd {
 	p := &m.input
 	h := m.searchHist
 	switch {
@@ -230,7 +235,7 @@ func (m Model) searchHistoryStep(up bool) (tea.Model, tea.Cmd) {
 	case !up && p.hist < len(h):
 		p.hist++
 	default:
-		return m, nil
+		return nil
 	}
 	text := ""
 	if p.hist < len(h) {
@@ -242,8 +247,7 @@ func (m Model) searchHistoryStep(up bool) (tea.Model, tea.Cmd) {
 }
 
 // appendHistory adds a search to the history, the latest last, without
-// repeating the one before it; the slice is copied, never shared with an
-// older Model value.
+// repeating the one before it.
 func appendHistory(h []string, query string) []string {
 	if len(h) > 0 && h[len(h)-1] == query {
 		return h

@@ -28,10 +28,19 @@ func (p pane) title() string {
 	return [...]string{"Events", "Status timeline", "Metrics", "Tasks", "Pending"}[p]
 }
 
-// Model is the root Bubble Tea model. It holds view state only: the
-// conversation itself lives in the shared Log and the reducer derives every
-// value a pane shows from it, as of the cursor.
-type Model struct {
+// Conversation is the view of one conversation: a Screen that owns its
+// log, its feed, its cursor, its panes and their caches. It holds view
+// state only: the conversation itself lives in the Log and the reducer
+// derives every value a pane shows from it, as of the cursor. It is a
+// pointer, changed in place by Update; the router keeps it alive while
+// another screen is on top, so its feed keeps draining and the messages
+// addressed to it (addr) still reach it.
+type Conversation struct {
+	// id addresses the messages of this view's commands (addr).
+	id int
+	// atRoot is set while the view is the bottom screen, where q quits
+	// rather than going back (the router says, setAtRoot).
+	atRoot bool
 	opts   Options
 	keys   KeyMap
 	log    *reducer.Log
@@ -89,12 +98,16 @@ type Model struct {
 	flash      string
 	flashID    int
 
-	// cache holds render caches shared by the copies of the model.
-	cache *renderCache
+	// cache memoises what is costly to recompute each frame.
+	cache renderCache
+	// tree is what the view knows about forking and navigating (fork.go).
+	tree treeView
 }
 
-// New builds the root model. The log must not be nil.
-func New(opts Options) Model {
+// NewConversation builds the view of one conversation at 80×24 (SetSize
+// or a window size message gives it its real size). A nil Log starts an
+// empty one.
+func NewConversation(opts Options) *Conversation {
 	keys := opts.KeyMap
 	if len(keys.Quit.Keys()) == 0 {
 		keys = DefaultKeyMap()
@@ -102,7 +115,8 @@ func New(opts Options) Model {
 	if opts.Log == nil {
 		opts.Log = reducer.NewLog(nil, 0)
 	}
-	m := Model{
+	m := &Conversation{
+		id:     newScreenID(),
 		opts:   opts,
 		keys:   keys,
 		log:    opts.Log,
@@ -110,6 +124,7 @@ func New(opts Options) Model {
 		width:  80,
 		height: 24,
 		cursor: -1,
+		atRoot: true,
 		filter: defaultFilter(),
 		play:   playState{speed: 1},
 		cache:  newRenderCache(),
@@ -127,32 +142,52 @@ func New(opts Options) Model {
 	return m
 }
 
+// addr addresses a message to this view, so the router delivers it here
+// even while another screen is on top.
+func (m *Conversation) addr() addr { return addr{to: m.id} }
+
+// setAtRoot implements rooted.
+func (m *Conversation) setAtRoot(root bool) { m.atRoot = root }
+
+// screenID implements addressable: the id the view's messages carry.
+func (m *Conversation) screenID() int { return m.id }
+
 // Init starts waiting on the feed and asks the terminal for its background
 // colour (the answer picks the light or dark palette under --theme auto).
-func (m Model) Init() tea.Cmd {
+func (m *Conversation) Init() tea.Cmd {
 	return tea.Batch(m.waitFeed(), m.colour.init())
 }
 
-// Update implements tea.Model.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// SetSize implements Screen: the view draws width×height cells from now on.
+func (m *Conversation) SetSize(width, height int) {
+	m.width, m.height = width, height
+	m.fixTop()
+	m.refreshMarkdown()
+}
+
+// Update implements Screen. Messages addressed to another view never
+// reach it: the router delivers each to its own.
+func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.fixTop()
-		return m.refreshMarkdown(), nil
+		m.SetSize(msg.Width, msg.Height)
+		return nil
 	case tea.ModeReportMsg:
-		if unicodeCoreReport(msg) && cellMethod() != ansi.GraphemeWidth {
+		if unicodeCoreReport(msg) {
 			// The renderer now measures clusters: so must the layout.
+			// Every view hears the report (the router tells them all), so
+			// each drops the rows it measured the other way.
 			setCellMethod(ansi.GraphemeWidth)
 			m.cache.clearRows()
 		}
-		return m, nil
+		return nil
 	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
 		if m.colour.update(msg) {
 			m.styles = m.colour.styles()
 			m.cache.clearRows()
 		}
-		return m.refreshMarkdown(), nil
+		m.refreshMarkdown()
+		return nil
 	case batchMsg:
 		return m.ingest(msg.batch)
 	case feedClosedMsg:
@@ -161,7 +196,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// A loaded recording has no newest event to follow.
 			m.follow = false
 		}
-		return m, nil
+		return nil
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.PasteMsg:
@@ -178,6 +213,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.retryTicked(msg)
 	case respondDoneMsg:
 		return m.respondDone(msg)
+	case forkDoneMsg:
+		return m.forkDone(msg)
+	case navigateDoneMsg:
+		return m.navigateDone(msg)
 	case exportDoneMsg:
 		if msg.err != nil {
 			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))
@@ -190,22 +229,22 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pagerDoneMsg:
 		cmd := removeFileCmd(msg.path)
 		if msg.err != nil {
-			m, flash := m.setFlash("pager: " + model.SanitizeLine(msg.err.Error()))
-			return m, tea.Batch(cmd, flash)
+			flash := m.setFlash("pager: " + model.SanitizeLine(msg.err.Error()))
+			return tea.Batch(cmd, flash)
 		}
-		return m, cmd
+		return cmd
 	case flashExpiredMsg:
 		if msg.id == m.flashID {
 			m.flash = ""
 		}
-		return m, nil
+		return nil
 	}
-	return m, nil
+	return nil
 }
 
 // ingest appends a batch to the log, follows the newest event when live,
 // and re-arms the feed command.
-func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
+func (m *Conversation) ingest(b model.Batch) tea.Cmd {
 	if len(b.Events) > 0 {
 		m.log.Append(b.Events...)
 	}
@@ -215,7 +254,7 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 		c := *b.Conn
 		m.conn = &c
 		m.wasLive = m.wasLive || c.Phase == model.PhaseLive
-		m, countdown = m.startRetryCountdown(c)
+		countdown = m.startRetryCountdown(c)
 	}
 	if b.Progress != nil {
 		p := *b.Progress
@@ -235,48 +274,42 @@ func (m Model) ingest(b model.Batch) (tea.Model, tea.Cmd) {
 	if !m.follow && m.pinnedLen == 0 {
 		m.pinnedLen = n
 	}
-	m, withdrawn := m.withdrawStale()
-	m, notify := m.noticeStatus(liveBefore)
+	withdrawn := m.withdrawStale()
+	notify := m.noticeStatus(liveBefore)
 	m.fixTop() // after the banners, which take lines from the list
-	m, search := m.searchNew()
-	return m, tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown)
+	search := m.searchNew()
+	return tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown)
 }
 
 // waitFeed is the one point where events enter the UI: it waits for the
 // next batch on the feed and hands it to Update as a batchMsg.
-func (m Model) waitFeed() tea.Cmd {
-	feed := m.opts.Feed
+func (m *Conversation) waitFeed() tea.Cmd {
+	feed, to := m.opts.Feed, m.addr()
 	if feed == nil || m.feedDone {
 		return nil
 	}
 	return func() tea.Msg {
 		b, ok := <-feed
 		if !ok {
-			return feedClosedMsg{}
+			return feedClosedMsg{addr: to}
 		}
-		return batchMsg{batch: b}
+		return batchMsg{addr: to, batch: b}
 	}
 }
 
 // setFlash shows a transient message in the footer.
-func (m Model) setFlash(s string) (Model, tea.Cmd) {
+func (m *Conversation) setFlash(s string) tea.Cmd {
 	m.flashID++
 	m.flash = s
-	id := m.flashID
-	return m, tea.Tick(flashDuration, func(time.Time) tea.Msg { return flashExpiredMsg{id: id} })
+	id, to := m.flashID, m.addr()
+	return tea.Tick(flashDuration, func(time.Time) tea.Msg { return flashExpiredMsg{addr: to, id: id} })
 }
 
 // state returns the derived state as of the cursor. It is cached by cursor
 // and log version, so a frame costs one At (O(K)) at most.
-func (m Model) state() reducer.State {
+func (m *Conversation) state() reducer.State {
 	return m.cache.stateAt(m.log, m.cursor)
 }
 
-// View implements tea.Model.
-func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
-	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "ohwatch"
-	return v
-}
+// View implements Screen: the screen, exactly as large as SetSize said.
+func (m *Conversation) View() string { return m.render() }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"ohwatch/client/agentserver"
+	"ohwatch/client/serve"
+	"ohwatch/internal/testevents"
+	"ohwatch/model"
+	"ohwatch/tui"
+)
+
+// TestBrancherForksNavigatesAndOpens drives the TUI's Branching over a real
+// serve: a fork from an event with a first message runs to its end, Open
+// watches it live, navigate moves the original's HEAD; a server made older
+// answers with tui.ErrTreeUnsupported in the client's words.
+func TestBrancherForksNavigatesAndOpens(t *testing.T) {
+	const id = "0c8a3d0e5f1b4a7e9d3c2b1a0f9e8d7c"
+	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	srv := serve.New(serve.Options{})
+	srv.Add(id, nil, evs)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	url, err := srv.Start(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	c, err := agentserver.New(url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := brancher{ctx: ctx, c: c, id: id}
+	var action model.Event
+	for _, ev := range evs {
+		if ev.Kind == "ActionEvent" && action.ID == "" {
+			action = ev
+		}
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for n, _ := c.CountEvents(ctx, id); n < len(evs); n, _ = c.CountEvents(ctx, id) {
+		if time.Now().After(deadline) {
+			t.Fatal("the replay did not end")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	fork, err := b.Fork(ctx, action.ID, "again", "use printf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, ok := b.Open(fork)
+	if !ok || opts.Feed == nil || opts.Log == nil || opts.Branching == nil || opts.Controls == nil || opts.Title != "again" {
+		t.Fatalf("Open: %+v, %v", opts, ok)
+	}
+	var sawMessage, finished bool
+	for !(sawMessage && finished) {
+		select {
+		case batch := <-opts.Feed:
+			for _, ev := range batch.Events {
+				if ev.Kind == "MessageEvent" && ev.Source == "user" && ev.ParentID == "" {
+					sawMessage = sawMessage || ev.Summary != ""
+				}
+				if u, ok := ev.Body.(*model.StateUpdate); ok && u.ExecutionStatus == model.StatusFinished {
+					finished = true
+				}
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatalf("the fork's live view: message %v, finished %v", sawMessage, finished)
+		}
+	}
+
+	if err := b.Navigate(ctx, evs[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := c.Conversation(ctx, id); info.LeafEventID != evs[1].ID {
+		t.Errorf("leaf %q after navigate", info.LeafEventID)
+	}
+	if _, ok := (brancher{ctx: ctx, c: c, id: id, fleet: true}).Open(fork); ok {
+		t.Error("under fleet, Open should leave the fork to the table")
+	}
+
+	srv.SetFaults(serve.Faults{NoTree: true})
+	_, forkErr := b.Fork(ctx, action.ID, "", "")
+	navErr := b.Navigate(ctx, action.ID)
+	for _, err := range []error{forkErr, navErr} {
+		if !errors.Is(err, tui.ErrTreeUnsupported) || !errors.Is(err, agentserver.ErrTreeUnsupported) {
+			t.Errorf("older server: %v", err)
+		}
+	}
+	if forkErr.Error() != "this agent-server does not support fork (older than 1.31)" {
+		t.Errorf("fork error reads %q", forkErr)
+	}
+}

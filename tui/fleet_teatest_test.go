@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// termWaiter reads a test program's terminal output as it comes and waits
+// for text that one step alone puts on the screen.
+type termWaiter struct {
+	t    *testing.T
+	tm   *teatest.TestModel
+	seen bytes.Buffer
+}
+
+func (w *termWaiter) wait(what ...string) {
+	w.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := io.Copy(&w.seen, w.tm.Output()); err != nil {
+			w.t.Fatal(err)
+		}
+		all := true
+		for _, s := range what {
+			all = all && bytes.Contains(w.seen.Bytes(), []byte(s))
+		}
+		if all {
+			w.seen.Reset()
+			return
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("not all of %q on the terminal after 5s; output since the last step:\n%q", what, w.seen.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestEndToEndFleetTable runs the fleet table as a program over a live
+// feed: the history arrives, then live changes move rows into "needs you",
+// a key re-sorts, and q quits.
+func TestEndToEndFleetTable(t *testing.T) {
+	feed := make(chan []model.FleetUpdate)
+	f := NewFleet(FleetOptions{Feed: feed, NoColor: true, Where: "fleet", Now: func() time.Time { return fleetStart }})
+	tm := teatest.NewTestModel(t, NewModel(f), teatest.WithInitialTermSize(160, 48))
+	w := &termWaiter{t: t, tm: tm}
+	history, live := fleetFixture(t)
+	feed <- history
+	w.wait("Delete the build cache", "Upgrade the Go toolchain")
+	feed <- live
+	w.wait("4 need you", "Migrate the schema")
+	tm.Send(tea.KeyPressMsg{Code: 's', Text: "s"})
+	w.wait("CONN↑")
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// TestEndToEndFleetDrillDown opens a conversation from the table in the
+// full monitor and comes back with esc: the table went on folding every
+// other conversation meanwhile, and goes on after.
+func TestEndToEndFleetDrillDown(t *testing.T) {
+	feed := make(chan []model.FleetUpdate)
+	convFeed := make(chan model.Batch, 1)
+	var asked model.ConversationRef
+	f := NewFleet(FleetOptions{Feed: feed, NoColor: true, Where: "fleet", Now: func() time.Time { return fleetStart },
+		Open: func(_ context.Context, ref model.ConversationRef) (Options, error) {
+			asked = ref
+			return Options{Title: "Opened: the build cache", Source: "ws 127.0.0.1:8000", Live: true,
+				Log: reducer.NewLog(nil, 0), Feed: convFeed, NoColor: true}, nil
+		}})
+	tm := teatest.NewTestModel(t, NewModel(f), teatest.WithInitialTermSize(160, 48))
+	w := &termWaiter{t: t, tm: tm}
+	history, live := fleetFixture(t)
+	feed <- history
+	w.wait("Delete the build cache", "Upgrade the Go toolchain")
+	// Filter down to the one to open, and open it.
+	for _, k := range "/build cache" {
+		tm.Send(tea.KeyPressMsg{Code: k, Text: string(k)})
+	}
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	convFeed <- model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}, Events: logEvents(trajectory(t, "confirmation_mode"))[:3]}
+	w.wait("Opened: the build cache", "system prompt")
+	if asked.ID != "3c1d2e4f" {
+		t.Fatalf("opened %v", asked)
+	}
+	// The fleet streams while the conversation is on top.
+	feed <- live
+	// esc closes nothing in the conversation: it goes back to the table,
+	// which has folded the live slice meanwhile.
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	w.wait("1 need you", "filter “build cache”")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape}) // clears the filter
+	w.wait("4 need you", "Migrate the schema")
+	// And it goes on streaming.
+	late := fleetRef(fleetServer, "late")
+	feed <- []model.FleetUpdate{metaUp(late, model.ConversationMeta{Title: "A conversation started just now"}), connUp(late, model.PhaseLive)}
+	w.wait("A conversation started just now")
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if n := tm.FinalModel(t).(*Model).Root().(*Fleet).fleet.Len(); n != 10 {
+		t.Fatalf("%d conversations at the end, want 10", n)
+	}
+}

@@ -1,0 +1,214 @@
+package tui
+
+import (
+	"sync/atomic"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Screen is one screen of the program: the root Model shows the screen on
+// top of its back-stack and hands it the keys. A screen is a pointer that
+// Update changes in place. Screens say where to go with the commands Push,
+// Pop and Back; every screen is told the window's size and the terminal's
+// colour reports, and every message addressed to it (addr), whether it is
+// on top or not.
+type Screen interface {
+	// Init is called once, when the screen first enters the stack.
+	Init() tea.Cmd
+	// Update answers a message.
+	Update(msg tea.Msg) tea.Cmd
+	// View draws the screen, exactly as large as SetSize said.
+	View() string
+	// SetSize gives the screen the terminal's size.
+	SetSize(width, height int)
+	// KeyMap is the screen's keys for a help bar (ShortHelp) and a help
+	// screen (FullHelp), as bubbles/help draws them.
+	help.KeyMap
+}
+
+// Push returns a command that puts s on top of the back-stack. A screen
+// pushed for the first time is sized and initialised; a conversation view
+// pushed again (a fleet opening it once more) is shown as it was.
+func Push(s Screen) tea.Cmd { return func() tea.Msg { return pushMsg{screen: s} } }
+
+// Pop returns a command that goes back one screen; at the root it quits
+// the program (what q does).
+func Pop() tea.Cmd { return func() tea.Msg { return popMsg{quitAtRoot: true} } }
+
+// Back returns a command that goes back one screen; at the root it does
+// nothing (what esc does).
+func Back() tea.Cmd { return func() tea.Msg { return popMsg{} } }
+
+// pushMsg and popMsg carry Push, Pop and Back to the router.
+type (
+	pushMsg struct{ screen Screen }
+	popMsg  struct{ quitAtRoot bool }
+)
+
+// addr addresses a message to one screen: the commands of a conversation
+// view (its feed, its search, its ticks, its clipboard, pager and export
+// results) embed it, so each result reaches the view that asked for it
+// even when another screen is on top. The zero addr means the top screen.
+type addr struct{ to int }
+
+func (a addr) addressee() int { return a.to }
+
+// addressed is a message that names the screen it is for.
+type addressed interface{ addressee() int }
+
+// rooted is a screen that words its keys by whether it is the root, where
+// q quits, or above another screen, where q goes back.
+type rooted interface{ setAtRoot(root bool) }
+
+// addressable is a screen that messages can be addressed to.
+type addressable interface{ screenID() int }
+
+// lastScreenID numbers the addressable screens of the process.
+var lastScreenID atomic.Int64
+
+// newScreenID returns a screen id never handed out before (never 0).
+func newScreenID() int { return int(lastScreenID.Add(1)) }
+
+// Model is the root Bubble Tea model: a router over a back-stack of
+// screens. It draws the screen on top and gives it the keys; esc and q
+// (the screens' Back and Pop) go back one screen, and a Pop at the root
+// quits. Addressable screens stay alive once pushed, even when popped, so
+// a conversation left for the fleet keeps ingesting its feed.
+type Model struct {
+	stack []Screen
+	// alive is every addressable screen pushed so far, by id.
+	alive         map[int]Screen
+	width, height int
+	sized         bool
+}
+
+// New builds the root model of one conversation: a router whose root is
+// the conversation's view.
+func New(opts Options) *Model { return NewModel(NewConversation(opts)) }
+
+// NewModel builds a router with root at the bottom of its stack.
+func NewModel(root Screen) *Model {
+	m := &Model{alive: map[int]Screen{}}
+	m.stack = []Screen{root}
+	if r, ok := root.(rooted); ok {
+		r.setAtRoot(true)
+	}
+	m.register(root)
+	return m
+}
+
+// register keeps an addressable screen reachable; it reports whether the
+// screen is new to the router.
+func (m *Model) register(s Screen) bool {
+	a, ok := s.(addressable)
+	if !ok {
+		return true
+	}
+	if _, seen := m.alive[a.screenID()]; seen {
+		return false
+	}
+	m.alive[a.screenID()] = s
+	return true
+}
+
+// Top is the screen shown now.
+func (m *Model) Top() Screen { return m.stack[len(m.stack)-1] }
+
+// Root is the screen at the bottom of the stack.
+func (m *Model) Root() Screen { return m.stack[0] }
+
+// Init initialises the root screen.
+func (m *Model) Init() tea.Cmd { return m.Root().Init() }
+
+// Update routes a message: the size and the terminal's reports to every
+// screen, an addressed message to its screen, navigation to the stack,
+// the rest (keys, mouse, paste) to the top screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height, m.sized = msg.Width, msg.Height, true
+		for _, s := range m.screens() {
+			s.SetSize(msg.Width, msg.Height)
+		}
+		return m, nil
+	case tea.ColorProfileMsg, tea.BackgroundColorMsg, tea.ModeReportMsg:
+		var cmds []tea.Cmd
+		for _, s := range m.screens() {
+			cmds = append(cmds, s.Update(msg))
+		}
+		return m, tea.Batch(cmds...)
+	case pushMsg:
+		return m, m.push(msg.screen)
+	case popMsg:
+		if len(m.stack) == 1 {
+			if msg.quitAtRoot {
+				return m, tea.Quit
+			}
+			return m, nil
+		}
+		m.stack = m.stack[:len(m.stack)-1]
+		return m, nil
+	case addressed:
+		if id := msg.addressee(); id != 0 {
+			if s, ok := m.alive[id]; ok {
+				return m, s.Update(msg)
+			}
+			return m, nil // its screen is gone
+		}
+	}
+	return m, m.Top().Update(msg)
+}
+
+// push puts s on top, sizing and initialising it when it is new.
+func (m *Model) push(s Screen) tea.Cmd {
+	m.stack = append(m.stack, s)
+	if r, ok := s.(rooted); ok {
+		r.setAtRoot(false)
+	}
+	if m.sized {
+		s.SetSize(m.width, m.height)
+	}
+	if m.register(s) {
+		return s.Init()
+	}
+	return nil
+}
+
+// screens is every screen the router keeps: the stack and the living
+// screens popped from it, each once.
+func (m *Model) screens() []Screen {
+	out := make([]Screen, 0, len(m.stack)+len(m.alive))
+	seen := make(map[Screen]bool, cap(out))
+	for _, s := range m.stack {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, s := range m.alive {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// View draws the top screen on the alternate screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Top().View())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "ohwatch"
+	return v
+}
+
+// Unreachable asks the root screen whether the session it watched never
+// connected (see Conversation.Unreachable); "" when it did or cannot say.
+func (m *Model) Unreachable() string {
+	if u, ok := m.Root().(interface{ Unreachable() string }); ok {
+		return u.Unreachable()
+	}
+	return ""
+}
