@@ -105,13 +105,16 @@ func (v *eventView) build() {
 		v.out = append(v.out, s.Error.Render("malformed: "+model.SanitizeLine(reason)))
 	}
 	v.blank()
-	var probe struct{}
-	if err := json.Unmarshal(ev.Raw, &probe); err != nil {
-		v.out = append(v.out, s.Error.Render("not a JSON object: "+model.SanitizeLine(err.Error())))
-		v.text(string(ev.Raw))
-		return
-	}
 	detail, err := ev.Detail()
+	if _, untyped := detail.(*model.UnknownEvent); err != nil || untyped {
+		// Decode accepts only objects, but an event may be built by hand.
+		var probe struct{}
+		if perr := json.Unmarshal(ev.Raw, &probe); perr != nil {
+			v.out = append(v.out, s.Error.Render("not a JSON object: "+model.SanitizeLine(perr.Error())))
+			v.text(string(ev.Raw))
+			return
+		}
+	}
 	if err != nil && !unknown {
 		// The lean decoder found nothing wrong, the full payload did: say
 		// so, and show what decoded.

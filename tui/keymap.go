@@ -36,7 +36,9 @@ type KeyMap struct {
 	// Fork forks the conversation at the cursor's event; Navigate moves
 	// its HEAD there (live agent-server only).
 	Fork, Navigate key.Binding
-	Help, Quit     key.Binding
+	// Branches lists the branches at a branch point and shows one.
+	Branches   key.Binding
+	Help, Quit key.Binding
 }
 
 // DefaultKeyMap returns the bindings documented in the user guide.
@@ -91,6 +93,7 @@ func DefaultKeyMap() KeyMap {
 		Reject:       b("x", "reject pending", "x"),
 		Fork:         b("b", "fork from this event", "b"),
 		Navigate:     b("H", "move HEAD to this event", "H"),
+		Branches:     b("B", "branches here: show one", "B"),
 		Help:         b("?", "help", "?"),
 		Quit:         b("q", "quit", "q", "ctrl+c"),
 	}
@@ -101,7 +104,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.Filter, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},

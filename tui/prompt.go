@@ -25,6 +25,8 @@ const (
 	promptForkConfirm
 	// promptNavigate asks y/n before moving HEAD (H).
 	promptNavigate
+	// promptBranches offers the branches of a branch point by number (B).
+	promptBranches
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -37,10 +39,11 @@ type prompt struct {
 	back searchOrigin
 	// hist is the position in the search history while ↑/↓ browse it.
 	hist   int
-	q      question // for promptConfirm: what is asked
-	format string   // for promptExportPath: the format chosen
-	note   string   // for promptConfirm: the warning shown with the question
-	fork   forkPlan // for the fork and navigate prompts: what is asked
+	q      question     // for promptConfirm: what is asked
+	format string       // for promptExportPath: the format chosen
+	note   string       // for promptConfirm: the warning shown with the question
+	fork   forkPlan     // for the fork and navigate prompts: what is asked
+	pick   branchChoice // for promptBranches: what is offered
 }
 
 // active reports whether a prompt is open.
@@ -63,6 +66,8 @@ func (p prompt) Render(s theme.Styles, width int) string {
 		return s.Warn.Render(verb+" "+noun+ordinals(p.q.indices)+"? [y/n]") + " " + s.Muted.Render(p.note)
 	case promptForkTitle, promptForkMessage, promptForkConfirm, promptNavigate:
 		return p.renderTreePrompt(s, width)
+	case promptBranches:
+		return p.renderBranches(s, width)
 	case promptExport:
 		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
 			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")
@@ -84,6 +89,8 @@ func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case promptForkConfirm, promptNavigate:
 		return m.treeConfirmKey(msg)
+	case promptBranches:
+		return m.branchKey(msg)
 	case promptExport:
 		formats := map[string]string{"m": "md", "j": "json", "l": "jsonl"}
 		m.input = prompt{}
