@@ -30,42 +30,6 @@ func logOf(evs []model.Event) *reducer.Log {
 	return log
 }
 
-// poisoned returns raw with hostileText appended to every string value but
-// the structural ones (kinds, ids, sources, timestamps), so that the event
-// still decodes as its kind.
-func poisoned(t *testing.T, raw []byte) []byte {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
-	var walk func(key string, v any) any
-	walk = func(key string, v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, val := range x {
-				x[k] = walk(k, val)
-			}
-		case []any:
-			for i, val := range x {
-				x[i] = walk(key, val)
-			}
-		case string:
-			switch key {
-			case "kind", "id", "source", "timestamp", "tool_call_id", "action_id", "llm_response_id", "role", "type", "status":
-				return x
-			}
-			return x + hostileText
-		}
-		return v
-	}
-	out, err := json.Marshal(walk("", v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func TestStateOfRecordings(t *testing.T) {
 	dir := filepath.Join(upstream.Dir(t), "trajectories")
 	tests := []struct {
@@ -143,7 +107,7 @@ func TestMarkdownOfHostileRecordings(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			var evs []model.Event
 			for _, raw := range upstream.EventFiles(t, dir) {
-				ev, err := model.Decode(poisoned(t, raw))
+				ev, err := model.Decode(testevents.Poisoned(t, raw, hostileText))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -244,6 +208,9 @@ func TestTranscriptLeavesOutNoise(t *testing.T) {
 		wrote := strings.TrimSpace(transcript) != "" && !strings.HasPrefix(strings.TrimSpace(transcript), "_status")
 		if want := !k.Noise && k.Name != model.KindSystemPrompt; wrote != want {
 			t.Errorf("%s (noise %v): written %v, want %v:\n%s", k.Name, k.Noise, wrote, want, transcript)
+		}
+		if isErr := strings.Contains(transcript, "**Error**"); isErr != (k.Group == model.GroupError) {
+			t.Errorf("%s (group %s): written as an error %v:\n%s", k.Name, k.Group, isErr, transcript)
 		}
 	}
 }

@@ -117,9 +117,11 @@ func (m *mdWriter) event(i int, ev model.Event) {
 		m.action(i, ev, d, stamp)
 	case *model.ObservationEvent:
 		m.observation(d)
-	case *model.AgentErrorEvent, *model.ConversationErrorEvent:
-		m.printf("**Error**%s: %s\n\n", stamp, ev.Summary)
 	default:
+		if model.GroupOf(ev) == model.GroupError {
+			m.printf("**Error**%s: %s\n\n", stamp, ev.Summary)
+			return
+		}
 		m.printf("**%s**%s — %s\n\n", oneLine(ev.Kind), stamp, ev.Summary)
 	}
 }

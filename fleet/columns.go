@@ -56,9 +56,9 @@ func (c Column) Name() string {
 	case ColCalls:
 		return "CALLS"
 	case ColPending:
-		return "PENDING"
+		return "PEND"
 	case ColErrors:
-		return "ERRORS"
+		return "ERR"
 	case ColActivity:
 		return "LAST"
 	case ColIdle:
@@ -93,7 +93,8 @@ func (c Column) Text(r Row, now time.Time) string {
 		if r.Verdict.Status == "" && r.Loading {
 			return "loading"
 		}
-		return r.Verdict.Short()
+		// A status is the server's word: sanitised like any text from it.
+		return model.SanitizeLine(r.Verdict.Short())
 	case ColSteps:
 		if r.Events == 0 {
 			return format.Unknown

@@ -14,7 +14,6 @@ import (
 type Fleet struct {
 	entries map[model.ConversationRef]*entry
 	order   []*entry // in order of first sight
-	since   time.Time
 	// sources are the sources that reported about themselves.
 	sources  []*SourceState
 	sourceAt map[sourceKey]*SourceState
@@ -23,17 +22,6 @@ type Fleet struct {
 // New returns an empty fleet.
 func New() *Fleet {
 	return &Fleet{entries: make(map[model.ConversationRef]*entry)}
-}
-
-// NewSince returns an empty fleet that takes a status reached before since
-// (by the time of the event that set it) for history, not news: a
-// recording read from disk whose run finished yesterday does not ask for
-// attention, and raises no bell, whatever its source says about its
-// connection.
-func NewSince(since time.Time) *Fleet {
-	f := New()
-	f.since = since
-	return f
 }
 
 // entry is one conversation: what its row and its attention mark are made
@@ -65,9 +53,8 @@ type entry struct {
 	verdict reducer.Verdict
 	// statusSince is the index of the event that moved the events' status
 	// to its current value (-1: none), so a status seen once is told from
-	// the same status reached again; statusTime is that event's time.
+	// the same status reached again.
 	statusSince int
-	statusTime  time.Time
 	// settled turns true once the conversation's history is in (its
 	// connection went past connecting, and any loading is complete): from
 	// then on a status that needs a person is news.
@@ -142,9 +129,6 @@ func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
 			touched = append(touched, e)
 		}
 		e.apply(u)
-		if e.verdict.Status == model.StatusFinished && !f.isNews(e) {
-			e.noted, e.notedSince = e.verdict.Status, e.statusSince
-		}
 	}
 	var out []Change
 	for _, e := range touched {
@@ -152,9 +136,6 @@ func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
 		c := Change{Ref: e.ref, Title: e.title(), New: b.isNew, From: b.verdict, To: e.verdict}
 		if a := e.attention(); a != NoAttention && a != b.attn && b.settled {
 			c.Raised = a
-		}
-		if c.Raised != NoAttention && !f.isNews(e) {
-			c.Raised = NoAttention
 		}
 		if c.New || c.StatusChanged() || c.Raised != NoAttention {
 			out = append(out, c)
@@ -168,23 +149,6 @@ func (f *Fleet) add(ref model.ConversationRef) *entry {
 	f.entries[ref] = e
 	f.order = append(f.order, e)
 	return e
-}
-
-// isNews reports whether the entry's current status was reached after the
-// fleet's since (by its event's time, else the conversation's last
-// activity); a time not known is news.
-func (f *Fleet) isNews(e *entry) bool {
-	if f.since.IsZero() {
-		return true
-	}
-	at := e.statusTime
-	if e.statusSince < 0 || at.IsZero() {
-		at = e.lastEvent
-		if e.meta.UpdatedAt.After(at) {
-			at = e.meta.UpdatedAt
-		}
-	}
-	return at.IsZero() || !at.Before(f.since)
 }
 
 // Seen marks the conversation's current status as known to the person: a
@@ -240,9 +204,9 @@ func (e *entry) apply(u *model.FleetUpdate) {
 		}
 	}
 	if len(b.Events) > 0 {
-		e.statusSince, e.statusTime = -1, time.Time{}
+		e.statusSince = -1
 		if t := e.state.LastTransitions(1); len(t) == 1 {
-			e.statusSince, e.statusTime = t[0].Index, t[0].Time
+			e.statusSince = t[0].Index
 		}
 	}
 	if b.Conn != nil {

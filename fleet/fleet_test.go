@@ -344,37 +344,6 @@ func TestEveryColumnSorts(t *testing.T) {
 	}
 }
 
-func TestSinceTellsHistoryFromNews(t *testing.T) {
-	f := NewSince(t0.Add(10 * time.Second))
-	old, late := newConv("s", "old"), newConv("s", "late")
-	// A source that is live from its first event (a directory being read)
-	// hands over a run that finished before the fleet started.
-	f.Apply([]model.FleetUpdate{old.conn(model.PhaseLive)})
-	ch := f.Apply([]model.FleetUpdate{old.events(old.user("x"), old.status("running"), old.status("error"))})
-	if len(ch) != 1 || ch[0].Raised != NoAttention {
-		t.Fatalf("an old error raised: %+v", ch)
-	}
-	if r, _ := f.Row(old.ref); r.Attn != AttnError {
-		t.Fatalf("an old error is still to be seen: %v", r.Attn)
-	}
-	f.Apply([]model.FleetUpdate{old.events(old.user("y"), old.status("running"), old.snapshot("finished"))})
-	if r, _ := f.Row(old.ref); r.Attn != NoAttention {
-		t.Fatalf("a finish before the start is news: %v", r.Attn)
-	}
-	// After the start, the same is news.
-	late.n = 20
-	f.Apply([]model.FleetUpdate{late.conn(model.PhaseLive), late.events(late.user("x"), late.status("running"))})
-	if ch := f.Apply([]model.FleetUpdate{late.events(late.snapshot("finished"))}); len(ch) != 1 || ch[0].Raised != AttnFinished {
-		t.Fatalf("a finish after the start: %+v", ch)
-	}
-	// A listing with no events: its update time decides.
-	c := newConv("cloud", "c")
-	f.Apply([]model.FleetUpdate{c.meta(model.ConversationMeta{Status: "finished", UpdatedAt: t0})})
-	if r, _ := f.Row(c.ref); r.Attn != NoAttention {
-		t.Fatalf("an old listing's finish is news: %v", r.Attn)
-	}
-}
-
 func TestSourceUpdatesAreNotConversations(t *testing.T) {
 	f := New()
 	src := model.ConversationRef{Source: "http://s", Kind: model.SourceServer}

@@ -117,17 +117,15 @@ type Branch struct {
 }
 
 // isArtifact reports whether an event never becomes HEAD: a state update,
-// a conversation error ("non-tree artifacts", protocol §5) or an event with
-// no id (a streaming delta), which nothing can name as its parent.
+// a conversation error ("non-tree artifacts", protocol §5,
+// model.EventKind.Artifact) or an event with no id (a streaming delta),
+// which nothing can name as its parent.
 func isArtifact(ev *model.Event) bool {
 	if ev.ID == "" {
 		return true
 	}
-	switch ev.Body.(type) {
-	case *model.StateUpdate, *model.ConversationError:
-		return true
-	}
-	return false
+	k := model.KindOf(*ev)
+	return k != nil && k.Artifact
 }
 
 // foldParent decides the parent of event j in the fold tree and the line

@@ -24,6 +24,7 @@ type Glyphs struct {
 	MarkUser   string
 	MarkBook   string // a bookmark
 	MarkMatch  string // a search match
+	MarkBranch string // a branch point: an event with more than one way on
 	Forgotten  string // an event a condensation took out of the LLM's view
 	Folded     string // a folded JSON node
 	Unfolded   string // an unfolded JSON node
@@ -55,6 +56,7 @@ func DefaultGlyphs() Glyphs {
 		MarkUser:   "u",
 		MarkBook:   "★",
 		MarkMatch:  "┃",
+		MarkBranch: "⑂",
 		Forgotten:  "◌",
 		Folded:     "▸",
 		Unfolded:   "▾",

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"strings"
+
+	"ohwatch/theme"
 )
 
 // banner lines sit under the header, across the screen: first a
@@ -10,12 +12,37 @@ import (
 // cause fits at 80 columns instead of being cut.
 const bannerMaxLines = 2
 
-// bannerLines renders the banners for width; nil when there are none.
-func (m *Conversation) bannerLines(width int) []string {
+// banner draws the banners: a connection problem, then a status that
+// needs the user.
+type banner struct {
+	box
+	noKeys
+	styles theme.Styles
+	// conn is the connection problem's text, attention the status's and
+	// status the status it is about; "" when there is none.
+	conn, attention, status string
+}
+
+// bannerOf gives the banners what they say.
+func (m *Conversation) bannerOf() *banner {
+	return &banner{styles: m.styles, conn: m.connProblem(), attention: m.attentionText(), status: m.attn.status}
+}
+
+// View implements Pane: the first lines of the banners, exactly
+// width×height cells.
+func (b *banner) View() string {
+	if b.height <= 0 {
+		return ""
+	}
+	return fit(strings.Join(b.lines(b.width), "\n"), b.width, b.height)
+}
+
+// lines renders the banners for width; nil when there are none.
+func (b *banner) lines(width int) []string {
 	if width <= 0 {
 		return nil
 	}
-	s := m.styles
+	s := b.styles
 	var out []string
 	add := func(text, glyph string, style func(...string) string) {
 		if text == "" {
@@ -30,12 +57,11 @@ func (m *Conversation) bannerLines(width int) []string {
 			out = append(out, fitLine(style(line), width))
 		}
 	}
-	if text := m.connProblem(); text != "" {
-		add(text, s.Glyphs.Error, s.Error.Render)
+	if b.conn != "" {
+		add(b.conn, s.Glyphs.Error, s.Error.Render)
 	}
-	if text := m.attentionText(); text != "" {
-		style := s.Status(m.attn.status).Render
-		add(text, "●", style)
+	if b.attention != "" {
+		add(b.attention, "●", s.Status(b.status).Render)
 	}
 	return out
 }
@@ -47,5 +73,5 @@ func (m *Conversation) bannerHeight(width, height int) int {
 	if height < 12 {
 		return 0
 	}
-	return min(len(m.bannerLines(width)), height/4)
+	return min(len(m.bannerOf().lines(width)), height/4)
 }

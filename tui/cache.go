@@ -25,7 +25,7 @@ type rowKey struct {
 // renderCache memoises what is costly to recompute each frame; each
 // conversation view owns one.
 type renderCache struct {
-	rows map[rowKey]string
+	rows rowCache
 
 	stateOK  bool
 	stateIdx int
@@ -43,7 +43,7 @@ type renderCache struct {
 }
 
 func newRenderCache() renderCache {
-	return renderCache{rows: make(map[rowKey]string, 256)}
+	return renderCache{rows: make(rowCache, 256)}
 }
 
 // clearRows drops every cached row (the styles changed).
@@ -51,16 +51,20 @@ func (c *renderCache) clearRows() {
 	clear(c.rows)
 }
 
+// rowCache is the list's rendered rows, the one part of the cache the
+// list pane is given.
+type rowCache map[rowKey]string
+
 // row returns a cached row, rendering and caching it on a miss.
-func (c *renderCache) row(k rowKey, render func() string) string {
-	if s, ok := c.rows[k]; ok {
+func (c *rowCache) row(k rowKey, render func() string) string {
+	if s, ok := (*c)[k]; ok {
 		return s
 	}
-	if len(c.rows) >= maxCachedRows {
-		clear(c.rows)
+	if len(*c) >= maxCachedRows {
+		clear(*c)
 	}
 	s := render()
-	c.rows[k] = s
+	(*c)[k] = s
 	return s
 }
 

@@ -100,6 +100,8 @@ type Conversation struct {
 
 	// cache memoises what is costly to recompute each frame.
 	cache renderCache
+	// tree is what the view knows about forking and navigating (fork.go).
+	tree treeView
 }
 
 // NewConversation builds the view of one conversation at 80×24 (SetSize
@@ -211,6 +213,10 @@ func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
 		return m.retryTicked(msg)
 	case respondDoneMsg:
 		return m.respondDone(msg)
+	case forkDoneMsg:
+		return m.forkDone(msg)
+	case navigateDoneMsg:
+		return m.navigateDone(msg)
 	case exportDoneMsg:
 		if msg.err != nil {
 			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))

@@ -1,12 +1,17 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+
 	"ohwatch/format"
 	"ohwatch/model"
+	"ohwatch/reducer"
+	"ohwatch/theme"
 )
 
 // pairScan bounds the backward search for the action an AgentErrorEvent
@@ -16,43 +21,87 @@ const pairScan = 64
 // eventList renders the list pane: only the rows of the visible window,
 // each cached by (index, width, time mode); the cursor's row and bookmark
 // marks are drawn over the cached text, so moving the cursor re-renders
-// nothing but the marker column.
+// nothing but the marker column. It is given the log to read the rows'
+// events from and the view settings it draws (listOf), nothing else.
 type eventList struct {
-	m *Conversation
+	box
+	keys   []key.Binding
+	styles theme.Styles
+	// log is read for the rows' events; the list never changes it.
+	log *reducer.Log
+	// rows are the window's events, forgotten says which of them a
+	// condensation had forgotten as of the cursor.
+	rows      []int
+	forgotten []bool
+	cursor    int
+	focused   bool
+	// labels are the title's notes after the position: the filter, the
+	// search, the time mode.
+	labels    []string
+	timeMode  timeMode
+	bookmarks []int
+	// branchPoints are the events of a tree with more than one way on.
+	branchPoints []int
+	// query is the search the rows highlight.
+	query string
+	// empty is what the list says while the log is empty.
+	empty string
+	start time.Time
+	cache *rowCache
 	// wide: the time column prints times past a day in full (wideTimes).
 	wide bool
 }
 
-// Render implements the pane contract: exactly width×height cells.
-func (l eventList) Render(width, height int) string {
-	m := l.m
+// listOf gives the list what it draws in a window h rows tall (its title
+// line included).
+func (m *Conversation) listOf(h int, k KeyMap) *eventList {
+	rows := m.visibleRows(max(h-1, 0))
+	m.cache.forget.update(m.log)
+	forgotten := make([]bool, len(rows))
+	for j, i := range rows {
+		forgotten[j] = m.cache.forget.forgottenAt(i, m.cursor)
+	}
+	var labels []string
+	if f := m.filter.label(); f != "" {
+		labels = append(labels, f)
+	}
+	if s := m.search.label(); s != "" {
+		labels = append(labels, s)
+	}
+	if m.timeMode != timeRelative {
+		labels = append(labels, m.timeMode.String()+" times")
+	}
+	empty := "waiting for events…"
+	if m.opts.Feed == nil || m.feedDone {
+		empty = "no events"
+	}
+	return &eventList{keys: listKeys(k, m.opts.Live), styles: m.styles, log: m.log, rows: rows, forgotten: forgotten,
+		cursor: m.cursor, focused: m.focus == paneList, labels: labels, timeMode: m.timeMode, bookmarks: m.bookmarks,
+		query: m.search.query, empty: empty, start: m.cache.startTime(m.log), cache: &m.cache.rows,
+		branchPoints: m.branchPoints()}
+}
+
+// ShortHelp implements Pane.
+func (l *eventList) ShortHelp() []key.Binding { return l.keys }
+
+// View implements Pane: exactly width×height cells.
+func (l *eventList) View() string {
+	width, height := l.width, l.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	rows := m.visibleRows(height - 1)
-	m.cache.forget.update(m.log)
-	forgotten := make([]bool, len(rows))
-	anyForgotten := false
-	for k, i := range rows {
-		forgotten[k] = m.cache.forget.forgottenAt(i, m.cursor)
-		anyForgotten = anyForgotten || forgotten[k]
-	}
+	anyForgotten := slices.Contains(l.forgotten, true)
 	// Every line is made exactly width cells here, so the block is joined
 	// without measuring the (cached) rows again.
 	out := make([]string, 0, height)
 	out = append(out, fitLine(l.title(width, anyForgotten), width))
-	if m.log.Len() == 0 {
-		msg := "waiting for events…"
-		if m.opts.Feed == nil || m.feedDone {
-			msg = "no events"
-		}
-		out = append(out, fitLine(m.styles.Muted.Render(msg), width))
+	if l.log.Len() == 0 {
+		out = append(out, fitLine(l.styles.Muted.Render(l.empty), width))
 	}
-	numWidth := len(strconv.Itoa(m.log.Len())) + 1
-	start := m.cache.startTime(m.log)
-	l.wide = l.wideTimes(width-2, start)
-	for k, i := range rows {
-		out = append(out, l.row(i, width, numWidth, start, forgotten[k]))
+	numWidth := len(strconv.Itoa(l.log.Len())) + 1
+	l.wide = l.wideTimes(width-2, l.start)
+	for k, i := range l.rows {
+		out = append(out, l.row(i, width, numWidth, l.start, l.forgotten[k]))
 	}
 	blank := strings.Repeat(" ", width)
 	for len(out) < height {
@@ -63,75 +112,66 @@ func (l eventList) Render(width, height int) string {
 
 // title is the list's heading: position, filter and search state, and the
 // legend of the forgotten mark when a row on the screen carries it.
-func (l eventList) title(width int, forgotten bool) string {
-	m := l.m
-	parts := []string{m.focusTitle(paneList)}
-	if m.cursor >= 0 {
-		parts = append(parts, ordinal(m.cursor)+"/"+strconv.Itoa(m.log.Len()))
+func (l *eventList) title(width int, forgotten bool) string {
+	s := l.styles
+	parts := []string{paneList.title()}
+	if l.cursor >= 0 {
+		parts = append(parts, ordinal(l.cursor)+"/"+strconv.Itoa(l.log.Len()))
 	}
-	if f := m.filter.label(); f != "" {
-		parts = append(parts, f)
-	}
-	if s := m.search.label(); s != "" {
-		parts = append(parts, s)
-	}
-	if m.timeMode != timeRelative {
-		parts = append(parts, m.timeMode.String()+" times")
-	}
+	parts = append(parts, l.labels...)
 	if forgotten {
-		parts = append(parts, m.styles.Glyphs.Forgotten+" forgotten by condensation")
+		parts = append(parts, s.Glyphs.Forgotten+" forgotten by condensation")
 	}
-	st := m.styles.PaneTitle
-	mark := m.styles.Glyphs.HRule
-	if m.focus == paneList {
-		st, mark = m.styles.PaneFocus, "▌"
+	st := s.PaneTitle
+	mark := s.Glyphs.HRule
+	if l.focused {
+		st, mark = s.PaneFocus, "▌"
 	}
 	head := st.Render(mark + " " + strings.Join(parts, " · ") + " ")
-	return head + m.styles.Subtle.Render(strings.Repeat(m.styles.Glyphs.HRule, max(width-textWidth(head), 0)))
+	return head + s.Subtle.Render(strings.Repeat(s.Glyphs.HRule, max(width-textWidth(head), 0)))
 }
-
-// focusTitle is a pane's name.
-func (m *Conversation) focusTitle(p pane) string { return p.title() }
 
 // row renders event i's row: the marker column, then the cached text. The
 // marker column's first cell holds the cursor or a bookmark, its second
 // the mark of an event forgotten by a condensation as of the cursor (the
 // event is still in the log, but the LLM no longer sees it).
-func (l eventList) row(i, width, numWidth int, start time.Time, forgotten bool) string {
-	m := l.m
-	g := m.styles.Glyphs
-	key := rowKey{index: i, width: width, numWidth: numWidth, timeMode: m.timeMode, wide: l.wide, start: start.UnixNano(), query: m.search.query}
+func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool) string {
+	s := l.styles
+	g := s.Glyphs
+	key := rowKey{index: i, width: width, numWidth: numWidth, timeMode: l.timeMode, wide: l.wide, start: start.UnixNano(), query: l.query}
 	gone := " "
 	if forgotten {
 		gone = g.Forgotten
 	}
-	if i == m.cursor {
+	if i == l.cursor {
 		text := l.rowText(i, width-2, numWidth, start, true)
-		return m.styles.Selected.Render(fitLine(g.Cursor+gone+text, width))
+		return s.Selected.Render(fitLine(g.Cursor+gone+text, width))
 	}
-	text := m.cache.row(key, func() string { return l.rowText(i, width-2, numWidth, start, false) })
+	text := l.cache.row(key, func() string { return l.rowText(i, width-2, numWidth, start, false) })
 	marker := " "
-	if m.isBookmarked(i) {
-		marker = m.styles.Accent.Render(g.MarkBook)
+	switch {
+	case slices.Contains(l.bookmarks, i):
+		marker = s.Accent.Render(g.MarkBook)
+	case slices.Contains(l.branchPoints, i):
+		marker = s.Info.Render(g.MarkBranch)
 	}
 	if forgotten {
-		gone = m.styles.Subtle.Render(gone)
+		gone = s.Subtle.Render(gone)
 	}
 	return marker + gone + text
 }
 
 // rowText renders the text of event i's row, w cells wide; plain leaves
 // out colours (the selected row is drawn in one style).
-func (l eventList) rowText(i, w, numWidth int, start time.Time, plain bool) string {
-	m := l.m
-	s := m.styles
+func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) string {
+	s := l.styles
 	style := func(st interface{ Render(...string) string }, text string) string {
 		if plain {
 			return text
 		}
 		return st.Render(text)
 	}
-	ev := m.log.Event(i)
+	ev := l.log.Event(i)
 	num := ordinal(i)
 	num = strings.Repeat(" ", max(numWidth-len(num), 0)) + num
 	when := l.timeText(i, &ev, start, l.wide)
@@ -168,9 +208,9 @@ func (l eventList) rowText(i, w, numWidth int, start time.Time, plain bool) stri
 		b.WriteString(style(s.Risk(a.SecurityRisk), "HIGH") + " ")
 	}
 	if errRow {
-		b.WriteString(m.highlight(summary, s.Error, plain))
+		b.WriteString(highlight(s, l.query, summary, s.Error, plain))
 	} else {
-		b.WriteString(m.highlight(summary, s.Text, plain))
+		b.WriteString(highlight(s, l.query, summary, s.Text, plain))
 	}
 	return fitLine(b.String(), w)
 }
@@ -182,41 +222,40 @@ const wideTimeFrom = 100
 // wideTimes reports whether rows w cells wide print times past a day in
 // full ("+4d07h12m", two cells more): only when there is room and the
 // conversation lasts that long, so shorter ones keep the narrow column.
-func (l eventList) wideTimes(w int, start time.Time) bool {
-	n := l.m.log.Len()
+func (l *eventList) wideTimes(w int, start time.Time) bool {
+	n := l.log.Len()
 	if w < wideTimeFrom || n == 0 || start.IsZero() {
 		return false
 	}
-	last := l.m.log.Event(n - 1).Time
+	last := l.log.Event(n - 1).Time
 	return !last.IsZero() && last.Sub(start) >= 24*time.Hour
 }
 
 // timeText is event i's time in the list's time mode.
-func (l eventList) timeText(i int, ev *model.Event, start time.Time, wide bool) string {
-	switch l.m.timeMode {
+func (l *eventList) timeText(i int, ev *model.Event, start time.Time, wide bool) string {
+	switch l.timeMode {
 	case timeAbsolute:
 		return format.Clock(ev.Time)
 	case timeGap:
 		if i == 0 {
 			return "+0ms"
 		}
-		return gapText(ev.Time, l.m.log.Event(i-1).Time)
+		return gapText(ev.Time, l.log.Event(i-1).Time)
 	}
 	return offsetText(ev.Time, start, wide)
 }
 
 // pairing describes the action a result answers and how long it took:
 // "↳#12 1.4s".
-func (l eventList) pairing(ev *model.Event) string {
-	m := l.m
+func (l *eventList) pairing(ev *model.Event) string {
 	actionAt := -1
 	switch b := ev.Body.(type) {
 	case *model.Observation:
-		if i, ok := m.log.IndexOf(b.ActionID); ok {
+		if i, ok := l.log.IndexOf(b.ActionID); ok {
 			actionAt = i
 		}
 	case *model.UserReject:
-		if i, ok := m.log.IndexOf(b.ActionID); ok {
+		if i, ok := l.log.IndexOf(b.ActionID); ok {
 			actionAt = i
 		}
 	case *model.AgentError:
@@ -225,8 +264,8 @@ func (l eventList) pairing(ev *model.Event) string {
 	if actionAt < 0 {
 		return ""
 	}
-	s := m.styles.Glyphs.Paired + ordinal(actionAt)
-	if at := m.log.Event(actionAt).Time; !at.IsZero() && !ev.Time.IsZero() {
+	s := l.styles.Glyphs.Paired + ordinal(actionAt)
+	if at := l.log.Event(actionAt).Time; !at.IsZero() && !ev.Time.IsZero() {
 		d := ev.Time.Sub(at)
 		s += " " + format.Duration(d)
 		if d < 0 {
@@ -240,17 +279,16 @@ func (l eventList) pairing(ev *model.Event) string {
 
 // actionByCallID finds, among the events just before the one with id self,
 // the action with the tool call id; -1 when there is none.
-func (l eventList) actionByCallID(callID, self string) int {
+func (l *eventList) actionByCallID(callID, self string) int {
 	if callID == "" {
 		return -1
 	}
-	m := l.m
-	at, ok := m.log.IndexOf(self)
+	at, ok := l.log.IndexOf(self)
 	if !ok {
 		return -1
 	}
 	for i := at - 1; i >= 0 && i >= at-pairScan; i-- {
-		ev := m.log.Event(i)
+		ev := l.log.Event(i)
 		if a, ok := ev.Body.(*model.Action); ok && a.ToolCallID == callID {
 			return i
 		}

@@ -3,7 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -18,10 +18,11 @@ const maxViewLines = 2000
 
 // eventView renders one event for reading: the message text, the command
 // and its output, a file edit as a unified diff, a task list, a thought.
-// File edits come from the model's typed payload (Event.Detail and
-// model.FileEditOf); the rest is read from the raw JSON, so any kind (even
-// one this version does not know) is shown. Every string goes through
-// model.Sanitize.
+// It reads the event's typed payload (Event.Detail), as export does: the
+// kinds and nested actions worth a layout of their own get one, every
+// other typed payload is shown field by field from its type (eventfields.go),
+// and a kind or nested action without a type here from its raw members in
+// the order sent. Every string goes through model.Sanitize.
 type eventView struct {
 	ev     model.Event
 	index  int
@@ -38,9 +39,6 @@ type eventView struct {
 	// (markdown.go) at the place it would have gone in out.
 	md *markdownBlock
 }
-
-// obj is a decoded JSON object.
-type obj = map[string]any
 
 // renderEvent returns the rendered lines of event ev (not yet wrapped);
 // result, when not nil, is the observation that answered it (at index
@@ -86,6 +84,8 @@ func (v *eventView) terminalResult() {
 	v.section(title+")", run.Output)
 }
 
+// build renders the header (kind, source, time, id, parent, summary, what
+// is malformed), then the payload by its type.
 func (v *eventView) build() {
 	s := v.styles
 	ev := v.ev
@@ -94,57 +94,78 @@ func (v *eventView) build() {
 		head += s.Muted.Render(" · " + ev.Time.UTC().Format("2006-01-02 15:04:05.000") + " UTC")
 	}
 	v.out = append(v.out, head, s.Muted.Render("id "+model.SanitizeLine(ev.ID)))
+	if ev.ParentID != "" {
+		v.out = append(v.out, s.Muted.Render("parent "+model.SanitizeLine(ev.ParentID)))
+	}
 	if sum := model.SanitizeLine(ev.Summary); sum != "" {
 		v.out = append(v.out, s.Accent.Render(sum))
 	}
-	if u, ok := ev.Body.(*model.Unknown); ok && u.Reason != "" {
-		v.out = append(v.out, s.Error.Render("malformed: "+model.SanitizeLine(u.Reason)))
+	reason, unknown := model.IsUnknown(ev)
+	if reason != "" {
+		v.out = append(v.out, s.Error.Render("malformed: "+model.SanitizeLine(reason)))
 	}
 	v.blank()
-	if detail, err := ev.Detail(); err == nil {
+	detail, err := ev.Detail()
+	if _, untyped := detail.(*model.UnknownEvent); err != nil || untyped {
+		// Decode accepts only objects, but an event may be built by hand.
+		var probe struct{}
+		if perr := json.Unmarshal(ev.Raw, &probe); perr != nil {
+			v.out = append(v.out, s.Error.Render("not a JSON object: "+model.SanitizeLine(perr.Error())))
+			v.text(string(ev.Raw))
+			return
+		}
+	}
+	if err != nil && !unknown {
+		// The lean decoder found nothing wrong, the full payload did: say
+		// so, and show what decoded.
+		v.out = append(v.out, s.Error.Render("payload: "+model.SanitizeLine(err.Error())))
+	}
+	if err == nil {
 		v.change, v.hasChange = model.FileEditOf(detail)
 	}
-	var o obj
-	if err := json.Unmarshal(ev.Raw, &o); err != nil {
-		v.out = append(v.out, s.Error.Render("not a JSON object: "+model.SanitizeLine(err.Error())))
-		v.text(string(ev.Raw))
-		return
-	}
-	switch ev.Kind {
-	case model.KindMessage:
-		v.message(o)
-	case model.KindAction:
-		v.action(o)
-	case model.KindObservation:
-		v.observation(o)
-	case model.KindUserReject:
-		v.field("tool", str(o, "tool_name"))
-		v.field("rejected by", str(o, "rejection_source"))
-		v.section("Reason", str(o, "rejection_reason"))
-	case model.KindAgentError:
-		v.field("tool", str(o, "tool_name"))
-		if c, ok := o["classification"].(obj); ok {
-			v.field("classification", str(c, "kind"))
+	switch d := detail.(type) {
+	case *model.MessageEvent:
+		v.message(d)
+	case *model.ActionEvent:
+		v.action(d)
+	case *model.ObservationEvent:
+		v.observation(d)
+	case *model.UserRejectObservation:
+		v.field("tool", d.ToolName)
+		v.field("rejected by", d.RejectionSource)
+		v.section("Reason", d.RejectionReason)
+	case *model.AgentErrorEvent:
+		v.field("tool", d.ToolName)
+		if d.Classification != nil {
+			v.field("classification", d.Classification.Kind)
 		}
-		v.section("Error", str(o, "error"))
-	case model.KindConversationError, model.KindServerError:
-		v.field("code", str(o, "code"))
-		v.section("Detail", str(o, "detail"))
-	case model.KindSystemPrompt:
-		v.systemPrompt(o)
+		v.section("Error", d.Error)
+	case *model.ConversationErrorEvent:
+		v.codeDetail(d.Code, d.Detail)
+	case *model.ServerErrorEvent:
+		v.codeDetail(d.Code, d.Detail)
+	case *model.SystemPromptEvent:
+		v.systemPrompt(d)
+	case *model.UnknownEvent:
+		// What the header above shows is not repeated.
+		v.members(d.Raw, "kind", "id", "timestamp", "source", "parent_id")
 	default:
-		v.generic(o)
+		v.fields(d)
 	}
 }
 
+// codeDetail renders an error's code and detail.
+func (v *eventView) codeDetail(code, detail string) {
+	v.field("code", code)
+	v.section("Detail", detail)
+}
+
 // message renders a MessageEvent: its text, reasoning and critic result.
-func (v *eventView) message(o obj) {
-	msg, _ := o["llm_message"].(obj)
-	v.field("role", str(msg, "role"))
-	if sender := str(o, "sender"); sender != "" {
-		v.field("sender", sender)
-	}
-	text := contentText(msg["content"])
+func (v *eventView) message(d *model.MessageEvent) {
+	msg := &d.LLMMessage
+	v.field("role", msg.Role)
+	v.field("sender", d.Sender)
+	text := contentText(msg.Content)
 	if v.md != nil && strings.TrimSpace(text) != "" {
 		v.blank()
 		v.out = append(v.out, v.styles.PaneFocus.Render("Message"))
@@ -152,63 +173,59 @@ func (v *eventView) message(o obj) {
 	} else {
 		v.section("Message", text)
 	}
-	v.reasoning(msg)
-	if ext := contentText(o["extended_content"]); ext != "" {
-		v.section("Extended content", ext)
-	}
-	v.critic(o)
+	v.reasoning(msg.ReasoningContent, msg.ThinkingBlocks)
+	v.section("Extended content", contentText(d.ExtendedContent))
+	v.critic(d.CriticResult)
 }
 
-// action renders an ActionEvent by its nested action kind.
-func (v *eventView) action(o obj) {
-	v.field("tool", str(o, "tool_name"))
-	v.field("risk", str(o, "security_risk"))
+// action renders an ActionEvent by its typed action.
+func (v *eventView) action(d *model.ActionEvent) {
+	v.field("tool", d.ToolName)
+	v.field("risk", d.SecurityRisk)
 	// The action itself comes first; the reasoning behind it follows.
 	defer func() {
-		if t := contentText(o["thought"]); t != "" {
-			v.section("Thought", t)
-		}
-		v.reasoning(o)
-		v.critic(o)
+		v.section("Thought", contentText(d.Thought))
+		v.reasoning(d.ReasoningContent, d.ThinkingBlocks)
+		v.critic(d.CriticResult)
 	}()
-	a, ok := o["action"].(obj)
-	if !ok {
+	if d.Action == nil {
 		v.out = append(v.out, v.styles.Error.Render("no parsed action (the tool call could not be parsed)"))
-		if tc, ok := o["tool_call"].(obj); ok {
-			v.section("Tool call arguments", str(tc, "arguments"))
+		if d.ToolCall != nil {
+			v.section("Tool call arguments", d.ToolCall.Arguments)
 		}
 		return
 	}
-	v.field("action", str(a, "kind"))
+	v.field("action", d.ActionKind)
 	if v.hasChange {
-		v.field("command", str(a, "command"))
+		if fe, ok := d.Action.(*model.FileEditorAction); ok {
+			v.field("command", fe.Command)
+		}
 		v.fileChange()
 		return
 	}
-	switch str(a, "kind") {
-	case "TerminalAction", "ExecuteBashAction":
-		v.section("Command", "$ "+str(a, "command"))
+	switch a := d.Action.(type) {
+	case *model.TerminalAction:
+		v.section("Command", "$ "+a.Command)
 		v.terminalResult()
-	case "FileEditorAction", "PlanningFileEditorAction", "StrReplaceEditorAction":
-		v.fileEdit(a)
-	case "TaskTrackerAction":
-		v.field("command", str(a, "command"))
-		if list, ok := a["task_list"].([]any); ok && (len(list) > 0 || str(a, "command") == "plan") {
-			v.tasks(list)
+	case *model.FileEditorAction:
+		v.field("command", a.Command)
+		v.field("path", a.Path)
+	case *model.TaskTrackerAction:
+		v.field("command", a.Command)
+		if a.TaskList != nil && (len(a.TaskList) > 0 || a.Command == "plan") {
+			v.tasks(a.TaskList)
 		}
-	case "ThinkAction":
-		v.section("Thought", str(a, "thought"))
-	case "FinishAction":
-		v.section("Finish", str(a, "message"))
+	case *model.ThinkAction:
+		v.section("Thought", a.Thought)
+	case *model.FinishAction:
+		v.section("Finish", a.Message)
+	case *model.GenericAction:
+		v.members(a.Raw, "kind")
+	case *model.ClientAction:
+		v.members(a.Raw, "kind")
 	default:
-		v.generic(a)
+		v.fields(a)
 	}
-}
-
-// fileEdit renders a file editor action that changes nothing (a view).
-func (v *eventView) fileEdit(a obj) {
-	v.field("command", str(a, "command"))
-	v.field("path", str(a, "path"))
 }
 
 // fileChange renders the event's file edit as a unified diff.
@@ -224,138 +241,106 @@ func (v *eventView) fileChange() {
 	v.diff(c.Path, c.Old, c.New)
 }
 
-// observation renders an ObservationEvent by its nested kind.
-func (v *eventView) observation(o obj) {
-	v.field("tool", str(o, "tool_name"))
-	ob, _ := o["observation"].(obj)
-	v.field("observation", str(ob, "kind"))
-	if b, _ := ob["is_error"].(bool); b {
+// observation renders an ObservationEvent by its typed observation.
+func (v *eventView) observation(d *model.ObservationEvent) {
+	v.field("tool", d.ToolName)
+	v.field("observation", d.ObservationKind)
+	var base *model.ObservationBase
+	if r, ok := d.Observation.(interface{ Result() *model.ObservationBase }); ok {
+		base = r.Result()
+	}
+	if base != nil && base.IsError {
 		v.out = append(v.out, v.styles.Error.Render("is_error: true"))
 	}
 	if v.hasChange {
-		v.field("command", str(ob, "command"))
+		if fe, ok := d.Observation.(*model.FileEditorObservation); ok {
+			v.field("command", fe.Command)
+		}
 		v.fileChange()
 		return
 	}
-	switch str(ob, "kind") {
-	case "TerminalObservation", "ExecuteBashObservation":
-		if c := str(ob, "command"); c != "" {
-			v.section("Command", "$ "+c)
+	switch o := d.Observation.(type) {
+	case *model.TerminalObservation:
+		if o.Command != nil && *o.Command != "" {
+			v.section("Command", "$ "+*o.Command)
 		}
-		if ec, ok := ob["exit_code"]; ok && ec != nil {
-			v.field("exit code", fmt.Sprint(ec))
-		} else if md, ok := ob["metadata"].(obj); ok && md["exit_code"] != nil {
-			v.field("exit code", fmt.Sprint(md["exit_code"]))
+		if code := o.Code(); code != nil {
+			v.field("exit code", itoa(*code))
 		}
-		if t, _ := ob["timeout"].(bool); t {
+		if o.Timeout {
 			v.out = append(v.out, v.styles.Warn.Render("timed out"))
 		}
-		v.section("Output", contentText(ob["content"]))
-	case "FileEditorObservation", "PlanningFileEditorObservation", "StrReplaceEditorObservation":
-		v.field("command", str(ob, "command"))
-		v.field("path", str(ob, "path"))
-		v.section("Output", contentText(ob["content"]))
-	case "TaskTrackerObservation":
-		v.field("command", str(ob, "command"))
-		v.tasks(ob["task_list"])
+		v.section("Output", contentText(o.Content))
+	case *model.FileEditorObservation:
+		v.field("command", o.Command)
+		if o.Path != nil {
+			v.field("path", *o.Path)
+		}
+		v.section("Output", contentText(o.Content))
+	case *model.TaskTrackerObservation:
+		v.field("command", o.Command)
+		v.tasks(o.TaskList)
 	default:
-		v.section("Output", contentText(ob["content"]))
+		if base != nil {
+			v.section("Output", contentText(base.Content))
+		}
 	}
 }
 
-// systemPrompt renders the tools list and the prompt text.
-func (v *eventView) systemPrompt(o obj) {
-	if tools, ok := o["tools"].([]any); ok {
-		var names []string
-		for _, t := range tools {
-			if to, ok := t.(obj); ok {
-				names = append(names, str(to, "title"))
-			}
+// systemPrompt renders the tools offered and the prompt text.
+func (v *eventView) systemPrompt(d *model.SystemPromptEvent) {
+	if d.Tools != nil {
+		names := make([]string, len(d.Tools))
+		for i, t := range d.Tools {
+			names[i] = t.Title
 		}
 		v.field("tools", strings.Join(names, ", "))
 	}
-	if sp, ok := o["system_prompt"].(obj); ok {
-		v.section("System prompt", str(sp, "text"))
-	}
-	if dc, ok := o["dynamic_context"].(obj); ok {
-		v.section("Dynamic context", str(dc, "text"))
-	}
-}
-
-// generic renders the scalar fields of an object, then its nested values
-// as indented JSON: a fallback that shows everything.
-func (v *eventView) generic(o obj) {
-	keys := make([]string, 0, len(o))
-	for k := range o {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		switch val := o[k].(type) {
-		case obj, []any:
-			b, _ := json.MarshalIndent(val, "", "  ")
-			v.section(k, string(b))
-		case string:
-			if strings.Contains(val, "\n") {
-				v.section(k, val)
-			} else {
-				v.field(k, val)
-			}
-		default:
-			v.field(k, fmt.Sprint(val))
-		}
+	v.section("System prompt", d.SystemPrompt.Text)
+	if d.DynamicContext != nil {
+		v.section("Dynamic context", d.DynamicContext.Text)
 	}
 }
 
 // reasoning renders reasoning content and thinking blocks, if any.
-func (v *eventView) reasoning(o obj) {
-	r := str(o, "reasoning_content")
-	if r != "" {
-		v.section("Reasoning", r)
-	}
-	if blocks, ok := o["thinking_blocks"].([]any); ok {
-		for _, b := range blocks {
-			// Anthropic repeats the reasoning as a thinking block: show it once.
-			if bo, ok := b.(obj); ok && str(bo, "thinking") != "" && str(bo, "thinking") != r {
-				v.section("Thinking", str(bo, "thinking"))
-			}
+func (v *eventView) reasoning(r string, blocks []model.ThinkingBlock) {
+	v.section("Reasoning", r)
+	for _, b := range blocks {
+		// Anthropic repeats the reasoning as a thinking block: show it once.
+		if b.Thinking != "" && b.Thinking != r {
+			v.section("Thinking", b.Thinking)
 		}
 	}
 }
 
 // critic renders a critic result's score and message.
-func (v *eventView) critic(o obj) {
-	c, ok := o["critic_result"].(obj)
-	if !ok {
+func (v *eventView) critic(c *model.CriticResult) {
+	if c == nil {
 		return
 	}
-	v.field("critic score", fmt.Sprint(c["score"]))
-	if msg := str(c, "message"); msg != "" {
-		v.section("Critic", msg)
-	}
+	v.field("critic score", strconv.FormatFloat(c.Score, 'g', -1, 64))
+	v.section("Critic", c.Message)
 }
 
 // tasks renders a task list as a checklist.
-func (v *eventView) tasks(list any) {
-	items, _ := list.([]any)
+func (v *eventView) tasks(items []model.Task) {
 	v.blank()
 	v.out = append(v.out, v.styles.PaneFocus.Render("Tasks"))
 	if len(items) == 0 {
 		v.out = append(v.out, v.styles.Muted.Render("(empty)"))
 	}
 	g := v.styles.Glyphs
-	for _, it := range items {
-		t, _ := it.(obj)
+	for _, t := range items {
 		glyph := g.TaskTodo
-		switch str(t, "status") {
+		switch t.Status {
 		case "in_progress":
 			glyph = g.TaskDoing
 		case "done":
 			glyph = g.TaskDone
 		}
-		v.out = append(v.out, glyph+" "+model.SanitizeLine(str(t, "title")))
-		if n := str(t, "notes"); n != "" {
-			v.out = append(v.out, "    "+v.styles.Muted.Render(model.SanitizeLine(n)))
+		v.out = append(v.out, glyph+" "+model.SanitizeLine(t.Title))
+		if t.Notes != "" {
+			v.out = append(v.out, "    "+v.styles.Muted.Render(model.SanitizeLine(t.Notes)))
 		}
 	}
 }
@@ -440,40 +425,16 @@ func expandTabs(s string) string {
 	return strings.ReplaceAll(s, "\t", "    ")
 }
 
-// str reads a string field of a decoded object; "" when absent.
-func str(o obj, key string) string {
-	if o == nil {
-		return ""
-	}
-	s, _ := o[key].(string)
-	return s
-}
-
 // contentText joins the text items of a content list ([TextContent|
-// ImageContent]); images are named, never dumped.
-func contentText(v any) string {
-	items, ok := v.([]any)
-	if !ok {
-		if s, ok := v.(string); ok {
-			return s
-		}
-		return ""
-	}
+// ImageContent]); images are counted, never dumped.
+func contentText(items []model.Content) string {
 	var parts []string
-	for _, it := range items {
-		c, ok := it.(obj)
-		if !ok {
-			continue
-		}
-		switch str(c, "type") {
+	for _, c := range items {
+		switch c.Type {
 		case "text":
-			parts = append(parts, str(c, "text"))
+			parts = append(parts, c.Text)
 		case "image":
-			n := 0
-			if urls, ok := c["image_urls"].([]any); ok {
-				n = len(urls)
-			}
-			parts = append(parts, fmt.Sprintf("[%d image(s)]", n))
+			parts = append(parts, fmt.Sprintf("[%d image(s)]", len(c.ImageURLs)))
 		}
 	}
 	return strings.Join(parts, "\n")

@@ -46,6 +46,9 @@ type FleetOptions struct {
 // and draws the rows a fleet.Query selects. It is a pointer, changed in
 // place by Update.
 type Fleet struct {
+	// id addresses the messages of the table's commands (its feed, its
+	// clock), so they reach it while a conversation is on top.
+	id     int
 	opts   FleetOptions
 	keys   FleetKeyMap
 	fleet  *fleet.Fleet
@@ -78,6 +81,9 @@ type Fleet struct {
 	// opening is the conversation being opened ("" id when none).
 	opening model.ConversationRef
 	flash   string
+	// opened are the conversations opened so far, kept alive (and
+	// streaming) by the router: opening one again shows it as it was.
+	opened map[model.ConversationRef]*fleetConversation
 }
 
 // fleetStatuses are the statuses f cycles through: all, those needing
@@ -87,10 +93,14 @@ var fleetStatuses = []string{"", fleet.StatusAttention, model.StatusRunning, mod
 
 // Messages of the fleet table's commands.
 type (
-	fleetUpdatesMsg    struct{ ups []model.FleetUpdate }
-	fleetFeedClosedMsg struct{}
-	fleetTickMsg       struct{}
+	fleetUpdatesMsg struct {
+		addr
+		ups []model.FleetUpdate
+	}
+	fleetFeedClosedMsg struct{ addr }
+	fleetTickMsg       struct{ addr }
 	fleetOpenedMsg     struct {
+		addr
 		ref  model.ConversationRef
 		opts Options
 		err  error
@@ -111,15 +121,20 @@ func NewFleet(opts FleetOptions) *Fleet {
 		keys = DefaultFleetKeyMap()
 	}
 	c := newColours(opts.Theme, opts.Profile, opts.NoColor)
-	f := &Fleet{opts: opts, keys: keys, fleet: fleet.NewSince(opts.Now()), colour: c, styles: c.styles(), width: 80, height: 24,
+	f := &Fleet{id: newScreenID(), opts: opts, keys: keys, opened: map[model.ConversationRef]*fleetConversation{}, fleet: fleet.New(), colour: c, styles: c.styles(), width: 80, height: 24,
 		now: opts.Now(), query: fleet.Query{Sort: fleet.ColIdle}}
 	f.arrange()
 	return f
 }
 
+// screenID implements addressable: the id the table's messages carry.
+func (f *Fleet) screenID() int { return f.id }
+
+func (f *Fleet) addr() addr { return addr{to: f.id} }
+
 // Init starts reading the feed and the clock of the idle column.
 func (f *Fleet) Init() tea.Cmd {
-	return tea.Batch(f.colour.init(), f.waitFeed(), fleetTick())
+	return tea.Batch(f.colour.init(), f.waitFeed(), f.tick())
 }
 
 // SetSize gives the table the terminal's size.
@@ -130,20 +145,20 @@ func (f *Fleet) SetSize(w, h int) {
 
 // waitFeed reads the next slices of the feed.
 func (f *Fleet) waitFeed() tea.Cmd {
-	feed := f.opts.Feed
+	feed, to := f.opts.Feed, f.addr()
 	if feed == nil || f.feedDone {
 		return nil
 	}
 	return func() tea.Msg {
 		ups, ok := <-feed
 		if !ok {
-			return fleetFeedClosedMsg{}
+			return fleetFeedClosedMsg{addr: to}
 		}
 		for range fleetDrain {
 			select {
 			case more, ok := <-feed:
 				if !ok {
-					return fleetUpdatesMsg{ups: ups} // the close is read again next time
+					return fleetUpdatesMsg{addr: to, ups: ups} // the close is read again next time
 				}
 				ups = append(ups, more...)
 				continue
@@ -151,12 +166,13 @@ func (f *Fleet) waitFeed() tea.Cmd {
 			}
 			break
 		}
-		return fleetUpdatesMsg{ups: ups}
+		return fleetUpdatesMsg{addr: to, ups: ups}
 	}
 }
 
-func fleetTick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return fleetTickMsg{} })
+func (f *Fleet) tick() tea.Cmd {
+	to := f.addr()
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return fleetTickMsg{addr: to} })
 }
 
 // Update answers a message.
@@ -179,9 +195,9 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 	case fleetTickMsg:
 		f.now = f.opts.Now()
 		f.arrange()
-		return fleetTick()
+		return f.tick()
 	case fleetOpenedMsg:
-		return f.opened(msg)
+		return f.show(msg)
 	case tea.KeyPressMsg:
 		return f.key(msg)
 	case tea.PasteMsg:
@@ -241,7 +257,8 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 	f.flash = ""
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		// Back one screen; at the root, the program ends.
+		return Pop()
 	case key.Matches(msg, k.Help):
 		f.showHelp = true
 	case key.Matches(msg, k.Down):
@@ -307,37 +324,42 @@ func (f *Fleet) current() (fleet.Row, bool) {
 }
 
 // open starts opening the selected conversation in the full monitor:
-// Open runs in a command; the table keeps streaming meanwhile.
+// Open runs in a command while the table keeps streaming; a conversation
+// opened before is shown again as it was, still streaming.
 func (f *Fleet) open() tea.Cmd {
 	r, ok := f.current()
-	if !ok || f.opts.Open == nil || f.opening.ID != "" {
+	if !ok {
+		return nil
+	}
+	if s, ok := f.opened[r.Ref]; ok {
+		f.fleet.Seen(r.Ref)
+		f.arrange()
+		return Push(s)
+	}
+	if f.opts.Open == nil || f.opening.ID != "" {
 		return nil
 	}
 	f.fleet.Seen(r.Ref)
 	f.opening = r.Ref
 	f.arrange()
-	open, ref := f.opts.Open, r.Ref
+	open, ref, to := f.opts.Open, r.Ref, f.addr()
 	return func() tea.Msg {
 		opts, err := open(context.Background(), ref)
-		return fleetOpenedMsg{ref: ref, opts: opts, err: err}
+		return fleetOpenedMsg{addr: to, ref: ref, opts: opts, err: err}
 	}
 }
 
-// opened shows the conversation Open prepared, or says why it could not.
-func (f *Fleet) opened(msg fleetOpenedMsg) tea.Cmd {
+// show shows the conversation Open prepared, or says why it could not.
+func (f *Fleet) show(msg fleetOpenedMsg) tea.Cmd {
 	f.opening = model.ConversationRef{}
+	f.arrange()
 	if msg.err != nil {
 		f.flash = "could not open " + model.SanitizeLine(msg.ref.ID) + ": " + model.SanitizeLine(msg.err.Error())
 		return nil
 	}
-	return func() tea.Msg { return OpenConversationMsg{Ref: msg.ref, Options: msg.opts} }
-}
-
-// OpenConversationMsg asks for a conversation of the fleet to be shown in
-// the full monitor, with the Options Open returned.
-type OpenConversationMsg struct {
-	Ref     model.ConversationRef
-	Options Options
+	s := &fleetConversation{NewConversation(msg.opts)}
+	f.opened[msg.ref] = s
+	return Push(s)
 }
 
 // move moves the cursor by n rows, within the rows.

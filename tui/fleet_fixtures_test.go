@@ -115,8 +115,13 @@ func fleetFixture(t testing.TB) (history, live []model.FleetUpdate) {
 
 	// Local recordings, read to their end.
 	for _, name := range []string{"simple_echo_hello_world", "creating_agent_plan"} {
+		// As a local source reads one: live from the first chunk, with
+		// the progress of the read.
 		ref := fleetRef(fleetLocal, name)
-		add(&history, connUp(ref, model.PhaseLive), eventsUp(ref, logEvents(trajectory(t, name))...), connUp(ref, model.PhaseDone))
+		evs := logEvents(trajectory(t, name))
+		n := int64(len(evs))
+		add(&history, model.FleetUpdate{Ref: ref, Batch: model.Batch{Events: evs, Conn: &model.ConnState{Phase: model.PhaseLive},
+			Progress: &model.Progress{Done: n, Total: n, Loaded: int(n)}}}, connUp(ref, model.PhaseDone))
 	}
 	// A server conversation that comes to wait for a confirmation live.
 	wait := fleetRef(fleetServer, "3c1d2e4f")

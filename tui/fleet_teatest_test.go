@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ohwatch/model"
+	"ohwatch/reducer"
 )
 
 // termWaiter reads a test program's terminal output as it comes and waits
@@ -48,7 +50,7 @@ func (w *termWaiter) wait(what ...string) {
 func TestEndToEndFleetTable(t *testing.T) {
 	feed := make(chan []model.FleetUpdate)
 	f := NewFleet(FleetOptions{Feed: feed, NoColor: true, Where: "fleet", Now: func() time.Time { return fleetStart }})
-	tm := teatest.NewTestModel(t, fleetProgram{f}, teatest.WithInitialTermSize(160, 48))
+	tm := teatest.NewTestModel(t, NewModel(f), teatest.WithInitialTermSize(160, 48))
 	w := &termWaiter{t: t, tm: tm}
 	history, live := fleetFixture(t)
 	feed <- history
@@ -59,4 +61,52 @@ func TestEndToEndFleetTable(t *testing.T) {
 	w.wait("CONN↑")
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// TestEndToEndFleetDrillDown opens a conversation from the table in the
+// full monitor and comes back with esc: the table went on folding every
+// other conversation meanwhile, and goes on after.
+func TestEndToEndFleetDrillDown(t *testing.T) {
+	feed := make(chan []model.FleetUpdate)
+	convFeed := make(chan model.Batch, 1)
+	var asked model.ConversationRef
+	f := NewFleet(FleetOptions{Feed: feed, NoColor: true, Where: "fleet", Now: func() time.Time { return fleetStart },
+		Open: func(_ context.Context, ref model.ConversationRef) (Options, error) {
+			asked = ref
+			return Options{Title: "Opened: the build cache", Source: "ws 127.0.0.1:8000", Live: true,
+				Log: reducer.NewLog(nil, 0), Feed: convFeed, NoColor: true}, nil
+		}})
+	tm := teatest.NewTestModel(t, NewModel(f), teatest.WithInitialTermSize(160, 48))
+	w := &termWaiter{t: t, tm: tm}
+	history, live := fleetFixture(t)
+	feed <- history
+	w.wait("Delete the build cache", "Upgrade the Go toolchain")
+	// Filter down to the one to open, and open it.
+	for _, k := range "/build cache" {
+		tm.Send(tea.KeyPressMsg{Code: k, Text: string(k)})
+	}
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	convFeed <- model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}, Events: logEvents(trajectory(t, "confirmation_mode"))[:3]}
+	w.wait("Opened: the build cache", "system prompt")
+	if asked.ID != "3c1d2e4f" {
+		t.Fatalf("opened %v", asked)
+	}
+	// The fleet streams while the conversation is on top.
+	feed <- live
+	// esc closes nothing in the conversation: it goes back to the table,
+	// which has folded the live slice meanwhile.
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	w.wait("1 need you", "filter “build cache”")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape}) // clears the filter
+	w.wait("4 need you", "Migrate the schema")
+	// And it goes on streaming.
+	late := fleetRef(fleetServer, "late")
+	feed <- []model.FleetUpdate{metaUp(late, model.ConversationMeta{Title: "A conversation started just now"}), connUp(late, model.PhaseLive)}
+	w.wait("A conversation started just now")
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if n := tm.FinalModel(t).(*Model).Root().(*Fleet).fleet.Len(); n != 10 {
+		t.Fatalf("%d conversations at the end, want 10", n)
+	}
 }

@@ -111,8 +111,8 @@ func TestFleetKeys(t *testing.T) {
 	if f.showHelp {
 		t.Fatal("esc did not close the help")
 	}
-	if cmd := pressFleet(f, "q"); cmd == nil || !reflect.DeepEqual(cmd(), tea.Quit()) {
-		t.Fatal("q does not quit")
+	if cmd := pressFleet(f, "q"); cmd == nil || !reflect.DeepEqual(cmd(), Pop()()) {
+		t.Fatal("q does not go back (quit at the root)")
 	}
 	if cmd := pressFleet(f, "ctrl+c"); cmd == nil || !reflect.DeepEqual(cmd(), tea.Interrupt()) {
 		t.Fatal("ctrl+c does not interrupt")
@@ -159,9 +159,15 @@ func TestFleetOpen(t *testing.T) {
 		t.Fatalf("Open asked for %v, want %v", asked, want)
 	}
 	cmd = f.Update(msg)
-	open, ok := cmd().(OpenConversationMsg)
-	if !ok || open.Ref != want || open.Options.Title != "opened" || f.opening.ID != "" {
-		t.Fatalf("opened: %+v", open)
+	push, ok := cmd().(pushMsg)
+	conv, isConv := push.screen.(*fleetConversation)
+	if !ok || !isConv || conv.opts.Title != "opened" || f.opening.ID != "" {
+		t.Fatalf("opened: %#v", push)
+	}
+	// Opening it again shows the same view, without asking Open.
+	asked = model.ConversationRef{}
+	if again, ok := pressFleet(f, "enter")().(pushMsg); !ok || again.screen != push.screen || asked.ID != "" {
+		t.Fatal("a conversation opened again is not the view it was")
 	}
 	// A failure says why, in the footer.
 	pressFleet(f, "j")
@@ -193,9 +199,7 @@ func TestFleetNotifies(t *testing.T) {
 				}
 				return
 			}
-			// The error, the stuck and the finish happened since the
-			// table started; the confirmation was asked for before.
-			want := "\a\x1b]9;ohwatch - 3 conversations need you\x07\x1b]777;notify;ohwatch;3 conversations need you\x07"
+			want := "\a\x1b]9;ohwatch - 4 conversations need you\x07\x1b]777;notify;ohwatch;4 conversations need you\x07"
 			if got != want {
 				t.Fatalf("notification %q, want %q", got, want)
 			}

@@ -22,19 +22,22 @@ type fleetColumn struct {
 	from  int
 }
 
-// fleetLayout is every column but the title, in table order.
+// fleetLayout is every column but the title, in table order. At 80
+// columns the table keeps what says whether a conversation needs you and
+// what it costs (status, cost, tokens, pending, errors, idle); steps, the
+// connection, calls, last activity and the source come as width allows.
 var fleetLayout = []fleetColumn{
 	{fleet.ColSource, 18, 150},
 	{fleet.ColStatus, 11, 0},
-	{fleet.ColSteps, 9, 0},
+	{fleet.ColSteps, 9, 90},
 	{fleet.ColCost, 8, 0},
-	{fleet.ColTokens, 7, 100},
+	{fleet.ColTokens, 7, 0},
 	{fleet.ColCalls, 7, 120},
-	{fleet.ColPending, 7, 130},
-	{fleet.ColErrors, 6, 110},
+	{fleet.ColPending, 4, 0},
+	{fleet.ColErrors, 4, 0},
 	{fleet.ColActivity, 16, 140},
-	{fleet.ColIdle, 9, 0},
-	{fleet.ColConn, 12, 0},
+	{fleet.ColIdle, 10, 0},
+	{fleet.ColConn, 12, 100},
 }
 
 // fleetMarkWidth is the cells before the title: the cursor and the

@@ -2,30 +2,44 @@ package tui
 
 import (
 	"ohwatch/reducer"
+	"ohwatch/theme"
 )
 
 // footer is the bottom line: the prompt while one is open, else a transient
-// message and the keys that apply now.
+// message and the keys of the focused pane (its ShortHelp).
 type footer struct {
-	m  *Conversation
-	st reducer.State
+	box
+	noKeys
+	styles theme.Styles
+	// input is the open prompt, if any.
+	input prompt
+	// lead is the message before the keys: the flash, else the search's
+	// progress or place ("match 3/31"); "" for none.
+	lead string
+	// k is the key map as it applies now, keys the focused pane's.
+	k    KeyMap
+	keys paneKeys
 }
 
-// Render implements the pane contract: exactly width×height cells.
-func (f footer) Render(width, height int) string {
-	m := f.m
-	s := m.styles
-	if m.input.active() {
-		return fit(m.input.Render(s, width), width, height)
-	}
-	lead := ""
+// footerOf gives the footer what it says.
+func (m *Conversation) footerOf(st reducer.State) *footer {
+	f := &footer{styles: m.styles, input: m.input, k: m.activeKeys(st), keys: m.paneKeyMap(st)}
 	if m.flash != "" {
-		lead = s.Warn.Render(m.flash)
-	} else if found := m.searchStatus(s); found != "" {
-		lead = found
+		f.lead = m.styles.Warn.Render(m.flash)
+	} else {
+		f.lead = m.searchStatus(m.styles)
 	}
-	k := m.activeKeys(f.st)
-	keys := m.paneKeyMap(f.st)
+	return f
+}
+
+// View implements Pane: exactly width×height cells.
+func (f *footer) View() string {
+	width, height := f.width, f.height
+	s := f.styles
+	if f.input.active() {
+		return fit(f.input.Render(s, width), width, height)
+	}
+	lead, k, keys := f.lead, f.k, f.keys
 	if lead == "" {
 		return fit(shortHelp(keys, k, s, width), width, height)
 	}
@@ -50,6 +64,10 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k.Accept.SetEnabled(canRespond)
 	k.Reject.SetEnabled(canRespond)
 	k.Export.SetEnabled(m.opts.Export != nil)
+	canBranch := m.opts.Branching != nil && m.tree.unsupported == ""
+	k.Fork.SetEnabled(canBranch)
+	k.Navigate.SetEnabled(canBranch)
+	k.Branches.SetEnabled(!m.log.Linear())
 	k.NextMatch.SetEnabled(len(m.search.matches) > 0)
 	k.PrevMatch.SetEnabled(len(m.search.matches) > 0)
 	k.Bottom.SetEnabled(!m.follow)

@@ -7,31 +7,63 @@ import (
 	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/theme"
 )
 
 // header renders the top lines: what is watched and from where, the
 // connection, the execution status as of the cursor, and whether the cursor
-// follows the newest event or is pinned in the past.
+// follows the newest event or is pinned in the past. The view words its
+// connection and position (headerOf); the header lays them out.
 type header struct {
-	m  *Conversation
-	st reducer.State
+	box
+	noKeys
+	styles        theme.Styles
+	title, source string
+	// conn is the connection's word, styled; pos the cursor's position
+	// ("LIVE", "⏸ 12/40 · +3 new"), styled.
+	conn, pos string
+	// st is the state as of the cursor and verdict the verdict on it.
+	st      reducer.State
+	verdict reducer.Verdict
+	// live is the latest status, styled, while the cursor is pinned in
+	// the past of a live conversation; "" otherwise.
+	live     string
+	warnings int
+	play     playState
+	// branch names the branch shown of a tree, styled; "" for a linear log.
+	branch string
 }
 
-// Render implements the pane contract: exactly width×height cells.
-func (h header) Render(width, height int) string {
-	m := h.m
-	s := m.styles
+// headerOf gives the header what it draws.
+func (m *Conversation) headerOf(st reducer.State) *header {
+	live := ""
+	if m.opts.Live && !m.follow {
+		// Pinned in the past: the conversation goes on, and what it does
+		// now (waiting for approval, say) matters more than the past.
+		s := m.styles
+		l := m.log.Latest()
+		live = s.Muted.Render(" · live ") + statusText(s, l.Status, l.StatusConfirmed, format.Status(l.Status, l.StatusConfirmed))
+	}
+	return &header{styles: m.styles, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
+		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
+		branch: m.branchLabel(m.styles)}
+}
+
+// View implements Pane.
+func (h *header) View() string {
+	width, height := h.width, h.height
+	s := h.styles
 	sep := s.Muted.Render(s.Glyphs.Separator)
-	title := model.SanitizeLine(m.opts.Title)
+	title := model.SanitizeLine(h.title)
 	if title == "" {
 		title = "conversation"
 	}
 	// The title gives way to the source and the connection, so a long
 	// first user message cannot push the connection state off the screen.
-	conn := sep + h.connection()
+	conn := sep + h.conn
 	brand := s.Title.Render("ohwatch") + sep
 	room := max(width-textWidth(brand)-textWidth(conn), 0)
-	src := model.SanitizeLine(m.opts.Source)
+	src := model.SanitizeLine(h.source)
 	titleW, sepW, srcW := textWidth(title), textWidth(sep), textWidth(src)
 	switch {
 	case src == "":
@@ -64,9 +96,8 @@ func truncate(s string, w int) string {
 	return truncateCells(s, w, "…")
 }
 
-// connection describes the source's connection state.
-func (h header) connection() string {
-	m := h.m
+// connBadge describes the source's connection state, styled.
+func (m *Conversation) connBadge() string {
 	s := m.styles
 	if m.conn == nil {
 		switch {
@@ -76,7 +107,7 @@ func (h header) connection() string {
 			return s.Warn.Render("connecting")
 		}
 		if m.progress != nil {
-			return h.loading()
+			return loadingBadge(s, m.progress)
 		}
 		return s.Info.Render("reading")
 	}
@@ -100,22 +131,14 @@ func (h header) connection() string {
 
 // statusLine is the second header line: status, counters, position. The
 // status gives up its provenance before the line overflows width.
-func (h header) statusLine(width int) string {
-	m := h.m
-	s := m.styles
+func (h *header) statusLine(width int) string {
+	s := h.styles
 	st := h.st
 	sep := s.Muted.Render(s.Glyphs.Separator)
 	labels := h.verdictLabels()
-	final := m.verdict(st).Final()
-	live := ""
-	if m.opts.Live && !m.follow {
-		// Pinned in the past: the conversation goes on, and what it does
-		// now (waiting for approval, say) matters more than the past.
-		l := m.log.Latest()
-		live = s.Muted.Render(" · live ") + statusText(s, l.Status, l.StatusConfirmed, format.Status(l.Status, l.StatusConfirmed))
-	}
+	final := h.verdict.Final()
 	status := func(label string) string {
-		return s.Muted.Render("status ") + statusText(s, st.Status, final, label) + live
+		return s.Muted.Render("status ") + statusText(s, st.Status, final, label) + h.live
 	}
 	parts := []string{
 		status(labels[0]),
@@ -125,14 +148,17 @@ func (h header) statusLine(width int) string {
 	if st.ErrorCount > 0 {
 		parts = append(parts, s.Error.Render(plural(st.ErrorCount, "error")))
 	}
-	if m.warnings > 0 {
-		parts = append(parts, s.Warn.Render(plural(m.warnings, "warning")))
+	if h.warnings > 0 {
+		parts = append(parts, s.Warn.Render(plural(h.warnings, "warning")))
 	}
-	parts = append(parts, h.position())
-	if m.play.on {
-		parts = append(parts, s.Info.Render(formatSpeed(m.play.speed)))
-	} else if m.play.speed != 1 {
-		parts = append(parts, s.Muted.Render(formatSpeed(m.play.speed)))
+	parts = append(parts, h.pos)
+	if h.branch != "" {
+		parts = append(parts, h.branch)
+	}
+	if h.play.on {
+		parts = append(parts, s.Info.Render(formatSpeed(h.play.speed)))
+	} else if h.play.speed != 1 {
+		parts = append(parts, s.Muted.Render(formatSpeed(h.play.speed)))
 	}
 	line := strings.Join(parts, sep)
 	for _, short := range labels[1:] {
@@ -150,18 +176,17 @@ func (h header) statusLine(width int) string {
 // at the end of a recording that has ended ("finished (recorded,
 // inferred)", then "finished (recorded)" where room is short); else
 // short, with "finished?" while a finished is provisional.
-func (h header) verdictLabels() []string {
-	v := h.m.verdict(h.st)
+func (h *header) verdictLabels() []string {
+	v := h.verdict
 	if v.Recorded {
 		return []string{v.String(), v.Short() + " (recorded)", v.Short()}
 	}
 	return []string{v.Short()}
 }
 
-// position is LIVE while following, else "⏸ 1234/5678 · +37 new" ("▶"
-// while a replay plays).
-func (h header) position() string {
-	m := h.m
+// positionBadge is LIVE while following, else "⏸ 1234/5678 · +37 new"
+// ("▶" while a replay plays), styled.
+func (m *Conversation) positionBadge() string {
 	s := m.styles
 	n := m.log.Len()
 	if m.follow && m.loading() {

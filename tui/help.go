@@ -3,16 +3,22 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+
 	"ohwatch/theme"
 )
 
 // helpView is the full key reference, generated from the key map so it can
 // never disagree with what the keys do.
 type helpView struct {
+	box
 	keys   KeyMap
 	styles theme.Styles
 	scroll int
 }
+
+// ShortHelp implements Pane.
+func (h *helpView) ShortHelp() []key.Binding { return helpKeys(h.keys) }
 
 // groups returns the reference as one block of lines per group (its title,
 // then a line per binding), and the width a column needs.
@@ -145,10 +151,11 @@ func (h helpView) maxScroll(width, height int) int {
 	return max(tallest-max(height-1, 1), 0)
 }
 
-// Render implements the pane contract: exactly width×height cells. The
-// groups flow into as many columns as the width allows; what does not fit
-// scrolls (j/k), every column together.
-func (h helpView) Render(width, height int) string {
+// View implements Pane: exactly width×height cells. The groups flow
+// into as many columns as the width allows; what does not fit scrolls
+// (j/k), every column together.
+func (h *helpView) View() string {
+	width, height := h.width, h.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}

@@ -183,3 +183,9 @@ func isPop(cmd tea.Cmd) bool {
 	msg, ok := cmd().(popMsg)
 	return ok && msg.quitAtRoot
 }
+
+// inspLineCount is the number of lines the inspector has at width.
+func inspLineCount(m *Conversation, width int) int {
+	lines, _ := m.inspLines(width)
+	return len(lines)
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/model"
@@ -91,12 +92,12 @@ func (m *Conversation) openInspector() {
 
 // lines returns the current mode's lines, wrapped (rendered, diff) or left
 // whole (raw JSON, where the selected line matters) to width.
-func (in inspector) lines(m *Conversation, width int) ([]string, []*jsonNode) {
+// raw is the event's raw bytes, shown when they are not valid JSON.
+func (in inspector) lines(s theme.Styles, raw []byte, width int) ([]string, []*jsonNode) {
 	d := in.data
 	if d == nil {
 		return nil, nil
 	}
-	s := m.styles
 	switch in.mode {
 	case modeRaw:
 		if d.tree == nil {
@@ -104,7 +105,6 @@ func (in inspector) lines(m *Conversation, width int) ([]string, []*jsonNode) {
 			if d.treeErr != nil {
 				msg += ": " + model.SanitizeLine(d.treeErr.Error())
 			}
-			raw := m.log.Event(in.index).Raw
 			return wrapLines(append([]string{s.Error.Render(msg)}, strings.Split(model.Sanitize(string(raw)), "\n")...), width), nil
 		}
 		return d.rawView(s, width-rawGutter, !in.nowrap)
@@ -169,13 +169,40 @@ func wrapLines(lines []string, width int) []string {
 	return out
 }
 
-// Render draws the inspector: a title with the mode, then the lines.
-func (in inspector) Render(m *Conversation, width, height int) string {
+// inspectorPane draws the inspector: a title with the mode, then the
+// lines of the event it was opened on.
+type inspectorPane struct {
+	box
+	keys   []key.Binding
+	styles theme.Styles
+	in     inspector
+	raw    []byte
+}
+
+// inspectorOf gives the inspector pane what it draws.
+func (m *Conversation) inspectorOf(k KeyMap) *inspectorPane {
+	return &inspectorPane{keys: inspectorKeys(k), styles: m.styles, in: m.insp, raw: m.inspRaw()}
+}
+
+// inspRaw is the raw bytes of the inspected event.
+func (m *Conversation) inspRaw() []byte { return m.log.Event(m.insp.index).Raw }
+
+// inspLines is the inspector's lines at width.
+func (m *Conversation) inspLines(width int) ([]string, []*jsonNode) {
+	return m.insp.lines(m.styles, m.inspRaw(), width)
+}
+
+// ShortHelp implements Pane.
+func (p *inspectorPane) ShortHelp() []key.Binding { return p.keys }
+
+// View implements Pane: exactly width×height cells.
+func (p *inspectorPane) View() string {
+	width, height := p.width, p.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	s := m.styles
-	lines, nodes := in.lines(m, width)
+	s, in := p.styles, p.in
+	lines, nodes := in.lines(s, p.raw, width)
 	body := height - 1
 	scroll := clampScroll(in.scroll, len(lines), body)
 	modes := []string{"event", "raw JSON", "state diff"}
@@ -255,18 +282,13 @@ func sideways(line string, x, w int) string {
 	return left + part + right
 }
 
-// lineCount is the number of lines of the current mode at width.
-func (in inspector) lineCount(m *Conversation, width int) int {
-	lines, _ := in.lines(m, width)
-	return len(lines)
-}
-
 // scrollBy moves the inspector's view (or, in raw mode, its selected line)
 // by n lines, keeping the selected line on screen.
 func (m *Conversation) inspectScroll(n int) {
 	r := m.layout().list
 	body := max(r.h-1, 1)
-	total := m.insp.lineCount(m, r.w)
+	lines, _ := m.inspLines(r.w)
+	total := len(lines)
 	if m.insp.mode == modeRaw && m.insp.data != nil && m.insp.data.tree != nil {
 		m.insp.line = max(0, min(m.insp.line+n, total-1))
 		if m.insp.line < m.insp.scroll {
@@ -287,7 +309,7 @@ func (m *Conversation) toggleFold() {
 	if m.insp.mode != modeRaw {
 		return
 	}
-	_, nodes := m.insp.lines(m, m.layout().list.w)
+	_, nodes := m.inspLines(m.layout().list.w)
 	if m.insp.line < len(nodes) && nodes[m.insp.line] != nil {
 		n := nodes[m.insp.line]
 		n.folded = !n.folded

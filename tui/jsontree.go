@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -152,4 +153,33 @@ func (n *jsonNode) foldDeep(depth, maxChildren int) {
 		}
 		c.foldDeep(depth+1, maxChildren)
 	}
+}
+
+// jsonMember is one member of a JSON object, in the order sent.
+type jsonMember struct {
+	key   string
+	value json.RawMessage
+}
+
+// objectMembers reads the members of a raw JSON object in the order sent,
+// their values left raw.
+func objectMembers(raw []byte) ([]jsonMember, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	var out []jsonMember
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return out, err
+		}
+		key, _ := kt.(string)
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return out, err
+		}
+		out = append(out, jsonMember{key, val})
+	}
+	return out, nil
 }

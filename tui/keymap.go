@@ -33,7 +33,12 @@ type KeyMap struct {
 	Copy, Pager, Export key.Binding
 	Focus, FocusPane    key.Binding
 	Accept, Reject      key.Binding
-	Help, Quit          key.Binding
+	// Fork forks the conversation at the cursor's event; Navigate moves
+	// its HEAD there (live agent-server only).
+	Fork, Navigate key.Binding
+	// Branches lists the branches at a branch point and shows one.
+	Branches   key.Binding
+	Help, Quit key.Binding
 }
 
 // DefaultKeyMap returns the bindings documented in the user guide.
@@ -86,6 +91,9 @@ func DefaultKeyMap() KeyMap {
 		FocusPane:    b("1-5", "focus pane by number", "1", "2", "3", "4", "5"),
 		Accept:       b("a", "accept pending", "a"),
 		Reject:       b("x", "reject pending", "x"),
+		Fork:         b("b", "fork from this event", "b"),
+		Navigate:     b("H", "move HEAD to this event", "H"),
+		Branches:     b("B", "branches here: show one", "B"),
 		Help:         b("?", "help", "?"),
 		Quit:         b("q", "quit", "q", "ctrl+c"),
 	}
@@ -96,12 +104,12 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.Filter, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
 		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.Pager, k.Export}},
-		{"Live", []key.Binding{k.Accept, k.Reject}},
+		{"Live", []key.Binding{k.Accept, k.Reject, k.Fork, k.Navigate}},
 		{"App", []key.Binding{k.Help, k.Quit}},
 	}
 }

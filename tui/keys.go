@@ -115,7 +115,7 @@ const sidewaysStep = 16
 // longest line's end is on screen.
 func (m *Conversation) rawLongest() int {
 	r := m.layout().list
-	lines, _ := m.insp.lines(m, r.w)
+	lines, _ := m.inspLines(r.w)
 	longest := 0
 	for _, l := range lines {
 		longest = max(longest, textWidth(l))
@@ -156,7 +156,7 @@ func (m *Conversation) paneScrollKey(msg tea.KeyPressMsg, k KeyMap) bool {
 	}
 	m.scroll[p] = max(m.scroll[p], 0)
 	// Clamp to the pane's content so scrolling back up answers at once.
-	lines := len(m.sidePane(m.state(), p, m.sideWidth(), 0).lines)
+	lines := len(m.sidePane(m.state(), m.keys, p, m.sideWidth(), 0).lines)
 	m.scroll[p] = min(m.scroll[p], max(lines-1, 0))
 	return true
 }
@@ -188,7 +188,7 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		}
 		m.moveTo(i)
 	case key.Matches(msg, k.Bottom):
-		m.moveTo(m.log.Len() - 1)
+		m.moveTo(m.lastShownEvent())
 	case key.Matches(msg, k.HalfDown):
 		m.moveTo(m.stepped(half))
 	case key.Matches(msg, k.HalfUp):
@@ -262,6 +262,12 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return m.askConfirm(key.Matches(msg, k.Accept))
 	case msg.String() == "a" || msg.String() == "x":
 		return m.setFlash("accept/reject apply only to a live conversation waiting for confirmation")
+	case key.Matches(msg, k.Fork) || msg.String() == "b":
+		return m.askFork()
+	case key.Matches(msg, k.Navigate) || msg.String() == "H":
+		return m.askNavigate()
+	case key.Matches(msg, k.Branches) || msg.String() == "B":
+		return m.askBranch()
 	default:
 		return nil
 	}

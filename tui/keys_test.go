@@ -290,13 +290,13 @@ func TestInspectorKeys(t *testing.T) {
 		t.Fatalf("r: no raw JSON\n%s", screen(m))
 	}
 	// Fold the root: the whole object collapses to one line.
-	before := m.insp.lineCount(m, 100)
+	before := inspLineCount(m, 100)
 	m, _ = press(t, m, "z")
-	if after := m.insp.lineCount(m, 100); after != 1 || before <= 1 {
+	if after := inspLineCount(m, 100); after != 1 || before <= 1 {
 		t.Fatalf("z folds the root: %d → %d lines", before, after)
 	}
 	m, _ = press(t, m, "space")
-	if m.insp.lineCount(m, 100) != before {
+	if inspLineCount(m, 100) != before {
 		t.Fatal("space unfolds")
 	}
 	m, _ = press(t, m, "j", "j", "enter")

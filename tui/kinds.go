@@ -20,13 +20,11 @@ func shortKind(ev *model.Event) string { return model.GroupOf(*ev) }
 // default filter (model.EventKind.Noise).
 func isNoise(kind string) bool { return model.GroupIsNoise(kind) }
 
-// isError reports whether an event is an error the list highlights: an
-// agent, conversation or server error, a failed observation or hook, an
-// ACP call that failed, a kind that did not decode.
+// isError reports whether an event is an error the list highlights: a kind
+// of the Error group (agent, conversation and server errors), a failed
+// observation or hook, an ACP call that failed, a kind that did not decode.
 func isError(ev *model.Event) bool {
 	switch b := ev.Body.(type) {
-	case *model.AgentError, *model.ConversationError, *model.ServerError:
-		return true
 	case *model.Observation:
 		return b.IsError
 	case *model.Hook:
@@ -36,7 +34,7 @@ func isError(ev *model.Event) bool {
 	case *model.Unknown:
 		return b.Reason != ""
 	}
-	return false
+	return model.GroupOf(*ev) == model.GroupError
 }
 
 // kindFilter decides which events the list shows. The noise filter and the

@@ -32,6 +32,9 @@ func TestEveryKindHasAColumnAndAFilter(t *testing.T) {
 		if len([]rune(got)) > kindColumnLen {
 			t.Errorf("%s: %q does not fit the kind column", k.Name, got)
 		}
+		if k.Group == model.GroupError && !isError(&ev) {
+			t.Errorf("%s (group %s) is not highlighted as an error", k.Name, k.Group)
+		}
 		if shows := defaultFilter().shows(got); shows == k.Noise {
 			t.Errorf("%s (noise %v): the default filter shows it: %v", k.Name, k.Noise, shows)
 		}

@@ -5,15 +5,51 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/theme"
 )
 
+// Pane is the contract of every pane of the conversation view (header,
+// banners, event list, inspector, kind picker, help, side panes, summary
+// strip, scrubber, footer). A pane is built for a frame from the derived
+// state and the view settings it draws, never from the whole view: what
+// it is given is all it can show. SetSize gives it its rectangle, View
+// draws exactly that many cells, and ShortHelp names the keys it answers
+// while it has focus (none for the panes that never do), which the
+// footer's help bar shows.
+type Pane interface {
+	SetSize(width, height int)
+	View() string
+	ShortHelp() []key.Binding
+}
+
+// box is a pane's rectangle, set by SetSize.
+type box struct{ width, height int }
+
+// SetSize implements Pane.
+func (b *box) SetSize(width, height int) { b.width, b.height = width, height }
+
+// noKeys is the ShortHelp of a pane that never has focus.
+type noKeys struct{}
+
+// ShortHelp implements Pane: no keys.
+func (noKeys) ShortHelp() []key.Binding { return nil }
+
+// draw sizes a pane to width×height and draws it.
+func draw(p Pane, width, height int) string {
+	p.SetSize(width, height)
+	return p.View()
+}
+
 // paneFrame draws a titled pane of lines: a title rule, then the lines from
 // scroll on, exactly w×h. Panes with more lines than room say so in the
 // title ("3-9/20"), so nothing is silently cut.
 type paneFrame struct {
+	box
+	// keys are what the pane answers while it has focus.
+	keys    []key.Binding
 	title   string
 	focused bool
 	lines   []string
@@ -24,8 +60,12 @@ type paneFrame struct {
 	styles     theme.Styles
 }
 
-// Render implements the pane contract: exactly width×height cells.
-func (p paneFrame) Render(width, height int) string {
+// ShortHelp implements Pane.
+func (p *paneFrame) ShortHelp() []key.Binding { return p.keys }
+
+// View implements Pane.
+func (p *paneFrame) View() string {
+	width, height := p.width, p.height
 	if width <= 0 || height <= 0 {
 		return ""
 	}

@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/theme"
 )
 
 // kindPicker is the kind filter: a checklist of kinds with an invert flag.
@@ -37,25 +40,44 @@ func (m *Conversation) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// Render draws the checklist of kinds.
-func (p kindPicker) Render(m *Conversation, width, height int) string {
-	s := m.styles
+// pickerPane draws the checklist of kinds: the filter being edited, the
+// highlighted kind.
+type pickerPane struct {
+	box
+	keys   []key.Binding
+	styles theme.Styles
+	filter kindFilter
+	at     int
+}
+
+// pickerOf gives the picker what it draws.
+func (m *Conversation) pickerOf(k KeyMap) *pickerPane {
+	return &pickerPane{keys: pickerKeys(k), styles: m.styles, filter: m.filter, at: m.picker.at}
+}
+
+// ShortHelp implements Pane.
+func (p *pickerPane) ShortHelp() []key.Binding { return p.keys }
+
+// View implements Pane: exactly width×height cells.
+func (p *pickerPane) View() string {
+	width, height := p.width, p.height
+	s := p.styles
 	lines := []string{s.PaneFocus.Render("▌ Filter by kind") + s.Muted.Render("  space pick · i invert · c clear · F noise · esc done")}
 	mode := "show only the picked kinds"
-	if m.filter.invert {
+	if p.filter.invert {
 		mode = "hide the picked kinds"
 	}
-	if !m.filter.active() {
+	if !p.filter.active() {
 		mode = "nothing picked: every kind shows"
 	}
 	lines = append(lines, s.Muted.Render(mode))
 	for k, kind := range allKinds() {
 		box := "[ ]"
-		if m.filter.picked[kind] {
+		if p.filter.picked[kind] {
 			box = "[x]"
 		}
 		line := box + " " + kind
-		if isNoise(kind) && m.filter.hideNoise {
+		if isNoise(kind) && p.filter.hideNoise {
 			line += s.Muted.Render("  (noise: hidden by F)")
 		}
 		if k == p.at {

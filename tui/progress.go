@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"ohwatch/format"
+	"ohwatch/model"
+	"ohwatch/theme"
 )
 
 // progressBarCells is the width of the loading bar in the header.
@@ -14,10 +16,7 @@ const progressBarCells = 10
 // ━━━━────── 36,800 events". The percentage and the bar measure the
 // source's own unit (files or bytes), which it alone knows; the count is
 // of the events already on the screen, which every pane works on.
-func (h header) loading() string {
-	m := h.m
-	s := m.styles
-	p := m.progress
+func loadingBadge(s theme.Styles, p *model.Progress) string {
 	out := s.Info.Render("loading")
 	if p.Total > 0 {
 		frac := min(max(float64(p.Done)/float64(p.Total), 0), 1)

@@ -18,6 +18,15 @@ const (
 	promptExport  // pick an export format
 	// promptExportPath asks where the export goes.
 	promptExportPath
+	// promptForkTitle and promptForkMessage ask b's title and first
+	// message, promptForkConfirm y/n before forking (fork.go).
+	promptForkTitle
+	promptForkMessage
+	promptForkConfirm
+	// promptNavigate asks y/n before moving HEAD (H).
+	promptNavigate
+	// promptBranches offers the branches of a branch point by number (B).
+	promptBranches
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -30,9 +39,11 @@ type prompt struct {
 	back searchOrigin
 	// hist is the position in the search history while ↑/↓ browse it.
 	hist   int
-	q      question // for promptConfirm: what is asked
-	format string   // for promptExportPath: the format chosen
-	note   string   // for promptConfirm: the warning shown with the question
+	q      question     // for promptConfirm: what is asked
+	format string       // for promptExportPath: the format chosen
+	note   string       // for promptConfirm: the warning shown with the question
+	fork   forkPlan     // for the fork and navigate prompts: what is asked
+	pick   branchChoice // for promptBranches: what is offered
 }
 
 // active reports whether a prompt is open.
@@ -53,6 +64,10 @@ func (p prompt) Render(s theme.Styles, width int) string {
 			noun = "pending actions "
 		}
 		return s.Warn.Render(verb+" "+noun+ordinals(p.q.indices)+"? [y/n]") + " " + s.Muted.Render(p.note)
+	case promptForkTitle, promptForkMessage, promptForkConfirm, promptNavigate:
+		return p.renderTreePrompt(s, width)
+	case promptBranches:
+		return p.renderBranches(s, width)
 	case promptExport:
 		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
 			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")
@@ -72,6 +87,10 @@ func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.input = prompt{}
 			return m.setFlash("cancelled")
 		}
+	case promptForkConfirm, promptNavigate:
+		return m.treeConfirmKey(msg)
+	case promptBranches:
+		return m.branchKey(msg)
 	case promptExport:
 		formats := map[string]string{"m": "md", "j": "json", "l": "jsonl"}
 		m.input = prompt{}

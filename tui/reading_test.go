@@ -130,8 +130,8 @@ func TestTimesPastADay(t *testing.T) {
 	}
 	// Short conversations keep the narrow column at any width.
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
-	l := eventList{m: m}
-	if l.wideTimes(158, m.cache.startTime(m.log)) {
+	l := m.listOf(48, m.keys)
+	if l.wideTimes(158, l.start) {
 		t.Fatal("a conversation of minutes widened the time column")
 	}
 	if got := offsetText(time.Unix(0, 0).Add(27*time.Hour+3*time.Minute), time.Unix(0, 0), true); got != "+1d03h03m" {
@@ -211,7 +211,7 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 		m := NewConversation(Options{Log: trajectory(t, "simple_echo_hello_world"), Profile: profile})
 		m, _ = send(m, windowSize(80, 24))
 		m, _ = press(t, m, "enter", "r")
-		lines, nodes := m.insp.lines(m, 78)
+		lines, nodes := m.inspLines(78)
 		if len(lines) != len(nodes) {
 			t.Fatalf("%v: %d rows, %d nodes", profile, len(lines), len(nodes))
 		}
@@ -247,10 +247,10 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 func TestRawFoldOnWrappedRow(t *testing.T) {
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 80, 24)
 	m, _ = press(t, m, "enter", "r")
-	before := m.insp.lineCount(m, m.layout().list.w)
+	before := inspLineCount(m, m.layout().list.w)
 	// Fold the top-level object from its first row: one row is left.
 	m, _ = press(t, m, "enter")
-	if after := m.insp.lineCount(m, m.layout().list.w); after != 1 || before < 10 {
+	if after := inspLineCount(m, m.layout().list.w); after != 1 || before < 10 {
 		t.Fatalf("fold: %d rows, then %d", before, after)
 	}
 }
@@ -259,7 +259,7 @@ func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
 	m := newModel(Options{Log: demoLog(t, -1), Title: "demo"}, 160, 48)
 	m = jumpTo(t, m, "151")
 	l := m.layout()
-	order, heights, frames := m.sideLayout(m.state(), l.side)
+	order, heights, frames := m.sideLayout(m.state(), m.keys, l.side)
 	for k, p := range order {
 		if want := len(frames[k].lines) + 1; heights[k] != want {
 			t.Errorf("%s: %d rows for %d lines", p.title(), heights[k], want-1)
@@ -293,7 +293,7 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 	// and what needs an answer (pending) gets its rows first.
 	m := liveModel(t, waitingLog(t), 120, 30, Options{Controls: &fakeControls{}})
 	l := m.layout()
-	order, heights, frames := m.sideLayout(m.state(), l.side)
+	order, heights, frames := m.sideLayout(m.state(), m.keys, l.side)
 	total := 0
 	for k, p := range order {
 		total += heights[k]

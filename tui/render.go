@@ -1,40 +1,39 @@
 package tui
 
 import (
-	"strings"
-
 	"ohwatch/reducer"
 )
 
-// render composes the screen from the panes, each sized by layout. Its cost
-// does not grow with the conversation: one At (cached), the visible rows
-// (cached), and the scrubber's marks.
+// render composes the screen from the panes, each built from what it
+// draws and sized by layout. Its cost does not grow with the conversation:
+// one At (cached), the visible rows (cached), and the scrubber's marks.
 func (m *Conversation) render() string {
 	l := m.layout()
 	st := m.state()
-	parts := []string{header{m: m, st: st}.Render(l.header.w, l.header.h)}
+	k := m.activeKeys(st)
+	parts := []string{draw(m.headerOf(st), l.header.w, l.header.h)}
 	if l.banner.h > 0 {
-		parts = append(parts, strings.Join(m.bannerLines(l.banner.w)[:l.banner.h], "\n"))
+		parts = append(parts, draw(m.bannerOf(), l.banner.w, l.banner.h))
 	}
-	main := m.renderMain(st, l.list)
+	main := draw(m.mainPane(k, l.list.h), l.list.w, l.list.h)
 	if m.showHelp && l.compact {
 		// The reference needs the room more than the summary does.
 		help := m.helpArea()
-		parts = append(parts, helpView{keys: m.keys, styles: m.styles, scroll: m.helpAt}.Render(help.w, help.h))
+		parts = append(parts, draw(m.helpOf(), help.w, help.h))
 	} else if !l.compact {
-		side := m.renderSide(st, l.side)
+		side := m.renderSide(st, k, l.side)
 		rule := m.styles.Subtle.Render(m.styles.Glyphs.VRule)
 		parts = append(parts, joinColumns(rule, main, side))
 	} else {
 		parts = append(parts, main)
 		if l.side.h > 0 {
-			parts = append(parts, m.sidePane(st, m.focus, l.side.w, l.side.h).Render(l.side.w, l.side.h))
+			parts = append(parts, draw(m.sidePane(st, k, m.focus, l.side.w, l.side.h), l.side.w, l.side.h))
 		}
-		parts = append(parts, summaryStrip{m: m, st: st}.Render(l.strip.w, l.strip.h))
+		parts = append(parts, draw(m.stripOf(st), l.strip.w, l.strip.h))
 	}
 	parts = append(parts,
-		scrubber{m: m}.Render(l.scrubber.w, l.scrubber.h),
-		footer{m: m, st: st}.Render(l.footer.w, l.footer.h))
+		draw(m.scrubberOf(), l.scrubber.w, l.scrubber.h),
+		draw(m.footerOf(st), l.footer.w, l.footer.h))
 	// Every part is already exactly as wide as the screen and as tall as
 	// its rectangle, so the parts are stacked without measuring them again.
 	return stack(parts...)
@@ -50,26 +49,30 @@ func (m *Conversation) helpArea() rect {
 	return rect{l.list.x, l.list.y, l.list.w, l.list.h + l.side.h + l.strip.h}
 }
 
+// helpOf gives the key reference what it draws.
+func (m *Conversation) helpOf() *helpView {
+	return &helpView{keys: m.keys, styles: m.styles, scroll: m.helpAt}
+}
+
 // helpScroll scrolls the key reference by n lines, within its length.
 func (m *Conversation) helpScroll(n int) {
 	a := m.helpArea()
-	limit := helpView{keys: m.keys, styles: m.styles}.maxScroll(a.w, a.h)
+	limit := m.helpOf().maxScroll(a.w, a.h)
 	m.helpAt = max(0, min(m.helpAt+n, limit))
-	return
 }
 
-// renderMain draws the main area: help, the kind picker, the inspector, or
-// the event list.
-func (m *Conversation) renderMain(st reducer.State, r rect) string {
+// mainPane is the pane in the main area, h rows tall: help, the kind
+// picker, the inspector, or the event list.
+func (m *Conversation) mainPane(k KeyMap, h int) Pane {
 	switch {
 	case m.showHelp:
-		return helpView{keys: m.keys, styles: m.styles, scroll: m.helpAt}.Render(r.w, r.h)
+		return m.helpOf()
 	case m.picker.open:
-		return m.picker.Render(m, r.w, r.h)
+		return m.pickerOf(k)
 	case m.insp.open:
-		return m.insp.Render(m, r.w, r.h)
+		return m.inspectorOf(k)
 	}
-	return eventList{m: m}.Render(r.w, r.h)
+	return m.listOf(h, k)
 }
 
 // maxTimeline is how many of the latest transitions the timeline shows: a
@@ -79,15 +82,15 @@ const maxTimeline = 200
 // renderSide draws the wide layout's right column: the timeline, metrics,
 // tasks and pending panes, each as tall as its content (sideLayout), the
 // rest of the column left blank below them.
-func (m *Conversation) renderSide(st reducer.State, r rect) string {
+func (m *Conversation) renderSide(st reducer.State, k KeyMap, r rect) string {
 	if r.w <= 0 || r.h <= 0 {
 		return ""
 	}
-	order, heights, frames := m.sideLayout(st, r)
+	order, heights, frames := m.sideLayout(st, k, r)
 	blocks := make([]string, 0, len(order))
-	for k := range order {
-		if heights[k] > 0 {
-			blocks = append(blocks, frames[k].Render(r.w, heights[k]))
+	for j := range order {
+		if heights[j] > 0 {
+			blocks = append(blocks, draw(frames[j], r.w, heights[j]))
 		}
 	}
 	return fit(stack(blocks...), r.w, r.h)
@@ -105,13 +108,13 @@ var sideGiveOrder = []pane{panePending, paneMetrics, paneTasks}
 // model name cut; the rest of the column stays blank below them. The
 // timeline is built last, with only the lines its room can show, so a long
 // history costs nothing per frame.
-func (m *Conversation) sideLayout(st reducer.State, r rect) ([]pane, []int, []paneFrame) {
+func (m *Conversation) sideLayout(st reducer.State, k KeyMap, r rect) ([]pane, []int, []*paneFrame) {
 	order := []pane{paneTimeline, paneMetrics, paneTasks, panePending}
-	frames := make([]paneFrame, len(order))
+	frames := make([]*paneFrame, len(order))
 	var want, got [paneCount]int
-	for k, p := range order[1:] {
-		frames[k+1] = m.sidePane(st, p, r.w, 0)
-		want[p] = len(frames[k+1].lines) + 1
+	for j, p := range order[1:] {
+		frames[j+1] = m.sidePane(st, k, p, r.w, 0)
+		want[p] = len(frames[j+1].lines) + 1
 	}
 	const floor = 3
 	left := r.h - min(floor, r.h) // the timeline's floor
@@ -125,11 +128,11 @@ func (m *Conversation) sideLayout(st reducer.State, r rect) ([]pane, []int, []pa
 		left -= extra
 	}
 	room := left + min(floor, r.h)
-	frames[0] = m.sidePane(st, paneTimeline, r.w, room)
+	frames[0] = m.sidePane(st, k, paneTimeline, r.w, room)
 	got[paneTimeline] = min(room, len(frames[0].lines)+1)
 	heights := make([]int, len(order))
-	for k, p := range order {
-		heights[k] = got[p]
+	for j, p := range order {
+		heights[j] = got[p]
 	}
 	return order, heights, frames
 }
@@ -137,8 +140,9 @@ func (m *Conversation) sideLayout(st reducer.State, r rect) ([]pane, []int, []pa
 // sidePane builds the frame of one of the state panes, its lines wrapped
 // to width; height bounds what the timeline builds (0: as much as fits
 // any screen).
-func (m *Conversation) sidePane(st reducer.State, p pane, width, height int) paneFrame {
-	f := paneFrame{title: p.title(), focused: m.focus == p, scroll: m.scroll[p], styles: m.styles}
+// k is the key map as it applies now, for the pane's help.
+func (m *Conversation) sidePane(st reducer.State, k KeyMap, p pane, width, height int) *paneFrame {
+	f := &paneFrame{keys: sidePaneKeys(k, p), title: p.title(), focused: m.focus == p, scroll: m.scroll[p], styles: m.styles}
 	switch p {
 	case paneTimeline:
 		now := m.log.Event(max(m.cursor, 0)).Time
@@ -158,7 +162,7 @@ func (m *Conversation) sidePane(st reducer.State, p pane, width, height int) pan
 	case panePending:
 		f.lines = pendingPane{pending: st.Pending, waiting: st.Status == "waiting_for_confirmation", styles: m.styles}.lines()
 	default:
-		return m.sidePane(st, paneMetrics, width, height)
+		return m.sidePane(st, k, paneMetrics, width, height)
 	}
 	f.lines = wrapPaneLines(f.lines, width)
 	return f

@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
+	"ohwatch/reducer"
+	"ohwatch/theme"
 )
 
 // scrubber draws the whole conversation as one line: a cell per stretch of
@@ -12,7 +15,30 @@ import (
 // user turns, search matches and bookmarks. The marks are placed in cells once per log
 // version and width; a frame only draws the cells.
 type scrubber struct {
-	m *Conversation
+	box
+	noKeys
+	styles theme.Styles
+	// n is the log's length, version its version (the cells' cache key),
+	// marks its marks (asked for only when the cells are rebuilt).
+	n       int
+	version uint64
+	marks   func() reducer.Marks
+	cursor  int
+	// matches are the search's matches, gen its generation.
+	matches   []int
+	gen       int
+	bookmarks []int
+	// branchPoints lists a tree's branch points (asked for only when the
+	// cells are rebuilt).
+	branchPoints func() []int
+	cache        *scrubCache
+}
+
+// scrubberOf gives the scrubber what it draws.
+func (m *Conversation) scrubberOf() *scrubber {
+	return &scrubber{styles: m.styles, n: m.log.Len(), version: m.log.Version(), marks: m.log.Marks,
+		cursor: m.cursor, matches: m.search.matches, gen: m.search.gen, bookmarks: m.bookmarks, cache: &m.cache.scrub,
+		branchPoints: m.log.BranchPoints}
 }
 
 // cell priorities: a cell shows its most important mark.
@@ -20,26 +46,27 @@ const (
 	cellNone = iota
 	cellUser
 	cellStatus
+	cellBranch
 	cellMatch
 	cellBookmark
 	cellError
 )
 
-// Render implements the pane contract: exactly width×height cells.
-func (p scrubber) Render(width, height int) string {
-	m := p.m
-	s := m.styles
+// View implements Pane: exactly width×height cells.
+func (p *scrubber) View() string {
+	width, height := p.width, p.height
+	s := p.styles
 	g := s.Glyphs
-	n := m.log.Len()
+	n := p.n
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	if n == 0 || width < 4 {
 		return fit(s.Subtle.Render(strings.Repeat(g.ScrubEmpty, width)), width, height)
 	}
-	found := [2]int{m.search.gen, len(m.search.matches)}
-	cells := m.cache.scrubCells(m.log.Version(), width, m.bookmarks, found, func() []int8 {
-		marks := m.log.Marks()
+	found := [2]int{p.gen, len(p.matches)}
+	cells := p.cache.get(p.version, width, p.bookmarks, found, func() []int8 {
+		marks := p.marks()
 		cells := make([]int8, width)
 		put := func(idx []int, kind int8) {
 			counts := make([]int, width)
@@ -55,12 +82,15 @@ func (p scrubber) Render(width, height int) string {
 		}
 		put(marks.UserTurns, cellUser)
 		put(marks.StatusChanges, cellStatus)
-		put(m.search.matches, cellMatch)
-		put(m.bookmarks, cellBookmark)
+		if p.branchPoints != nil {
+			put(p.branchPoints(), cellBranch)
+		}
+		put(p.matches, cellMatch)
+		put(p.bookmarks, cellBookmark)
 		put(marks.Errors, cellError)
 		return cells
 	})
-	head := cellOf(max(m.cursor, 0), n, width)
+	head := cellOf(max(p.cursor, 0), n, width)
 	// Cells of one style are drawn with one Render: a frame renders a few
 	// runs, not a style per cell.
 	var b, run strings.Builder
@@ -83,6 +113,8 @@ func (p scrubber) Render(width, height int) string {
 			st, glyph = s.Accent, g.MarkBook
 		case cells[c] == cellMatch:
 			st, glyph = s.Warn, g.MarkMatch
+		case cells[c] == cellBranch:
+			st, glyph = s.Info, g.MarkBranch
 		case cells[c] == cellStatus:
 			st, glyph = s.Info, g.MarkStatus
 		case cells[c] == cellUser:
@@ -144,9 +176,8 @@ type scrubCache struct {
 	cells     []int8
 }
 
-// scrubCells returns the cached cells, or builds them on a change.
-func (c *renderCache) scrubCells(version uint64, width int, bookmarks []int, found [2]int, build func() []int8) []int8 {
-	s := &c.scrub
+// get returns the cached cells, or builds them on a change.
+func (s *scrubCache) get(version uint64, width int, bookmarks []int, found [2]int, build func() []int8) []int8 {
 	if s.cells != nil && s.version == version && s.width == width && slices.Equal(s.bookmarks, bookmarks) && s.found == found {
 		return s.cells
 	}

@@ -68,19 +68,18 @@ func (m *Conversation) searchStatus(s theme.Styles) string {
 // query in the match style, as the search matches it (smart case, ASCII
 // folding). With no colours, or for the selected row (drawn in one
 // style), the text is drawn as it is.
-func (m *Conversation) highlight(text string, base lipgloss.Style, plain bool) string {
-	q := m.search.query
+func highlight(s theme.Styles, q, text string, base lipgloss.Style, plain bool) string {
 	if plain {
 		return text
 	}
-	if q == "" || m.styles.NoColor {
+	if q == "" || s.NoColor {
 		return base.Render(text)
 	}
 	spans := matchSpans(text, q)
 	if len(spans) == 0 {
 		return base.Render(text)
 	}
-	hl := matchStyle(m.styles)
+	hl := matchStyle(s)
 	var b strings.Builder
 	at := 0
 	for _, sp := range spans {

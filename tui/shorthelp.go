@@ -35,41 +35,72 @@ func shortly(b key.Binding, keys, desc string) key.Binding {
 }
 
 // paneKeyMap returns the keys of what has focus now: the help screen, the
-// kind picker, the inspector, a side pane, or the event list.
+// kind picker, the inspector, a side pane, or the event list, each worded
+// by the pane's own keys function (the pane's ShortHelp).
 func (m *Conversation) paneKeyMap(st reducer.State) paneKeys {
 	k := m.activeKeys(st)
-	scroll := func(what string) key.Binding {
-		return key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll "+what))
-	}
-	answer := []key.Binding{shortly(k.Accept, "a", "accept"), shortly(k.Reject, "x", "reject")}
-	pick := shortly(k.FocusPane, "1-5", "pane")
 	switch {
 	case m.showHelp:
-		return paneKeys{short: []key.Binding{scroll("help"), shortly(k.Back, "esc", "close")}, back: true}
+		return paneKeys{short: helpKeys(k), back: true}
 	case m.picker.open:
-		return paneKeys{back: true, short: []key.Binding{
-			key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pick")),
-			key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "invert")),
-			key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
-			shortly(k.Back, "esc", "done"),
-		}}
+		return paneKeys{short: pickerKeys(k), back: true}
 	case m.insp.open:
-		return paneKeys{back: true, short: append(answer, shortly(k.Back, "esc", "back"), scroll("event"),
-			shortly(k.Raw, "r", "raw"), shortly(k.Diff, "d", "diff"), shortly(k.Fold, "enter", "fold"), shortly(k.Wrap, "w", "wrap"), shortly(k.Right, "←/→", "sideways"),
-			shortly(k.Copy, "y", "copy"), shortly(k.Pager, "o", "pager"), shortly(k.NextError, "]", "error"))}
+		return paneKeys{short: inspectorKeys(k), back: true}
 	case m.focus != paneList:
-		return paneKeys{back: !m.atRoot, short: append(answer, scroll(strings.ToLower(m.focus.title())),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "events")),
-			shortly(k.Focus, "tab", "next pane"), pick, shortly(k.Inspect, "enter", "inspect"))}
+		return paneKeys{short: sidePaneKeys(k, m.focus), back: !m.atRoot}
 	}
+	return paneKeys{short: listKeys(k, m.opts.Live), back: !m.atRoot}
+}
+
+// scrollKey is the j/k of a pane that scrolls.
+func scrollKey(what string) key.Binding {
+	return key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll "+what))
+}
+
+// answerKeys are accept and reject, shown first wherever they apply.
+func answerKeys(k KeyMap) []key.Binding {
+	return []key.Binding{shortly(k.Accept, "a", "accept"), shortly(k.Reject, "x", "reject")}
+}
+
+// helpKeys are the keys of the help screen.
+func helpKeys(k KeyMap) []key.Binding {
+	return []key.Binding{scrollKey("help"), shortly(k.Back, "esc", "close")}
+}
+
+// pickerKeys are the keys of the kind picker.
+func pickerKeys(k KeyMap) []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pick")),
+		key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "invert")),
+		key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
+		shortly(k.Back, "esc", "done"),
+	}
+}
+
+// inspectorKeys are the keys of the inspector.
+func inspectorKeys(k KeyMap) []key.Binding {
+	return append(answerKeys(k), shortly(k.Back, "esc", "back"), scrollKey("event"),
+		shortly(k.Raw, "r", "raw"), shortly(k.Diff, "d", "diff"), shortly(k.Fold, "enter", "fold"), shortly(k.Wrap, "w", "wrap"), shortly(k.Right, "←/→", "sideways"),
+		shortly(k.Copy, "y", "copy"), shortly(k.Pager, "o", "pager"), shortly(k.NextError, "]", "error"))
+}
+
+// sidePaneKeys are the keys of a focused side pane.
+func sidePaneKeys(k KeyMap, p pane) []key.Binding {
+	return append(answerKeys(k), scrollKey(strings.ToLower(p.title())),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "events")),
+		shortly(k.Focus, "tab", "next pane"), shortly(k.FocusPane, "1-5", "pane"), shortly(k.Inspect, "enter", "inspect"))
+}
+
+// listKeys are the keys of the event list; live words G as "live".
+func listKeys(k KeyMap, live bool) []key.Binding {
 	end := "live"
-	if !m.opts.Live {
+	if !live {
 		end = "end"
 	}
-	return paneKeys{back: !m.atRoot, short: append(answer, shortly(k.Inspect, "enter", "inspect"), shortly(k.Down, "j/k", "move"),
+	return append(answerKeys(k), shortly(k.Inspect, "enter", "inspect"), shortly(k.Down, "j/k", "move"),
 		shortly(k.Bottom, "G", end), shortly(k.NextError, "]", "error"), shortly(k.Search, "/", "search"),
 		shortly(k.NextMatch, "n/N", "match"), shortly(k.Jump, ":", "jump"), shortly(k.Filter, "f", "filter"),
-		shortly(k.Play, "space", "play"), pick, shortly(k.Export, "e", "export"))}
+		shortly(k.Play, "space", "play"), shortly(k.FocusPane, "1-5", "pane"), shortly(k.Export, "e", "export"))
 }
 
 // shortHelp is the one-line help, exactly as wide as width allows: the

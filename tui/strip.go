@@ -5,6 +5,7 @@ import (
 
 	"ohwatch/format"
 	"ohwatch/reducer"
+	"ohwatch/theme"
 )
 
 // changesUpTo counts the marks at or before the cursor.
@@ -15,13 +16,23 @@ func changesUpTo(marks []int, cursor int) int {
 // summaryStrip is the compact layout's stand-in for the right column: the
 // metrics, tasks and pending actions in one or two lines.
 type summaryStrip struct {
-	m  *Conversation
-	st reducer.State
+	box
+	noKeys
+	styles theme.Styles
+	st     reducer.State
+	// transitions is the number of status changes up to the cursor.
+	transitions int
 }
 
-// Render implements the pane contract: exactly width×height cells.
-func (p summaryStrip) Render(width, height int) string {
-	s := p.m.styles
+// stripOf gives the strip what it draws.
+func (m *Conversation) stripOf(st reducer.State) *summaryStrip {
+	return &summaryStrip{styles: m.styles, st: st, transitions: changesUpTo(m.log.Marks().StatusChanges, m.cursor)}
+}
+
+// View implements Pane: exactly width×height cells.
+func (p *summaryStrip) View() string {
+	width, height := p.width, p.height
+	s := p.styles
 	st := p.st
 	c := st.Metrics.Combined
 	sep := s.Muted.Render(s.Glyphs.Separator)
@@ -50,7 +61,7 @@ func (p summaryStrip) Render(width, height int) string {
 		a := st.Pending[0]
 		line2 += itoa(len(st.Pending)) + " " + s.Risk(a.SecurityRisk).Render(a.SecurityRisk)
 	}
-	if n := changesUpTo(p.m.log.Marks().StatusChanges, p.m.cursor); n > 0 {
+	if n := p.transitions; n > 0 {
 		line2 += sep + s.Muted.Render("transitions ") + itoa(n)
 	}
 	if height == 1 {

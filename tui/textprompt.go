@@ -135,6 +135,8 @@ func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.jumpTo(p.in.Value())
 		case promptExportPath:
 			return m.startExport(p.format, p.in.Value())
+		case promptForkTitle, promptForkMessage:
+			return m.forkTextEntered(p)
 		}
 		return m.submitSearch(p)
 	}
@@ -154,7 +156,9 @@ func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // promptPaste puts pasted text into an open text prompt.
 func (m *Conversation) promptPaste(msg tea.PasteMsg) tea.Cmd {
-	if m.input.kind != promptSearch && m.input.kind != promptJump && m.input.kind != promptExportPath {
+	switch m.input.kind {
+	case promptSearch, promptJump, promptExportPath, promptForkTitle, promptForkMessage:
+	default:
 		return nil
 	}
 	var changed bool

@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/reducer"
+	"ohwatch/theme"
+)
+
+// A conversation that was navigated or forked is a tree. The list shows
+// one branch of it, the path from the root to a tip: HEAD's (what the
+// server continues) unless another was picked. Branch points carry a mark
+// in the list and on the scrubber; B lists the branches of the branch
+// point at or before the cursor and shows the one picked; the header says
+// which branch is shown and whether it is HEAD's. A linear log (every
+// recording before SDK v1.31, most since) shows everything, as always.
+
+// maxBranchChoices is how many branches B offers by number.
+const maxBranchChoices = 9
+
+// branchView is which branch the list shows, and its path cached for one
+// log version.
+type branchView struct {
+	// other is set when a branch other than HEAD's was picked; first is
+	// its first event (the path shown is Path(Tip(first))).
+	other bool
+	first int
+
+	valid   bool
+	version uint64
+	linear  bool
+	path    reducer.Path
+}
+
+// shownPath returns the branch the list shows; linear is true when the log
+// is one line and everything is shown.
+func (m *Conversation) shownPath() (path reducer.Path, linear bool) {
+	b := &m.tree.branch
+	if v := m.log.Version(); !b.valid || b.version != v {
+		b.valid, b.version, b.linear = true, v, m.log.Linear()
+		b.path = nil
+		if !b.linear {
+			tip := m.log.Head()
+			if b.other {
+				tip = m.log.Tip(b.first)
+			}
+			b.path = m.log.Path(tip)
+		}
+	}
+	return b.path, b.linear
+}
+
+// onShownBranch reports whether event i is on the branch the list shows.
+func (m *Conversation) onShownBranch(i int) bool {
+	path, linear := m.shownPath()
+	return linear || path.Contains(i)
+}
+
+// lastShownEvent is where G goes: the newest event, or the tip of another
+// branch being shown.
+func (m *Conversation) lastShownEvent() int {
+	if path, linear := m.shownPath(); !linear && m.tree.branch.other {
+		return path.Tip()
+	}
+	return m.log.Len() - 1
+}
+
+// branchPoints lists the events with more than one way on; nil for a
+// linear log.
+func (m *Conversation) branchPoints() []int {
+	if _, linear := m.shownPath(); linear {
+		return nil
+	}
+	return m.log.BranchPoints()
+}
+
+// branchLabel is the header's word on the branch shown: "" for a linear
+// log, else whether it is HEAD's.
+func (m *Conversation) branchLabel(s theme.Styles) string {
+	path, linear := m.shownPath()
+	if linear {
+		return ""
+	}
+	g := s.Glyphs.MarkBranch
+	if !m.tree.branch.other || path.Tip() == m.log.Head() {
+		return s.Info.Render(g + " HEAD's branch")
+	}
+	return s.Warn.Render(g + " not HEAD: branch to " + ordinal(path.Tip()))
+}
+
+// askBranch opens B's list: the branches of the branch point at the
+// cursor, or of the last one before it on the branch shown.
+func (m *Conversation) askBranch() tea.Cmd {
+	path, linear := m.shownPath()
+	if linear {
+		return m.setFlash("no branches: this conversation was never navigated or forked")
+	}
+	at := -1
+	for _, p := range m.log.BranchPoints() {
+		if p <= m.cursor && (p == m.cursor || path.Contains(p)) {
+			at = p
+		}
+	}
+	if at < 0 {
+		return m.setFlash("no branch point at or before " + ordinal(m.cursor) + " on this branch")
+	}
+	m.input = prompt{kind: promptBranches, pick: branchChoice{at: at, choices: m.log.Branches(at)}}
+	return nil
+}
+
+// branchChoice is what B offers: the branches of event at.
+type branchChoice struct {
+	at      int
+	choices []reducer.Branch
+}
+
+// branchKey picks a branch by its number; any other key cancels.
+func (m *Conversation) branchKey(msg tea.KeyPressMsg) tea.Cmd {
+	pick := m.input.pick
+	m.input = prompt{}
+	k, err := strconv.Atoi(msg.String())
+	if err != nil || k < 1 || k > min(len(pick.choices), maxBranchChoices) {
+		return nil
+	}
+	c := pick.choices[k-1]
+	b := &m.tree.branch
+	b.other, b.first, b.valid = !c.Head, c.First, false
+	m.travel(c.First)
+	if c.Head {
+		return m.setFlash("showing HEAD's branch from " + ordinal(pick.at))
+	}
+	return m.setFlash("showing the branch from " + ordinal(pick.at) + " to " + ordinal(c.Tip) + " (not HEAD)")
+}
+
+// renderBranches draws B's list on the prompt line.
+func (p prompt) renderBranches(s theme.Styles, width int) string {
+	b := p.pick
+	parts := []string{s.Prompt.Render("branches at " + ordinal(b.at) + ":")}
+	for k, c := range b.choices {
+		if k == maxBranchChoices {
+			parts = append(parts, s.Muted.Render("…"))
+			break
+		}
+		item := s.Key.Render(strconv.Itoa(k+1)) + " " + ordinal(c.First) + "→" + ordinal(c.Tip)
+		if c.Head {
+			item += s.Info.Render(" HEAD")
+		}
+		parts = append(parts, item)
+	}
+	parts = append(parts, s.Muted.Render("esc cancel"))
+	return truncate(strings.Join(parts, "  "), width)
+}

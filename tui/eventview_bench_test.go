@@ -1,0 +1,21 @@
+package tui
+
+import (
+	"testing"
+
+	"ohwatch/theme"
+)
+
+// BenchmarkRenderEvent renders every event of a real recording for the
+// inspector (message text left to the markdown renderer, as the inspector
+// does): the work of opening the inspector before any markdown.
+func BenchmarkRenderEvent(b *testing.B) {
+	log := trajectory(b, "cli447_hi_followup_iterative_case_a")
+	s := theme.Plain()
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		renderEventMarkdown(log.Event(k%log.Len()), k, s, nil, 0, true)
+		k++
+	}
+}

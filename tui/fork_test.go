@@ -1,0 +1,294 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// fakeBranching records what the view asks of the source. forkErr and
+// navErr are what Fork and Navigate return; fleet makes Open leave the fork
+// to another screen.
+type fakeBranching struct {
+	mu      sync.Mutex
+	forks   []forkPlan
+	navs    []string
+	forkErr error
+	navErr  error
+	fleet   bool
+}
+
+func (f *fakeBranching) Fork(_ context.Context, from, title, message string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.forks = append(f.forks, forkPlan{eventID: from, title: title, message: message})
+	if f.forkErr != nil && !errors.Is(f.forkErr, errHalfFork) {
+		return "", f.forkErr
+	}
+	return "f0000000000040008000000000000001", f.forkErr
+}
+
+func (f *fakeBranching) Navigate(_ context.Context, eventID string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.navs = append(f.navs, eventID)
+	return f.navErr
+}
+
+func (f *fakeBranching) Open(id string) (Options, bool) {
+	if f.fleet {
+		return Options{}, false
+	}
+	return Options{Title: "the fork " + id[:8], Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch), Branching: f}, true
+}
+
+// errHalfFork is a fork that exists but whose first message failed.
+var errHalfFork = errors.New("the first message was not sent")
+
+// unsupportedErr is what main hands the view for a server older than 1.31.
+type unsupportedErr struct{ op string }
+
+func (e unsupportedErr) Error() string {
+	return "this agent-server does not support " + e.op + " (older than 1.31)"
+}
+func (e unsupportedErr) Is(target error) bool { return target == ErrTreeUnsupported }
+
+// liveTree is a live view of a real recording with b and H available, the
+// cursor on its first action.
+func liveTree(t *testing.T, b Branching) (*Conversation, int) {
+	t.Helper()
+	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Live: true, Feed: make(chan model.Batch), Branching: b}, 120, 30)
+	at := -1
+	for i := 0; i < m.log.Len() && at < 0; i++ {
+		if m.log.Event(i).Kind == "ActionEvent" {
+			at = i
+		}
+	}
+	m = jumpTo(t, m, ordinal(at))
+	if m.cursor != at {
+		t.Fatalf("cursor %d, want %d", m.cursor, at)
+	}
+	return m, at
+}
+
+// results runs cmd and returns the messages it and its batches send,
+// ticks aside.
+func results(t *testing.T, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	if cmd == nil {
+		return nil
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case msg := <-done:
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			var out []tea.Msg
+			for _, c := range batch {
+				out = append(out, results(t, c)...)
+			}
+			return out
+		}
+		if _, tick := msg.(flashExpiredMsg); tick || msg == nil {
+			return nil
+		}
+		return []tea.Msg{msg}
+	case <-time.After(300 * time.Millisecond):
+		return nil // a tick: not worth waiting for
+	}
+}
+
+// answer feeds the messages of cmd to the view and returns the messages
+// its answers send (a push, a back).
+func answer(t *testing.T, m *Conversation, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	var out []tea.Msg
+	for _, msg := range results(t, cmd) {
+		out = append(out, results(t, m.Update(msg))...)
+	}
+	return out
+}
+
+func TestForkAsksThenForksAndOpens(t *testing.T) {
+	fb := &fakeBranching{}
+	m, at := liveTree(t, fb)
+	id := m.log.Event(at).ID
+	m, _ = press(t, m, "b")
+	if m.input.kind != promptForkTitle {
+		t.Fatalf("b opened %v", m.input.kind)
+	}
+	if s := screen(m); !strings.Contains(s, "fork at "+ordinal(at)+", title: ") {
+		t.Fatalf("the title prompt does not name the event:\n%s", s)
+	}
+	m = typeText(t, m, "retry with printf")
+	m, _ = press(t, m, "enter")
+	if m.input.kind != promptForkMessage || !strings.Contains(screen(m), "first message: ") {
+		t.Fatalf("enter did not ask for the first message:\n%s", screen(m))
+	}
+	m = typeText(t, m, "use printf, not echo")
+	m, _ = press(t, m, "enter")
+	want := "Fork at " + ordinal(at) + " as “retry with printf”, send “use printf, not echo” and open it? [y/n]"
+	if s := screen(m); !strings.Contains(s, want) {
+		t.Fatalf("the question does not say what will happen (%q):\n%s", want, s)
+	}
+	if len(fb.forks) != 0 {
+		t.Fatal("forked before y")
+	}
+	m, cmd := press(t, m, "y")
+	msgs := answer(t, m, cmd)
+	if len(fb.forks) != 1 || fb.forks[0] != (forkPlan{eventID: id, title: "retry with printf", message: "use printf, not echo"}) {
+		t.Fatalf("forks %+v", fb.forks)
+	}
+	var pushed *Conversation
+	for _, msg := range msgs {
+		if p, ok := msg.(pushMsg); ok {
+			pushed, _ = p.screen.(*Conversation)
+		}
+	}
+	if pushed == nil {
+		t.Fatalf("the fork was not opened: %v", msgs)
+	}
+	if pushed.opts.Title != "the fork f0000000" || !pushed.opts.NoColor || pushed.opts.Branching == nil {
+		t.Errorf("the fork's view: %+v", pushed.opts)
+	}
+	if !strings.Contains(m.flash, "forked at "+ordinal(at)) {
+		t.Errorf("flash %q", m.flash)
+	}
+	// On the router the fork's view goes on top, the original under it.
+	r := NewModel(m)
+	r.Update(windowSize(120, 30))
+	r.Update(pushMsg{screen: pushed})
+	if r.Top() != Screen(pushed) || r.Root() != Screen(m) {
+		t.Error("the fork is not on top of the original")
+	}
+	r.Update(popMsg{})
+	if r.Top() != Screen(m) {
+		t.Error("esc does not come back to the original")
+	}
+}
+
+func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
+	fb := &fakeBranching{}
+	m, at := liveTree(t, fb)
+	m, _ = press(t, m, "b", "esc")
+	if m.input.active() {
+		t.Fatal("esc does not cancel the title")
+	}
+	m, _ = press(t, m, "b", "enter", "enter")
+	if s := screen(m); !strings.Contains(s, "Fork at "+ordinal(at)+", run it on from there and open it? [y/n]") {
+		t.Fatalf("without title and message:\n%s", s)
+	}
+	m, _ = press(t, m, "n")
+	if len(fb.forks) != 0 || m.flash != "cancelled" {
+		t.Fatalf("n: forks %v, flash %q", fb.forks, m.flash)
+	}
+}
+
+func TestForkUnderFleetGoesBackToTheTable(t *testing.T) {
+	fb := &fakeBranching{fleet: true}
+	m, _ := liveTree(t, fb)
+	m, cmd := press(t, m, "b", "enter", "enter", "y")
+	msgs := answer(t, m, cmd)
+	back := false
+	for _, msg := range msgs {
+		if p, ok := msg.(popMsg); ok && !p.quitAtRoot {
+			back = true
+		}
+	}
+	if !back || !strings.Contains(m.flash, "the fleet lists it under this conversation") {
+		t.Errorf("under fleet: messages %v, flash %q", msgs, m.flash)
+	}
+}
+
+func TestNavigateAsksThenMovesHead(t *testing.T) {
+	fb := &fakeBranching{}
+	m, at := liveTree(t, fb)
+	m, _ = press(t, m, "H")
+	if s := screen(m); !strings.Contains(s, "Move this conversation's HEAD to "+ordinal(at)+"? The agent goes on from there. [y/n]") {
+		t.Fatalf("H does not ask:\n%s", s)
+	}
+	m, cmd := press(t, m, "y")
+	answer(t, m, cmd)
+	if len(fb.navs) != 1 || fb.navs[0] != m.log.Event(at).ID {
+		t.Fatalf("navigates %v", fb.navs)
+	}
+	if m.log.Leaf() != at || !strings.Contains(m.flash, "HEAD moved to "+ordinal(at)) {
+		t.Errorf("leaf %d, flash %q", m.log.Leaf(), m.flash)
+	}
+}
+
+func TestForkAndNavigateRefused(t *testing.T) {
+	// A recording.
+	rec := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 120, 30)
+	rec, _ = press(t, rec, "b")
+	if rec.input.active() || !strings.Contains(rec.flash, "this is a recording") {
+		t.Errorf("b on a recording: prompt %v, flash %q", rec.input.kind, rec.flash)
+	}
+	rec, _ = press(t, rec, "H")
+	if rec.input.active() || !strings.Contains(rec.flash, "cannot move HEAD: this is a recording") {
+		t.Errorf("H on a recording: flash %q", rec.flash)
+	}
+
+	// A state update under the cursor.
+	fb := &fakeBranching{}
+	m, _ := liveTree(t, fb)
+	m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000a1", "running"))
+	m = jumpTo(t, m, ordinal(m.log.Len()-1))
+	m, _ = press(t, m, "b")
+	if m.input.active() || !strings.Contains(m.flash, "is not a step of the conversation") {
+		t.Errorf("b on a state update (%s at %d): flash %q", m.log.Event(m.cursor).Kind, m.cursor, m.flash)
+	}
+
+	// An older server: said once, then at once.
+	fb.forkErr = unsupportedErr{"fork"}
+	m, at := liveTree(t, fb)
+	m, cmd := press(t, m, "b", "enter", "enter", "y")
+	answer(t, m, cmd)
+	if !strings.Contains(m.flash, "this agent-server does not support fork (older than 1.31)") {
+		t.Fatalf("flash %q", m.flash)
+	}
+	calls := len(fb.forks)
+	m = jumpTo(t, m, ordinal(at))
+	m, _ = press(t, m, "H")
+	if m.input.active() || !strings.Contains(m.flash, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
+		t.Errorf("after the server said it is too old, H: prompt %v, flash %q", m.input.kind, m.flash)
+	}
+	if k := m.activeKeys(m.state()); k.Fork.Enabled() || k.Navigate.Enabled() {
+		t.Error("b and H still offered in the help")
+	}
+}
+
+func TestForkThatHalfWorkedStillOpens(t *testing.T) {
+	fb := &fakeBranching{forkErr: errHalfFork}
+	m, _ := liveTree(t, fb)
+	m, cmd := press(t, m, "b", "enter")
+	m = typeText(t, m, "go")
+	m, _ = press(t, m, "enter")
+	m, cmd = press(t, m, "y")
+	pushed := false
+	for _, msg := range answer(t, m, cmd) {
+		_, pushed = msg.(pushMsg)
+	}
+	if !pushed || !strings.Contains(m.flash, "(but: the first message was not sent)") {
+		t.Errorf("pushed %v, flash %q", pushed, m.flash)
+	}
+}
+
+func TestForkKeysInHelp(t *testing.T) {
+	m, _ := liveTree(t, &fakeBranching{})
+	m, _ = press(t, m, "?")
+	s := screen(m)
+	for _, want := range []string{"fork from this event", "move HEAD to this event"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("help lacks %q:\n%s", want, s)
+		}
+	}
+}
