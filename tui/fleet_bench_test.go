@@ -92,3 +92,29 @@ func BenchmarkFleetKeyToFrame(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFleetFrame1000 is a frame of the table over 1,000 listed
+// conversations (a large local root) while one of them streams: every row
+// is arranged again, the visible ones drawn.
+func BenchmarkFleetFrame1000(b *testing.B) {
+	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+	f := NewFleet(FleetOptions{Profile: colorprofile.TrueColor, Theme: theme.DarkMode, Now: func() time.Time { return now }})
+	f.SetSize(160, 48)
+	var ups []model.FleetUpdate
+	for c := range 1000 {
+		ref := model.ConversationRef{Source: "/home/me/.openhands/conversations", Kind: model.SourceLocal, ID: fmt.Sprintf("%032x", c)}
+		ups = append(ups, metaUp(ref, model.ConversationMeta{Title: fmt.Sprintf("conversation %d", c), Status: model.StatusFinished,
+			UpdatedAt: now.Add(-time.Duration(c) * time.Minute)}))
+	}
+	f.Update(fleetUpdatesMsg{ups: ups})
+	evs := generatedEvents(b, 2000, 9)
+	live := ups[0].Ref
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		at := i * 2 % len(evs)
+		f.Update(fleetUpdatesMsg{ups: []model.FleetUpdate{eventsUp(live, evs[at:at+2]...)}})
+		_ = f.View()
+		i++
+	}
+}
