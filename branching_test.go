@@ -91,7 +91,7 @@ func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 			t.Errorf("older server: %v", err)
 		}
 	}
-	if forkErr.Error() != "this agent-server does not support fork (older than 1.31)" {
+	if forkErr.Error() != "agent-server older than 1.31 (no fork/navigate)" {
 		t.Errorf("fork error reads %q", forkErr)
 	}
 }
