@@ -85,7 +85,21 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k.Copy.SetEnabled(m.cursor >= 0)
 	k.Pager.SetEnabled(m.cursor >= 0)
 	k.Inspect.SetEnabled(m.cursor >= 0 && !inInspector)
-	k.Back.SetEnabled(inInspector || m.showHelp || m.picker.open)
+	// esc closes what is open, dismisses a banner, returns focus to the
+	// list, or goes back to the screen under the view.
+	k.Back.SetEnabled(inInspector || m.showHelp || m.picker.open || m.attn.status != "" || m.focus != paneList || !m.atRoot)
+	k.Home.SetEnabled(inInspector)
+	k.End.SetEnabled(inInspector)
+	// The keys of a prompt or the picker apply only while it is open.
+	k.Pick.SetEnabled(m.picker.open)
+	k.Invert.SetEnabled(m.picker.open)
+	k.Clear.SetEnabled(m.picker.open)
+	k.Submit.SetEnabled(m.input.kind == promptSearch || m.input.kind == promptJump || m.input.kind == promptExportPath)
+	k.Confirm.SetEnabled(m.input.kind == promptConfirm)
+	exporting := m.input.kind == promptExport
+	k.ExportMarkdown.SetEnabled(exporting)
+	k.ExportJSON.SetEnabled(exporting)
+	k.ExportJSONL.SetEnabled(exporting)
 	k.NextBookmark.SetEnabled(len(m.bookmarks) > 0)
 	k.PrevBookmark.SetEnabled(len(m.bookmarks) > 0)
 	return k

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/model"
@@ -138,7 +139,7 @@ func (m *Conversation) forkTextEntered(p prompt) tea.Cmd {
 func (m *Conversation) treeConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := m.input
 	m.input = prompt{}
-	if s := msg.String(); s != "y" && s != "Y" {
+	if !key.Matches(msg, m.keys.Confirm) {
 		return m.setFlash("cancelled")
 	}
 	b, to := m.opts.Branching, m.addr()

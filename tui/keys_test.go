@@ -451,7 +451,7 @@ func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
 		m := newModel(Options{Log: generated(t, 20, 1)}, size[0], size[1])
 		m, _ = press(t, m, "?")
 		seen := ""
-		for k := 0; k < 40; k++ {
+		for k := 0; k < 80; k++ {
 			seen += screen(m)
 			m, _ = press(t, m, "j")
 		}
