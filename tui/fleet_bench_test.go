@@ -65,12 +65,25 @@ func (fb *fleetBench) frame(i int) []model.FleetUpdate {
 // -benchtime 500x so every frame brings new events.
 func BenchmarkFleetFrame(b *testing.B) {
 	fb := newFleetBench(b)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
+	frames(b, func(i int) {
 		fb.f.Update(fleetUpdatesMsg{ups: fb.frame(i)})
 		_ = fb.f.View()
-		i++
+	})
+}
+
+// frames runs one frame per iteration and reports, beside the wall time,
+// the CPU time of the frame's own thread (cpu-ms/frame): on a loaded
+// machine it counts the work, not the wait for a core.
+func frames(b *testing.B, frame func(i int)) {
+	b.ReportAllocs()
+	defer lockThread()()
+	c0, n := threadCPU(), 0
+	for b.Loop() {
+		frame(n)
+		n++
+	}
+	if c := threadCPU() - c0; c > 0 && n > 0 {
+		b.ReportMetric(float64(c.Microseconds())/1000/float64(n), "cpu-ms/frame")
 	}
 }
 
@@ -84,11 +97,10 @@ func BenchmarkFleetKeyToFrame(b *testing.B) {
 	}{{"move", "j"}, {"sort", "s"}, {"group", "g"}} {
 		b.Run(keys.name, func(b *testing.B) {
 			fb := newFleetBench(b)
-			b.ReportAllocs()
-			for b.Loop() {
+			frames(b, func(int) {
 				fb.f.Update(keyMsg(keys.key))
 				_ = fb.f.View()
-			}
+			})
 		})
 	}
 }
@@ -109,12 +121,9 @@ func BenchmarkFleetFrame1000(b *testing.B) {
 	f.Update(fleetUpdatesMsg{ups: ups})
 	evs := generatedEvents(b, 2000, 9)
 	live := ups[0].Ref
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
+	frames(b, func(i int) {
 		at := i * 2 % len(evs)
 		f.Update(fleetUpdatesMsg{ups: []model.FleetUpdate{eventsUp(live, evs[at:at+2]...)}})
 		_ = f.View()
-		i++
-	}
+	})
 }
