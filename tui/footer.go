@@ -3,6 +3,8 @@ package tui
 import (
 	"ohwatch/reducer"
 	"ohwatch/theme"
+
+	"charm.land/bubbles/v2/key"
 )
 
 // footer is the bottom line: the prompt while one is open, else a transient
@@ -10,20 +12,21 @@ import (
 type footer struct {
 	box
 	noKeys
-	styles theme.Styles
+	styles *theme.Styles
 	// input is the open prompt, if any.
 	input prompt
 	// lead is the message before the keys: the flash, else the search's
 	// progress or place ("match 3/31"); "" for none.
 	lead string
-	// k is the key map as it applies now, keys the focused pane's.
-	k    KeyMap
-	keys paneKeys
+	// help and quit are the ? and q bindings, keys the focused pane's.
+	help, quit key.Binding
+	keys       paneKeys
 }
 
 // footerOf gives the footer what it says.
 func (m *Conversation) footerOf(st reducer.State) *footer {
-	f := &footer{styles: m.styles, input: m.input, k: m.activeKeys(st), keys: m.paneKeyMap(st)}
+	k := m.activeKeys(st)
+	f := &footer{styles: &m.styles, input: m.input, help: k.Help, quit: k.Quit, keys: m.paneKeyMap(st)}
 	if m.flash != "" {
 		f.lead = m.styles.Warn.Render(m.flash)
 	} else {
@@ -37,18 +40,18 @@ func (f *footer) View() string {
 	width, height := f.width, f.height
 	s := f.styles
 	if f.input.active() {
-		return fit(f.input.Render(s, width), width, height)
+		return fit(f.input.Render(*s, width), width, height)
 	}
-	lead, k, keys := f.lead, f.k, f.keys
+	lead, keys := f.lead, f.keys
 	if lead == "" {
-		return fit(shortHelp(keys, k, s, width), width, height)
+		return fit(shortHelp(keys, f.help, f.quit, s, width), width, height)
 	}
 	// The message comes first; the keys take the room it leaves, and
 	// "? help  q quit" stays at the end whatever the message's length.
-	tail := shortHelp(paneKeys{back: keys.back}, k, s, width)
+	tail := shortHelp(paneKeys{back: keys.back}, f.help, f.quit, s, width)
 	lead = truncate(lead, max(width-textWidth(tail)-2, 0))
 	rest := width - textWidth(lead) - 2
-	return fit(lead+"  "+shortHelp(keys, k, s, rest), width, height)
+	return fit(lead+"  "+shortHelp(keys, f.help, f.quit, s, rest), width, height)
 }
 
 // activeKeys returns the key map with the bindings that do not apply now

@@ -156,7 +156,7 @@ func (m *Conversation) paneScrollKey(msg tea.KeyPressMsg, k KeyMap) bool {
 	}
 	m.scroll[p] = max(m.scroll[p], 0)
 	// Clamp to the pane's content so scrolling back up answers at once.
-	lines := len(m.sidePane(m.state(), m.keys, p, m.sideWidth(), 0).lines)
+	lines := len(m.sidePane(m.state(), &m.keys, p, m.sideWidth(), 0).lines)
 	m.scroll[p] = min(m.scroll[p], max(lines-1, 0))
 	return true
 }

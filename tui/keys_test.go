@@ -519,7 +519,7 @@ func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
 	}
 	// k scrolls back at once, however often j was pressed past the end.
 	m, _ = press(t, m, "j", "j", "j", "k")
-	if m.helpAt != max(helpView{keys: m.keys, styles: m.styles}.maxScroll(80, m.helpArea().h)-1, 0) {
+	if m.helpAt != max(m.helpOf().maxScroll(80, m.helpArea().h)-1, 0) {
 		t.Fatalf("help scroll %d after k at the end", m.helpAt)
 	}
 }

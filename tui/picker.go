@@ -45,19 +45,19 @@ func (m *Conversation) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 // highlighted kind.
 type pickerPane struct {
 	box
-	keys   []key.Binding
-	styles theme.Styles
+	km     *KeyMap
+	styles *theme.Styles
 	filter kindFilter
 	at     int
 }
 
 // pickerOf gives the picker what it draws.
-func (m *Conversation) pickerOf(k KeyMap) *pickerPane {
-	return &pickerPane{keys: pickerKeys(k), styles: m.styles, filter: m.filter, at: m.picker.at}
+func (m *Conversation) pickerOf(k *KeyMap) *pickerPane {
+	return &pickerPane{km: k, styles: &m.styles, filter: m.filter, at: m.picker.at}
 }
 
 // ShortHelp implements Pane.
-func (p *pickerPane) ShortHelp() []key.Binding { return p.keys }
+func (p *pickerPane) ShortHelp() []key.Binding { return pickerKeys(*p.km) }
 
 // View implements Pane: exactly width×height cells.
 func (p *pickerPane) View() string {
