@@ -53,6 +53,7 @@ func runDemo(args []string, env *environment) int {
 		Logger:             logger,
 		ConfirmHold:        time.Duration(float64(6*time.Second) / *speed),
 		FinishConfirmDelay: time.Duration(float64(1500*time.Millisecond) / *speed),
+		Continue:           generatedContinuation,
 	})
 	srv.Add(base.ID, base, events)
 	if err := addRejectBranch(srv, base.ID); err != nil {

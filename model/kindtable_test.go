@@ -1,13 +1,6 @@
 package model
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -134,57 +127,5 @@ func TestPersisted(t *testing.T) {
 		if Persisted(ev) != want {
 			t.Errorf("%s: persisted %v, want %v", raw, !want, want)
 		}
-	}
-}
-
-// TestKindNamesLiveOnlyInTheTable parses every non-test Go file of the
-// module and fails on a string literal that is a kind's name anywhere but
-// in kinds.go: a reader that needs a kind reads the table or its name
-// constants, so adding a kind touches one file.
-func TestKindNamesLiveOnlyInTheTable(t *testing.T) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Skip("not in the module's tree")
-	}
-	names := map[string]bool{}
-	for _, k := range Kinds() {
-		names[k.Name] = true
-	}
-	table := filepath.Join(root, "model", "kinds.go")
-	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || path == table {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			if s, err := strconv.Unquote(lit.Value); err == nil && names[s] {
-				t.Errorf("%s: the kind name %s outside the table; use its model.Kind… constant", fset.Position(lit.Pos()), lit.Value)
-			}
-			return true
-		})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -357,7 +357,11 @@ func (f *Fleet) show(msg fleetOpenedMsg) tea.Cmd {
 		f.flash = "could not open " + model.SanitizeLine(msg.ref.ID) + ": " + model.SanitizeLine(msg.err.Error())
 		return nil
 	}
-	s := &fleetConversation{NewConversation(msg.opts)}
+	ref := msg.ref
+	s := &fleetConversation{Conversation: NewConversation(msg.opts), seen: func() {
+		f.fleet.Seen(ref)
+		f.arrange()
+	}}
 	f.opened[msg.ref] = s
 	return Push(s)
 }

@@ -56,8 +56,12 @@ func (s *server) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 		// starts: a consumer sees the whole listing at once.
 		var changed []model.FleetUpdate
 		var fresh []model.ConversationRef
+		parents := delegators(infos)
 		for _, info := range infos {
 			meta := serverMeta(info)
+			if meta.ParentID == "" {
+				meta.ParentID = parents[info.ID]
+			}
 			ref := model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: info.ID}
 			old, known := listed[info.ID]
 			if known && sameListing(old, meta) {
