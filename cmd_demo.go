@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -56,17 +57,27 @@ func runDemo(args []string, env *environment) int {
 		Continue:           generatedContinuation,
 	})
 	srv.Add(base.ID, base, events)
-	if err := addRejectBranch(srv, base.ID); err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
-		return 1
-	}
-	url, err := srv.Start(ctx, "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+	url, ok := startDemoServer(ctx, env, srv, func(srv *serve.Server) error { return addRejectBranch(srv, base.ID) })
+	if !ok {
 		return 1
 	}
 	defer srv.Close()
 	return watchAgentServer(ctx, env, &vf, logger, url, base.ID, key, demoTitle(base, events))
+}
+
+// startDemoServer gives srv its conversations with add and starts it on a
+// random loopback port; on failure it has said why.
+func startDemoServer(ctx context.Context, env *environment, srv *serve.Server, add func(*serve.Server) error) (string, bool) {
+	if err := add(srv); err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return "", false
+	}
+	url, err := srv.Start(ctx, "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return "", false
+	}
+	return url, true
 }
 
 // demoConversation decodes the conversation bundled in the binary.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,14 +28,7 @@ func serveEndings(t *testing.T, key string, seed int64, ends ...string) (string,
 		srv.Add(id, nil, evs)
 		ids = append(ids, id)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	url, err := srv.Start(ctx, "")
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close(); cancel() })
-	return url, ids
+	return startTestServer(t, srv), ids
 }
 
 // TestFleetHeadlessUntilExitCodes watches fleets served by the real serve,

@@ -130,13 +130,8 @@ func runDemoFleet(ctx context.Context, env *environment, vf *viewFlags, logger *
 		Stagger:            time.Duration(float64(2*time.Second) / speed),
 		Loop:               !hl,
 	})
-	if err := serveDemoFleet(srv); err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
-		return 1
-	}
-	url, err := srv.Start(ctx, "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+	url, ok := startDemoServer(ctx, env, srv, serveDemoFleet)
+	if !ok {
 		return 1
 	}
 	defer srv.Close()

@@ -1,7 +1,6 @@
 package otel
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -23,6 +21,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/client/serve"
 	"ohwatch/gen"
+	"ohwatch/internal/benchproc"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -130,29 +129,13 @@ func runBenchServer() int {
 // returns its URL, the id of the last event it will send and its OTLP
 // endpoint; stop ends it.
 func startBenchServer(b *testing.B, id string) (url, last, otlp string, stop func()) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), benchServerEnv+"="+id)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		b.Fatalf("bench server: %v", err)
-	}
+	line, stop := benchproc.Start(b, benchServerEnv, id)
 	f := strings.Fields(line)
 	if len(f) != 3 {
+		stop()
 		b.Fatalf("bench server said %q", line)
 	}
-	return f[0], f[1], f[2], func() { in.Close(); cmd.Wait() }
+	return f[0], f[1], f[2], stop
 }
 
 // BenchmarkLiveIngestOTLP is the live client at a real 20k events/s: a

@@ -1,12 +1,10 @@
 package fleetsource
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -19,6 +17,7 @@ import (
 	"ohwatch/client/serve"
 	"ohwatch/fleet"
 	"ohwatch/gen"
+	"ohwatch/internal/benchproc"
 	"ohwatch/model"
 )
 
@@ -82,27 +81,10 @@ func runBenchServer(spec string) int {
 // startBenchServer starts the server process and returns its URL, the JSON
 // bytes it serves, and how to stop it.
 func startBenchServer(b *testing.B, convs, events int, rate float64) (string, int64, func()) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d:%d:%g", benchServerEnv, convs, events, rate))
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		b.Fatalf("bench server: %v", err)
-	}
-	url, n, _ := strings.Cut(strings.TrimSpace(line), " ")
+	line, stop := benchproc.Start(b, benchServerEnv, fmt.Sprintf("%d:%d:%g", convs, events, rate))
+	url, n, _ := strings.Cut(line, " ")
 	jsonBytes, _ := strconv.ParseInt(n, 10, 64)
-	return url, jsonBytes, func() { in.Close(); cmd.Wait() }
+	return url, jsonBytes, stop
 }
 
 // cpuTime is the CPU time (user + system) this process has used: on a
