@@ -80,8 +80,12 @@ func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 	if info, _ := c.Conversation(ctx, id); info.LeafEventID != evs[1].ID {
 		t.Errorf("leaf %q after navigate", info.LeafEventID)
 	}
-	if _, ok := (brancher{ctx: ctx, c: c, id: id, fleet: true}).Open(fork); ok {
-		t.Error("under fleet, Open should leave the fork to the table")
+	fromFleet, err := serverOpener(c)(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := fromFleet.branching.Open(fork); ok {
+		t.Error("opened from the fleet, Open should leave the fork to the table")
 	}
 
 	srv.SetFaults(serve.Faults{NoTree: true})

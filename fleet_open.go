@@ -58,7 +58,11 @@ func localOpener(src *fleetsource.LocalSource) opener {
 // watch` does: history over REST, then the socket, with confirmations.
 func serverOpener(c *agentserver.Client) opener {
 	return func(ctx context.Context, id string) (session, error) {
-		return serverSession(ctx, c, id, serverTitle(ctx, c, id)), nil
+		s := serverSession(ctx, c, id, serverTitle(ctx, c, id))
+		// A fork made here is listed under its parent by the fleet's
+		// listing: b goes back to the table rather than open it twice.
+		s.branching = brancher{ctx: ctx, c: c, id: id, fleet: true}
+		return s, nil
 	}
 }
 
