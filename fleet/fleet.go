@@ -49,8 +49,8 @@ type entry struct {
 	// liveAt is when the latest new event arrived once the history was
 	// in (ApplyAt's clock; zero with Apply): a served or replayed run
 	// carries its recorded times, yet it is active now.
-	liveAt time.Time
-	firstUser string    // the first user message, a title when none is listed
+	liveAt    time.Time
+	firstUser string // the first user message, a title when none is listed
 
 	// verdict is the status as the row states it (events, listing and
 	// connection together), recomputed after every update.
