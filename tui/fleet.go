@@ -211,8 +211,8 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 // ingest folds a slice of updates and rings for the conversations that
 // newly need attention.
 func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
-	changes := f.fleet.Apply(ups)
 	f.now = f.opts.Now()
+	changes := f.fleet.ApplyAt(ups, f.now)
 	f.arrange()
 	if !f.opts.Notify {
 		return nil
