@@ -267,4 +267,3 @@ func TestThemeChoice(t *testing.T) {
 		t.Errorf("profile report ignored: styles for %v", m.styles.Profile)
 	}
 }
-
