@@ -73,8 +73,12 @@ func treeErr(err error) error {
 	return err
 }
 
-// unsupported is an agentserver.TreeUnsupportedError as the TUI sees it.
+// unsupported is an agentserver.TreeUnsupportedError as the TUI sees it,
+// worded to fit the footer of an 80-column terminal whole.
 type unsupported struct{ error }
 
+func (u unsupported) Error() string {
+	return "agent-server older than " + agentserver.TreeVersion + " (no fork/navigate)"
+}
 func (u unsupported) Is(target error) bool { return target == tui.ErrTreeUnsupported }
 func (u unsupported) Unwrap() error        { return u.error }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,8 +80,12 @@ func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 	if info, _ := c.Conversation(ctx, id); info.LeafEventID != evs[1].ID {
 		t.Errorf("leaf %q after navigate", info.LeafEventID)
 	}
-	if _, ok := (brancher{ctx: ctx, c: c, id: id, fleet: true}).Open(fork); ok {
-		t.Error("under fleet, Open should leave the fork to the table")
+	fromFleet, err := serverOpener(c)(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := fromFleet.branching.Open(fork); ok {
+		t.Error("opened from the fleet, Open should leave the fork to the table")
 	}
 
 	srv.SetFaults(serve.Faults{NoTree: true})
@@ -91,7 +96,30 @@ func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 			t.Errorf("older server: %v", err)
 		}
 	}
-	if forkErr.Error() != "this agent-server does not support fork (older than 1.31)" {
+	if forkErr.Error() != "agent-server older than 1.31 (no fork/navigate)" {
 		t.Errorf("fork error reads %q", forkErr)
+	}
+}
+
+// TestGeneratedContinuation is what a fork at the end of a served
+// recording does once run: a reply that says it is made up, then finished,
+// stamped from the time asked.
+func TestGeneratedContinuation(t *testing.T) {
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	evs := generatedContinuation(at)
+	if len(evs) != 3 {
+		t.Fatalf("%d events", len(evs))
+	}
+	reply, last := evs[1], evs[2]
+	if reply.Kind != "MessageEvent" || reply.Source != "agent" || !strings.Contains(string(reply.Raw), "this reply is generated") {
+		t.Errorf("reply %s", reply.Raw)
+	}
+	if u, ok := last.Body.(*model.StateUpdate); !ok || u.ExecutionStatus != model.StatusFinished {
+		t.Errorf("last %s", last.Raw)
+	}
+	for _, ev := range evs {
+		if ev.Time.Before(at) {
+			t.Errorf("%s stamped %s, before %s", ev.Kind, ev.Time, at)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -13,10 +14,11 @@ import (
 )
 
 func runDemo(args []string, env *environment) int {
-	fs := newFlagSet("demo", "demo [--speed X] [--headless] [--json]", env.stderr)
+	fs := newFlagSet("demo", "demo [--fleet] [--speed X] [--headless] [--json]", env.stderr)
 	var vf viewFlags
 	vf.bind(fs)
 	speed := fs.Float64("speed", 1, "replay pace: 1 is the recorded pace (about two minutes), 10 ten times faster")
+	fleet := fs.Bool("fleet", false, "a fleet instead: the story and generated conversations (one waits for confirmation, one errors, one gets stuck) in the fleet table; headless, until every one has ended")
 	_, code, ok := checkCommand(fs, args, func(p []string) error {
 		if *speed <= 0 {
 			return usageErr(fmt.Sprintf("--speed must be more than 0, not %g", *speed), "--speed 10 plays ten times faster")
@@ -34,6 +36,9 @@ func runDemo(args []string, env *environment) int {
 	defer closeLog()
 	ctx, stop := interruptible()
 	defer stop()
+	if *fleet {
+		return runDemoFleet(ctx, env, &vf, logger, *speed)
+	}
 
 	base, events, err := demoConversation()
 	if err != nil {
@@ -49,19 +54,30 @@ func runDemo(args []string, env *environment) int {
 		Logger:             logger,
 		ConfirmHold:        time.Duration(float64(6*time.Second) / *speed),
 		FinishConfirmDelay: time.Duration(float64(1500*time.Millisecond) / *speed),
+		Continue:           generatedContinuation,
 	})
 	srv.Add(base.ID, base, events)
-	if err := addRejectBranch(srv, base.ID); err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
-		return 1
-	}
-	url, err := srv.Start(ctx, "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+	url, ok := startDemoServer(ctx, env, srv, func(srv *serve.Server) error { return addRejectBranch(srv, base.ID) })
+	if !ok {
 		return 1
 	}
 	defer srv.Close()
 	return watchAgentServer(ctx, env, &vf, logger, url, base.ID, key, demoTitle(base, events))
+}
+
+// startDemoServer gives srv its conversations with add and starts it on a
+// random loopback port; on failure it has said why.
+func startDemoServer(ctx context.Context, env *environment, srv *serve.Server, add func(*serve.Server) error) (string, bool) {
+	if err := add(srv); err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return "", false
+	}
+	url, err := srv.Start(ctx, "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch demo: %v\n", err)
+		return "", false
+	}
+	return url, true
 }
 
 // demoConversation decodes the conversation bundled in the binary.

@@ -96,19 +96,19 @@ func replayBranch(ctx context.Context, env *environment, vf *viewFlags, path, id
 func streamInto(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
 	defer close(feed)
 	defer r.Close()
+	streamChunks(ctx, r, feed)
+}
+
+// streamChunks is streamInto without the closing: a conversation opened
+// from the fleet is followed once it has been read.
+func streamChunks(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
 	_, err := r.Stream(ctx, func(c files.Chunk) {
 		b := c.Batch
 		b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
-		select {
-		case feed <- b:
-		case <-ctx.Done():
-		}
+		sendBatch(ctx, feed, b)
 	})
 	if err != nil && ctx.Err() == nil {
-		select {
-		case feed <- model.Batch{Warnings: []string{err.Error()}}:
-		case <-ctx.Done():
-		}
+		sendBatch(ctx, feed, model.Batch{Warnings: []string{err.Error()}})
 	}
 }
 

@@ -39,7 +39,8 @@ type serveConfig struct {
 
 // options are the server options cfg asks for.
 func (cfg serveConfig) options(key string, logger *slog.Logger) serve.Options {
-	o := serve.Options{Key: key, Speed: cfg.speed, Logger: logger, Inject: cfg.faults, Stagger: cfg.stagger, Loop: cfg.loop}
+	o := serve.Options{Key: key, Speed: cfg.speed, Logger: logger, Inject: cfg.faults, Stagger: cfg.stagger, Loop: cfg.loop,
+		Continue: generatedContinuation}
 	if cfg.speed > 0 {
 		o.ConfirmHold = cfg.confirmHold
 	}

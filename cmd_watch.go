@@ -10,7 +10,6 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/headless"
 	"ohwatch/model"
-	"ohwatch/reducer"
 	"ohwatch/tui"
 )
 
@@ -75,20 +74,7 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	}
 	// A server never reached fails fast (exit 4); one that was live keeps
 	// being retried, with the header counting the attempts.
-	feed := c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3})
-	return present(ctx, env, vf, session{
-		id:        id,
-		title:     title,
-		source:    "ws " + c.BaseURL(),
-		log:       reducer.NewLog(nil, 0),
-		feed:      feed,
-		live:      true,
-		server:    c.BaseURL(),
-		confirm:   func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
-		controls:  confirmer{c: c, id: id},
-		branching: brancher{ctx: ctx, c: c, id: id},
-		traceID:   id,
-	})
+	return present(ctx, env, vf, serverSession(ctx, c, id, title))
 }
 
 // serverTitle asks the server for the conversation's title, briefly: the

@@ -86,8 +86,11 @@ func (v otlpValue) Set(s string) error {
 // spans to be sent (much less when the backend was already failing).
 const otlpShutdown = 5 * time.Second
 
-// teeOTLP sends the session's spans as its events pass, after handing each
-// batch on, so the watch never waits for tracing. The returned finish ends
+// teeOTLP sends the session's spans as its events pass. Each batch's spans
+// are built (and queued for the sink's own goroutine to send) before the
+// batch is handed on, so that this work never runs beside the TUI's Update
+// of the same batch: it costs the batch a millisecond or so of latency,
+// never frame time, and the backend is never waited for. The returned finish ends
 // the trace (unfinished when the conversation had not reached a terminal
 // state), waits briefly for the last spans and prints what was sent and
 // dropped to stderr. ok is false (after printing why) when the exporter
@@ -139,12 +142,12 @@ func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session, tu
 					continue
 				}
 			}
+			live.Add(b.Events)
 			select {
 			case out <- b:
 			case <-stop:
 				return
 			}
-			live.Add(b.Events)
 		}
 	}()
 	return func() {

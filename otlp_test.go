@@ -27,6 +27,13 @@ func serveOne(t *testing.T, id string, conv *files.Conversation) string {
 	t.Helper()
 	srv := serve.New(serve.Options{Speed: 0, FinishConfirmDelay: 1})
 	srv.Add(id, conv.Base, conv.Events)
+	return startTestServer(t, srv)
+}
+
+// startTestServer starts srv on a free loopback port until the test ends,
+// and returns its URL.
+func startTestServer(t *testing.T, srv *serve.Server) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	url, err := srv.Start(ctx, "")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/theme"
 	"ohwatch/tui"
 )
 
@@ -103,8 +104,15 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		runCtx, cancel = context.WithTimeout(ctx, vf.watchTimeout)
 		defer cancel()
 	}
+	err = tui.Run(runCtx, s.tuiOptions(env, !vf.noNotify, themeMode))
+	return tuiExit(ctx, runCtx, err, env.stderr)
+}
+
+// tuiOptions are the session's options for the full monitor: the TUI of
+// one conversation, and a conversation opened from the fleet table.
+func (s session) tuiOptions(env *environment, notify bool, themeMode theme.Mode) tui.Options {
 	exp := tuiExport{title: s.title, log: s.log, recorded: s.recording, getenv: env.getenv, now: time.Now}
-	err = tui.Run(runCtx, tui.Options{
+	return tui.Options{
 		Title:        s.title,
 		Source:       s.source,
 		Log:          s.log,
@@ -112,7 +120,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		Live:         s.live,
 		Server:       s.server,
 		Conversation: s.id,
-		Notify:       !vf.noNotify && env.isTerminal,
+		Notify:       notify && env.isTerminal,
 		Controls:     s.controls,
 		Branching:    s.branching,
 		Export:       exp.write,
@@ -120,8 +128,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		Pager:        env.getenv("PAGER"),
 		NoColor:      env.getenv("NO_COLOR") != "",
 		Theme:        themeMode,
-	})
-	return tuiExit(ctx, runCtx, err, env.stderr)
+	}
 }
 
 // tuiExit is the exit code of a TUI session, by the same table as

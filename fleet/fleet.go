@@ -46,7 +46,11 @@ type entry struct {
 	listedReported bool
 
 	lastEvent time.Time // the latest event time seen
-	firstUser string    // the first user message, a title when none is listed
+	// liveAt is when the latest new event arrived once the history was
+	// in (ApplyAt's clock; zero with Apply): a served or replayed run
+	// carries its recorded times, yet it is active now.
+	liveAt    time.Time
+	firstUser string // the first user message, a title when none is listed
 
 	// verdict is the status as the row states it (events, listing and
 	// connection together), recomputed after every update.
@@ -104,7 +108,13 @@ func (c Change) StatusChanged() bool {
 // Change per conversation whose status changed or that newly needs a
 // person, in the order the conversations first appear in ups. An update
 // whose Ref has no ID is about its source (Sources), not a conversation.
-func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
+func (f *Fleet) Apply(ups []model.FleetUpdate) []Change { return f.ApplyAt(ups, time.Time{}) }
+
+// ApplyAt is Apply for updates that arrived at the time at: a conversation
+// whose history is in and that brings new events is active at that time,
+// whatever times its events carry (the last activity of a row is the
+// later of the two).
+func (f *Fleet) ApplyAt(ups []model.FleetUpdate, at time.Time) []Change {
 	type before struct {
 		verdict reducer.Verdict
 		attn    Attention
@@ -128,7 +138,10 @@ func (f *Fleet) Apply(ups []model.FleetUpdate) []Change {
 			was[e] = before{verdict: e.verdict, attn: e.attention(), isNew: isNew, settled: e.settled}
 			touched = append(touched, e)
 		}
-		e.apply(u)
+		settled := e.settled
+		if added := e.apply(u); added > 0 && settled && !at.IsZero() {
+			e.liveAt = at
+		}
 	}
 	var out []Change
 	for _, e := range touched {
@@ -180,8 +193,9 @@ func (f *Fleet) State(ref model.ConversationRef) (reducer.State, bool) {
 	return e.state, true
 }
 
-// apply folds one update into the entry.
-func (e *entry) apply(u *model.FleetUpdate) {
+// apply folds one update into the entry and returns how many new events
+// it brought.
+func (e *entry) apply(u *model.FleetUpdate) (added int) {
 	if u.Meta != nil {
 		e.meta = cloneMeta(*u.Meta)
 		e.listed, e.listedReported = listedMetrics(e.meta.Stats)
@@ -192,6 +206,7 @@ func (e *entry) apply(u *model.FleetUpdate) {
 			e.dups++
 			continue
 		}
+		added++
 		e.state = reducer.Apply(e.state, ev)
 		if ev.Time.After(e.lastEvent) {
 			e.lastEvent = ev.Time
@@ -236,6 +251,7 @@ func (e *entry) apply(u *model.FleetUpdate) {
 			e.settled = len(b.Events) > 0 && !e.loading
 		}
 	}
+	return added
 }
 
 // listedMetrics reads a listing's stats by the reducer's own rule: a base

@@ -364,3 +364,28 @@ func TestSourceUpdatesAreNotConversations(t *testing.T) {
 		t.Fatal("a live source is troubled")
 	}
 }
+
+func TestLiveActivityIsWhenEventsArrive(t *testing.T) {
+	f := New()
+	c := newConv("s", "a")
+	now := t0.Add(100 * 24 * time.Hour) // the events carry times of long ago
+	f.ApplyAt([]model.FleetUpdate{c.conn(model.PhaseConnecting), c.events(c.user("x"), c.status("running"))}, now)
+	if r, _ := f.Row(c.ref); !r.LastActivity.Equal(t0.Add(2 * time.Second)) {
+		t.Fatalf("history: last activity %v, want its events' time", r.LastActivity)
+	}
+	f.ApplyAt([]model.FleetUpdate{c.conn(model.PhaseLive), c.events(c.status("finished"))}, now)
+	r, _ := f.Row(c.ref)
+	if !r.LastActivity.Equal(now) {
+		t.Fatalf("live: last activity %v, want when it arrived", r.LastActivity)
+	}
+	if got := ColIdle.Text(r, now.Add(5*time.Second)); got != "5.0s" {
+		t.Fatalf("idle %q", got)
+	}
+	// A resend of what was already there is no activity.
+	f.ApplyAt([]model.FleetUpdate{c.events(c.status("finished"))}, now.Add(time.Hour))
+	c.n--
+	f.ApplyAt([]model.FleetUpdate{c.events(c.status("finished"))}, now.Add(2*time.Hour))
+	if r, _ := f.Row(c.ref); !r.LastActivity.Equal(now.Add(time.Hour)) {
+		t.Fatalf("a duplicate moved the last activity to %v", r.LastActivity)
+	}
+}

@@ -90,8 +90,9 @@ type Row struct {
 	// confirmation (0 unless the status is waiting_for_confirmation).
 	Pending int
 	Errors  int
-	// LastActivity is the latest event time, or the listing's update time
-	// when later; zero when neither is known.
+	// LastActivity is the latest of the latest event's time, the
+	// listing's update time and when the latest live event arrived
+	// (ApplyAt); zero when none is known.
 	LastActivity time.Time
 	Conn         model.ConnState
 	ConnKnown    bool
@@ -139,8 +140,10 @@ func (e *entry) row() Row {
 		Attn:         e.attention(),
 		seq:          e.seq,
 	}
-	if e.meta.UpdatedAt.After(r.LastActivity) {
-		r.LastActivity = e.meta.UpdatedAt
+	for _, t := range []time.Time{e.meta.UpdatedAt, e.liveAt} {
+		if t.After(r.LastActivity) {
+			r.LastActivity = t
+		}
 	}
 	if e.verdict.Status == model.StatusWaitingForConfirmation {
 		r.Pending = len(s.Pending)

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -32,6 +33,9 @@ type convo struct {
 
 	branches    int // navigations asked for
 	branchesDue int // navigations made so far
+	// rests are recent events on HEAD's path after which no action waits
+	// for its result: the places a navigation goes back to.
+	rests []string
 }
 
 // lastEdit is a file before and after the latest edit.
@@ -89,6 +93,9 @@ func (c *convo) fill() {
 		return
 	}
 	budget := c.total - c.emitted - wrapSize
+	if c.branches > 0 {
+		defer c.markRest()
+	}
 	switch {
 	case budget <= 0:
 		c.wrap()
@@ -333,22 +340,38 @@ func (c *convo) endTurn(budget int) {
 	c.startTurn(budget - 6)
 }
 
+// markRest notes the last event queued that can be HEAD: every step
+// answers its actions before it ends, so nothing waits after it.
+func (c *convo) markRest() {
+	for k := len(c.queue) - 1; k >= 0; k-- {
+		if raw := c.queue[k]; !bytes.HasSuffix(raw, []byte(`"kind":"ConversationStateUpdateEvent"}`)) {
+			if id, ok := eventID(raw); ok && (len(c.rests) == 0 || c.rests[len(c.rests)-1] != id) {
+				if len(c.rests) == 64 {
+					c.rests = append(c.rests[:0], c.rests[1:]...)
+				}
+				c.rests = append(c.rests, id)
+			}
+			return
+		}
+	}
+}
+
 // maybeNavigate moves HEAD back a few steps when a navigation is due: the
-// user did not like where the turn went and asks again from an earlier
-// event. The next events (the user's message, the statuses, the new
+// user did not like where the turn went and asks again from the end of an
+// earlier step. The next events (the user's message, the statuses, the new
 // steps) hang from it; what came after stays on disk as a branch.
 func (c *convo) maybeNavigate() {
 	due := c.total * (c.branchesDue + 1) / (c.branches + 1)
 	if c.branchesDue >= c.branches || c.emitted+len(c.queue) < due {
 		return
 	}
-	trail := c.b.Trail()
 	// Not the reply just written, nor the step before it.
-	if len(trail) < 4 {
+	if len(c.rests) < 4 {
 		return
 	}
-	back := 2 + c.rng.IntN(min(len(trail)-2, 40))
-	if c.b.Navigate(trail[len(trail)-1-back]) {
+	k := len(c.rests) - 3 - c.rng.IntN(min(len(c.rests)-3, 12))
+	if c.b.Navigate(c.rests[k]) {
+		c.rests = c.rests[:k+1]
 		c.branchesDue++
 	}
 }

@@ -43,7 +43,7 @@ func content(s string) string { return capString(model.Sanitize(s), ContentCap) 
 
 // actionArguments returns the nested action object of an ActionEvent as
 // JSON (the tool call's arguments), sanitised and capped; "" when absent.
-func actionArguments(ev model.Event) string {
+func actionArguments(ev *model.Event) string {
 	var v struct {
 		Action json.RawMessage `json:"action"`
 	}
@@ -55,7 +55,7 @@ func actionArguments(ev model.Event) string {
 
 // observationText returns the text of an observation's content items (the
 // tool's output), sanitised and capped; "" when there is none.
-func observationText(ev model.Event) string {
+func observationText(ev *model.Event) string {
 	var v struct {
 		Observation struct {
 			Content []struct {

@@ -1,7 +1,6 @@
 package otel
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -17,9 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+
 	"ohwatch/client/agentserver"
 	"ohwatch/client/serve"
 	"ohwatch/gen"
+	"ohwatch/internal/benchproc"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -127,29 +129,13 @@ func runBenchServer() int {
 // returns its URL, the id of the last event it will send and its OTLP
 // endpoint; stop ends it.
 func startBenchServer(b *testing.B, id string) (url, last, otlp string, stop func()) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), benchServerEnv+"="+id)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		b.Fatalf("bench server: %v", err)
-	}
+	line, stop := benchproc.Start(b, benchServerEnv, id)
 	f := strings.Fields(line)
 	if len(f) != 3 {
+		stop()
 		b.Fatalf("bench server said %q", line)
 	}
-	return f[0], f[1], f[2], func() { in.Close(); cmd.Wait() }
+	return f[0], f[1], f[2], stop
 }
 
 // BenchmarkLiveIngestOTLP is the live client at a real 20k events/s: a
@@ -229,25 +215,42 @@ func BenchmarkLiveIngestOTLP(b *testing.B) {
 }
 
 // BenchmarkLiveAdd is --otlp's own work per event, without the network
-// path: fold, spans, queue and OTLP/HTTP export to a discarding endpoint.
+// path: fold, spans, queue and OTLP/HTTP export to a discarding endpoint
+// ("http"), or the same with a client that takes the OTLP messages and
+// sends nothing ("no-client"): the difference is the SDK client's share,
+// the protobuf encoding and the HTTP request.
 func BenchmarkLiveAdd(b *testing.B) {
 	evs := testevents.Generated(b, 20000, 42)
 	endpoint := discardOTLP(b)
-	start := cpuTime()
-	for k := 0; b.Loop(); k++ {
-		sink, err := NewSink(Config{Endpoint: endpoint})
-		if err != nil {
-			b.Fatal(err)
-		}
-		live := sink.Follow(fmt.Sprintf("%032x", 0xc000+k), reducer.Initial(nil, 0), false)
-		for i := 0; i < len(evs); i += 200 {
-			live.Add(evs[i:min(i+200, len(evs))])
-		}
-		live.End()
-		sink.Shutdown(context.Background())
+	for _, c := range []struct {
+		name   string
+		client otlptrace.Client
+	}{{"http", nil}, {"no-client", nopClient{}}} {
+		b.Run(c.name, func(b *testing.B) {
+			start := cpuTime()
+			for k := 0; b.Loop(); k++ {
+				sink, err := NewSink(Config{Endpoint: endpoint, Client: c.client})
+				if err != nil {
+					b.Fatal(err)
+				}
+				live := sink.Follow(fmt.Sprintf("%032x", 0xc000+k), reducer.Initial(nil, 0), false)
+				for i := 0; i < len(evs); i += 200 {
+					live.Add(evs[i:min(i+200, len(evs))])
+				}
+				live.End()
+				sink.Shutdown(context.Background())
+			}
+			b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N*len(evs)), "cpu-ns/event")
+		})
 	}
-	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N*len(evs)), "cpu-ns/event")
 }
+
+// nopClient is an OTLP client that sends nothing.
+type nopClient struct{}
+
+func (nopClient) Start(context.Context) error                                  { return nil }
+func (nopClient) Stop(context.Context) error                                   { return nil }
+func (nopClient) UploadTraces(context.Context, []*tracepb.ResourceSpans) error { return nil }
 
 // BenchmarkBackendDown sends a generated 100k-event conversation to an
 // endpoint nothing listens on, and reports the live heap (after a GC) at

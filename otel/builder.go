@@ -63,16 +63,16 @@ type Builder struct {
 	pending []pendingChat
 	// chats maps the llm_response_id of the recent LLM calls to their
 	// spans' ids (an ended span is not kept alive), so the actions of a
-	// response nest under its call. Only the last recentChats are kept: a
-	// response's actions follow it closely.
-	chats     map[string]trace.SpanID
-	chatOrder []string
-	calls     map[string]*openTool // tool_call_id -> open tool span
-	actions   map[string]*openTool // action event id -> open tool span
-	toolSeq   int
-	names     map[nameKey]spanName
-	last      time.Time // time of the latest event with one
-	statusAt  time.Time // time of the latest change of status
+	// response nest under its call. Only the recent ones are kept, in two
+	// generations (see rememberChat): a response's actions follow it
+	// closely.
+	chats, olderChats map[string]trace.SpanID
+	calls             map[string]openTool // tool_call_id -> open tool span
+	actions           map[string]openTool // action event id -> open tool span
+	toolSeq           int
+	names             map[nameKey]spanName
+	last              time.Time // time of the latest event with one
+	statusAt          time.Time // time of the latest change of status
 	// title is the first line of the first user message: taken from the
 	// events, so a live watch (whose server may shorten its title) and a
 	// replay name the trace alike.
@@ -100,9 +100,9 @@ func newBuilder(emit func(*span), conversationID string, opts Options) *Builder 
 		traceID: TraceID(conversationID),
 		convID:  conversationID,
 		opts:    opts,
-		chats:   make(map[string]trace.SpanID),
-		calls:   make(map[string]*openTool),
-		actions: make(map[string]*openTool),
+		chats:   make(map[string]trace.SpanID, recentChats),
+		calls:   make(map[string]openTool),
+		actions: make(map[string]openTool),
 		names:   make(map[nameKey]spanName),
 	}
 }
@@ -162,7 +162,8 @@ func (b *Builder) scope() *span {
 }
 
 // Add takes event i with the State before it (prev) and after it (next).
-func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
+// Pointers, not copies: a State is large and this runs for every event.
+func (b *Builder) Add(i int, ev *model.Event, prev, next *reducer.State) {
 	if b.finished {
 		return
 	}
@@ -184,7 +185,7 @@ func (b *Builder) Add(i int, ev model.Event, prev, next reducer.State) {
 	}
 	b.last = at
 	if next.MetricsAt == i {
-		b.addCalls(ev.ID, prev.Metrics, next.Metrics, stepStart, at)
+		b.addCalls(ev.ID, &prev.Metrics, &next.Metrics, stepStart, at)
 	}
 	switch body := ev.Body.(type) {
 	case *model.Message:
@@ -244,7 +245,7 @@ func (b *Builder) AddLog(log *reducer.Log) {
 	}
 	s := log.Initial()
 	for st := range log.Walk(p) {
-		b.Add(st.Index, st.Event, st.Before, st.After)
+		b.Add(st.Index, &st.Event, &st.Before, &st.After)
 		s = st.After
 	}
 	b.Finish(s, false)
@@ -255,7 +256,7 @@ func (b *Builder) AddLog(log *reducer.Log) {
 // calls of a usage (a snapshot after a gap), the first span carries their
 // summed figures and says how many calls it covers, the others carry none:
 // the totals stay right and no per-call number is invented.
-func (b *Builder) addCalls(eventID string, before, after reducer.Metrics, start, end time.Time) {
+func (b *Builder) addCalls(eventID string, before, after *reducer.Metrics, start, end time.Time) {
 	for _, u := range after.ByUsage {
 		old := usageOf(before, u.UsageID)
 		n := u.LLMCalls - old.LLMCalls
@@ -283,7 +284,7 @@ func (b *Builder) addCalls(eventID string, before, after reducer.Metrics, start,
 	}
 }
 
-func usageOf(m reducer.Metrics, id string) reducer.Usage {
+func usageOf(m *reducer.Metrics, id string) reducer.Usage {
 	for _, u := range m.ByUsage {
 		if u.UsageID == id {
 			return u
@@ -299,10 +300,19 @@ func (b *Builder) resolve(responseID string) {
 	if len(b.pending) == 0 {
 		return
 	}
-	if _, seen := b.chats[responseID]; seen {
+	if _, seen := b.chat(responseID); seen {
 		return
 	}
 	b.flush(responseID)
+}
+
+// chat returns the span id of a recent LLM call by its response id.
+func (b *Builder) chat(responseID string) (trace.SpanID, bool) {
+	if id, ok := b.chats[responseID]; ok {
+		return id, true
+	}
+	id, ok := b.olderChats[responseID]
+	return id, ok
 }
 
 // flush emits the pending chat spans; the first gets responseID ("" when
@@ -352,24 +362,22 @@ func (b *Builder) flush(responseID string) {
 	b.pending = b.pending[:0]
 }
 
-// recentChats is how many LLM calls' span ids the builder remembers.
+// recentChats is how many LLM calls' span ids the builder remembers at
+// least (and at most twice as many).
 const recentChats = 256
 
-// rememberChat records a call's span, forgetting the oldest beyond
-// recentChats, so a long conversation's builder stays small.
+// rememberChat records a call's span. When the current generation is full
+// it becomes the older one and the one before is dropped whole, so a long
+// conversation's builder stays small without deleting ids one by one.
 func (b *Builder) rememberChat(responseID string, id trace.SpanID) {
-	b.chats[responseID] = id
-	b.chatOrder = append(b.chatOrder, responseID)
-	if len(b.chatOrder) > 2*recentChats {
-		for _, old := range b.chatOrder[:len(b.chatOrder)-recentChats] {
-			delete(b.chats, old)
-		}
-		b.chatOrder = append(b.chatOrder[:0], b.chatOrder[len(b.chatOrder)-recentChats:]...)
+	if len(b.chats) >= recentChats {
+		b.olderChats, b.chats = b.chats, make(map[string]trace.SpanID, recentChats)
 	}
+	b.chats[responseID] = id
 }
 
 // startTurn ends the open turn and starts one at a user message.
-func (b *Builder) startTurn(ev model.Event, at time.Time) {
+func (b *Builder) startTurn(ev *model.Event, at time.Time) {
 	b.flush("")
 	b.endTurn(at)
 	b.turns++
@@ -387,12 +395,12 @@ func (b *Builder) endTurn(at time.Time) {
 
 // startTool starts an execute_tool span under the chat span of the action's
 // LLM response (the turn when that call has no span).
-func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
+func (b *Builder) startTool(ev *model.Event, a *model.Action, at time.Time) {
 	if a.LLMResponseID != "" {
 		b.resolve(a.LLMResponseID)
 	}
 	parent := b.scope().id
-	if id, ok := b.chats[a.LLMResponseID]; ok && a.LLMResponseID != "" {
+	if id, ok := b.chat(a.LLMResponseID); ok && a.LLMResponseID != "" {
 		parent = id
 	}
 	tool := a.ToolName
@@ -415,10 +423,10 @@ func (b *Builder) startTool(ev model.Event, a *model.Action, at time.Time) {
 		}
 	}
 	sp.attrs = attrs
-	t := &openTool{span: sp, callID: a.ToolCallID, actionID: ev.ID, seq: b.toolSeq}
+	t := openTool{span: sp, callID: a.ToolCallID, actionID: ev.ID, seq: b.toolSeq}
 	b.toolSeq++
 	if t.callID != "" {
-		if old := b.calls[t.callID]; old != nil { // a reused call id: close the older span
+		if old, ok := b.calls[t.callID]; ok { // a reused call id: close the older span
 			b.forget(old)
 			old.span.set(attrUnfinished.Bool(true))
 			b.end(old.span, at)
@@ -438,22 +446,22 @@ type openTool struct {
 
 // takeTool returns and forgets the open tool span of a call.
 func (b *Builder) takeTool(callID, actionID string) *span {
-	var t *openTool
+	var t openTool
+	ok := false
 	if callID != "" {
-		t = b.calls[callID]
+		t, ok = b.calls[callID]
 	}
-	if t == nil {
-		t = b.actions[actionID]
-	}
-	if t == nil {
-		return nil
+	if !ok {
+		if t, ok = b.actions[actionID]; !ok {
+			return nil
+		}
 	}
 	b.forget(t)
 	return t.span
 }
 
-func (b *Builder) forget(t *openTool) {
-	if t.callID != "" && b.calls[t.callID] == t {
+func (b *Builder) forget(t openTool) {
+	if t.callID != "" && b.calls[t.callID].span == t.span {
 		delete(b.calls, t.callID)
 	}
 	delete(b.actions, t.actionID)
@@ -461,7 +469,7 @@ func (b *Builder) forget(t *openTool) {
 
 // endObservation ends a tool span at its observation; an error observation
 // sets the span's status to error with its message.
-func (b *Builder) endObservation(ev model.Event, o *model.Observation, at time.Time) {
+func (b *Builder) endObservation(ev *model.Event, o *model.Observation, at time.Time) {
 	sp := b.takeTool(o.ToolCallID, o.ActionID)
 	if sp == nil {
 		return
@@ -487,7 +495,7 @@ func (b *Builder) addException(kind, msg string, at time.Time) {
 
 // statusChange records a change of execution status as a span event and
 // ends the turn at a terminal or waiting status.
-func (b *Builder) statusChange(prev, next reducer.State, at time.Time) {
+func (b *Builder) statusChange(prev, next *reducer.State, at time.Time) {
 	sp := b.scope()
 	// Where the status came from (a per-field update, a snapshot) is left
 	// out: a live watch sees snapshots a recording does not have, and the
@@ -518,11 +526,11 @@ func (b *Builder) Finish(final reducer.State, unfinished bool) {
 	}
 	b.finished = true
 	b.flush("")
-	open := make([]*openTool, 0, len(b.actions))
+	open := make([]openTool, 0, len(b.actions))
 	for _, t := range b.actions {
 		open = append(open, t)
 	}
-	slices.SortFunc(open, func(x, y *openTool) int { return x.seq - y.seq })
+	slices.SortFunc(open, func(x, y openTool) int { return x.seq - y.seq })
 	for _, t := range open {
 		b.forget(t)
 		t.span.set(attrUnfinished.Bool(true))
@@ -575,7 +583,7 @@ func (b *Builder) Finish(final reducer.State, unfinished bool) {
 
 // Terminal reports whether a live conversation has reached a state that
 // ends its root span: error or stuck, or a finished that is confirmed.
-func Terminal(s reducer.State) bool {
+func Terminal(s *reducer.State) bool {
 	switch s.Status {
 	case model.StatusError, model.StatusStuck:
 		return true

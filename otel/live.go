@@ -13,9 +13,13 @@ import (
 type Live struct {
 	b         *Builder
 	recording bool
-	state     reducer.State
-	next      int
-	seen      idSet
+	// states are the State after the events so far (states[cur]) and room
+	// for the next one: a State is large, and swapping saves a copy of it
+	// for every event.
+	states [2]reducer.State
+	cur    int
+	next   int
+	seen   idSet
 }
 
 // Follow starts following a conversation from initial (the log's Initial
@@ -23,26 +27,29 @@ type Live struct {
 // ends, not at its first terminal state, so that its trace is exactly the
 // one `export --format otlp` writes.
 func (s *Sink) Follow(conversationID string, initial reducer.State, recording bool) *Live {
-	return &Live{b: newBuilder(s.q.add, conversationID, s.opts), recording: recording,
-		state: initial, seen: newIDSet()}
+	l := &Live{b: newBuilder(s.q.add, conversationID, s.opts), recording: recording, seen: newIDSet()}
+	l.states[0] = initial
+	return l
 }
 
 // Add takes a batch. The root span ends as soon as the conversation reaches
 // a terminal state (error, stuck, a confirmed finished); what arrives after
 // that belongs to no span.
 func (l *Live) Add(evs []model.Event) {
-	for _, ev := range evs {
+	for k := range evs {
+		ev := &evs[k]
 		if l.b.Finished() {
 			return
 		}
 		if ev.ID != "" && !l.seen.add(ev.ID) {
 			continue
 		}
-		next := reducer.Apply(l.state, ev)
-		l.b.Add(l.next, ev, l.state, next)
-		l.state, l.next = next, l.next+1
+		prev, next := &l.states[l.cur], &l.states[1-l.cur]
+		*next = reducer.Apply(*prev, *ev)
+		l.b.Add(l.next, ev, prev, next)
+		l.cur, l.next = 1-l.cur, l.next+1
 		if !l.recording && Terminal(next) {
-			l.b.Finish(next, false)
+			l.b.Finish(*next, false)
 		}
 	}
 }
@@ -51,5 +58,6 @@ func (l *Live) Add(evs []model.Event) {
 // reached a terminal state gets its root (and every span still open)
 // marked unfinished.
 func (l *Live) End() {
-	l.b.Finish(l.state, !l.recording && !Terminal(l.state))
+	final := &l.states[l.cur]
+	l.b.Finish(*final, !l.recording && !Terminal(final))
 }

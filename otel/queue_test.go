@@ -10,16 +10,16 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
-// fakeExporter is an OTLP client that records the size of each batch it
+// fakeClient is an OTLP client that records the size of each batch it
 // is sent; with block it waits for its context instead (a backend that
 // never answers).
-type fakeExporter struct {
+type fakeClient struct {
 	mu      sync.Mutex
 	batches []int
 	block   bool
 }
 
-func (f *fakeExporter) UploadTraces(ctx context.Context, rs []*tracepb.ResourceSpans) error {
+func (f *fakeClient) UploadTraces(ctx context.Context, rs []*tracepb.ResourceSpans) error {
 	if f.block {
 		<-ctx.Done()
 		return ctx.Err()
@@ -30,10 +30,10 @@ func (f *fakeExporter) UploadTraces(ctx context.Context, rs []*tracepb.ResourceS
 	return nil
 }
 
-func (f *fakeExporter) Start(context.Context) error { return nil }
-func (f *fakeExporter) Stop(context.Context) error  { return nil }
+func (f *fakeClient) Start(context.Context) error { return nil }
+func (f *fakeClient) Stop(context.Context) error  { return nil }
 
-func (f *fakeExporter) sent() []int {
+func (f *fakeClient) sent() []int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]int(nil), f.batches...)
@@ -49,7 +49,7 @@ func endSpans(q *queue, n int) {
 // after the flush interval.
 func TestQueueBatchesBySizeAndTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		exp := &fakeExporter{}
+		exp := &fakeClient{}
 		q := newQueue(exp, newConverter("", ""), 100, 10, time.Second)
 		endSpans(q, 13)
 		synctest.Wait()
@@ -70,14 +70,14 @@ func TestQueueBatchesBySizeAndTime(t *testing.T) {
 	})
 }
 
-// TestQueueBackendDown: a backend that never answers neither blocks OnEnd
+// TestQueueBackendDown: a backend that never answers neither blocks add
 // nor holds more than the queue; every span is counted sent or dropped,
 // and Shutdown returns by its deadline.
 func TestQueueBackendDown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		exp := &fakeExporter{block: true}
+		exp := &fakeClient{block: true}
 		q := newQueue(exp, newConverter("", ""), 50, 10, time.Second)
-		endSpans(q, 1000) // returns at once: OnEnd never waits
+		endSpans(q, 1000) // returns at once: add never waits
 		synctest.Wait()
 		if c := q.counts(); c.Dropped < 1000-50-10 {
 			t.Fatalf("only %d dropped with a queue of 50: %+v", c.Dropped, c)

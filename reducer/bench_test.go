@@ -15,9 +15,14 @@ import (
 // raw bytes, which the reducer never reads, so a million events fit in a
 // benchmark's memory.
 func leanGenerated(b *testing.B, n int, seed int64) []model.Event {
+	return leanOf(b, gen.Options{Events: n, Seed: seed})
+}
+
+// leanOf is leanGenerated of any generated conversation.
+func leanOf(b *testing.B, o gen.Options) []model.Event {
 	b.Helper()
-	evs := make([]model.Event, 0, n)
-	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
+	evs := make([]model.Event, 0, o.Events)
+	for raw := range gen.Events(o) {
 		ev, err := model.Decode(raw)
 		if err != nil {
 			b.Fatal(err)
@@ -49,11 +54,24 @@ func BenchmarkApply(b *testing.B) {
 // BenchmarkAt seeks to random events of a 1M-event log, reporting the mean
 // and the worst seek in µs.
 func BenchmarkAt(b *testing.B) {
-	const n = 1_000_000
-	evs := leanGenerated(b, n, 1)
+	benchSeek(b, gen.Options{Events: 1_000_000, Seed: 1})
+}
+
+// BenchmarkAtBranched is BenchmarkAt on a conversation navigated back 100
+// times: every seek folds the path to a random event of any branch.
+func BenchmarkAtBranched(b *testing.B) {
+	benchSeek(b, gen.Options{Events: 1_000_000, Seed: 1, Branches: 100})
+}
+
+func benchSeek(b *testing.B, o gen.Options) {
+	n := o.Events
+	evs := leanOf(b, o)
 	log := NewLog(nil, 0)
 	log.Append(evs...)
 	evs = nil
+	if got := len(log.BranchPoints()); got != o.Branches {
+		b.Fatalf("%d branch points, want %d", got, o.Branches)
+	}
 	runtime.GC()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -66,7 +84,7 @@ func BenchmarkAt(b *testing.B) {
 		t0, c0 := time.Now(), threadCPUTime()
 		s := log.At(i)
 		d, c := time.Since(t0), threadCPUTime()-c0
-		if s.Applied != i+1 {
+		if s.Applied != log.Depth(i)+1 {
 			b.Fatalf("At(%d).Applied = %d", i, s.Applied)
 		}
 		total += d

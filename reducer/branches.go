@@ -114,18 +114,25 @@ func (l *Log) Children(i int) []int {
 func (l *Log) BranchPoints() []int {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	var out []int
-	for _, g := range l.segs[min(1, len(l.segs)):] {
+	// Every child but the event after its parent in file order starts a
+	// segment, so counting segments per parent counts the children.
+	children := map[int]int{}
+	for _, g := range l.segs {
 		if g.parent >= 0 {
-			out = append(out, g.parent)
+			children[g.parent]++
+		}
+	}
+	var out []int
+	for p, c := range children {
+		if next := p + 1; next < l.n && l.segs[l.segIdx(next)].start != next {
+			c++
+		}
+		if c > 1 {
+			out = append(out, p)
 		}
 	}
 	slices.Sort(out)
-	out = slices.Compact(out)
-	// A segment's parent has a second child unless that segment is its only
-	// child: the event after it in file order starts another line and no
-	// other segment hangs from it.
-	return slices.DeleteFunc(out, func(p int) bool { return len(l.childrenOf(p)) < 2 })
+	return out
 }
 
 // Branches lists the ways on from event i, one per child in file order,

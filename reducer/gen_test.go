@@ -107,6 +107,11 @@ func TestGeneratedBranchedFoldsThePath(t *testing.T) {
 		if len(br) != 2 || br[0].Head || !br[1].Head {
 			t.Fatalf("branches at %d: %+v", bp, br)
 		}
+		// HEAD goes back to the end of a step: no action is left waiting
+		// for a result that stayed on the other branch.
+		if p := log.At(bp).Pending; len(p) != 0 {
+			t.Fatalf("%d actions pending at branch point %d", len(p), bp)
+		}
 	}
 	// The whole recording folded as one line counts every step; HEAD's
 	// path only the steps of the conversation that went on.

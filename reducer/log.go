@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"ohwatch/model"
 )
@@ -42,9 +43,10 @@ type Log struct {
 	duplicates int
 	version    uint64
 	marks      Marks // the marks of every event, in file order
-	every      int   // the checkpoint distance K; divides chunkSize
-	lastAnchor int   // the tree line event n-1 left off (see foldParent)
-	leaf       int   // HEAD's tree event; -1 while there is none
+	marksMemo  atomic.Pointer[marksMemo]
+	every      int // the checkpoint distance K; divides chunkSize
+	lastAnchor int // the tree line event n-1 left off (see foldParent)
+	leaf       int // HEAD's tree event; -1 while there is none
 	base       *model.BaseState
 	baseCount  int
 }

@@ -44,7 +44,7 @@ func (m Marks) snapshot() Marks {
 func (l *Log) Marks() Marks {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	return l.marksOn(l.pathTo(l.headLocked()))
+	return l.marksOn(l.headLocked())
 }
 
 // MarksOn returns the marks on the path to event tip.
@@ -54,20 +54,35 @@ func (l *Log) MarksOn(tip int) Marks {
 	if tip < 0 || tip >= l.n {
 		return Marks{}
 	}
-	return l.marksOn(l.pathTo(tip))
+	return l.marksOn(tip)
 }
 
-// marksOn keeps the marks of the events on p. Each event's marks compare
-// it with its parent on its own path, so they hold on any path through it.
-func (l *Log) marksOn(p Path) Marks {
+// marksMemo is the marks of the last path asked for but the whole log's.
+type marksMemo struct {
+	tip   int
+	marks Marks
+}
+
+// marksOn keeps the marks of the events on the path to tip. Each event's
+// marks compare it with its parent on its own path, so they hold on any
+// path through it. The path to an event never changes once it is in the
+// log, so the marks of the last tip asked for (a frame asks every time)
+// are kept.
+func (l *Log) marksOn(tip int) Marks {
+	p := l.pathTo(tip)
 	if len(p) == 1 && p[0].From == 0 && p[0].To == l.n-1 {
 		return l.marks.snapshot()
 	}
-	return Marks{
+	if m := l.marksMemo.Load(); m != nil && m.tip == tip {
+		return m.marks
+	}
+	m := Marks{
 		Errors:        onPath(l.marks.Errors, p),
 		StatusChanges: onPath(l.marks.StatusChanges, p),
 		UserTurns:     onPath(l.marks.UserTurns, p),
 	}
+	l.marksMemo.Store(&marksMemo{tip: tip, marks: m})
+	return m
 }
 
 // onPath keeps the indices of sorted list that lie on p, whose spans are

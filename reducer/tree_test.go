@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"ohwatch/model"
@@ -202,8 +203,11 @@ func checkTree(t *testing.T, log *Log, ref *refTree) {
 			StatusChanges: filterOn(marks.StatusChanges, ref.path(i)),
 			UserTurns:     filterOn(marks.UserTurns, ref.path(i)),
 		}
-		if !slices.Equal(on.Errors, want.Errors) || !slices.Equal(on.StatusChanges, want.StatusChanges) || !slices.Equal(on.UserTurns, want.UserTurns) {
-			t.Fatalf("MarksOn(%d) = %+v, want %+v", i, on, want)
+		again := log.MarksOn(i) // kept from the call before
+		for _, m := range []Marks{on, again} {
+			if !slices.Equal(m.Errors, want.Errors) || !slices.Equal(m.StatusChanges, want.StatusChanges) || !slices.Equal(m.UserTurns, want.UserTurns) {
+				t.Fatalf("MarksOn(%d) = %+v, want %+v", i, m, want)
+			}
 		}
 	}
 	var points []int
@@ -339,4 +343,48 @@ func TestLogHeadFollowsTheServer(t *testing.T) {
 			t.Fatal("At past the end is not HEAD's state")
 		}
 	})
+}
+
+// TestBranchedLogConcurrentAppendAndRead reads the tree while it grows;
+// under -race it proves the segments and the marks memo are shared soundly.
+func TestBranchedLogConcurrentAppendAndRead(t *testing.T) {
+	evs := treeEvents(chunkSize+300, 12, 0)
+	log := newLogEvery(nil, 0, 16)
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for r := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; ; k++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				n := log.Len()
+				if n == 0 {
+					continue
+				}
+				i := (k * 7919 * (r + 1)) % n
+				if s := log.At(i); s.Applied != log.Depth(i)+1 {
+					t.Errorf("At(%d).Applied = %d, depth %d", i, s.Applied, log.Depth(i))
+					return
+				}
+				_ = log.MarksOn(i)
+				_ = log.Marks().All()
+				_ = log.HeadPath().Len()
+				for _, bp := range log.BranchPoints() {
+					_ = log.Branches(bp)
+				}
+				_ = log.Latest().Pending
+			}
+		}()
+	}
+	for k := 0; k < len(evs); k += 50 {
+		log.Append(evs[k:min(k+50, len(evs))]...)
+	}
+	close(done)
+	wg.Wait()
+	checkTree(t, log, newRefTree(evs))
 }

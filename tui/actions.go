@@ -19,7 +19,7 @@ func (m *Conversation) copyEvent() tea.Cmd {
 	}
 	raw := m.log.Event(i).Raw
 	flash := m.setFlash("copied " + ordinal(i) + " JSON (" + itoa(len(raw)) + " bytes) via OSC 52")
-	return tea.Batch(tea.SetClipboard(string(raw)), nativeCopy(raw, i), flash)
+	return tea.Batch(tea.SetClipboard(string(raw)), nativeCopy(m.addr(), raw, i), flash)
 }
 
 // eventForAction is the event y, o and the inspector act on: the
@@ -38,11 +38,11 @@ func (m *Conversation) writePagerFile() tea.Cmd {
 	if i < 0 {
 		return nil
 	}
-	raw := m.log.Event(i).Raw
+	raw, to := m.log.Event(i).Raw, m.addr()
 	return func() tea.Msg {
 		f, err := os.CreateTemp("", "ohwatch-event-*.json")
 		if err != nil {
-			return pagerFileMsg{err: err}
+			return pagerFileMsg{addr: to, err: err}
 		}
 		_, werr := f.Write(prettyJSON(raw))
 		cerr := f.Close()
@@ -51,9 +51,9 @@ func (m *Conversation) writePagerFile() tea.Cmd {
 		}
 		if werr != nil {
 			_ = os.Remove(f.Name())
-			return pagerFileMsg{err: werr}
+			return pagerFileMsg{addr: to, err: werr}
 		}
-		return pagerFileMsg{path: f.Name()}
+		return pagerFileMsg{addr: to, path: f.Name()}
 	}
 }
 
@@ -67,8 +67,8 @@ func (m *Conversation) openPager(msg pagerFileMsg) tea.Cmd {
 		args = []string{"less"}
 	}
 	cmd := exec.Command(args[0], append(args[1:], msg.path)...)
-	path := msg.path
-	return tea.ExecProcess(cmd, func(err error) tea.Msg { return pagerDoneMsg{path: path, err: err} })
+	path, to := msg.path, m.addr()
+	return tea.ExecProcess(cmd, func(err error) tea.Msg { return pagerDoneMsg{addr: to, path: path, err: err} })
 }
 
 // removeFileCmd deletes the pager's temporary file.
@@ -88,10 +88,10 @@ func (m *Conversation) startExport(format, path string) tea.Cmd {
 	if export == nil {
 		return m.setFlash("export is not available here")
 	}
-	flash := m.setFlash("exporting " + format + "…")
+	flash, to := m.setFlash("exporting "+format+"…"), m.addr()
 	return tea.Batch(flash, func() tea.Msg {
 		written, err := export(format, path)
-		return exportDoneMsg{path: written, err: err}
+		return exportDoneMsg{addr: to, path: written, err: err}
 	})
 }
 

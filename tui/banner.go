@@ -17,7 +17,7 @@ const bannerMaxLines = 2
 type banner struct {
 	box
 	noKeys
-	styles theme.Styles
+	styles *theme.Styles
 	// conn is the connection problem's text, attention the status's and
 	// status the status it is about; "" when there is none.
 	conn, attention, status string
@@ -25,7 +25,7 @@ type banner struct {
 
 // bannerOf gives the banners what they say.
 func (m *Conversation) bannerOf() *banner {
-	return &banner{styles: m.styles, conn: m.connProblem(), attention: m.attentionText(), status: m.attn.status}
+	return &banner{styles: &m.styles, conn: m.connProblem(), attention: m.attentionText(), status: m.attn.status}
 }
 
 // View implements Pane: the first lines of the banners, exactly

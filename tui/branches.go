@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/reducer"
@@ -121,6 +122,9 @@ type branchChoice struct {
 func (m *Conversation) branchKey(msg tea.KeyPressMsg) tea.Cmd {
 	pick := m.input.pick
 	m.input = prompt{}
+	if !key.Matches(msg, m.keys.Choose) {
+		return nil
+	}
 	k, err := strconv.Atoi(msg.String())
 	if err != nil || k < 1 || k > min(len(pick.choices), maxBranchChoices) {
 		return nil

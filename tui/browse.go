@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -142,22 +143,36 @@ func (b browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return b, nil
 }
 
+// browseKeyMap is the browser's keys: the conversation view's bindings
+// for what the two share (moving, /, enter, esc, q, ctrl+c), and s to
+// sort, so a key means the same in both.
+type browseKeyMap struct {
+	KeyMap
+	Sort key.Binding
+}
+
+// browserKeys is the browser's key map.
+var browserKeys = browseKeyMap{
+	KeyMap: DefaultKeyMap(),
+	Sort:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+}
+
 // key answers a key press: the filter line's editing keys while it is
 // open, the browser's keys otherwise.
 func (b browser) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := msg.String()
-	if k == "ctrl+c" {
+	k := browserKeys
+	if key.Matches(msg, k.Interrupt) {
 		b.chosen = ""
 		return b, tea.Interrupt
 	}
 	if b.filtering {
 		return b.filterKey(msg), nil
 	}
-	switch k {
-	case "q":
+	switch {
+	case key.Matches(msg, k.Quit):
 		b.chosen = ""
 		return b, tea.Quit
-	case "esc":
+	case key.Matches(msg, k.Back):
 		if b.filter != "" {
 			b.filter = ""
 			b.arrange()
@@ -165,7 +180,7 @@ func (b browser) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		b.chosen = ""
 		return b, tea.Quit
-	case "enter":
+	case key.Matches(msg, k.Inspect):
 		if len(b.shown) == 0 {
 			return b, nil
 		}
@@ -175,24 +190,24 @@ func (b browser) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			b.chosen = row.ID
 		}
 		return b, tea.Quit
-	case "j", "down":
+	case key.Matches(msg, k.Down):
 		b.move(1)
-	case "k", "up":
+	case key.Matches(msg, k.Up):
 		b.move(-1)
-	case "g", "home":
+	case key.Matches(msg, k.Top):
 		b.move(-len(b.shown))
-	case "G", "end":
+	case key.Matches(msg, k.Bottom):
 		b.move(len(b.shown))
-	case "ctrl+d", "pgdown":
+	case key.Matches(msg, k.HalfDown, k.PageDown):
 		b.move(max(b.listHeight()/2, 1))
-	case "ctrl+u", "pgup":
+	case key.Matches(msg, k.HalfUp, k.PageUp):
 		b.move(-max(b.listHeight()/2, 1))
-	case "/":
+	case key.Matches(msg, k.Search):
 		b.filtering = true
 		b.in = newTextInput()
 		b.in.SetValue(b.filter)
 		b.in.CursorEnd()
-	case "s":
+	case key.Matches(msg, k.Sort):
 		b.sortBy = (b.sortBy + 1) % sortCount
 		b.arrange()
 	}
@@ -203,11 +218,11 @@ func (b browser) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // every change.
 func (b browser) filterKey(msg tea.Msg) browser {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
-		switch k.String() {
-		case "enter":
+		switch {
+		case key.Matches(k, browserKeys.Submit):
 			b.filtering = false
 			return b
-		case "esc":
+		case key.Matches(k, browserKeys.Back):
 			b.filtering, b.filter = false, ""
 			b.arrange()
 			return b

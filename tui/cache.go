@@ -40,6 +40,9 @@ type renderCache struct {
 	forget forgetIndex
 
 	times timeIndex // for jumps to a time
+
+	// keys is the key map as it applies in the frame being drawn.
+	keys KeyMap
 }
 
 func newRenderCache() renderCache {

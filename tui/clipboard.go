@@ -36,6 +36,7 @@ const clipboardTimeout = 3 * time.Second
 // clipboardDoneMsg reports which native clipboard took the copy ("" when
 // none did).
 type clipboardDoneMsg struct {
+	addr
 	index int // the event copied
 	bytes int
 	tool  string
@@ -43,9 +44,10 @@ type clipboardDoneMsg struct {
 
 // nativeCopy returns the command that copies data with the first
 // clipboard tool that works.
-func nativeCopy(data []byte, index int) tea.Cmd {
+// to is the view the result goes to.
+func nativeCopy(to addr, data []byte, index int) tea.Cmd {
 	return func() tea.Msg {
-		done := clipboardDoneMsg{index: index, bytes: len(data)}
+		done := clipboardDoneMsg{addr: to, index: index, bytes: len(data)}
 		for _, t := range clipboardTools {
 			path, err := exec.LookPath(t.name)
 			if err != nil {

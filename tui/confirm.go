@@ -86,11 +86,11 @@ func (m *Conversation) answerConfirm(q question) tea.Cmd {
 	if q.accept {
 		verb = "accepting"
 	}
-	flash := m.setFlash(verb + " " + ordinals(q.indices) + "…")
+	flash, to := m.setFlash(verb+" "+ordinals(q.indices)+"…"), m.addr()
 	return tea.Batch(flash, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
-		return respondDoneMsg{accept: q.accept, indices: q.indices, err: c.Respond(ctx, q.accept, q.ids)}
+		return respondDoneMsg{addr: to, accept: q.accept, indices: q.indices, err: c.Respond(ctx, q.accept, q.ids)}
 	})
 }
 

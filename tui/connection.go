@@ -60,7 +60,10 @@ func wholeSeconds(d time.Duration) string {
 
 // retryTickMsg counts a reconnect's wait down by a second; gen drops the
 // ticks of an older wait.
-type retryTickMsg struct{ gen int }
+type retryTickMsg struct {
+	addr
+	gen int
+}
 
 // startRetryCountdown begins counting down a new reconnect wait, so the
 // header's "in Ns" is true while it shows.
@@ -83,8 +86,8 @@ func (m *Conversation) retryTick() tea.Cmd {
 	if step == 0 {
 		step = time.Second
 	}
-	gen := m.retryGen
-	return tea.Tick(step, func(time.Time) tea.Msg { return retryTickMsg{gen: gen} })
+	gen, to := m.retryGen, m.addr()
+	return tea.Tick(step, func(time.Time) tea.Msg { return retryTickMsg{addr: to, gen: gen} })
 }
 
 // retryTicked advances the countdown.

@@ -25,8 +25,10 @@ const pairScan = 64
 // events from and the view settings it draws (listOf), nothing else.
 type eventList struct {
 	box
-	keys   []key.Binding
-	styles theme.Styles
+	// km is the key map as it applies now; live words G as "live".
+	km     *KeyMap
+	live   bool
+	styles *theme.Styles
 	// log is read for the rows' events; the list never changes it.
 	log *reducer.Log
 	// rows are the window's events, forgotten says which of them a
@@ -54,7 +56,7 @@ type eventList struct {
 
 // listOf gives the list what it draws in a window h rows tall (its title
 // line included).
-func (m *Conversation) listOf(h int, k KeyMap) *eventList {
+func (m *Conversation) listOf(h int, k *KeyMap) *eventList {
 	rows := m.visibleRows(max(h-1, 0))
 	m.cache.forget.update(m.log)
 	forgotten := make([]bool, len(rows))
@@ -75,14 +77,14 @@ func (m *Conversation) listOf(h int, k KeyMap) *eventList {
 	if m.opts.Feed == nil || m.feedDone {
 		empty = "no events"
 	}
-	return &eventList{keys: listKeys(k, m.opts.Live), styles: m.styles, log: m.log, rows: rows, forgotten: forgotten,
+	return &eventList{km: k, live: m.opts.Live, styles: &m.styles, log: m.log, rows: rows, forgotten: forgotten,
 		cursor: m.cursor, focused: m.focus == paneList, labels: labels, timeMode: m.timeMode, bookmarks: m.bookmarks,
 		query: m.search.query, empty: empty, start: m.cache.startTime(m.log), cache: &m.cache.rows,
 		branchPoints: m.branchPoints()}
 }
 
 // ShortHelp implements Pane.
-func (l *eventList) ShortHelp() []key.Binding { return l.keys }
+func (l *eventList) ShortHelp() []key.Binding { return listKeys(*l.km, l.live) }
 
 // View implements Pane: exactly width×height cells.
 func (l *eventList) View() string {
@@ -208,9 +210,9 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) str
 		b.WriteString(style(s.Risk(a.SecurityRisk), "HIGH") + " ")
 	}
 	if errRow {
-		b.WriteString(highlight(s, l.query, summary, s.Error, plain))
+		b.WriteString(highlight(*s, l.query, summary, s.Error, plain))
 	} else {
-		b.WriteString(highlight(s, l.query, summary, s.Text, plain))
+		b.WriteString(highlight(*s, l.query, summary, s.Text, plain))
 	}
 	return fitLine(b.String(), w)
 }

@@ -211,8 +211,8 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 // ingest folds a slice of updates and rings for the conversations that
 // newly need attention.
 func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
-	changes := f.fleet.Apply(ups)
 	f.now = f.opts.Now()
+	changes := f.fleet.ApplyAt(ups, f.now)
 	f.arrange()
 	if !f.opts.Notify {
 		return nil
@@ -357,7 +357,11 @@ func (f *Fleet) show(msg fleetOpenedMsg) tea.Cmd {
 		f.flash = "could not open " + model.SanitizeLine(msg.ref.ID) + ": " + model.SanitizeLine(msg.err.Error())
 		return nil
 	}
-	s := &fleetConversation{NewConversation(msg.opts)}
+	ref := msg.ref
+	s := &fleetConversation{Conversation: NewConversation(msg.opts), seen: func() {
+		f.fleet.Seen(ref)
+		f.arrange()
+	}}
 	f.opened[msg.ref] = s
 	return Push(s)
 }

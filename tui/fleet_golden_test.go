@@ -9,7 +9,7 @@ import (
 
 // TestGoldenFleet draws the fleet table at the golden sizes: as it opens
 // on the fixture (the attention group on top), grouped by source with the
-// cursor moved, and filtered by text.
+// cursor moved, filtered by text, and its help.
 func TestGoldenFleet(t *testing.T) {
 	scenarios := []struct {
 		name string
@@ -19,6 +19,7 @@ func TestGoldenFleet(t *testing.T) {
 		{"fleet", nil, ""},
 		{"fleet_grouped", []string{"g", "j", "j", "j", "j", "j"}, ""},
 		{"fleet_filtered", []string{"/"}, "cache"},
+		{"fleet_help", []string{"?"}, ""},
 	}
 	for _, sc := range scenarios {
 		for _, size := range goldenSizes {

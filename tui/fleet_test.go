@@ -176,6 +176,17 @@ func TestFleetOpen(t *testing.T) {
 	if !strings.Contains(f.View(), "could not open e0: no such conversation") {
 		t.Fatalf("no error shown:\n%s", f.View())
 	}
+	// A finish watched in the monitor does not ask for attention back in
+	// the table: a key pressed there is a look at it.
+	c := fleetRef(fleetServer, "3c1d2e4f")
+	feedFleet(f, []model.FleetUpdate{eventsUp(c, statusEvent("w-run", model.StatusRunning, fleetNow), statusEvent("w-fin", model.StatusFinished, fleetNow))})
+	if r, _ := f.fleet.Row(c); r.Attn != fleet.AttnFinished {
+		t.Fatalf("the finish does not ask for attention: %v", r.Attn)
+	}
+	conv.Update(keyMsg("j"))
+	if r, _ := f.fleet.Row(c); r.Attn != fleet.NoAttention {
+		t.Fatalf("a finish watched in the monitor still asks for attention: %v", r.Attn)
+	}
 	// Without Open, enter does nothing.
 	g := fleetFixtureScreen(t, 80, 24, FleetOptions{})
 	if cmd := pressFleet(g, "enter"); cmd != nil {

@@ -321,16 +321,26 @@ func (f *Fleet) footer(w int) string {
 	return fitLine(h.ShortHelpView(f.ShortHelp()), w)
 }
 
-// helpView is every key of the table.
+// helpView is every key of the table: the groups of keys side by side
+// as far as the width allows, the rest below.
 func (f *Fleet) helpView(w, h int) string {
 	s := f.styles
 	hm := help.New()
-	hm.SetWidth(w)
 	hm.FullSeparator = "    "
 	hm.Styles = help.Styles{Ellipsis: s.Muted, FullKey: s.Key, FullDesc: s.KeyDesc, FullSeparator: s.Muted}
-	lines := []string{s.Title.Render("ohwatch fleet") + s.Muted.Render(" · keys (? or esc closes)"), "", hm.FullHelpView(f.FullHelp()), "",
-		s.PaneTitle.Render("needs you") + s.Muted.Render(": ! marks a conversation that waits for confirmation, ended in an error or stuck,"),
-		s.Muted.Render("or finished since you last looked; space marks it seen, enter opens it.")}
+	lines := []string{s.Title.Render("ohwatch fleet") + s.Muted.Render(" · keys (? or esc closes)"), ""}
+	var row [][]key.Binding
+	for _, g := range f.FullHelp() {
+		if len(row) > 0 && lipgloss.Width(hm.FullHelpView(append(row, g))) > w {
+			lines = append(lines, hm.FullHelpView(row), "")
+			row = nil
+		}
+		row = append(row, g)
+	}
+	lines = append(lines, hm.FullHelpView(row), "")
+	about := "needs you: ! marks a conversation that waits for confirmation, ended in an error or stuck, " +
+		"or finished since you last looked; space marks it seen, enter opens it, esc in it comes back here."
+	lines = append(lines, s.Muted.Width(max(w, 1)).Render(about))
 	return strings.Join(lines, "\n")
 }
 

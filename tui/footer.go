@@ -3,6 +3,8 @@ package tui
 import (
 	"ohwatch/reducer"
 	"ohwatch/theme"
+
+	"charm.land/bubbles/v2/key"
 )
 
 // footer is the bottom line: the prompt while one is open, else a transient
@@ -10,20 +12,21 @@ import (
 type footer struct {
 	box
 	noKeys
-	styles theme.Styles
+	styles *theme.Styles
 	// input is the open prompt, if any.
 	input prompt
 	// lead is the message before the keys: the flash, else the search's
 	// progress or place ("match 3/31"); "" for none.
 	lead string
-	// k is the key map as it applies now, keys the focused pane's.
-	k    KeyMap
-	keys paneKeys
+	// help and quit are the ? and q bindings, keys the focused pane's.
+	help, quit key.Binding
+	keys       paneKeys
 }
 
 // footerOf gives the footer what it says.
 func (m *Conversation) footerOf(st reducer.State) *footer {
-	f := &footer{styles: m.styles, input: m.input, k: m.activeKeys(st), keys: m.paneKeyMap(st)}
+	k := m.activeKeys(st)
+	f := &footer{styles: &m.styles, input: m.input, help: k.Help, quit: k.Quit, keys: m.paneKeyMap(st)}
 	if m.flash != "" {
 		f.lead = m.styles.Warn.Render(m.flash)
 	} else {
@@ -37,18 +40,18 @@ func (f *footer) View() string {
 	width, height := f.width, f.height
 	s := f.styles
 	if f.input.active() {
-		return fit(f.input.Render(s, width), width, height)
+		return fit(f.input.Render(*s, width), width, height)
 	}
-	lead, k, keys := f.lead, f.k, f.keys
+	lead, keys := f.lead, f.keys
 	if lead == "" {
-		return fit(shortHelp(keys, k, s, width), width, height)
+		return fit(shortHelp(keys, f.help, f.quit, s, width), width, height)
 	}
 	// The message comes first; the keys take the room it leaves, and
 	// "? help  q quit" stays at the end whatever the message's length.
-	tail := shortHelp(paneKeys{back: keys.back}, k, s, width)
+	tail := shortHelp(paneKeys{back: keys.back}, f.help, f.quit, s, width)
 	lead = truncate(lead, max(width-textWidth(tail)-2, 0))
 	rest := width - textWidth(lead) - 2
-	return fit(lead+"  "+shortHelp(keys, k, s, rest), width, height)
+	return fit(lead+"  "+shortHelp(keys, f.help, f.quit, s, rest), width, height)
 }
 
 // activeKeys returns the key map with the bindings that do not apply now
@@ -85,7 +88,21 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k.Copy.SetEnabled(m.cursor >= 0)
 	k.Pager.SetEnabled(m.cursor >= 0)
 	k.Inspect.SetEnabled(m.cursor >= 0 && !inInspector)
-	k.Back.SetEnabled(inInspector || m.showHelp || m.picker.open)
+	// esc closes what is open, dismisses a banner, returns focus to the
+	// list, or goes back to the screen under the view.
+	k.Back.SetEnabled(inInspector || m.showHelp || m.picker.open || m.attn.status != "" || m.focus != paneList || !m.atRoot)
+	k.Home.SetEnabled(inInspector)
+	k.End.SetEnabled(inInspector)
+	// The keys of a prompt or the picker apply only while it is open.
+	k.Pick.SetEnabled(m.picker.open)
+	k.Invert.SetEnabled(m.picker.open)
+	k.Clear.SetEnabled(m.picker.open)
+	k.Submit.SetEnabled(m.input.kind == promptSearch || m.input.kind == promptJump || m.input.kind == promptExportPath)
+	k.Confirm.SetEnabled(m.input.kind == promptConfirm)
+	exporting := m.input.kind == promptExport
+	k.ExportMarkdown.SetEnabled(exporting)
+	k.ExportJSON.SetEnabled(exporting)
+	k.ExportJSONL.SetEnabled(exporting)
 	k.NextBookmark.SetEnabled(len(m.bookmarks) > 0)
 	k.PrevBookmark.SetEnabled(len(m.bookmarks) > 0)
 	return k

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/model"
@@ -83,9 +84,20 @@ func (m *Conversation) treeRefusal(op string) string {
 		return "cannot " + op + ": no event yet"
 	}
 	if ev := m.log.Event(m.cursor); !treeEventAt(ev) {
-		return "cannot " + op + " at " + ordinal(m.cursor) + ": a " + ev.Kind + " is not a step of the conversation; pick a message, action or observation"
+		return "cannot " + op + " at " + ordinal(m.cursor) + ": " + notAStep(ev) + " is not a step"
 	}
 	return ""
+}
+
+// notAStep names an event that is not a step of the conversation tree.
+func notAStep(ev model.Event) string {
+	switch ev.Body.(type) {
+	case *model.StateUpdate:
+		return "a state update"
+	case *model.ConversationError:
+		return "a conversation error"
+	}
+	return "an event without an id"
 }
 
 // askFork opens b's questions about the cursor's event: the title first.
@@ -127,7 +139,7 @@ func (m *Conversation) forkTextEntered(p prompt) tea.Cmd {
 func (m *Conversation) treeConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := m.input
 	m.input = prompt{}
-	if s := msg.String(); s != "y" && s != "Y" {
+	if !key.Matches(msg, m.keys.Confirm) {
 		return m.setFlash("cancelled")
 	}
 	b, to := m.opts.Branching, m.addr()

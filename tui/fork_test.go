@@ -243,7 +243,7 @@ func TestForkAndNavigateRefused(t *testing.T) {
 	m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000a1", "running"))
 	m = jumpTo(t, m, ordinal(m.log.Len()-1))
 	m, _ = press(t, m, "b")
-	if m.input.active() || !strings.Contains(m.flash, "is not a step of the conversation") {
+	if m.input.active() || !strings.Contains(m.flash, "a state update is not a step") {
 		t.Errorf("b on a state update (%s at %d): flash %q", m.log.Event(m.cursor).Kind, m.cursor, m.flash)
 	}
 

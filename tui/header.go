@@ -17,7 +17,7 @@ import (
 type header struct {
 	box
 	noKeys
-	styles        theme.Styles
+	styles        *theme.Styles
 	title, source string
 	// conn is the connection's word, styled; pos the cursor's position
 	// ("LIVE", "⏸ 12/40 · +3 new"), styled.
@@ -44,7 +44,7 @@ func (m *Conversation) headerOf(st reducer.State) *header {
 		l := m.log.Latest()
 		live = s.Muted.Render(" · live ") + statusText(s, l.Status, l.StatusConfirmed, format.Status(l.Status, l.StatusConfirmed))
 	}
-	return &header{styles: m.styles, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
+	return &header{styles: &m.styles, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
 		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
 		branch: m.branchLabel(m.styles)}
 }
@@ -138,7 +138,7 @@ func (h *header) statusLine(width int) string {
 	labels := h.verdictLabels()
 	final := h.verdict.Final()
 	status := func(label string) string {
-		return s.Muted.Render("status ") + statusText(s, st.Status, final, label) + h.live
+		return s.Muted.Render("status ") + statusText(*s, st.Status, final, label) + h.live
 	}
 	parts := []string{
 		status(labels[0]),

@@ -13,7 +13,7 @@ import (
 type helpView struct {
 	box
 	keys   KeyMap
-	styles theme.Styles
+	styles *theme.Styles
 	scroll int
 }
 

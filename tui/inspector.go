@@ -173,15 +173,15 @@ func wrapLines(lines []string, width int) []string {
 // lines of the event it was opened on.
 type inspectorPane struct {
 	box
-	keys   []key.Binding
-	styles theme.Styles
+	km     *KeyMap
+	styles *theme.Styles
 	in     inspector
 	raw    []byte
 }
 
 // inspectorOf gives the inspector pane what it draws.
-func (m *Conversation) inspectorOf(k KeyMap) *inspectorPane {
-	return &inspectorPane{keys: inspectorKeys(k), styles: m.styles, in: m.insp, raw: m.inspRaw()}
+func (m *Conversation) inspectorOf(k *KeyMap) *inspectorPane {
+	return &inspectorPane{km: k, styles: &m.styles, in: m.insp, raw: m.inspRaw()}
 }
 
 // inspRaw is the raw bytes of the inspected event.
@@ -193,7 +193,7 @@ func (m *Conversation) inspLines(width int) ([]string, []*jsonNode) {
 }
 
 // ShortHelp implements Pane.
-func (p *inspectorPane) ShortHelp() []key.Binding { return p.keys }
+func (p *inspectorPane) ShortHelp() []key.Binding { return inspectorKeys(*p.km) }
 
 // View implements Pane: exactly width×height cells.
 func (p *inspectorPane) View() string {
@@ -202,7 +202,7 @@ func (p *inspectorPane) View() string {
 		return ""
 	}
 	s, in := p.styles, p.in
-	lines, nodes := in.lines(s, p.raw, width)
+	lines, nodes := in.lines(*s, p.raw, width)
 	body := height - 1
 	scroll := clampScroll(in.scroll, len(lines), body)
 	modes := []string{"event", "raw JSON", "state diff"}

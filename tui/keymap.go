@@ -2,9 +2,10 @@ package tui
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap is every key binding of the TUI, as data: help and the footer are
-// generated from it, and bindings that do not apply are disabled rather
-// than kept in separate lists.
+// KeyMap is every key binding of the conversation view, as data: every
+// key the view answers is matched against it (nothing compares key names),
+// help and the footer are generated from it, and bindings that do not
+// apply are disabled rather than kept in separate lists.
 type KeyMap struct {
 	Down, Up               key.Binding
 	Top, Bottom            key.Binding
@@ -22,23 +23,39 @@ type KeyMap struct {
 	// OlderSearch and NewerSearch walk the search history in the "/"
 	// prompt.
 	OlderSearch, NewerSearch key.Binding
-	Filter, Noise            key.Binding
-	TimeMode                 key.Binding
-	Play, Faster, Slower     key.Binding
-	Inspect, Back            key.Binding
-	Raw, Diff, Fold          key.Binding
+	// Submit keeps what a text prompt holds (a search, a jump, a path).
+	Submit        key.Binding
+	Filter, Noise key.Binding
+	// Pick, Invert and Clear edit the kind filter while it is open.
+	Pick, Invert, Clear  key.Binding
+	TimeMode             key.Binding
+	Play, Faster, Slower key.Binding
+	Inspect, Back        key.Binding
+	// Home and End go to the start and the end of what the inspector
+	// shows (in the list they are Top and Bottom).
+	Home, End       key.Binding
+	Raw, Diff, Fold key.Binding
 	// Wrap toggles wrapping of raw JSON; Left and Right scroll it
 	// sideways while it is unwrapped.
 	Wrap, Left, Right   key.Binding
 	Copy, Pager, Export key.Binding
-	Focus, FocusPane    key.Binding
-	Accept, Reject      key.Binding
+	// ExportMarkdown, ExportJSON and ExportJSONL pick the format once
+	// Export asked for one.
+	ExportMarkdown, ExportJSON, ExportJSONL key.Binding
+	Focus, FocusPane                        key.Binding
+	Accept, Reject                          key.Binding
+	// Confirm answers yes to the question accept or reject asks; any
+	// other key cancels it.
+	Confirm key.Binding
 	// Fork forks the conversation at the cursor's event; Navigate moves
 	// its HEAD there (live agent-server only).
 	Fork, Navigate key.Binding
-	// Branches lists the branches at a branch point and shows one.
-	Branches   key.Binding
-	Help, Quit key.Binding
+	// Branches lists the branches at a branch point and shows one;
+	// Choose picks one of them by its number.
+	Branches, Choose key.Binding
+	// Quit goes back one screen, and quits at the root; Interrupt ends
+	// the program as SIGINT does (exit 130), or cancels an open prompt.
+	Help, Quit, Interrupt key.Binding
 }
 
 // DefaultKeyMap returns the bindings documented in the user guide.
@@ -47,55 +64,67 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Down:         b("j/↓", "next event", "j", "down"),
-		Up:           b("k/↑", "previous event", "k", "up"),
-		Top:          b("g/home", "first event", "g", "home"),
-		Bottom:       b("G/end", "newest event (live)", "G", "end"),
-		HalfDown:     b("ctrl+d", "half page down", "ctrl+d"),
-		HalfUp:       b("ctrl+u", "half page up", "ctrl+u"),
-		PageDown:     b("pgdn", "page down", "pgdown"),
-		PageUp:       b("pgup", "page up", "pgup"),
-		NextError:    b("]", "next error", "]"),
-		PrevError:    b("[", "previous error", "["),
-		NextUser:     b("}", "next user turn", "}"),
-		PrevUser:     b("{", "previous user turn", "{"),
-		NextStatus:   b(")", "next status change", ")"),
-		PrevStatus:   b("(", "previous status change", "("),
-		Bookmark:     b("m", "bookmark", "m"),
-		NextBookmark: b("'", "next bookmark", "'"),
-		PrevBookmark: b("\"", "previous bookmark", "\""),
-		Jump:         b(":", "jump to index/time", ":"),
-		Search:       b("/", "search", "/"),
-		NextMatch:    b("n", "next match", "n"),
-		PrevMatch:    b("N", "previous match", "N"),
-		OlderSearch:  b("↑/↓", "/ history", "up", "ctrl+p"),
-		NewerSearch:  b("↓", "in /: later search", "down", "ctrl+n"),
-		Filter:       b("f", "filter kinds", "f"),
-		Noise:        b("F", "toggle noise", "F"),
-		TimeMode:     b("t", "time: relative/absolute/gap", "t"),
-		Play:         b("space", "play/pause", "space"),
-		Faster:       b("+", "faster", "+", "="),
-		Slower:       b("-", "slower", "-"),
-		Inspect:      b("enter", "inspect", "enter"),
-		Back:         b("esc", "back", "esc"),
-		Raw:          b("r", "raw JSON", "r"),
-		Diff:         b("d", "state diff", "d"),
-		Fold:         b("enter/z", "fold/unfold", "enter", "space", "z"),
-		Wrap:         b("w", "wrap/unwrap raw JSON", "w"),
-		Left:         b("←/h", "scroll raw JSON left", "left", "h"),
-		Right:        b("→/l", "scroll raw JSON right", "right", "l"),
-		Copy:         b("y", "copy JSON", "y"),
-		Pager:        b("o", "open in pager", "o"),
-		Export:       b("e", "export", "e"),
-		Focus:        b("tab", "next pane", "tab"),
-		FocusPane:    b("1-5", "focus pane by number", "1", "2", "3", "4", "5"),
-		Accept:       b("a", "accept pending", "a"),
-		Reject:       b("x", "reject pending", "x"),
-		Fork:         b("b", "fork from this event", "b"),
-		Navigate:     b("H", "move HEAD to this event", "H"),
-		Branches:     b("B", "branches here: show one", "B"),
-		Help:         b("?", "help", "?"),
-		Quit:         b("q", "quit", "q", "ctrl+c"),
+		Down:           b("j/↓", "next event", "j", "down"),
+		Up:             b("k/↑", "previous event", "k", "up"),
+		Top:            b("g/home", "first event", "g", "home"),
+		Bottom:         b("G/end", "newest event (live)", "G", "end"),
+		HalfDown:       b("ctrl+d", "half page down", "ctrl+d"),
+		HalfUp:         b("ctrl+u", "half page up", "ctrl+u"),
+		PageDown:       b("pgdn", "page down", "pgdown"),
+		PageUp:         b("pgup", "page up", "pgup"),
+		NextError:      b("]", "next error", "]"),
+		PrevError:      b("[", "previous error", "["),
+		NextUser:       b("}", "next user turn", "}"),
+		PrevUser:       b("{", "previous user turn", "{"),
+		NextStatus:     b(")", "next status change", ")"),
+		PrevStatus:     b("(", "previous status change", "("),
+		Bookmark:       b("m", "bookmark", "m"),
+		NextBookmark:   b("'", "next bookmark", "'"),
+		PrevBookmark:   b("\"", "previous bookmark", "\""),
+		Jump:           b(":", "jump to index/time", ":"),
+		Search:         b("/", "search", "/"),
+		NextMatch:      b("n", "next match", "n"),
+		PrevMatch:      b("N", "previous match", "N"),
+		OlderSearch:    b("↑", "in /: earlier search", "up", "ctrl+p"),
+		NewerSearch:    b("↓", "in /: later search", "down", "ctrl+n"),
+		Submit:         b("enter", "in / and :, keep", "enter"),
+		Filter:         b("f", "filter kinds", "f"),
+		Pick:           b("space/x", "in f: pick a kind", "space", "x"),
+		Invert:         b("i", "in f: invert", "i"),
+		Clear:          b("c", "in f: clear", "c"),
+		Noise:          b("F", "toggle noise", "F"),
+		TimeMode:       b("t", "time: relative/absolute/gap", "t"),
+		Play:           b("space", "play/pause", "space"),
+		Faster:         b("+", "faster", "+", "="),
+		Slower:         b("-", "slower", "-"),
+		Inspect:        b("enter", "inspect", "enter"),
+		Back:           b("esc", "back", "esc"),
+		Home:           b("home", "inspector: top", "home"),
+		End:            b("end", "inspector: bottom", "end"),
+		Raw:            b("r", "raw JSON", "r"),
+		Diff:           b("d", "state diff", "d"),
+		Fold:           b("enter/z", "fold/unfold", "enter", "space", "z"),
+		Wrap:           b("w", "wrap/unwrap raw JSON", "w"),
+		Left:           b("←/h", "scroll raw JSON left", "left", "h"),
+		Right:          b("→/l", "scroll raw JSON right", "right", "l"),
+		Copy:           b("y", "copy JSON", "y"),
+		Pager:          b("o", "open in pager", "o"),
+		Export:         b("e", "export", "e"),
+		ExportMarkdown: b("e m", "export markdown", "m"),
+		ExportJSON:     b("e j", "export state JSON", "j"),
+		ExportJSONL:    b("e l", "export events JSONL", "l"),
+		Focus:          b("tab", "next pane", "tab"),
+		FocusPane:      b("1-5", "focus pane by number", "1", "2", "3", "4", "5"),
+		Accept:         b("a", "accept pending", "a"),
+		Reject:         b("x", "reject pending", "x"),
+		Confirm:        b("y", "in a/x/b/H: yes, send", "y", "Y"),
+		Fork:           b("b", "fork from this event", "b"),
+		Branches:       b("B", "branches here: show one", "B"),
+		Choose:         b("B 1-9", "show that branch", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Navigate:       b("H", "move HEAD to this event", "H"),
+		Help:           b("?", "help", "?"),
+		Quit:           b("q", "back a screen, or quit", "q"),
+		Interrupt:      b("ctrl+c", "interrupt (exit 130)", "ctrl+c"),
 	}
 }
 
@@ -104,13 +133,14 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches}},
-		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.Filter, k.Noise, k.TimeMode}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose}},
+		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
-		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.Pager, k.Export}},
-		{"Live", []key.Binding{k.Accept, k.Reject, k.Fork, k.Navigate}},
-		{"App", []key.Binding{k.Help, k.Quit}},
+		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Home, k.End, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.Pager,
+			k.Export, k.ExportMarkdown, k.ExportJSON, k.ExportJSONL}},
+		{"Live", []key.Binding{k.Accept, k.Reject, k.Confirm, k.Fork, k.Navigate}},
+		{"App", []key.Binding{k.Help, k.Quit, k.Interrupt}},
 	}
 }
 
@@ -118,4 +148,13 @@ func (k KeyMap) helpGroups() []helpGroup {
 type helpGroup struct {
 	title    string
 	bindings []key.Binding
+}
+
+// all is every binding of the key map, each once, in the help's order.
+func (k KeyMap) all() []key.Binding {
+	var out []key.Binding
+	for _, g := range k.helpGroups() {
+		out = append(out, g.bindings...)
+	}
+	return out
 }

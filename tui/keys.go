@@ -16,7 +16,7 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	st := m.state()
 	k := m.activeKeys(st)
-	if msg.String() == "ctrl+c" {
+	if key.Matches(msg, k.Interrupt) {
 		return tea.Interrupt
 	}
 	if m.showHelp {
@@ -43,7 +43,7 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		// one; an action that has something to say sets its own.
 		m.flash = ""
 	}
-	if msg.String() == "esc" && m.attn.status != "" && !m.insp.open {
+	if key.Matches(msg, k.Back) && m.attn.status != "" && !m.insp.open {
 		// The banner was seen; the list gets its lines back.
 		m.attn = attention{}
 		m.fixTop()
@@ -96,9 +96,9 @@ func (m *Conversation) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, boo
 		m.inspectScroll(page / 2)
 	case key.Matches(msg, k.HalfUp):
 		m.inspectScroll(-page / 2)
-	case msg.String() == "home":
+	case key.Matches(msg, k.Home):
 		m.inspectScroll(-1 << 30)
-	case msg.String() == "end":
+	case key.Matches(msg, k.End):
 		m.inspectScroll(1 << 30)
 	case key.Matches(msg, k.Inspect):
 		// enter outside raw mode: nothing to fold.
@@ -156,7 +156,7 @@ func (m *Conversation) paneScrollKey(msg tea.KeyPressMsg, k KeyMap) bool {
 	}
 	m.scroll[p] = max(m.scroll[p], 0)
 	// Clamp to the pane's content so scrolling back up answers at once.
-	lines := len(m.sidePane(m.state(), m.keys, p, m.sideWidth(), 0).lines)
+	lines := len(m.sidePane(m.state(), &m.keys, p, m.sideWidth(), 0).lines)
 	m.scroll[p] = min(m.scroll[p], max(lines-1, 0))
 	return true
 }
@@ -260,13 +260,19 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return nil
 	case key.Matches(msg, k.Accept, k.Reject):
 		return m.askConfirm(key.Matches(msg, k.Accept))
-	case msg.String() == "a" || msg.String() == "x":
+	case key.Matches(msg, m.keys.Accept, m.keys.Reject):
+		// Disabled now (k): said rather than ignored.
 		return m.setFlash("accept/reject apply only to a live conversation waiting for confirmation")
-	case key.Matches(msg, k.Fork) || msg.String() == "b":
+	case key.Matches(msg, k.Back):
+		// Nothing open to close: back to the screen under the view
+		// (nothing at the root).
+		return Back()
+	case key.Matches(msg, m.keys.Fork):
+		// Matched even while disabled, so a refusal says why.
 		return m.askFork()
-	case key.Matches(msg, k.Navigate) || msg.String() == "H":
+	case key.Matches(msg, m.keys.Navigate):
 		return m.askNavigate()
-	case key.Matches(msg, k.Branches) || msg.String() == "B":
+	case key.Matches(msg, m.keys.Branches):
 		return m.askBranch()
 	default:
 		return nil
@@ -328,14 +334,10 @@ func (m *Conversation) jumpBookmark(forward bool) tea.Cmd {
 	return nil
 }
 
-// boundKey reports whether msg is bound to any action of the key map.
+// boundKey reports whether msg is bound to an action of the key map that
+// applies now (k is the active map).
 func boundKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	for _, g := range k.helpGroups() {
-		if key.Matches(msg, g.bindings...) {
-			return true
-		}
-	}
-	return false
+	return key.Matches(msg, k.all()...)
 }
 
 // toggleBookmark sets or clears a bookmark on the cursor's event.

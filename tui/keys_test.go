@@ -451,7 +451,7 @@ func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
 		m := newModel(Options{Log: generated(t, 20, 1)}, size[0], size[1])
 		m, _ = press(t, m, "?")
 		seen := ""
-		for k := 0; k < 40; k++ {
+		for k := 0; k < 80; k++ {
 			seen += screen(m)
 			m, _ = press(t, m, "j")
 		}
@@ -519,7 +519,7 @@ func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
 	}
 	// k scrolls back at once, however often j was pressed past the end.
 	m, _ = press(t, m, "j", "j", "j", "k")
-	if m.helpAt != max(helpView{keys: m.keys, styles: m.styles}.maxScroll(80, m.helpArea().h)-1, 0) {
+	if m.helpAt != max(m.helpOf().maxScroll(80, m.helpArea().h)-1, 0) {
 		t.Fatalf("help scroll %d after k at the end", m.helpAt)
 	}
 }

@@ -16,7 +16,7 @@ type metricsPane struct {
 	// reported is false when the conversation never reported its usage:
 	// every figure is then unknown, whatever the zeros in metrics say.
 	reported bool
-	styles   theme.Styles
+	styles   *theme.Styles
 }
 
 // lines renders the combined usage, then one block per usage id when there

@@ -72,7 +72,7 @@ func (m *Conversation) sidePaneAt(l screenLayout, y int) (pane, bool) {
 	if l.compact {
 		return m.focus, m.focus != paneList
 	}
-	order, heights, _ := m.sideLayout(m.state(), m.keys, l.side)
+	order, heights, _ := m.sideLayout(m.state(), &m.keys, l.side)
 	top := l.side.y
 	for k, h := range heights {
 		if y >= top && y < top+h {

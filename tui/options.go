@@ -10,8 +10,11 @@
 // scrubber, inspector, help) and their caches. Every pane shows the
 // conversation as of the cursor; the conversation state itself comes from
 // the reducer, and the view keeps only view state (cursor, focus,
-// filters). Run shows one conversation; RunScreens shows any root screen,
-// such as a fleet's table that pushes conversations.
+// filters). Each pane is a Pane (SetSize, View, ShortHelp) built for a
+// frame from the state and the view settings it draws, never from the
+// whole view. Every key is matched against the KeyMap. Run shows one
+// conversation; RunScreens shows any root screen, such as a fleet's table
+// that pushes conversations.
 package tui
 
 import (

@@ -48,8 +48,10 @@ func draw(p Pane, width, height int) string {
 // title ("3-9/20"), so nothing is silently cut.
 type paneFrame struct {
 	box
-	// keys are what the pane answers while it has focus.
-	keys    []key.Binding
+	// km is the key map as it applies now, pane the side pane framed:
+	// its keys are what the pane answers while it has focus.
+	km      *KeyMap
+	pane    pane
 	title   string
 	focused bool
 	lines   []string
@@ -57,11 +59,16 @@ type paneFrame struct {
 	// fromBottom counts scroll up from the end, so a growing pane (the
 	// timeline) shows its newest lines until the user scrolls back.
 	fromBottom bool
-	styles     theme.Styles
+	styles     *theme.Styles
 }
 
 // ShortHelp implements Pane.
-func (p *paneFrame) ShortHelp() []key.Binding { return p.keys }
+func (p *paneFrame) ShortHelp() []key.Binding {
+	if p.km == nil {
+		return nil
+	}
+	return sidePaneKeys(*p.km, p.pane)
+}
 
 // View implements Pane.
 func (p *paneFrame) View() string {

@@ -13,7 +13,8 @@ import (
 func TestPanesKeepTheContract(t *testing.T) {
 	m := liveModel(t, waitingLog(t), 160, 48, Options{Title: "t", Controls: &fakeControls{}})
 	st := m.state()
-	k := m.activeKeys(st)
+	active := m.activeKeys(st)
+	k := &active
 	m.attn = attention{status: "waiting_for_confirmation"}
 	insp := newModel(Options{Log: errorLog(t)}, 160, 48)
 	insp, _ = press(t, insp, "]", "enter")
@@ -25,7 +26,7 @@ func TestPanesKeepTheContract(t *testing.T) {
 		{"header", m.headerOf(st), false},
 		{"banner", m.bannerOf(), false},
 		{"list", m.listOf(20, k), true},
-		{"inspector", insp.inspectorOf(insp.keys), true},
+		{"inspector", insp.inspectorOf(&insp.keys), true},
 		{"picker", m.pickerOf(k), true},
 		{"help", m.helpOf(), true},
 		{"timeline", m.sidePane(st, k, paneTimeline, 40, 10), true},

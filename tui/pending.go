@@ -14,7 +14,7 @@ import (
 type pendingPane struct {
 	pending []reducer.PendingAction
 	waiting bool
-	styles  theme.Styles
+	styles  *theme.Styles
 }
 
 // lines renders one line per pending action.

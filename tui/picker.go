@@ -19,21 +19,22 @@ type kindPicker struct {
 func (m *Conversation) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	f := m.filter
 	kinds := allKinds()
-	switch msg.String() {
-	case "esc", "enter", "f", "q":
+	k := m.activeKeys(m.state())
+	switch {
+	case key.Matches(msg, k.Back, k.Submit, k.Inspect, k.Filter, k.Quit):
 		m.picker.open = false
-	case "j", "down":
+	case key.Matches(msg, k.Down):
 		m.picker.at = min(m.picker.at+1, len(kinds)-1)
-	case "k", "up":
+	case key.Matches(msg, k.Up):
 		m.picker.at = max(m.picker.at-1, 0)
-	case "space", "x":
+	case key.Matches(msg, k.Pick):
 		f = f.toggled(kinds[m.picker.at])
-	case "i":
+	case key.Matches(msg, k.Invert):
 		f.invert = !f.invert
-	case "c":
+	case key.Matches(msg, k.Clear):
 		f.picked = map[string]bool{}
 		f.invert = false
-	case "F":
+	case key.Matches(msg, k.Noise):
 		f.hideNoise = !f.hideNoise
 	}
 	m.setFilter(f)
@@ -44,19 +45,19 @@ func (m *Conversation) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 // highlighted kind.
 type pickerPane struct {
 	box
-	keys   []key.Binding
-	styles theme.Styles
+	km     *KeyMap
+	styles *theme.Styles
 	filter kindFilter
 	at     int
 }
 
 // pickerOf gives the picker what it draws.
-func (m *Conversation) pickerOf(k KeyMap) *pickerPane {
-	return &pickerPane{keys: pickerKeys(k), styles: m.styles, filter: m.filter, at: m.picker.at}
+func (m *Conversation) pickerOf(k *KeyMap) *pickerPane {
+	return &pickerPane{km: k, styles: &m.styles, filter: m.filter, at: m.picker.at}
 }
 
 // ShortHelp implements Pane.
-func (p *pickerPane) ShortHelp() []key.Binding { return p.keys }
+func (p *pickerPane) ShortHelp() []key.Binding { return pickerKeys(*p.km) }
 
 // View implements Pane: exactly width×height cells.
 func (p *pickerPane) View() string {

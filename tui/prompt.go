@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -80,22 +81,24 @@ func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := m.input
 	switch p.kind {
 	case promptConfirm:
-		switch msg.String() {
-		case "y", "Y":
+		if key.Matches(msg, m.keys.Confirm) {
 			return m.answerConfirm(p.q)
-		default:
-			m.input = prompt{}
-			return m.setFlash("cancelled")
 		}
+		m.input = prompt{}
+		return m.setFlash("cancelled")
 	case promptForkConfirm, promptNavigate:
 		return m.treeConfirmKey(msg)
 	case promptBranches:
 		return m.branchKey(msg)
 	case promptExport:
-		formats := map[string]string{"m": "md", "j": "json", "l": "jsonl"}
 		m.input = prompt{}
-		if f, ok := formats[msg.String()]; ok {
-			return m.askExportPath(f)
+		switch {
+		case key.Matches(msg, m.keys.ExportMarkdown):
+			return m.askExportPath("md")
+		case key.Matches(msg, m.keys.ExportJSON):
+			return m.askExportPath("json")
+		case key.Matches(msg, m.keys.ExportJSONL):
+			return m.askExportPath("jsonl")
 		}
 		return nil
 	}

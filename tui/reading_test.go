@@ -130,7 +130,7 @@ func TestTimesPastADay(t *testing.T) {
 	}
 	// Short conversations keep the narrow column at any width.
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
-	l := m.listOf(48, m.keys)
+	l := m.listOf(48, &m.keys)
 	if l.wideTimes(158, l.start) {
 		t.Fatal("a conversation of minutes widened the time column")
 	}
@@ -259,7 +259,7 @@ func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
 	m := newModel(Options{Log: demoLog(t, -1), Title: "demo"}, 160, 48)
 	m = jumpTo(t, m, "151")
 	l := m.layout()
-	order, heights, frames := m.sideLayout(m.state(), m.keys, l.side)
+	order, heights, frames := m.sideLayout(m.state(), &m.keys, l.side)
 	for k, p := range order {
 		if want := len(frames[k].lines) + 1; heights[k] != want {
 			t.Errorf("%s: %d rows for %d lines", p.title(), heights[k], want-1)
@@ -293,7 +293,7 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 	// and what needs an answer (pending) gets its rows first.
 	m := liveModel(t, waitingLog(t), 120, 30, Options{Controls: &fakeControls{}})
 	l := m.layout()
-	order, heights, frames := m.sideLayout(m.state(), m.keys, l.side)
+	order, heights, frames := m.sideLayout(m.state(), &m.keys, l.side)
 	total := 0
 	for k, p := range order {
 		total += heights[k]

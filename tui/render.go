@@ -10,7 +10,10 @@ import (
 func (m *Conversation) render() string {
 	l := m.layout()
 	st := m.state()
-	k := m.activeKeys(st)
+	// The key map as it applies now, kept in the cache so the panes can
+	// point at it without a copy each.
+	m.cache.keys = m.activeKeys(st)
+	k := &m.cache.keys
 	parts := []string{draw(m.headerOf(st), l.header.w, l.header.h)}
 	if l.banner.h > 0 {
 		parts = append(parts, draw(m.bannerOf(), l.banner.w, l.banner.h))
@@ -51,7 +54,7 @@ func (m *Conversation) helpArea() rect {
 
 // helpOf gives the key reference what it draws.
 func (m *Conversation) helpOf() *helpView {
-	return &helpView{keys: m.keys, styles: m.styles, scroll: m.helpAt}
+	return &helpView{keys: m.keys, styles: &m.styles, scroll: m.helpAt}
 }
 
 // helpScroll scrolls the key reference by n lines, within its length.
@@ -63,7 +66,7 @@ func (m *Conversation) helpScroll(n int) {
 
 // mainPane is the pane in the main area, h rows tall: help, the kind
 // picker, the inspector, or the event list.
-func (m *Conversation) mainPane(k KeyMap, h int) Pane {
+func (m *Conversation) mainPane(k *KeyMap, h int) Pane {
 	switch {
 	case m.showHelp:
 		return m.helpOf()
@@ -82,7 +85,7 @@ const maxTimeline = 200
 // renderSide draws the wide layout's right column: the timeline, metrics,
 // tasks and pending panes, each as tall as its content (sideLayout), the
 // rest of the column left blank below them.
-func (m *Conversation) renderSide(st reducer.State, k KeyMap, r rect) string {
+func (m *Conversation) renderSide(st reducer.State, k *KeyMap, r rect) string {
 	if r.w <= 0 || r.h <= 0 {
 		return ""
 	}
@@ -108,7 +111,7 @@ var sideGiveOrder = []pane{panePending, paneMetrics, paneTasks}
 // model name cut; the rest of the column stays blank below them. The
 // timeline is built last, with only the lines its room can show, so a long
 // history costs nothing per frame.
-func (m *Conversation) sideLayout(st reducer.State, k KeyMap, r rect) ([]pane, []int, []*paneFrame) {
+func (m *Conversation) sideLayout(st reducer.State, k *KeyMap, r rect) ([]pane, []int, []*paneFrame) {
 	order := []pane{paneTimeline, paneMetrics, paneTasks, panePending}
 	frames := make([]*paneFrame, len(order))
 	var want, got [paneCount]int
@@ -141,8 +144,8 @@ func (m *Conversation) sideLayout(st reducer.State, k KeyMap, r rect) ([]pane, [
 // to width; height bounds what the timeline builds (0: as much as fits
 // any screen).
 // k is the key map as it applies now, for the pane's help.
-func (m *Conversation) sidePane(st reducer.State, k KeyMap, p pane, width, height int) *paneFrame {
-	f := &paneFrame{keys: sidePaneKeys(k, p), title: p.title(), focused: m.focus == p, scroll: m.scroll[p], styles: m.styles}
+func (m *Conversation) sidePane(st reducer.State, k *KeyMap, p pane, width, height int) *paneFrame {
+	f := &paneFrame{km: k, pane: p, title: p.title(), focused: m.focus == p, scroll: m.scroll[p], styles: &m.styles}
 	switch p {
 	case paneTimeline:
 		now := m.log.Event(max(m.cursor, 0)).Time
@@ -153,14 +156,14 @@ func (m *Conversation) sidePane(st reducer.State, k KeyMap, p pane, width, heigh
 		}
 		limit := min(maxTimeline, m.scroll[paneTimeline]+height)
 		f.lines = timelinePane{transitions: st.LastTransitions(limit), confirmed: m.verdict(st).Final(), now: now,
-			start: m.cache.startTime(m.log), absTime: m.timeMode == timeAbsolute, styles: m.styles}.lines()
+			start: m.cache.startTime(m.log), absTime: m.timeMode == timeAbsolute, styles: &m.styles}.lines()
 		f.fromBottom = true
 	case paneMetrics:
-		f.lines = metricsPane{metrics: st.Metrics, reported: st.MetricsReported(), styles: m.styles}.lines()
+		f.lines = metricsPane{metrics: st.Metrics, reported: st.MetricsReported(), styles: &m.styles}.lines()
 	case paneTasks:
-		f.lines = tasksPane{tasks: st.Tasks, styles: m.styles}.lines()
+		f.lines = tasksPane{tasks: st.Tasks, styles: &m.styles}.lines()
 	case panePending:
-		f.lines = pendingPane{pending: st.Pending, waiting: st.Status == "waiting_for_confirmation", styles: m.styles}.lines()
+		f.lines = pendingPane{pending: st.Pending, waiting: st.Status == "waiting_for_confirmation", styles: &m.styles}.lines()
 	default:
 		return m.sidePane(st, k, paneMetrics, width, height)
 	}

@@ -140,3 +140,27 @@ func peekAddressed(c tea.Cmd, id int) (tea.Msg, bool) {
 	}
 	return nil, false
 }
+
+// TestEscGoesBackOneScreen: over another screen, esc closes what the
+// conversation has open first (the inspector), then goes back to the
+// screen below; at the root the same esc does nothing.
+func TestEscGoesBackOneScreen(t *testing.T) {
+	below, _ := liveView("below")
+	top := newModel(Options{Log: errorLog(t), Title: "top"}, 100, 30)
+	r := NewModel(below)
+	r.Update(Push(top)())
+	top.Update(keyMsg("enter"))
+	if !top.insp.open {
+		t.Fatal("enter does not open the inspector")
+	}
+	if msg := route(t, r, keyMsg("esc")); msg != nil || top.insp.open || r.Top() != top {
+		t.Fatalf("esc over the inspector: %T, inspector open %v", msg, top.insp.open)
+	}
+	route(t, r, route(t, r, keyMsg("esc")))
+	if r.Top() != below {
+		t.Fatal("esc with nothing open does not go back")
+	}
+	if msg := route(t, r, route(t, r, keyMsg("esc"))); msg != nil || r.Top() != below {
+		t.Fatal("esc at the root does something")
+	}
+}

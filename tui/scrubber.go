@@ -17,7 +17,7 @@ import (
 type scrubber struct {
 	box
 	noKeys
-	styles theme.Styles
+	styles *theme.Styles
 	// n is the log's length, version its version (the cells' cache key),
 	// marks its marks (asked for only when the cells are rebuilt).
 	n       int
@@ -36,7 +36,7 @@ type scrubber struct {
 
 // scrubberOf gives the scrubber what it draws.
 func (m *Conversation) scrubberOf() *scrubber {
-	return &scrubber{styles: m.styles, n: m.log.Len(), version: m.log.Version(), marks: m.log.Marks,
+	return &scrubber{styles: &m.styles, n: m.log.Len(), version: m.log.Version(), marks: m.log.Marks,
 		cursor: m.cursor, matches: m.search.matches, gen: m.search.gen, bookmarks: m.bookmarks, cache: &m.cache.scrub,
 		branchPoints: m.log.BranchPoints}
 }

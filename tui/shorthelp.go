@@ -106,15 +106,16 @@ func listKeys(k KeyMap, live bool) []key.Binding {
 // shortHelp is the one-line help, exactly as wide as width allows: the
 // focused pane's keys, as many as fit, and always "? help  q quit" last
 // ("q back" where q goes back a screen).
-func shortHelp(keys paneKeys, k KeyMap, s theme.Styles, width int) string {
+// helpKey and quit are the ? and q bindings.
+func shortHelp(keys paneKeys, helpKey, quit key.Binding, s *theme.Styles, width int) string {
 	h := help.New()
 	h.ShortSeparator = "  "
 	h.Styles = help.Styles{Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.KeyDesc, ShortSeparator: s.Muted}
-	quit := "quit"
+	word := "quit"
 	if keys.back {
-		quit = "back"
+		word = "back"
 	}
-	tail := h.ShortHelpView([]key.Binding{shortly(k.Help, "?", "help"), shortly(k.Quit, "q", quit)})
+	tail := h.ShortHelpView([]key.Binding{shortly(helpKey, "?", "help"), shortly(quit, "q", word)})
 	room := width - textWidth(tail) - 2
 	shown, cut := fitBindings(keys.ShortHelp(), room, textWidth(h.ShortSeparator))
 	if len(shown) == 0 {

@@ -18,7 +18,7 @@ func changesUpTo(marks []int, cursor int) int {
 type summaryStrip struct {
 	box
 	noKeys
-	styles theme.Styles
+	styles *theme.Styles
 	st     reducer.State
 	// transitions is the number of status changes up to the cursor.
 	transitions int
@@ -26,7 +26,7 @@ type summaryStrip struct {
 
 // stripOf gives the strip what it draws.
 func (m *Conversation) stripOf(st reducer.State) *summaryStrip {
-	return &summaryStrip{styles: m.styles, st: st, transitions: changesUpTo(m.log.Marks().StatusChanges, m.cursor)}
+	return &summaryStrip{styles: &m.styles, st: st, transitions: changesUpTo(m.log.Marks().StatusChanges, m.cursor)}
 }
 
 // View implements Pane: exactly width×height cells.

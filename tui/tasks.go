@@ -10,7 +10,7 @@ import (
 // changed it, and a proposed plan that has no result yet.
 type tasksPane struct {
 	tasks  reducer.Tasks
-	styles theme.Styles
+	styles *theme.Styles
 }
 
 // lines renders the checklist; notes go indented under their task.

@@ -121,14 +121,14 @@ func (p prompt) renderText(s theme.Styles, width int) string {
 // after where the prompt was opened, and the matches mark the rows.
 func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := m.input
-	switch msg.String() {
-	case "esc", "ctrl+c":
+	switch {
+	case key.Matches(msg, m.keys.Back, m.keys.Interrupt):
 		m.input = prompt{}
 		if p.kind == promptSearch {
 			return m.cancelSearchPrompt(p)
 		}
 		return nil
-	case "enter":
+	case key.Matches(msg, m.keys.Submit):
 		m.input = prompt{}
 		switch p.kind {
 		case promptJump:

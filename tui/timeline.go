@@ -18,7 +18,7 @@ type timelinePane struct {
 	now         time.Time // the cursor event's time
 	start       time.Time
 	absTime     bool
-	styles      theme.Styles
+	styles      *theme.Styles
 }
 
 // lines renders one line per transition, newest last.
@@ -41,7 +41,7 @@ func (p timelinePane) lines() []string {
 			dur = " " + p.styles.Muted.Render(format.Duration(end.Sub(tr.Time)))
 		}
 		confirmed := k+1 < len(p.transitions) || p.confirmed || tr.Source == reducer.SourceFullState
-		status := statusText(p.styles, tr.To, confirmed, format.Status(tr.To, confirmed))
+		status := statusText(*p.styles, tr.To, confirmed, format.Status(tr.To, confirmed))
 		out = append(out, p.styles.Muted.Render(when)+" "+
 			status+dur+" "+
 			p.styles.Muted.Render(ordinal(tr.Index)))

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"ohwatch/gen"
 	"ohwatch/model"
@@ -21,9 +22,14 @@ const benchEvents = 100_000
 // directory under a temporary directory and returns it with the total
 // size of its event files.
 func benchConversation(b *testing.B) (dir string, eventBytes int64) {
+	return benchConversationOf(b, gen.Options{Events: benchEvents, Seed: 1})
+}
+
+// benchConversationOf is benchConversation of any generated conversation.
+func benchConversationOf(b *testing.B, o gen.Options) (dir string, eventBytes int64) {
 	b.Helper()
 	dir = filepath.Join(b.TempDir(), "conv")
-	if err := gen.WriteDir(dir, gen.Options{Events: benchEvents, Seed: 1}); err != nil {
+	if err := gen.WriteDir(dir, o); err != nil {
 		b.Fatal(err)
 	}
 	names, err := readNames(filepath.Join(dir, "events"))
@@ -85,6 +91,31 @@ func BenchmarkLoadReduce(b *testing.B) {
 			b.Fatalf("log has %d events", log.Len())
 		}
 	}
+}
+
+// BenchmarkLoadReduceBranched loads a 100k-event directory that was
+// navigated back 100 times and, in the same rounds, the linear one of the
+// same size and seed, reporting both and their ratio (branched/linear).
+// Alternating the two keeps a loaded machine's noise out of the ratio.
+func BenchmarkLoadReduceBranched(b *testing.B) {
+	linear, _ := benchConversation(b)
+	branched, _ := benchConversationOf(b, gen.Options{Events: benchEvents, Seed: 1, Branches: 100})
+	var tl, tb time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if log := loadLog(b, linear); log.Len() != benchEvents || !log.Linear() {
+			b.Fatalf("linear log: %d events", log.Len())
+		}
+		t1 := time.Now()
+		if log := loadLog(b, branched); log.Len() != benchEvents || len(log.BranchPoints()) != 100 {
+			b.Fatalf("branched log: %d events, %d branch points", log.Len(), len(log.BranchPoints()))
+		}
+		tl += t1.Sub(t0)
+		tb += time.Since(t1)
+	}
+	b.ReportMetric(float64(tl.Milliseconds())/float64(b.N), "linear-ms")
+	b.ReportMetric(float64(tb.Milliseconds())/float64(b.N), "branched-ms")
+	b.ReportMetric(float64(tb)/float64(tl), "x-linear")
 }
 
 // loadLog streams path into a new reducer log, as the TUI does.

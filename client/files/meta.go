@@ -114,20 +114,23 @@ const userMessageProbe = 8
 
 // probeTitle is the first line of the first user message among the first
 // few event files, for the title of a conversation that has none; "" when
-// they hold none. Unreadable files are skipped quietly: the load that
-// follows reports them.
+// they hold none. It stops at that message (normally the second file): a
+// root of a thousand conversations is listed with two reads each, not
+// eight. Unreadable files are skipped quietly: the load that follows
+// reports them.
 func probeTitle(files []eventFile, read func(name string) ([]byte, error)) string {
-	var probe []model.Event
 	for _, f := range files[:min(len(files), userMessageProbe)] {
 		raw, err := read(f.Name)
 		if err != nil {
 			continue
 		}
 		if ev, _, ok := decodeEvent(fileWhere("events/", f.Name), raw); ok {
-			probe = append(probe, ev)
+			if t := firstUserText([]model.Event{ev}); t != "" {
+				return t
+			}
 		}
 	}
-	return firstUserText(probe)
+	return ""
 }
 
 // firstUserText is the first line of the first message a user wrote, for

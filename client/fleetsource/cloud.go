@@ -23,10 +23,13 @@ type CloudOptions struct {
 	Client agentserver.Option
 }
 
-// cloudSource is every conversation of an OpenHands Cloud account.
-type cloudSource struct {
+// CloudSource is every conversation of an OpenHands Cloud account.
+type CloudSource struct {
 	sess *cloud.Session
 	opts CloudOptions
+
+	mu     sync.Mutex
+	listed map[string]cloud.Conversation
 }
 
 // Cloud watches every conversation of the account sess reaches: the
@@ -37,12 +40,25 @@ type cloudSource struct {
 // (Meta.Paused). If it runs again later, its live stream starts where the
 // stored events ended. The source never starts, resumes or deletes a
 // sandbox.
-func Cloud(sess *cloud.Session, opts CloudOptions) Source {
-	return &cloudSource{sess: sess, opts: opts}
+func Cloud(sess *cloud.Session, opts CloudOptions) *CloudSource {
+	return &CloudSource{sess: sess, opts: opts, listed: map[string]cloud.Conversation{}}
 }
 
-func (s *cloudSource) Label() string          { return "cloud" }
-func (s *cloudSource) Kind() model.SourceKind { return model.SourceCloud }
+// Label implements Source: "cloud".
+func (s *CloudSource) Label() string { return "cloud" }
+
+// Kind implements Source.
+func (s *CloudSource) Kind() model.SourceKind { return model.SourceCloud }
+
+// Conversation returns the conversation with that id as last listed:
+// opening it watches it live when its sandbox runs (cloud.Session.Live) or
+// reads Cloud's stored events when it does not.
+func (s *CloudSource) Conversation(id string) (cloud.Conversation, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.listed[id]
+	return c, ok
+}
 
 // cloudConv is what the source remembers of one conversation: its listing
 // and, while it is shown from stored events, their ids, so the live stream
@@ -54,7 +70,7 @@ type cloudConv struct {
 }
 
 // Run implements Source.
-func (s *cloudSource) Run(ctx context.Context, emit func(model.FleetUpdate)) {
+func (s *CloudSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	self := sourceRef(s)
@@ -65,18 +81,28 @@ func (s *cloudSource) Run(ctx context.Context, emit func(model.FleetUpdate)) {
 		if err != nil {
 			return err
 		}
+		s.mu.Lock()
 		for _, lc := range list {
-			ref := model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: lc.ID}
-			meta := cloudMeta(&lc)
+			s.listed[lc.ID] = lc
+		}
+		s.mu.Unlock()
+		// The listing's changes travel together, before any stream starts.
+		var changed []model.FleetUpdate
+		for _, lc := range list {
 			c := convs[lc.ID]
 			if c == nil {
 				c = &cloudConv{}
 				convs[lc.ID] = c
 			}
-			if !sameListing(c.meta, meta) {
+			if meta := cloudMeta(&lc); !sameListing(c.meta, meta) {
 				c.meta = meta
-				emit(model.FleetUpdate{Ref: ref, Meta: meta})
+				changed = append(changed, model.FleetUpdate{Ref: model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: lc.ID}, Meta: meta})
 			}
+		}
+		emit(changed...)
+		for _, lc := range list {
+			ref := model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: lc.ID}
+			c := convs[lc.ID]
 			switch {
 			case c.live:
 			case lc.Running():
@@ -97,7 +123,7 @@ func (s *cloudSource) Run(ctx context.Context, emit func(model.FleetUpdate)) {
 // readStored hands on the events Cloud stored for a conversation whose
 // sandbox does not run, and passes their ids on for a live stream that may
 // follow.
-func (s *cloudSource) readStored(ctx context.Context, ref model.ConversationRef, ids chan<- []string, emit func(model.FleetUpdate)) {
+func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef, ids chan<- []string, emit func(...model.FleetUpdate)) {
 	var seen []string
 	loaded := 0
 	emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseConnecting}}})
@@ -122,7 +148,7 @@ func (s *cloudSource) readStored(ctx context.Context, ref model.ConversationRef,
 // watch streams a running conversation from its sandbox's agent-server.
 // When its stored events were shown first, it waits for their ids and
 // delivers only what they did not hold.
-func (s *cloudSource) watch(ctx context.Context, ref model.ConversationRef, lc cloud.Conversation, stored <-chan []string, emit func(model.FleetUpdate)) {
+func (s *CloudSource) watch(ctx context.Context, ref model.ConversationRef, lc cloud.Conversation, stored <-chan []string, emit func(...model.FleetUpdate)) {
 	opts := s.opts.Watch
 	if stored != nil {
 		select {

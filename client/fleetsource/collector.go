@@ -28,9 +28,23 @@ func newCollector(window time.Duration) *collector {
 	return &collector{last: map[model.ConversationRef]int{}, wake: make(chan struct{}, 1), window: window}
 }
 
-// add queues an update without ever blocking.
-func (c *collector) add(u model.FleetUpdate) {
+// add queues updates without ever blocking. Updates added together
+// travel in the same slice: a listing's conversations appear at once.
+func (c *collector) add(ups ...model.FleetUpdate) {
 	c.mu.Lock()
+	for _, u := range ups {
+		c.addLocked(u)
+	}
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// addLocked queues one update, joining it to the conversation's last one
+// unless it changes the connection. Callers hold mu.
+func (c *collector) addLocked(u model.FleetUpdate) {
 	if i, ok := c.last[u.Ref]; ok && u.Batch.Conn == nil {
 		p := &c.pending[i]
 		if u.Meta != nil {
@@ -41,15 +55,10 @@ func (c *collector) add(u model.FleetUpdate) {
 		if u.Batch.Progress != nil {
 			p.Batch.Progress = u.Batch.Progress
 		}
-	} else {
-		c.last[u.Ref] = len(c.pending)
-		c.pending = append(c.pending, u)
+		return
 	}
-	c.mu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
+	c.last[u.Ref] = len(c.pending)
+	c.pending = append(c.pending, u)
 }
 
 // finish says nothing more will be added: the sender closes its channel

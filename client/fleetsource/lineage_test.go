@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"ohwatch/client/agentserver"
 	"ohwatch/model"
 )
 
@@ -41,5 +42,18 @@ func TestServerSourceListsAForkUnderItsParent(t *testing.T) {
 	defer v.mu.Unlock()
 	if m := v.conv(orig).metas; m[len(m)-1].ParentID != "" {
 		t.Errorf("the original has parent %q", m[len(m)-1].ParentID)
+	}
+}
+
+func TestDelegatorsPutSubConversationsUnderTheirParent(t *testing.T) {
+	parent := &agentserver.ConversationInfo{ID: "p", SubConversationIDs: []string{"a", "b", "p"}}
+	named := &agentserver.ConversationInfo{ID: "b", ParentConversationID: "q"}
+	got := delegators([]*agentserver.ConversationInfo{parent, named, {ID: "a"}})
+	if got["a"] != "p" || got["b"] != "p" || got["p"] != "" {
+		t.Errorf("delegators %v", got)
+	}
+	// A conversation that names its parent keeps it.
+	if m := serverMeta(named); m.ParentID != "q" {
+		t.Errorf("parent %q", m.ParentID)
 	}
 }

@@ -109,7 +109,7 @@ func (s *LocalSource) Path(id string) string {
 }
 
 // Run implements Source.
-func (s *LocalSource) Run(ctx context.Context, emit func(model.FleetUpdate)) {
+func (s *LocalSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 	l := s.l
 	self := sourceRef(s)
 	queue := make(chan *localConv, 1<<16)
@@ -142,9 +142,11 @@ func (s *LocalSource) Run(ctx context.Context, emit func(model.FleetUpdate)) {
 		}
 		// Every listing first, in one go: the first screen shows the
 		// whole root before any conversation is read.
-		for _, c := range fresh {
-			emit(model.FleetUpdate{Ref: c.ref, Meta: c.meta})
+		listing := make([]model.FleetUpdate, len(fresh))
+		for i, c := range fresh {
+			listing[i] = model.FleetUpdate{Ref: c.ref, Meta: c.meta}
 		}
+		emit(listing...)
 		for _, c := range fresh {
 			if time.Since(eventsStamp(c.dir)) < l.opts.Quiet {
 				// Being written now: a one-shot read could meet a file
@@ -228,7 +230,7 @@ func localMeta(s files.Summary) *model.ConversationMeta {
 
 // read reads a conversation once, handing its events on chunk by chunk
 // with the progress of the read, then leaves it resting.
-func (l *local) read(ctx context.Context, c *localConv, emit func(model.FleetUpdate)) {
+func (l *local) read(ctx context.Context, c *localConv, emit func(...model.FleetUpdate)) {
 	stamp := eventsStamp(c.dir)
 	r, err := files.Open(c.dir)
 	if err != nil {
@@ -293,7 +295,7 @@ func (l *local) grown() []*localConv {
 // follow tails a conversation that grows, from the event files already
 // handed out, until it has brought nothing new for Quiet; it then rests
 // again, with its listing read anew (its base_state.json may have changed).
-func (l *local) follow(ctx context.Context, c *localConv, emit func(model.FleetUpdate)) {
+func (l *local) follow(ctx context.Context, c *localConv, emit func(...model.FleetUpdate)) {
 	fctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	l.mu.Lock()
@@ -339,7 +341,7 @@ func (l *local) follow(ctx context.Context, c *localConv, emit func(model.FleetU
 
 // relist reads a conversation's summary again and hands on its listing if
 // it changed.
-func (l *local) relist(c *localConv, emit func(model.FleetUpdate)) {
+func (l *local) relist(c *localConv, emit func(...model.FleetUpdate)) {
 	meta := localMeta(files.Summarise(c.dir))
 	l.mu.Lock()
 	same := sameListing(c.meta, meta)

@@ -41,7 +41,7 @@ func (s *server) Label() string          { return s.c.BaseURL() }
 func (s *server) Kind() model.SourceKind { return model.SourceServer }
 
 // Run implements Source.
-func (s *server) Run(ctx context.Context, emit func(model.FleetUpdate)) {
+func (s *server) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	listed := map[string]*model.ConversationMeta{}
@@ -52,22 +52,34 @@ func (s *server) Run(ctx context.Context, emit func(model.FleetUpdate)) {
 		if err != nil {
 			return err
 		}
+		// The listing's changes travel together, before any stream
+		// starts: a consumer sees the whole listing at once.
+		var changed []model.FleetUpdate
+		var fresh []model.ConversationRef
+		parents := delegators(infos)
 		for _, info := range infos {
 			meta := serverMeta(info)
+			if meta.ParentID == "" {
+				meta.ParentID = parents[info.ID]
+			}
 			ref := model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: info.ID}
 			old, known := listed[info.ID]
 			if known && sameListing(old, meta) {
 				continue
 			}
 			listed[info.ID] = meta
-			emit(model.FleetUpdate{Ref: ref, Meta: meta})
+			changed = append(changed, model.FleetUpdate{Ref: ref, Meta: meta})
 			if !known {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					forward(ref, s.c.Watch(ctx, info.ID, s.opts.Watch), emit)
-				}()
+				fresh = append(fresh, ref)
 			}
+		}
+		emit(changed...)
+		for _, ref := range fresh {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				forward(ref, s.c.Watch(ctx, ref.ID, s.opts.Watch), emit)
+			}()
 		}
 		return nil
 	}, func(cs model.ConnState) { emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Conn: &cs}}) })
@@ -75,7 +87,7 @@ func (s *server) Run(ctx context.Context, emit func(model.FleetUpdate)) {
 
 // forward hands a conversation's batches on as updates until its feed
 // closes.
-func forward(ref model.ConversationRef, feed <-chan model.Batch, emit func(model.FleetUpdate)) {
+func forward(ref model.ConversationRef, feed <-chan model.Batch, emit func(...model.FleetUpdate)) {
 	for b := range feed {
 		emit(model.FleetUpdate{Ref: ref, Batch: b})
 	}

@@ -68,8 +68,8 @@ func hasAll(c *convView, rec []model.Event) bool {
 }
 
 // TestServerSourceEveryPageEveryEventAndNewOnes watches an agent-server
-// hosting 130 conversations (two pages of its search): each is listed and
-// streamed whole, once; one added while watched appears at the next
+// hosting 130 conversations (two pages of its search): the whole listing
+// comes in one slice, and each conversation is streamed whole, once; one added while watched appears at the next
 // listing and streams too.
 func TestServerSourceEveryPageEveryEventAndNewOnes(t *testing.T) {
 	srv, url, recs := serveFleet(t, "k-one", 130, 12, 1)
@@ -82,6 +82,17 @@ func TestServerSourceEveryPageEveryEventAndNewOnes(t *testing.T) {
 		}
 		return true
 	})
+	v.mu.Lock()
+	listed := 0
+	for _, u := range v.first {
+		if u.Meta != nil {
+			listed++
+		}
+	}
+	v.mu.Unlock()
+	if listed != len(recs) {
+		t.Errorf("the first slice lists %d conversations, want the whole listing (%d)", listed, len(recs))
+	}
 	const late = "0000000000000000000000000000abcd"
 	rec := testevents.Generated(t, 9, 77)
 	srv.Add(late, nil, rec)

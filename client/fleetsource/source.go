@@ -22,7 +22,7 @@ type Source interface {
 	// Run lists the source's conversations and follows them, handing what
 	// it learns to emit (which never blocks), until ctx ends. It returns
 	// only once nothing more will be emitted.
-	Run(ctx context.Context, emit func(model.FleetUpdate))
+	Run(ctx context.Context, emit func(...model.FleetUpdate))
 }
 
 // Options tunes Watch. The zero value is right for real use.
@@ -86,4 +86,27 @@ func sameListing(a, b *model.ConversationMeta) bool {
 	ac, at := a.Stats.Totals()
 	bc, bt := b.Stats.Totals()
 	return ac == bc && at == bt
+}
+
+// SplitSources separates the updates about the sources themselves (an
+// empty Ref.ID: their listing's connection state and warnings) from those
+// about conversations, keeping the order of each. It allocates only when
+// there are source updates.
+func SplitSources(ups []model.FleetUpdate) (conversations, sources []model.FleetUpdate) {
+	i := 0
+	for i < len(ups) && ups[i].Ref.ID != "" {
+		i++
+	}
+	if i == len(ups) {
+		return ups, nil
+	}
+	conversations = append(make([]model.FleetUpdate, 0, len(ups)), ups[:i]...)
+	for _, u := range ups[i:] {
+		if u.Ref.ID == "" {
+			sources = append(sources, u)
+		} else {
+			conversations = append(conversations, u)
+		}
+	}
+	return conversations, sources
 }

@@ -14,7 +14,9 @@ import (
 // from. The copy stays idle until /run or a message sent with run: then it
 // goes on with what the recording did after the fork point, under new ids
 // derived from the fork's, stamped from the fork's time on: the replay's
-// stand-in for the agent running again from there.
+// stand-in for the agent running again from there. A fork at the last
+// event has nothing recorded to go on with: Options.Continue, when set,
+// makes up what it does.
 
 // forkOrigin says where a forked conversation came from.
 type forkOrigin struct {
@@ -71,7 +73,11 @@ func (s *Server) fork(src *conversation, req forkRequest) (*conversation, error)
 		origin.title = model.SanitizeLine(*req.Title)
 	}
 
-	nc := newConversation(id, src.base, forkRest(rest, id, at), &s.opts, s.faults, s.log)
+	events := forkRest(rest, id, at)
+	if len(events) == 0 && s.opts.Continue != nil {
+		events = s.opts.Continue(at.Add(time.Second))
+	}
+	nc := newConversation(id, src.base, events, &s.opts, s.faults, s.log)
 	nc.fork = origin
 	nc.clock = newClock(true)
 	nc.seed(path, at, stats)
@@ -88,8 +94,21 @@ func (s *Server) fork(src *conversation, req forkRequest) (*conversation, error)
 
 // continuationLocked is what the recording did after the branch path: the
 // recorded events after the last recorded event on it (all of them when
-// none is recorded, as for an empty path).
+// none is recorded, as for an empty path); nothing when the agent did
+// nothing more there (state updates only: the run's last status).
 func (c *conversation) continuationLocked(path []model.Event) []model.Event {
+	rest := c.recordedAfterLocked(path)
+	for _, ev := range rest {
+		if treeEvent(ev) {
+			return rest
+		}
+	}
+	return nil
+}
+
+// recordedAfterLocked is the recording after the last recorded event of
+// path.
+func (c *conversation) recordedAfterLocked(path []model.Event) []model.Event {
 	at := make(map[string]int, len(c.recorded))
 	for i, ev := range c.recorded {
 		if ev.ID != "" {

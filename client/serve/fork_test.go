@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
@@ -211,6 +212,57 @@ func TestForkRealRecordings(t *testing.T) {
 						t.Errorf("event %s hangs from %s, not in the fork", id, p)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestForkAtTheEnd forks at the recording's last event: without
+// Options.Continue the fork stays idle when run (nothing was recorded
+// after); with it, the run emits what Continue made up.
+func TestForkAtTheEnd(t *testing.T) {
+	evs := basicRun(t)
+	last := evs[5] // the agent's reply; the finished update after it is no step
+	made := func(at time.Time) []model.Event {
+		r := newRecording(t)
+		r.start = at
+		r.agentMessage("made up")
+		r.status("finished")
+		return r.evs
+	}
+	for _, tc := range []struct {
+		name     string
+		cont     func(time.Time) []model.Event
+		wantLast string
+	}{{"idle", nil, model.StatusIdle}, {"made up", made, model.StatusFinished}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, url := start(t, Options{Key: testKey, Continue: tc.cont}, map[string][]model.Event{convID: evs})
+			waitPlayed(t, s)
+			info, code := forkOf(t, url, convID, fmt.Sprintf(`{"from_event_id":%q}`, last.ID))
+			if code != http.StatusCreated {
+				t.Fatalf("fork: HTTP %d", code)
+			}
+			post(t, eventsURL(url, info.ID, ""), testKey, `{"content":[{"type":"text","text":"and then?"}],"run":true}`, nil)
+			waitFor(t, "the fork's run", func() bool { return s.conversation(info.ID).finished() })
+			got := restEventsOf(t, url, info.ID)
+			var st forkInfo
+			get(t, url+"/api/conversations/"+info.ID, testKey, &st)
+			if st.Status != tc.wantLast {
+				t.Errorf("the fork ends %s, want %s", st.Status, tc.wantLast)
+			}
+			reply := got[len(got)-1]
+			if tc.cont != nil {
+				reply = got[len(got)-2]
+			}
+			if tc.cont != nil && (reply.Kind != "MessageEvent" || reply.Source != "agent") {
+				t.Errorf("the made-up run did not reply: %s", reply.Raw)
+			}
+			msg := got[len(evs)-2] // the copied branch (five events), then the message
+			if msg.Kind != "MessageEvent" || msg.Source != "user" {
+				t.Fatalf("no message after the copied branch: %s", msg.Raw)
+			}
+			if parents := effectiveParents(got); tc.cont != nil && parents[reply.ID] != msg.ID {
+				t.Errorf("the reply hangs from %q, want the message %s", parents[reply.ID], msg.ID)
 			}
 		})
 	}

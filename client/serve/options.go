@@ -3,6 +3,8 @@ package serve
 import (
 	"log/slog"
 	"time"
+
+	"ohwatch/model"
 )
 
 // MaxGap caps a single wait between two recorded events (before dividing by
@@ -58,6 +60,11 @@ type Options struct {
 	// AuthTimeout bounds the wait for first-frame auth; 0 means
 	// DefaultAuthTimeout.
 	AuthTimeout time.Duration
+	// Continue makes up what a fork does once run when its recording has
+	// nothing after the fork point (a fork at the last event): the events
+	// a run from there emits, stamped from at on. nil leaves such a fork
+	// idle.
+	Continue func(at time.Time) []model.Event
 }
 
 // Faults are deliberate misbehaviours, each modelled on something a real

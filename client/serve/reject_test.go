@@ -39,21 +39,8 @@ func heldAtConfirmation(t *testing.T, base *model.BaseState, evs []model.Event, 
 	return url, ws
 }
 
-// restEvents is every persisted event, over REST.
-func restEvents(t *testing.T, url string) []model.Event {
-	t.Helper()
-	var out []model.Event
-	eachPage(t, eventsURL(url, convID, "/search?limit=100"), "", 100, func(p page, _ string) {
-		for _, raw := range p.Items {
-			ev, err := model.Decode(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, ev)
-		}
-	})
-	return out
-}
+// restEvents is every persisted event of convID, over REST.
+func restEvents(t *testing.T, url string) []model.Event { return restEventsOf(t, url, convID) }
 
 func TestRejectSkipsTheRecordedResult(t *testing.T) {
 	// The CLI recording never says it waits: the HIGH-risk action does.

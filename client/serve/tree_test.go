@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"ohwatch/gen"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
@@ -292,4 +293,49 @@ func rawsOf(evs []model.Event) [][]byte {
 		out[i] = ev.Raw
 	}
 	return out
+}
+
+// TestNavigatedRecordingGoesOutAsRecorded serves a generated conversation
+// that was navigated back twice: every event goes out byte for byte (the
+// recording names its own branches) and HEAD ends where the recording's
+// last tree event is.
+func TestNavigatedRecordingGoesOutAsRecorded(t *testing.T) {
+	var evs []model.Event
+	for raw := range gen.Events(gen.Options{Events: 400, Seed: 5, Branches: 2}) {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	s, url := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
+	waitPlayed(t, s)
+	got := recordedOnly(t, rawsOf(restEventsOf(t, url, convID)), evs)
+	if len(got) != len(evs) {
+		t.Fatalf("%d of %d events served", len(got), len(evs))
+	}
+	for i := range evs {
+		if !rawEqual(got[i], evs[i].Raw) {
+			t.Fatalf("event %d changed:\n%s\n%s", i, got[i], evs[i].Raw)
+		}
+	}
+	last, navigations := "", 0
+	for _, ev := range evs {
+		if treeEvent(ev) {
+			if last != "" && ev.ParentID != "" && ev.ParentID != last {
+				navigations++
+			}
+			last = ev.ID
+		}
+	}
+	if navigations == 0 {
+		t.Fatal("the generated recording was never navigated")
+	}
+	var info struct {
+		Leaf string `json:"leaf_event_id"`
+	}
+	get(t, url+"/api/conversations/"+convID, testKey, &info)
+	if info.Leaf != last {
+		t.Errorf("leaf %q, want %q", info.Leaf, last)
+	}
 }

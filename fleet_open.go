@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"ohwatch/client/agentserver"
+	"ohwatch/client/cloud"
+	"ohwatch/client/files"
+	"ohwatch/client/fleetsource"
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// opener makes the session of one conversation of a fleet source, for the
+// full monitor: its history loaded again (from disk, REST or Cloud's
+// stored events, with progress where the source knows it) and its live
+// feed. The fleet itself keeps no events; opening reads them.
+type opener func(ctx context.Context, id string) (session, error)
+
+// localOpener opens a conversation of a local root: read with progress,
+// then followed from where the read ended, as a live source.
+func localOpener(src *fleetsource.LocalSource) opener {
+	return func(ctx context.Context, id string) (session, error) {
+		dir := src.Path(id)
+		if dir == "" {
+			return session{}, fmt.Errorf("%s is not in %s", id, src.Label())
+		}
+		r, err := files.Open(dir)
+		if err != nil {
+			return session{}, err
+		}
+		header := r.Header()
+		feed := make(chan model.Batch, 4)
+		go func() {
+			defer close(feed)
+			streamChunks(ctx, r, feed)
+			r.Close()
+			follower := files.Follower{Dir: dir, From: int64(header.EventFiles)}
+			if err := follower.Run(ctx, feed); err != nil && ctx.Err() == nil {
+				sendBatch(ctx, feed, model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}})
+			}
+		}()
+		return session{
+			id:      header.ID,
+			title:   titleOf(header.Title, header.ID, dir),
+			source:  "follow " + dir,
+			log:     reducer.NewLog(header.Base, header.EventFiles),
+			feed:    feed,
+			live:    true,
+			traceID: traceKey(header.ID, dir),
+		}, nil
+	}
+}
+
+// serverOpener opens a conversation of an agent-server, as `ohwatch
+// watch` does: history over REST, then the socket, with confirmations.
+func serverOpener(c *agentserver.Client) opener {
+	return func(ctx context.Context, id string) (session, error) {
+		s := serverSession(ctx, c, id, serverTitle(ctx, c, id))
+		// A fork made here is listed under its parent by the fleet's
+		// listing: b goes back to the table rather than open it twice.
+		s.branching = brancher{ctx: ctx, c: c, id: id, fleet: true}
+		return s, nil
+	}
+}
+
+// serverSession is the live session of conversation id on the agent-server
+// c talks to: the one `ohwatch watch` shows, also opened from the fleet.
+func serverSession(ctx context.Context, c *agentserver.Client, id, title string) session {
+	return session{
+		id:        id,
+		title:     title,
+		source:    "ws " + c.BaseURL(),
+		log:       reducer.NewLog(nil, 0),
+		feed:      c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3}),
+		live:      true,
+		server:    c.BaseURL(),
+		confirm:   func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },
+		controls:  confirmer{c: c, id: id},
+		branching: brancher{ctx: ctx, c: c, id: id},
+		traceID:   id,
+	}
+}
+
+// cloudOpener opens a Cloud conversation: a running one live from its
+// sandbox's agent-server, a paused one from the events Cloud stored,
+// without resuming its sandbox.
+func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) opener {
+	return func(ctx context.Context, id string) (session, error) {
+		conv, ok := src.Conversation(id)
+		if !ok {
+			return session{}, fmt.Errorf("%s is not in the Cloud listing", id)
+		}
+		title := conv.Title
+		if title == "" {
+			title = id
+		}
+		if conv.Running() {
+			target, err := sess.Live(ctx, conv)
+			if err != nil {
+				return session{}, err
+			}
+			secrets.Add(target.SessionKey)
+			c, err := agentserver.New(target.AgentServerURL, target.SessionKey, agentserver.WithLogger(logger))
+			if err != nil {
+				return session{}, err
+			}
+			return serverSession(ctx, c, target.ConversationID, title), nil
+		}
+		feed := make(chan model.Batch, 4)
+		go func() {
+			defer close(feed)
+			loaded := 0
+			err := sess.StoredEvents(ctx, id, func(evs []model.Event) error {
+				loaded += len(evs)
+				if !sendBatch(ctx, feed, model.Batch{Events: evs, Progress: &model.Progress{Loaded: loaded}}) {
+					return ctx.Err()
+				}
+				return nil
+			})
+			if err != nil && ctx.Err() == nil {
+				sendBatch(ctx, feed, model.Batch{Warnings: []string{model.SanitizeLine(sess.Redact(err.Error()))}})
+			}
+		}()
+		return session{
+			id:        id,
+			title:     title + " (sandbox paused: Cloud's stored events)",
+			source:    "cloud stored events",
+			log:       reducer.NewLog(nil, 0),
+			feed:      feed,
+			recording: true,
+			traceID:   id,
+		}, nil
+	}
+}
+
+// sendBatch hands b to feed unless ctx ends first; it reports whether it
+// was handed over.
+func sendBatch(ctx context.Context, feed chan<- model.Batch, b model.Batch) bool {
+	select {
+	case feed <- b:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
