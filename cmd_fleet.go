@@ -17,7 +17,7 @@ import (
 	"ohwatch/model"
 )
 
-const fleetUsageLine = "fleet [SOURCE…] [--headless [--json] [--until all|any]] [--interval D] [--no-notify] [--session-key-file URL=FILE]…"
+const fleetUsageLine = "fleet [ROOT|URL|cloud]… [--headless [--json] [--until all|any]] [--interval D] [--no-notify] [--session-key-file URL=FILE]…"
 
 // fleetConfig is `ohwatch fleet` as parsed: where to watch and how.
 type fleetConfig struct {
@@ -64,7 +64,7 @@ func parseFleet(args []string, env *environment) (*fleetConfig, int, bool) {
 	cfg := &fleetConfig{}
 	fs.BoolVar(&cfg.headless, "headless", false, "print a line per status change of any conversation instead of the table (automatic when stdout is not a terminal)")
 	fs.BoolVar(&cfg.json, "json", false, "with --headless: print JSONL, one object per status change, then the result")
-	until := fs.String("until", "", "with --headless: exit when `all` conversations ended, or when `any` reached a terminal state, with the exit code of the worst outcome (error > stuck > none > finished)")
+	until := fs.String("until", "", "with --headless, `all|any`: exit once every conversation ended (all) or one reached a terminal state (any), with the exit code of the worst outcome (error > stuck > none > finished)")
 	fs.DurationVar(&cfg.interval, "interval", fleetsource.DefaultInterval, "how often agent-servers and Cloud are asked for new conversations (backing off while they fail)")
 	fs.BoolVar(&cfg.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when a conversation needs you")
 	fs.Var(&cfg.keys, "session-key-file", "read an agent-server's session key from a file: `URL=FILE` for one server (repeat for several), FILE for every server without one (else SESSION_API_KEY)")

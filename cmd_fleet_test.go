@@ -1,15 +1,22 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"ohwatch/client/fleetsource"
 	"ohwatch/client/serve"
+	"ohwatch/fleet"
 	"ohwatch/gen"
 	"ohwatch/headless"
+	"ohwatch/model"
 )
 
 // serveEndings serves, under key, one generated conversation per end
@@ -153,5 +160,80 @@ func TestFleetUntilNeedsHeadless(t *testing.T) {
 	env := &environment{stdout: &out, stderr: &errs, getenv: func(string) string { return "" }, isTerminal: true}
 	if code := dispatch([]string{"fleet", t.TempDir(), "--until", "all"}, env); code != exitUsage || !strings.Contains(errs.String(), "--until needs --headless") {
 		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+}
+
+// TestFleetOpensAConversation opens a conversation of each kind of source
+// as enter does in the table: a server's live, with its controls (as
+// `ohwatch watch` shows it); a local one at rest as `ohwatch replay` shows
+// it, read whole with its progress.
+func TestFleetOpensAConversation(t *testing.T) {
+	url, ids := serveEndings(t, "", 500, "finished")
+	root := t.TempDir()
+	dir := filepath.Join(root, "conv-0")
+	if err := gen.WriteDir(dir, gen.Options{Events: 25, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(dir, "events"), old, old)
+	env := &environment{stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	cfg := &fleetConfig{sources: []string{url, root}, interval: 50 * time.Millisecond}
+	fl, err := cfg.build(env, new(model.Secrets), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	feed := fleetsource.Watch(ctx, fl.sources, fleetsource.Options{})
+	f := fleet.New()
+	for f.Len() < 2 {
+		f.Apply(<-feed)
+	}
+	go func() {
+		for range feed {
+		}
+	}()
+
+	s, err := fl.open(ctx, model.ConversationRef{Source: url, Kind: model.SourceServer, ID: ids[0]})
+	if err != nil || !s.live || s.controls == nil || s.server != url {
+		t.Fatalf("server conversation: live %v, controls %v, server %q, %v", s.live, s.controls, s.server, err)
+	}
+	if n := countUntil(t, s.feed, func(b model.Batch) bool { return b.Conn != nil && b.Conn.Phase == model.PhaseLive }); n == 0 {
+		t.Error("the server conversation opened without its history")
+	}
+
+	var local session
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if local, err = fl.open(ctx, model.ConversationRef{Source: root, Kind: model.SourceLocal, ID: "conv-0"}); err == nil {
+			break
+		}
+	}
+	if err != nil || !local.recording || local.live {
+		t.Fatalf("local conversation: recording %v, live %v, %v", local.recording, local.live, err)
+	}
+	if n := countUntil(t, local.feed, nil); n != 25 {
+		t.Errorf("the local conversation opened with %d events, want 25", n)
+	}
+}
+
+// countUntil counts the events of feed until stop says so (nil: until the
+// feed closes).
+func countUntil(t *testing.T, feed <-chan model.Batch, stop func(model.Batch) bool) int {
+	t.Helper()
+	n := 0
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case b, ok := <-feed:
+			if !ok {
+				return n
+			}
+			n += len(b.Events)
+			if stop != nil && stop(b) {
+				return n
+			}
+		case <-timeout:
+			t.Fatalf("the feed did not end (%d events)", n)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
+	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -14,6 +15,7 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/client/files"
+	"ohwatch/client/fleetsource"
 	"ohwatch/format"
 	"ohwatch/model"
 )
@@ -64,6 +66,9 @@ func runList(args []string, env *environment) int {
 		var flush func()
 		env, flush = env.withSecrets(secrets)
 		defer flush()
+		if env.isTerminal && !*asJSON {
+			return listTable(ctx, env, where, *keyFile, themeF, secrets)
+		}
 		rows, err = listServer(ctx, where, key)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "ohwatch ls: %v\n", err)
@@ -86,6 +91,9 @@ func runList(args []string, env *environment) int {
 			// default root not existing yet.
 			return reportUsage(env.stderr, "ls", missingPath(where, err, "give a conversations root, or an agent-server URL (http://HOST:PORT)"))
 		}
+		if env.isTerminal && !*asJSON {
+			return listTable(ctx, env, where, "", themeF, new(model.Secrets))
+		}
 		var err error
 		rows, err = listLocal(ctx, where, env.stderr)
 		if err != nil {
@@ -103,12 +111,23 @@ func runList(args []string, env *environment) int {
 		}
 		return 0
 	}
-	if env.isTerminal && len(rows) > 0 {
-		// In a terminal, ls is a browser: pick one and it opens.
-		return browseAndReplay(env, rows, themeF)
-	}
 	writeListing(env.stdout, rows)
 	return 0
+}
+
+// listTable is `ohwatch ls` in a terminal: the fleet table over its one
+// source, live, where enter opens a conversation in the full monitor (a
+// server's live, a local one read and followed) and esc comes back.
+func listTable(ctx context.Context, env *environment, where, keyPath string, themeF themeFlag, secrets *model.Secrets) int {
+	cfg := &fleetConfig{sources: []string{where}, interval: fleetsource.DefaultInterval, theme: themeF}
+	if keyPath != "" {
+		cfg.keys.entries = []keyFile{{path: keyPath}}
+	}
+	fl, err := cfg.build(env, secrets, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return reportUsage(env.stderr, "ls", err)
+	}
+	return fl.run(ctx, env, cfg)
 }
 
 func listLocal(ctx context.Context, root string, stderr io.Writer) ([]listing, error) {

@@ -19,8 +19,10 @@ import (
 // feed. The fleet itself keeps no events; opening reads them.
 type opener func(ctx context.Context, id string) (session, error)
 
-// localOpener opens a conversation of a local root: read with progress,
-// then followed from where the read ended, as a live source.
+// localOpener opens a conversation of a local root: one at rest as
+// `ohwatch replay` shows it (read with progress, a recording whose last
+// status is final), one being written read likewise and then followed
+// from where the read ended, live.
 func localOpener(src *fleetsource.LocalSource) opener {
 	return func(ctx context.Context, id string) (session, error) {
 		dir := src.Path(id)
@@ -32,25 +34,33 @@ func localOpener(src *fleetsource.LocalSource) opener {
 			return session{}, err
 		}
 		header := r.Header()
+		growing := src.Growing(id)
 		feed := make(chan model.Batch, 4)
 		go func() {
 			defer close(feed)
 			streamChunks(ctx, r, feed)
 			r.Close()
+			if !growing {
+				return
+			}
 			follower := files.Follower{Dir: dir, From: int64(header.EventFiles)}
 			if err := follower.Run(ctx, feed); err != nil && ctx.Err() == nil {
 				sendBatch(ctx, feed, model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}})
 			}
 		}()
-		return session{
-			id:      header.ID,
-			title:   titleOf(header.Title, header.ID, dir),
-			source:  "follow " + dir,
-			log:     reducer.NewLog(header.Base, header.EventFiles),
-			feed:    feed,
-			live:    true,
-			traceID: traceKey(header.ID, dir),
-		}, nil
+		s := session{
+			id:        header.ID,
+			title:     titleOf(header.Title, header.ID, dir),
+			source:    "replay " + dir,
+			log:       reducer.NewLog(header.Base, header.EventFiles),
+			feed:      feed,
+			recording: !growing,
+			traceID:   traceKey(header.ID, dir),
+		}
+		if growing {
+			s.source, s.live = "follow "+dir, true
+		}
+		return s, nil
 	}
 }
 

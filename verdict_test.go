@@ -13,6 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/client/files"
+	"ohwatch/client/fleetsource"
+	"ohwatch/fleet"
 	"ohwatch/gen"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
@@ -22,7 +24,7 @@ import (
 
 // TestOneVerdictEverywhere runs the five surfaces that state a recording's
 // status — the TUI header, `state` (text and JSON), `ls` (text, JSON and
-// the browser's rows), `export` (markdown and JSON) and `replay
+// the table's rows), `export` (markdown and JSON) and `replay
 // --headless` (text and JSONL) — over every recording, and checks that
 // they all give the same verdict: its last status is final, with where it
 // came from ("finished (recorded, inferred)" for the CLI recordings, which
@@ -30,6 +32,12 @@ import (
 func TestOneVerdictEverywhere(t *testing.T) {
 	root := t.TempDir()
 	if err := gen.WriteDir(filepath.Join(root, "generated"), gen.Options{Events: 300, Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	// Written an hour ago: the table reads it as a recording, not as a
+	// conversation being written that it follows.
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "generated", "events"), old, old); err != nil {
 		t.Fatal(err)
 	}
 	roots := []string{filepath.Join(upstream.Dir(t), "trajectories"), root}
@@ -40,7 +48,7 @@ func TestOneVerdictEverywhere(t *testing.T) {
 		if err := json.Unmarshal([]byte(lsJSON), &listed); err != nil {
 			t.Fatalf("ls --json: %v\n%s", err, lsJSON)
 		}
-		browsed := browseRowsOf(listed)
+		table := tableVerdicts(t, r)
 		entries, _ := os.ReadDir(r)
 		for _, e := range entries {
 			path := filepath.Join(r, e.Name())
@@ -59,17 +67,26 @@ func TestOneVerdictEverywhere(t *testing.T) {
 					`(?m)^(?:terminal state reached: (.+)|no terminal state reached: .*\(last status: (.+)\))$`)
 				lines := strings.Split(strings.TrimSpace(runOut(t, "replay", path, "--headless", "--json")), "\n")
 				got["replay --headless --json"] = jsonField(t, lines[len(lines)-1], "verdict")
-				for i, l := range listed {
+				for _, l := range listed {
 					if l.Path == path {
 						got["ls"] = field(t, lsText, `(?m)^`+regexp.QuoteMeta(l.ID)+` +(.+?\))  `)
 						got["ls --json"] = l.Verdict
-						got["ls browser"] = browsed[i].Verdict
+						got["ls table"] = table[e.Name()]
 					}
 				}
 				if len(got) != 10 {
 					t.Errorf("ls did not list %s", path)
 				}
 				for surface, v := range got {
+					if surface == "ls table" {
+						// The table folds without the base state (it keeps
+						// no log to apply it to): the same status, as
+						// final, from the events themselves.
+						if w, _, _ := strings.Cut(want, ", "); !strings.HasPrefix(v, w+", ") {
+							t.Errorf("%s says %q, want %q…", surface, v, w)
+						}
+						continue
+					}
 					if v != want {
 						t.Errorf("%s says %q, want %q", surface, v, want)
 					}
@@ -179,5 +196,34 @@ func TestListServerWordsTheRESTStatus(t *testing.T) {
 	}
 	if r.Status == "" || r.Verdict != want || r.StatusFinal != final {
 		t.Errorf("status %q: verdict %q (final %v), want %q (final %v)", r.Status, r.Verdict, r.StatusFinal, want, final)
+	}
+}
+
+// tableVerdicts are the verdicts the rows of `ls ROOT`'s table state, by
+// directory name, once every conversation of the root has been read.
+func tableVerdicts(t *testing.T, root string) map[string]string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	feed := fleetsource.Watch(ctx, []fleetsource.Source{fleetsource.Local(root, fleetsource.LocalOptions{})}, fleetsource.Options{})
+	f := fleet.New()
+	entries, _ := os.ReadDir(root)
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case ups := <-feed:
+			f.Apply(ups)
+		case <-deadline:
+			t.Fatalf("the table of %s did not read every conversation", root)
+		}
+		out := map[string]string{}
+		for _, ref := range f.Refs() {
+			if r, _ := f.Row(ref); r.ConnKnown && r.Conn.Phase == model.PhaseDone {
+				out[ref.ID] = r.Verdict.String()
+			}
+		}
+		if len(out) == len(entries) {
+			return out
+		}
 	}
 }

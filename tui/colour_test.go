@@ -267,22 +267,3 @@ func TestThemeChoice(t *testing.T) {
 		t.Errorf("profile report ignored: styles for %v", m.styles.Profile)
 	}
 }
-
-// TestBrowserTheme: the ls browser picks its palette as the main screen
-// does: dark when the background is unknown, fixed by --theme.
-func TestBrowserTheme(t *testing.T) {
-	dark, light := theme.New(true, colorprofile.TrueColor), theme.New(false, colorprofile.TrueColor)
-	b := newBrowser(BrowseOptions{Profile: colorprofile.TrueColor})
-	if b.styles.Text.GetForeground() != dark.Text.GetForeground() {
-		t.Error("the browser is not dark while the background is unknown")
-	}
-	next, _ := b.Update(tea.BackgroundColorMsg{Color: whiteColor{}})
-	if next.(browser).styles.Text.GetForeground() != light.Text.GetForeground() {
-		t.Error("auto: the browser ignores a light background")
-	}
-	b = newBrowser(BrowseOptions{Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
-	next, _ = b.Update(tea.BackgroundColorMsg{Color: whiteColor{}})
-	if next.(browser).styles.Text.GetForeground() != dark.Text.GetForeground() {
-		t.Error("--theme dark: the browser follows the background")
-	}
-}

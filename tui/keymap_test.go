@@ -38,12 +38,12 @@ func TestEveryBindingIsInTheHelp(t *testing.T) {
 
 // TestEveryHandledKeyIsBound presses every key a terminal sends (every
 // printable character, the named keys, ctrl with every letter) in every
-// place of the conversation view and of the browser; a key that does
+// place of the conversation view; a key that does
 // anything there other than what an unbound key does must be one of the
 // KeyMap's. Text prompts are left out: there typing is the point.
 func TestEveryHandledKeyIsBound(t *testing.T) {
 	bound := map[string]bool{}
-	for _, b := range append(DefaultKeyMap().all(), browserKeys.Sort) {
+	for _, b := range DefaultKeyMap().all() {
 		for _, k := range b.Keys() {
 			bound[k] = true
 		}
@@ -99,19 +99,6 @@ func TestEveryHandledKeyIsBound(t *testing.T) {
 			if effect(build, k) != idle {
 				t.Errorf("%s: %q does something, and no binding of the KeyMap has it", name, k.String())
 			}
-		}
-	}
-	// The browser, the same way.
-	rows := browseRows()
-	bEffect := func(k tea.KeyPressMsg) string {
-		b := newBrowser(BrowseOptions{Rows: rows, NoColor: true})
-		next, cmd := b.Update(k)
-		return next.(browser).render() + "\x00" + strings.Repeat("cmd", boolInt(cmd != nil))
-	}
-	idle := bEffect(unbound)
-	for _, k := range terminalKeys() {
-		if !bound[k.String()] && bEffect(k) != idle {
-			t.Errorf("browser: %q does something, and no binding has it", k.String())
 		}
 	}
 }

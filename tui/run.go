@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// ErrInterrupted is returned by Run and Browse when the user pressed
+// ErrInterrupted is returned by Run and RunFleet when the user pressed
 // Ctrl-C: the terminal is in raw mode, so it arrives as a key, and it means
 // what SIGINT means (exit 130), where q is a plain quit.
 var ErrInterrupted = errors.New("interrupted")
@@ -58,7 +58,7 @@ func runModel(ctx context.Context, root *Model, extra ...tea.ProgramOption) erro
 // caller exits as an unreachable source does (4), like headless.
 var ErrUnreachable = errors.New("could not watch the conversation")
 
-// runError is what Run and Browse return for the error of a program that
+// runError is what Run and RunFleet return for the error of a program that
 // ended: nil when ctx ended it, ErrInterrupted for Ctrl-C.
 func runError(ctx context.Context, err error) error {
 	switch {

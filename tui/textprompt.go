@@ -20,7 +20,7 @@ const maxInputRunes = 200
 const maxSearchHistory = 50
 
 // newTextInput is the editor behind every text prompt (search, jump, the
-// browser's filter): a bubbles textinput, so the keys people expect work —
+// fleet table's filter): a bubbles textinput, so the keys people expect work —
 // ←/→, home/end, ctrl+a/e, ctrl+u, ctrl+k, ctrl+w, alt+←/→ — and pasted
 // text lands in it. The prompt draws it itself, in the theme's styles, so
 // only the editing is borrowed; the clipboard key and the completion keys

@@ -47,3 +47,12 @@ func truncateCells(s string, w int, tail string) string {
 	}
 	return m.Truncate(s+strings.Repeat(" ", w+1), w, tail)
 }
+
+// pad makes s exactly w cells, aligned left or right.
+func pad(s string, w int, right bool) string {
+	if right {
+		s = truncate(s, w)
+		return strings.Repeat(" ", max(w-textWidth(s), 0)) + s
+	}
+	return fitLine(s, w)
+}

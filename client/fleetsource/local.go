@@ -69,7 +69,8 @@ const (
 )
 
 // Local watches every conversation directory of root: each is listed (its
-// summary is its listing), then read once with the files readers, a few
+// summary is its listing), then read once with the files readers (and
+// said to be done: PhaseDone, its last status final, until it grows), a few
 // at a time, most recently active first; a conversation being written
 // (its events/ directory changed within Quiet), or whose events/ directory
 // changes after it was read, is followed (files.Follower) until it has
@@ -106,6 +107,16 @@ func (s *LocalSource) Path(id string) string {
 	s.l.mu.Lock()
 	defer s.l.mu.Unlock()
 	return s.l.paths[id]
+}
+
+// Growing reports whether the conversation with that id is being written
+// now (followed), rather than read and at rest: opening it then follows
+// it live, where a conversation at rest opens as a recording.
+func (s *LocalSource) Growing(id string) bool {
+	s.l.mu.Lock()
+	defer s.l.mu.Unlock()
+	c := s.l.convs[s.l.paths[id]]
+	return c != nil && c.state == stateFollowing
 }
 
 // Run implements Source.
@@ -254,6 +265,15 @@ func (l *local) read(ctx context.Context, c *localConv, emit func(...model.Fleet
 		emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}}})
 	}
 	l.rest(c, n, stamp)
+	if ctx.Err() == nil {
+		emit(rested(c.ref))
+	}
+}
+
+// rested says a conversation has nothing more for now: a recording whose
+// last status is final, until it grows again (PhaseLive once more).
+func rested(ref model.ConversationRef) model.FleetUpdate {
+	return model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseDone}}}
 }
 
 // rest records that c was read up to from event files, as its events/
@@ -317,13 +337,13 @@ func (l *local) follow(ctx context.Context, c *localConv, emit func(...model.Fle
 		case b, ok := <-feed:
 			if !ok {
 				l.rest(c, n, stamp)
-				l.relist(c, emit)
+				if ctx.Err() == nil {
+					l.relist(c, emit)
+					emit(rested(c.ref))
+				}
 				return
 			}
 			n += int64(len(b.Events))
-			if from > 0 {
-				b.Conn = nil // it was live already
-			}
 			if len(b.Events) > 0 || len(b.Warnings) > 0 || b.Conn != nil {
 				emit(model.FleetUpdate{Ref: c.ref, Batch: b})
 			}

@@ -46,7 +46,7 @@ var fastLocal = LocalOptions{Poll: 10 * time.Millisecond, Follow: 5 * time.Milli
 
 // TestLocalRootListsReadsFollowsAndNotices watches a root of three
 // conversations: the first slice lists all three; every event of each
-// arrives once, read with its progress; a conversation that grows after it was read hands on only
+// arrives once, read with its progress, and the read ends done; a conversation that grows after it was read hands on only
 // what is new, also after it went quiet and grew again; a directory that
 // appears in the root is listed and read.
 func TestLocalRootListsReadsFollowsAndNotices(t *testing.T) {
@@ -88,12 +88,24 @@ func TestLocalRootListsReadsFollowsAndNotices(t *testing.T) {
 		t.Errorf("Path = %q, want %q", got, dirs[2])
 	}
 
+	v.waitFor(t, "every read to be done", func(v *fleetView) bool {
+		for _, id := range ids {
+			c := v.conv(id)
+			if len(c.conns) == 0 || c.conns[len(c.conns)-1].Phase != model.PhaseDone {
+				return false
+			}
+		}
+		return true
+	})
 	grown := appendEvent(t, dirs[1], sizes[1])
 	v.waitFor(t, "the event added after the read", func(v *fleetView) bool {
 		ids := v.conv(ids[1]).ids
 		return len(ids) == sizes[1]+1 && ids[len(ids)-1] == grown
 	})
-	time.Sleep(3 * fastLocal.Quiet) // let it go quiet: it rests again
+	v.waitFor(t, "live while it grows, done once quiet", func(v *fleetView) bool {
+		cs := v.conv(ids[1]).conns
+		return len(cs) >= 3 && cs[len(cs)-2].Phase == model.PhaseLive && cs[len(cs)-1].Phase == model.PhaseDone
+	})
 	again := appendEvent(t, dirs[1], sizes[1]+1)
 	v.waitFor(t, "the event added once it rested", func(v *fleetView) bool {
 		ids := v.conv(ids[1]).ids
