@@ -4,10 +4,10 @@ import "unsafe"
 
 // The event kinds ohwatch knows, in one table: their names as sent, how the
 // lean decoder reads them, their full payload types, how the screen groups
-// and marks them, whether they are noise, whether the server stores them
-// and which Python module defines them. The decoder, the reducer's kind
-// counts, the TUI's kind column and filter, serve and export all read this
-// table, so adding a kind means adding its name constant and its row here
+// and marks them, whether they are noise, whether the server stores them,
+// whether they can become HEAD and which Python module defines them. The
+// decoder, the reducer's kind counts and fold tree, the TUI's kind column
+// and filter, serve, the recorder and export all read this table, so adding a kind means adding its name constant and its row here
 // (and its body and payload types when it carries facts of its own).
 
 // The kinds' names as they arrive in the `kind` field.
