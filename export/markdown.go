@@ -94,7 +94,7 @@ func (m *mdWriter) tasks(items []reducer.TaskItem) {
 // updates, deltas, token ids, LLM logs) is left to the status lines, and
 // the system prompt, long and the same in every conversation, is left out.
 func (m *mdWriter) event(i int, ev model.Event) {
-	if k := model.KindOf(ev); k != nil && (k.Noise || k.Name == model.KindSystemPrompt) {
+	if k := model.KindOf(&ev); k != nil && (k.Noise || k.Name == model.KindSystemPrompt) {
 		return
 	}
 	stamp := ""
@@ -118,7 +118,7 @@ func (m *mdWriter) event(i int, ev model.Event) {
 	case *model.ObservationEvent:
 		m.observation(d)
 	default:
-		if model.GroupOf(ev) == model.GroupError {
+		if model.GroupOf(&ev) == model.GroupError {
 			m.printf("**Error**%s: %s\n\n", stamp, ev.Summary)
 			return
 		}

@@ -98,10 +98,14 @@ type Change struct {
 	Raised Attention
 }
 
-// StatusChanged reports whether the stated status changed (its value, or
-// whether it is final).
+// StatusChanged reports whether the stated status changed: its value, or
+// whether a finished is final (a snapshot confirming a running says
+// nothing new to a reader).
 func (c Change) StatusChanged() bool {
-	return c.From.Status != c.To.Status || c.From.Final() != c.To.Final()
+	if c.From.Status != c.To.Status {
+		return true
+	}
+	return c.To.Status == model.StatusFinished && c.From.Final() != c.To.Final()
 }
 
 // Apply folds a slice of updates, in order, and returns what changed, one
@@ -213,8 +217,9 @@ func (e *entry) apply(u *model.FleetUpdate) (added int) {
 		}
 		if e.firstUser == "" && ev.Source == "user" {
 			if _, ok := ev.Body.(*model.Message); ok && ev.Summary != "" {
-				// The summary says "user: …"; a title needs only the words.
-				e.firstUser = strings.Clone(strings.TrimPrefix(model.SanitizeLine(ev.Summary), "user: "))
+				// The summary says "user: …"; a title needs only the words,
+				// and not all of them.
+				e.firstUser = titleOf(strings.TrimPrefix(model.SanitizeLine(ev.Summary), "user: "))
 			}
 		}
 	}
@@ -252,6 +257,22 @@ func (e *entry) apply(u *model.FleetUpdate) (added int) {
 		}
 	}
 	return added
+}
+
+// titleLimit is the most runes of a first message kept as a title, about
+// what a server's own titles hold.
+const titleLimit = 60
+
+// titleOf is a copy of text cut to titleLimit runes, "…" marking a cut.
+func titleOf(text string) string {
+	n := 0
+	for i := range text {
+		if n == titleLimit {
+			return text[:i] + "…"
+		}
+		n++
+	}
+	return strings.Clone(text)
 }
 
 // listedMetrics reads a listing's stats by the reducer's own rule: a base

@@ -389,3 +389,28 @@ func TestLiveActivityIsWhenEventsArrive(t *testing.T) {
 		t.Fatalf("a duplicate moved the last activity to %v", r.LastActivity)
 	}
 }
+
+func TestStatusChangedAndTitles(t *testing.T) {
+	v := func(s string, confirmed bool) reducer.Verdict {
+		return reducer.Verdict{Status: s, Confirmed: confirmed}
+	}
+	for _, tc := range []struct {
+		from, to reducer.Verdict
+		want     bool
+	}{
+		{v("running", false), v("running", true), false},
+		{v("finished", false), v("finished", true), true},
+		{v("running", false), v("finished", false), true},
+		{v("", false), v("idle", false), true},
+	} {
+		if got := (Change{From: tc.from, To: tc.to}).StatusChanged(); got != tc.want {
+			t.Errorf("%v -> %v changed %v", tc.from, tc.to, got)
+		}
+	}
+	f := New()
+	c := newConv("s", "long")
+	f.Apply([]model.FleetUpdate{c.events(c.user("user: " + strings.Repeat("é", 100)))})
+	if r, _ := f.Row(c.ref); r.Title != strings.Repeat("é", titleLimit)+"…" {
+		t.Fatalf("title %q", r.Title)
+	}
+}

@@ -1,11 +1,13 @@
 package model
 
+import "unsafe"
+
 // The event kinds ohwatch knows, in one table: their names as sent, how the
 // lean decoder reads them, their full payload types, how the screen groups
-// and marks them, whether they are noise, whether the server stores them
-// and which Python module defines them. The decoder, the reducer's kind
-// counts, the TUI's kind column and filter, serve and export all read this
-// table, so adding a kind means adding its name constant and its row here
+// and marks them, whether they are noise, whether the server stores them,
+// whether they can become HEAD and which Python module defines them. The
+// decoder, the reducer's kind counts and fold tree, the TUI's kind column
+// and filter, serve, the recorder and export all read this table, so adding a kind means adding its name constant and its row here
 // (and its body and payload types when it carries facts of its own).
 
 // The kinds' names as they arrive in the `kind` field.
@@ -142,31 +144,66 @@ const groupUnknownGlyph = "?"
 // Kinds returns the table, in its order. It is shared: do not modify it.
 func Kinds() []EventKind { return kinds[:] }
 
-// kindsByLen lists, per name length, the indexes of the kinds whose name
-// has that many bytes: a lookup compares at most a few names, as fast as a
-// switch over the names, without a second list of them.
-var kindsByLen = func() [][]int8 {
-	longest := 0
+// kindSlots is a perfect hash of the table's names: the slot of a name
+// (kindSlot) holds 1 + the index of the only kind that can have it, 0 for
+// none, so a lookup hashes two bytes and compares one name, faster than a
+// switch over the names and without a second list of them. kindHash picks,
+// once, the byte and the multiplier that spread the names without a
+// collision.
+var (
+	kindSlots                [1 << kindSlotBits]int8
+	kindHashMul, kindHashPos = kindHash()
+)
+
+// kindSlotBits sizes kindSlots: a few times more slots than kinds.
+const kindSlotBits = 7
+
+// kindSlot is the slot of a name longer than kindHashPos.
+func kindSlot(name string) uint {
+	return (uint(len(name))*kindHashMul + uint(name[len(name)-1-int(kindHashPos)])) & (1<<kindSlotBits - 1)
+}
+
+// kindHash finds a byte position (from the end) and a multiplier under
+// which every name of the table gets a slot of its own, and fills
+// kindSlots.
+func kindHash() (mul, pos uint) {
+	shortest := len(kinds[0].Name)
 	for _, k := range kinds {
-		longest = max(longest, len(k.Name))
+		shortest = min(shortest, len(k.Name))
 	}
-	by := make([][]int8, longest+1)
-	for i, k := range kinds {
-		by[len(k.Name)] = append(by[len(k.Name)], int8(i))
+	for pos = 0; int(pos) < shortest; pos++ {
+	next:
+		for mul = 1; mul < 1<<12; mul++ {
+			var slots [1 << kindSlotBits]int8
+			for i, k := range kinds {
+				h := (uint(len(k.Name))*mul + uint(k.Name[len(k.Name)-1-int(pos)])) & (1<<kindSlotBits - 1)
+				if slots[h] != 0 {
+					continue next
+				}
+				slots[h] = int8(i + 1)
+			}
+			kindSlots = slots
+			return mul, pos
+		}
 	}
-	return by
-}()
+	panic("model: no perfect hash of the kind names; make kindSlotBits larger")
+}
 
 // KindIndex returns the position in Kinds of the kind called name, or -1.
 // It never allocates.
 func KindIndex(name string) int {
-	if len(name) >= len(kindsByLen) {
+	if len(name) <= int(kindHashPos) {
 		return -1
 	}
-	for _, i := range kindsByLen[len(name)] {
-		if kinds[i].Name == name {
-			return int(i)
-		}
+	i := int(kindSlots[kindSlot(name)]) - 1
+	if i < 0 {
+		return -1
+	}
+	k := kinds[i].Name
+	// Decode hands out the table's own strings: the same bytes need no
+	// comparing.
+	if len(k) == len(name) && (unsafe.StringData(k) == unsafe.StringData(name) || k == name) {
+		return i
 	}
 	return -1
 }
@@ -180,14 +217,19 @@ func KindNamed(name string) *EventKind {
 	return nil
 }
 
-// KindOf returns the kind of a decoded event, read from its body: nil for
-// an event whose kind is not in the table or whose fields did not fit it
-// (an *Unknown body).
-func KindOf(ev Event) *EventKind {
-	if i := KindIndex(ev.Kind); i >= 0 && kinds[i].is(ev.Body) {
+// KindOf returns the kind of a decoded event: nil for an event whose kind
+// is not in the table or whose fields did not fit it (an *Unknown body).
+// It trusts that the name and the body agree, as Decode makes them, and
+// costs a name lookup: the event list asks it of every event it scans.
+func KindOf(ev *Event) *EventKind {
+	switch ev.Body.(type) {
+	case *Unknown, nil:
+		return nil
+	}
+	if i := KindIndex(ev.Kind); i >= 0 {
 		return &kinds[i]
 	}
-	// An event built without its name (or with another): by body alone.
+	// An event built by hand without its name: by body alone.
 	for i := range kinds {
 		if kinds[i].is(ev.Body) {
 			return &kinds[i]
@@ -198,7 +240,7 @@ func KindOf(ev Event) *EventKind {
 
 // GroupOf returns the group an event is listed under: its kind's group, or
 // GroupUnknown.
-func GroupOf(ev Event) string {
+func GroupOf(ev *Event) string {
 	if k := KindOf(ev); k != nil {
 		return k.Group
 	}
@@ -243,10 +285,26 @@ func Groups() []string {
 	return out
 }
 
+// noiseGroups are the groups of noise, fewer to compare than all groups.
+var noiseGroups = func() []string {
+	var out []string
+	for _, g := range groups {
+		if g.noise {
+			out = append(out, g.name)
+		}
+	}
+	return out
+}()
+
 // GroupIsNoise reports whether a group is structural noise (its kinds are).
+// The kind filter asks it of every event it scans.
 func GroupIsNoise(group string) bool {
-	i := groupAt(groups, group)
-	return i >= 0 && groups[i].noise
+	for _, g := range noiseGroups {
+		if g == group {
+			return true
+		}
+	}
+	return false
 }
 
 // GroupGlyph returns a group's glyph, "" for a name that is not a group.
@@ -267,7 +325,7 @@ func Persisted(ev Event) bool {
 	}
 	k := KindNamed(ev.Kind)
 	if k == nil {
-		k = KindOf(ev)
+		k = KindOf(&ev)
 	}
 	return k == nil || !k.LiveOnly
 }

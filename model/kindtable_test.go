@@ -24,10 +24,10 @@ func TestEveryKindOfTheTable(t *testing.T) {
 		if reason, unknown := IsUnknown(ev); unknown {
 			t.Errorf("%s decodes as unknown (%q)", k.Name, reason)
 		}
-		if got := KindOf(ev); got != &Kinds()[i] {
+		if got := KindOf(&ev); got != &Kinds()[i] {
 			t.Errorf("%s: KindOf = %v", k.Name, got)
 		}
-		if KindIndex(k.Name) != i || KindNamed(k.Name) != &Kinds()[i] {
+		if KindIndex(k.Name) != i || KindIndex(strings.Clone(k.Name)) != i || KindNamed(k.Name) != &Kinds()[i] {
 			t.Errorf("%s: KindIndex = %d, want %d", k.Name, KindIndex(k.Name), i)
 		}
 		d, err := ev.Detail()
@@ -40,7 +40,7 @@ func TestEveryKindOfTheTable(t *testing.T) {
 			}
 		}
 		// An event built by hand without its name is still found by body.
-		if got := KindOf(Event{Body: ev.Body}); got != &Kinds()[i] {
+		if got := KindOf(&Event{Body: ev.Body}); got != &Kinds()[i] {
 			t.Errorf("%s by body alone: %v", k.Name, got)
 		}
 	}
@@ -87,11 +87,11 @@ func TestKindsOutsideTheTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if k := KindOf(ev); k != nil {
+		if k := KindOf(&ev); k != nil {
 			t.Errorf("%s: KindOf = %s", raw, k.Name)
 		}
-		if GroupOf(ev) != GroupUnknown {
-			t.Errorf("%s: group %s", raw, GroupOf(ev))
+		if GroupOf(&ev) != GroupUnknown {
+			t.Errorf("%s: group %s", raw, GroupOf(&ev))
 		}
 	}
 	for _, name := range []string{"", "Event", "messageevent", "MessageEvent ", strings.Repeat("x", 200)} {
@@ -127,5 +127,24 @@ func TestPersisted(t *testing.T) {
 		if Persisted(ev) != want {
 			t.Errorf("%s: persisted %v, want %v", raw, !want, want)
 		}
+	}
+}
+
+// BenchmarkKindOf looks up the kind of decoded events of every kind.
+func BenchmarkKindOf(b *testing.B) {
+	evs := make([]Event, 0, NumKinds)
+	for _, k := range Kinds() {
+		ev, err := Decode(minimal(k.Name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	k := 0
+	for b.Loop() {
+		if KindOf(&evs[k%len(evs)]) == nil {
+			b.Fatal("no kind")
+		}
+		k++
 	}
 }

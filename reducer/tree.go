@@ -124,7 +124,7 @@ func isArtifact(ev *model.Event) bool {
 	if ev.ID == "" {
 		return true
 	}
-	k := model.KindOf(*ev)
+	k := model.KindOf(ev)
 	return k != nil && k.Artifact
 }
 

@@ -19,7 +19,7 @@ func TestInspectorRendersEveryKind(t *testing.T) {
 	for _, c := range inspectorCorpus {
 		t.Run(c.name, func(t *testing.T) {
 			ev := decode(t, []byte(c.raw))
-			if k := model.KindOf(ev); k != nil {
+			if k := model.KindOf(&ev); k != nil {
 				covered[k.Name] = true
 			}
 			out := strings.Join(renderEvent(ev, 0, theme.Plain(), nil, 0), "\n")

@@ -154,11 +154,15 @@ func (f *Fleet) waitFeed() tea.Cmd {
 		if !ok {
 			return fleetFeedClosedMsg{addr: to}
 		}
+		owned := false // ups is the sender's slice until copied
 		for range fleetDrain {
 			select {
 			case more, ok := <-feed:
 				if !ok {
 					return fleetUpdatesMsg{addr: to, ups: ups} // the close is read again next time
+				}
+				if !owned {
+					ups, owned = append(make([]model.FleetUpdate, 0, len(ups)+len(more)), ups...), true
 				}
 				ups = append(ups, more...)
 				continue

@@ -1,10 +1,15 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
+	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"ohwatch/theme"
 )
 
 // TestGoldenFleet draws the fleet table at the golden sizes: as it opens
@@ -34,5 +39,27 @@ func TestGoldenFleet(t *testing.T) {
 				golden.RequireEqual(t, out)
 			})
 		}
+	}
+}
+
+// TestColourGoldensFleet draws the fleet table at 80x24 in every colour
+// profile, as the terminal receives it: statuses coloured as the
+// conversation header colours them, the attention marks by their reason,
+// and with no colour the same said by glyphs.
+func TestColourGoldensFleet(t *testing.T) {
+	for _, p := range profiles {
+		t.Run(p.String(), func(t *testing.T) {
+			f := NewFleet(FleetOptions{Profile: p, NoColor: p <= colorprofile.ASCII, Theme: theme.DarkMode,
+				Now: func() time.Time { return fleetNow }})
+			f.SetSize(80, 24)
+			history, live := fleetFixture(t)
+			feedFleet(f, history, live)
+			pressFleet(f, "j")
+			var b bytes.Buffer
+			w := colorprofile.NewWriter(&b, nil)
+			w.Profile = p
+			_, _ = w.WriteString(f.View())
+			golden.RequireEqual(t, b.String())
+		})
 	}
 }

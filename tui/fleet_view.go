@@ -114,8 +114,11 @@ func (f *Fleet) heading() string {
 		order = "↓"
 	}
 	head += sep + s.Muted.Render("sort ") + strings.ToLower(f.query.Sort.Name()) + " " + order
-	if f.query.Status != "" {
-		head += sep + s.Muted.Render("status ") + s.Accent.Render(f.query.Status)
+	if st := f.query.Status; st != "" {
+		if st == fleet.StatusAttention {
+			st = "needs you"
+		}
+		head += sep + s.Muted.Render("status ") + s.Accent.Render(st)
 	}
 	if f.query.Text != "" && !f.filtering {
 		head += sep + s.Muted.Render("filter ") + s.Accent.Render("“"+model.SanitizeLine(f.query.Text)+"”")
@@ -314,11 +317,18 @@ func (f *Fleet) footer(w int) string {
 	case f.flash != "":
 		return fitLine(s.Warn.Render(f.flash), w)
 	}
+	// The keys that fit, and always "? all keys  q quit" last.
 	h := help.New()
 	h.ShortSeparator = "  "
-	h.SetWidth(w)
 	h.Styles = help.Styles{Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.KeyDesc, ShortSeparator: s.Muted}
-	return fitLine(h.ShortHelpView(f.ShortHelp()), w)
+	keys := f.ShortHelp()
+	tail := h.ShortHelpView(keys[len(keys)-2:])
+	h.SetWidth(max(w-textWidth(tail)-2, 0))
+	head := h.ShortHelpView(keys[:len(keys)-2])
+	if head == "" {
+		return fitLine(tail, w)
+	}
+	return fitLine(head+"  "+tail, w)
 }
 
 // helpView is every key of the table: the groups of keys side by side

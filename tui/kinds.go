@@ -14,7 +14,7 @@ func allKinds() []string { return model.Groups() }
 
 // shortKind names an event's kind in a few letters for the kind column:
 // its group in model.Kinds.
-func shortKind(ev *model.Event) string { return model.GroupOf(*ev) }
+func shortKind(ev *model.Event) string { return model.GroupOf(ev) }
 
 // isNoise reports whether a short kind is structural noise, hidden by the
 // default filter (model.EventKind.Noise).
@@ -34,7 +34,7 @@ func isError(ev *model.Event) bool {
 	case *model.Unknown:
 		return b.Reason != ""
 	}
-	return model.GroupOf(*ev) == model.GroupError
+	return model.GroupOf(ev) == model.GroupError
 }
 
 // kindFilter decides which events the list shows. The noise filter and the
