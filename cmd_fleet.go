@@ -32,6 +32,7 @@ type fleetConfig struct {
 	keys     keyFiles
 	theme    themeFlag
 	logFile  string
+	otlp     otlpFlags
 }
 
 func runFleet(args []string, env *environment) int {
@@ -70,6 +71,7 @@ func parseFleet(args []string, env *environment) (*fleetConfig, int, bool) {
 	fs.Var(&cfg.keys, "session-key-file", "read an agent-server's session key from a file: `URL=FILE` for one server (repeat for several), FILE for every server without one (else SESSION_API_KEY)")
 	fs.Var(&cfg.theme, "theme", themeUsage)
 	fs.StringVar(&cfg.logFile, "log", "", "write diagnostics to `FILE` (the table never logs to the terminal)")
+	cfg.otlp.bind(fs)
 	_, code, ok := checkCommand(fs, args, func(p []string) error {
 		u, err := headless.ParseUntil(*until)
 		if err != nil {
@@ -257,6 +259,14 @@ func (fl *builtFleet) add(s fleetsource.Source, o opener) {
 // run watches the fleet headless or in the table.
 func (fl *builtFleet) run(ctx context.Context, env *environment, cfg *fleetConfig) int {
 	feed := fleetsource.Watch(ctx, fl.sources, fleetsource.Options{})
+	if cfg.otlp.on {
+		var finish func()
+		var ok bool
+		if feed, finish, ok = teeFleetOTLP(ctx, env, &cfg.otlp, feed); !ok {
+			return exitUsage
+		}
+		defer finish()
+	}
 	if cfg.headless {
 		// The lines are the conversations'; a source's own trouble (a
 		// server not answering, a rejected key) goes to stderr.

@@ -237,3 +237,28 @@ func countUntil(t *testing.T, feed <-chan model.Batch, stop func(model.Batch) bo
 		}
 	}
 }
+
+// TestFleetOTLPTraceEachConversation: with --otlp, every conversation of
+// the fleet becomes its own trace in the backend, and the headless output
+// is what it is without --otlp.
+func TestFleetOTLPTraceEachConversation(t *testing.T) {
+	root := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for i := range 2 {
+		dir := filepath.Join(root, fmt.Sprintf("conv-%d", i))
+		if err := gen.WriteDir(dir, gen.Options{Events: 30, Seed: int64(i)}); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(filepath.Join(dir, "events"), old, old)
+	}
+	c := newOTLPCollector(t)
+	code, out, errs := runCmd(t, nil, "fleet", root, "--headless", "--until", "all", "--otlp="+c.url)
+	if code != headless.ExitFinished || !strings.Contains(errs, ", 0 dropped") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.traces) != 2 {
+		t.Fatalf("%d traces for 2 conversations: %v", len(c.traces), c.traces)
+	}
+}

@@ -96,12 +96,8 @@ const otlpShutdown = 5 * time.Second
 // dropped to stderr. ok is false (after printing why) when the exporter
 // cannot be made: a bad endpoint or protocol is a usage error.
 func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session, tui bool) (finish func(), ok bool) {
-	sink, err := otel.NewSink(otel.Config{
-		Endpoint: o.endpoint, Getenv: env.getenv, ServiceName: serviceName(env), Version: version,
-		Options: otel.Options{Content: o.content},
-	})
-	if err != nil {
-		fmt.Fprintf(env.stderr, "ohwatch: --otlp: %v\n", err)
+	sink, ok := newOTLPSink(env, o)
+	if !ok {
 		return nil, false
 	}
 	live := sink.Follow(s.traceID, s.log.Initial(), s.recording)
@@ -154,11 +150,88 @@ func teeOTLP(ctx context.Context, env *environment, o *otlpFlags, s *session, tu
 		close(stop)
 		<-done
 		live.End()
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), otlpShutdown)
-		defer cancel()
-		_ = sink.Shutdown(sctx)
-		c := sink.Counts()
-		fmt.Fprintf(env.stderr, "otlp: %d spans sent to %s, %d dropped\n", c.Sent, sink.Endpoint(), c.Dropped)
+		shutdownOTLP(ctx, env, sink)
+	}, true
+}
+
+// newOTLPSink makes the sink of --otlp; ok is false (after printing why)
+// when the exporter cannot be made.
+func newOTLPSink(env *environment, o *otlpFlags) (*otel.Sink, bool) {
+	sink, err := otel.NewSink(otel.Config{
+		Endpoint: o.endpoint, Getenv: env.getenv, ServiceName: serviceName(env), Version: version,
+		Options: otel.Options{Content: o.content},
+	})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "ohwatch: --otlp: %v\n", err)
+		return nil, false
+	}
+	return sink, true
+}
+
+// shutdownOTLP waits briefly for the last spans and prints what was sent
+// and dropped to stderr.
+func shutdownOTLP(ctx context.Context, env *environment, sink *otel.Sink) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), otlpShutdown)
+	defer cancel()
+	_ = sink.Shutdown(sctx)
+	c := sink.Counts()
+	fmt.Fprintf(env.stderr, "otlp: %d spans sent to %s, %d dropped\n", c.Sent, sink.Endpoint(), c.Dropped)
+}
+
+// teeFleetOTLP sends every conversation of a fleet to the tracing backend
+// as its own trace (its id derived from the conversation's id, as `watch`
+// derives it), on a goroutine between the sources and the fleet: each
+// slice is handed on after its events went to their traces. finish ends
+// every trace (a conversation still running as an unfinished one) and
+// reports as --otlp does.
+func teeFleetOTLP(ctx context.Context, env *environment, o *otlpFlags, in <-chan []model.FleetUpdate) (out <-chan []model.FleetUpdate, finish func(), ok bool) {
+	sink, ok := newOTLPSink(env, o)
+	if !ok {
+		return nil, nil, false
+	}
+	lives := map[model.ConversationRef]*otel.Live{}
+	fwd := make(chan []model.FleetUpdate)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(fwd)
+		for {
+			var ups []model.FleetUpdate
+			select {
+			case u, more := <-in:
+				if !more {
+					return
+				}
+				ups = u
+			case <-stop:
+				return
+			}
+			for i := range ups {
+				u := &ups[i]
+				if u.Ref.ID == "" || len(u.Batch.Events) == 0 {
+					continue
+				}
+				live := lives[u.Ref]
+				if live == nil {
+					live = sink.Follow(u.Ref.ID, reducer.Initial(nil, 0), false)
+					lives[u.Ref] = live
+				}
+				live.Add(u.Batch.Events)
+			}
+			select {
+			case fwd <- ups:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	return fwd, func() {
+		close(stop)
+		<-done
+		for _, live := range lives {
+			live.End()
+		}
+		shutdownOTLP(ctx, env, sink)
 	}, true
 }
 

@@ -138,29 +138,10 @@ func TestDropWarningsThinOut(t *testing.T) {
 // TestReplayOTLPSendsTheExport: `replay --otlp` sends exactly the spans
 // `export --format otlp` writes (same ids), over OTLP/HTTP protobuf.
 func TestReplayOTLPSendsTheExport(t *testing.T) {
-	var mu sync.Mutex
-	got := map[string]bool{}
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var req coltracepb.ExportTraceServiceRequest
-		if err := proto.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		for _, rs := range req.ResourceSpans {
-			for _, ss := range rs.ScopeSpans {
-				for _, s := range ss.Spans {
-					got[hex.EncodeToString(s.SpanId)] = true
-				}
-			}
-		}
-		w.Header().Set("Content-Type", "application/x-protobuf")
-	}))
-	defer ts.Close()
+	c := newOTLPCollector(t)
+	mu, got := &c.mu, c.spans
 	path := trajectory(t, "confirmation_mode")
-	code, _, errs := runCmd(t, nil, "replay", path, "--headless", "--otlp="+ts.URL)
+	code, _, errs := runCmd(t, nil, "replay", path, "--headless", "--otlp="+c.url)
 	if !strings.Contains(errs, ", 0 dropped") {
 		t.Fatalf("replay: exit %d, %s", code, errs)
 	}
@@ -176,4 +157,39 @@ func TestReplayOTLPSendsTheExport(t *testing.T) {
 			t.Fatalf("span %s of the export was not sent", m[1])
 		}
 	}
+}
+
+// otlpCollector is an OTLP/HTTP protobuf endpoint that records the span
+// and trace ids it receives.
+type otlpCollector struct {
+	url    string
+	mu     sync.Mutex
+	spans  map[string]bool
+	traces map[string]int // spans per trace id
+}
+
+func newOTLPCollector(t *testing.T) *otlpCollector {
+	c := &otlpCollector{spans: map[string]bool{}, traces: map[string]int{}}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req coltracepb.ExportTraceServiceRequest
+		if err := proto.Unmarshal(body, &req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				for _, s := range ss.Spans {
+					c.spans[hex.EncodeToString(s.SpanId)] = true
+					c.traces[hex.EncodeToString(s.TraceId)]++
+				}
+			}
+		}
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	t.Cleanup(ts.Close)
+	c.url = ts.URL
+	return c
 }
