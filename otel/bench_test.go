@@ -91,9 +91,8 @@ func TestMain(m *testing.M) {
 // runs elsewhere too); it prints the conversation's URL, the id of its
 // last event and the endpoint's URL, and serves until its stdin closes.
 func runBenchServer() int {
-	const n = 20000
 	var evs []model.Event
-	for raw := range gen.Events(gen.Options{Events: n, Seed: 42}) {
+	for raw := range gen.Events(gen.Options{Events: liveEvents, Seed: 42}) {
 		ev, err := model.Decode(raw)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -143,75 +142,95 @@ func startBenchServer(b *testing.B, id string) (url, last, otlp string, stop fun
 // at liveRate, over loopback (WebSocket → decode → batched consumer →
 // reducer.Log), without and with --otlp's work on each batch (fold,
 // spans, queue, OTLP/HTTP export to an endpoint in the server's process
-// that discards). It reports the client process's CPU time per event and
-// as a share of one core at the rate achieved: the difference is what
-// --otlp adds. CPU time, not wall time, so a loaded machine distorts it
-// less.
+// that discards). Each iteration runs both, in alternating order, so that
+// on a shared machine the two see the same load; it reports the client
+// process's CPU time per event of each, what --otlp adds as a share of
+// the ingest's CPU (added-%) and of one core at 20k events/s
+// (added-%core), and the share of one core each used at the rate the
+// server reached. CPU time, not wall time, so a loaded machine distorts
+// it less.
 func BenchmarkLiveIngestOTLP(b *testing.B) {
-	const n = 20000
-	for _, withOTLP := range []bool{false, true} {
-		name := "without"
-		if withOTLP {
-			name = "with"
-		}
-		b.Run(name, func(b *testing.B) {
-			var cpu, wall time.Duration
-			var sent int64
-			for k := 0; b.Loop(); k++ {
-				b.StopTimer()
-				id := fmt.Sprintf("%032x", 0xb000+k)
-				url, last, endpoint, stop := startBenchServer(b, id)
-				ctx, cancel := context.WithCancel(context.Background())
-				c, err := agentserver.New(url, "")
-				if err != nil {
-					b.Fatal(err)
-				}
-				log := reducer.NewLog(nil, 0)
-				var sink *Sink
-				var live *Live
-				if withOTLP {
-					if sink, err = NewSink(Config{Endpoint: endpoint}); err != nil {
-						b.Fatal(err)
-					}
-					live = sink.Follow(id, log.Initial(), false)
-				}
-				b.StartTimer()
-				start, began := cpuTime(), time.Now()
-				for bt := range c.Watch(ctx, id, agentserver.WatchOptions{PingInterval: -1, CheckInterval: -1}) {
-					log.Append(bt.Events...)
-					if live != nil {
-						live.Add(bt.Events)
-					}
-					// The server adds status updates of its own, as a
-					// real one does: the run ends at the last recorded
-					// event, not at a count.
-					if slices.ContainsFunc(bt.Events, func(ev model.Event) bool { return ev.ID == last }) {
-						break
-					}
-				}
-				if live != nil {
-					live.End()
-					sink.Shutdown(context.Background())
-					sent += sink.Counts().Sent
-					if d := sink.Counts().Dropped; d != 0 {
-						b.Fatalf("%d spans dropped by a local endpoint", d)
-					}
-				}
-				cpu += cpuTime() - start
-				wall += time.Since(began)
-				b.StopTimer()
-				cancel()
-				stop()
-				b.StartTimer()
-			}
-			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/event")
-			b.ReportMetric(float64(cpu)/float64(wall)*100, "%cpu")
-			b.ReportMetric(float64(b.N*n)/wall.Seconds(), "events/s")
+	var cpu, wall [2]time.Duration
+	var sent int64
+	for k := 0; b.Loop(); k++ {
+		for j := range 2 {
+			withOTLP := (j+k)%2 == 1
+			c, w, s := ingestRun(b, k, withOTLP)
+			i := 0
 			if withOTLP {
-				b.ReportMetric(float64(sent)/float64(b.N), "spans/run")
+				i = 1
 			}
-		})
+			cpu[i] += c
+			wall[i] += w
+			sent += s
+		}
 	}
+	events := float64(b.N * liveEvents)
+	without, with := float64(cpu[0].Nanoseconds())/events, float64(cpu[1].Nanoseconds())/events
+	b.ReportMetric(without, "cpu-ns/event-without")
+	b.ReportMetric(with, "cpu-ns/event-with")
+	b.ReportMetric((with-without)/without*100, "added-%")
+	b.ReportMetric((with-without)*liveRate/1e9*100, "added-%core")
+	b.ReportMetric(float64(cpu[0])/float64(wall[0])*100, "%cpu-without")
+	b.ReportMetric(float64(cpu[1])/float64(wall[1])*100, "%cpu-with")
+	b.ReportMetric(events/wall[1].Seconds(), "events/s")
+	b.ReportMetric(float64(sent)/float64(b.N), "spans/run")
+}
+
+// liveEvents is the length of the live benchmark's conversation.
+const liveEvents = 20000
+
+// ingestRun plays the paced conversation once into a log, with or without
+// --otlp's work, and returns the client's CPU time and wall time for it and
+// the spans sent. The timer runs only while the events flow.
+func ingestRun(b *testing.B, k int, withOTLP bool) (cpu, wall time.Duration, sent int64) {
+	b.StopTimer()
+	defer b.StartTimer()
+	id := fmt.Sprintf("%032x", 0xb000+2*k)
+	if withOTLP {
+		id = fmt.Sprintf("%032x", 0xb000+2*k+1)
+	}
+	url, last, endpoint, stop := startBenchServer(b, id)
+	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, err := agentserver.New(url, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	log := reducer.NewLog(nil, 0)
+	var sink *Sink
+	var live *Live
+	if withOTLP {
+		if sink, err = NewSink(Config{Endpoint: endpoint}); err != nil {
+			b.Fatal(err)
+		}
+		live = sink.Follow(id, log.Initial(), false)
+	}
+	b.StartTimer()
+	start, began := cpuTime(), time.Now()
+	for bt := range c.Watch(ctx, id, agentserver.WatchOptions{PingInterval: -1, CheckInterval: -1}) {
+		if live != nil {
+			live.Add(bt.Events) // before the consumer, as the tee does
+		}
+		log.Append(bt.Events...)
+		// The server adds status updates of its own, as a real one
+		// does: the run ends at the last recorded event, not at a count.
+		if slices.ContainsFunc(bt.Events, func(ev model.Event) bool { return ev.ID == last }) {
+			break
+		}
+	}
+	if live != nil {
+		live.End()
+		sink.Shutdown(context.Background())
+		sent = sink.Counts().Sent
+		if d := sink.Counts().Dropped; d != 0 {
+			b.Fatalf("%d spans dropped by a local endpoint", d)
+		}
+	}
+	cpu, wall = cpuTime()-start, time.Since(began)
+	b.StopTimer()
+	return cpu, wall, sent
 }
 
 // BenchmarkLiveAdd is --otlp's own work per event, without the network

@@ -20,6 +20,8 @@ type Live struct {
 	cur    int
 	next   int
 	seen   idSet
+	q      *queue
+	ended  []*span // the spans ended by the batch being added
 }
 
 // Follow starts following a conversation from initial (the log's Initial
@@ -27,15 +29,17 @@ type Live struct {
 // ends, not at its first terminal state, so that its trace is exactly the
 // one `export --format otlp` writes.
 func (s *Sink) Follow(conversationID string, initial reducer.State, recording bool) *Live {
-	l := &Live{b: newBuilder(s.q.add, conversationID, s.opts), recording: recording, seen: newIDSet()}
+	l := &Live{recording: recording, seen: newIDSet(), q: s.q}
+	l.b = newBuilder(func(sp *span) { l.ended = append(l.ended, sp) }, conversationID, s.opts)
 	l.states[0] = initial
 	return l
 }
 
 // Add takes a batch. The root span ends as soon as the conversation reaches
 // a terminal state (error, stuck, a confirmed finished); what arrives after
-// that belongs to no span.
+// that belongs to no span. The spans the batch ended are queued together.
 func (l *Live) Add(evs []model.Event) {
+	defer l.send()
 	for k := range evs {
 		ev := &evs[k]
 		if l.b.Finished() {
@@ -60,4 +64,13 @@ func (l *Live) Add(evs []model.Event) {
 func (l *Live) End() {
 	final := &l.states[l.cur]
 	l.b.Finish(*final, !l.recording && !Terminal(final))
+	l.send()
+}
+
+// send hands the spans ended so far to the queue, which keeps the slice.
+func (l *Live) send() {
+	if len(l.ended) > 0 {
+		l.q.add(l.ended)
+		l.ended = make([]*span, 0, cap(l.ended))
+	}
 }

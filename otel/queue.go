@@ -28,11 +28,15 @@ type Counts struct {
 // must not slow down for a slow or absent backend), spans wait in a
 // bounded queue, one goroutine turns them into OTLP in batches and has the
 // SDK's OTLP client send them, and every span that does not make it is
-// counted. The client retries with backoff within its own timeout.
+// counted. The client retries with backoff within its own timeout. Spans
+// come in the chunks a Live makes of each batch of events, so that the
+// sending goroutine is woken once a batch, not once a span.
 type queue struct {
 	client     otlptrace.Client
 	conv       *converter
-	ch         chan *span
+	ch         chan []*span
+	size       int64        // the most spans ch holds
+	queued     atomic.Int64 // spans in ch
 	batchSize  int
 	flushEvery time.Duration
 
@@ -52,27 +56,46 @@ type queue struct {
 func newQueue(client otlptrace.Client, conv *converter, size, batch int, every time.Duration) *queue {
 	ctx, cancel := context.WithCancel(context.Background())
 	q := &queue{
-		client: client, conv: conv, ch: make(chan *span, size), batchSize: batch, flushEvery: every,
+		client: client, conv: conv, ch: make(chan []*span, size), size: int64(size), batchSize: batch, flushEvery: every,
 		closed: make(chan struct{}), exportCtx: ctx, cancel: cancel, done: make(chan struct{}),
 	}
 	go q.loop()
 	return q
 }
 
-// add queues an ended span, or counts it dropped when the queue is full.
-func (q *queue) add(s *span) {
-	q.ended.Add(1)
+// add queues ended spans, taking the slice; those that do not fit are
+// counted dropped.
+func (q *queue) add(spans []*span) {
+	if len(spans) == 0 {
+		return
+	}
+	q.ended.Add(int64(len(spans)))
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.stopping {
-		q.dropped.Add(1)
-		s.recycle()
+		q.drop(spans)
 		return
 	}
+	if room := int(max(0, q.size-q.queued.Load())); room < len(spans) {
+		q.drop(spans[room:])
+		spans = spans[:room]
+		if room == 0 {
+			return
+		}
+	}
+	q.queued.Add(int64(len(spans)))
 	select {
-	case q.ch <- s:
-	default:
-		q.dropped.Add(1)
+	case q.ch <- spans:
+	default: // more chunks than spans: cannot happen, but never block
+		q.queued.Add(-int64(len(spans)))
+		q.drop(spans)
+	}
+}
+
+// drop counts spans lost and pools them.
+func (q *queue) drop(spans []*span) {
+	q.dropped.Add(int64(len(spans)))
+	for _, s := range spans {
 		s.recycle()
 	}
 }
@@ -107,14 +130,17 @@ func (q *queue) loop() {
 	}
 	for {
 		select {
-		case s := <-q.ch:
-			if len(batch) == 0 {
-				timer.Reset(q.flushEvery)
-			}
-			batch = append(batch, s)
-			if len(batch) >= q.batchSize {
-				timer.Stop()
-				send()
+		case chunk := <-q.ch:
+			q.queued.Add(-int64(len(chunk)))
+			for _, s := range chunk {
+				if len(batch) == 0 {
+					timer.Reset(q.flushEvery)
+				}
+				batch = append(batch, s)
+				if len(batch) >= q.batchSize {
+					timer.Stop()
+					send()
+				}
 			}
 		case <-timer.C:
 			send()
@@ -122,10 +148,13 @@ func (q *queue) loop() {
 			timer.Stop()
 			for {
 				select {
-				case s := <-q.ch:
-					batch = append(batch, s)
-					if len(batch) >= q.batchSize {
-						send()
+				case chunk := <-q.ch:
+					q.queued.Add(-int64(len(chunk)))
+					for _, s := range chunk {
+						batch = append(batch, s)
+						if len(batch) >= q.batchSize {
+							send()
+						}
 					}
 				default:
 					send()
@@ -162,9 +191,9 @@ func (q *queue) Shutdown(ctx context.Context) error {
 	// Whatever is still queued was not sent.
 	for {
 		select {
-		case s := <-q.ch:
-			q.dropped.Add(1)
-			s.recycle()
+		case chunk := <-q.ch:
+			q.queued.Add(-int64(len(chunk)))
+			q.drop(chunk)
 		default:
 			return q.client.Stop(context.WithoutCancel(ctx))
 		}

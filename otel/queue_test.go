@@ -41,7 +41,7 @@ func (f *fakeClient) sent() []int {
 
 func endSpans(q *queue, n int) {
 	for range n {
-		q.add(&span{name: "s"})
+		q.add([]*span{{name: "s"}})
 	}
 }
 
@@ -94,6 +94,34 @@ func TestQueueBackendDown(t *testing.T) {
 		}
 		endSpans(q, 5) // after shutdown: dropped, not blocked
 		if c := q.counts(); c.Dropped != 1005 {
+			t.Fatalf("after shutdown: %+v", c)
+		}
+	})
+}
+
+// TestQueueTakesWhatFitsOfAChunk: a Live's chunk of spans is queued as far
+// as the bound allows; the rest is counted dropped, and nothing blocks.
+func TestQueueTakesWhatFitsOfAChunk(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		chunk := func(n int) []*span {
+			out := make([]*span, n)
+			for i := range out {
+				out[i] = &span{name: "s"}
+			}
+			return out
+		}
+		q := newQueue(&fakeClient{block: true}, newConverter("", ""), 5, 1, time.Second)
+		q.add(chunk(1)) // taken at once; its export never returns
+		synctest.Wait()
+		q.add(chunk(3))
+		q.add(chunk(4)) // two fit
+		if c := q.counts(); c.Ended != 8 || c.Dropped != 2 {
+			t.Fatalf("counts %+v, want 8 ended and 2 dropped", c)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = q.Shutdown(ctx)
+		if c := q.counts(); c.Sent != 0 || c.Dropped != 8 {
 			t.Fatalf("after shutdown: %+v", c)
 		}
 	})
