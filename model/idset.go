@@ -68,17 +68,23 @@ func packUUID(s string) (hi, lo uint64, ok bool) {
 		return 0, 0, false
 	}
 	var bad byte
-	digits := func(from, to int, v uint64) uint64 {
-		for _, c := range []byte(s[from:to]) {
-			d := hexValue[c]
-			bad |= d
-			v = v<<4 | uint64(d&0xf)
-		}
-		return v
+	for _, p := range uuidDigits[:16] {
+		d := hexValue[s[p]]
+		bad |= d
+		hi = hi<<4 | uint64(d&0xf)
 	}
-	hi = digits(14, 18, digits(9, 13, digits(0, 8, 0)))
-	lo = digits(24, 36, digits(19, 23, 0))
+	for _, p := range uuidDigits[16:] {
+		d := hexValue[s[p]]
+		bad |= d
+		lo = lo<<4 | uint64(d&0xf)
+	}
 	return hi, lo, bad&0xf0 == 0
+}
+
+// uuidDigits are where the 32 hex digits of a canonical uuid are.
+var uuidDigits = [32]uint8{
+	0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17,
+	19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35,
 }
 
 // hexValue maps a lower-case hex digit to its value, anything else to 0xff.
