@@ -10,7 +10,8 @@ import (
 
 // table shows the fleet in the table, where enter opens a conversation in
 // the full monitor (loaded again from its source, live) and esc comes
-// back with every other conversation still streaming. It returns the exit
+// back with every other conversation still streaming; the conversation
+// left is closed, its events dropped. It returns the exit
 // code as the TUI of one conversation does.
 func (fl *builtFleet) table(ctx context.Context, env *environment, cfg *fleetConfig, feed <-chan []model.FleetUpdate) int {
 	themeMode, err := cfg.theme.resolve(env.getenv)
@@ -20,11 +21,15 @@ func (fl *builtFleet) table(ctx context.Context, env *environment, cfg *fleetCon
 	err = tui.RunFleet(ctx, tui.FleetOptions{
 		Feed:  feed,
 		Where: strings.Join(fl.where, ", "),
-		// The conversation opened lives as long as the fleet: leaving it
-		// for the table keeps it streaming.
-		Open: func(_ context.Context, ref model.ConversationRef) (tui.Options, error) {
-			s, err := fl.open(ctx, ref)
+		// The conversation opened lives until the person goes back to the
+		// table (the view's context) or the fleet ends (the program's).
+		Open: func(viewCtx context.Context, ref model.ConversationRef) (tui.Options, error) {
+			sessCtx, end := context.WithCancel(ctx)
+			stop := context.AfterFunc(viewCtx, end)
+			s, err := fl.open(sessCtx, ref)
 			if err != nil {
+				stop()
+				end()
 				return tui.Options{}, err
 			}
 			return s.tuiOptions(env, !cfg.noNotify, themeMode), nil

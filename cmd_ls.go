@@ -32,6 +32,10 @@ type listing struct {
 	CostKnown    bool      `json:"cost_known"`
 	LastActivity time.Time `json:"last_activity"`
 	Path         string    `json:"path,omitempty"`
+	// ParentID is the conversation this one was forked from or delegated
+	// by; ForkedFromEvent the event it was forked at.
+	ParentID        string `json:"parent_id,omitempty"`
+	ForkedFromEvent string `json:"forked_from_event_id,omitempty"`
 }
 
 func runList(args []string, env *environment) int {
@@ -141,7 +145,8 @@ func listLocal(ctx context.Context, root string, stderr io.Writer) ([]listing, e
 			fmt.Fprintf(stderr, "ohwatch ls: %s: %s\n", s.ID, model.SanitizeLine(w))
 		}
 		rows = append(rows, recordedVerdict(ctx, listing{ID: s.ID, Title: s.Title, Status: s.Status, Events: s.Events,
-			CostUSD: s.CostUSD, CostKnown: s.CostKnown, LastActivity: s.LastActivity, Path: s.Path}))
+			CostUSD: s.CostUSD, CostKnown: s.CostKnown, LastActivity: s.LastActivity, Path: s.Path,
+			ParentID: s.ParentID, ForkedFromEvent: s.ForkedFromEvent}))
 	}
 	return rows, nil
 }
@@ -157,7 +162,8 @@ func listServer(ctx context.Context, url, key string) ([]listing, error) {
 	}
 	rows := make([]listing, 0, len(infos))
 	for _, info := range infos {
-		row := listing{ID: info.ID, Title: info.Title, Status: info.ExecutionStatus, LastActivity: info.UpdatedAt, Events: -1}
+		row := listing{ID: info.ID, Title: info.Title, Status: info.ExecutionStatus, LastActivity: info.UpdatedAt, Events: -1,
+			ParentID: info.ParentID(), ForkedFromEvent: info.ForkedFromEventID}
 		row = serverVerdict(row)
 		if n, err := c.CountEvents(ctx, info.ID); err == nil {
 			row.Events = n
@@ -184,7 +190,8 @@ func writeListing(w io.Writer, rows []listing) {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tEVENTS\tCOST\tLAST ACTIVITY\tTITLE")
-	for _, r := range rows {
+	for _, n := range underParents(rows) {
+		r := rows[n.row]
 		events := fmt.Sprint(r.Events)
 		if r.Events < 0 {
 			events = "?"
@@ -194,9 +201,57 @@ func writeListing(w io.Writer, rows []listing) {
 		if !r.LastActivity.IsZero() {
 			last = r.LastActivity.UTC().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, orDashMain(r.Verdict), events, cost, last, truncateTitle(r.Title, 60))
+		title := truncateTitle(r.Title, 60)
+		if n.depth > 0 {
+			title = strings.Repeat("  ", n.depth-1) + "└ " + title
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, orDashMain(r.Verdict), events, cost, last, title)
 	}
 	tw.Flush()
+}
+
+// placed is a row of the listing and how deep under its parents it sits.
+type placed struct{ row, depth int }
+
+// underParents orders rows so that each fork or delegated conversation
+// follows its parent (deeper by one), keeping the rows' order otherwise;
+// a row whose parent is not listed stays where it is, at the top level.
+func underParents(rows []listing) []placed {
+	at := make(map[string]int, len(rows))
+	for i, r := range rows {
+		at[r.ID] = i
+	}
+	children := map[int][]int{}
+	var tops []int
+	for i, r := range rows {
+		if p, ok := at[r.ParentID]; ok && r.ParentID != "" && p != i {
+			children[p] = append(children[p], i)
+		} else {
+			tops = append(tops, i)
+		}
+	}
+	out := make([]placed, 0, len(rows))
+	seen := make([]bool, len(rows))
+	var walk func(i, depth int)
+	walk = func(i, depth int) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		out = append(out, placed{i, depth})
+		for _, c := range children[i] {
+			walk(c, depth+1)
+		}
+	}
+	for _, i := range tops {
+		walk(i, 0)
+	}
+	for i := range rows { // a cycle of parents: listed flat rather than lost
+		if !seen[i] {
+			walk(i, 0)
+		}
+	}
+	return out
 }
 
 func orDashMain(s string) string {

@@ -39,6 +39,11 @@ type Builder struct {
 	// trail is the end of HEAD's path: the last tree events on it, oldest
 	// first, the places Navigate can move HEAD back to.
 	trail []string
+	// parent is the parent_id of the event being built.
+	parent string
+	// onTree, when set, hears of every event that becomes HEAD and its
+	// parent_id ("" for none): how a fork finds the branch it copies.
+	onTree func(id, parent string)
 }
 
 // trailLen is how far back along HEAD's path Navigate can go.
@@ -131,6 +136,7 @@ func (b *Builder) begin(source string) string {
 	buf = appendTimestamp(buf, b.now)
 	buf = append(buf, '"')
 	buf = appendStringField(buf, "source", source)
+	b.parent = b.head
 	if b.head != "" {
 		buf = appendStringField(buf, "parent_id", b.head)
 	}
@@ -158,6 +164,9 @@ func (b *Builder) end(id, kind string, k eventKind) []byte {
 	out := make([]byte, len(b.buf))
 	copy(out, b.buf)
 	if k != artifact {
+		if b.onTree != nil {
+			b.onTree(id, b.parent)
+		}
 		b.head = id
 		if len(b.trail) == 2*trailLen {
 			b.trail = append(b.trail[:0], b.trail[trailLen:]...)

@@ -27,6 +27,10 @@ type Options struct {
 	// try again from there: each leaves a branch point. Up to Branches: a
 	// conversation with fewer turns gets fewer.
 	Branches int
+	// Forks is how many forks of the conversation WriteRoot writes beside
+	// it, each its own conversation (see WriteRoot); the other writers
+	// ignore it.
+	Forks int
 }
 
 // DefaultStart returns the timestamp conversations start at unless told

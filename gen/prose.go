@@ -110,3 +110,20 @@ func planFor(rng *rand.Rand, n int) []model.Task {
 	tasks[0].Status = "in_progress"
 	return tasks
 }
+
+// forkRequests are what a user says first in a fork: the same task, tried
+// another way from an earlier point of the conversation.
+var forkRequests = []string{
+	"Let's try a different approach from here: leave the store package alone and fix it in the handler instead.",
+	"Go back to this point and write the regression test first, before touching any code.",
+	"From here, try the smallest possible fix and skip the refactoring.",
+	"Let's branch off here and see whether normalising the timestamps at ingestion is cleaner.",
+}
+
+// forkTitles are the titles a user gives the forks they make.
+var forkTitles = []string{
+	"Fix in the handler instead",
+	"Test first",
+	"Smallest possible fix",
+	"Normalise at ingestion",
+}

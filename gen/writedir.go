@@ -15,6 +15,16 @@ import (
 // generated, since a hundred thousand small files are bound by system
 // calls rather than by generation.
 func WriteDir(dir string, o Options) error {
+	c := newConvo(o, true)
+	if err := writeEvents(dir, o.Events, c.next); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "base_state.json"), c.b.BaseState(), 0o644)
+}
+
+// writeEvents writes n events from next as dir/events/event-NNNNN-<id>.json
+// (and the event log's lock file, as upstream leaves it).
+func writeEvents(dir string, n int, next func() []byte) error {
 	events := filepath.Join(dir, "events")
 	if err := os.MkdirAll(events, 0o755); err != nil {
 		return err
@@ -59,22 +69,17 @@ func WriteDir(dir string, o Options) error {
 			}
 		}()
 	}
-	c := newConvo(o, true)
-	produced := 0
 produce:
-	for ; produced < o.Events; produced++ {
+	for i := 0; i < n; i++ {
 		select {
-		case jobs <- job{index: produced, raw: c.next()}:
+		case jobs <- job{index: i, raw: next()}:
 		case <-failed:
 			break produce
 		}
 	}
 	close(jobs)
 	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return os.WriteFile(filepath.Join(dir, "base_state.json"), c.b.BaseState(), 0o644)
+	return firstErr
 }
 
 // eventID reads the id a Builder writes first in every event.

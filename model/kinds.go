@@ -366,3 +366,37 @@ func IsUnknown(ev Event) (reason string, unknown bool) {
 	}
 	return "", false
 }
+
+// NumGroups is the number of groups (Groups), so a reader can keep
+// something per group in a slice indexed by GroupIndex.
+func NumGroups() int { return len(groups) }
+
+// GroupIndex returns the position of a group in Groups, or -1 for a name
+// that is not a group.
+func GroupIndex(group string) int { return groupAt(groups, group) }
+
+// groupIndexOfKind is GroupIndex of each kind's group, by KindIndex, so
+// that placing an event in its group costs a kind lookup, not a scan.
+var groupIndexOfKind = func() [NumKinds]int {
+	var out [NumKinds]int
+	for i := range kinds {
+		out[i] = groupAt(groups, kinds[i].Group)
+	}
+	return out
+}()
+
+// GroupIndexOf returns the position in Groups of the group an event is
+// listed under (GroupOf).
+func GroupIndexOf(ev *Event) int {
+	switch ev.Body.(type) {
+	case *Unknown, nil:
+		return len(groups) - 1 // GroupUnknown is last
+	}
+	if i := KindIndex(ev.Kind); i >= 0 {
+		return groupIndexOfKind[i]
+	}
+	if k := KindOf(ev); k != nil {
+		return groupAt(groups, k.Group)
+	}
+	return len(groups) - 1
+}

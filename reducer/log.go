@@ -49,6 +49,7 @@ type Log struct {
 	leaf       int // HEAD's tree event; -1 while there is none
 	base       *model.BaseState
 	baseCount  int
+	byGroup    groupIndex // the events of each group (groupindex.go)
 }
 
 // NewLog returns an empty log. base and baseEventCount are as for Initial.
@@ -114,6 +115,7 @@ func (l *Log) Append(evs ...model.Event) int {
 		l.chunks[c] = append(l.chunks[c], ev)
 		l.latest = applyAt(prev, j, ev)
 		l.marks = l.marks.add(j, ev, prev, l.latest)
+		l.byGroup.add(j, &ev)
 		l.n++
 		l.lastAnchor = anchor
 		l.moveHead(j, &ev)

@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -146,4 +149,48 @@ func relabel(ev model.Event, suffix string) model.Event {
 		ev.Body = &c
 	}
 	return ev
+}
+
+// BenchmarkKeyToFrameFiltered is BenchmarkKeyToFrame with a kind filter
+// that shows few events of the 1M-event log ("few": its rarest group
+// present) or none of them ("none": a group it lacks): each key must still
+// cost at most a frame, whatever the distance to the next event shown.
+func BenchmarkKeyToFrameFiltered(b *testing.B) {
+	const n = 1_000_000
+	log := benchLog(b, n)
+	count := make([]int, model.NumGroups())
+	for i := range n {
+		ev := log.Event(i)
+		count[model.GroupIndexOf(&ev)]++
+	}
+	few, none := -1, -1
+	for g, c := range count {
+		switch {
+		case c == 0 && none < 0:
+			none = g
+		case c > 0 && (few < 0 || c < count[few]):
+			few = g
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		group int
+	}{{"few", few}, {"none", none}} {
+		if c.group < 0 {
+			continue
+		}
+		name := model.Groups()[c.group]
+		b.Run(fmt.Sprintf("%s-%s-%d", c.name, name, count[c.group]), func(b *testing.B) {
+			m := colourModel(Options{Log: log}, colorprofile.TrueColor, 160, 48)
+			m.setFilter(defaultFilter().toggled(name))
+			keys := []string{"j", "k", "ctrl+d", "pgdown", "pgup", "g", "G"}
+			frames(b, func(k int) {
+				if k%64 == 0 {
+					m.moveTo((k * 7919) % n)
+				}
+				m, _ = press(b, m, keys[k%len(keys)])
+				_ = m.View()
+			})
+		})
+	}
 }

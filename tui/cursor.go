@@ -16,25 +16,70 @@ func (m *Conversation) shows(i int) bool {
 	return m.filter.shows(shortKind(&ev)) && m.onShownBranch(i)
 }
 
-// nextShown returns the first shown event after i.
+// nextShown returns the first shown event after i. It asks the log's index
+// of kinds for the next event the filter lets through, so a filter that
+// shows few events in a long log costs a few binary searches, not a scan.
 func (m *Conversation) nextShown(i int) (int, bool) {
-	n := m.log.Len()
-	for j := i + 1; j < n; j++ {
-		if m.shows(j) {
-			return j, true
-		}
+	j, ok := m.seekShown(i, true)
+	if c := m.cursor; c > i && (!ok || c < j) && c < m.log.Len() {
+		return c, true
 	}
-	return i, false
+	if !ok {
+		return i, false
+	}
+	return j, true
 }
 
 // prevShown returns the last shown event before i.
 func (m *Conversation) prevShown(i int) (int, bool) {
-	for j := min(i, m.log.Len()) - 1; j >= 0; j-- {
-		if m.shows(j) {
-			return j, true
+	j, ok := m.seekShown(min(i, m.log.Len()), false)
+	if c := m.cursor; c >= 0 && c < i && (!ok || c > j) {
+		return c, true
+	}
+	if !ok {
+		return i, false
+	}
+	return j, true
+}
+
+// seekShown returns the nearest event after i (forward) or before it whose
+// kind the filter lets through and that lies on the branch shown. Off the
+// branch it jumps to the branch's next (previous) span: a path's spans
+// are in file order.
+func (m *Conversation) seekShown(i int, forward bool) (int, bool) {
+	set := m.filter.groups()
+	path, linear := m.shownPath()
+	for {
+		var j int
+		var ok bool
+		if forward {
+			j, ok = m.log.NextInGroups(i, set)
+		} else {
+			j, ok = m.log.PrevInGroups(i, set)
+		}
+		if !ok || linear || path.Contains(j) {
+			return j, ok
+		}
+		i = -1
+		if forward {
+			for _, s := range path {
+				if s.From > j {
+					i = s.From - 1
+					break
+				}
+			}
+		} else {
+			for k := len(path) - 1; k >= 0; k-- {
+				if s := path[k]; s.To < j {
+					i = s.To + 1
+					break
+				}
+			}
+		}
+		if i < 0 {
+			return 0, false
 		}
 	}
-	return i, false
 }
 
 // stepped returns the event n shown rows away from the cursor (negative:
@@ -114,9 +159,9 @@ func (m *Conversation) fixTop() {
 		return
 	}
 	rows := 0
-	for i := m.top; i < m.log.Len() && rows < h; i++ {
-		if !m.shows(i) {
-			continue
+	for i := range m.rowsFrom(m.top) {
+		if rows == h {
+			break
 		}
 		if i == m.cursor {
 			m.fillWindow(h)
@@ -142,10 +187,11 @@ func (m *Conversation) fixTop() {
 // cursor stays inside: the window only gains rows above it.
 func (m *Conversation) fillWindow(h int) {
 	rows := 0
-	for i := max(m.top, 0); i < m.log.Len() && rows < h; i++ {
-		if m.shows(i) {
-			rows++
+	for range m.rowsFrom(max(m.top, 0)) {
+		if rows == h {
+			break
 		}
+		rows++
 	}
 	for ; rows < h; rows++ {
 		j, ok := m.prevShown(m.top)
@@ -159,12 +205,32 @@ func (m *Conversation) fillWindow(h int) {
 // visibleRows returns the event indices of the list window's rows.
 func (m *Conversation) visibleRows(h int) []int {
 	rows := make([]int, 0, h)
-	for i := max(m.top, 0); i < m.log.Len() && len(rows) < h; i++ {
-		if m.shows(i) {
-			rows = append(rows, i)
+	for i := range m.rowsFrom(max(m.top, 0)) {
+		if len(rows) == h {
+			break
 		}
+		rows = append(rows, i)
 	}
 	return rows
+}
+
+// rowsFrom yields the shown events from event i on, in order.
+func (m *Conversation) rowsFrom(i int) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		if i >= m.log.Len() {
+			return
+		}
+		if m.shows(i) && !yield(i) {
+			return
+		}
+		for {
+			j, ok := m.nextShown(i)
+			if !ok || !yield(j) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // nextIn returns the first index in sorted marks after the cursor

@@ -49,18 +49,14 @@ func (m *Conversation) reanchor(cursor int, rows []int) {
 // nearestShown returns the event nearest to i that the filter shows,
 // the earlier one on a tie.
 func (m *Conversation) nearestShown(i int) (int, bool) {
-	n := m.log.Len()
-	passes := func(j int) bool {
-		ev := m.log.Event(j)
-		return m.filter.shows(shortKind(&ev))
-	}
-	for d := 1; i-d >= 0 || i+d < n; d++ {
-		if j := i - d; j >= 0 && passes(j) {
-			return j, true
-		}
-		if j := i + d; j < n && passes(j) {
-			return j, true
-		}
+	set := m.filter.groups()
+	prev, okPrev := m.log.PrevInGroups(i, set)
+	next, okNext := m.log.NextInGroups(i, set)
+	switch {
+	case okPrev && (!okNext || i-prev <= next-i):
+		return prev, true
+	case okNext:
+		return next, true
 	}
 	return i, false
 }

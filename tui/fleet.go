@@ -25,7 +25,10 @@ type FleetOptions struct {
 	Where string
 	// Open prepares the full monitor of one conversation: it runs in a
 	// command, off the UI, and returns the Options of a conversation view
-	// (whose feed loads the events with progress). nil disables enter.
+	// (whose feed loads the events with progress). ctx lives as long as
+	// the view: it is cancelled when the person goes back to the table,
+	// which drops the view; the session's feed must end with it. nil
+	// disables enter.
 	Open func(ctx context.Context, ref model.ConversationRef) (Options, error)
 	// Notify rings the bell and sends a desktop notification (OSC 9 and
 	// OSC 777) when a conversation newly needs attention. main sets it
@@ -80,10 +83,10 @@ type Fleet struct {
 	showHelp bool
 	// opening is the conversation being opened ("" id when none).
 	opening model.ConversationRef
-	flash   string
-	// opened are the conversations opened so far, kept alive (and
-	// streaming) by the router: opening one again shows it as it was.
-	opened map[model.ConversationRef]*fleetConversation
+	// endOpening cancels the context of the conversation being opened,
+	// should opening it fail.
+	endOpening context.CancelFunc
+	flash      string
 }
 
 // fleetStatuses are the statuses f cycles through: all, those needing
@@ -121,7 +124,7 @@ func NewFleet(opts FleetOptions) *Fleet {
 		keys = DefaultFleetKeyMap()
 	}
 	c := newColours(opts.Theme, opts.Profile, opts.NoColor)
-	f := &Fleet{id: newScreenID(), opts: opts, keys: keys, opened: map[model.ConversationRef]*fleetConversation{}, fleet: fleet.New(), colour: c, styles: c.styles(), width: 80, height: 24,
+	f := &Fleet{id: newScreenID(), opts: opts, keys: keys, fleet: fleet.New(), colour: c, styles: c.styles(), width: 80, height: 24,
 		now: opts.Now(), query: fleet.Query{Sort: fleet.ColIdle}}
 	f.arrange()
 	return f
@@ -328,17 +331,12 @@ func (f *Fleet) current() (fleet.Row, bool) {
 }
 
 // open starts opening the selected conversation in the full monitor:
-// Open runs in a command while the table keeps streaming; a conversation
-// opened before is shown again as it was, still streaming.
+// Open runs in a command while the table keeps streaming. Every open loads
+// the events again: a conversation left for the table was released.
 func (f *Fleet) open() tea.Cmd {
 	r, ok := f.current()
 	if !ok {
 		return nil
-	}
-	if s, ok := f.opened[r.Ref]; ok {
-		f.fleet.Seen(r.Ref)
-		f.arrange()
-		return Push(s)
 	}
 	if f.opts.Open == nil || f.opening.ID != "" {
 		return nil
@@ -346,27 +344,33 @@ func (f *Fleet) open() tea.Cmd {
 	f.fleet.Seen(r.Ref)
 	f.opening = r.Ref
 	f.arrange()
+	ctx, end := context.WithCancel(context.Background())
+	f.endOpening = end
 	open, ref, to := f.opts.Open, r.Ref, f.addr()
 	return func() tea.Msg {
-		opts, err := open(context.Background(), ref)
+		opts, err := open(ctx, ref)
 		return fleetOpenedMsg{addr: to, ref: ref, opts: opts, err: err}
 	}
 }
 
 // show shows the conversation Open prepared, or says why it could not.
 func (f *Fleet) show(msg fleetOpenedMsg) tea.Cmd {
-	f.opening = model.ConversationRef{}
+	end := f.endOpening
+	f.opening, f.endOpening = model.ConversationRef{}, nil
 	f.arrange()
+	if end == nil {
+		end = func() {}
+	}
 	if msg.err != nil {
+		end()
 		f.flash = "could not open " + model.SanitizeLine(msg.ref.ID) + ": " + model.SanitizeLine(msg.err.Error())
 		return nil
 	}
 	ref := msg.ref
-	s := &fleetConversation{Conversation: NewConversation(msg.opts), seen: func() {
+	s := &fleetConversation{Conversation: NewConversation(msg.opts), end: end, seen: func() {
 		f.fleet.Seen(ref)
 		f.arrange()
 	}}
-	f.opened[msg.ref] = s
 	return Push(s)
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"ohwatch/model"
+	"ohwatch/reducer"
 )
 
 // kindColumnLen is the width of the list's kind column: the longest group
@@ -63,6 +64,21 @@ func (f kindFilter) shows(kind string) bool {
 	}
 	return f.picked[kind] != f.invert
 }
+
+// groups returns the set of groups the filter lets through, by their
+// position in model.Groups, for the log's index of kinds.
+func (f kindFilter) groups() reducer.GroupSet {
+	var set reducer.GroupSet
+	for g, name := range groupNames {
+		if f.shows(name) {
+			set = set.With(g)
+		}
+	}
+	return set
+}
+
+// groupNames is model.Groups, read once.
+var groupNames = model.Groups()
 
 // active reports whether the picker restricts anything.
 func (f kindFilter) active() bool { return len(f.picked) > 0 }

@@ -64,6 +64,13 @@ type rooted interface{ setAtRoot(root bool) }
 // addressable is a screen that messages can be addressed to.
 type addressable interface{ screenID() int }
 
+// releasable is a screen that lets go of what it holds once it is popped:
+// a conversation opened from the fleet table drops its log, feed and
+// caches (the table's row keeps what it derived), and opening it again
+// loads its events again. The router forgets it, so nothing keeps it
+// alive.
+type releasable interface{ release() }
+
 // lastScreenID numbers the addressable screens of the process.
 var lastScreenID atomic.Int64
 
@@ -73,8 +80,10 @@ func newScreenID() int { return int(lastScreenID.Add(1)) }
 // Model is the root Bubble Tea model: a router over a back-stack of
 // screens. It draws the screen on top and gives it the keys; esc and q
 // (the screens' Back and Pop) go back one screen, and a Pop at the root
-// quits. Addressable screens stay alive once pushed, even when popped, so
-// a conversation left for the fleet keeps ingesting its feed.
+// quits. Addressable screens stay alive once pushed, even when popped (a
+// fork's view left for the conversation it came from keeps ingesting its
+// feed), except a releasable one, which is released and forgotten when it
+// is popped.
 type Model struct {
 	stack []Screen
 	// alive is every addressable screen pushed so far, by id.
@@ -147,7 +156,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, nil
 		}
-		m.stack = m.stack[:len(m.stack)-1]
+		m.pop()
 		return m, nil
 	case addressed:
 		if id := msg.addressee(); id != 0 {
@@ -173,6 +182,27 @@ func (m *Model) push(s Screen) tea.Cmd {
 		return s.Init()
 	}
 	return nil
+}
+
+// pop removes the top screen; a releasable one, shown nowhere else on the
+// stack, is released and forgotten.
+func (m *Model) pop() {
+	top := m.Top()
+	m.stack[len(m.stack)-1] = nil
+	m.stack = m.stack[:len(m.stack)-1]
+	r, ok := top.(releasable)
+	if !ok {
+		return
+	}
+	for _, s := range m.stack {
+		if s == top {
+			return
+		}
+	}
+	if a, ok := top.(addressable); ok {
+		delete(m.alive, a.screenID())
+	}
+	r.release()
 }
 
 // screens is every screen the router keeps: the stack and the living

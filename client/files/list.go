@@ -31,6 +31,11 @@ type Summary struct {
 	// LastActivity is the timestamp of the last event, or else meta.json's
 	// updated_at, or else the directory's modification time.
 	LastActivity time.Time
+	// ParentID is the conversation meta.json says this one was forked
+	// from or delegated by ("" for neither); ForkedFromEvent is the event
+	// it was forked at.
+	ParentID        string
+	ForkedFromEvent string
 	// Warnings say what could not be read.
 	Warnings []string
 }
@@ -143,6 +148,7 @@ func summarise(dir string) Summary {
 	read := func(name string) ([]byte, error) { return readFile(filepath.Join(dir, name), nil) }
 	conv, _ := readHeader(dir, filepath.Base(dir), read)
 	s.ID, s.Title, s.Warnings = conv.ID, conv.Title, conv.Warnings
+	s.ParentID, s.ForkedFromEvent = conv.ParentID, conv.ForkedFromEvent
 	if conv.Base != nil {
 		s.Status = model.SanitizeLine(conv.Base.ExecutionStatus)
 		s.CostUSD, s.CostKnown = totalCost(conv.Base.Stats), true

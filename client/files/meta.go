@@ -11,10 +11,15 @@ import (
 )
 
 // meta is what ohwatch reads of the agent-server's meta.json
-// (StoredConversation): its title and when it was last updated.
+// (StoredConversation): its title, when it was last updated, and where it
+// came from: the conversation it was forked from (and the event) or the
+// one that delegated it.
 type meta struct {
-	Title     string `json:"title"`
-	UpdatedAt string `json:"updated_at"`
+	Title                    string `json:"title"`
+	UpdatedAt                string `json:"updated_at"`
+	ForkedFromConversationID string `json:"forked_from_conversation_id"`
+	ForkedFromEventID        string `json:"forked_from_event_id"`
+	ParentConversationID     string `json:"parent_conversation_id"`
 }
 
 // metaUpdated is meta.json's updated_at, zero when absent or unreadable.
@@ -84,6 +89,18 @@ func header(conv *Conversation, baseRaw, metaRaw []byte, dirName string) {
 	}
 	if conv.ID == "" {
 		conv.ID = model.NormalizeConversationID(dirName)
+	}
+	if m != nil {
+		parent := m.ForkedFromConversationID
+		if parent == "" {
+			parent = m.ParentConversationID
+		}
+		if parent = model.NormalizeConversationID(parent); isHexID(parent) && parent != conv.ID {
+			conv.ParentID = parent
+			if m.ForkedFromConversationID != "" {
+				conv.ForkedFromEvent = model.SanitizeLine(m.ForkedFromEventID)
+			}
+		}
 	}
 	switch {
 	case m != nil && strings.TrimSpace(m.Title) != "":

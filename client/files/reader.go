@@ -25,6 +25,12 @@ type Conversation struct {
 	Title string
 	// Base is base_state.json decoded; nil when there is none.
 	Base *model.BaseState
+	// ParentID is the conversation meta.json says this one was forked from
+	// (forked_from_conversation_id) or delegated by
+	// (parent_conversation_id), normalised; "" for neither.
+	// ForkedFromEvent is the event it was forked at.
+	ParentID        string
+	ForkedFromEvent string
 	// EventFiles is the number of event files found (0 for JSONL): the
 	// events Base describes, which reducer.NewLog takes as its
 	// baseEventCount.

@@ -236,7 +236,8 @@ func (l *local) look(ctx context.Context, first bool) ([]*localConv, error) {
 
 // localMeta is the listing of a conversation from its summary.
 func localMeta(s files.Summary) *model.ConversationMeta {
-	return &model.ConversationMeta{Title: s.Title, Status: s.Status, UpdatedAt: s.LastActivity}
+	return &model.ConversationMeta{Title: s.Title, Status: s.Status, UpdatedAt: s.LastActivity,
+		ParentID: s.ParentID, ForkedFromEvent: s.ForkedFromEvent}
 }
 
 // read reads a conversation once, handing its events on chunk by chunk

@@ -1,0 +1,143 @@
+package tui
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"weak"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// openFromTable presses enter on the table's cursor row (the router on top
+// of it) and runs the open through to the conversation on top, its first
+// batch ingested; it returns the view.
+func openFromTable(t *testing.T, r *Model, f *Fleet) *fleetConversation {
+	t.Helper()
+	_, open := r.Update(keyMsg("enter"))
+	if open == nil {
+		t.Fatal("enter started no open")
+	}
+	_, push := r.Update(open())
+	_, initCmd := r.Update(push())
+	c, ok := r.Top().(*fleetConversation)
+	if !ok {
+		t.Fatalf("on top after enter: %T", r.Top())
+	}
+	r.Update(firstAddressed(t, initCmd, c.id))
+	return c
+}
+
+// TestFleetReleasesAConversationLeft: a conversation opened from the
+// table and left with esc is released — its session's context ends (and
+// with it the feed), the router forgets it, and its view and log are
+// garbage — while the row keeps what the table derived; opening it again
+// loads every event again.
+func TestFleetReleasesAConversationLeft(t *testing.T) {
+	evs := generatedEvents(t, 300, 4)
+	var ctxs []context.Context
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (Options, error) {
+		ctxs = append(ctxs, ctx)
+		feed := make(chan model.Batch, 1)
+		feed <- model.Batch{Events: evs}
+		close(feed)
+		return Options{Title: "opened " + ref.ID, Log: reducer.NewLog(nil, 0), Feed: feed, NoColor: true}, nil
+	}})
+	ref := f.rows[0].Ref
+	rowBefore, _ := f.fleet.Row(ref)
+	r := NewModel(f)
+	r.Update(windowSize(160, 48))
+
+	c := openFromTable(t, r, f)
+	if c.log.Len() != len(evs) || len(r.alive) != 2 {
+		t.Fatalf("opened with %d events, %d screens alive", c.log.Len(), len(r.alive))
+	}
+	view, log := weak.Make(c.Conversation), weak.Make(c.log)
+	id := c.id
+	// The inspector is an overlay of the view: esc closes it first.
+	r.Update(keyMsg("enter"))
+	if _, back := r.Update(keyMsg("esc")); back != nil {
+		if _, isPop := back().(popMsg); isPop {
+			t.Fatal("esc with the inspector open left the conversation")
+		}
+	}
+	if r.Top() != Screen(c) {
+		t.Fatal("esc with the inspector open left the conversation")
+	}
+	_, back := r.Update(keyMsg("esc"))
+	r.Update(back())
+	if r.Top() != Screen(f) {
+		t.Fatalf("esc did not go back to the table: %T", r.Top())
+	}
+	if ctxs[0].Err() == nil {
+		t.Error("the session of the conversation left is still running")
+	}
+	if _, kept := r.alive[id]; kept || len(r.alive) != 1 || len(r.stack) != 1 {
+		t.Errorf("the router keeps the view left: alive %d, stack %d", len(r.alive), len(r.stack))
+	}
+	if c.Conversation != nil {
+		t.Error("the view left keeps its conversation")
+	}
+	// A message still on its way to the view is dropped.
+	if _, cmd := r.Update(batchMsg{addr: addr{to: id}, batch: model.Batch{Events: evs[:1]}}); cmd != nil {
+		t.Error("a batch for the released view was answered")
+	}
+	c = nil
+	runtime.GC()
+	if view.Value() != nil || log.Value() != nil {
+		t.Error("the view or the log of the conversation left is still reachable")
+	}
+	if rowAfter, _ := f.fleet.Row(ref); rowAfter.Events != rowBefore.Events || rowAfter.Verdict != rowBefore.Verdict {
+		t.Errorf("the row changed with the view: %+v, was %+v", rowAfter, rowBefore)
+	}
+
+	// Open again: every event is loaded again, on a new context.
+	again := openFromTable(t, r, f)
+	if len(ctxs) != 2 || ctxs[1].Err() != nil || again.log.Len() != len(evs) {
+		t.Fatalf("reopened: %d opens, %d events", len(ctxs), again.log.Len())
+	}
+	if !strings.Contains(r.View().Content, "opened "+ref.ID) {
+		t.Fatalf("the reopened view is not shown:\n%s", r.View().Content)
+	}
+	// q goes back too, and releases it.
+	_, back = r.Update(keyMsg("q"))
+	r.Update(back())
+	if ctxs[1].Err() == nil || len(r.alive) != 1 {
+		t.Error("q did not release the conversation")
+	}
+}
+
+// TestFleetForkReleasesTheParent: b in a conversation of the fleet goes
+// back to the table, where the fork is listed under its parent; the
+// parent's view is released like any other left.
+func TestFleetForkReleasesTheParent(t *testing.T) {
+	var ctx context.Context
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (Options, error) {
+		ctx = c
+		return Options{Title: "parent", Log: trajectory(t, "confirmation_mode"), Live: true, NoColor: true,
+			Branching: &fakeBranching{fleet: true}}, nil
+	}})
+	r := NewModel(f)
+	r.Update(windowSize(160, 48))
+	_, open := r.Update(keyMsg("enter"))
+	_, push := r.Update(open())
+	r.Update(push())
+	c := r.Top().(*fleetConversation)
+	done := forkDoneMsg{addr: c.addr(), plan: forkPlan{index: 2}, id: "fork-1"}
+	_, cmd := r.Update(done)
+	for _, m := range cmd().(tea.BatchMsg) {
+		if m == nil {
+			continue
+		}
+		if msg, ok := m().(popMsg); ok {
+			r.Update(msg)
+		}
+	}
+	if r.Top() != Screen(f) || ctx.Err() == nil || len(r.alive) != 1 {
+		t.Fatalf("after the fork: top %T, session ended %v, %d alive", r.Top(), ctx.Err() != nil, len(r.alive))
+	}
+}
