@@ -31,7 +31,7 @@ type entry struct {
 	seq   int // order of first sight, the last tie-break of every sort
 	meta  model.ConversationMeta
 	state reducer.State
-	ids   idSet
+	ids   model.IDSet
 	dups  int
 
 	conn     model.ConnState
@@ -219,7 +219,7 @@ func (e *entry) apply(u *model.FleetUpdate) (added int) {
 	}
 	b := &u.Batch
 	for _, ev := range b.Events {
-		if !e.ids.add(ev.ID) {
+		if !e.ids.Add(ev.ID) {
 			e.dups++
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -155,11 +156,16 @@ func BenchmarkLiveIngestOTLP(b *testing.B) {
 	for k := 0; b.Loop(); k++ {
 		for j := range 2 {
 			withOTLP := (j+k)%2 == 1
-			c, w, s := ingestRun(b, k, withOTLP)
-			i := 0
+			// The runs are labelled (and the goroutines they start), so
+			// that a CPU profile tells them apart:
+			// go tool pprof -tagfocus 'otlp=^with$' otel.test cpu.prof
+			var c, w time.Duration
+			var s int64
+			i, label := 0, "without"
 			if withOTLP {
-				i = 1
+				i, label = 1, "with"
 			}
+			pprof.Do(context.Background(), pprof.Labels("otlp", label), func(context.Context) { c, w, s = ingestRun(b, k, withOTLP) })
 			cpu[i] += c
 			wall[i] += w
 			sent += s

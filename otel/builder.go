@@ -371,7 +371,13 @@ const recentChats = 256
 // conversation's builder stays small without deleting ids one by one.
 func (b *Builder) rememberChat(responseID string, id trace.SpanID) {
 	if len(b.chats) >= recentChats {
-		b.olderChats, b.chats = b.chats, make(map[string]trace.SpanID, recentChats)
+		// The older generation's map, emptied, takes the new one: a
+		// cleared map keeps its room.
+		if b.olderChats == nil {
+			b.olderChats = make(map[string]trace.SpanID, recentChats)
+		}
+		clear(b.olderChats)
+		b.olderChats, b.chats = b.chats, b.olderChats
 	}
 	b.chats[responseID] = id
 }

@@ -19,7 +19,7 @@ type Live struct {
 	states [2]reducer.State
 	cur    int
 	next   int
-	seen   idSet
+	seen   model.IDSet
 	q      *queue
 	ended  []*span // the spans ended by the batch being added
 }
@@ -29,7 +29,7 @@ type Live struct {
 // ends, not at its first terminal state, so that its trace is exactly the
 // one `export --format otlp` writes.
 func (s *Sink) Follow(conversationID string, initial reducer.State, recording bool) *Live {
-	l := &Live{recording: recording, seen: newIDSet(), q: s.q}
+	l := &Live{recording: recording, q: s.q}
 	l.b = newBuilder(func(sp *span) { l.ended = append(l.ended, sp) }, conversationID, s.opts)
 	l.states[0] = initial
 	return l
@@ -45,7 +45,7 @@ func (l *Live) Add(evs []model.Event) {
 		if l.b.Finished() {
 			return
 		}
-		if ev.ID != "" && !l.seen.add(ev.ID) {
+		if !l.seen.Add(ev.ID) {
 			continue
 		}
 		prev, next := &l.states[l.cur], &l.states[1-l.cur]

@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -145,12 +146,29 @@ func TestLogMarksDiffAndProvenance(t *testing.T) {
 func TestLogConcurrentAppendAndRead(t *testing.T) {
 	evs := synthEvents(chunkSize+100, 7)
 	log := newLogEvery(nil, 0, 16)
+	readWhileAppending(t, log, evs, func(i int) string {
+		s := log.At(i)
+		if s.Applied != i+1 {
+			return fmt.Sprintf("At(%d).Applied = %d", i, s.Applied)
+		}
+		_ = log.Marks().All()
+		_ = log.Event(i)
+		_ = log.Latest().Transitions()
+		_ = s.Pending
+		return ""
+	})
+	checkEveryPrefix(t, log, nil, 0)
+}
+
+// readWhileAppending appends evs to log in batches of 50 while three
+// readers call read at spread indices of what is there; read returns what
+// went wrong, or "".
+func readWhileAppending(t *testing.T, log *Log, evs []model.Event, read func(i int) string) {
+	t.Helper()
 	var wg sync.WaitGroup
 	done := make(chan struct{})
-	for r := 0; r < 3; r++ {
-		wg.Add(1)
-		go func(r int) {
-			defer wg.Done()
+	for r := range 3 {
+		wg.Go(func() {
 			for k := 0; ; k++ {
 				select {
 				case <-done:
@@ -161,23 +179,16 @@ func TestLogConcurrentAppendAndRead(t *testing.T) {
 				if n == 0 {
 					continue
 				}
-				i := (k * 7919 * (r + 1)) % n
-				s := log.At(i)
-				if s.Applied != i+1 {
-					t.Errorf("At(%d).Applied = %d", i, s.Applied)
+				if msg := read((k * 7919 * (r + 1)) % n); msg != "" {
+					t.Error(msg)
 					return
 				}
-				_ = log.Marks().All()
-				_ = log.Event(i)
-				_ = log.Latest().Transitions()
-				_ = s.Pending
 			}
-		}(r)
+		})
 	}
 	for k := 0; k < len(evs); k += 50 {
 		log.Append(evs[k:min(k+50, len(evs))]...)
 	}
 	close(done)
 	wg.Wait()
-	checkEveryPrefix(t, log, nil, 0)
 }

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
-	"sync"
 	"testing"
 
 	"ohwatch/model"
@@ -350,41 +349,18 @@ func TestLogHeadFollowsTheServer(t *testing.T) {
 func TestBranchedLogConcurrentAppendAndRead(t *testing.T) {
 	evs := treeEvents(chunkSize+300, 12, 0)
 	log := newLogEvery(nil, 0, 16)
-	var wg sync.WaitGroup
-	done := make(chan struct{})
-	for r := range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := 0; ; k++ {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				n := log.Len()
-				if n == 0 {
-					continue
-				}
-				i := (k * 7919 * (r + 1)) % n
-				if s := log.At(i); s.Applied != log.Depth(i)+1 {
-					t.Errorf("At(%d).Applied = %d, depth %d", i, s.Applied, log.Depth(i))
-					return
-				}
-				_ = log.MarksOn(i)
-				_ = log.Marks().All()
-				_ = log.HeadPath().Len()
-				for _, bp := range log.BranchPoints() {
-					_ = log.Branches(bp)
-				}
-				_ = log.Latest().Pending
-			}
-		}()
-	}
-	for k := 0; k < len(evs); k += 50 {
-		log.Append(evs[k:min(k+50, len(evs))]...)
-	}
-	close(done)
-	wg.Wait()
+	readWhileAppending(t, log, evs, func(i int) string {
+		if s := log.At(i); s.Applied != log.Depth(i)+1 {
+			return fmt.Sprintf("At(%d).Applied = %d, depth %d", i, s.Applied, log.Depth(i))
+		}
+		_ = log.MarksOn(i)
+		_ = log.Marks().All()
+		_ = log.HeadPath().Len()
+		for _, bp := range log.BranchPoints() {
+			_ = log.Branches(bp)
+		}
+		_ = log.Latest().Pending
+		return ""
+	})
 	checkTree(t, log, newRefTree(evs))
 }

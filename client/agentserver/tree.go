@@ -97,24 +97,12 @@ func (c *Client) treeError(ctx context.Context, id, op string, err error) error 
 	return err
 }
 
-// messageRequest is the body of POST /{id}/events (SendMessageRequest).
-type messageRequest struct {
-	Role    string        `json:"role"`
-	Content []textContent `json:"content"`
-	Run     bool          `json:"run"`
-}
-
-type textContent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
 // SendMessage sends text as a user message to conversation id and lets the
 // agent run (run: true), as a person typing in a chat does. Beware
 // (protocol §5): a message sent while the conversation waits for
 // confirmation approves the pending actions.
 func (c *Client) SendMessage(ctx context.Context, id, text string) error {
-	body := messageRequest{Role: "user", Content: []textContent{{Type: "text", Text: text}}, Run: true}
+	body := model.NewUserMessage(text)
 	return c.postJSON(ctx, conversationRoute(id, "/events"), body, nil)
 }
 

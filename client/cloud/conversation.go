@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"ohwatch/model"
 )
 
 // conversationTitle names the conversations this package starts, so they
@@ -20,11 +22,8 @@ const conversationTitle = "ohwatch"
 func (s *Session) startConversation(ctx context.Context, sandboxID string) (*startTask, error) {
 	req := startRequest{SandboxID: sandboxID, Title: conversationTitle}
 	if s.cfg.Message != "" {
-		req.InitialMessage = &initialMessage{
-			Role:    "user",
-			Content: []textContent{{Type: "text", Text: s.cfg.Message}},
-			Run:     true,
-		}
+		msg := model.NewUserMessage(s.cfg.Message)
+		req.InitialMessage = &msg
 	}
 	s.progress("starting conversation")
 	var task startTask

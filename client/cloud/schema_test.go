@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ohwatch/internal/upstream"
+	"ohwatch/model"
 )
 
 // openAPI is the part of the Cloud OpenAPI document these tests read.
@@ -108,8 +109,8 @@ func TestWireFieldsMatchSchema(t *testing.T) {
 		"ExposedUrl":                        exposedURL{},
 		"AppConversationStartTask":          startTask{},
 		"AppConversationStartRequest-Input": startRequest{},
-		"SendMessageRequest":                initialMessage{},
-		"TextContent":                       textContent{},
+		"SendMessageRequest":                model.UserMessage{},
+		"TextContent":                       model.TextContent{},
 		"AppConversation":                   appConversation{},
 	}
 	for component, v := range types {

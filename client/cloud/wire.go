@@ -4,6 +4,10 @@ package cloud
 // (components SandboxInfo, ExposedUrl, AppConversationStartTask,
 // AppConversationStartRequest, SendMessageRequest, AppConversation). Only
 // the fields this package reads are declared; the server sends more.
+// SendMessageRequest is model.UserMessage, shared with the agent-server
+// client.
+
+import "ohwatch/model"
 
 // Sandbox statuses (SandboxStatus).
 const (
@@ -62,23 +66,9 @@ type startTask struct {
 
 // startRequest is the part of AppConversationStartRequest this package sets.
 type startRequest struct {
-	SandboxID      string          `json:"sandbox_id"`
-	InitialMessage *initialMessage `json:"initial_message,omitempty"`
-	Title          string          `json:"title,omitempty"`
-}
-
-// initialMessage is SendMessageRequest. Run is set so the agent starts on
-// the message at once: the schema's default is false.
-type initialMessage struct {
-	Role    string        `json:"role"`
-	Content []textContent `json:"content"`
-	Run     bool          `json:"run"`
-}
-
-// textContent is TextContent, which forbids extra properties.
-type textContent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	SandboxID      string             `json:"sandbox_id"`
+	InitialMessage *model.UserMessage `json:"initial_message,omitempty"`
+	Title          string             `json:"title,omitempty"`
 }
 
 // appConversation is AppConversation.
