@@ -204,12 +204,15 @@ func (k *keyFiles) keyFor(base string, env *environment) (string, error) {
 type builtFleet struct {
 	sources []fleetsource.Source
 	openers map[model.ConversationRef]opener // by source (Ref without ID)
-	where   []string
+	// resumers open a paused conversation live after resuming its
+	// sandbox, for the sources that can (Cloud), by source.
+	resumers map[model.ConversationRef]opener
+	where    []string
 }
 
 // build makes the sources of the fleet. Every key it reads joins secrets.
 func (cfg *fleetConfig) build(env *environment, secrets *model.Secrets, logger *slog.Logger) (*builtFleet, error) {
-	fl := &builtFleet{openers: map[model.ConversationRef]opener{}}
+	fl := &builtFleet{openers: map[model.ConversationRef]opener{}, resumers: map[model.ConversationRef]opener{}}
 	add := fl.add
 	for _, where := range cfg.sources {
 		switch {
@@ -226,6 +229,7 @@ func (cfg *fleetConfig) build(env *environment, secrets *model.Secrets, logger *
 			}
 			src := fleetsource.Cloud(sess, fleetsource.CloudOptions{Interval: cfg.interval, Client: agentserver.WithLogger(logger)})
 			add(src, cloudOpener(src, sess, secrets, logger))
+			fl.resumers[sourceOf(src)] = cloudResumer(src, sess, secrets, logger)
 		case isURL(where):
 			probe, err := agentserver.New(where, "")
 			if err != nil {
@@ -252,8 +256,13 @@ func (cfg *fleetConfig) build(env *environment, secrets *model.Secrets, logger *
 // add puts a source in the fleet, with how to open its conversations.
 func (fl *builtFleet) add(s fleetsource.Source, o opener) {
 	fl.sources = append(fl.sources, s)
-	fl.openers[model.ConversationRef{Source: s.Label(), Kind: s.Kind()}] = o
+	fl.openers[sourceOf(s)] = o
 	fl.where = append(fl.where, s.Label())
+}
+
+// sourceOf is the key of a source's openers: a Ref without an ID.
+func sourceOf(s fleetsource.Source) model.ConversationRef {
+	return model.ConversationRef{Source: s.Label(), Kind: s.Kind()}
 }
 
 // run watches the fleet headless or in the table.
@@ -323,7 +332,18 @@ func sourceReporter(env *environment) func(model.FleetUpdate) {
 
 // open opens one conversation of the fleet for the full monitor.
 func (fl *builtFleet) open(ctx context.Context, ref model.ConversationRef) (session, error) {
-	o, ok := fl.openers[model.ConversationRef{Source: ref.Source, Kind: ref.Kind}]
+	return openWith(ctx, fl.openers, ref)
+}
+
+// resume opens a paused conversation of the fleet live, resuming its
+// sandbox first.
+func (fl *builtFleet) resume(ctx context.Context, ref model.ConversationRef) (session, error) {
+	return openWith(ctx, fl.resumers, ref)
+}
+
+// openWith opens ref with its source's opener of openers.
+func openWith(ctx context.Context, openers map[model.ConversationRef]opener, ref model.ConversationRef) (session, error) {
+	o, ok := openers[model.ConversationRef{Source: ref.Source, Kind: ref.Kind}]
 	if !ok {
 		return session{}, fmt.Errorf("no source %s", ref.Source)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -143,6 +144,33 @@ func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *mod
 			recording: true,
 			traceID:   id,
 		}, nil
+	}
+}
+
+// cloudResumer opens a Cloud conversation whose sandbox is paused live,
+// after resuming its sandbox (what y answers in the table): Cloud starts
+// the sandbox again and, once it runs, the conversation is watched on its
+// agent-server as a running one is.
+func cloudResumer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) opener {
+	return func(ctx context.Context, id string) (session, error) {
+		conv, ok := src.Conversation(id)
+		if !ok {
+			return session{}, fmt.Errorf("%s is not in the Cloud listing", id)
+		}
+		title := conv.Title
+		if title == "" {
+			title = id
+		}
+		target, err := sess.Resume(ctx, conv)
+		if err != nil {
+			return session{}, errors.New(sess.Redact(err.Error()))
+		}
+		secrets.Add(target.SessionKey)
+		c, err := agentserver.New(target.AgentServerURL, target.SessionKey, agentserver.WithLogger(logger))
+		if err != nil {
+			return session{}, err
+		}
+		return serverSession(ctx, c, target.ConversationID, title), nil
 	}
 }
 

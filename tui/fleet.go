@@ -30,6 +30,12 @@ type FleetOptions struct {
 	// which drops the view; the session's feed must end with it. nil
 	// disables enter.
 	Open func(ctx context.Context, ref model.ConversationRef) (Options, error)
+	// Resume resumes the paused sandbox of a conversation (a Cloud
+	// conversation's) and prepares its full monitor live, once it runs,
+	// as Open does. When it is set, enter on a paused conversation says so
+	// and asks: y resumes it, n or esc opens the stored events read-only
+	// with Open. nil: enter opens a paused one read-only at once.
+	Resume func(ctx context.Context, ref model.ConversationRef) (Options, error)
 	// Notify rings the bell and sends a desktop notification (OSC 9 and
 	// OSC 777) when a conversation newly needs attention. main sets it
 	// only when stdout is a terminal and --no-notify is not given.
@@ -81,8 +87,13 @@ type Fleet struct {
 
 	feedDone bool
 	showHelp bool
-	// opening is the conversation being opened ("" id when none).
-	opening model.ConversationRef
+	// opening is the conversation being opened ("" id when none), and
+	// resuming is set while its sandbox is being resumed.
+	opening  model.ConversationRef
+	resuming bool
+	// asking is the paused conversation enter asks about: resume its
+	// sandbox (y) or open its stored events read-only (n, esc).
+	asking fleet.Row
 	// endOpening cancels the context of the conversation being opened,
 	// should opening it fail.
 	endOpening context.CancelFunc
@@ -255,6 +266,9 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if f.asking.Ref.ID != "" {
+		return f.answerResume(msg)
+	}
 	if f.showHelp {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
 			f.showHelp = false
@@ -332,7 +346,9 @@ func (f *Fleet) current() (fleet.Row, bool) {
 
 // open starts opening the selected conversation in the full monitor:
 // Open runs in a command while the table keeps streaming. Every open loads
-// the events again: a conversation left for the table was released.
+// the events again: a conversation left for the table was released. A
+// conversation whose sandbox is paused is asked about first, when its
+// sandbox can be resumed.
 func (f *Fleet) open() tea.Cmd {
 	r, ok := f.current()
 	if !ok {
@@ -342,11 +358,39 @@ func (f *Fleet) open() tea.Cmd {
 		return nil
 	}
 	f.fleet.Seen(r.Ref)
-	f.opening = r.Ref
+	if r.Paused && f.opts.Resume != nil {
+		f.asking = r
+		f.arrange()
+		return nil
+	}
+	return f.startOpen(r.Ref, f.opts.Open)
+}
+
+// answerResume answers the question about a paused conversation: y
+// resumes its sandbox and opens it live, n and esc open its stored events
+// read-only; other keys leave the question open.
+func (f *Fleet) answerResume(msg tea.KeyPressMsg) tea.Cmd {
+	ref := f.asking.Ref
+	switch {
+	case key.Matches(msg, f.keys.Resume):
+		f.asking = fleet.Row{}
+		f.resuming = true
+		return f.startOpen(ref, f.opts.Resume)
+	case key.Matches(msg, f.keys.ReadOnly):
+		f.asking = fleet.Row{}
+		return f.startOpen(ref, f.opts.Open)
+	}
+	return nil
+}
+
+// startOpen runs open (Open or Resume) for ref in a command, on a context
+// that lives as long as the view it prepares.
+func (f *Fleet) startOpen(ref model.ConversationRef, open func(context.Context, model.ConversationRef) (Options, error)) tea.Cmd {
+	f.opening = ref
 	f.arrange()
 	ctx, end := context.WithCancel(context.Background())
 	f.endOpening = end
-	open, ref, to := f.opts.Open, r.Ref, f.addr()
+	to := f.addr()
 	return func() tea.Msg {
 		opts, err := open(ctx, ref)
 		return fleetOpenedMsg{addr: to, ref: ref, opts: opts, err: err}
@@ -355,15 +399,19 @@ func (f *Fleet) open() tea.Cmd {
 
 // show shows the conversation Open prepared, or says why it could not.
 func (f *Fleet) show(msg fleetOpenedMsg) tea.Cmd {
-	end := f.endOpening
-	f.opening, f.endOpening = model.ConversationRef{}, nil
+	end, resumed := f.endOpening, f.resuming
+	f.opening, f.endOpening, f.resuming = model.ConversationRef{}, nil, false
 	f.arrange()
 	if end == nil {
 		end = func() {}
 	}
 	if msg.err != nil {
 		end()
-		f.flash = "could not open " + model.SanitizeLine(msg.ref.ID) + ": " + model.SanitizeLine(msg.err.Error())
+		what := "could not open "
+		if resumed {
+			what = "could not resume the sandbox of "
+		}
+		f.flash = what + model.SanitizeLine(msg.ref.ID) + ": " + model.SanitizeLine(msg.err.Error())
 		return nil
 	}
 	ref := msg.ref

@@ -25,6 +25,10 @@ type FleetKeyMap struct {
 	Interrupt key.Binding
 	// Accept and Clear end the filter line, keeping or dropping its text.
 	Accept, Clear key.Binding
+	// Resume and ReadOnly answer enter on a conversation whose sandbox is
+	// paused: resume the sandbox and open it live, or open the stored
+	// events read-only.
+	Resume, ReadOnly key.Binding
 }
 
 // DefaultFleetKeyMap returns the bindings the README documents.
@@ -52,6 +56,8 @@ func DefaultFleetKeyMap() FleetKeyMap {
 		Interrupt: b("ctrl+c", "quit", "ctrl+c"),
 		Accept:    b("enter", "keep the filter", "enter"),
 		Clear:     b("esc", "clear the filter", "esc"),
+		Resume:    b("y", "resume the paused sandbox, open live", "y"),
+		ReadOnly:  b("n/esc", "open the stored events read-only", "n", "esc"),
 	}
 }
 
@@ -64,7 +70,7 @@ func (k FleetKeyMap) ShortHelp() []key.Binding {
 func (k FleetKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Down, k.Up, k.Top, k.Bottom, k.PageDown, k.PageUp},
-		{k.Open, k.Seen, k.Sort, k.Reverse, k.Group},
+		{k.Open, k.Resume, k.ReadOnly, k.Seen, k.Sort, k.Reverse, k.Group},
 		{k.Filter, k.Status, k.Back, k.Help, k.Quit, k.Interrupt},
 	}
 }

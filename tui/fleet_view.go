@@ -58,7 +58,7 @@ func (f *Fleet) columns() []fleetColumn {
 
 // bodyHeight is the number of lines for headings and rows: the screen
 // less the heading, the column names and the footer.
-func (f *Fleet) bodyHeight() int { return max(f.height-3, 1) }
+func (f *Fleet) bodyHeight() int { return max(f.height-2-len(f.footerLines(1)), 1) }
 
 // View draws the table, exactly width×height cells.
 func (f *Fleet) View() string {
@@ -75,11 +75,27 @@ func (f *Fleet) View() string {
 	lines := []string{fitLine(f.heading(), w), fitLine(f.styles.PaneTitle.Render(f.columnNames(cols, titleW)), w)}
 	body := f.bodyLines(cols, titleW, w)
 	lines = append(lines, body...)
-	for len(lines) < h-1 {
+	foot := f.footerLines(w)
+	for len(lines) < h-len(foot) {
 		lines = append(lines, "")
 	}
-	lines = append(lines[:min(len(lines), h-1)], f.footer(w))
+	lines = append(lines[:min(len(lines), max(h-len(foot), 0))], foot...)
 	return fit(strings.Join(lines, "\n"), w, h)
+}
+
+// footerLines is the footer: the question about a paused conversation
+// (two lines) while it is asked, else one line.
+func (f *Fleet) footerLines(w int) []string {
+	if f.asking.Ref.ID == "" {
+		return []string{f.footer(w)}
+	}
+	s, k := f.styles, f.keys
+	title := fleet.ColTitle.Text(f.asking, f.now)
+	what := s.Warn.Render("“"+title+"”: its sandbox is paused") +
+		s.Muted.Render(" (shown from Cloud's stored events). Resuming starts the sandbox again on Cloud, where it runs on your account until paused.")
+	ask := s.Key.Render(k.Resume.Help().Key) + " " + s.KeyDesc.Render("resume the sandbox and open it live") +
+		s.Muted.Render(" · ") + s.Key.Render(k.ReadOnly.Help().Key) + " " + s.KeyDesc.Render("open the stored events read-only")
+	return []string{fitLine(what, w), fitLine(ask, w)}
 }
 
 // heading says what is watched, how many conversations, how many need
@@ -219,7 +235,10 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 	if r.Depth > 0 {
 		title = strings.Repeat("  ", r.Depth-1) + s.Glyphs.Paired + " " + title
 	}
-	if r.Ref == f.opening {
+	switch {
+	case r.Ref == f.opening && f.resuming:
+		title = "resuming… " + title
+	case r.Ref == f.opening:
 		title = "opening… " + title
 	}
 	mark := " "

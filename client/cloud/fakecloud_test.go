@@ -34,6 +34,7 @@ type fakeCloud struct {
 	nextSandbox       int
 	sandboxSessionKey string
 	echoKeyOnError    bool           // a 500 reply that quotes the request's key
+	echoKeyOn         string         // "METHOD path" answered so, alone
 	failures          map[string]int // "METHOD path" → how many 503s to answer first
 	// listed are the account's conversations the search pages through,
 	// and stored the events Cloud keeps for each (see fakesearch_test.go).
@@ -97,8 +98,8 @@ func (f *fakeCloud) auth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		f.requests = append(f.requests, recordedRequest{r.Method, r.URL.Path, r.URL.RawQuery})
-		echo := f.echoKeyOnError
 		route := r.Method + " " + r.URL.Path
+		echo := f.echoKeyOnError || f.echoKeyOn == route
 		fail := f.failures[route] > 0
 		if fail {
 			f.failures[route]--

@@ -250,3 +250,13 @@ func (s *Session) Live(ctx context.Context, c Conversation) (Target, error) {
 // Redact removes every secret the session knows (the API key, the session
 // keys Cloud handed out) from text in every form a server may echo them.
 func (s *Session) Redact(text string) string { return s.secrets.redact(text) }
+
+// Resume wakes the paused sandbox of a listed conversation (POST
+// /api/v1/sandboxes/{sandbox_id}/resume), waits until it runs and returns
+// where to watch the conversation live, as Attach does. Cloud starts the
+// sandbox again, and it runs on the account until paused or deleted;
+// Resume never deletes it. A conversation whose sandbox already runs is
+// not resumed again.
+func (s *Session) Resume(ctx context.Context, c Conversation) (Target, error) {
+	return s.Attach(ctx, c.ID)
+}
