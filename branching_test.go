@@ -123,3 +123,43 @@ func TestGeneratedContinuation(t *testing.T) {
 		}
 	}
 }
+
+// TestServerLinksKnowTheForks: the links of a conversation of an
+// agent-server list the forks its search says were made from it, at their
+// events, and open one live.
+func TestServerLinksKnowTheForks(t *testing.T) {
+	const id = "0c8a3d0e5f1b4a7e9d3c2b1a0f9e8d7c"
+	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	srv := serve.New(serve.Options{})
+	srv.Add(id, nil, evs)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	url, err := srv.Start(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	c, err := agentserver.New(url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := evs[2].ID
+	fork, err := c.Fork(ctx, id, at, "again", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newServerLinks(ctx, c, id).(serverLinks)
+	links, parents, err := l.rel.read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.rel.links, l.rel.parents, l.rel.at = links, parents, time.Now()
+	children := l.Children()
+	if len(children) != 1 || children[0].ID != model.NormalizeConversationID(fork) || children[0].Event != at || children[0].Title != "again" {
+		t.Fatalf("children %+v, want the fork %s at %s", children, fork, at)
+	}
+	opts, err := l.Open(ctx, fork)
+	if err != nil || !opts.Live || opts.Feed == nil || opts.Links == nil || opts.Conversation != model.NormalizeConversationID(fork) {
+		t.Fatalf("Open: %+v, %v", opts, err)
+	}
+}

@@ -74,7 +74,9 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	}
 	// A server never reached fails fast (exit 4); one that was live keeps
 	// being retried, with the header counting the attempts.
-	return present(ctx, env, vf, serverSession(ctx, c, id, title))
+	s := serverSession(ctx, c, id, title)
+	s.links = newServerLinks(ctx, c, id)
+	return present(ctx, env, vf, s)
 }
 
 // serverTitle asks the server for the conversation's title, briefly: the

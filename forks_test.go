@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"ohwatch/client/files"
 	"ohwatch/client/fleetsource"
@@ -163,5 +164,49 @@ func TestGeneratedForksListUnderParent(t *testing.T) {
 			t.Logf("%s depth %d parent %s", r.Ref.ID, r.Depth, r.ParentID)
 		}
 		t.Fatal("the fleet does not list the forks under their source")
+	}
+}
+
+// TestReplayLinksOpenTheForks: the replay of a conversation of a root
+// knows the forks made from it (their meta.json), each at its event, and
+// opens one as a recording with links of its own.
+func TestReplayLinksOpenTheForks(t *testing.T) {
+	root, ids := forkedRoot(t)
+	ctx := context.Background()
+	l, ok := newLocalLinks(ctx, filepath.Join(root, ids[0]), ids[0]).(localLinks)
+	if !ok {
+		t.Fatal("no links for a conversation of a root")
+	}
+	links, parents, err := l.rel.read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.rel.links, l.rel.parents, l.rel.at = links, parents, time.Now()
+	children := l.Children()
+	if len(children) != 2 {
+		t.Fatalf("children %+v", children)
+	}
+	_, src := loadDirLog(t, filepath.Join(root, ids[0]))
+	for _, c := range children {
+		if _, ok := src.IndexOf(c.Event); !ok || c.Title == "" {
+			t.Fatalf("child %+v: not forked at an event of the source", c)
+		}
+	}
+	opts, err := l.Open(ctx, children[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for b := range opts.Feed {
+		n += len(b.Events)
+	}
+	if n == 0 || opts.Links == nil || !strings.Contains(opts.Source, children[0].ID) {
+		t.Fatalf("the fork opened with %d events, links %v, source %q", n, opts.Links, opts.Source)
+	}
+	if _, err := l.Open(ctx, "ffffffff111142228333944455556666"); err == nil {
+		t.Fatal("opened a conversation the root does not hold")
+	}
+	if newLocalLinks(ctx, filepath.Join(root, "nothing"), "x") != nil {
+		t.Fatal("links for a directory that holds no conversation")
 	}
 }

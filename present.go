@@ -44,6 +44,9 @@ type session struct {
 	// branching forks and navigates a live agent-server conversation; nil
 	// for other sources.
 	branching tui.Branching
+	// links knows the conversations forked or launched from this one and
+	// opens them; nil for sources that open none.
+	links tui.Links
 	// traceID is what the --otlp trace id is derived from: the
 	// conversation id, else the recording's name.
 	traceID string
@@ -123,6 +126,7 @@ func (s session) tuiOptions(env *environment, notify bool, themeMode theme.Mode)
 		Notify:       notify && env.isTerminal,
 		Controls:     s.controls,
 		Branching:    s.branching,
+		Links:        s.links,
 		Export:       exp.write,
 		ExportPath:   exp.defaultPath,
 		Pager:        env.getenv("PAGER"),

@@ -188,6 +188,19 @@ func (f *Fleet) Row(ref model.ConversationRef) (Row, bool) {
 	return e.row(), true
 }
 
+// Children lists the conversations of ref's source whose listing names
+// ref as the one they were forked from or delegated by, in the order the
+// fleet first saw them.
+func (f *Fleet) Children(ref model.ConversationRef) []Row {
+	var out []Row
+	for _, e := range f.order {
+		if e.meta.ParentID == ref.ID && ref.ID != "" && e.ref.Source == ref.Source && e.ref.Kind == ref.Kind && e.ref != ref {
+			out = append(out, e.row())
+		}
+	}
+	return out
+}
+
 // State returns the conversation's derived state after its latest event.
 func (f *Fleet) State(ref model.ConversationRef) (reducer.State, bool) {
 	e, ok := f.entries[ref]

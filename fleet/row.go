@@ -72,6 +72,9 @@ type Row struct {
 	// ParentID is the conversation this one was forked from or delegated
 	// by, in the same source ("" for none).
 	ParentID string
+	// ForkedFromEvent is the event of the parent it was forked at ("" for
+	// a delegated conversation, or none).
+	ForkedFromEvent string
 	// Title is the listed title, else the first user message, else "".
 	Title   string
 	Verdict reducer.Verdict
@@ -121,24 +124,25 @@ func (r Row) Idle(now time.Time) (time.Duration, bool) {
 func (e *entry) row() Row {
 	s := &e.state
 	r := Row{
-		Ref:          e.ref,
-		ParentID:     model.SanitizeLine(e.meta.ParentID),
-		Title:        e.title(),
-		Verdict:      e.verdict,
-		Events:       s.Applied,
-		Duplicates:   e.dups,
-		Iteration:    s.Iteration,
-		Steps:        s.Steps,
-		Errors:       s.ErrorCount,
-		LastActivity: e.lastEvent,
-		Conn:         e.conn,
-		ConnKnown:    e.hasConn,
-		Paused:       e.meta.Paused,
-		Warnings:     e.warnings,
-		Loading:      e.loading,
-		Progress:     e.progress,
-		Attn:         e.attention(),
-		seq:          e.seq,
+		Ref:             e.ref,
+		ParentID:        model.SanitizeLine(e.meta.ParentID),
+		ForkedFromEvent: model.SanitizeLine(e.meta.ForkedFromEvent),
+		Title:           e.title(),
+		Verdict:         e.verdict,
+		Events:          s.Applied,
+		Duplicates:      e.dups,
+		Iteration:       s.Iteration,
+		Steps:           s.Steps,
+		Errors:          s.ErrorCount,
+		LastActivity:    e.lastEvent,
+		Conn:            e.conn,
+		ConnKnown:       e.hasConn,
+		Paused:          e.meta.Paused,
+		Warnings:        e.warnings,
+		Loading:         e.loading,
+		Progress:        e.progress,
+		Attn:            e.attention(),
+		seq:             e.seq,
 	}
 	for _, t := range []time.Time{e.meta.UpdatedAt, e.liveAt} {
 		if t.After(r.LastActivity) {

@@ -137,6 +137,11 @@ func NewConversation(opts Options) *Conversation {
 		}
 	}
 	m.follow = opts.Live
+	if opts.Links != nil {
+		// Sources read their listing off the UI: asking now has it ready
+		// by the time an event is inspected.
+		opts.Links.Children()
+	}
 	m.pinnedLen = m.log.Len()
 	m.fixTop()
 	return m
@@ -217,6 +222,8 @@ func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
 		return m.forkDone(msg)
 	case navigateDoneMsg:
 		return m.navigateDone(msg)
+	case linkOpenedMsg:
+		return m.linkOpened(msg)
 	case exportDoneMsg:
 		if msg.err != nil {
 			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))

@@ -415,6 +415,9 @@ func (f *Fleet) show(msg fleetOpenedMsg) tea.Cmd {
 		return nil
 	}
 	ref := msg.ref
+	if msg.opts.Links == nil {
+		msg.opts.Links = fleetLinks{f: f, ref: ref}
+	}
 	s := &fleetConversation{Conversation: NewConversation(msg.opts), end: end, seen: func() {
 		f.fleet.Seen(ref)
 		f.arrange()

@@ -110,3 +110,52 @@ func TestEndToEndFleetDrillDown(t *testing.T) {
 		t.Fatalf("%d conversations at the end, want 10", n)
 	}
 }
+
+// TestEndToEndFleetOpensAFork opens a conversation from the table, goes to
+// the event a fork was made from (the fleet lists the fork under it), and
+// opens the fork from there with O, over the conversation; esc comes back
+// to the conversation, and esc again to the table.
+func TestEndToEndFleetOpensAFork(t *testing.T) {
+	feed := make(chan []model.FleetUpdate)
+	events := logEvents(trajectory(t, "confirmation_mode"))[:4]
+	parent, fork := fleetRef(fleetServer, "aaaaaaaa"), fleetRef(fleetServer, "bbbbbbbb")
+	var asked []string
+	f := NewFleet(FleetOptions{Feed: feed, NoColor: true, Where: "fleet", Now: func() time.Time { return fleetStart },
+		Open: func(_ context.Context, ref model.ConversationRef) (Options, error) {
+			asked = append(asked, ref.ID)
+			convFeed := make(chan model.Batch, 1)
+			title := "Opened: the parent"
+			if ref.ID == fork.ID {
+				title = "Second screen, a fork"
+			}
+			convFeed <- model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}, Events: events}
+			return Options{Title: title, Source: "ws 127.0.0.1:8000", Live: true, Log: reducer.NewLog(nil, 0), Feed: convFeed, NoColor: true}, nil
+		}})
+	tm := teatest.NewTestModel(t, NewModel(f), teatest.WithInitialTermSize(160, 48))
+	w := &termWaiter{t: t, tm: tm}
+	feed <- []model.FleetUpdate{
+		metaUp(parent, model.ConversationMeta{Title: "The parent conversation"}),
+		metaUp(fork, model.ConversationMeta{Title: "Try it another way", ParentID: parent.ID, ForkedFromEvent: events[2].ID}),
+	}
+	w.wait("The parent conversation", "Try it another way")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	w.wait("Opened: the parent")
+	for _, k := range ":" + ordinal(2) {
+		tm.Send(tea.KeyPressMsg{Code: k, Text: string(k)})
+	}
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	w.wait("forked here: fork bbbbbbbb Try it another way")
+	tm.Send(tea.KeyPressMsg{Code: 'O', Text: "O"})
+	w.wait("Second screen, a fork")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	w.wait("forked here: fork bbbbbbbb")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape}) // closes the inspector
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	w.wait("The parent conversation", "Try it another way")
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if len(asked) != 2 || asked[0] != parent.ID || asked[1] != fork.ID {
+		t.Fatalf("opened %v", asked)
+	}
+}

@@ -285,7 +285,12 @@ func TestForkThatHalfWorkedStillOpens(t *testing.T) {
 func TestForkKeysInHelp(t *testing.T) {
 	m, _ := liveTree(t, &fakeBranching{})
 	m, _ = press(t, m, "?")
+	// The help scrolls: read all of it.
 	s := screen(m)
+	for range 60 {
+		m, _ = press(t, m, "j")
+		s += screen(m)
+	}
 	for _, want := range []string{"fork from this event", "move HEAD to this event"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("help lacks %q:\n%s", want, s)

@@ -51,6 +51,9 @@ type inspectData struct {
 	md *markdownBlock
 	// folds counts fold changes, which make the raw rows stale.
 	folds int
+	// links are the first lines of the rendered view when conversations
+	// were forked or launched from the event (links.go).
+	links []string
 }
 
 // rawRows is the raw JSON view laid out for one width.
@@ -79,7 +82,7 @@ func (m *Conversation) openInspector() {
 		obs := m.log.Event(r)
 		result = &obs
 	}
-	d := &inspectData{diff: m.log.Diff(m.cursor)}
+	d := &inspectData{diff: m.log.Diff(m.cursor), links: m.linkLines(m.cursor)}
 	d.rendered, d.md = renderEventMarkdown(ev, m.cursor, m.styles, result, r, true)
 	d.tree, d.treeErr = parseJSON(ev.Raw)
 	if d.tree != nil {
@@ -123,6 +126,9 @@ func (in inspector) lines(s theme.Styles, raw []byte, width int) ([]string, []*j
 			out = append(out, s.Accent.Render(field), s.DiffDel.Render("  - "+before), s.DiffAdd.Render("  + "+after))
 		}
 		return wrapLines(out, width), nil
+	}
+	if len(d.links) > 0 {
+		return append(wrapLines(d.links, width), d.withMarkdown(width)...), nil
 	}
 	return d.withMarkdown(width), nil
 }

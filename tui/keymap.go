@@ -53,6 +53,8 @@ type KeyMap struct {
 	// Branches lists the branches at a branch point and shows one;
 	// Choose picks one of them by its number.
 	Branches, Choose key.Binding
+	// OpenLink opens a conversation forked or launched from the event.
+	OpenLink key.Binding
 	// Quit goes back one screen, and quits at the root; Interrupt ends
 	// the program as SIGINT does (exit 130), or cancels an open prompt.
 	Help, Quit, Interrupt key.Binding
@@ -120,7 +122,8 @@ func DefaultKeyMap() KeyMap {
 		Confirm:        b("y", "in a/x/b/H: yes, send", "y", "Y"),
 		Fork:           b("b", "fork from this event", "b"),
 		Branches:       b("B", "branches here: show one", "B"),
-		Choose:         b("B 1-9", "show that branch", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Choose:         b("B/O 1-9", "show that branch, open that one", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		OpenLink:       b("O", "open the fork/sub-conversation made here", "O"),
 		Navigate:       b("H", "move HEAD to this event", "H"),
 		Help:           b("?", "help", "?"),
 		Quit:           b("q", "back a screen, or quit", "q"),
@@ -133,7 +136,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},

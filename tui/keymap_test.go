@@ -83,6 +83,18 @@ func TestEveryHandledKeyIsBound(t *testing.T) {
 			m, _ := press(t, newModel(Options{Log: errorLog(t), Export: exportTo}, 100, 30), "e")
 			return m
 		},
+		"branched list": func() *Conversation {
+			log := branchedLog(t, 300, 2)
+			return jumpTo(t, newModel(Options{Log: log}, 100, 30), ordinal(log.BranchPoints()[0]))
+		},
+		"branch picker": func() *Conversation {
+			log := branchedLog(t, 300, 2)
+			m, _ := press(t, jumpTo(t, newModel(Options{Log: log}, 100, 30), ordinal(log.BranchPoints()[0])), "B")
+			if m.input.kind != promptBranches {
+				t.Fatal("B did not open the branch picker")
+			}
+			return m
+		},
 	}
 	effect := func(build func() *Conversation, k tea.KeyPressMsg) string {
 		m := build()

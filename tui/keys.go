@@ -274,6 +274,8 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return m.askNavigate()
 	case key.Matches(msg, m.keys.Branches):
 		return m.askBranch()
+	case key.Matches(msg, m.keys.OpenLink):
+		return m.askOpenLink()
 	default:
 		return nil
 	}

@@ -62,6 +62,9 @@ type Options struct {
 	// Branching forks and navigates a live conversation; nil refuses b and
 	// N (a recording).
 	Branching Branching
+	// Links knows the conversations forked or launched from this one's
+	// events and opens them (O); nil opens none.
+	Links Links
 	// Export writes the conversation in a format ("md", "json", "jsonl")
 	// to path (a default when empty) and returns the path written; nil
 	// hides the export key. ExportPath is the path the prompt offers.

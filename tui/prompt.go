@@ -28,6 +28,9 @@ const (
 	promptNavigate
 	// promptBranches offers the branches of a branch point by number (B).
 	promptBranches
+	// promptLinks offers the conversations that came from an event by
+	// number (O).
+	promptLinks
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -45,6 +48,7 @@ type prompt struct {
 	note   string       // for promptConfirm: the warning shown with the question
 	fork   forkPlan     // for the fork and navigate prompts: what is asked
 	pick   branchChoice // for promptBranches: what is offered
+	links  linkChoice   // for promptLinks: what is offered
 }
 
 // active reports whether a prompt is open.
@@ -69,6 +73,8 @@ func (p prompt) Render(s theme.Styles, width int) string {
 		return p.renderTreePrompt(s, width)
 	case promptBranches:
 		return p.renderBranches(s, width)
+	case promptLinks:
+		return p.renderLinks(s, width)
 	case promptExport:
 		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
 			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")
@@ -90,6 +96,8 @@ func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.treeConfirmKey(msg)
 	case promptBranches:
 		return m.branchKey(msg)
+	case promptLinks:
+		return m.linkKey(msg)
 	case promptExport:
 		m.input = prompt{}
 		switch {

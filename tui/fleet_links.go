@@ -1,0 +1,37 @@
+package tui
+
+import (
+	"context"
+
+	"ohwatch/model"
+)
+
+// fleetLinks gives a conversation opened from the fleet table the
+// conversations the fleet lists under it (forks and delegated ones, from
+// the sources' parent links), and opens one through the table's Open: the
+// same source, live when it is.
+type fleetLinks struct {
+	f   *Fleet
+	ref model.ConversationRef
+}
+
+// Children implements Links. It runs in Update, as the table does.
+func (l fleetLinks) Children() []Link {
+	rows := l.f.fleet.Children(l.ref)
+	out := make([]Link, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, Link{ID: r.Ref.ID, Title: r.Title, Event: r.ForkedFromEvent})
+	}
+	return out
+}
+
+// Open implements Links.
+func (l fleetLinks) Open(ctx context.Context, id string) (Options, error) {
+	ref := l.ref
+	ref.ID = model.NormalizeConversationID(id)
+	opts, err := l.f.opts.Open(ctx, ref)
+	if err == nil && opts.Links == nil {
+		opts.Links = fleetLinks{f: l.f, ref: ref}
+	}
+	return opts, err
+}

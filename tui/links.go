@@ -1,0 +1,234 @@
+package tui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/model"
+	"ohwatch/theme"
+)
+
+// A conversation's events can start other conversations: a fork made from
+// an event (POST /fork with from_event_id), and a sub-conversation an
+// event launched (the agent-server's launch_child_conversation tool, whose
+// observation names the child). The inspector of such an event says so,
+// and O opens the conversation as a view of its own over this one (live
+// when its source is); esc comes back.
+
+// Links is what a view knows of the conversations that came from this
+// one, and how to open one. main supplies it for the sources that can
+// open another conversation (a fleet's, an agent-server, a local root);
+// nil opens none.
+type Links interface {
+	// Children lists the conversations known to have come from this one:
+	// forks (Event is the event forked at) and delegated conversations
+	// (Event ""). It is called from Update: it must not block.
+	Children() []Link
+	// Open prepares a view of conversation id of the same source. It runs
+	// in a command, off the UI; ctx lives as long as the view, which ends
+	// its feed.
+	Open(ctx context.Context, id string) (Options, error)
+}
+
+// Link is a conversation that came from an event of this one.
+type Link struct {
+	ID    string // normalised conversation id
+	Title string // "" when unknown
+	// Event is the event it was forked at; "" for a sub-conversation.
+	Event string
+	// Launched is set for a sub-conversation the event launched.
+	Launched bool
+}
+
+// maxLinkChoices is how many linked conversations O offers by number.
+const maxLinkChoices = 9
+
+// linksAt lists the conversations that came from event i: the
+// sub-conversation it launched, then the forks made from it.
+func (m *Conversation) linksAt(i int) []Link {
+	if i < 0 || i >= m.log.Len() {
+		return nil
+	}
+	ev := m.log.Event(i)
+	var known []Link
+	if m.opts.Links != nil {
+		known = m.opts.Links.Children()
+	}
+	var out []Link
+	if id := model.SpawnedConversation(&ev); id != "" {
+		l := Link{ID: id, Launched: true}
+		for _, k := range known {
+			if k.ID == id {
+				l.Title = k.Title
+			}
+		}
+		out = append(out, l)
+	}
+	if ev.ID == "" {
+		return out
+	}
+	for _, k := range known {
+		if k.Event == ev.ID && k.ID != "" {
+			k.Launched = false
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// linkLabel is how a linked conversation is named on one line.
+func linkLabel(l Link) string {
+	what := "fork "
+	if l.Launched {
+		what = "sub-conversation "
+	}
+	id := l.ID
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	label := what + id
+	if l.Title != "" {
+		label += " " + strings.TrimSpace(model.SanitizeLine(l.Title))
+	}
+	return label
+}
+
+// linkLines are the inspector's first lines for an event others came
+// from: what each is and the key that opens it.
+func (m *Conversation) linkLines(i int) []string {
+	links := m.linksAt(i)
+	if len(links) == 0 {
+		return nil
+	}
+	s := m.styles
+	keyName := m.keys.OpenLink.Help().Key
+	out := make([]string, 0, len(links)+1)
+	for _, l := range links {
+		verb := "forked here: "
+		if l.Launched {
+			verb = "launched: "
+		}
+		out = append(out, s.Info.Render(s.Glyphs.MarkBranch+" "+verb+linkLabel(l)))
+	}
+	how := keyName + " opens it"
+	if len(links) > 1 {
+		how = keyName + " opens one of them"
+	}
+	if m.opts.Links == nil {
+		how = "this source opens no other conversation"
+	}
+	return append(out, s.Muted.Render("  "+how), "")
+}
+
+// linkedAt is the event O works on: the inspected one, else the cursor's.
+func (m *Conversation) linkedAt() int {
+	if m.insp.open {
+		return m.insp.index
+	}
+	return m.cursor
+}
+
+// askOpenLink answers O: it opens the one conversation that came from the
+// event, or offers them by number.
+func (m *Conversation) askOpenLink() tea.Cmd {
+	at := m.linkedAt()
+	links := m.linksAt(at)
+	switch {
+	case len(links) == 0:
+		return m.setFlash("no conversation was forked or launched from " + ordinal(at))
+	case m.opts.Links == nil:
+		return m.setFlash("cannot open " + linkLabel(links[0]) + ": this source opens no other conversation")
+	case len(links) == 1:
+		return m.openLink(links[0])
+	}
+	m.input = prompt{kind: promptLinks, links: linkChoice{at: at, choices: links}}
+	return nil
+}
+
+// linkChoice is what O offers: the conversations that came from event at.
+type linkChoice struct {
+	at      int
+	choices []Link
+}
+
+// linkKey picks a linked conversation by its number; any other key
+// cancels.
+func (m *Conversation) linkKey(msg tea.KeyPressMsg) tea.Cmd {
+	pick := m.input.links
+	m.input = prompt{}
+	if !key.Matches(msg, m.keys.Choose) {
+		return nil
+	}
+	k, err := strconv.Atoi(msg.String())
+	if err != nil || k < 1 || k > min(len(pick.choices), maxLinkChoices) {
+		return nil
+	}
+	return m.openLink(pick.choices[k-1])
+}
+
+// linkOpenedMsg is sent when Links.Open prepared a view.
+type linkOpenedMsg struct {
+	addr
+	link Link
+	opts Options
+	end  context.CancelFunc
+	err  error
+}
+
+// openLink prepares the view of a linked conversation in a command.
+func (m *Conversation) openLink(l Link) tea.Cmd {
+	links, to := m.opts.Links, m.addr()
+	ctx, end := context.WithCancel(context.Background())
+	flash := m.setFlash("opening " + linkLabel(l) + "…")
+	return tea.Batch(flash, func() tea.Msg {
+		opts, err := links.Open(ctx, l.ID)
+		return linkOpenedMsg{addr: to, link: l, opts: opts, end: end, err: err}
+	})
+}
+
+// linkOpened pushes the linked conversation's view over this one.
+func (m *Conversation) linkOpened(msg linkOpenedMsg) tea.Cmd {
+	if msg.err != nil {
+		msg.end()
+		return m.setFlash("could not open " + linkLabel(msg.link) + ": " + sanitizeErr(msg.err))
+	}
+	m.inherit(&msg.opts)
+	view := &linkedConversation{Conversation: NewConversation(msg.opts), end: msg.end}
+	flash := m.setFlash("opened " + linkLabel(msg.link) + "; esc comes back here")
+	return tea.Batch(flash, Push(view))
+}
+
+// linkedConversation is a conversation opened from an event of another:
+// it lives while it is on the stack; going back releases it (its
+// context is cancelled, which ends its feed).
+type linkedConversation struct {
+	*Conversation
+	end context.CancelFunc
+}
+
+// release implements releasable.
+func (c *linkedConversation) release() {
+	if c.end != nil {
+		c.end()
+	}
+	c.Conversation = nil
+}
+
+// renderLinks draws O's list on the prompt line.
+func (p prompt) renderLinks(s theme.Styles, width int) string {
+	l := p.links
+	parts := []string{s.Prompt.Render("open from " + ordinal(l.at) + ":")}
+	for k, c := range l.choices {
+		if k == maxLinkChoices {
+			parts = append(parts, s.Muted.Render("…"))
+			break
+		}
+		parts = append(parts, s.Key.Render(strconv.Itoa(k+1))+" "+linkLabel(c))
+	}
+	parts = append(parts, s.Muted.Render("esc cancel"))
+	return fitLine(strings.Join(parts, "  "), width)
+}

@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// fakeLinks knows some children of a conversation and opens any id as a
+// live view, noting what it opened and whether the view's context ended.
+type fakeLinks struct {
+	children []Link
+	opened   []string
+	ctxs     []context.Context
+}
+
+func (f *fakeLinks) Children() []Link { return f.children }
+
+func (f *fakeLinks) Open(ctx context.Context, id string) (Options, error) {
+	f.opened = append(f.opened, id)
+	f.ctxs = append(f.ctxs, ctx)
+	return Options{Title: "child " + id[:8], Log: reducer.NewLog(nil, 0), Feed: make(chan model.Batch), Live: true}, nil
+}
+
+// childID is the sub-conversation the launch observation below names.
+const childID = "5a0b2c3d111142228333944455556666"
+
+// pushedView is the conversation view msgs push, nil for none.
+func pushedView(msgs []any) *linkedConversation {
+	for _, msg := range msgs {
+		if p, ok := msg.(pushMsg); ok {
+			if v, ok := p.screen.(*linkedConversation); ok {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+func TestInspectorShowsAndOOpensTheLaunchedConversation(t *testing.T) {
+	log := trajectory(t, "simple_echo_hello_world")
+	raw := `{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"is_error":false,"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","execution_status":"running","workspace":"/workspace/project","url_path":"/conversations/5a0b2c3d111142228333944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`
+	log.Append(decode(t, []byte(raw)))
+	at := log.Len() - 1
+	links := &fakeLinks{children: []Link{{ID: childID, Title: "write the migration"}}}
+	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	m = jumpTo(t, m, ordinal(at))
+	m, _ = press(t, m, "enter")
+	s := screen(m)
+	if !strings.Contains(s, "launched: sub-conversation 5a0b2c3d write the migration") || !strings.Contains(s, "O opens it") {
+		t.Fatalf("the inspector does not show the link:\n%s", s)
+	}
+	m, cmd := press(t, m, "O")
+	var msgs []any
+	for _, msg := range answer(t, m, cmd) {
+		msgs = append(msgs, msg)
+	}
+	view := pushedView(msgs)
+	if view == nil || len(links.opened) != 1 || links.opened[0] != childID {
+		t.Fatalf("O did not open the child: opened %v, messages %v", links.opened, msgs)
+	}
+	if !view.opts.Live || view.opts.Title != "child 5a0b2c3d" || view.opts.KeyMap.OpenLink.Help().Key != "O" {
+		t.Errorf("the child's view: %+v", view.opts)
+	}
+	// On the router the child goes on top; esc releases it, which ends its
+	// context (and with it its feed).
+	r := NewModel(m)
+	r.Update(windowSize(120, 30))
+	r.Update(pushMsg{screen: view})
+	if r.Top() != Screen(view) {
+		t.Fatal("the child is not on top")
+	}
+	r.Update(popMsg{})
+	if r.Top() != Screen(m) || links.ctxs[0].Err() == nil {
+		t.Error("going back did not come back to the parent and release the child")
+	}
+}
+
+func TestOOffersEveryForkOfTheEvent(t *testing.T) {
+	log := trajectory(t, "simple_echo_hello_world")
+	at := 3
+	ev := log.Event(at)
+	links := &fakeLinks{children: []Link{
+		{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: ev.ID},
+		{ID: "bbbbbbbb111142228333944455556666", Title: "second try", Event: ev.ID},
+		{ID: "cccccccc111142228333944455556666", Title: "delegated"},
+	}}
+	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	m = jumpTo(t, m, ordinal(at))
+	m, _ = press(t, m, "O")
+	if m.input.kind != promptLinks {
+		t.Fatalf("O opened %v", m.input.kind)
+	}
+	s := screen(m)
+	if !strings.Contains(s, "1 fork aaaaaaaa first try") || !strings.Contains(s, "2 fork bbbbbbbb second try") || strings.Contains(s, "cccccccc") {
+		t.Fatalf("O does not offer the two forks of the event:\n%s", s)
+	}
+	m, cmd := press(t, m, "2")
+	var msgs []any
+	for _, msg := range answer(t, m, cmd) {
+		msgs = append(msgs, msg)
+	}
+	if pushedView(msgs) == nil || len(links.opened) != 1 || links.opened[0] != "bbbbbbbb111142228333944455556666" {
+		t.Fatalf("2 opened %v", links.opened)
+	}
+	// Where nothing came from the event, O says so.
+	m = jumpTo(t, m, ordinal(at+1))
+	m, _ = press(t, m, "O")
+	if !strings.Contains(m.flash, "no conversation was forked or launched from "+ordinal(at+1)) {
+		t.Errorf("flash %q", m.flash)
+	}
+	// A source that opens nothing still shows the link, and says why O
+	// cannot follow it.
+	m = newModel(Options{Log: log}, 120, 30)
+	log.Append(decode(t, []byte(`{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`)))
+	m = jumpTo(t, m, ordinal(log.Len()-1))
+	m, _ = press(t, m, "O")
+	if !strings.Contains(m.flash, "this source opens no other conversation") {
+		t.Errorf("flash %q", m.flash)
+	}
+}
