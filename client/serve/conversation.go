@@ -79,10 +79,14 @@ type conversation struct {
 	lastRecorded time.Time
 	lastEmitAt   time.Time
 	lastStamp    time.Time // latest timestamp handed out or emitted
-	updated      time.Time
-	// active is the wall time of the latest emitted event, for
-	// /server_info's idle_time.
-	active time.Time
+	// started is the wall time the conversation started (was created,
+	// or became visible after a delayed start), and active the wall time
+	// of the latest emitted event (also /server_info's idle_time): the
+	// created_at and updated_at a real server would report for a
+	// conversation running now, where the recording's own dates would
+	// make one that just started look idle for months.
+	started time.Time
+	active  time.Time
 	// title is made from the first user message, for a recording whose
 	// base state has no title.
 	title string
@@ -138,10 +142,10 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 			c.created = ev.Time
 		}
 	}
+	c.started = time.Now().UTC()
 	if c.created.IsZero() {
-		c.created = time.Now().UTC()
+		c.created = c.started
 	}
-	c.updated = c.created
 	return c
 }
 
@@ -188,7 +192,7 @@ func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 	if c.silent {
 		return
 	}
-	c.active = time.Now()
+	c.active = time.Now().UTC()
 	ev = c.placeLocked(ev, madeUp)
 	u, isUpdate := ev.Body.(*model.StateUpdate)
 	sentStatus := isUpdate && !u.FullState && u.ExecutionStatus != ""
@@ -200,9 +204,6 @@ func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 	}
 	if ev.Time.After(c.lastStamp) {
 		c.lastStamp = ev.Time
-	}
-	if !ev.Time.IsZero() {
-		c.updated = ev.Time
 	}
 	if isUpdate && !u.FullState {
 		if u.Key == "stats" {

@@ -99,6 +99,7 @@ func (c *conversation) start() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.pending = false
+	c.started = time.Now().UTC()
 }
 
 // hidden reports whether REST and new sockets must not see the

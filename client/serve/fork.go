@@ -158,7 +158,7 @@ func (c *conversation) seed(path []model.Event, at time.Time, stats []byte) {
 	}
 	c.derived = c.state.Status
 	c.statsEvent = stats
-	c.created, c.updated = at, at
+	c.created = at
 	c.lastRecorded, c.lastEmitAt, c.lastStamp = at, time.Now(), at
 	if len(c.recorded) == 0 {
 		c.done = true

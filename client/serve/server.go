@@ -268,12 +268,20 @@ func (s *Server) visible() []*conversation {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if !out[i].created.Equal(out[j].created) {
-			return out[i].created.After(out[j].created)
+		ci, cj := out[i].createdAt(), out[j].createdAt()
+		if !ci.Equal(cj) {
+			return ci.After(cj)
 		}
 		return out[i].id < out[j].id
 	})
 	return out
+}
+
+// createdAt is the created_at the conversation reports.
+func (c *conversation) createdAt() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.started
 }
 
 // touch records activity for /server_info's idle_time.

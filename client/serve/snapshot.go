@@ -222,8 +222,10 @@ func (c *conversation) info() json.RawMessage {
 	}
 	fields["title"] = title
 	fields["metrics"] = json.RawMessage(`null`)
-	fields["created_at"] = mustJSON(c.created.UTC().Format(time.RFC3339Nano))
-	fields["updated_at"] = mustJSON(c.updated.UTC().Format(time.RFC3339Nano))
+	// As a real server's utc_now(): when it started and when it last
+	// changed, in play time, not the recording's dates.
+	fields["created_at"] = mustJSON(c.started.Format(time.RFC3339Nano))
+	fields["updated_at"] = mustJSON(maxTime(c.active, c.started).Format(time.RFC3339Nano))
 	return c.tmpl.encode(fields)
 }
 
