@@ -95,7 +95,9 @@ func TestWatchDeliversAnOrphanWithAWarning(t *testing.T) {
 func TestOrphanageReleasesInArrivalOrder(t *testing.T) {
 	var o orphanage
 	at := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	ev := func(id, parent string) model.Event { return model.Event{ID: id, ParentID: parent, Kind: "MessageEvent"} }
+	ev := func(id, parent string) model.Event {
+		return model.Event{ID: id, ParentID: parent, Kind: "MessageEvent"}
+	}
 	o.hold(ev("c", "b"), at.Add(3*time.Second), true)
 	o.hold(ev("x", "w"), at.Add(1*time.Second), true)
 	o.hold(ev("c2", "b"), at.Add(4*time.Second), false)
