@@ -314,10 +314,17 @@ func cloneMeta(m model.ConversationMeta) model.ConversationMeta {
 // listing; a provisional finished that the listing also reports finished
 // is confirmed by it, as the headless watch confirms one by asking REST.
 // A source that says nothing more will come (PhaseDone) has ended, and its
-// last status is final.
+// last status is final: for a recording with a server's base_state.json,
+// the status that file states, as every surface that folds the whole
+// recording states it (base_state.json describes the end of the log).
 func (e *entry) stated() reducer.Verdict {
 	ended := e.hasConn && e.conn.Phase == model.PhaseDone
 	ms := model.SanitizeLine(e.meta.Status)
+	if ended && e.meta.BaseStatus && ms != "" {
+		if v, ok := reducer.BaseVerdict(&model.BaseState{ExecutionStatus: ms}); ok {
+			return v
+		}
+	}
 	if e.state.StatusAt < 0 {
 		if ms == "" {
 			if e.state.Applied == 0 {

@@ -393,3 +393,31 @@ func TestStatusChangedAndTitles(t *testing.T) {
 		t.Fatalf("title %q", r.Title)
 	}
 }
+
+// TestRecordingStatedByItsBaseState: a local recording whose server wrote
+// base_state.json is stated, once every event is read, by that file's
+// status ("finished (recorded, base_state)"), as a full fold of the
+// recording and every other surface state it; before the end, and for a
+// base state ohwatch derived from the events, the events decide.
+func TestRecordingStatedByItsBaseState(t *testing.T) {
+	f := New()
+	for _, tc := range []struct {
+		base, done bool
+		want       string
+	}{
+		{base: true, done: true, want: "finished (recorded, base_state)"},
+		{base: true, done: false, want: "finished? (provisional, per-field)"},
+		{base: false, done: true, want: "finished (recorded, per-field)"},
+	} {
+		c := newConv("root", fmt.Sprint(tc.base, tc.done))
+		c.ref.Kind = model.SourceLocal
+		f.Apply([]model.FleetUpdate{c.meta(model.ConversationMeta{Status: "finished", BaseStatus: tc.base}),
+			c.events(c.user("x"), c.status("running"), c.status("finished"))})
+		if tc.done {
+			f.Apply([]model.FleetUpdate{c.conn(model.PhaseDone)})
+		}
+		if r, _ := f.Row(c.ref); r.Verdict.String() != tc.want {
+			t.Errorf("base %v, done %v: %q, want %q", tc.base, tc.done, r.Verdict.String(), tc.want)
+		}
+	}
+}

@@ -45,9 +45,14 @@ type ConversationRef struct {
 type ConversationMeta struct {
 	Title string
 	// Status is the execution status the listing reports ("" when none).
-	Status    string
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	Status string
+	// BaseStatus says Status is a local conversation's base_state.json as
+	// its server wrote it: once every event is read, it is the
+	// recording's last status, as a full fold of the recording states it
+	// ("finished (recorded, base_state)").
+	BaseStatus bool
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 	// Stats are the metrics the listing reports, nil when it reports none.
 	Stats *Stats
 	// Paused is set for a Cloud conversation whose sandbox is paused: its

@@ -21,7 +21,11 @@ type Summary struct {
 	Path  string // the conversation directory
 	Title string // meta.json's title, or the first line of the first user message
 	// Status is base_state.json's execution status; "" when unknown.
-	Status string
+	// StatusDerived says that base_state.json was written by ohwatch from
+	// the events (a recording's derived base state): its status repeats
+	// what they say rather than a server's word.
+	Status        string
+	StatusDerived bool
 	// Events is the number of event files.
 	Events int
 	// CostUSD is the combined accumulated cost of base_state.json's stats;
@@ -151,6 +155,7 @@ func summarise(dir string) Summary {
 	s.ParentID, s.ForkedFromEvent = conv.ParentID, conv.ForkedFromEvent
 	if conv.Base != nil {
 		s.Status = model.SanitizeLine(conv.Base.ExecutionStatus)
+		s.StatusDerived = conv.Base.Derived
 		s.CostUSD, s.CostKnown = totalCost(conv.Base.Stats), true
 	}
 
