@@ -60,6 +60,11 @@ type WatchOptions struct {
 	// the resume anchor (default 2 s), to catch an event whose frame was
 	// overtaken by a newer one just before the connection dropped.
 	ReconcileSlack time.Duration
+	// OrphanWait is how long an event whose parent_id names an event not
+	// yet delivered is held back for its parent (default 5 s): frames
+	// overtaken on a reconnect arrive meanwhile. One whose parent never
+	// comes is then delivered with a warning.
+	OrphanWait time.Duration
 }
 
 // withDefaults fills zero fields and turns negative ones into "off" (0).
@@ -79,6 +84,7 @@ func (o WatchOptions) withDefaults() WatchOptions {
 	def(&o.CheckInterval, defaultCheckInterval)
 	def(&o.Coalesce, defaultCoalesce)
 	def(&o.ReconcileSlack, defaultReconcileSlack)
+	def(&o.OrphanWait, defaultOrphanWait)
 	if o.MaxBackoff < o.BaseBackoff {
 		o.MaxBackoff = o.BaseBackoff
 	}

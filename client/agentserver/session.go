@@ -103,6 +103,8 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 			goLive()
 		case <-rec.quiet:
 			startReconcile("")
+		case now := <-w.orphansDue():
+			w.releaseOrphans(now.Add(-w.opts.OrphanWait).Add(time.Nanosecond))
 		case f := <-frames:
 			if f.err != nil {
 				if f.unreadable != nil && (f.unreadableOf == "" || !w.seenBefore(f.unreadableOf)) {

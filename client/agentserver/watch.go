@@ -63,6 +63,10 @@ type watcher struct {
 	// delivered counts the new persisted events delivered so far: a
 	// connection that ends without adding to it made no progress.
 	delivered int
+	// orphans are events held back until their parent is delivered
+	// (orphans.go); orphanDue fires when the oldest has waited long enough.
+	orphans   orphanage
+	orphanDue *time.Timer
 }
 
 // sinceProbeEvents is how many persisted events of a since-connection are
@@ -78,6 +82,7 @@ const (
 // and reconnect until a final failure or the end of ctx.
 func (w *watcher) run(ctx context.Context) {
 	defer w.q.finish()
+	defer w.releaseOrphans(time.Time{})
 	w.q.conn(model.ConnState{Phase: model.PhaseConnecting})
 	attempt := 0
 	probed, historyLoaded, reconnect, everLive := false, false, false, false
@@ -201,23 +206,82 @@ func (w *watcher) deliverAnchored(anchored bool, evs ...model.Event) {
 	fresh := make([]model.Event, 0, len(evs))
 	for _, ev := range evs {
 		if ev.ID != "" {
-			if _, dup := w.seen[ev.ID]; dup {
+			if _, dup := w.seen[ev.ID]; dup || w.orphans.has(ev.ID) {
 				continue
 			}
-			// The decoded id may share memory with the raw frame; a copy
-			// keeps the set from pinning every frame ever received.
-			w.seen[strings.Clone(ev.ID)] = struct{}{}
 		}
-		if anchored {
-			w.anchor.observe(ev)
-			w.delivered++
+		if w.waits(&ev) {
+			w.orphans.hold(ev, time.Now(), anchored)
+			w.armOrphans()
+			continue
 		}
-		if w.opts.OnFullState != nil && isFullState(ev) {
-			w.opts.OnFullState(ev)
-		}
-		fresh = append(fresh, ev)
+		fresh = w.accept(fresh, ev, anchored)
 	}
 	w.q.events(fresh)
+}
+
+// accept delivers ev, then the events held for it, each followed by its
+// own held children.
+func (w *watcher) accept(fresh []model.Event, ev model.Event, anchored bool) []model.Event {
+	if ev.ID != "" {
+		// The decoded id may share memory with the raw frame; a copy
+		// keeps the set from pinning every frame ever received.
+		w.seen[strings.Clone(ev.ID)] = struct{}{}
+	}
+	if anchored {
+		w.anchor.observe(ev)
+		w.delivered++
+	}
+	if w.opts.OnFullState != nil && isFullState(ev) {
+		w.opts.OnFullState(ev)
+	}
+	fresh = append(fresh, ev)
+	if ev.ID != "" {
+		for _, h := range w.orphans.children(ev.ID) {
+			fresh = w.accept(fresh, h.ev, h.anchored)
+		}
+	}
+	return fresh
+}
+
+// releaseOrphans delivers the events held since before cutoff (every one
+// for a zero cutoff) whose parent never came, each with a warning, and
+// arms the timer for the rest.
+func (w *watcher) releaseOrphans(cutoff time.Time) {
+	var fresh []model.Event
+	for _, h := range w.orphans.stale(cutoff) {
+		w.q.warn(orphanWarning(h.ev))
+		fresh = w.accept(fresh, h.ev, h.anchored)
+	}
+	w.q.events(fresh)
+	w.armOrphans()
+}
+
+// armOrphans sets orphanDue to fire when the oldest held event has waited
+// OrphanWait; it is stopped when nothing is held.
+func (w *watcher) armOrphans() {
+	oldest, ok := w.orphans.oldest()
+	if !ok {
+		if w.orphanDue != nil {
+			w.orphanDue.Stop()
+		}
+		return
+	}
+	d := time.Until(oldest.Add(w.opts.OrphanWait))
+	if w.orphanDue == nil {
+		w.orphanDue = time.NewTimer(d)
+		return
+	}
+	w.orphanDue.Reset(d)
+}
+
+// orphansDue is the channel that fires when a held event has waited long
+// enough; nil (never) when nothing is held.
+func (w *watcher) orphansDue() <-chan time.Time {
+	if w.orphanDue == nil || w.orphans.n == 0 {
+		return nil
+	}
+	return w.orphanDue.C
 }
 
 // seenBefore reports whether an event id was already delivered.
