@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"cmp"
+	"net/url"
 	"strings"
 	"time"
 
@@ -88,7 +89,7 @@ func (c Column) Text(r Row, now time.Time) string {
 		}
 		return r.Title
 	case ColSource:
-		return SourceLabel(r.Ref)
+		return SourceShort(r.Ref)
 	case ColStatus:
 		if r.Verdict.Status == "" && r.Loading {
 			return "loading"
@@ -142,7 +143,21 @@ func (c Column) Text(r Row, now time.Time) string {
 	return ""
 }
 
-// SourceLabel is the source as a column shows it: its label, else its kind.
+// SourceShort is the source as the SOURCE column shows it: an
+// agent-server's host:port (and path, if its URL has one), which is what
+// tells two servers apart in a narrow column where the scheme would push
+// the port out of sight; a local root's path and "cloud" as labelled.
+func SourceShort(ref model.ConversationRef) string {
+	if ref.Kind == model.SourceServer {
+		if u, err := url.Parse(ref.Source); err == nil && u.Host != "" {
+			return model.SanitizeLine(u.Host + strings.TrimRight(u.EscapedPath(), "/"))
+		}
+	}
+	return SourceLabel(ref)
+}
+
+// SourceLabel is the source in full, as headings and lines name it: its
+// label, else its kind.
 func SourceLabel(ref model.ConversationRef) string {
 	if s := model.SanitizeLine(ref.Source); s != "" {
 		return s
@@ -173,7 +188,7 @@ func (c Column) Compare(a, b Row) int {
 	case ColTitle:
 		d = strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title))
 	case ColSource:
-		d = strings.Compare(SourceLabel(a.Ref), SourceLabel(b.Ref))
+		d = strings.Compare(SourceShort(a.Ref), SourceShort(b.Ref))
 	case ColStatus:
 		d = cmp.Compare(statusRank(a), statusRank(b))
 	case ColSteps:

@@ -421,3 +421,27 @@ func TestRecordingStatedByItsBaseState(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceColumnIsShort: the SOURCE column names an agent-server by its
+// host:port (and path), a local root and Cloud by their labels; headings
+// and lines keep the full label.
+func TestSourceColumnIsShort(t *testing.T) {
+	for _, tc := range []struct {
+		ref  model.ConversationRef
+		want string
+	}{
+		{model.ConversationRef{Source: "http://127.0.0.1:40491", Kind: model.SourceServer}, "127.0.0.1:40491"},
+		{model.ConversationRef{Source: "https://agents.example.com/team-a/", Kind: model.SourceServer}, "agents.example.com/team-a"},
+		{model.ConversationRef{Source: "http://[::1]:8000", Kind: model.SourceServer}, "[::1]:8000"},
+		{model.ConversationRef{Source: "~/.openhands/conversations", Kind: model.SourceLocal}, "~/.openhands/conversations"},
+		{model.ConversationRef{Source: "cloud", Kind: model.SourceCloud}, "cloud"},
+		{model.ConversationRef{Kind: model.SourceCloud}, "cloud"},
+	} {
+		if got := ColSource.Text(Row{Ref: tc.ref}, t0); got != tc.want {
+			t.Errorf("%q: SOURCE %q, want %q", tc.ref.Source, got, tc.want)
+		}
+	}
+	if got := SourceLabel(model.ConversationRef{Source: "http://127.0.0.1:8000", Kind: model.SourceServer}); got != "http://127.0.0.1:8000" {
+		t.Errorf("the full label is %q", got)
+	}
+}
