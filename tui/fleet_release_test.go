@@ -16,7 +16,7 @@ import (
 // openFromTable presses enter on the table's cursor row (the router on top
 // of it) and runs the open through to the conversation on top, its first
 // batch ingested; it returns the view.
-func openFromTable(t *testing.T, r *Model, f *Fleet) *fleetConversation {
+func openFromTable(t testing.TB, r *Model, f *Fleet) *fleetConversation {
 	t.Helper()
 	_, open := r.Update(keyMsg("enter"))
 	if open == nil {
@@ -140,4 +140,39 @@ func TestFleetForkReleasesTheParent(t *testing.T) {
 	if r.Top() != Screen(f) || ctx.Err() == nil || len(r.alive) != 1 {
 		t.Fatalf("after the fork: top %T, session ended %v, %d alive", r.Top(), ctx.Err() != nil, len(r.alive))
 	}
+}
+
+// BenchmarkFleetOpenAndLeave opens a conversation of 10k events from the
+// table and goes back, again and again, and reports the heap the program
+// holds after the last one (retained-MB, after a GC) beside what it held
+// before the first: a conversation left is released, so the heap does not
+// grow with the conversations a person has looked at (before, every one
+// opened stayed whole).
+func BenchmarkFleetOpenAndLeave(b *testing.B) {
+	evs := generatedEvents(b, 10_000, 7)
+	f := fleetFixtureScreen(b, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (Options, error) {
+		feed := make(chan model.Batch, 1)
+		// A copy per open, as a source decodes the events afresh.
+		feed <- model.Batch{Events: append([]model.Event(nil), evs...)}
+		close(feed)
+		return Options{Title: ref.ID, Log: reducer.NewLog(nil, 0), Feed: feed, NoColor: true}, nil
+	}})
+	r := NewModel(f)
+	r.Update(windowSize(160, 48))
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	before := ms.HeapAlloc
+	b.ResetTimer()
+	for range b.N {
+		openFromTable(b, r, f)
+		_ = r.View() // drawn once, as the program would
+		_, back := r.Update(keyMsg("esc"))
+		r.Update(back())
+	}
+	b.StopTimer()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(int64(ms.HeapAlloc)-int64(before))/1e6, "retained-MB")
+	b.ReportMetric(float64(len(r.alive)), "screens")
 }

@@ -107,7 +107,7 @@ func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
 
 // firstAddressed runs cmd (and the commands of a batch) until one sends
 // a message addressed to id, and returns it.
-func firstAddressed(t *testing.T, cmd tea.Cmd, id int) tea.Msg {
+func firstAddressed(t testing.TB, cmd tea.Cmd, id int) tea.Msg {
 	t.Helper()
 	if cmd == nil {
 		t.Fatal("no command")
