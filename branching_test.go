@@ -20,20 +20,7 @@ import (
 // answers with tui.ErrTreeUnsupported in the client's words.
 func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 	const id = "0c8a3d0e5f1b4a7e9d3c2b1a0f9e8d7c"
-	evs := testevents.Trajectory(t, "simple_echo_hello_world")
-	srv := serve.New(serve.Options{})
-	srv.Add(id, nil, evs)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	url, err := srv.Start(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	c, err := agentserver.New(url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, srv, c, evs := serveEcho(t, id)
 	b := brancher{ctx: ctx, c: c, id: id}
 	var action model.Event
 	for _, ev := range evs {
@@ -129,20 +116,7 @@ func TestGeneratedContinuation(t *testing.T) {
 // events, and open one live.
 func TestServerLinksKnowTheForks(t *testing.T) {
 	const id = "0c8a3d0e5f1b4a7e9d3c2b1a0f9e8d7c"
-	evs := testevents.Trajectory(t, "simple_echo_hello_world")
-	srv := serve.New(serve.Options{})
-	srv.Add(id, nil, evs)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	url, err := srv.Start(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	c, err := agentserver.New(url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, c, evs := serveEcho(t, id)
 	at := evs[2].ID
 	fork, err := c.Fork(ctx, id, at, "again", true)
 	if err != nil {
@@ -162,4 +136,26 @@ func TestServerLinksKnowTheForks(t *testing.T) {
 	if err != nil || !opts.Live || opts.Feed == nil || opts.Links == nil || opts.Conversation != model.NormalizeConversationID(fork) {
 		t.Fatalf("Open: %+v, %v", opts, err)
 	}
+}
+
+// serveEcho serves the echo trajectory as conversation id until the test
+// ends, and returns a context that lasts as long, the server, a client of
+// it and the events.
+func serveEcho(t *testing.T, id string) (context.Context, *serve.Server, *agentserver.Client, []model.Event) {
+	t.Helper()
+	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	srv := serve.New(serve.Options{})
+	srv.Add(id, nil, evs)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	url, err := srv.Start(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	c, err := agentserver.New(url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, srv, c, evs
 }

@@ -100,25 +100,16 @@ func serverSession(ctx context.Context, c *agentserver.Client, id, title string)
 // without resuming its sandbox.
 func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) opener {
 	return func(ctx context.Context, id string) (session, error) {
-		conv, ok := src.Conversation(id)
-		if !ok {
-			return session{}, fmt.Errorf("%s is not in the Cloud listing", id)
-		}
-		title := conv.Title
-		if title == "" {
-			title = id
+		conv, title, err := listedInCloud(src, id)
+		if err != nil {
+			return session{}, err
 		}
 		if conv.Running() {
 			target, err := sess.Live(ctx, conv)
 			if err != nil {
 				return session{}, err
 			}
-			secrets.Add(target.SessionKey)
-			c, err := agentserver.New(target.AgentServerURL, target.SessionKey, agentserver.WithLogger(logger))
-			if err != nil {
-				return session{}, err
-			}
-			return serverSession(ctx, c, target.ConversationID, title), nil
+			return sandboxSession(ctx, target, title, secrets, logger)
 		}
 		feed := make(chan model.Batch, 4)
 		go func() {
@@ -153,25 +144,41 @@ func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *mod
 // agent-server as a running one is.
 func cloudResumer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) opener {
 	return func(ctx context.Context, id string) (session, error) {
-		conv, ok := src.Conversation(id)
-		if !ok {
-			return session{}, fmt.Errorf("%s is not in the Cloud listing", id)
-		}
-		title := conv.Title
-		if title == "" {
-			title = id
+		conv, title, err := listedInCloud(src, id)
+		if err != nil {
+			return session{}, err
 		}
 		target, err := sess.Resume(ctx, conv)
 		if err != nil {
 			return session{}, errors.New(sess.Redact(err.Error()))
 		}
-		secrets.Add(target.SessionKey)
-		c, err := agentserver.New(target.AgentServerURL, target.SessionKey, agentserver.WithLogger(logger))
-		if err != nil {
-			return session{}, err
-		}
-		return serverSession(ctx, c, target.ConversationID, title), nil
+		return sandboxSession(ctx, target, title, secrets, logger)
 	}
+}
+
+// listedInCloud returns the conversation the Cloud listing has under id
+// and the title to show for it (its id when it has none).
+func listedInCloud(src *fleetsource.CloudSource, id string) (cloud.Conversation, string, error) {
+	conv, ok := src.Conversation(id)
+	if !ok {
+		return conv, "", fmt.Errorf("%s is not in the Cloud listing", id)
+	}
+	if conv.Title == "" {
+		return conv, id, nil
+	}
+	return conv, conv.Title, nil
+}
+
+// sandboxSession watches a conversation live on its sandbox's
+// agent-server; the sandbox's session key joins the secrets kept off
+// every surface.
+func sandboxSession(ctx context.Context, target cloud.Target, title string, secrets *model.Secrets, logger *slog.Logger) (session, error) {
+	secrets.Add(target.SessionKey)
+	c, err := agentserver.New(target.AgentServerURL, target.SessionKey, agentserver.WithLogger(logger))
+	if err != nil {
+		return session{}, err
+	}
+	return serverSession(ctx, c, target.ConversationID, title), nil
 }
 
 // sendBatch hands b to feed unless ctx ends first; it reports whether it
