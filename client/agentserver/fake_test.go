@@ -45,6 +45,12 @@ type fakeServer struct {
 	socketKey    string // when set, the key the socket wants instead of key
 	closeWith    websocket.StatusCode
 	pageLimit    int
+	// beforeSubscribe, when set, runs as a socket connects, before the
+	// server subscribes it (to change the conversation in between).
+	beforeSubscribe func()
+	// snapshotStatus is the status of the socket's first full_state
+	// ("running" when empty).
+	snapshotStatus string
 
 	// Observations.
 	urls        []string // every request URI seen
@@ -353,6 +359,12 @@ func (f *fakeServer) socket(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	f.mu.Lock()
+	before := f.beforeSubscribe
+	f.mu.Unlock()
+	if before != nil {
+		before()
+	}
 	// Subscribe before the replay, as the server does: live events can
 	// interleave with replayed ones.
 	ch := make(chan []byte, 1<<16)
@@ -360,7 +372,11 @@ func (f *fakeServer) socket(w http.ResponseWriter, r *http.Request) {
 	sub := f.nextSub
 	f.nextSub++
 	f.subs[sub] = ch
-	snapshot := f.fullStateLocked("running")
+	status := f.snapshotStatus
+	if status == "" {
+		status = "running"
+	}
+	snapshot := f.fullStateLocked(status)
 	var replay [][]byte
 	q := r.URL.Query()
 	mode := q.Get("resend_mode")

@@ -125,6 +125,19 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 			}
 			subscribeFrame := first && f.ev.Kind == model.KindStateUpdate
 			first = false
+			if subscribeFrame && !reconnect && terminalSnapshot(f.ev) {
+				// The server pushes its snapshot before it replays what
+				// the history missed: a terminal one delivered first
+				// would end a headless watch without the conversation's
+				// last events. Fetch them over REST and deliver them first.
+				// (A reconnect has its own REST reconcile.)
+				if err := w.catchUp(sctx, anchorTS); err != nil {
+					if _, final := classify(err); final {
+						return wentLive, err
+					}
+					w.c.log.Warn("catching up over REST failed", "conversation", w.id, "error", redact(err.Error(), w.c.key))
+				}
+			}
 			if !subscribeFrame && model.Persisted(f.ev) {
 				if probe.active {
 					// Only the replayed boundary (at or before the anchor)
@@ -207,6 +220,37 @@ func (w *watcher) reconcile(ctx context.Context, from, until string, out chan<- 
 	})
 	w.c.log.Debug("reconciled over REST", "conversation", w.id, "events", len(evs))
 	out <- reconciled{events: evs, err: err}
+}
+
+// terminalSnapshot reports whether ev is a state snapshot that says the
+// conversation has ended (finished, error, stuck).
+func terminalSnapshot(ev model.Event) bool {
+	u, ok := ev.Body.(*model.StateUpdate)
+	if !ok || !u.FullState {
+		return false
+	}
+	switch u.ExecutionStatus {
+	case model.StatusFinished, model.StatusError, model.StatusStuck:
+		return true
+	}
+	return false
+}
+
+// catchUp delivers, before a terminal snapshot, the events persisted since
+// the resume anchor (less the slack) that the watch has not seen: those
+// the socket would replay only after the snapshot.
+func (w *watcher) catchUp(ctx context.Context, anchorTS string) error {
+	q := eventQuery{}
+	if anchorTS != "" {
+		q.Since = anchorTS
+		if s, ok := shiftTimestamp(anchorTS, w.opts.ReconcileSlack); ok {
+			q.Since = s
+		}
+	}
+	return w.c.eachEventPage(ctx, w.id, q, func(page []model.Event) error {
+		w.deliver(page...)
+		return nil
+	})
 }
 
 // eventTimestamp is an event's timestamp as the server wrote it.
