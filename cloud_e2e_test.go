@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -32,13 +31,7 @@ func TestCloudStartWatchAndCleanUp(t *testing.T) {
 	}
 	srv := serve.New(serve.Options{Key: sessionKey, Speed: 500, ConfirmHold: time.Millisecond, FinishConfirmDelay: 10 * time.Millisecond})
 	srv.Add(convID, base, events)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	agentURL, err := srv.Start(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	agentURL := startTestServer(t, srv)
 
 	var mu sync.Mutex
 	var deleted []string

@@ -169,13 +169,9 @@ func TestFleetTableResumesAPausedCloudConversation(t *testing.T) {
 	}
 	srv := serve.New(serve.Options{Key: pausedAgentKey, Speed: 0})
 	srv.Add(pausedConvID, base, events)
+	agentURL := startTestServer(t, srv)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	agentURL, err := srv.Start(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
 	cl := newPausedCloud(t, agentURL, events[:10])
 
 	env := &environment{stdout: io.Discard, stderr: io.Discard, getenv: func(k string) string {

@@ -39,7 +39,15 @@ func (x *groupIndex) add(j int, ev *model.Event) {
 }
 
 // NextInGroups returns the first event after i whose group is in set.
-func (l *Log) NextInGroups(i int, set GroupSet) (int, bool) {
+func (l *Log) NextInGroups(i int, set GroupSet) (int, bool) { return l.nearestInGroups(i, set, true) }
+
+// PrevInGroups returns the last event before i whose group is in set.
+func (l *Log) PrevInGroups(i int, set GroupSet) (int, bool) { return l.nearestInGroups(i, set, false) }
+
+// nearestInGroups is the nearest event after i (forward) or before it
+// whose group is in set: a binary search in each group's indices, the
+// nearest of their answers.
+func (l *Log) nearestInGroups(i int, set GroupSet, forward bool) (int, bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	best := -1
@@ -48,25 +56,15 @@ func (l *Log) NextInGroups(i int, set GroupSet) (int, bool) {
 			continue
 		}
 		k := sort.Search(len(at), func(k int) bool { return int(at[k]) > i })
-		if k < len(at) && (best < 0 || int(at[k]) < best) {
-			best = int(at[k])
+		if !forward {
+			// The last index before i: one before the first at or after it.
+			k = sort.Search(len(at), func(k int) bool { return int(at[k]) >= i }) - 1
 		}
-	}
-	return best, best >= 0
-}
-
-// PrevInGroups returns the last event before i whose group is in set.
-func (l *Log) PrevInGroups(i int, set GroupSet) (int, bool) {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	best := -1
-	for g, at := range l.byGroup {
-		if !set.Has(g) {
+		if k < 0 || k >= len(at) {
 			continue
 		}
-		k := sort.Search(len(at), func(k int) bool { return int(at[k]) >= i }) - 1
-		if k >= 0 && int(at[k]) > best {
-			best = int(at[k])
+		if j := int(at[k]); best < 0 || forward == (j < best) {
+			best = j
 		}
 	}
 	return best, best >= 0

@@ -122,14 +122,11 @@ type branchChoice struct {
 func (m *Conversation) branchKey(msg tea.KeyPressMsg) tea.Cmd {
 	pick := m.input.pick
 	m.input = prompt{}
-	if !key.Matches(msg, m.keys.Choose) {
+	k, ok := m.choice(msg, min(len(pick.choices), maxBranchChoices))
+	if !ok {
 		return nil
 	}
-	k, err := strconv.Atoi(msg.String())
-	if err != nil || k < 1 || k > min(len(pick.choices), maxBranchChoices) {
-		return nil
-	}
-	c := pick.choices[k-1]
+	c := pick.choices[k]
 	b := &m.tree.branch
 	b.other, b.first, b.valid = !c.Head, c.First, false
 	m.travel(c.First)
@@ -156,4 +153,18 @@ func (p prompt) renderBranches(s theme.Styles, width int) string {
 	}
 	parts = append(parts, s.Muted.Render("esc cancel"))
 	return truncate(strings.Join(parts, "  "), width)
+}
+
+// choice reads a numbered pick (B's branches, O's conversations): the
+// index, from 0, of the number pressed among n choices; false for any
+// other key, which cancels the pick.
+func (m *Conversation) choice(msg tea.KeyPressMsg, n int) (int, bool) {
+	if !key.Matches(msg, m.keys.Choose) {
+		return 0, false
+	}
+	k, err := strconv.Atoi(msg.String())
+	if err != nil || k < 1 || k > n {
+		return 0, false
+	}
+	return k - 1, true
 }

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/model"
@@ -160,14 +159,11 @@ type linkChoice struct {
 func (m *Conversation) linkKey(msg tea.KeyPressMsg) tea.Cmd {
 	pick := m.input.links
 	m.input = prompt{}
-	if !key.Matches(msg, m.keys.Choose) {
+	k, ok := m.choice(msg, min(len(pick.choices), maxLinkChoices))
+	if !ok {
 		return nil
 	}
-	k, err := strconv.Atoi(msg.String())
-	if err != nil || k < 1 || k > min(len(pick.choices), maxLinkChoices) {
-		return nil
-	}
-	return m.openLink(pick.choices[k-1])
+	return m.openLink(pick.choices[k])
 }
 
 // linkOpenedMsg is sent when Links.Open prepared a view.
