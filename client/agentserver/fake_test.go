@@ -405,7 +405,7 @@ func (f *fakeServer) socket(w http.ResponseWriter, r *http.Request) {
 		f.mu.Unlock()
 	}()
 	// Keep reading so that pings are answered and client frames consumed.
-	rctx := conn.CloseRead(ctx)
+	rctx := f.readAfterAuth(ctx, conn)
 	write := func(raw []byte) bool { return conn.Write(rctx, websocket.MessageText, raw) == nil }
 	if !write(snapshot) {
 		return
@@ -444,4 +444,29 @@ func (f *fakeServer) socket(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// readAfterAuth reads the client's frames until the connection ends, as
+// the server does after auth: an auth frame (a second one, or one sent to
+// a server without keys) is ignored (protocol §7: "always safe to send");
+// any other data frame closes the socket as a policy violation. The
+// context it returns ends with the reading.
+func (f *fakeServer) readAfterAuth(ctx context.Context, conn *websocket.Conn) context.Context {
+	rctx, cancel := context.WithCancel(ctx)
+	go func() {
+		defer cancel()
+		for {
+			_, data, err := conn.Read(rctx)
+			if err != nil {
+				return
+			}
+			var a authFrame
+			if json.Unmarshal(data, &a) == nil && a.Type == "auth" {
+				continue
+			}
+			conn.Close(websocket.StatusPolicyViolation, "unexpected data message")
+			return
+		}
+	}()
+	return rctx
 }
