@@ -120,17 +120,18 @@ func (c *conversation) pause(interrupt bool) {
 // Once the replay is over there is nothing to run and it succeeds, as /run
 // on an idle or finished agent-server conversation does.
 func (c *conversation) run() error {
+	// The clock restarts under the conversation's lock, with the restored
+	// status sent in the same step: the player emits under that lock after
+	// checking the clock, so no recorded event (at Speed 0, the whole rest
+	// of the run) can come out before the "running" it follows.
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if !c.clock.setPaused(false) {
-		c.mu.Lock()
-		over := c.done
-		c.mu.Unlock()
-		if over {
+		if c.done {
 			return nil
 		}
 		return errAlreadyRunning
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.pausedFrom != "" {
 		status := c.pausedFrom
 		c.pausedFrom = ""

@@ -267,3 +267,33 @@ func TestForkAtTheEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestARunStartsWithItsStatus sets forks going at Speed 0, where the whole
+// continuation comes out the moment the clock restarts: the "running" that
+// /run restores must come before the continuation, never after its
+// "finished". Many forks, because the wrong order needs the player to win
+// a race.
+func TestARunStartsWithItsStatus(t *testing.T) {
+	evs := basicRun(t)
+	s, url := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
+	waitPlayed(t, s)
+	for i := range 30 {
+		info, code := forkOf(t, url, convID, fmt.Sprintf(`{"from_event_id":%q}`, evs[3].ID))
+		if code != http.StatusCreated {
+			t.Fatalf("fork %d: HTTP %d", i, code)
+		}
+		post(t, eventsURL(url, info.ID, ""), testKey, `{"content":[{"type":"text","text":"again"}],"run":true}`, nil)
+		waitFor(t, "the fork's run", func() bool { return s.conversation(info.ID).finished() })
+		var statuses []string
+		for _, ev := range restEventsOf(t, url, info.ID) {
+			if st := statusOf(ev); st != "" {
+				statuses = append(statuses, st)
+			}
+		}
+		// The copied branch's running, the restored running, the
+		// continuation's finished.
+		if n := len(statuses); n < 2 || statuses[n-2] != model.StatusRunning || statuses[n-1] != model.StatusFinished {
+			t.Fatalf("fork %d: statuses %v, want the run to start running and end finished", i, statuses)
+		}
+	}
+}

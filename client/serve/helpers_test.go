@@ -289,6 +289,45 @@ func (c *wsClient) next() model.Event {
 	return ev
 }
 
+// nextEvent reads the next frame that is not a full_state snapshot. A
+// snapshot's place relative to the replay depends on when the socket
+// subscribed (it is the first frame, or it follows the status that stopped
+// the run), so tests about the recorded events read past it.
+func (c *wsClient) nextEvent() model.Event {
+	c.t.Helper()
+	for {
+		ev := c.next()
+		if full, _ := isFullState(ev); !full {
+			return ev
+		}
+	}
+}
+
+// quietFor fails the test when a frame other than a snapshot arrives
+// within d.
+func (c *wsClient) quietFor(d time.Duration, what string) {
+	c.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return
+		}
+		data, err := c.readRaw(left)
+		if errors.Is(err, errNoFrame) {
+			return
+		}
+		if err != nil {
+			c.t.Fatalf("%s: the socket ended: %v", what, err)
+		}
+		if ev, derr := model.Decode(data); derr != nil {
+			c.t.Fatalf("%s: frame is not an event: %s", what, data)
+		} else if full, _ := isFullState(ev); !full {
+			c.t.Fatalf("%s: %s", what, data)
+		}
+	}
+}
+
 // nextN reads n frames.
 func (c *wsClient) nextN(n int) []model.Event {
 	c.t.Helper()

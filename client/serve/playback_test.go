@@ -213,14 +213,12 @@ func TestConfirmationHoldAccept(t *testing.T) {
 	_, base := start(t, Options{ConfirmHold: time.Minute}, map[string][]model.Event{convID: evs})
 	ws := dial(t, base, convID, "resend_mode=all", nil)
 	ws.until(func(ev model.Event) bool { return statusOf(ev) == "waiting_for_confirmation" })
-	// Held: nothing more comes while waiting.
-	if data, err := ws.readRaw(50 * time.Millisecond); err == nil {
-		t.Fatalf("the replay went on while holding: %s", data)
-	}
+	// Held: nothing but the snapshot that confirms the wait comes.
+	ws.quietFor(50*time.Millisecond, "the replay went on while holding")
 	if code := post(t, eventsURL(base, convID, "/respond_to_confirmation"), "", `{"accept":true}`, nil); code != http.StatusOK {
 		t.Fatalf("respond: HTTP %d", code)
 	}
-	if ev := ws.next(); statusOf(ev) != "running" {
+	if ev := ws.nextEvent(); statusOf(ev) != "running" {
 		t.Fatalf("after accept: %s", ev.Raw)
 	}
 }
@@ -231,16 +229,16 @@ func TestConfirmationHoldReject(t *testing.T) {
 	ws := dial(t, base, convID, "resend_mode=all", nil)
 	ws.until(func(ev model.Event) bool { return statusOf(ev) == "waiting_for_confirmation" })
 	post(t, eventsURL(base, convID, "/respond_to_confirmation"), "", `{"accept":false,"reason":"too risky"}`, nil)
-	rej := ws.next()
+	rej := ws.nextEvent()
 	b, ok := rej.Body.(*model.UserReject)
 	if !ok || b.ActionID != actionID || b.Reason != "too risky" || b.RejectionSource != "user" {
 		t.Fatalf("rejection: %s", rej.Raw)
 	}
-	if ev := ws.next(); statusOf(ev) != "idle" {
+	if ev := ws.nextEvent(); statusOf(ev) != "idle" {
 		t.Fatalf("after the rejection: %s", ev.Raw)
 	}
 	// The replay carries on.
-	if ev := ws.next(); ev.ID != evs[4].ID {
+	if ev := ws.nextEvent(); ev.ID != evs[4].ID {
 		t.Fatalf("replay did not resume: %s", ev.Raw)
 	}
 	var n int
