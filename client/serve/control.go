@@ -13,12 +13,11 @@ import (
 var errAlreadyRunning = errors.New("conversation is already running")
 
 // hold waits at waiting_for_confirmation for a respond_to_confirmation or
-// until limit passes, and reports false when ctx ends first. A rejection
+// until limit passes, and reports false when ctx ends first. The hold began
+// when emitRecorded set holding: a decision made since waits in decisions.
+// A rejection
 // emits the rejections before the replay carries on.
 func (c *conversation) hold(ctx context.Context, limit time.Duration) bool {
-	c.mu.Lock()
-	c.holding = true
-	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
 		c.holding = false

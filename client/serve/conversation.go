@@ -66,8 +66,13 @@ type conversation struct {
 	// so none is built for no one.
 	snapshots int
 	silent    bool
-	holding   bool
-	done      bool // every recorded event has been emitted
+	// holds is whether the replay holds at waiting_for_confirmation
+	// (Options.ConfirmHold); holding is set in the step that emits that
+	// status, so a decision that comes before the player reaches hold is
+	// kept for it rather than lost.
+	holds   bool
+	holding bool
+	done    bool // every recorded event has been emitted
 	// playedOut is set when the player has nothing more to do.
 	playedOut bool
 	next      int // index of the next recorded event
@@ -119,6 +124,7 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 		base:      base,
 		recorded:  append([]model.Event(nil), events...),
 		speed:     opts.Speed,
+		holds:     opts.ConfirmHold > 0,
 		clock:     newClock(opts.StartPaused),
 		faults:    faults,
 		log:       log,

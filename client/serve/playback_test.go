@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -338,5 +339,34 @@ func TestOnlySettledRunsAreConfirmed(t *testing.T) {
 				t.Fatalf("snapshots after events %v, want %v", after, c.want)
 			}
 		})
+	}
+}
+
+// TestADecisionBeforeTheHoldIsKept answers the confirmation in the moment
+// between the waiting_for_confirmation going out and the player starting
+// to hold (the snapshot's delay falls there): the hold takes the decision
+// at once instead of waiting out ConfirmHold, and the action is rejected
+// once.
+func TestADecisionBeforeTheHoldIsKept(t *testing.T) {
+	evs, actionID := confirmRun(t)
+	c := newConversation(convID, nil, evs, &Options{ConfirmHold: time.Hour}, newFaultState(Faults{}), nil)
+	waits := false
+	for i := 0; !waits; i++ {
+		_, _, waits = c.emitRecorded(i)
+	}
+	c.respond(false, "no")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if !c.hold(ctx, time.Hour) {
+		t.Fatal("the hold waited for a decision already made")
+	}
+	var rejections int
+	for _, ev := range c.emitted {
+		if r, ok := ev.Body.(*model.UserReject); ok && r.ActionID == actionID {
+			rejections++
+		}
+	}
+	if rejections != 1 {
+		t.Errorf("%d rejections of the action, want 1", rejections)
 	}
 }

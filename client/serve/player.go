@@ -126,6 +126,9 @@ func (c *conversation) emitRecorded(i int) (emitted, endsRun, waits bool) {
 	after := c.sentStatus
 	endsRun = after != before && runStops(after)
 	waits = after == model.StatusWaitingForConfirmation && before != after
+	if waits && c.holds {
+		c.holding = true
+	}
 	return true, endsRun, waits
 }
 
