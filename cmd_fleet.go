@@ -279,28 +279,29 @@ func (fl *builtFleet) run(ctx context.Context, env *environment, cfg *fleetConfi
 	if cfg.headless {
 		// The lines are the conversations'; a source's own trouble (a
 		// server not answering, a rejected key) goes to stderr.
-		convs := withoutSources(ctx, feed, sourceReporter(env))
-		return headless.RunFleet(ctx, convs, env.stdout, headless.FleetOptions{JSON: cfg.json, Until: cfg.until})
+		feed = reportingSources(ctx, feed, sourceReporter(env))
+		return headless.RunFleet(ctx, feed, env.stdout, headless.FleetOptions{JSON: cfg.json, Until: cfg.until,
+			// Traces need every conversation's events, not its listing.
+			AwaitEvents: cfg.otlp.on, Sources: len(fl.sources), SourcesReported: true})
 	}
 	return fl.table(ctx, env, cfg, feed)
 }
 
-// withoutSources hands on the updates about conversations, and those about
-// the sources themselves to report.
-func withoutSources(ctx context.Context, feed <-chan []model.FleetUpdate, report func(model.FleetUpdate)) <-chan []model.FleetUpdate {
+// reportingSources reports the updates about the sources themselves and
+// hands every update on: the watch folds a source's state (to know that
+// its listing is in) without printing it.
+func reportingSources(ctx context.Context, feed <-chan []model.FleetUpdate, report func(model.FleetUpdate)) <-chan []model.FleetUpdate {
 	out := make(chan []model.FleetUpdate)
 	go func() {
 		defer close(out)
 		for ups := range feed {
-			convs, srcs := fleetsource.SplitSources(ups)
-			for _, u := range srcs {
-				report(u)
-			}
-			if len(convs) == 0 {
-				continue
+			for i := range ups {
+				if ups[i].Ref.ID == "" {
+					report(ups[i])
+				}
 			}
 			select {
-			case out <- convs:
+			case out <- ups:
 			case <-ctx.Done():
 				return
 			}

@@ -53,6 +53,19 @@ func (u Until) String() string {
 type FleetOptions struct {
 	JSON  bool
 	Until Until
+	// AwaitEvents makes --until wait, for each conversation, until its
+	// events are in (its connection live, done or lost for good), not only
+	// its listing: a listing can say finished before a conversation's
+	// events were read, and a consumer of the events (traces) needs them.
+	AwaitEvents bool
+	// Sources is the number of sources the fleet watches (0: unknown).
+	// With --until, the watch is not done before each has reported once
+	// (its first listing is in, or it failed): a slower server's
+	// conversations are part of "all".
+	Sources int
+	// SourcesReported says the caller reports the sources' own state
+	// (their updates are folded, not printed).
+	SourcesReported bool
 }
 
 // FleetWatch prints one line per status change of any conversation of a
@@ -95,7 +108,7 @@ func (w *FleetWatch) Handle(ups []model.FleetUpdate) (lines []string, done bool,
 	// every conversation touched.
 	for i := range ups {
 		ref := ups[i].Ref
-		if ups[i].Batch.Conn == nil && ups[i].Meta == nil {
+		if ref.ID == "" || ups[i].Batch.Conn == nil && ups[i].Meta == nil {
 			continue
 		}
 		r, _ := w.f.Row(ref)
@@ -106,7 +119,9 @@ func (w *FleetWatch) Handle(ups []model.FleetUpdate) (lines []string, done bool,
 			w.outcomes[ref] = o
 		}
 	}
-	lines = append(lines, w.sourceLines()...)
+	if !w.opts.SourcesReported {
+		lines = append(lines, w.sourceLines()...)
+	}
 	if code, done = w.decide(); done {
 		lines = append(lines, w.resultLine(code, ""))
 	}
@@ -171,12 +186,23 @@ func (w *FleetWatch) unreachable() bool {
 	return true
 }
 
+// sourcesHeard is the number of sources that reported their state.
+func (w *FleetWatch) sourcesHeard() int {
+	n := 0
+	for _, s := range w.f.Sources() {
+		if s.ConnKnown {
+			n++
+		}
+	}
+	return n
+}
+
 // decide applies --until to the outcomes.
 func (w *FleetWatch) decide() (int, bool) {
 	if w.unreachable() && w.opts.Until != UntilNever {
 		return ExitUnreachable, true
 	}
-	if w.f.Len() == 0 {
+	if w.f.Len() == 0 || w.sourcesHeard() < w.opts.Sources {
 		return 0, false
 	}
 	switch w.opts.Until {
@@ -200,11 +226,32 @@ func (w *FleetWatch) decide() (int, bool) {
 
 func (w *FleetWatch) allEnded() bool {
 	for _, ref := range w.f.Refs() {
-		if w.outcomes[ref] == fleet.OutcomeRunning {
+		if w.decisive(ref) == fleet.OutcomeRunning {
 			return false
 		}
 	}
 	return true
+}
+
+// decisive is the outcome --until counts for ref: its outcome, or running
+// while AwaitEvents waits for its events.
+func (w *FleetWatch) decisive(ref model.ConversationRef) fleet.Outcome {
+	if w.opts.AwaitEvents {
+		r, _ := w.f.Row(ref)
+		if !r.ConnKnown {
+			return fleet.OutcomeRunning
+		}
+		switch r.Conn.Phase {
+		case model.PhaseLive, model.PhaseDone:
+		case model.PhaseLost:
+			if !r.Conn.Final {
+				return fleet.OutcomeRunning
+			}
+		default:
+			return fleet.OutcomeRunning
+		}
+	}
+	return w.outcomes[ref]
 }
 
 // worst is the exit code of the worst outcome among those keep accepts;
@@ -212,7 +259,7 @@ func (w *FleetWatch) allEnded() bool {
 func (w *FleetWatch) worst(keep func(fleet.Outcome) bool) (code int, ok bool) {
 	worst := fleet.OutcomeRunning
 	for _, ref := range w.f.Refs() {
-		if o := w.outcomes[ref]; keep(o) && o > worst {
+		if o := w.decisive(ref); keep(o) && o > worst {
 			worst, ok = o, true
 		}
 	}

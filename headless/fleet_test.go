@@ -243,3 +243,72 @@ func TestFleetSources(t *testing.T) {
 		t.Fatalf("done %v code %d lines %q", done, code, lines)
 	}
 }
+
+// TestFleetUntilAwaitsEvents: a listing that says finished ends an
+// --until all watch, unless the watch awaits the events (as --otlp does):
+// then only once the conversation's events are in.
+func TestFleetUntilAwaitsEvents(t *testing.T) {
+	for _, await := range []bool{false, true} {
+		w := NewFleetWatch(FleetOptions{Until: UntilAll, AwaitEvents: await})
+		c := newFconv("c0")
+		listed := model.FleetUpdate{Ref: c.ref, Meta: &model.ConversationMeta{Title: "t", Status: model.StatusFinished, BaseStatus: true}}
+		_, done, _ := w.Handle([]model.FleetUpdate{listed})
+		if done == await {
+			t.Fatalf("await %v: done %v on the listing alone", await, done)
+		}
+		if !await {
+			continue
+		}
+		if _, done, _ = w.Handle([]model.FleetUpdate{c.conn(model.PhaseConnecting, false, "")}); done {
+			t.Fatal("done while the events are being read")
+		}
+		_, done, code := w.Handle([]model.FleetUpdate{c.status("finished", true), c.conn(model.PhaseDone, false, "")})
+		if !done || code != ExitFinished {
+			t.Fatalf("with the events in: done %v, exit %d", done, code)
+		}
+	}
+}
+
+// TestFleetUntilAwaitsEverySource: with two sources, --until all is not
+// met by the first source's conversations alone; it is once the second has
+// listed its own (or failed to).
+func TestFleetUntilAwaitsEverySource(t *testing.T) {
+	for _, second := range []string{"lists", "fails"} {
+		t.Run(second, func(t *testing.T) {
+			w := NewFleetWatch(FleetOptions{Until: UntilAll, Sources: 2, SourcesReported: true})
+			a := newFconv("a0")
+			srcA := model.FleetUpdate{Ref: model.ConversationRef{Source: a.ref.Source, Kind: a.ref.Kind},
+				Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}}
+			lines, done, _ := w.Handle([]model.FleetUpdate{a.title("a"), a.conn(model.PhaseLive, false, ""), a.status("finished", true), srcA})
+			if done {
+				t.Fatal("done before the second source listed")
+			}
+			for _, l := range lines {
+				if strings.Contains(l, "source") {
+					t.Errorf("a source line printed though the caller reports sources: %q", l)
+				}
+			}
+			b := &fconv{ref: model.ConversationRef{Source: "http://127.0.0.1:9000", Kind: model.SourceServer, ID: "b0"}}
+			srcB := model.FleetUpdate{Ref: model.ConversationRef{Source: b.ref.Source, Kind: b.ref.Kind},
+				Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Reason: "refused"}}}
+			ups := []model.FleetUpdate{srcB}
+			if second == "lists" {
+				srcB.Batch.Conn = &model.ConnState{Phase: model.PhaseLive}
+				ups = []model.FleetUpdate{b.title("b"), b.conn(model.PhaseLive, false, ""), b.status("running", false), srcB}
+			}
+			_, done, code := w.Handle(ups)
+			if second == "fails" {
+				if !done || code != ExitFinished {
+					t.Fatalf("a failing second source: done %v exit %d", done, code)
+				}
+				return
+			}
+			if done {
+				t.Fatal("done while the second source's conversation runs")
+			}
+			if _, done, code = w.Handle(b.ending(endError)); !done || code != ExitError {
+				t.Fatalf("done %v exit %d, want the error of the second source's conversation", done, code)
+			}
+		})
+	}
+}

@@ -143,6 +143,15 @@ func (s *LocalSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 	failing := ""
 	for first := true; ; first = false {
 		fresh, err := l.look(ctx, first)
+		// Every listing first, in one go: the first screen shows the
+		// whole root before any conversation is read.
+		listing := make([]model.FleetUpdate, len(fresh))
+		for i, c := range fresh {
+			listing[i] = model.FleetUpdate{Ref: c.ref, Meta: c.meta}
+		}
+		emit(listing...)
+		// The source's state after its listing: a watch that waits for
+		// every source to have listed knows the listing is in.
 		switch {
 		case err != nil && err.Error() != failing:
 			failing = err.Error()
@@ -151,13 +160,6 @@ func (s *LocalSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 			failing = ""
 			emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}})
 		}
-		// Every listing first, in one go: the first screen shows the
-		// whole root before any conversation is read.
-		listing := make([]model.FleetUpdate, len(fresh))
-		for i, c := range fresh {
-			listing[i] = model.FleetUpdate{Ref: c.ref, Meta: c.meta}
-		}
-		emit(listing...)
 		for _, c := range fresh {
 			if time.Since(eventsStamp(c.dir)) < l.opts.Quiet {
 				// Being written now: a one-shot read could meet a file

@@ -32,6 +32,7 @@ type Server struct {
 	lastTouch time.Time
 	handler   http.Handler
 	httpSrv   *http.Server
+	unused    unusedConns
 	sockets   sync.WaitGroup
 	players   sync.WaitGroup
 	closed    bool
@@ -155,7 +156,7 @@ func (s *Server) Start(ctx context.Context, addr string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("serve: listen on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.unused.track}
 	s.mu.Lock()
 	s.httpSrv = srv
 	s.mu.Unlock()
@@ -190,6 +191,8 @@ func (s *Server) Close() {
 	s.cancel()
 	if srv != nil {
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		srv.SetKeepAlivesEnabled(false)
+		s.unused.closeAll()
 		_ = srv.Shutdown(shutdown)
 		cancel()
 	}

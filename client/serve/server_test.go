@@ -2,10 +2,14 @@ package serve
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"ohwatch/model"
 )
@@ -106,4 +110,32 @@ func TestRecordedFullStateIsLiveOnly(t *testing.T) {
 	if slices.Contains(kinds, "StreamingDeltaEvent") || kinds[0] != "MessageEvent" || kinds[len(kinds)-1] != "MessageEvent" {
 		t.Errorf("persisted %v; snapshots and deltas are live-only", kinds)
 	}
+}
+
+// TestCloseEndsAConnectionThatSentNothing: a client transport keeps a
+// connection it dialed for a request it then cancelled; Close ends it at
+// once rather than leaving Shutdown to wait five seconds for it.
+func TestCloseEndsAConnectionThatSentNothing(t *testing.T) {
+	s := New(Options{})
+	url, err := s.Start(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	waitFor(t, "the connection to be accepted", func() bool {
+		s.unused.mu.Lock()
+		defer s.unused.mu.Unlock()
+		return len(s.unused.conns) == 1
+	})
+	closed := make(chan struct{})
+	go func() { s.Close(); close(closed) }()
+	conn.SetReadDeadline(time.Now().Add(4 * time.Second))
+	if _, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Fatalf("the unused connection was not closed: %v", err)
+	}
+	<-closed
 }
