@@ -54,7 +54,8 @@ type FleetOptions struct {
 	JSON  bool
 	Until Until
 	// AwaitEvents makes --until wait, for each conversation, until its
-	// events are in (its connection live, done or lost for good), not only
+	// events are in (its connection live, done or lost for good, and no
+	// more of its history announced to come), not only
 	// its listing: a listing can say finished before a conversation's
 	// events were read, and a consumer of the events (traces) needs them.
 	AwaitEvents bool
@@ -238,7 +239,7 @@ func (w *FleetWatch) allEnded() bool {
 func (w *FleetWatch) decisive(ref model.ConversationRef) fleet.Outcome {
 	if w.opts.AwaitEvents {
 		r, _ := w.f.Row(ref)
-		if !r.ConnKnown {
+		if !r.ConnKnown || r.Loading {
 			return fleet.OutcomeRunning
 		}
 		switch r.Conn.Phase {

@@ -260,9 +260,18 @@ func TestFleetUntilAwaitsEvents(t *testing.T) {
 			continue
 		}
 		if _, done, _ = w.Handle([]model.FleetUpdate{c.conn(model.PhaseConnecting, false, "")}); done {
+			t.Fatal("done while connecting")
+		}
+		// A local read says live with its first chunk of history.
+		first := c.status("running", false)
+		first.Batch.Conn = &model.ConnState{Phase: model.PhaseLive}
+		first.Batch.Progress = &model.Progress{Done: 1, Total: 3}
+		if _, done, _ = w.Handle([]model.FleetUpdate{first}); done {
 			t.Fatal("done while the events are being read")
 		}
-		_, done, code := w.Handle([]model.FleetUpdate{c.status("finished", true), c.conn(model.PhaseDone, false, "")})
+		last := c.status("finished", true)
+		last.Batch.Progress = &model.Progress{Done: 3, Total: 3}
+		_, done, code := w.Handle([]model.FleetUpdate{last, c.conn(model.PhaseDone, false, "")})
 		if !done || code != ExitFinished {
 			t.Fatalf("with the events in: done %v, exit %d", done, code)
 		}
