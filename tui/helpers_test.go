@@ -189,3 +189,52 @@ func inspLineCount(m *Conversation, width int) int {
 	lines, _ := m.inspLines(width)
 	return len(lines)
 }
+
+// runSearch runs the search command among cmd (a tea.Batch's children are
+// run side by side, and a child that is not the search is left) and every
+// step the search takes after it, until the search stops running. Unlike
+// runCmd it waits for the search however long it takes: under a loaded
+// machine a scan step can outlast runCmd's tick cut-off.
+func runSearch(tb testing.TB, m *Conversation, cmd tea.Cmd) *Conversation {
+	tb.Helper()
+	for cmd != nil {
+		msg, ok := awaitSearchMsg(cmd)
+		if !ok {
+			tb.Fatal("no search step came within 30s")
+		}
+		cmd = m.Update(msg)
+		if !m.search.running {
+			return m
+		}
+	}
+	return m
+}
+
+// awaitSearchMsg runs cmd and returns the first searchProgressMsg it (or,
+// for a batch, any of its children) produces within 30s.
+func awaitSearchMsg(cmd tea.Cmd) (searchProgressMsg, bool) {
+	found := make(chan searchProgressMsg, 1)
+	var run func(tea.Cmd)
+	run = func(c tea.Cmd) {
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			for _, child := range msg {
+				if child != nil {
+					go run(child)
+				}
+			}
+		case searchProgressMsg:
+			select {
+			case found <- msg:
+			default:
+			}
+		}
+	}
+	go run(cmd)
+	select {
+	case msg := <-found:
+		return msg, true
+	case <-time.After(30 * time.Second):
+		return searchProgressMsg{}, false
+	}
+}

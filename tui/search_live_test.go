@@ -59,7 +59,7 @@ func TestSearchCoversEventsThatArriveAfterIt(t *testing.T) {
 	// A finished search, then a batch: the new events are searched in the
 	// frame that brings them.
 	cmd := m.startSearch(query, true, false)
-	m = runCmd(t, m, cmd)
+	m = runSearch(t, m, cmd)
 	before := len(m.search.matches)
 	if before == 0 {
 		t.Fatal("no match in the first events")
@@ -74,7 +74,7 @@ func TestSearchCoversEventsThatArriveAfterIt(t *testing.T) {
 	if !m.search.running {
 		t.Fatal("a long batch was not handed to a search command")
 	}
-	m = runCmd(t, m, cmd)
+	m = runSearch(t, m, cmd)
 	if m.search.running || !equalInts(m.search.matches, matchesOf(log, query)) {
 		t.Fatalf("after a long batch: running %v, %d matches, want %d", m.search.running, len(m.search.matches), len(matchesOf(log, query)))
 	}
