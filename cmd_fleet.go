@@ -282,7 +282,9 @@ func (fl *builtFleet) run(ctx context.Context, env *environment, cfg *fleetConfi
 		feed = reportingSources(ctx, feed, sourceReporter(env))
 		return headless.RunFleet(ctx, feed, env.stdout, headless.FleetOptions{JSON: cfg.json, Until: cfg.until,
 			// Traces need every conversation's events, not its listing.
-			AwaitEvents: cfg.otlp.on, Sources: len(fl.sources), SourcesReported: true})
+			AwaitEvents: cfg.otlp.on, Sources: len(fl.sources),
+			// stderr has said it; JSON lines carry it too, for a script.
+			SourcesReported: !cfg.json})
 	}
 	return fl.table(ctx, env, cfg, feed)
 }

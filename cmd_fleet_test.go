@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -260,5 +261,28 @@ func TestFleetOTLPTraceEachConversation(t *testing.T) {
 	defer c.mu.Unlock()
 	if len(c.traces) != 2 {
 		t.Fatalf("%d traces for 2 conversations: %v", len(c.traces), c.traces)
+	}
+}
+
+// TestFleetUntilWithASourceDown: a server that cannot be reached does not
+// hold --until all back (its failure is its report), and the JSON lines
+// say so as a source line.
+func TestFleetUntilWithASourceDown(t *testing.T) {
+	url, ids := serveEndings(t, "", 500, "finished")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := "http://" + ln.Addr().String()
+	ln.Close()
+	code, out, errs := runCmd(t, nil, "fleet", url, down, "--headless", "--json", "--until", "all", "--interval", "50ms")
+	if code != headless.ExitFinished || !strings.Contains(out, ids[0]) {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, `"type":"source","source":"`+down+`","source_kind":"server","connection":"reconnecting"`) {
+		t.Errorf("no source line for the server that is down:\n%s", out)
+	}
+	if !strings.Contains(errs, down) {
+		t.Errorf("stderr does not name the server that is down:\n%s", errs)
 	}
 }
