@@ -25,6 +25,7 @@ type Glyphs struct {
 	MarkBook   string // a bookmark
 	MarkMatch  string // a search match
 	MarkBranch string // a branch point: an event with more than one way on
+	MarkLink   string // an event another conversation came from (a fork, a sub-conversation)
 	Forgotten  string // an event a condensation took out of the LLM's view
 	Folded     string // a folded JSON node
 	Unfolded   string // an unfolded JSON node
@@ -57,6 +58,7 @@ func DefaultGlyphs() Glyphs {
 		MarkBook:   "★",
 		MarkMatch:  "┃",
 		MarkBranch: "⑂",
+		MarkLink:   "↗",
 		Forgotten:  "◌",
 		Folded:     "▸",
 		Unfolded:   "▾",

@@ -44,6 +44,8 @@ type eventList struct {
 	bookmarks []int
 	// branchPoints are the events of a tree with more than one way on.
 	branchPoints []int
+	// linked are the rows another conversation came from (linkedRows).
+	linked []int
 	// query is the search the rows highlight.
 	query string
 	// empty is what the list says while the log is empty.
@@ -80,7 +82,7 @@ func (m *Conversation) listOf(h int, k *KeyMap) *eventList {
 	return &eventList{km: k, live: m.opts.Live, styles: &m.styles, log: m.log, rows: rows, forgotten: forgotten,
 		cursor: m.cursor, focused: m.focus == paneList, labels: labels, timeMode: m.timeMode, bookmarks: m.bookmarks,
 		query: m.search.query, empty: empty, start: m.cache.startTime(m.log), cache: &m.cache.rows,
-		branchPoints: m.branchPoints()}
+		branchPoints: m.branchPoints(), linked: m.linkedRows(rows)}
 }
 
 // ShortHelp implements Pane.
@@ -93,10 +95,14 @@ func (l *eventList) View() string {
 		return ""
 	}
 	anyForgotten := slices.Contains(l.forgotten, true)
+	anyLinked := false
+	for _, i := range l.linked {
+		anyLinked = anyLinked || (i != l.cursor && !slices.Contains(l.bookmarks, i) && !slices.Contains(l.branchPoints, i))
+	}
 	// Every line is made exactly width cells here, so the block is joined
 	// without measuring the (cached) rows again.
 	out := make([]string, 0, height)
-	out = append(out, fitLine(l.title(width, anyForgotten), width))
+	out = append(out, fitLine(l.title(width, anyForgotten, anyLinked), width))
 	if l.log.Len() == 0 {
 		out = append(out, fitLine(l.styles.Muted.Render(l.empty), width))
 	}
@@ -113,8 +119,9 @@ func (l *eventList) View() string {
 }
 
 // title is the list's heading: position, filter and search state, and the
-// legend of the forgotten mark when a row on the screen carries it.
-func (l *eventList) title(width int, forgotten bool) string {
+// legends of the forgotten and linked marks when a row on the screen
+// carries them.
+func (l *eventList) title(width int, forgotten, linked bool) string {
 	s := l.styles
 	parts := []string{paneList.title()}
 	if l.cursor >= 0 {
@@ -123,6 +130,9 @@ func (l *eventList) title(width int, forgotten bool) string {
 	parts = append(parts, l.labels...)
 	if forgotten {
 		parts = append(parts, s.Glyphs.Forgotten+" forgotten by condensation")
+	}
+	if linked {
+		parts = append(parts, s.Glyphs.MarkLink+" forked or launched here ("+l.km.OpenLink.Help().Key+")")
 	}
 	st := s.PaneTitle
 	mark := s.Glyphs.HRule
@@ -156,6 +166,8 @@ func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool)
 		marker = s.Accent.Render(g.MarkBook)
 	case slices.Contains(l.branchPoints, i):
 		marker = s.Info.Render(g.MarkBranch)
+	case slices.Contains(l.linked, i):
+		marker = s.Info.Render(g.MarkLink)
 	}
 	if forgotten {
 		gone = s.Subtle.Render(gone)

@@ -79,6 +79,31 @@ func (m *Conversation) linksAt(i int) []Link {
 	return out
 }
 
+// linkedRows are those of rows that another conversation came from: a
+// fork made at the event, or the sub-conversation it launched. The list
+// marks them so that O is found without opening every event.
+func (m *Conversation) linkedRows(rows []int) []int {
+	var forkedAt map[string]bool
+	if m.opts.Links != nil {
+		for _, k := range m.opts.Links.Children() {
+			if k.Event != "" && k.ID != "" {
+				if forkedAt == nil {
+					forkedAt = map[string]bool{}
+				}
+				forkedAt[k.Event] = true
+			}
+		}
+	}
+	var out []int
+	for _, i := range rows {
+		ev := m.log.Event(i)
+		if (ev.ID != "" && forkedAt[ev.ID]) || model.SpawnedConversation(&ev) != "" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // linkLabel is how a linked conversation is named on one line.
 func linkLabel(l Link) string {
 	what := "fork "

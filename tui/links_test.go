@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 
@@ -120,5 +121,32 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 	m, _ = press(t, m, "O")
 	if !strings.Contains(m.flash, "this source opens no other conversation") {
 		t.Errorf("flash %q", m.flash)
+	}
+}
+
+// TestTheListMarksEventsOthersCameFrom: the event a fork was made at and
+// the observation that launched a sub-conversation carry the link mark in
+// the list, with its legend naming the key that opens them; other events
+// do not.
+func TestTheListMarksEventsOthersCameFrom(t *testing.T) {
+	log := trajectory(t, "simple_echo_hello_world")
+	forkAt := log.Event(3)
+	log.Append(decode(t, []byte(`{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`)))
+	links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: forkAt.ID}}}
+	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	m = jumpTo(t, m, ordinal(0))
+	lines := strings.Split(screen(m), "\n")
+	marked := map[string]bool{}
+	legend := false
+	for _, l := range lines {
+		plain := ansi.Strip(l)
+		legend = legend || strings.Contains(plain, "↗ forked or launched here (O)")
+		if f := strings.Fields(plain); len(f) > 1 && f[0] == "↗" {
+			marked[f[1]] = true
+		}
+	}
+	want := map[string]bool{ordinal(3): true, ordinal(log.Len() - 1): true}
+	if !legend || len(marked) != len(want) || !marked[ordinal(3)] || !marked[ordinal(log.Len()-1)] {
+		t.Fatalf("marked rows %v, want %v; legend %v:\n%s", marked, want, legend, strings.Join(lines, "\n"))
 	}
 }
