@@ -97,7 +97,10 @@ type Fleet struct {
 	// endOpening cancels the context of the conversation being opened,
 	// should opening it fail.
 	endOpening context.CancelFunc
-	flash      string
+	// openGen counts the opens started: the answer of an open that was
+	// stopped (esc) carries an older one and is dropped.
+	openGen int
+	flash   string
 }
 
 // fleetStatuses are the statuses f cycles through: all, those needing
@@ -115,6 +118,7 @@ type (
 	fleetTickMsg       struct{ addr }
 	fleetOpenedMsg     struct {
 		addr
+		gen  int
 		ref  model.ConversationRef
 		opts Options
 		err  error
@@ -269,6 +273,10 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 	if f.asking.Ref.ID != "" {
 		return f.answerResume(msg)
 	}
+	if f.opening.ID != "" && key.Matches(msg, k.CancelOpen) {
+		f.stopOpening()
+		return nil
+	}
 	if f.showHelp {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
 			f.showHelp = false
@@ -390,15 +398,36 @@ func (f *Fleet) startOpen(ref model.ConversationRef, open func(context.Context, 
 	f.arrange()
 	ctx, end := context.WithCancel(context.Background())
 	f.endOpening = end
-	to := f.addr()
+	f.openGen++
+	to, gen := f.addr(), f.openGen
 	return func() tea.Msg {
 		opts, err := open(ctx, ref)
-		return fleetOpenedMsg{addr: to, ref: ref, opts: opts, err: err}
+		return fleetOpenedMsg{addr: to, gen: gen, ref: ref, opts: opts, err: err}
 	}
+}
+
+// stopOpening gives up the open in progress: its context ends (a load or
+// a wait for the sandbox stops) and its answer, when it comes, is dropped.
+// A resume already asked of the Cloud is not taken back.
+func (f *Fleet) stopOpening() {
+	if f.endOpening != nil {
+		f.endOpening()
+	}
+	id := model.SanitizeLine(f.opening.ID)
+	f.flash = "stopped opening " + id
+	if f.resuming {
+		f.flash = "stopped waiting for the sandbox of " + id + " (the resume asked for goes on)"
+	}
+	f.opening, f.endOpening, f.resuming = model.ConversationRef{}, nil, false
+	f.openGen++
+	f.arrange()
 }
 
 // show shows the conversation Open prepared, or says why it could not.
 func (f *Fleet) show(msg fleetOpenedMsg) tea.Cmd {
+	if msg.gen != f.openGen {
+		return nil // stopped with esc: its context has ended, and its feed with it
+	}
 	end, resumed := f.endOpening, f.resuming
 	f.opening, f.endOpening, f.resuming = model.ConversationRef{}, nil, false
 	f.arrange()

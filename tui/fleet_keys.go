@@ -29,6 +29,9 @@ type FleetKeyMap struct {
 	// paused: resume the sandbox and open it live, or open the stored
 	// events read-only.
 	Resume, ReadOnly key.Binding
+	// CancelOpen stops opening (or resuming) a conversation that is
+	// taking long: a slow server, a sandbox that does not come up.
+	CancelOpen key.Binding
 }
 
 // DefaultFleetKeyMap returns the bindings the README documents.
@@ -58,6 +61,8 @@ func DefaultFleetKeyMap() FleetKeyMap {
 		Clear:     b("esc", "clear the filter", "esc"),
 		Resume:    b("y", "resume the paused sandbox, open live", "y"),
 		ReadOnly:  b("n/esc", "open the stored events read-only", "n", "esc"),
+		// esc while a conversation is being opened or resumed.
+		CancelOpen: b("esc", "stop opening (while opening)", "esc"),
 	}
 }
 
@@ -70,7 +75,7 @@ func (k FleetKeyMap) ShortHelp() []key.Binding {
 func (k FleetKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Down, k.Up, k.Top, k.Bottom, k.PageDown, k.PageUp},
-		{k.Open, k.Resume, k.ReadOnly, k.Seen, k.Sort, k.Reverse, k.Group},
+		{k.Open, k.Resume, k.ReadOnly, k.CancelOpen, k.Seen, k.Sort, k.Reverse, k.Group},
 		{k.Filter, k.Status, k.Back, k.Help, k.Quit, k.Interrupt},
 	}
 }

@@ -308,3 +308,31 @@ func TestFleetAnySize(t *testing.T) {
 		pressFleet(f, "esc", "esc", "g")
 	}
 }
+
+// TestEscStopsAnOpenInProgress: esc while a conversation is being opened
+// ends the open's context, clears the "opening…" mark, says so, and the
+// open's late answer pushes nothing; enter then opens again.
+func TestEscStopsAnOpenInProgress(t *testing.T) {
+	started := make(chan context.Context, 2)
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (Options, error) {
+		started <- ctx
+		<-ctx.Done()
+		return Options{Title: "too late"}, nil
+	}})
+	cmd := pressFleet(f, "enter")
+	msgs := make(chan tea.Msg, 1)
+	go func() { msgs <- cmd() }()
+	ctx := <-started
+	pressFleet(f, "esc")
+	if ctx.Err() == nil || f.opening.ID != "" || strings.Contains(f.View(), "opening…") || !strings.Contains(f.View(), "stopped opening") {
+		t.Fatalf("esc did not stop the open (context %v):\n%s", ctx.Err(), f.View())
+	}
+	if late := f.Update(<-msgs); late != nil {
+		if _, pushed := late().(pushMsg); pushed {
+			t.Fatal("the stopped open's answer pushed its view")
+		}
+	}
+	if pressFleet(f, "enter") == nil || f.opening.ID == "" {
+		t.Error("enter does not open again after a stopped open")
+	}
+}
