@@ -2,6 +2,7 @@ package agentserver
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"ohwatch/model"
@@ -25,11 +26,24 @@ const rootParent = "__root__"
 // defaultOrphanWait is how long an event waits for its parent.
 const defaultOrphanWait = 5 * time.Second
 
-// orphanage is the events held back for their parents.
+// orphanage is the events held back for their parents. When a parent is
+// missing, everything after it waits behind it (each event's parent is
+// the one before), so thousands can be held at once: every operation is
+// constant time per event, never a scan of what is held.
 type orphanage struct {
 	byParent map[string][]heldEvent
 	ids      map[string]struct{}
 	n        int
+	// arrivals are the ids held, in the order they arrived, from head on;
+	// an id no longer in ids was delivered since and is skipped.
+	arrivals []arrival
+	head     int
+}
+
+// arrival is when an event was held.
+type arrival struct {
+	id string
+	at time.Time
 }
 
 // heldEvent is an event held back, with when it arrived and whether its
@@ -62,6 +76,7 @@ func (o *orphanage) hold(ev model.Event, at time.Time, anchored bool) {
 	o.byParent[ev.ParentID] = append(o.byParent[ev.ParentID], heldEvent{ev: ev, at: at, anchored: anchored})
 	o.ids[ev.ID] = struct{}{}
 	o.n++
+	o.arrivals = append(o.arrivals, arrival{id: ev.ID, at: at})
 }
 
 // has reports whether an event with this id is held.
@@ -85,7 +100,7 @@ func (o *orphanage) children(parent string) []heldEvent {
 }
 
 // stale takes the events held since before cutoff (all of them for a zero
-// cutoff) whose parent is still missing, oldest first.
+// cutoff) whose parent is still missing, in the order they arrived.
 func (o *orphanage) stale(cutoff time.Time) []heldEvent {
 	var out []heldEvent
 	for parent, hs := range o.byParent {
@@ -106,25 +121,25 @@ func (o *orphanage) stale(cutoff time.Time) []heldEvent {
 		}
 	}
 	// Map order is random: deliver in arrival order.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].at.Before(out[j-1].at); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortStableFunc(out, func(a, b heldEvent) int { return a.at.Compare(b.at) })
 	return out
 }
 
 // oldest is when the longest-held event arrived; ok is false when none is
-// held.
+// held. The arrivals already delivered are dropped from the front as it
+// looks, so over a watch each is passed over once.
 func (o *orphanage) oldest() (t time.Time, ok bool) {
-	for _, hs := range o.byParent {
-		for _, h := range hs {
-			if !ok || h.at.Before(t) {
-				t, ok = h.at, true
-			}
+	for o.head < len(o.arrivals) {
+		a := o.arrivals[o.head]
+		if _, held := o.ids[a.id]; held {
+			return a.at, true
 		}
+		o.arrivals[o.head] = arrival{}
+		o.head++
 	}
-	return t, ok
+	// Nothing held: start the queue again rather than let it grow.
+	o.arrivals, o.head = o.arrivals[:0], 0
+	return time.Time{}, false
 }
 
 // orphanWarning says that an event was delivered without its parent.

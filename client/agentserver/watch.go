@@ -67,6 +67,8 @@ type watcher struct {
 	// (orphans.go); orphanDue fires when the oldest has waited long enough.
 	orphans   orphanage
 	orphanDue *time.Timer
+	// orphanArmed is the arrival orphanDue is set for.
+	orphanArmed time.Time
 }
 
 // sinceProbeEvents is how many persisted events of a since-connection are
@@ -221,8 +223,27 @@ func (w *watcher) deliverAnchored(anchored bool, evs ...model.Event) {
 }
 
 // accept delivers ev, then the events held for it, each followed by its
-// own held children.
+// own held children (depth first, in the order they arrived). It walks
+// with a stack of its own: behind a missing parent a whole run can wait,
+// one event per level.
 func (w *watcher) accept(fresh []model.Event, ev model.Event, anchored bool) []model.Event {
+	stack := []heldEvent{{ev: ev, anchored: anchored}}
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		fresh = w.acceptOne(fresh, h.ev, h.anchored)
+		if h.ev.ID != "" {
+			kids := w.orphans.children(h.ev.ID)
+			for i := len(kids) - 1; i >= 0; i-- {
+				stack = append(stack, kids[i])
+			}
+		}
+	}
+	return fresh
+}
+
+// acceptOne delivers ev alone.
+func (w *watcher) acceptOne(fresh []model.Event, ev model.Event, anchored bool) []model.Event {
 	if ev.ID != "" {
 		// The decoded id may share memory with the raw frame; a copy
 		// keeps the set from pinning every frame ever received.
@@ -235,19 +256,14 @@ func (w *watcher) accept(fresh []model.Event, ev model.Event, anchored bool) []m
 	if w.opts.OnFullState != nil && isFullState(ev) {
 		w.opts.OnFullState(ev)
 	}
-	fresh = append(fresh, ev)
-	if ev.ID != "" {
-		for _, h := range w.orphans.children(ev.ID) {
-			fresh = w.accept(fresh, h.ev, h.anchored)
-		}
-	}
-	return fresh
+	return append(fresh, ev)
 }
 
 // releaseOrphans delivers the events held since before cutoff (every one
 // for a zero cutoff) whose parent never came, each with a warning, and
 // arms the timer for the rest.
 func (w *watcher) releaseOrphans(cutoff time.Time) {
+	w.orphanArmed = time.Time{} // the timer has fired (or the watch ends): set it afresh
 	var fresh []model.Event
 	for _, h := range w.orphans.stale(cutoff) {
 		w.q.warn(orphanWarning(h.ev))
@@ -265,8 +281,13 @@ func (w *watcher) armOrphans() {
 		if w.orphanDue != nil {
 			w.orphanDue.Stop()
 		}
+		w.orphanArmed = time.Time{}
 		return
 	}
+	if w.orphanDue != nil && oldest.Equal(w.orphanArmed) {
+		return // already set for it: holding more behind it changes nothing
+	}
+	w.orphanArmed = oldest
 	d := time.Until(oldest.Add(w.opts.OrphanWait))
 	if w.orphanDue == nil {
 		w.orphanDue = time.NewTimer(d)
