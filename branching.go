@@ -44,23 +44,26 @@ func (b brancher) Navigate(ctx context.Context, eventID string) error {
 }
 
 // Open implements tui.Branching: a live watch of conversation id on the
-// same server, with the same powers over it.
-func (b brancher) Open(id string) (tui.Options, bool) {
+// same server, with the same powers over it, for as long as ctx (the
+// view's) and the session last.
+func (b brancher) Open(ctx context.Context, id string) (tui.Options, bool) {
 	if b.fleet {
 		return tui.Options{}, false
 	}
 	id = model.NormalizeConversationID(id)
-	title := serverTitle(b.ctx, b.c, id)
+	ctx, end := context.WithCancel(ctx)
+	context.AfterFunc(b.ctx, end)
+	title := serverTitle(ctx, b.c, id)
 	return tui.Options{
 		Title:        title,
 		Source:       "ws " + b.c.BaseURL(),
 		Log:          reducer.NewLog(nil, 0),
-		Feed:         b.c.Watch(b.ctx, id, agentserver.WatchOptions{FirstAttempts: 3}),
+		Feed:         b.c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3}),
 		Live:         true,
 		Server:       b.c.BaseURL(),
 		Conversation: id,
 		Controls:     confirmer{c: b.c, id: id},
-		Branching:    brancher{ctx: b.ctx, c: b.c, id: id, fleet: b.fleet},
+		Branching:    brancher{ctx: ctx, c: b.c, id: id, fleet: b.fleet},
 	}, true
 }
 

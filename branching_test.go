@@ -40,7 +40,9 @@ func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, ok := b.Open(fork)
+	viewCtx, endView := context.WithCancel(ctx)
+	defer endView()
+	opts, ok := b.Open(viewCtx, fork)
 	if !ok || opts.Feed == nil || opts.Log == nil || opts.Branching == nil || opts.Controls == nil || opts.Title != "again" {
 		t.Fatalf("Open: %+v, %v", opts, ok)
 	}
@@ -61,6 +63,17 @@ func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 		}
 	}
 
+	// The view left, its watch ends: the feed closes.
+	endView()
+	for closed := false; !closed; {
+		select {
+		case _, more := <-opts.Feed:
+			closed = !more
+		case <-time.After(15 * time.Second):
+			t.Fatal("ending the view's context left its watch running")
+		}
+	}
+
 	if err := b.Navigate(ctx, evs[1].ID); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +84,7 @@ func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := fromFleet.branching.Open(fork); ok {
+	if _, ok := fromFleet.branching.Open(ctx, fork); ok {
 		t.Error("opened from the fleet, Open should leave the fork to the table")
 	}
 

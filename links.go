@@ -174,7 +174,7 @@ func (l serverLinks) Children() []tui.Link { return l.rel.children(l.id) }
 // same powers over it as `watch` has.
 func (l serverLinks) Open(ctx context.Context, id string) (tui.Options, error) {
 	id = model.NormalizeConversationID(id)
-	opts, _ := brancher{ctx: ctx, c: l.c, id: id}.Open(id)
+	opts, _ := brancher{ctx: ctx, c: l.c, id: id}.Open(ctx, id)
 	opts.Links = serverLinks{c: l.c, id: id, rel: l.rel}
 	return opts, nil
 }

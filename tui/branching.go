@@ -26,8 +26,10 @@ type Branching interface {
 	// source) needs from main: its title, source, log, feed and controls.
 	// The view takes the display settings (theme, colours, keys) from the
 	// view that opened it. ok is false when another screen shows it (a
-	// fleet table lists the fork under its parent by itself).
-	Open(id string) (opts Options, ok bool)
+	// fleet table lists the fork under its parent by itself). It runs in
+	// a command, off the UI (it may ask the server for the title); ctx
+	// lives as long as the view, and ending it ends the view's feed.
+	Open(ctx context.Context, id string) (opts Options, ok bool)
 }
 
 // ErrTreeUnsupported marks a fork or navigate the source cannot do: an

@@ -40,12 +40,17 @@ type treeView struct {
 	branch branchView
 }
 
-// forkDoneMsg is sent when Branching.Fork finished.
+// forkDoneMsg is sent when Branching.Fork finished, with the fork's view
+// prepared by Branching.Open (opened false when another screen shows it)
+// and what ends that view's context.
 type forkDoneMsg struct {
 	addr
-	plan forkPlan
-	id   string
-	err  error
+	plan   forkPlan
+	id     string
+	err    error
+	opts   Options
+	opened bool
+	end    context.CancelFunc
 }
 
 // navigateDoneMsg is sent when Branching.Navigate finished.
@@ -157,7 +162,18 @@ func (m *Conversation) treeConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), treeTimeout)
 		defer cancel()
 		id, err := b.Fork(ctx, plan.eventID, plan.title, plan.message)
-		return forkDoneMsg{addr: to, plan: plan, id: id, err: err}
+		done := forkDoneMsg{addr: to, plan: plan, id: id, err: err}
+		if id != "" {
+			// The view's context outlives this command: the view ends it
+			// when it is left.
+			viewCtx, end := context.WithCancel(context.Background())
+			done.opts, done.opened = b.Open(viewCtx, id)
+			done.end = end
+			if !done.opened {
+				end()
+			}
+		}
+		return done
 	})
 }
 
@@ -180,13 +196,14 @@ func (m *Conversation) forkDone(msg forkDoneMsg) tea.Cmd {
 	if msg.err != nil {
 		warn = " (but: " + sanitizeErr(msg.err) + ")"
 	}
-	opts, ok := m.opts.Branching.Open(msg.id)
-	if !ok {
+	if !msg.opened {
 		flash := m.setFlash("forked at " + ordinal(msg.plan.index) + warn + ": the fleet lists it under this conversation")
 		return tea.Batch(flash, Back())
 	}
+	opts := msg.opts
 	m.inherit(&opts)
-	view := NewConversation(opts)
+	// Left with esc, the fork's view is released: its watch ends.
+	view := &linkedConversation{Conversation: NewConversation(opts), end: msg.end}
 	flash := m.setFlash("forked at " + ordinal(msg.plan.index) + warn + "; esc comes back here")
 	return tea.Batch(flash, Push(view))
 }

@@ -24,6 +24,8 @@ type fakeBranching struct {
 	forkErr error
 	navErr  error
 	fleet   bool
+	// openCtxs are the contexts Open was given, one per view opened.
+	openCtxs []context.Context
 }
 
 func (f *fakeBranching) Fork(_ context.Context, from, title, message string) (string, error) {
@@ -43,7 +45,10 @@ func (f *fakeBranching) Navigate(_ context.Context, eventID string) error {
 	return f.navErr
 }
 
-func (f *fakeBranching) Open(id string) (Options, bool) {
+func (f *fakeBranching) Open(ctx context.Context, id string) (Options, bool) {
+	f.mu.Lock()
+	f.openCtxs = append(f.openCtxs, ctx)
+	f.mu.Unlock()
 	if f.fleet {
 		return Options{}, false
 	}
@@ -147,13 +152,13 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 	if len(fb.forks) != 1 || fb.forks[0] != (forkPlan{eventID: id, title: "retry with printf", message: "use printf, not echo"}) {
 		t.Fatalf("forks %+v", fb.forks)
 	}
-	var pushed *Conversation
+	var pushed *linkedConversation
 	for _, msg := range msgs {
 		if p, ok := msg.(pushMsg); ok {
-			pushed, _ = p.screen.(*Conversation)
+			pushed, _ = p.screen.(*linkedConversation)
 		}
 	}
-	if pushed == nil {
+	if pushed == nil || len(fb.openCtxs) != 1 {
 		t.Fatalf("the fork was not opened: %v", msgs)
 	}
 	if pushed.opts.Title != "the fork f0000000" || !pushed.opts.NoColor || pushed.opts.Branching == nil {
@@ -169,9 +174,17 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 	if r.Top() != Screen(pushed) || r.Root() != Screen(m) {
 		t.Error("the fork is not on top of the original")
 	}
+	if fb.openCtxs[0].Err() != nil {
+		t.Fatal("the fork's view was ended while shown")
+	}
 	r.Update(popMsg{})
 	if r.Top() != Screen(m) {
 		t.Error("esc does not come back to the original")
+	}
+	// Left, the fork's view is released: its context (and with it its
+	// watch) ends.
+	if fb.openCtxs[0].Err() == nil {
+		t.Error("going back left the fork's view and its watch running")
 	}
 }
 
