@@ -57,6 +57,9 @@ type Conversation struct {
 	// pinnedLen is the log length when the cursor was pinned: the header
 	// counts the events recorded since.
 	pinnedLen int
+	// startAt is Options.StartAt until the cursor has been put there (or
+	// the user moved it first).
+	startAt string
 	// top is the first event index the list window considers.
 	top int
 
@@ -135,6 +138,10 @@ func NewConversation(opts Options) *Conversation {
 		if opts.Live {
 			m.cursor = n - 1
 		}
+	}
+	if !opts.Live {
+		m.startAt = opts.StartAt
+		m.seekStart()
 	}
 	m.follow = opts.Live
 	if opts.Links != nil {
@@ -278,6 +285,7 @@ func (m *Conversation) ingest(b model.Batch) tea.Cmd {
 	case m.cursor < 0 && n > 0:
 		m.cursor = 0
 	}
+	m.seekStart()
 	if !m.follow && m.pinnedLen == 0 {
 		m.pinnedLen = n
 	}

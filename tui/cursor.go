@@ -114,6 +114,7 @@ func (m *Conversation) moveTo(i int) {
 		return
 	}
 	i = max(0, min(i, n-1))
+	m.startAt = "" // moved: the view no longer waits to open elsewhere
 	following := m.canFollow() && i == n-1
 	if m.follow && !following {
 		m.pinnedLen = n
@@ -260,4 +261,15 @@ func (m *Conversation) recordingEnded() bool {
 // final one when the cursor is on the last event of an ended recording.
 func (m *Conversation) verdict(st reducer.State) reducer.Verdict {
 	return st.Verdict(m.recordingEnded() && m.cursor == m.log.Len()-1)
+}
+
+// seekStart puts the cursor on the event the view opens at
+// (Options.StartAt) once the log holds it, and then forgets it.
+func (m *Conversation) seekStart() {
+	if m.startAt == "" {
+		return
+	}
+	if i, ok := m.log.IndexOf(m.startAt); ok {
+		m.travel(i)
+	}
 }

@@ -16,6 +16,9 @@ type fakeLinks struct {
 	children []Link
 	opened   []string
 	ctxs     []context.Context
+	// recorded, when set, is what every conversation opens as: a
+	// recording that loads through a feed.
+	recorded []model.Event
 }
 
 func (f *fakeLinks) Children() []Link { return f.children }
@@ -23,6 +26,12 @@ func (f *fakeLinks) Children() []Link { return f.children }
 func (f *fakeLinks) Open(ctx context.Context, id string) (Options, error) {
 	f.opened = append(f.opened, id)
 	f.ctxs = append(f.ctxs, ctx)
+	if f.recorded != nil {
+		feed := make(chan model.Batch, 1)
+		feed <- model.Batch{Events: f.recorded}
+		close(feed)
+		return Options{Title: "fork " + id[:8], Log: reducer.NewLog(nil, 0), Feed: feed}, nil
+	}
 	return Options{Title: "child " + id[:8], Log: reducer.NewLog(nil, 0), Feed: make(chan model.Batch), Live: true}, nil
 }
 
@@ -148,5 +157,40 @@ func TestTheListMarksEventsOthersCameFrom(t *testing.T) {
 	want := map[string]bool{ordinal(3): true, ordinal(log.Len() - 1): true}
 	if !legend || len(marked) != len(want) || !marked[ordinal(3)] || !marked[ordinal(log.Len()-1)] {
 		t.Fatalf("marked rows %v, want %v; legend %v:\n%s", marked, want, legend, strings.Join(lines, "\n"))
+	}
+}
+
+// TestARecordedForkOpensAtTheForkPoint: O on the event a recorded fork was
+// made at opens the fork there, once its events have loaded, not at its
+// first event.
+func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
+	log := trajectory(t, "simple_echo_hello_world")
+	at := 3
+	evs := make([]model.Event, log.Len())
+	for i := range evs {
+		evs[i] = log.Event(i)
+	}
+	links := &fakeLinks{recorded: evs, children: []Link{{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: evs[at].ID}}}
+	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	m = jumpTo(t, m, ordinal(at))
+	m, cmd := press(t, m, "O")
+	var msgs []any
+	for _, msg := range answer(t, m, cmd) {
+		msgs = append(msgs, msg)
+	}
+	view := pushedView(msgs)
+	if view == nil {
+		t.Fatalf("O opened nothing: %v", msgs)
+	}
+	view.Update(windowSize(120, 30))
+	for cmd := view.Init(); cmd != nil; {
+		msg := cmd()
+		if _, ok := msg.(batchMsg); !ok {
+			break
+		}
+		cmd = view.Update(msg)
+	}
+	if view.log.Len() != len(evs) || view.cursor != at {
+		t.Fatalf("the fork opened at %d of %d events, want the fork point %d", view.cursor, view.log.Len(), at)
 	}
 }

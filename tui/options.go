@@ -54,6 +54,11 @@ type Options struct {
 	Feed <-chan model.Batch
 	// Live is true for a live source: the cursor follows the newest event.
 	Live bool
+	// StartAt is the id of the event a recorded view opens at, once it
+	// has been loaded: a fork opened from its parent opens at the fork
+	// point, where it parts from what the user was looking at. "" opens
+	// at the first event; a live view follows the newest whatever it says.
+	StartAt string
 	// Server is a live source's address ("http://127.0.0.1:8000"), and
 	// Conversation the conversation's id: a connection banner names them.
 	Server, Conversation string
