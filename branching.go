@@ -20,12 +20,18 @@ type brancher struct {
 	// fleet is set under `fleet`: the fleet table lists a fork under its
 	// parent by itself, so Open leaves it to the table.
 	fleet bool
+	// forked, when set, hears of every fork made: the view's links read
+	// the server's listing again rather than at their next refresh.
+	forked func()
 }
 
 // Fork implements tui.Branching: the fork from the event, then its first
 // message, or a run on from the fork point when there is none.
 func (b brancher) Fork(ctx context.Context, fromEventID, title, message string) (string, error) {
 	id, err := b.c.Fork(ctx, b.id, fromEventID, title, true)
+	if id != "" && b.forked != nil {
+		b.forked()
+	}
 	switch {
 	case errors.Is(err, agentserver.ErrWholeFork):
 		return id, err // a whole copy exists: say so, open it anyway

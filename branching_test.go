@@ -135,7 +135,7 @@ func TestServerLinksKnowTheForks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newServerLinks(ctx, c, id).(serverLinks)
+	l := newServerLinks(ctx, c, id)
 	links, parents, err := l.rel.read(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +148,41 @@ func TestServerLinksKnowTheForks(t *testing.T) {
 	opts, err := l.Open(ctx, fork)
 	if err != nil || !opts.Live || opts.Feed == nil || opts.Links == nil || opts.Conversation != model.NormalizeConversationID(fork) {
 		t.Fatalf("Open: %+v, %v", opts, err)
+	}
+}
+
+// TestAForkShowsUnderItsEventAtOnce: a fork made from a watch's view (b)
+// makes the view's links read the server's listing again, so the new fork
+// is among the event's children at the next look, not at the links' next
+// refresh (seconds later).
+func TestAForkShowsUnderItsEventAtOnce(t *testing.T) {
+	const id = "0c8a3d0e5f1b4a7e9d3c2b1a0f9e8d7c"
+	ctx, _, c, evs := serveEcho(t, id)
+	l := newServerLinks(ctx, c, id)
+	l.rel.refreshEvery = time.Hour // only a fork makes it read again
+	childrenWithin := func(d time.Duration) []tui.Link {
+		deadline := time.Now().Add(d)
+		for {
+			l.rel.mu.Lock()
+			busy := l.rel.busy
+			l.rel.mu.Unlock()
+			if kids := l.Children(); len(kids) > 0 || (!busy && time.Now().After(deadline)) {
+				return kids
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	if kids := childrenWithin(200 * time.Millisecond); len(kids) != 0 {
+		t.Fatalf("children before any fork: %+v", kids)
+	}
+	b := brancher{ctx: ctx, c: c, id: id, forked: l.rel.stale}
+	fork, err := b.Fork(ctx, evs[2].ID, "again", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kids := childrenWithin(10 * time.Second)
+	if len(kids) != 1 || kids[0].ID != model.NormalizeConversationID(fork) || kids[0].Event != evs[2].ID {
+		t.Fatalf("children after the fork: %+v, want %s at %s", kids, fork, evs[2].ID)
 	}
 }
 

@@ -62,6 +62,14 @@ func (r *relatives) children(id string) []tui.Link {
 	return out
 }
 
+// stale makes the next children call read the listing again, whatever
+// its age: a fork was just made, and its parent's view should show it.
+func (r *relatives) stale() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.at = time.Time{}
+}
+
 // localLinks are the links of a conversation directory in a local root:
 // its siblings that name it as their parent in meta.json.
 type localLinks struct {
@@ -140,7 +148,7 @@ type serverLinks struct {
 
 // newServerLinks gives the live view of conversation id on c's server the
 // conversations forked or launched from it.
-func newServerLinks(ctx context.Context, c *agentserver.Client, id string) tui.Links {
+func newServerLinks(ctx context.Context, c *agentserver.Client, id string) serverLinks {
 	rel := &relatives{ctx: ctx, refreshEvery: 5 * time.Second, read: func(ctx context.Context) ([]tui.Link, []string, error) {
 		infos, err := c.SearchConversations(ctx)
 		if err != nil {
