@@ -91,6 +91,15 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 		}
 	}()
 
+	// heldSnapshot is a reconnect's terminal first frame, held until the
+	// reconcile has delivered what the dropped connection missed.
+	var heldSnapshot *model.Event
+	releaseSnapshot := func() {
+		if heldSnapshot != nil {
+			w.deliverAnchored(false, *heldSnapshot)
+			heldSnapshot = nil
+		}
+	}
 	probe := sinceProbe{active: mode == resendSince}
 	first := true
 	for {
@@ -125,12 +134,22 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 			}
 			subscribeFrame := first && f.ev.Kind == model.KindStateUpdate
 			first = false
-			if subscribeFrame && !reconnect && terminalSnapshot(f.ev) {
+			if subscribeFrame && terminalSnapshot(f.ev) {
 				// The server pushes its snapshot before it replays what
-				// the history missed: a terminal one delivered first
-				// would end a headless watch without the conversation's
-				// last events. Fetch them over REST and deliver them first.
-				// (A reconnect has its own REST reconcile.)
+				// the history (or, on a reconnect, the connection that
+				// dropped) missed: a terminal one delivered first would
+				// end a headless watch without the conversation's last
+				// events.
+				if reconnect && rec.pending {
+					// The reconcile fetches them: start it now, over
+					// everything since the last confirmed point, and hold
+					// the snapshot until it has merged. The socket's own
+					// frames keep flowing meanwhile.
+					heldSnapshot = &f.ev
+					startReconcile("")
+					continue
+				}
+				// First connection: fetch them over REST, then go on.
 				if err := w.catchUp(sctx, anchorTS); err != nil {
 					if _, final := classify(err); final {
 						return wentLive, err
@@ -163,12 +182,14 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 					return wentLive, r.err
 				}
 				w.c.log.Warn("reconcile over REST failed", "conversation", w.id, "error", redact(r.err.Error(), w.c.key))
+				releaseSnapshot()
 				continue
 			}
 			w.deliver(r.events...)
 			// Everything before this connection's anchor is now confirmed
 			// over REST; what follows is this connection's to deliver.
 			w.confirmed = anchorTS
+			releaseSnapshot()
 		case <-check:
 			if !checking {
 				checking = true
