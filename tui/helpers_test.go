@@ -135,6 +135,12 @@ func jumpTo(tb testing.TB, m *Conversation, target string) *Conversation {
 	return m
 }
 
+// runCmdWait is how long runCmd waits for a command before taking it for
+// a tick. Longer than any real command takes on a loaded machine (an HTTP
+// round trip to an httptest server, a search step), shorter than the
+// flash's 4 s; the shorter ticks it waits out are dropped.
+const runCmdWait = 2 * time.Second
+
 // runCmd runs a command and feeds its message (and those of a batch) back
 // into the model, skipping ticks, which would wait.
 func runCmd(tb testing.TB, m *Conversation, cmd tea.Cmd) *Conversation {
@@ -147,7 +153,7 @@ func runCmd(tb testing.TB, m *Conversation, cmd tea.Cmd) *Conversation {
 	var msg tea.Msg
 	select {
 	case msg = <-done:
-	case <-time.After(300 * time.Millisecond):
+	case <-time.After(runCmdWait):
 		return m // a tick: not worth waiting for
 	}
 	switch msg := msg.(type) {
@@ -156,7 +162,7 @@ func runCmd(tb testing.TB, m *Conversation, cmd tea.Cmd) *Conversation {
 			m = runCmd(tb, m, c)
 		}
 		return m
-	case nil, flashExpiredMsg, playTickMsg:
+	case nil, flashExpiredMsg, playTickMsg, retryTickMsg:
 		return m
 	}
 	cmd2 := m.Update(msg)
