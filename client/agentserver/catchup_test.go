@@ -12,37 +12,9 @@ import (
 func TestWatchDeliversTheLastEventsBeforeATerminalSnapshot(t *testing.T) {
 	f := newFakeServer(t, "k")
 	want := f.persist(20)
-	f.beforeSubscribe = func() {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		if f.snapshotStatus != "" {
-			return // a reconnect: nothing new happened
-		}
-		for range 3 {
-			raw := f.eventLocked("MessageEvent", `"llm_message":{"role":"assistant","content":[{"type":"text","text":"done"}]}`)
-			f.persistLocked(raw)
-			want = append(want, idOf(raw))
-		}
-		f.snapshotStatus = "finished"
-	}
+	finishOnSubscribe(f, 1, &want)
 	c := f.watchLive(t, fastWatch())
-	c.waitFor(t, "the snapshot and every event", func(c *collector) bool {
-		snap := false
-		for _, ev := range c.events {
-			snap = snap || isFullState(ev)
-		}
-		return snap && c.count() >= len(want)
-	})
-	c.stop()
-	checkExactly(t, c.ids(), want)
-	for i, ev := range c.events {
-		if isFullState(ev) {
-			if i != len(want) {
-				t.Fatalf("the finished snapshot came as event %d, before %d of the conversation's %d events", i, len(want)-i, len(want))
-			}
-			break
-		}
-	}
+	terminalSnapshotLast(t, f, c, &want)
 }
 
 // TestWatchCatchesUpBeforeATerminalSnapshotOnReconnect: the connection
@@ -53,32 +25,54 @@ func TestWatchDeliversTheLastEventsBeforeATerminalSnapshot(t *testing.T) {
 func TestWatchCatchesUpBeforeATerminalSnapshotOnReconnect(t *testing.T) {
 	f := newFakeServer(t, "k")
 	want := f.persist(20)
+	finishOnSubscribe(f, 2, &want)
+	c := f.watchLive(t, fastWatch())
+	c.waitFor(t, "the history", func(c *collector) bool { return c.count() >= 20 })
+	f.dropAll()
+	terminalSnapshotLast(t, f, c, &want)
+}
+
+// finishOnSubscribe makes the conversation end just before the n-th
+// socket subscribes (1: the first): three more events are persisted, their
+// ids added to want, and the snapshot says finished from then on.
+func finishOnSubscribe(f *fakeServer, n int, want *[]string) {
 	subscribes := 0
 	f.beforeSubscribe = func() {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		subscribes++
-		if subscribes != 2 {
-			return // the first connection, or a later one: nothing new
+		if subscribes != n {
+			return
 		}
 		for range 3 {
 			raw := f.eventLocked("MessageEvent", `"llm_message":{"role":"assistant","content":[{"type":"text","text":"done"}]}`)
 			f.persistLocked(raw)
-			want = append(want, idOf(raw))
+			*want = append(*want, idOf(raw))
 		}
 		f.snapshotStatus = "finished"
 	}
-	c := f.watchLive(t, fastWatch())
-	c.waitFor(t, "the history", func(c *collector) bool { return c.count() >= 20 })
-	f.dropAll()
+}
+
+// terminalSnapshotLast waits for the finished snapshot and every event of
+// want (which the server's finishOnSubscribe adds to, under its lock),
+// stops the watch, and fails unless the events are exactly want and the
+// snapshot came after all of them.
+func terminalSnapshotLast(t *testing.T, f *fakeServer, c *liveWatch, wantp *[]string) {
+	t.Helper()
+	wanted := func() []string {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return append([]string(nil), *wantp...)
+	}
 	c.waitFor(t, "the snapshot and every event", func(c *collector) bool {
 		snap := false
 		for _, ev := range c.events {
 			snap = snap || terminalSnapshot(ev)
 		}
-		return snap && c.count() >= 23
+		return snap && c.count() >= len(wanted())
 	})
 	c.stop()
+	want := wanted()
 	checkExactly(t, c.ids(), want)
 	seen := 0
 	for _, ev := range c.events {
@@ -86,7 +80,7 @@ func TestWatchCatchesUpBeforeATerminalSnapshotOnReconnect(t *testing.T) {
 			if seen != len(want) {
 				t.Fatalf("the finished snapshot came after %d of the conversation's %d events", seen, len(want))
 			}
-			break
+			return
 		}
 		if !isFullState(ev) {
 			seen++
