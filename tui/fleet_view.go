@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/charmbracelet/colorprofile"
 	"strconv"
 	"strings"
 
@@ -245,13 +246,32 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 	if r.Attn != fleet.NoAttention {
 		mark = "!"
 	}
+	// The selected row is drawn in the selection style, its status still
+	// in its colour on the selection's background where the profile has
+	// one (reverse video, below 256 colours, would turn it inside out).
+	keepStatus := selected && s.Profile >= colorprofile.ANSI256
 	cells := []string{pad(truncate(title, titleW), titleW, false)}
 	for _, c := range cols {
 		text := pad(truncate(f.cellText(r, c.col), c.width), c.width, c.col.Numeric())
-		if !selected {
+		switch {
+		case !selected:
 			text = f.cellStyle(r, c.col).Render(text)
+		case keepStatus && c.col == fleet.ColStatus:
+			sel := s.Selected
+			text = f.cellStyle(r, c.col).Background(sel.GetBackground()).Bold(true).Render(text)
+		case keepStatus:
+			text = s.Selected.Render(text)
 		}
 		cells = append(cells, text)
+	}
+	if keepStatus {
+		cells[0] = s.Selected.Render(cells[0])
+		gap := s.Selected.Render(" ")
+		line := s.Selected.Render(s.Glyphs.Cursor+mark+" ") + strings.Join(cells, gap)
+		if pad := w - textWidth(line); pad > 0 {
+			line += s.Selected.Render(strings.Repeat(" ", pad))
+		}
+		return fitLine(line, w)
 	}
 	line := strings.Join(cells, " ")
 	if selected {
