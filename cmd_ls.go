@@ -16,6 +16,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/client/files"
 	"ohwatch/client/fleetsource"
+	"ohwatch/fleet"
 	"ohwatch/format"
 	"ohwatch/model"
 )
@@ -191,7 +192,7 @@ func writeListing(w io.Writer, rows []listing) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tEVENTS\tCOST\tLAST ACTIVITY\tTITLE")
 	for _, n := range underParents(rows) {
-		r := rows[n.row]
+		r := rows[n.Index]
 		events := fmt.Sprint(r.Events)
 		if r.Events < 0 {
 			events = "?"
@@ -202,56 +203,28 @@ func writeListing(w io.Writer, rows []listing) {
 			last = r.LastActivity.UTC().Format("2006-01-02 15:04")
 		}
 		title := truncateTitle(r.Title, 60)
-		if n.depth > 0 {
-			title = strings.Repeat("  ", n.depth-1) + "└ " + title
+		if n.Depth > 0 {
+			title = strings.Repeat("  ", n.Depth-1) + "└ " + title
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, orDashMain(r.Verdict), events, cost, last, title)
 	}
 	tw.Flush()
 }
 
-// placed is a row of the listing and how deep under its parents it sits.
-type placed struct{ row, depth int }
-
 // underParents orders rows so that each fork or delegated conversation
-// follows its parent (deeper by one), keeping the rows' order otherwise;
-// a row whose parent is not listed stays where it is, at the top level.
-func underParents(rows []listing) []placed {
+// follows its parent (deeper by one), keeping the rows' order otherwise, as
+// the fleet table does.
+func underParents(rows []listing) []fleet.Placed {
 	at := make(map[string]int, len(rows))
 	for i, r := range rows {
 		at[r.ID] = i
 	}
-	children := map[int][]int{}
-	var tops []int
-	for i, r := range rows {
-		if p, ok := at[r.ParentID]; ok && r.ParentID != "" && p != i {
-			children[p] = append(children[p], i)
-		} else {
-			tops = append(tops, i)
+	return fleet.Nest(len(rows), func(i int) int {
+		if p, ok := at[rows[i].ParentID]; ok && rows[i].ParentID != "" {
+			return p
 		}
-	}
-	out := make([]placed, 0, len(rows))
-	seen := make([]bool, len(rows))
-	var walk func(i, depth int)
-	walk = func(i, depth int) {
-		if seen[i] {
-			return
-		}
-		seen[i] = true
-		out = append(out, placed{i, depth})
-		for _, c := range children[i] {
-			walk(c, depth+1)
-		}
-	}
-	for _, i := range tops {
-		walk(i, 0)
-	}
-	for i := range rows { // a cycle of parents: listed flat rather than lost
-		if !seen[i] {
-			walk(i, 0)
-		}
-	}
-	return out
+		return -1
+	})
 }
 
 func orDashMain(s string) string {

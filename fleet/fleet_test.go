@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -443,5 +444,39 @@ func TestSourceColumnIsShort(t *testing.T) {
 	}
 	if got := SourceLabel(model.ConversationRef{Source: "http://127.0.0.1:8000", Kind: model.SourceServer}); got != "http://127.0.0.1:8000" {
 		t.Errorf("the full label is %q", got)
+	}
+}
+
+// TestNestPlacesEveryItemOnce: random parent links, cycles and dangling
+// parents included; every item is placed once, each after its parent and
+// one level deeper, unless it is at the top level.
+func TestNestPlacesEveryItemOnce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for range 200 {
+		n := 1 + rng.IntN(30)
+		parents := make([]int, n)
+		for i := range parents {
+			parents[i] = rng.IntN(n+5) - 5 // some -k: top level; some cycles
+		}
+		placed := Nest(n, func(i int) int { return parents[i] })
+		if len(placed) != n {
+			t.Fatalf("%d placed of %d (parents %v)", len(placed), n, parents)
+		}
+		pos := make(map[int]int, n)
+		for k, p := range placed {
+			if _, twice := pos[p.Index]; twice {
+				t.Fatalf("%d placed twice (parents %v)", p.Index, parents)
+			}
+			pos[p.Index] = k
+		}
+		for k, p := range placed {
+			if p.Depth == 0 {
+				continue
+			}
+			par := parents[p.Index]
+			if pos[par] >= k || placed[pos[par]].Depth != p.Depth-1 {
+				t.Fatalf("%d at depth %d is not right under its parent %d (parents %v)", p.Index, p.Depth, par, parents)
+			}
+		}
 	}
 }

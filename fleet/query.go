@@ -133,36 +133,17 @@ func nest(rows []Row, order func(a, b Row) int) []Row {
 	for i, r := range rows {
 		at[key{r.Ref.Source, r.Ref.ID}] = i
 	}
-	parent := make([]int, len(rows)) // -1 for a row at the top level
-	children := map[int][]int{}
-	for i, r := range rows {
-		p, ok := at[key{r.Ref.Source, r.ParentID}]
-		if r.ParentID == "" || !ok || p == i {
-			parent[i] = -1
-			continue
-		}
-		parent[i] = p
-		children[p] = append(children[p], i)
-	}
-	out := make([]Row, 0, len(rows))
-	done := make([]bool, len(rows))
-	var walk func(i, depth int)
-	walk = func(i, depth int) {
-		if done[i] {
-			return
-		}
-		done[i] = true
+	placed := Nest(len(rows), func(i int) int {
 		r := rows[i]
-		r.Depth = depth
-		out = append(out, r)
-		for _, c := range children[i] {
-			walk(c, depth+1)
+		if p, ok := at[key{r.Ref.Source, r.ParentID}]; ok && r.ParentID != "" {
+			return p
 		}
-	}
-	for i := range rows {
-		if parent[i] < 0 || inCycle(parent, i) {
-			walk(i, 0)
-		}
+		return -1
+	})
+	out := make([]Row, len(placed))
+	for k, p := range placed {
+		out[k] = rows[p.Index]
+		out[k].Depth = p.Depth
 	}
 	return out
 }
@@ -174,20 +155,4 @@ func Flatten(groups []Group) []Row {
 		out = append(out, g.Rows...)
 	}
 	return out
-}
-
-// inCycle reports whether following parents from i comes back to a row
-// already passed rather than to the top level.
-func inCycle(parent []int, i int) bool {
-	for slow, fast := i, i; ; {
-		if fast = parent[fast]; fast < 0 {
-			return false
-		}
-		if fast = parent[fast]; fast < 0 {
-			return false
-		}
-		if slow = parent[slow]; slow == fast {
-			return true
-		}
-	}
 }

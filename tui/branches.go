@@ -139,20 +139,30 @@ func (m *Conversation) branchKey(msg tea.KeyPressMsg) tea.Cmd {
 // renderBranches draws B's list on the prompt line.
 func (p prompt) renderBranches(s theme.Styles, width int) string {
 	b := p.pick
-	parts := []string{s.Prompt.Render("branches at " + ordinal(b.at) + ":")}
+	items := make([]string, len(b.choices))
 	for k, c := range b.choices {
-		if k == maxBranchChoices {
+		items[k] = ordinal(c.First) + "→" + ordinal(c.Tip)
+		if c.Head {
+			items[k] += s.Info.Render(" HEAD")
+		}
+	}
+	return renderChoices(s, "branches at "+ordinal(b.at)+":", items, maxBranchChoices, width)
+}
+
+// renderChoices draws a numbered pick on the prompt line (B's branches,
+// O's conversations): the heading, the first most items numbered from 1,
+// an ellipsis for the rest, and how to cancel.
+func renderChoices(s theme.Styles, heading string, items []string, most, width int) string {
+	parts := []string{s.Prompt.Render(heading)}
+	for k, item := range items {
+		if k == most {
 			parts = append(parts, s.Muted.Render("…"))
 			break
 		}
-		item := s.Key.Render(strconv.Itoa(k+1)) + " " + ordinal(c.First) + "→" + ordinal(c.Tip)
-		if c.Head {
-			item += s.Info.Render(" HEAD")
-		}
-		parts = append(parts, item)
+		parts = append(parts, s.Key.Render(strconv.Itoa(k+1))+" "+item)
 	}
 	parts = append(parts, s.Muted.Render("esc cancel"))
-	return truncate(strings.Join(parts, "  "), width)
+	return fitLine(strings.Join(parts, "  "), width)
 }
 
 // choice reads a numbered pick (B's branches, O's conversations): the

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -148,18 +147,10 @@ func (m *Conversation) linkLines(i int) []string {
 	return append(out, s.Muted.Render("  "+how), "")
 }
 
-// linkedAt is the event O works on: the inspected one, else the cursor's.
-func (m *Conversation) linkedAt() int {
-	if m.insp.open {
-		return m.insp.index
-	}
-	return m.cursor
-}
-
 // askOpenLink answers O: it opens the one conversation that came from the
 // event, or offers them by number.
 func (m *Conversation) askOpenLink() tea.Cmd {
-	at := m.linkedAt()
+	at := m.eventForAction()
 	links := m.linksAt(at)
 	switch {
 	case len(links) == 0:
@@ -246,14 +237,9 @@ func (c *linkedConversation) release() {
 // renderLinks draws O's list on the prompt line.
 func (p prompt) renderLinks(s theme.Styles, width int) string {
 	l := p.links
-	parts := []string{s.Prompt.Render("open from " + ordinal(l.at) + ":")}
+	items := make([]string, len(l.choices))
 	for k, c := range l.choices {
-		if k == maxLinkChoices {
-			parts = append(parts, s.Muted.Render("…"))
-			break
-		}
-		parts = append(parts, s.Key.Render(strconv.Itoa(k+1))+" "+linkLabel(c))
+		items[k] = linkLabel(c)
 	}
-	parts = append(parts, s.Muted.Render("esc cancel"))
-	return fitLine(strings.Join(parts, "  "), width)
+	return renderChoices(s, "open from "+ordinal(l.at)+":", items, maxLinkChoices, width)
 }
