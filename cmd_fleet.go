@@ -65,7 +65,7 @@ func parseFleet(args []string, env *environment) (*fleetConfig, int, bool) {
 	cfg := &fleetConfig{}
 	fs.BoolVar(&cfg.headless, "headless", false, "print a line per status change of any conversation instead of the table (automatic when stdout is not a terminal)")
 	fs.BoolVar(&cfg.json, "json", false, "with --headless: print JSONL, one object per status change, then the result")
-	until := fs.String("until", "", "with --headless, `all|any`: exit once every conversation ended (all) or one reached a terminal state (any), with the exit code of the worst outcome (error > stuck > none > finished)")
+	until := fs.String("until", "", "with --headless, `all|any`: exit once every conversation ended (all) or one reached a terminal state (any), with the exit code of the worst outcome (error > stuck > none > finished); decided once every source has listed (or failed to), and with --otlp once every conversation's events are in")
 	fs.DurationVar(&cfg.interval, "interval", fleetsource.DefaultInterval, "how often agent-servers and Cloud are asked for new conversations (backing off while they fail)")
 	fs.BoolVar(&cfg.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when a conversation needs you")
 	fs.Var(&cfg.keys, "session-key-file", "read an agent-server's session key from a file: `URL=FILE` for one server (repeat for several), FILE for every server without one (else SESSION_API_KEY)")
@@ -326,6 +326,8 @@ func sourceReporter(env *environment) func(model.FleetUpdate) {
 		case c.Phase == model.PhaseLive && troubled[u.Ref.Source]:
 			troubled[u.Ref.Source] = false
 			fmt.Fprintf(env.stderr, "ohwatch fleet: %s: listing again\n", model.SanitizeLine(u.Ref.Source))
+		case c.Phase == model.PhaseLost && c.Final:
+			fmt.Fprintf(env.stderr, "ohwatch fleet: %s: %s (given up: asking again would change nothing)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason))
 		case c.Phase == model.PhaseReconnecting || c.Phase == model.PhaseLost:
 			troubled[u.Ref.Source] = true
 			fmt.Fprintf(env.stderr, "ohwatch fleet: %s: %s (retrying in %s)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason), c.RetryIn)

@@ -286,3 +286,22 @@ func TestFleetUntilWithASourceDown(t *testing.T) {
 		t.Errorf("stderr does not name the server that is down:\n%s", errs)
 	}
 }
+
+// TestFleetUntilWithARejectedKeyIsUnreachable: the only server rejects the
+// session key, so nothing can be reached: --until exits 4 at once (a
+// rejected key is not retried), saying why on stderr, and the key is
+// nowhere in the output.
+func TestFleetUntilWithARejectedKeyIsUnreachable(t *testing.T) {
+	url, _ := serveEndings(t, "sk-right-5f1b4a7e9c", 600, "finished")
+	const wrong = "sk-wrong-7d3c2b1a0f"
+	code, out, errs := runCmd(t, map[string]string{"SESSION_API_KEY": wrong}, "fleet", url, "--headless", "--json", "--until", "all", "--interval", "50ms")
+	if code != headless.ExitUnreachable {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, headless.ExitUnreachable, out, errs)
+	}
+	if !strings.Contains(out, `"connection":"lost"`) || !strings.Contains(out, `"final":true`) || !strings.Contains(errs, "401") || !strings.Contains(errs, "given up") {
+		t.Errorf("the rejection is not said:\nstdout:\n%s\nstderr:\n%s", out, errs)
+	}
+	if strings.Contains(out+errs, wrong) {
+		t.Error("the session key reached the output")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"ohwatch/client/agentserver"
 	"ohwatch/model"
 )
 
@@ -42,8 +43,9 @@ func (p poller) delay(n int) time.Duration {
 	return min(d, p.maxBackoff)
 }
 
-// run calls list at once and then again after each wait until ctx ends.
-// report hears of every failure (PhaseReconnecting, with the attempt, the
+// run calls list at once and then again after each wait until ctx ends,
+// or until the listing's key is rejected (PhaseLost, Final: it stops).
+// report hears of every other failure (PhaseReconnecting, with the attempt, the
 // wait and the reason) and of the first success and each success after a
 // failure (PhaseLive); a listing that keeps answering is not reported
 // again.
@@ -60,6 +62,14 @@ func (p poller) run(ctx context.Context, list func(context.Context) error, repor
 			cs := model.ConnState{Phase: model.PhaseReconnecting, Attempt: failures, RetryIn: p.delay(failures), Reason: model.SanitizeLine(err.Error())}
 			if p.code != nil {
 				cs.Code = p.code(err)
+			}
+			if cs.Code == agentserver.CodeAuth {
+				// A rejected key stays rejected: asking again changes
+				// nothing, as for a single watch. The source is lost for
+				// good, which a headless --until reads as unreachable.
+				cs.Phase, cs.Final, cs.Attempt, cs.RetryIn = model.PhaseLost, true, 0, 0
+				report(cs)
+				return
 			}
 			report(cs)
 		case first || failures > 0:

@@ -3,11 +3,13 @@ package fleetsource
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"ohwatch/client/agentserver"
 	"ohwatch/model"
 )
 
@@ -52,6 +54,23 @@ func TestPollerBacksOffAndRecovers(t *testing.T) {
 		}
 		if reports[4].Attempt != 5 || reports[6].Attempt != 1 || reports[0].Reason != "connection refused" {
 			t.Errorf("attempts %d, %d, reason %q", reports[4].Attempt, reports[6].Attempt, reports[0].Reason)
+		}
+	})
+}
+
+// TestPollerStopsOnARejectedKey: a listing whose key is rejected is lost
+// for good (asking again changes nothing): one final report, no retry.
+func TestPollerStopsOnARejectedKey(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		asked := 0
+		var reports []model.ConnState
+		p := newPoller(time.Second, 10*time.Second, agentserverCode)
+		p.run(t.Context(), func(context.Context) error {
+			asked++
+			return fmt.Errorf("GET /api/conversations/search: %w", agentserver.ErrAuth)
+		}, func(cs model.ConnState) { reports = append(reports, cs) })
+		if asked != 1 || len(reports) != 1 || reports[0].Phase != model.PhaseLost || !reports[0].Final || reports[0].Code != agentserver.CodeAuth {
+			t.Fatalf("asked %d times, reports %+v", asked, reports)
 		}
 	})
 }
