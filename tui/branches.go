@@ -19,8 +19,9 @@ import (
 // which branch is shown and whether it is HEAD's. A linear log (every
 // recording before SDK v1.31, most since) shows everything, as always.
 
-// maxBranchChoices is how many branches B offers by number.
-const maxBranchChoices = 9
+// maxChoices is how many choices a numbered pick (B's branches, O's
+// conversations) offers: one digit key each.
+const maxChoices = 9
 
 // branchView is which branch the list shows, and its path cached for one
 // log version.
@@ -122,7 +123,7 @@ type branchChoice struct {
 func (m *Conversation) branchKey(msg tea.KeyPressMsg) tea.Cmd {
 	pick := m.input.pick
 	m.input = prompt{}
-	k, ok := m.choice(msg, min(len(pick.choices), maxBranchChoices))
+	k, ok := m.choice(msg, len(pick.choices))
 	if !ok {
 		return nil
 	}
@@ -146,16 +147,16 @@ func (p prompt) renderBranches(s theme.Styles, width int) string {
 			items[k] += s.Info.Render(" HEAD")
 		}
 	}
-	return renderChoices(s, "branches at "+ordinal(b.at)+":", items, maxBranchChoices, width)
+	return renderChoices(s, "branches at "+ordinal(b.at)+":", items, width)
 }
 
 // renderChoices draws a numbered pick on the prompt line (B's branches,
-// O's conversations): the heading, the first most items numbered from 1,
-// an ellipsis for the rest, and how to cancel.
-func renderChoices(s theme.Styles, heading string, items []string, most, width int) string {
+// O's conversations): the heading, the first maxChoices items numbered
+// from 1, an ellipsis for the rest, and how to cancel.
+func renderChoices(s theme.Styles, heading string, items []string, width int) string {
 	parts := []string{s.Prompt.Render(heading)}
 	for k, item := range items {
-		if k == most {
+		if k == maxChoices {
 			parts = append(parts, s.Muted.Render("…"))
 			break
 		}
@@ -166,9 +167,10 @@ func renderChoices(s theme.Styles, heading string, items []string, most, width i
 }
 
 // choice reads a numbered pick (B's branches, O's conversations): the
-// index, from 0, of the number pressed among n choices; false for any
-// other key, which cancels the pick.
+// index, from 0, of the number pressed among n choices (the first
+// maxChoices of them); false for any other key, which cancels the pick.
 func (m *Conversation) choice(msg tea.KeyPressMsg, n int) (int, bool) {
+	n = min(n, maxChoices)
 	if !key.Matches(msg, m.keys.Choose) {
 		return 0, false
 	}

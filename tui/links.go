@@ -42,9 +42,6 @@ type Link struct {
 	Launched bool
 }
 
-// maxLinkChoices is how many linked conversations O offers by number.
-const maxLinkChoices = 9
-
 // linksAt lists the conversations that came from event i: the
 // sub-conversation it launched, then the forks made from it.
 func (m *Conversation) linksAt(i int) []Link {
@@ -175,7 +172,7 @@ type linkChoice struct {
 func (m *Conversation) linkKey(msg tea.KeyPressMsg) tea.Cmd {
 	pick := m.input.links
 	m.input = prompt{}
-	k, ok := m.choice(msg, min(len(pick.choices), maxLinkChoices))
+	k, ok := m.choice(msg, len(pick.choices))
 	if !ok {
 		return nil
 	}
@@ -241,5 +238,5 @@ func (p prompt) renderLinks(s theme.Styles, width int) string {
 	for k, c := range l.choices {
 		items[k] = linkLabel(c)
 	}
-	return renderChoices(s, "open from "+ordinal(l.at)+":", items, maxLinkChoices, width)
+	return renderChoices(s, "open from "+ordinal(l.at)+":", items, width)
 }
