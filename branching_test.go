@@ -135,12 +135,8 @@ func TestServerLinksKnowTheForks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newServerLinks(ctx, c, id)
-	links, parents, err := l.rel.read(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.rel.links, l.rel.parents, l.rel.at = links, parents, time.Now()
+	l := newServerLinks(c, id)
+	l.Refresh(ctx)
 	children := l.Children()
 	if len(children) != 1 || children[0].ID != model.NormalizeConversationID(fork) || children[0].Event != at || children[0].Title != "again" {
 		t.Fatalf("children %+v, want the fork %s at %s", children, fork, at)
@@ -152,27 +148,16 @@ func TestServerLinksKnowTheForks(t *testing.T) {
 }
 
 // TestAForkShowsUnderItsEventAtOnce: a fork made from a watch's view (b)
-// makes the view's links read the server's listing again, so the new fork
-// is among the event's children at the next look, not at the links' next
-// refresh (seconds later).
+// makes the view's links stale, so the refresh the view runs after the
+// fork reads the server's listing again and the new fork is among the
+// event's children, not only at the links' next due refresh.
 func TestAForkShowsUnderItsEventAtOnce(t *testing.T) {
 	const id = "0c8a3d0e5f1b4a7e9d3c2b1a0f9e8d7c"
 	ctx, _, c, evs := serveEcho(t, id)
-	l := newServerLinks(ctx, c, id)
+	l := newServerLinks(c, id)
 	l.rel.refreshEvery = time.Hour // only a fork makes it read again
-	childrenWithin := func(d time.Duration) []tui.Link {
-		deadline := time.Now().Add(d)
-		for {
-			l.rel.mu.Lock()
-			busy := l.rel.busy
-			l.rel.mu.Unlock()
-			if kids := l.Children(); len(kids) > 0 || (!busy && time.Now().After(deadline)) {
-				return kids
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-	if kids := childrenWithin(200 * time.Millisecond); len(kids) != 0 {
+	l.Refresh(ctx)
+	if kids := l.Children(); len(kids) != 0 {
 		t.Fatalf("children before any fork: %+v", kids)
 	}
 	b := brancher{ctx: ctx, c: c, id: id, forked: l.rel.stale}
@@ -180,7 +165,8 @@ func TestAForkShowsUnderItsEventAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kids := childrenWithin(10 * time.Second)
+	l.Refresh(ctx) // what the view does after a fork
+	kids := l.Children()
 	if len(kids) != 1 || kids[0].ID != model.NormalizeConversationID(fork) || kids[0].Event != evs[2].ID {
 		t.Fatalf("children after the fork: %+v, want %s at %s", kids, fork, evs[2].ID)
 	}

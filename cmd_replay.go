@@ -60,7 +60,7 @@ func runReplay(args []string, env *environment) int {
 		feed:      feed,
 		recording: true,
 		traceID:   traceKey(header.ID, path),
-		links:     newLocalLinks(ctx, path, header.ID),
+		links:     newLocalLinks(path, header.ID),
 	})
 }
 

@@ -75,7 +75,7 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	// A server never reached fails fast (exit 4); one that was live keeps
 	// being retried, with the header counting the attempts.
 	s := serverSession(ctx, c, id, title)
-	links := newServerLinks(ctx, c, id)
+	links := newServerLinks(c, id)
 	s.links = links
 	if b, ok := s.branching.(brancher); ok {
 		// A fork made here shows under its event at once, not at the

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"ohwatch/client/files"
 	"ohwatch/client/fleetsource"
@@ -173,15 +172,14 @@ func TestGeneratedForksListUnderParent(t *testing.T) {
 func TestReplayLinksOpenTheForks(t *testing.T) {
 	root, ids := forkedRoot(t)
 	ctx := context.Background()
-	l, ok := newLocalLinks(ctx, filepath.Join(root, ids[0]), ids[0]).(localLinks)
+	l, ok := newLocalLinks(filepath.Join(root, ids[0]), ids[0]).(localLinks)
 	if !ok {
 		t.Fatal("no links for a conversation of a root")
 	}
-	links, parents, err := l.rel.read(ctx)
-	if err != nil {
-		t.Fatal(err)
+	if kids := l.Children(); len(kids) != 0 {
+		t.Fatalf("children before any read: %+v", kids)
 	}
-	l.rel.links, l.rel.parents, l.rel.at = links, parents, time.Now()
+	l.Refresh(ctx)
 	children := l.Children()
 	if len(children) != 2 {
 		t.Fatalf("children %+v", children)
@@ -206,7 +204,7 @@ func TestReplayLinksOpenTheForks(t *testing.T) {
 	if _, err := l.Open(ctx, "ffffffff111142228333944455556666"); err == nil {
 		t.Fatal("opened a conversation the root does not hold")
 	}
-	if newLocalLinks(ctx, filepath.Join(root, "nothing"), "x") != nil {
+	if newLocalLinks(filepath.Join(root, "nothing"), "x") != nil {
 		t.Fatal("links for a directory that holds no conversation")
 	}
 }

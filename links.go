@@ -17,42 +17,28 @@ import (
 // The conversations that came from a conversation's events (forks, and
 // sub-conversations it launched) are known from their own listings: each
 // names its parent (meta.json, or the agent-server's ConversationInfo).
-// A view asks for them when it opens and when it shows an event
-// (tui.Links.Children), so the listing is read off the UI, in the
-// background, and kept; a view of one of them opens on the same source,
-// with links of its own. Nothing is read before a view asks: headless
-// output never does.
+// A view has the listing read (tui.Links.Refresh) in a command when it
+// opens, every few seconds and after a fork made from it, and reads what
+// was last read (tui.Links.Children) when it shows an event; a view of
+// one of them opens on the same source, with links of its own. Nothing is
+// read before a view asks: headless output never does.
 
 // relatives is a source's listing of conversations with their parents,
-// read in the background and refreshed at most every refreshEvery.
+// as last read; refresh reads it again when it is older than refreshEvery.
 type relatives struct {
 	read         func(ctx context.Context) ([]tui.Link, []string, error) // every conversation's link and parent
-	ctx          context.Context
 	refreshEvery time.Duration
 	mu           sync.Mutex
-	busy         bool
 	at           time.Time
 	links        []tui.Link
 	parents      []string
 }
 
-// children lists the conversations whose parent is id, as last read; it
-// starts a new read when the last is old. It never blocks.
+// children lists the conversations whose parent is id, as last read. It
+// reads nothing: the view calls it from Update and View.
 func (r *relatives) children(id string) []tui.Link {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.busy && time.Since(r.at) >= r.refreshEvery && r.ctx.Err() == nil {
-		r.busy = true
-		go func() {
-			links, parents, err := r.read(r.ctx)
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			r.busy, r.at = false, time.Now()
-			if err == nil {
-				r.links, r.parents = links, parents
-			}
-		}()
-	}
 	var out []tui.Link
 	for k, p := range r.parents {
 		if p == id && r.links[k].ID != id {
@@ -62,8 +48,27 @@ func (r *relatives) children(id string) []tui.Link {
 	return out
 }
 
-// stale makes the next children call read the listing again, whatever
-// its age: a fork was just made, and its parent's view should show it.
+// refresh reads the listing again when the last read is older than
+// refreshEvery (or was made stale). It blocks; the view runs it in a
+// command. A failed read keeps the last listing.
+func (r *relatives) refresh(ctx context.Context) {
+	r.mu.Lock()
+	fresh := !r.at.IsZero() && time.Since(r.at) < r.refreshEvery
+	r.mu.Unlock()
+	if fresh {
+		return
+	}
+	links, parents, err := r.read(ctx)
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.links, r.parents, r.at = links, parents, time.Now()
+}
+
+// stale makes the next refresh read the listing again, whatever its age:
+// a fork was just made, and its parent's view should show it.
 func (r *relatives) stale() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -81,12 +86,12 @@ type localLinks struct {
 // newLocalLinks gives the view of the conversation in dir (id) the
 // conversations of the same root forked or launched from it; nil when
 // dir is not a conversation directory.
-func newLocalLinks(ctx context.Context, dir, id string) tui.Links {
+func newLocalLinks(dir, id string) tui.Links {
 	if id == "" || !files.IsConversationDir(dir) {
 		return nil
 	}
 	root := filepath.Dir(dir)
-	rel := &relatives{ctx: ctx, refreshEvery: 10 * time.Second, read: func(ctx context.Context) ([]tui.Link, []string, error) {
+	rel := &relatives{refreshEvery: 10 * time.Second, read: func(ctx context.Context) ([]tui.Link, []string, error) {
 		sums, err := files.ListContext(ctx, root)
 		if err != nil {
 			return nil, nil, err
@@ -103,6 +108,9 @@ func newLocalLinks(ctx context.Context, dir, id string) tui.Links {
 
 // Children implements tui.Links.
 func (l localLinks) Children() []tui.Link { return l.rel.children(l.id) }
+
+// Refresh implements tui.Links.
+func (l localLinks) Refresh(ctx context.Context) { l.rel.refresh(ctx) }
 
 // Open implements tui.Links: the conversation read as `replay` reads it.
 func (l localLinks) Open(ctx context.Context, id string) (tui.Options, error) {
@@ -148,8 +156,8 @@ type serverLinks struct {
 
 // newServerLinks gives the live view of conversation id on c's server the
 // conversations forked or launched from it.
-func newServerLinks(ctx context.Context, c *agentserver.Client, id string) serverLinks {
-	rel := &relatives{ctx: ctx, refreshEvery: 5 * time.Second, read: func(ctx context.Context) ([]tui.Link, []string, error) {
+func newServerLinks(c *agentserver.Client, id string) serverLinks {
+	rel := &relatives{refreshEvery: 5 * time.Second, read: func(ctx context.Context) ([]tui.Link, []string, error) {
 		infos, err := c.SearchConversations(ctx)
 		if err != nil {
 			return nil, nil, err
@@ -177,6 +185,9 @@ func newServerLinks(ctx context.Context, c *agentserver.Client, id string) serve
 
 // Children implements tui.Links.
 func (l serverLinks) Children() []tui.Link { return l.rel.children(l.id) }
+
+// Refresh implements tui.Links.
+func (l serverLinks) Refresh(ctx context.Context) { l.rel.refresh(ctx) }
 
 // Open implements tui.Links: a live watch of the conversation, with the
 // same powers over it as `watch` has.

@@ -144,11 +144,6 @@ func NewConversation(opts Options) *Conversation {
 		m.seekStart()
 	}
 	m.follow = opts.Live
-	if opts.Links != nil {
-		// Sources read their listing off the UI: asking now has it ready
-		// by the time an event is inspected.
-		opts.Links.Children()
-	}
 	m.pinnedLen = m.log.Len()
 	m.fixTop()
 	return m
@@ -167,7 +162,9 @@ func (m *Conversation) screenID() int { return m.id }
 // Init starts waiting on the feed and asks the terminal for its background
 // colour (the answer picks the light or dark palette under --theme auto).
 func (m *Conversation) Init() tea.Cmd {
-	return tea.Batch(m.waitFeed(), m.colour.init())
+	// The links' listing is read now, so that it is ready by the time an
+	// event is inspected, and then every linksEvery.
+	return tea.Batch(m.waitFeed(), m.colour.init(), m.refreshLinks(true))
 }
 
 // SetSize implements Screen: the view draws width×height cells from now on.
@@ -225,6 +222,10 @@ func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
 		return m.retryTicked(msg)
 	case respondDoneMsg:
 		return m.respondDone(msg)
+	case linksRefreshedMsg:
+		return m.linksRefreshed(msg)
+	case refreshLinksMsg:
+		return m.refreshLinks(true)
 	case forkDoneMsg:
 		return m.forkDone(msg)
 	case navigateDoneMsg:

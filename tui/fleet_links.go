@@ -25,6 +25,10 @@ func (l fleetLinks) Children() []Link {
 	return out
 }
 
+// Refresh implements Links: the table's sources keep its listing current
+// by themselves.
+func (fleetLinks) Refresh(context.Context) {}
+
 // Open implements Links.
 func (l fleetLinks) Open(ctx context.Context, id string) (Options, error) {
 	ref := l.ref

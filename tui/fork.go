@@ -196,16 +196,18 @@ func (m *Conversation) forkDone(msg forkDoneMsg) tea.Cmd {
 	if msg.err != nil {
 		warn = " (but: " + sanitizeErr(msg.err) + ")"
 	}
+	// The fork shows under its event once the links have read it.
+	links := m.refreshLinks(false)
 	if !msg.opened {
 		flash := m.setFlash("forked at " + ordinal(msg.plan.index) + warn + ": the fleet lists it under this conversation")
-		return tea.Batch(flash, Back())
+		return tea.Batch(flash, links, Back())
 	}
 	opts := msg.opts
 	m.inherit(&opts)
 	// Left with esc, the fork's view is released: its watch ends.
 	view := &linkedConversation{Conversation: NewConversation(opts), end: msg.end}
 	flash := m.setFlash("forked at " + ordinal(msg.plan.index) + warn + "; esc comes back here")
-	return tea.Batch(flash, Push(view))
+	return tea.Batch(flash, links, Push(view))
 }
 
 // inherit gives a view this one opens the display settings of this one.

@@ -106,7 +106,7 @@ func results(t *testing.T, cmd tea.Cmd) []tea.Msg {
 			return nil
 		}
 		return []tea.Msg{msg}
-	case <-time.After(300 * time.Millisecond):
+	case <-time.After(runCmdWait):
 		return nil // a tick: not worth waiting for
 	}
 }

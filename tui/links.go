@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -24,12 +25,60 @@ import (
 type Links interface {
 	// Children lists the conversations known to have come from this one:
 	// forks (Event is the event forked at) and delegated conversations
-	// (Event ""). It is called from Update: it must not block.
+	// (Event ""), as the source last listed them. It is called from
+	// Update and View: it must not block, and reads nothing.
 	Children() []Link
+	// Refresh reads the source's listing again when the source finds the
+	// last one old enough (or a fork made since made it stale). It blocks:
+	// the view runs it in a command, when it opens, every linksEvery, and
+	// after a fork made from it.
+	Refresh(ctx context.Context)
 	// Open prepares a view of conversation id of the same source. It runs
 	// in a command, off the UI; ctx lives as long as the view, which ends
 	// its feed.
 	Open(ctx context.Context, id string) (Options, error)
+}
+
+// linksEvery is how often a view asks its Links to refresh; linksTimeout
+// bounds one refresh.
+const (
+	linksEvery   = 5 * time.Second
+	linksTimeout = 10 * time.Second
+)
+
+// linksRefreshedMsg says a refresh of the view's Links ended; again asks
+// for the next one after linksEvery (the periodic chain, not a one-off).
+type linksRefreshedMsg struct {
+	addr
+	again bool
+}
+
+// refreshLinksMsg starts the next periodic refresh.
+type refreshLinksMsg struct{ addr }
+
+// refreshLinks reads the view's Links again in a command; again keeps the
+// periodic chain going (one chain per view: a one-off, after a fork, says
+// false).
+func (m *Conversation) refreshLinks(again bool) tea.Cmd {
+	links, to := m.opts.Links, m.addr()
+	if links == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), linksTimeout)
+		defer cancel()
+		links.Refresh(ctx)
+		return linksRefreshedMsg{addr: to, again: again}
+	}
+}
+
+// linksRefreshed schedules the next periodic refresh.
+func (m *Conversation) linksRefreshed(msg linksRefreshedMsg) tea.Cmd {
+	if !msg.again {
+		return nil
+	}
+	to := m.addr()
+	return tea.Tick(linksEvery, func(time.Time) tea.Msg { return refreshLinksMsg{addr: to} })
 }
 
 // Link is a conversation that came from an event of this one.

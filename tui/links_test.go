@@ -1,9 +1,11 @@
 package tui
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"context"
 	"github.com/charmbracelet/x/ansi"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"ohwatch/model"
@@ -19,9 +21,13 @@ type fakeLinks struct {
 	// recorded, when set, is what every conversation opens as: a
 	// recording that loads through a feed.
 	recorded []model.Event
+	// refreshes counts the Refresh calls (made from commands).
+	refreshes atomic.Int32
 }
 
 func (f *fakeLinks) Children() []Link { return f.children }
+
+func (f *fakeLinks) Refresh(context.Context) { f.refreshes.Add(1) }
 
 func (f *fakeLinks) Open(ctx context.Context, id string) (Options, error) {
 	f.opened = append(f.opened, id)
@@ -192,5 +198,41 @@ func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
 	}
 	if view.log.Len() != len(evs) || view.cursor != at {
 		t.Fatalf("the fork opened at %d of %d events, want the fork point %d", view.cursor, view.log.Len(), at)
+	}
+}
+
+// TestLinksAreReadInCommandsOnly: a view reads its links' listing in a
+// command (when it opens, on its periodic tick, after a fork), never in
+// Update or View, which read only what was last read.
+func TestLinksAreReadInCommandsOnly(t *testing.T) {
+	log := trajectory(t, "simple_echo_hello_world")
+	links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Event: log.Event(3).ID}}}
+	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	cmd := m.Init()
+	m, _ = press(t, m, "j", "enter", "esc", "O", "esc")
+	_ = m.View()
+	if n := links.refreshes.Load(); n != 0 {
+		t.Fatalf("%d refreshes in Update or View", n)
+	}
+	// Init's batch holds the first refresh; its answer schedules the next.
+	var refreshed tea.Cmd
+	for _, msg := range results(t, cmd) {
+		if r, ok := msg.(linksRefreshedMsg); ok && r.again {
+			refreshed = m.Update(r)
+		}
+	}
+	if links.refreshes.Load() != 1 || refreshed == nil {
+		t.Fatalf("%d refreshes from Init, next scheduled %v", links.refreshes.Load(), refreshed != nil)
+	}
+	// After a fork, one more, outside the periodic chain.
+	m.opts.Branching = &fakeBranching{}
+	cmd = m.Update(forkDoneMsg{addr: m.addr(), plan: forkPlan{index: 3}, id: "f0000000000040008000000000000001", opened: false})
+	for _, msg := range answer(t, m, cmd) {
+		if r, ok := msg.(linksRefreshedMsg); ok && r.again {
+			t.Error("a fork's refresh started a second periodic chain")
+		}
+	}
+	if links.refreshes.Load() != 2 {
+		t.Errorf("%d refreshes after a fork, want 2", links.refreshes.Load())
 	}
 }
