@@ -2,6 +2,7 @@ package fleetsource
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -32,10 +33,12 @@ func newFakeCloud(t *testing.T) *fakeCloud {
 	f := &fakeCloud{stored: map[string][]json.RawMessage{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/app-conversations/search", func(w http.ResponseWriter, r *http.Request) {
+		// Copies, taken under the lock: resume changes a listing while
+		// an earlier page may still be encoding it.
 		f.mu.Lock()
 		items := make([]any, len(f.list))
 		for i, c := range f.list {
-			items[i] = c
+			items[i] = maps.Clone(c)
 		}
 		f.mu.Unlock()
 		page(w, r, items)

@@ -94,12 +94,18 @@ func (s *Server) restart(c *conversation) *conversation {
 
 // start makes a conversation that waited for its start visible: until
 // then REST answers 404 for it and the search does not list it, as for a
-// conversation a real server has not created yet.
+// conversation a real server has not created yet. Only a conversation
+// that waited is created now: one listed from the beginning keeps its
+// created_at, which orders the search, so a client
+// paging through the search while the players start sees every
+// conversation exactly once.
 func (c *conversation) start() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.pending = false
-	c.started = time.Now().UTC()
+	if c.pending {
+		c.pending = false
+		c.started = time.Now().UTC()
+	}
 }
 
 // hidden reports whether REST and new sockets must not see the

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -211,4 +212,64 @@ func TestLoopIgnoredWithoutPace(t *testing.T) {
 			t.Fatalf("listed %v, want the one recording", got)
 		}
 	})
+}
+
+// TestSearchOrderHoldsWhilePlayersStart pages through the search while 60
+// conversations' players start: every page read then, and every page read
+// after they all ran, lists each conversation once with the same
+// created_at. A conversation listed from the beginning must keep its
+// created_at (it orders the search) or a client paging meanwhile misses
+// some and sees others twice.
+func TestSearchOrderHoldsWhilePlayersStart(t *testing.T) {
+	s := New(Options{})
+	const n = 60
+	for i := range n {
+		s.Add(fmt.Sprintf("%032x", i+1), nil, basicRun(t))
+	}
+	h := s.Handler()
+	defer s.Close()
+	search := func() map[string]string {
+		t.Helper()
+		created := map[string]string{}
+		url := "/api/conversations/search?limit=7"
+		for pages := 0; ; pages++ {
+			var p page
+			if code := serveJSON(t, h, url, &p); code != http.StatusOK || pages > n {
+				t.Fatalf("search page %d: HTTP %d", pages, code)
+			}
+			for _, raw := range p.Items {
+				var info struct {
+					ID        string `json:"id"`
+					CreatedAt string `json:"created_at"`
+				}
+				if err := json.Unmarshal(raw, &info); err != nil {
+					t.Fatal(err)
+				}
+				if _, dup := created[info.ID]; dup {
+					t.Errorf("%s listed twice", info.ID)
+				}
+				created[info.ID] = info.CreatedAt
+			}
+			if p.NextPageID == nil {
+				return created
+			}
+			url = "/api/conversations/search?limit=7&page_id=" + *p.NextPageID
+		}
+	}
+	first := search()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, c := range s.order {
+		for len(c.events()) < len(c.recorded) && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	later := search()
+	if len(first) != n || len(later) != n {
+		t.Fatalf("listed %d conversations while the players started and %d after, want %d", len(first), len(later), n)
+	}
+	for id, at := range first {
+		if later[id] != at {
+			t.Errorf("%s: created_at %s while starting, %s after", id, at, later[id])
+		}
+	}
 }

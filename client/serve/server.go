@@ -104,12 +104,16 @@ func (s *Server) OnReject(id, actionID string, events []model.Event) bool {
 }
 
 // playLocked starts c's player after delay; until then c is hidden.
+// One started at once is created here, before its player runs, so its
+// created_at is fixed before any search can list it.
 func (s *Server) playLocked(c *conversation, delay time.Duration) {
+	c.mu.Lock()
 	if delay > 0 {
-		c.mu.Lock()
 		c.pending = true
-		c.mu.Unlock()
+	} else if !c.pending {
+		c.started = time.Now().UTC()
 	}
+	c.mu.Unlock()
 	s.players.Add(1)
 	go func() {
 		defer s.players.Done()
