@@ -110,7 +110,7 @@ func TestSignalsLeaveAConsistentRecording(t *testing.T) {
 			}
 			for i, ev := range got.Events {
 				if !bytes.Equal(ev.Raw, demoEvents[i].Raw) {
-					t.Fatalf("recorded event %d is not the demo's event %d", i, i)
+					t.Fatalf("recorded event %d is not the demo's event %d:\n got %.300s\nwant %.300s\n(%d recorded)", i, i, ev.Raw, demoEvents[i].Raw, len(got.Events))
 				}
 			}
 			if got.Base == nil || got.Base.ExecutionStatus == "" {

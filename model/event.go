@@ -113,6 +113,13 @@ type SystemPrompt struct {
 type StateUpdate struct {
 	Key       string
 	FullState bool
+	// Subscribe marks the first frame a socket sends when it subscribes:
+	// the server's state at that moment (a full_state snapshot, or a
+	// per-field execution_status=idle while the conversation's service is
+	// not active). Like a snapshot it is live-only, never in the server's
+	// event log, so a recording does not hold it (Persisted). Only the
+	// client that read the frame knows; decoding leaves it false.
+	Subscribe bool
 	// ExecutionStatus is set when Key is execution_status (or the legacy
 	// agent_status), or when a full_state snapshot carries one.
 	ExecutionStatus string

@@ -317,10 +317,11 @@ func GroupGlyph(group string) string {
 
 // Persisted reports whether the agent-server stores an event (and so
 // returns it over REST, resends it on resume, and a recording keeps it):
-// not the live-only kinds, nor full_state snapshots. A malformed event of a
-// live-only kind is live-only too.
+// not the live-only kinds, nor full_state snapshots or any other frame a
+// socket sent as it subscribed (StateUpdate.Subscribe). A malformed event
+// of a live-only kind is live-only too.
 func Persisted(ev Event) bool {
-	if su, ok := ev.Body.(*StateUpdate); ok && su.FullState {
+	if su, ok := ev.Body.(*StateUpdate); ok && (su.FullState || su.Subscribe) {
 		return false
 	}
 	k := KindNamed(ev.Kind)

@@ -128,6 +128,16 @@ func TestPersisted(t *testing.T) {
 			t.Errorf("%s: persisted %v, want %v", raw, !want, want)
 		}
 	}
+	// The same per-field update is live-only when a socket sent it as it
+	// subscribed.
+	ev, err := Decode([]byte(`{"kind":"ConversationStateUpdateEvent","key":"execution_status","value":"idle"}`))
+	if err != nil || !Persisted(ev) {
+		t.Fatalf("a per-field update: persisted %v (%v)", Persisted(ev), err)
+	}
+	ev.Body.(*StateUpdate).Subscribe = true
+	if Persisted(ev) {
+		t.Error("the subscribe-time idle is persisted")
+	}
 }
 
 // BenchmarkKindOf looks up the kind of decoded events of every kind.

@@ -254,3 +254,58 @@ func TestE2ECloseCodes(t *testing.T) {
 	col = collect(c.Watch(context.Background(), id, fastWatch()))
 	col.endsFinal(t, CodeAuth, "")
 }
+
+// TestE2ESubscribeFrameIsNotPersisted watches a conversation whose replay
+// has not started: the server answers the new socket with
+// execution_status=idle, its state as the socket subscribed. The watch
+// delivers it (the status is real) marked as not of the server's log, so
+// what a recording keeps of the watch (the persisted events) is exactly
+// the log REST serves, in order.
+func TestE2ESubscribeFrameIsNotPersisted(t *testing.T) {
+	evs := testevents.Generated(t, 30, 12)
+	id := fmt.Sprintf("%032x", 0x1d1e)
+	s, c := startServe(t, serve.Options{StartPaused: true}, id, nil, evs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	col := collect(c.Watch(ctx, id, fastWatch()))
+	col.waitFor(t, "the subscribe frame", func(c *collector) bool { return len(c.events) > 0 })
+	col.mu.Lock()
+	first := col.events[0]
+	col.mu.Unlock()
+	if su, ok := first.Body.(*model.StateUpdate); !ok || su.ExecutionStatus != model.StatusIdle || !su.Subscribe || model.Persisted(first) {
+		t.Fatalf("first delivered %s %+v, want the subscribe-time idle, not persisted", first.Kind, first.Body)
+	}
+	s.Run(id)
+	col.waitFor(t, "the whole recording", func(c *collector) bool { return len(recordedOf(c.events, evs)) == len(evs) })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		info, err := c.Conversation(ctx, id)
+		if err != nil || time.Now().After(deadline) {
+			t.Fatalf("the replay never ended: %v", err)
+		}
+		if st := info.ExecutionStatus; st == model.StatusFinished || st == model.StatusError || st == model.StatusStuck {
+			break
+		}
+	}
+	logged, err := c.Events(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col.waitFor(t, "the server's whole log", func(c *collector) bool {
+		n := 0
+		for _, ev := range c.events {
+			if model.Persisted(ev) {
+				n++
+			}
+		}
+		return n >= len(logged)
+	})
+	col.mu.Lock()
+	var persisted []model.Event
+	for _, ev := range col.events {
+		if model.Persisted(ev) {
+			persisted = append(persisted, ev)
+		}
+	}
+	col.mu.Unlock()
+	checkExactly(t, idsOf(persisted), idsOf(logged))
+}

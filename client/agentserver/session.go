@@ -134,6 +134,11 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 			}
 			subscribeFrame := first && f.ev.Kind == model.KindStateUpdate
 			first = false
+			if su, ok := f.ev.Body.(*model.StateUpdate); ok && subscribeFrame {
+				// The server's state as the socket subscribed, not an
+				// event of its log: a recording must not hold it.
+				su.Subscribe = true
+			}
 			if subscribeFrame && terminalSnapshot(f.ev) {
 				// The server pushes its snapshot before it replays what
 				// the history (or, on a reconnect, the connection that
