@@ -62,6 +62,13 @@ func TestOTLPBackendDownChangesNothing(t *testing.T) {
 	down := "http://" + l.Addr().String()
 	l.Close()
 
+	// A first watch lasts until the server's confirming snapshot, its last
+	// frame: the two compared below then both find the replay over. One
+	// that came while it was still going would see part of it live, and
+	// its "connection: live" line elsewhere.
+	if code, _, errs := runCmd(t, nil, "watch", url, "--conversation", id, "--headless", "--watch-timeout", "20s"); code != headless.ExitFinished {
+		t.Fatalf("the replay did not end: exit %d\n%s", code, errs)
+	}
 	codeA, outA, _ := runCmd(t, nil, "watch", url, "--conversation", id, "--headless", "--watch-timeout", "20s")
 	env := map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "x-api-key=hush-secret"}
 	codeB, outB, errB := runCmd(t, env, "watch", url, "--conversation", id, "--headless", "--watch-timeout", "20s", "--otlp="+down)
