@@ -20,17 +20,19 @@ type brancher struct {
 	// fleet is set under `fleet`: the fleet table lists a fork under its
 	// parent by itself, so Open leaves it to the table.
 	fleet bool
-	// forked, when set, hears of every fork made: the view's links read
-	// the server's listing again rather than at their next refresh.
-	forked func()
+	// rel, when set, is the server's listing the views of `watch` share
+	// for their links: a fork made makes it stale (the view's links read
+	// it again at once, not at their next refresh), and a view this
+	// opens gets links over it too.
+	rel *relatives
 }
 
 // Fork implements tui.Branching: the fork from the event, then its first
 // message, or a run on from the fork point when there is none.
 func (b brancher) Fork(ctx context.Context, fromEventID, title, message string) (string, error) {
 	id, err := b.c.Fork(ctx, b.id, fromEventID, title, true)
-	if id != "" && b.forked != nil {
-		b.forked()
+	if id != "" && b.rel != nil {
+		b.rel.stale()
 	}
 	switch {
 	case errors.Is(err, agentserver.ErrWholeFork):
@@ -60,6 +62,10 @@ func (b brancher) Open(ctx context.Context, id string) (tui.Options, bool) {
 	ctx, end := context.WithCancel(ctx)
 	context.AfterFunc(b.ctx, end)
 	title := serverTitle(ctx, b.c, id)
+	var links tui.Links
+	if b.rel != nil {
+		links = serverLinks{c: b.c, id: id, rel: b.rel}
+	}
 	return tui.Options{
 		Title:        title,
 		Source:       "ws " + b.c.BaseURL(),
@@ -69,7 +75,8 @@ func (b brancher) Open(ctx context.Context, id string) (tui.Options, bool) {
 		Server:       b.c.BaseURL(),
 		Conversation: id,
 		Controls:     confirmer{c: b.c, id: id},
-		Branching:    brancher{ctx: ctx, c: b.c, id: id, fleet: b.fleet},
+		Branching:    brancher{ctx: ctx, c: b.c, id: id, fleet: b.fleet, rel: b.rel},
+		Links:        links,
 	}, true
 }
 

@@ -150,7 +150,8 @@ func TestServerLinksKnowTheForks(t *testing.T) {
 // TestAForkShowsUnderItsEventAtOnce: a fork made from a watch's view (b)
 // makes the view's links stale, so the refresh the view runs after the
 // fork reads the server's listing again and the new fork is among the
-// event's children, not only at the links' next due refresh.
+// event's children, not only at the links' next due refresh. The same
+// holds in the fork's own view.
 func TestAForkShowsUnderItsEventAtOnce(t *testing.T) {
 	const id = "0c8a3d0e5f1b4a7e9d3c2b1a0f9e8d7c"
 	ctx, _, c, evs := serveEcho(t, id)
@@ -160,7 +161,7 @@ func TestAForkShowsUnderItsEventAtOnce(t *testing.T) {
 	if kids := l.Children(); len(kids) != 0 {
 		t.Fatalf("children before any fork: %+v", kids)
 	}
-	b := brancher{ctx: ctx, c: c, id: id, forked: l.rel.stale}
+	b := brancher{ctx: ctx, c: c, id: id, rel: l.rel}
 	fork, err := b.Fork(ctx, evs[2].ID, "again", "")
 	if err != nil {
 		t.Fatal(err)
@@ -169,6 +170,22 @@ func TestAForkShowsUnderItsEventAtOnce(t *testing.T) {
 	kids := l.Children()
 	if len(kids) != 1 || kids[0].ID != model.NormalizeConversationID(fork) || kids[0].Event != evs[2].ID {
 		t.Fatalf("children after the fork: %+v, want %s at %s", kids, fork, evs[2].ID)
+	}
+
+	// The fork's view, opened as b opens it, has links of its own over
+	// the same listing, and a fork made there shows under its event too.
+	opts, ok := b.Open(ctx, fork)
+	if !ok || opts.Links == nil || opts.Branching == nil {
+		t.Fatalf("the fork's view: links %v, branching %v", opts.Links, opts.Branching)
+	}
+	again, err := opts.Branching.Fork(ctx, evs[1].ID, "once more", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Links.Refresh(ctx)
+	kids = opts.Links.Children()
+	if len(kids) != 1 || kids[0].ID != model.NormalizeConversationID(again) {
+		t.Fatalf("the fork's children after a fork from it: %+v, want %s", kids, again)
 	}
 }
 

@@ -79,8 +79,9 @@ func watchAgentServer(ctx context.Context, env *environment, vf *viewFlags, logg
 	s.links = links
 	if b, ok := s.branching.(brancher); ok {
 		// A fork made here shows under its event at once, not at the
-		// links' next refresh.
-		b.forked = links.rel.stale
+		// links' next refresh, and the views opened from here (a fork
+		// made with b) have links of their own.
+		b.rel = links.rel
 		s.branching = b
 	}
 	return present(ctx, env, vf, s)

@@ -192,8 +192,6 @@ func (l serverLinks) Refresh(ctx context.Context) { l.rel.refresh(ctx) }
 // Open implements tui.Links: a live watch of the conversation, with the
 // same powers over it as `watch` has.
 func (l serverLinks) Open(ctx context.Context, id string) (tui.Options, error) {
-	id = model.NormalizeConversationID(id)
-	opts, _ := brancher{ctx: ctx, c: l.c, id: id}.Open(ctx, id)
-	opts.Links = serverLinks{c: l.c, id: id, rel: l.rel}
+	opts, _ := brancher{ctx: ctx, c: l.c, id: model.NormalizeConversationID(id), rel: l.rel}.Open(ctx, id)
 	return opts, nil
 }

@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"github.com/charmbracelet/colorprofile"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/fleet"
 	"ohwatch/format"
