@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/headless"
 )
 

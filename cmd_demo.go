@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/demo"
 	"ohwatch/model"
 )

@@ -15,7 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/client/fleetsource"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/model"
 	"ohwatch/theme"
 	"ohwatch/tui"
@@ -24,7 +24,7 @@ import (
 // pausedCloud is an OpenHands Cloud (httptest) holding one conversation
 // whose sandbox is paused: listed, with its stored events; POST
 // /api/v1/sandboxes/{id}/resume makes it run on a real agent-server
-// (client/serve). Every request is recorded.
+// (serve). Every request is recorded.
 type pausedCloud struct {
 	srv      *httptest.Server
 	mu       sync.Mutex

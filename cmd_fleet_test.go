@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"ohwatch/client/fleetsource"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/fleet"
 	"ohwatch/gen"
 	"ohwatch/headless"

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"ohwatch/client/files"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/format"
 	"ohwatch/model"
 )

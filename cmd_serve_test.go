@@ -12,7 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 )
 
 // TestServeFaultFlags parses every fault `serve -h` documents through the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/tui"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ohwatch/client/agentserver"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/tui"

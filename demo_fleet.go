@@ -8,7 +8,7 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/client/fleetsource"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/gen"
 	"ohwatch/headless"
 	"ohwatch/model"

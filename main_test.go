@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"ohwatch/client/files"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/headless"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"

@@ -17,7 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"ohwatch/client/files"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/headless"
 )
 

@@ -20,7 +20,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	"ohwatch/client/agentserver"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/gen"
 	"ohwatch/internal/benchproc"
 	"ohwatch/internal/testevents"

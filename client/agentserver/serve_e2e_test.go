@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"ohwatch/client/files"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
@@ -21,7 +21,7 @@ import (
 // e2eKey is the session key the end-to-end servers require.
 const e2eKey = "sk-e2e-7d3c2b1a0f9e8d7c5f1b4a7e"
 
-// startServe serves one conversation through client/serve on 127.0.0.1 and
+// startServe serves one conversation through serve on 127.0.0.1 and
 // returns a client for it. The server stops with the test.
 func startServe(t testing.TB, opts serve.Options, id string, base *model.BaseState, evs []model.Event) (*serve.Server, *Client) {
 	t.Helper()

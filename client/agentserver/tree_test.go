@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )

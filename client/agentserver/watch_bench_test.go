@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
 
-// ingest watches a conversation served by client/serve from the moment its
+// ingest watches a conversation served by serve from the moment its
 // clock starts until n recorded events have arrived, feeding every batch to
 // fn, and returns how long the stream took.
 func ingest(b *testing.B, evs []model.Event, fn func(model.Batch)) time.Duration {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/fleet"
 	"ohwatch/gen"
 	"ohwatch/internal/benchproc"

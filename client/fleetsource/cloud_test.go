@@ -16,7 +16,7 @@ import (
 // fakeCloud is the part of the Cloud app server a fleet reads: the
 // account's paged listing and each conversation's stored events. A
 // running conversation's conversation_url points at a real agent-server
-// (client/serve). Every request is recorded: the fleet must never resume
+// (serve). Every request is recorded: the fleet must never resume
 // or delete a sandbox.
 type fakeCloud struct {
 	srv  *httptest.Server

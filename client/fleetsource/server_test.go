@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"ohwatch/client/agentserver"
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"ohwatch/client/serve"
+	"ohwatch/serve"
 	"ohwatch/model"
 )
 
