@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"ohwatch/client/agentserver"
-	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
+	"ohwatch/serve"
 	"ohwatch/tui"
 )
 

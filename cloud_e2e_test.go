@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/serve"
 	"ohwatch/headless"
+	"ohwatch/serve"
 )
 
 // TestCloudStartWatchAndCleanUp runs `ohwatch cloud --headless` against an

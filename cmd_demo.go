@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"ohwatch/serve"
 	"ohwatch/demo"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 func runDemo(args []string, env *environment) int {

@@ -15,8 +15,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/client/fleetsource"
-	"ohwatch/serve"
 	"ohwatch/model"
+	"ohwatch/serve"
 	"ohwatch/theme"
 	"ohwatch/tui"
 )

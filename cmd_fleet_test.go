@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"ohwatch/client/fleetsource"
-	"ohwatch/serve"
 	"ohwatch/fleet"
 	"ohwatch/gen"
 	"ohwatch/headless"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 // serveEndings serves, under key, one generated conversation per end

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"ohwatch/client/files"
-	"ohwatch/serve"
 	"ohwatch/format"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 // serveUsage is the usage line of `ohwatch serve`.

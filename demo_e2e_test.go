@@ -10,9 +10,9 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ohwatch/client/agentserver"
-	"ohwatch/serve"
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/serve"
 	"ohwatch/tui"
 )
 

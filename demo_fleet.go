@@ -8,10 +8,10 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/client/fleetsource"
-	"ohwatch/serve"
 	"ohwatch/gen"
 	"ohwatch/headless"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 // demoConv is one conversation of the demo's fleet.

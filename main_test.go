@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"ohwatch/client/files"
-	"ohwatch/serve"
 	"ohwatch/headless"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 // runCmd runs a command in-process, as `ohwatch args...` would, with stdout

@@ -17,8 +17,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"ohwatch/client/files"
-	"ohwatch/serve"
 	"ohwatch/headless"
+	"ohwatch/serve"
 )
 
 // serveOne serves a recording under id on loopback, at full speed, until

@@ -20,12 +20,12 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	"ohwatch/client/agentserver"
-	"ohwatch/serve"
 	"ohwatch/gen"
 	"ohwatch/internal/benchproc"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/serve"
 )
 
 // BenchmarkExport is Export alone (spans built, encoded, written) over a

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 
-	"ohwatch/serve"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 // Example serves a recorded conversation on a free port of 127.0.0.1 and

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/serve"
 )
 
 // countingProxy sits in front of a server and counts the answers to

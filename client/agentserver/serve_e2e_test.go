@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"ohwatch/client/files"
-	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/serve"
 )
 
 // e2eKey is the session key the end-to-end servers require.

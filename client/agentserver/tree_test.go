@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 const (

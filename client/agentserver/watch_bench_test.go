@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
+	"ohwatch/serve"
 )
 
 // ingest watches a conversation served by serve from the moment its

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 func TestWatchSocketClose4004IsFinal(t *testing.T) {

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/serve"
 	"ohwatch/fleet"
 	"ohwatch/gen"
 	"ohwatch/internal/benchproc"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 // benchServerEnv makes the test binary an agent-server serving a fleet of

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"ohwatch/client/agentserver"
-	"ohwatch/serve"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
+	"ohwatch/serve"
 )
 
 // fastWatch keeps the tests off real-second waits.
