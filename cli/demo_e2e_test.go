@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"ohwatch/client/agentserver"
+	"ohwatch/model"
+	"ohwatch/reducer"
+	"ohwatch/serve"
+	"ohwatch/tui"
+)
+
+// TestDemoEndToEndInTheTUI runs the whole live path with the real pieces:
+// the demo conversation served by the agent-server-compatible server on
+// loopback, watched over the WebSocket by the client, shown by the real
+// Bubble Tea program, until the status is a confirmed finished.
+func TestDemoEndToEndInTheTUI(t *testing.T) {
+	base, events, url, c := serveDemo(t, serve.Options{Speed: 200, ConfirmHold: 10 * time.Millisecond, FinishConfirmDelay: 20 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	log := reducer.NewLog(nil, 0)
+	m := tui.New(tui.Options{
+		Title: base.Title, Source: "ws " + url, Log: log, Live: true, NoColor: true,
+		Feed: c.Watch(ctx, base.ID, agentserver.WatchOptions{}),
+	})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		s := log.Latest()
+		if s.Status == model.StatusFinished && s.StatusConfirmed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no confirmed finished after 45s: %d events, status %q confirmed %v", log.Len(), s.Status, s.StatusConfirmed)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Let the program render the last batch, then quit.
+	time.Sleep(100 * time.Millisecond)
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	screen := tm.FinalModel(t).View().Content
+	if log.Len() < len(events) {
+		t.Errorf("the TUI's log holds %d events, the demo has %d", log.Len(), len(events))
+	}
+	if !strings.Contains(screen, "finished") || strings.Contains(screen, "finished?") {
+		t.Errorf("the header does not show a confirmed finished:\n%s", screen)
+	}
+	if !strings.Contains(screen, "LIVE") {
+		t.Errorf("the cursor does not follow the live stream:\n%s", screen)
+	}
+}
+
+// serveDemo serves the bundled demo conversation on loopback with opts
+// (and a session key), and returns it, its address and a client for it.
+// The server stops with the test.
+func serveDemo(t *testing.T, opts serve.Options) (*model.BaseState, []model.Event, string, *agentserver.Client) {
+	t.Helper()
+	base, events, err := demoConversation()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Key = "demo-e2e-key"
+	srv := serve.New(opts)
+	srv.Add(base.ID, base, events)
+	url, err := srv.Start(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	c, err := agentserver.New(url, opts.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, events, url, c
+}

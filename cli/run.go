@@ -1,0 +1,157 @@
+// Package cli is ohwatch's command line: one cobra command per file, each
+// parsing its flags into plain options (session.Options for the commands
+// that show a conversation) and handing them to the packages that do the
+// work. The exit codes are the README's table; a usage mistake is one line
+// naming it and one line of hint, exit 2.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ohwatch/headless"
+	"ohwatch/model"
+	"ohwatch/session"
+)
+
+// exitUsage is the exit code for bad flags or arguments.
+const exitUsage = headless.ExitUsage
+
+// Run runs ohwatch with args (the process's, without the program name) on
+// the process's streams and environment, and returns the exit code.
+func Run(args []string) int {
+	return run(args, &session.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, IsTerminal: stdoutIsTerminal()})
+}
+
+// run runs ohwatch in env: tests run whole commands in-process through it.
+// The environment's variables that every command heeds are read here,
+// once.
+func run(args []string, env *session.Env) int {
+	e := *env
+	e.NoColor = e.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
+	e.Version = version
+	root := newRoot(&e)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	var code exitCode
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &code):
+		return int(code)
+	}
+	name := ""
+	if cmd != nil && cmd != root {
+		name = cmd.Name()
+	}
+	return reportUsage(e.Stderr, name, err)
+}
+
+// exitCode ends a command with its exit code: a command's RunE returns it
+// (exit), a mistake in its usage returns a *session.UsageError.
+type exitCode int
+
+func (c exitCode) Error() string { return fmt.Sprintf("exit code %d", int(c)) }
+
+// exit is the error a command returns to end with code.
+func exit(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return exitCode(code)
+}
+
+// newRoot is the ohwatch command with every subcommand.
+func newRoot(env *session.Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "ohwatch",
+		Short:         "watch OpenHands agent conversations live, replay them with time travel",
+		Version:       version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				rootHelp(env.Stderr, cmd)
+				return exitCode(exitUsage)
+			}
+			return unknownCommand(cmd, args[0])
+		},
+	}
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Version = versionLine(version, readBuildInfo())
+	root.Flags().BoolP("version", "v", false, "print the version and the commit it was built from")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	root.AddCommand(newDemo(env), newWatch(env), newCloud(env), newReplay(env), newList(env), newFleet(env),
+		newState(env), newExport(env), newServe(env), newGen(env), newVersion(env))
+	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
+		// -h prints where the flag package printed it: a command's help
+		// on stderr, ohwatch's own on stdout.
+		if cmd == root {
+			rootHelp(env.Stdout, root)
+			return
+		}
+		printHelp(env.Stderr, cmd)
+	})
+	root.SetHelpCommand(newHelp(env, root))
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Short = "print a shell completion script: completion bash|zsh|fish|powershell"
+		}
+	}
+	return root
+}
+
+// newHelp is `ohwatch help [COMMAND]`: the help asked for, on stdout.
+func newHelp(env *session.Env, root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND]",
+		Short: "print ohwatch's help, or one command's: help COMMAND",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				rootHelp(env.Stdout, root)
+				return nil
+			}
+			target, rest, err := root.Find(args)
+			if err != nil || target == root || len(rest) > 0 {
+				return unknownCommand(root, args[0])
+			}
+			printHelp(env.Stdout, target)
+			return nil
+		},
+	}
+}
+
+// newVersion is `ohwatch version`, as --version.
+func newVersion(env *session.Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "print the version and the commit it was built from",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := noArgs(args, "ohwatch version"); err != nil {
+				return err
+			}
+			fmt.Fprintln(env.Stdout, versionLine(version, readBuildInfo()))
+			return nil
+		},
+	}
+}
+
+// unknownCommand is the mistake of a command name ohwatch does not have.
+func unknownCommand(root *cobra.Command, name string) error {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return usageErr(fmt.Sprintf("unknown command %q", model.SanitizeLine(name)),
+		fmt.Sprintf("the commands are %s; 'ohwatch help' says what each does", strings.Join(names, ", ")))
+}

@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"ohwatch/client/agentserver"
+	"ohwatch/model"
+	"ohwatch/session"
+)
+
+// usageErr returns a usage error; an empty hint points at the command's
+// help.
+func usageErr(mistake, hint string) error { return session.Usage(mistake, hint) }
+
+// reportUsage prints a command-line mistake as one line naming it and one
+// line of hint, and returns exit code 2. Parse errors of the flag parser
+// are reworded as the README words flags. cmd is "" for ohwatch itself.
+func reportUsage(w io.Writer, cmd string, err error) int {
+	var ue *session.UsageError
+	if !errors.As(err, &ue) {
+		err = usageErr(flagMistake(err.Error()), "")
+	}
+	if cmd == "" {
+		errors.As(err, &ue)
+		hint := ue.Hint
+		if hint == "" {
+			hint = "'ohwatch help' lists the commands"
+		}
+		fmt.Fprintf(w, "ohwatch: %s\n  hint: %s\n", model.SanitizeLine(ue.Mistake), model.SanitizeLine(hint))
+		return exitUsage
+	}
+	return session.ReportUsage(w, cmd, err)
+}
+
+var (
+	// invalidValue matches pflag's invalid-value message.
+	invalidValue = regexp.MustCompile(`^invalid argument (".*") for "(?:-\w, )?(--[\w-]+)" flag: (?:\w+\.\w+: )?(.*)$`)
+	// shorthandFlag matches pflag's spelling of a one-letter flag in
+	// messages: 'o' in -o.
+	shorthandFlag = regexp.MustCompile(`'(\w)' in -\w+`)
+)
+
+// flagMistake rewords a parse error of the flag parser.
+func flagMistake(msg string) string {
+	msg = shorthandFlag.ReplaceAllString(msg, "-$1")
+	switch {
+	case strings.HasPrefix(msg, "unknown flag: "):
+		return "unknown flag " + strings.TrimPrefix(msg, "unknown flag: ")
+	case strings.HasPrefix(msg, "unknown shorthand flag: "):
+		return "unknown flag " + strings.TrimPrefix(msg, "unknown shorthand flag: ")
+	case strings.HasPrefix(msg, "flag needs an argument: "):
+		return strings.TrimPrefix(msg, "flag needs an argument: ") + " needs a value"
+	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("invalid value %s for %s: %s", m[1], m[2], m[3])
+	}
+	return msg
+}
+
+// rootHelp prints ohwatch's help: every command, its summary and its
+// usage line with its key flags, and the exit codes.
+func rootHelp(w io.Writer, root *cobra.Command) {
+	fmt.Fprintln(w, "ohwatch: watch OpenHands agent conversations live, replay them with time travel.")
+	fmt.Fprintln(w, "\nUsage: ohwatch COMMAND [flags]   ('ohwatch help COMMAND' or 'ohwatch COMMAND -h' for its flags)")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range root.Commands() {
+		if !c.IsAvailableCommand() {
+			continue
+		}
+		fmt.Fprintf(w, "  %-10s %s\n", c.Name(), c.Short)
+		if c.Use != c.Name() {
+			fmt.Fprintf(w, "  %-10s ohwatch %s\n", "", c.Use)
+		}
+	}
+	fmt.Fprintln(w, "\nFlags: --version, -v prints the version and commit; -h, --help a command's flags.")
+	fmt.Fprintln(w, "\nExit codes: 0 confirmed finished, 1 error, 2 bad usage, 3 stuck,")
+	fmt.Fprintln(w, "4 could not connect / auth rejected / not found, 5 no terminal state,")
+	fmt.Fprintln(w, "6 --record could not write every event, 7 the TUI could not run,")
+	fmt.Fprintln(w, "130 interrupted (Ctrl-C, SIGINT), 143 SIGTERM, 129 SIGHUP.")
+}
+
+// printHelp prints a command's usage line, what it does and its flags,
+// each spelled --flag as the README spells them.
+func printHelp(w io.Writer, cmd *cobra.Command) {
+	fmt.Fprintf(w, "Usage: ohwatch %s\n", cmd.Use)
+	if cmd.Short != "" {
+		fmt.Fprintf(w, "\n%s\n", cmd.Short)
+	}
+	if cmd.HasAvailableSubCommands() {
+		fmt.Fprintln(w, "\nCommands:")
+		for _, c := range cmd.Commands() {
+			if c.IsAvailableCommand() {
+				fmt.Fprintf(w, "  %-10s %s\n", c.Name(), c.Short)
+			}
+		}
+	}
+	fmt.Fprintln(w, "\nFlags:")
+	cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if f.Name == "help" || f.Hidden {
+			return
+		}
+		name, text := pflag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if f.Shorthand != "" {
+			line += ", -" + f.Shorthand
+		}
+		switch {
+		case f.NoOptDefVal == "true" && f.Value.Type() != "bool":
+			line += "[=" + name + "]"
+		case name != "" && f.Value.Type() != "bool":
+			line += " " + name
+		}
+		fmt.Fprintln(w, line)
+		if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "0s" && def != "[]" && !strings.Contains(text, "(default") {
+			if f.Value.Type() == "string" {
+				def = fmt.Sprintf("%q", def)
+			}
+			text += fmt.Sprintf(" (default %s)", def)
+		}
+		fmt.Fprintf(w, "    \t%s\n", strings.ReplaceAll(text, "\n", "\n    \t"))
+	})
+}
+
+// onePath checks the positional arguments of a command that takes exactly
+// one PATH (what names what the path is for).
+func onePath(pos []string, what, hint string) error {
+	switch {
+	case len(pos) == 0:
+		return usageErr("missing "+what, hint)
+	case len(pos) > 1:
+		return usageErr(fmt.Sprintf("unexpected argument %q (only one %s)", pos[1], what), hint)
+	}
+	return nil
+}
+
+// noArgs checks that a command got no positional argument.
+func noArgs(pos []string, hint string) error {
+	if len(pos) > 0 {
+		return usageErr(fmt.Sprintf("unexpected argument %q", pos[0]), hint)
+	}
+	return nil
+}
+
+// checkServerURL catches the agent-server URL typed without its scheme
+// ("127.0.0.1:8000"), which Go's URL parser would otherwise describe as
+// "first path segment in URL cannot contain colon".
+func checkServerURL(raw string) error {
+	s := strings.TrimSpace(raw)
+	if !strings.Contains(s, "://") {
+		return usageErr(fmt.Sprintf("the URL %q has no scheme", s), fmt.Sprintf("write it as http://%s (or https://)", s))
+	}
+	if _, err := agentserver.New(s, ""); err != nil {
+		return usageErr(err.Error(), "write it as http://HOST:PORT or https://HOST[/PREFIX]")
+	}
+	return nil
+}
+
+// checkConversationID accepts a conversation id as the agent-server and
+// the Cloud spell it: a UUID, dashed or not.
+func checkConversationID(id, hint string) error {
+	if model.IsConversationID(id) {
+		return nil
+	}
+	return usageErr(fmt.Sprintf("--conversation %q is neither a UUID nor 32 hex digits", id), hint)
+}
+
+// missingPath names a PATH argument that cannot be used; a path that looks
+// like an agent-server address without its scheme gets that hint.
+func missingPath(path string, err error, hint string) error {
+	if looksLikeHostPort(path) {
+		hint = fmt.Sprintf("for an agent-server, write the URL with its scheme: http://%s", path)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return usageErr(fmt.Sprintf("%s does not exist", path), hint)
+	}
+	return usageErr(fmt.Sprintf("%s: %v", path, shortPathError(err)), hint)
+}
+
+// hostPort matches "host:port" as typed for a server.
+var hostPort = regexp.MustCompile(`^[\w.-]+:\d+(/.*)?$`)
+
+// looksLikeHostPort reports whether s reads like host:port rather than a
+// file name.
+func looksLikeHostPort(s string) bool { return hostPort.MatchString(s) }
+
+// shortPathError drops the path an *fs.PathError repeats.
+func shortPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// existingPath checks the one PATH a command reads.
+func existingPath(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return missingPath(path, err, "give a conversation directory, a JSONL file or a trajectory zip")
+	}
+	return nil
+}

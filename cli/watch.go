@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"ohwatch/model"
+	"ohwatch/session"
+)
+
+func newWatch(env *session.Env) *cobra.Command {
+	var vf viewFlags
+	var conv, keyFile, keyFlag string
+	cmd := &cobra.Command{
+		Use:   "watch URL --conversation ID [--session-key-file F] [--headless] [--json]",
+		Short: "watch an agent-server conversation live",
+		RunE: func(cmd *cobra.Command, p []string) error {
+			const hint = "ohwatch watch http://HOST:PORT --conversation ID"
+			switch {
+			case len(p) == 0:
+				return usageErr("missing the agent-server URL", hint)
+			case len(p) > 1:
+				return usageErr(fmt.Sprintf("unexpected argument %q (only one URL)", p[1]), hint)
+			case conv == "":
+				return usageErr("missing --conversation ID", "ohwatch watch "+p[0]+" --conversation ID ('ohwatch ls "+p[0]+"' lists them)")
+			}
+			if err := checkServerURL(p[0]); err != nil {
+				return err
+			}
+			if err := checkConversationID(conv, "copy the id from the agent-server ('ohwatch ls "+p[0]+"' lists them)"); err != nil {
+				return err
+			}
+			key, err := session.Key(keyFile, keyFlag, env.Getenv, env.Stderr)
+			if err != nil {
+				return usageErr(err.Error(), "--session-key-file names a file holding the key, or set SESSION_API_KEY")
+			}
+			// Whatever a server echoes, the key does not reach the terminal or
+			// the log in any form.
+			secrets := new(model.Secrets)
+			secrets.Add(key)
+			env, flush := env.WithSecrets(secrets)
+			defer flush()
+			o, err := vf.options(env, secrets)
+			if err != nil {
+				return err
+			}
+			logger, closeLog, err := session.OpenLog(vf.logFile, secrets)
+			if err != nil {
+				fmt.Fprintf(env.Stderr, "ohwatch watch: %v\n", err)
+				return exitCode(exitUsage)
+			}
+			defer closeLog()
+			ctx, stop := session.Interruptible()
+			defer stop()
+			return exit(session.Watch(ctx, env, o, logger, p[0], conv, key, ""))
+		},
+	}
+	vf.bind(cmd.Flags())
+	cmd.Flags().StringVar(&conv, "conversation", "", "the conversation `ID` (dashed uuid or 32 hex)")
+	cmd.Flags().StringVar(&keyFile, "session-key-file", "", "read the session key from `FILE` (else SESSION_API_KEY)")
+	cmd.Flags().StringVar(&keyFlag, "session-key", "", "the session key (visible to other users: prefer SESSION_API_KEY)")
+	return cmd
+}

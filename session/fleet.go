@@ -1,0 +1,221 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"ohwatch/client/agentserver"
+	"ohwatch/client/cloud"
+	"ohwatch/client/fleetsource"
+	"ohwatch/headless"
+	"ohwatch/model"
+	"ohwatch/theme"
+)
+
+// FleetOptions say how a fleet is watched: the parsed command line of
+// `fleet`, and what `ls` and `demo --fleet` ask of it.
+type FleetOptions struct {
+	// Headless prints a line per status change instead of the table.
+	Headless bool
+	JSON     bool
+	// Until ends a headless watch once every conversation ended (all) or
+	// one did (any).
+	Until headless.Until
+	// Interval is how often agent-servers and Cloud are asked for new
+	// conversations.
+	Interval time.Duration
+	Notify   bool
+	Theme    theme.Mode
+	OTLP     OTLP
+	// KeyFiles name the file holding each agent-server's session key, by
+	// its base URL (as agentserver.Client.BaseURL spells it); the "" entry
+	// is for every server without its own. Else SESSION_API_KEY.
+	KeyFiles map[string]string
+}
+
+// Fleet is a fleet's sources ready to run, and how to open each one's
+// conversations.
+type Fleet struct {
+	sources []fleetsource.Source
+	openers map[model.ConversationRef]opener // by source (Ref without ID)
+	// resumers open a paused conversation live after resuming its
+	// sandbox, for the sources that can (Cloud), by source.
+	resumers map[model.ConversationRef]opener
+	where    []string
+}
+
+// NewFleet returns a fleet without sources.
+func NewFleet() *Fleet {
+	return &Fleet{openers: map[model.ConversationRef]opener{}, resumers: map[model.ConversationRef]opener{}}
+}
+
+// BuildFleet makes the sources of a fleet: each of where is "cloud", an
+// agent-server URL or a conversations root. Every key it reads joins
+// secrets. Its errors are usage errors.
+func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets, logger *slog.Logger) (*Fleet, error) {
+	fl := NewFleet()
+	for _, w := range where {
+		switch {
+		case w == "cloud":
+			ccfg, err := cloud.ConfigFromEnv(env.Getenv)
+			if err != nil {
+				return nil, Usage(err.Error(), "")
+			}
+			secrets.Add(ccfg.APIKey)
+			ccfg.Logger = logger
+			sess, err := cloud.New(ccfg)
+			if err != nil {
+				return nil, Usage(err.Error(), "set OH_API_KEY, and OH_API_BASE to https://HOST when it is not the default")
+			}
+			src := fleetsource.Cloud(sess, fleetsource.CloudOptions{Interval: o.Interval, Client: agentserver.WithLogger(logger)})
+			fl.add(src, cloudOpener(src, sess, secrets, logger))
+			fl.resumers[sourceOf(src)] = cloudResumer(src, sess, secrets, logger)
+		case IsURL(w):
+			probe, err := agentserver.New(w, "")
+			if err != nil {
+				return nil, Usage(err.Error(), "")
+			}
+			key, err := keyFor(o.KeyFiles, probe.BaseURL(), env)
+			if err != nil {
+				return nil, Usage(err.Error(), "--session-key-file URL=FILE names a file holding that server's key")
+			}
+			secrets.Add(key)
+			c, err := agentserver.New(w, key, agentserver.WithLogger(logger))
+			if err != nil {
+				return nil, Usage(err.Error(), "")
+			}
+			fl.AddServer(c, o.Interval)
+		default:
+			src := fleetsource.Local(w, fleetsource.LocalOptions{})
+			fl.add(src, localOpener(src))
+		}
+	}
+	return fl, nil
+}
+
+// IsURL reports whether a SOURCE is an agent-server URL.
+func IsURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+// keyFor is the session key of the server at base: its own file, else the
+// file for every server, else SESSION_API_KEY.
+func keyFor(files map[string]string, base string, env *Env) (string, error) {
+	file, ok := files[base]
+	if !ok {
+		file = files[""]
+	}
+	return Key(file, "", env.Getenv, env.Stderr)
+}
+
+// AddServer puts the agent-server c talks to in the fleet, listed every
+// interval.
+func (fl *Fleet) AddServer(c *agentserver.Client, interval time.Duration) {
+	fl.add(fleetsource.Server(c, fleetsource.ServerOptions{Interval: interval}), serverOpener(c))
+}
+
+// add puts a source in the fleet, with how to open its conversations.
+func (fl *Fleet) add(s fleetsource.Source, o opener) {
+	fl.sources = append(fl.sources, s)
+	fl.openers[sourceOf(s)] = o
+	fl.where = append(fl.where, s.Label())
+}
+
+// sourceOf is the key of a source's openers: a Ref without an ID.
+func sourceOf(s fleetsource.Source) model.ConversationRef {
+	return model.ConversationRef{Source: s.Label(), Kind: s.Kind()}
+}
+
+// Run watches the fleet headless or in the table, and returns the exit
+// code.
+func (fl *Fleet) Run(ctx context.Context, env *Env, o FleetOptions) int {
+	feed := fleetsource.Watch(ctx, fl.sources, fleetsource.Options{})
+	if o.OTLP.On {
+		var finish func()
+		var ok bool
+		if feed, finish, ok = teeFleetOTLP(ctx, env, o.OTLP, feed); !ok {
+			return headless.ExitUsage
+		}
+		defer finish()
+	}
+	if o.Headless {
+		// The lines are the conversations'; a source's own trouble (a
+		// server not answering, a rejected key) goes to stderr.
+		feed = reportingSources(ctx, feed, sourceReporter(env))
+		return headless.RunFleet(ctx, feed, env.Stdout, headless.FleetOptions{JSON: o.JSON, Until: o.Until,
+			// Traces need every conversation's events, not its listing.
+			AwaitEvents: o.OTLP.On, Sources: len(fl.sources),
+			// stderr has said it; JSON lines carry it too, for a script.
+			SourcesReported: !o.JSON})
+	}
+	return fl.table(ctx, env, o, feed)
+}
+
+// reportingSources reports the updates about the sources themselves and
+// hands every update on: the watch folds a source's state (to know that
+// its listing is in) without printing it.
+func reportingSources(ctx context.Context, feed <-chan []model.FleetUpdate, report func(model.FleetUpdate)) <-chan []model.FleetUpdate {
+	out := make(chan []model.FleetUpdate)
+	go func() {
+		defer close(out)
+		for ups := range feed {
+			for i := range ups {
+				if ups[i].Ref.ID == "" {
+					report(ups[i])
+				}
+			}
+			select {
+			case out <- ups:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// sourceReporter says on stderr when a source's listing fails, is retried,
+// or works again after failing.
+func sourceReporter(env *Env) func(model.FleetUpdate) {
+	troubled := map[string]bool{}
+	return func(u model.FleetUpdate) {
+		for _, w := range u.Batch.Warnings {
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(w))
+		}
+		c := u.Batch.Conn
+		switch {
+		case c == nil:
+		case c.Phase == model.PhaseLive && troubled[u.Ref.Source]:
+			troubled[u.Ref.Source] = false
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: listing again\n", model.SanitizeLine(u.Ref.Source))
+		case c.Phase == model.PhaseLost && c.Final:
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (given up: asking again would change nothing)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason))
+		case c.Phase == model.PhaseReconnecting || c.Phase == model.PhaseLost:
+			troubled[u.Ref.Source] = true
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (retrying in %s)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason), c.RetryIn)
+		}
+	}
+}
+
+// open opens one conversation of the fleet for the full monitor.
+func (fl *Fleet) open(ctx context.Context, ref model.ConversationRef) (conversation, error) {
+	return openWith(ctx, fl.openers, ref)
+}
+
+// resume opens a paused conversation of the fleet live, resuming its
+// sandbox first.
+func (fl *Fleet) resume(ctx context.Context, ref model.ConversationRef) (conversation, error) {
+	return openWith(ctx, fl.resumers, ref)
+}
+
+// openWith opens ref with its source's opener of openers.
+func openWith(ctx context.Context, openers map[model.ConversationRef]opener, ref model.ConversationRef) (conversation, error) {
+	o, ok := openers[model.ConversationRef{Source: ref.Source, Kind: ref.Kind}]
+	if !ok {
+		return conversation{}, fmt.Errorf("no source %s", ref.Source)
+	}
+	return o(ctx, ref.ID)
+}

@@ -1,0 +1,52 @@
+package session
+
+import (
+	"context"
+	"strings"
+
+	"ohwatch/model"
+	"ohwatch/tui"
+)
+
+// table shows the fleet in the table, where enter opens a conversation in
+// the full monitor (loaded again from its source, live) and esc comes
+// back with every other conversation still streaming; the conversation
+// left is closed, its events dropped. It returns the exit code as the TUI
+// of one conversation does.
+func (fl *Fleet) table(ctx context.Context, env *Env, o FleetOptions, feed <-chan []model.FleetUpdate) int {
+	err := tui.RunFleet(ctx, fl.tableOptions(ctx, env, o, feed))
+	return tuiExit(ctx, ctx, err, env.Stderr)
+}
+
+// tableOptions wires the fleet's sources to the table: its feed, and how
+// a conversation is opened (and a paused one resumed) for the full
+// monitor.
+func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, feed <-chan []model.FleetUpdate) tui.FleetOptions {
+	// The conversation opened lives until the person goes back to the
+	// table (the view's context) or the fleet ends (the program's).
+	opening := func(open func(context.Context, model.ConversationRef) (conversation, error)) func(context.Context, model.ConversationRef) (tui.Options, error) {
+		return func(viewCtx context.Context, ref model.ConversationRef) (tui.Options, error) {
+			sessCtx, end := context.WithCancel(ctx)
+			stop := context.AfterFunc(viewCtx, end)
+			s, err := open(sessCtx, ref)
+			if err != nil {
+				stop()
+				end()
+				return tui.Options{}, err
+			}
+			return s.tuiOptions(env, o.Notify, o.Theme), nil
+		}
+	}
+	opts := tui.FleetOptions{
+		Feed:    feed,
+		Where:   strings.Join(fl.where, ", "),
+		Open:    opening(fl.open),
+		Notify:  o.Notify && env.IsTerminal,
+		NoColor: env.NoColor,
+		Theme:   o.Theme,
+	}
+	if len(fl.resumers) > 0 {
+		opts.Resume = opening(fl.resume)
+	}
+	return opts
+}

@@ -1,0 +1,49 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"ohwatch/client/files"
+	"ohwatch/headless"
+	"ohwatch/reducer"
+)
+
+// LoadLog reads a recorded conversation and folds it into a log. A file
+// that cannot be read at all is an error; what can be read is kept, with
+// warnings. The load ends early, with ctx's error, when ctx does (Ctrl-C).
+func LoadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Log, error) {
+	conv, err := files.LoadContext(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	log := reducer.NewLog(conv.Base, conv.EventFiles)
+	log.Append(conv.Events...)
+	return conv, log, nil
+}
+
+// LoadFailed reports a recording that could not be loaded: exit 130 when
+// the user interrupted the load, else 2 (the PATH holds no conversation).
+func LoadFailed(ctx context.Context, env *Env, cmd string, err error) int {
+	if ctx.Err() != nil {
+		fmt.Fprintf(env.Stderr, "ohwatch %s: %v\n", cmd, context.Cause(ctx))
+		return InterruptedExit(ctx)
+	}
+	fmt.Fprintf(env.Stderr, "ohwatch %s: %v\n", cmd, err)
+	return headless.ExitUsage
+}
+
+// BranchPath is the path a command follows: HEAD's, or with id the path
+// through that event to its tip (reducer.Log.Tip). An id the recording
+// does not hold is a usage error.
+func BranchPath(log *reducer.Log, id string) (reducer.Path, error) {
+	if id == "" {
+		return log.HeadPath(), nil
+	}
+	i, ok := log.IndexOf(id)
+	if !ok {
+		return nil, Usage(fmt.Sprintf("--branch: no event %q in this recording", id),
+			"--branch takes the id of one of its events; 'ohwatch replay PATH' shows them, leave --branch out for HEAD's path")
+	}
+	return log.Path(log.Tip(i)), nil
+}

@@ -1,0 +1,45 @@
+package session
+
+import (
+	"time"
+
+	"ohwatch/model"
+	"ohwatch/theme"
+)
+
+// Options say how one conversation is shown: the parsed command line of
+// demo, watch, cloud and replay, as plain values.
+type Options struct {
+	// Headless prints lines instead of the TUI (--headless, --json, or
+	// stdout not a terminal).
+	Headless bool
+	// JSON prints JSONL lines (with Headless).
+	JSON bool
+	// Record is the --record directory, "" for none.
+	Record string
+	// WatchTimeout gives up (exit 5) when no terminal state is reached
+	// in time; 0 never does.
+	WatchTimeout time.Duration
+	// ConfirmGrace is how long a provisional finished waits for a
+	// full_state before REST is asked.
+	ConfirmGrace time.Duration
+	// Notify rings the bell and sends desktop notifications in the TUI.
+	Notify bool
+	// Theme is the TUI's palette, resolved from --theme and OHWATCH_THEME.
+	Theme theme.Mode
+	// OTLP sends the conversation's spans to a tracing backend.
+	OTLP OTLP
+	// Secrets are kept off every surface (nil: none).
+	Secrets *model.Secrets
+}
+
+// OTLP is --otlp[=ENDPOINT] and --otlp-content.
+type OTLP struct {
+	On bool
+	// Endpoint is the backend's URL; "" takes OTEL_EXPORTER_OTLP_ENDPOINT,
+	// else localhost.
+	Endpoint string
+	// Content copies tool arguments and outputs, sanitised and capped,
+	// into the spans.
+	Content bool
+}

@@ -1,0 +1,147 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"ohwatch/client/files"
+	"ohwatch/headless"
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// Replay shows a recording: the reader streams it in order while the
+// screen is already up, so a long recording shows its first screen at
+// once and fills in behind it.
+func Replay(ctx context.Context, env *Env, o Options, path string) int {
+	r, err := files.Open(path)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "ohwatch replay: %v\n", err)
+		return headless.ExitUsage
+	}
+	header := r.Header()
+	// base_state.json describes the end of the recording: the reducer
+	// applies it at the last event file.
+	log := reducer.NewLog(header.Base, header.EventFiles)
+	feed := make(chan model.Batch, 4)
+	go streamInto(ctx, r, feed)
+	return present(ctx, env, o, conversation{
+		id:        header.ID,
+		title:     TitleOf(header.Title, header.ID, path),
+		source:    "replay " + path,
+		log:       log,
+		feed:      feed,
+		recording: true,
+		traceID:   traceKey(header.ID, path),
+		links:     newLocalLinks(path, header.ID),
+	})
+}
+
+// ReplayBranch prints the headless lines of a recording along the branch
+// through event id: the whole recording is read first, to know its tree.
+func ReplayBranch(ctx context.Context, env *Env, o Options, path, id string) int {
+	conv, log, err := LoadLog(ctx, path)
+	if err != nil {
+		return LoadFailed(ctx, env, "replay", err)
+	}
+	if _, err := BranchPath(log, id); err != nil {
+		return ReportUsage(env.Stderr, "replay", err)
+	}
+	feed := make(chan model.Batch, 1)
+	if len(conv.Warnings) > 0 {
+		feed <- model.Batch{Warnings: conv.Warnings}
+	}
+	close(feed)
+	return present(ctx, env, o, conversation{
+		id:        conv.ID,
+		title:     TitleOf(conv.Title, conv.ID, path),
+		source:    "replay " + path,
+		log:       log,
+		feed:      feed,
+		recording: true,
+		branch:    id,
+		traceID:   traceKey(conv.ID, path),
+	})
+}
+
+// streamInto streams the recording r into feed, in order, one batch per
+// chunk with its progress, then closes r and feed. A read error that was
+// not an interruption becomes a warning batch: what was read is kept.
+func streamInto(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
+	defer close(feed)
+	defer r.Close()
+	streamChunks(ctx, r, feed)
+}
+
+// streamChunks is streamInto without the closing: a conversation opened
+// from the fleet is followed once it has been read.
+func streamChunks(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
+	_, err := r.Stream(ctx, func(c files.Chunk) {
+		b := c.Batch
+		b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
+		sendBatch(ctx, feed, b)
+	})
+	if err != nil && ctx.Err() == nil {
+		sendBatch(ctx, feed, model.Batch{Warnings: []string{err.Error()}})
+	}
+}
+
+// Follow tails a conversation directory that a local agent is still
+// writing, as a live source; base_state.json, which the SDK rewrites on
+// every change, stands in for REST when a finished needs confirming.
+func Follow(ctx context.Context, env *Env, o Options, dir string) int {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return ReportUsage(env.Stderr, "replay", Usage(fmt.Sprintf("--follow: %s is not a conversation directory", dir),
+			"--follow tails a directory an agent is writing; replay a file without it"))
+	}
+	feed := make(chan model.Batch, 4)
+	go func() {
+		defer close(feed)
+		if err := files.Follow(ctx, dir, feed); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(env.Stderr, "ohwatch replay --follow: %v\n", err)
+		}
+	}()
+	confirm := func(context.Context) (string, error) {
+		raw, err := os.ReadFile(filepath.Join(dir, "base_state.json"))
+		if err != nil {
+			return "", err
+		}
+		base, err := model.DecodeBaseState(raw)
+		if err != nil {
+			return "", err
+		}
+		if base.Derived {
+			// ohwatch's own recorder wrote it from the events: no agent
+			// has confirmed anything.
+			return "", errors.New("base_state.json was derived from the events, not written by the agent")
+		}
+		return base.ExecutionStatus, nil
+	}
+	return present(ctx, env, o, conversation{
+		title:         TitleOf("", "", dir),
+		source:        "follow " + dir,
+		log:           reducer.NewLog(nil, 0),
+		feed:          feed,
+		live:          true,
+		confirm:       confirm,
+		confirmSource: "base_state.json",
+		// base_state.json is a local file: it confirms as soon as it says
+		// finished, not after the grace period meant for a server.
+		confirmPoll: files.DefaultPoll,
+		traceID:     traceKey("", dir),
+	})
+}
+
+// TitleOf picks what the header names the conversation by.
+func TitleOf(title, id, path string) string {
+	switch {
+	case title != "":
+		return title
+	case id != "":
+		return id
+	}
+	return filepath.Base(filepath.Clean(path))
+}
