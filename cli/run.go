@@ -104,6 +104,13 @@ func newRoot(env *session.Env) *cobra.Command {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.Short = "print a shell completion script: completion bash|zsh|fish|powershell"
+			c.RunE = func(_ *cobra.Command, args []string) error {
+				const hint = "ohwatch completion bash|zsh|fish|powershell"
+				if len(args) == 0 {
+					return usageErr("missing the shell", hint)
+				}
+				return usageErr(fmt.Sprintf("no completion for the shell %q", args[0]), hint)
+			}
 		}
 	}
 	return root

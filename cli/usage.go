@@ -103,10 +103,14 @@ func printHelp(w io.Writer, cmd *cobra.Command) {
 			}
 		}
 	}
-	fmt.Fprintln(w, "\nFlags:")
+	header := "\nFlags:"
 	cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
 		if f.Name == "help" || f.Hidden {
 			return
+		}
+		if header != "" {
+			fmt.Fprintln(w, header)
+			header = ""
 		}
 		name, text := pflag.UnquoteUsage(f)
 		line := "  --" + f.Name
