@@ -28,12 +28,8 @@ func Run(args []string) int {
 }
 
 // run runs ohwatch in env: tests run whole commands in-process through it.
-// The environment's variables that every command heeds are read here,
-// once.
 func run(args []string, env *session.Env) int {
-	e := *env
-	e.NoColor = e.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
-	e.Version = version
+	e := withProcessSettings(*env)
 	root := newRoot(&e)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
@@ -49,6 +45,15 @@ func run(args []string, env *session.Env) int {
 		name = cmd.Name()
 	}
 	return reportUsage(e.Stderr, name, err)
+}
+
+// withProcessSettings completes env with what every command heeds of the
+// process, read here once: NO_COLOR (no-color.org: set and not empty
+// turns colours off) and the version.
+func withProcessSettings(env session.Env) session.Env {
+	env.NoColor = env.Getenv("NO_COLOR") != ""
+	env.Version = version
+	return env
 }
 
 // exitCode ends a command with its exit code: a command's RunE returns it

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -16,8 +15,9 @@ import (
 // what SIGINT means (exit 130), where q is a plain quit.
 var ErrInterrupted = errors.New("interrupted")
 
-// Run shows the TUI until the user quits or ctx is cancelled. A non-empty
-// NO_COLOR in the environment turns colours off. Signals are the caller's:
+// Run shows the TUI until the user quits or ctx is cancelled.
+// Options.NoColor (the caller reads NO_COLOR) turns colours off. Signals
+// are the caller's:
 // they cancel ctx, which ends the program and restores the terminal.
 func Run(ctx context.Context, opts Options) error {
 	return run(ctx, opts, programColours(&opts.Profile)...)
@@ -35,9 +35,6 @@ func RunScreens(ctx context.Context, root Screen, extra ...tea.ProgramOption) er
 // run is Run with extra program options (tests give it their input and
 // output).
 func run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
-	if os.Getenv("NO_COLOR") != "" { // no-color.org: set and not empty
-		opts.NoColor = true
-	}
 	return runModel(ctx, New(opts), extra...)
 }
 
