@@ -47,7 +47,7 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 		line("  "+id, "%s · %d calls · prompt %s · completion %s", format.Cost(u.CostUSD, u.CostKnown),
 			u.LLMCalls, format.Count(u.PromptTokens), format.Count(u.CompletionTokens))
 	}
-	line("tasks", "%s", taskCounts(d.Tasks))
+	line("tasks", "%s", tasksText(d.Tasks))
 	for _, t := range d.Tasks {
 		fmt.Fprintf(&b, "  %s %s\n", checkbox(t.Status), t.Title)
 	}
@@ -93,22 +93,18 @@ func contextText(used, window int64, reported bool) string {
 	return format.Count(used) + " / " + format.Count(window)
 }
 
-func taskCounts(tasks []TaskDoc) string {
+// tasksText words a task list for the state text: "5: 2 done, 1 in
+// progress, 2 todo", or "none".
+func tasksText(tasks []TaskDoc) string {
 	if len(tasks) == 0 {
 		return "none"
 	}
-	var done, doing, todo int
+	var tally model.TaskTally
 	for _, t := range tasks {
-		switch t.Status {
-		case "done":
-			done++
-		case "in_progress":
-			doing++
-		default:
-			todo++
-		}
+		tally.Add(t.Status)
 	}
-	return fmt.Sprintf("%d: %d done, %d in progress, %d todo", len(tasks), done, doing, todo)
+	// A status the tracker does not define is still to do.
+	return fmt.Sprintf("%d: %d done, %d in progress, %d todo", len(tasks), tally.Done, tally.InProgress, tally.Todo+tally.Other)
 }
 
 func checkbox(status string) string {

@@ -353,7 +353,7 @@ func (w *FleetWatch) resultLine(code int, reason string) string {
 	}
 	what := "no conversations"
 	if len(parts) > 0 {
-		what = fmt.Sprintf("%s: %s", plural(w.f.Len(), "conversation"), strings.Join(parts, ", "))
+		what = fmt.Sprintf("%s: %s", format.Plural(w.f.Len(), "conversation"), strings.Join(parts, ", "))
 	}
 	head := "fleet"
 	switch {
@@ -374,13 +374,6 @@ func quoteTitle(t string) string {
 		return `""`
 	}
 	return `"` + t + `"`
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func jsonLine(v fleetLine) string {

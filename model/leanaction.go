@@ -150,7 +150,7 @@ func actionFallbackSummary(a *Action, path string) string {
 	case path != "":
 		return path
 	case a.TaskCommand == "plan":
-		return "plan " + taskCounts(a.Plan)
+		return "plan " + describeTasks(a.Plan)
 	case a.TaskCommand != "":
 		return a.ToolName + " " + a.TaskCommand
 	case a.ToolName != "":
@@ -231,7 +231,7 @@ func observationSummary(o *Observation, first string) string {
 		}
 		return joinSummary(label, "exit "+strconv.Itoa(*o.ExitCode))
 	case o.ObservationKind == "TaskTrackerObservation" && o.HasTaskList:
-		return taskCounts(o.TaskList)
+		return describeTasks(o.TaskList)
 	}
 	return joinSummary(label, first)
 }
@@ -330,21 +330,13 @@ func readTasks(r *leanReader, v []byte, field string) []Task {
 	return tasks
 }
 
-// taskCounts describes a task list: "5 tasks: 2 done, 1 in progress, 2 todo".
-func taskCounts(tasks []Task) string {
-	var done, doing, todo, other int
+// describeTasks describes a task list: "5 tasks: 2 done, 1 in progress, 2 todo".
+func describeTasks(tasks []Task) string {
+	var tally TaskTally
 	for _, t := range tasks {
-		switch t.Status {
-		case "done":
-			done++
-		case "in_progress":
-			doing++
-		case "todo", "":
-			todo++
-		default:
-			other++
-		}
+		tally.Add(t.Status)
 	}
+	done, doing, todo, other := tally.Done, tally.InProgress, tally.Todo, tally.Other
 	noun := "tasks"
 	if len(tasks) == 1 {
 		noun = "task"

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"ohwatch/client/files"
+	"ohwatch/format"
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -136,7 +137,11 @@ func (r *recording) finish(stderr io.Writer, code int) int {
 	}
 	switch {
 	case missed > 0:
-		fmt.Fprintf(stderr, "ohwatch: --record: %d %s not written to %s: %v%s\n", missed, plural(missed, "event was", "events were"), dir, err, also)
+		verb := "were"
+		if missed == 1 {
+			verb = "was"
+		}
+		fmt.Fprintf(stderr, "ohwatch: --record: %s %s not written to %s: %v%s\n", format.Plural(missed, "event"), verb, dir, err, also)
 	case err != nil:
 		fmt.Fprintf(stderr, "ohwatch: --record: %s is incomplete: %v%s\n", dir, err, also)
 	case baseErr != nil:
@@ -186,12 +191,4 @@ func (r *recording) finalBase() []byte {
 		return nil
 	}
 	return raw
-}
-
-// plural picks the singular or plural form for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -66,7 +67,7 @@ func (m *Conversation) attentionText() string {
 		n := len(m.log.Latest().Pending)
 		what := "waiting for your confirmation"
 		if n > 0 {
-			what += " of " + plural(n, "action")
+			what += " of " + format.Plural(n, "action")
 		}
 		if m.opts.Controls != nil {
 			return what + " · a accept · x reject · esc dismiss"

@@ -106,7 +106,7 @@ func (f *Fleet) heading() string {
 	sep := s.Muted.Render(s.Glyphs.Separator)
 	head := s.Title.Render("ohwatch") + sep + s.Bold.Render("fleet")
 	n := f.fleet.Len()
-	head += sep + plural(n, "conversation")
+	head += sep + format.Plural(n, "conversation")
 	if len(f.rows) != n {
 		head += " (" + strconv.Itoa(len(f.rows)) + " shown)"
 	}

@@ -146,10 +146,10 @@ func (h *header) statusLine(width int) string {
 		s.Muted.Render("steps ") + itoa(st.Steps),
 	}
 	if st.ErrorCount > 0 {
-		parts = append(parts, s.Error.Render(plural(st.ErrorCount, "error")))
+		parts = append(parts, s.Error.Render(format.Plural(st.ErrorCount, "error")))
 	}
 	if h.warnings > 0 {
-		parts = append(parts, s.Warn.Render(plural(h.warnings, "warning")))
+		parts = append(parts, s.Warn.Render(format.Plural(h.warnings, "warning")))
 	}
 	parts = append(parts, h.pos)
 	if h.branch != "" {
@@ -213,12 +213,4 @@ func (m *Conversation) positionBadge() string {
 		pos += s.Muted.Render(s.Glyphs.Separator) + s.Warn.Render("+"+strconv.Itoa(k)+" new")
 	}
 	return pos
-}
-
-// plural prints a count with its noun: "1 error", "3 errors".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return itoa(n) + " " + noun + "s"
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"ohwatch/format"
+	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
 )
@@ -44,12 +45,15 @@ func (p *summaryStrip) View() string {
 	if !st.MetricsReported() {
 		line1 = s.Muted.Render("metrics ") + s.Warn.Render(format.Unknown) + s.Muted.Render(" (none reported)")
 	}
-	done, total := taskCounts(st.Tasks)
+	var tasks model.TaskTally
+	for _, it := range st.Tasks.Items {
+		tasks.Add(it.Status)
+	}
 	line2 := s.Muted.Render("tasks ")
 	if st.Tasks.ChangedAt < 0 {
 		line2 += "-"
 	} else {
-		line2 += itoa(done) + "/" + itoa(total) + " done"
+		line2 += itoa(tasks.Done) + "/" + itoa(tasks.Total()) + " done"
 	}
 	if st.Tasks.TentativeAt >= 0 {
 		line2 += s.Warn.Render(" (plan proposed)")

@@ -56,13 +56,3 @@ func (p tasksPane) items(items []reducer.TaskItem) []string {
 	}
 	return out
 }
-
-// taskCounts returns how many items are done of how many.
-func taskCounts(t reducer.Tasks) (done, total int) {
-	for _, it := range t.Items {
-		if it.Status == "done" {
-			done++
-		}
-	}
-	return done, len(t.Items)
-}

@@ -30,8 +30,8 @@ func openJSONL(path string, size int64) (*Reader, error) {
 	name := filepath.Base(path)
 	r := &Reader{header: Conversation{Path: path}, total: size, close: f.Close}
 	// A file named after its conversation (<id>.jsonl) gives the id.
-	if id := model.NormalizeConversationID(strings.TrimSuffix(name, filepath.Ext(name))); isHexID(id) {
-		r.header.ID = id
+	if stem := strings.TrimSuffix(name, filepath.Ext(name)); model.IsConversationID(stem) {
+		r.header.ID = model.NormalizeConversationID(stem)
 	}
 	r.jobs = func(ctx context.Context) <-chan job { return jsonlJobs(ctx, f, name) }
 	return r, nil

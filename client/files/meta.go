@@ -95,7 +95,7 @@ func header(conv *Conversation, baseRaw, metaRaw []byte, dirName string) {
 		if parent == "" {
 			parent = m.ParentConversationID
 		}
-		if parent = model.NormalizeConversationID(parent); isHexID(parent) && parent != conv.ID {
+		if parent = model.NormalizeConversationID(parent); model.IsConversationID(parent) && parent != conv.ID {
 			conv.ParentID = parent
 			if m.ForkedFromConversationID != "" {
 				conv.ForkedFromEvent = model.SanitizeLine(m.ForkedFromEventID)
@@ -108,20 +108,6 @@ func header(conv *Conversation, baseRaw, metaRaw []byte, dirName string) {
 	case conv.Base != nil && conv.Base.Title != "":
 		conv.Title = model.SanitizeLine(conv.Base.Title)
 	}
-}
-
-// isHexID reports whether id is a normalised conversation id: 32
-// lowercase hex digits.
-func isHexID(id string) bool {
-	if len(id) != 32 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // userMessageProbe is how many of the first event files are read to find
