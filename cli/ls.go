@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -25,7 +26,8 @@ import (
 	"ohwatch/session"
 )
 
-// listing is one row of `ohwatch ls`, and one object of `ls --json`.
+// listing is one object of `ls --json`: a fleet row (fleet.Row) in the
+// JSON form ls has always printed.
 type listing struct {
 	ID           string    `json:"id"`
 	Title        string    `json:"title"`
@@ -41,6 +43,21 @@ type listing struct {
 	// by; ForkedFromEvent the event it was forked at.
 	ParentID        string `json:"parent_id,omitempty"`
 	ForkedFromEvent string `json:"forked_from_event_id,omitempty"`
+}
+
+// listed is one conversation of a one-shot listing: its fleet row, and
+// where it is on disk ("" for a server's).
+type listed struct {
+	row  fleet.Row
+	path string
+}
+
+// json is the conversation as `ls --json` prints it.
+func (l listed) json() listing {
+	r := l.row
+	return listing{ID: r.Ref.ID, Title: r.Title, Status: model.SanitizeLine(r.Verdict.Status), Verdict: model.SanitizeLine(r.Verdict.String()),
+		StatusFinal: r.Verdict.Final(), Events: r.Events, CostUSD: r.Cost, CostKnown: r.CostKnown, LastActivity: r.LastActivity,
+		Path: l.path, ParentID: r.ParentID, ForkedFromEvent: r.ForkedFromEvent}
 }
 
 func newList(env *session.Env) *cobra.Command {
@@ -73,7 +90,7 @@ func newList(env *session.Env) *cobra.Command {
 // named says the user gave it): in a terminal the fleet table over that
 // one source, else the rows as text or JSON.
 func list(ctx context.Context, env *session.Env, where string, named, asJSON bool, keyFile string, themeF themeFlag) int {
-	var rows []listing
+	var rows []listed
 	if session.IsURL(where) {
 		key, err := session.Key(keyFile, "", env.Getenv, env.Stderr)
 		if err != nil {
@@ -119,17 +136,18 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 		}
 	}
 	if asJSON {
-		if rows == nil {
-			rows = []listing{}
+		docs := make([]listing, len(rows))
+		for i, l := range rows {
+			docs[i] = l.json()
 		}
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(rows); err != nil {
+		if err := enc.Encode(docs); err != nil {
 			return 1
 		}
 		return 0
 	}
-	writeListing(env.Stdout, rows)
+	writeListing(env.Stdout, rows, time.Now())
 	return 0
 }
 
@@ -161,24 +179,32 @@ func exitForError(err error) int {
 	return 1
 }
 
-func listLocal(ctx context.Context, root string, stderr io.Writer) ([]listing, error) {
+// listLocal lists the conversations of a local root, each with the
+// verdict every other surface gives it.
+func listLocal(ctx context.Context, root string, stderr io.Writer) ([]listed, error) {
 	list, err := files.ListContext(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]listing, 0, len(list))
+	rows := make([]listed, 0, len(list))
 	for _, s := range list {
 		for _, w := range s.Warnings {
 			fmt.Fprintf(stderr, "ohwatch ls: %s: %s\n", s.ID, model.SanitizeLine(w))
 		}
-		rows = append(rows, recordedVerdict(ctx, listing{ID: s.ID, Title: s.Title, Status: s.Status, Events: s.Events,
-			CostUSD: s.CostUSD, CostKnown: s.CostKnown, LastActivity: s.LastActivity, Path: s.Path,
-			ParentID: s.ParentID, ForkedFromEvent: s.ForkedFromEvent}))
+		r := fleet.Row{Ref: model.ConversationRef{Source: root, Kind: model.SourceLocal, ID: s.ID}, Title: model.SanitizeLine(s.Title),
+			Events: s.Events, Cost: s.CostUSD, CostKnown: s.CostKnown, MetricsReported: s.CostKnown, LastActivity: s.LastActivity,
+			ParentID: model.SanitizeLine(s.ParentID), ForkedFromEvent: model.SanitizeLine(s.ForkedFromEvent)}
+		rows = append(rows, listed{row: recordedVerdict(ctx, r, s.Status, s.Path), path: s.Path})
 	}
 	return rows, nil
 }
 
-func listServer(ctx context.Context, url, key string) ([]listing, error) {
+// countWorkers bounds the event counts asked of a server at once.
+const countWorkers = 8
+
+// listServer lists the conversations of an agent-server with their REST
+// status; their event counts are asked for side by side.
+func listServer(ctx context.Context, url, key string) ([]listed, error) {
 	c, err := agentserver.New(url, key)
 	if err != nil {
 		return nil, err
@@ -187,19 +213,33 @@ func listServer(ctx context.Context, url, key string) ([]listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]listing, 0, len(infos))
-	for _, info := range infos {
-		row := listing{ID: info.ID, Title: info.Title, Status: info.ExecutionStatus, LastActivity: info.UpdatedAt, Events: -1,
-			ParentID: info.ParentID(), ForkedFromEvent: info.ForkedFromEventID}
-		row = serverVerdict(row)
-		if n, err := c.CountEvents(ctx, info.ID); err == nil {
-			row.Events = n
-		}
+	rows := make([]listed, len(infos))
+	for i, info := range infos {
+		r := fleet.Row{Ref: model.ConversationRef{Source: c.BaseURL(), Kind: model.SourceServer, ID: info.ID}, Title: model.SanitizeLine(info.Title),
+			LastActivity: info.UpdatedAt, Events: -1, ParentID: model.SanitizeLine(info.ParentID()), ForkedFromEvent: model.SanitizeLine(info.ForkedFromEventID),
+			Verdict: serverVerdict(info.ExecutionStatus)}
 		if info.Base != nil && info.Base.Stats != nil {
-			row.CostUSD, row.CostKnown = statsCost(info.Base.Stats)
+			r.Cost, r.CostKnown = statsCost(info.Base.Stats)
+			r.MetricsReported = r.CostKnown
 		}
-		rows = append(rows, row)
+		rows[i] = listed{row: r}
 	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(countWorkers, len(rows)) {
+		wg.Go(func() {
+			for i := range next {
+				if n, err := c.CountEvents(ctx, rows[i].row.Ref.ID); err == nil {
+					rows[i].row.Events = n
+				}
+			}
+		})
+	}
+	for i := range rows {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	return rows, nil
 }
 
@@ -210,29 +250,31 @@ func statsCost(s *model.Stats) (float64, bool) {
 	return cost, cost > 0 || (tokens == 0 && len(s.UsageToMetrics) > 0)
 }
 
-func writeListing(w io.Writer, rows []listing) {
+// writeListing prints the rows as text, the fleet table's cells (its
+// columns' words at now) with the id, the whole verdict and the events,
+// each fork or delegated conversation under its parent.
+func writeListing(w io.Writer, rows []listed, now time.Time) {
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "no conversations")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATUS\tEVENTS\tCOST\tLAST ACTIVITY\tTITLE")
+	fmt.Fprintf(tw, "ID\tSTATUS\tEVENTS\t%s\t%s\t%s\n", fleet.ColCost.Name(), fleet.ColActivity.Name(), fleet.ColTitle.Name())
 	for _, n := range underParents(rows) {
-		r := rows[n.Index]
-		events := fmt.Sprint(r.Events)
+		r := rows[n.Index].row
+		events := format.Count(int64(r.Events))
 		if r.Events < 0 {
-			events = "?"
+			events = format.Unknown
 		}
-		cost := format.Cost(r.CostUSD, r.CostKnown || r.CostUSD > 0)
-		last := "-"
-		if !r.LastActivity.IsZero() {
-			last = r.LastActivity.UTC().Format("2006-01-02 15:04")
+		status := "-"
+		if r.Verdict.Status != "" {
+			status = model.SanitizeLine(r.Verdict.String())
 		}
-		title := truncateTitle(r.Title, 60)
+		title := fleet.ColTitle.Text(r, now)
 		if n.Depth > 0 {
 			title = strings.Repeat("  ", n.Depth-1) + "└ " + title
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, orDashMain(r.Verdict), events, cost, last, title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", model.SanitizeLine(r.Ref.ID), status, events, fleet.ColCost.Text(r, now), fleet.ColActivity.Text(r, now), title)
 	}
 	tw.Flush()
 }
@@ -240,31 +282,15 @@ func writeListing(w io.Writer, rows []listing) {
 // underParents orders rows so that each fork or delegated conversation
 // follows its parent (deeper by one), keeping the rows' order otherwise, as
 // the fleet table does.
-func underParents(rows []listing) []fleet.Placed {
+func underParents(rows []listed) []fleet.Placed {
 	at := make(map[string]int, len(rows))
 	for i, r := range rows {
-		at[r.ID] = i
+		at[r.row.Ref.ID] = i
 	}
 	return fleet.Nest(len(rows), func(i int) int {
-		if p, ok := at[rows[i].ParentID]; ok && rows[i].ParentID != "" {
+		if p, ok := at[rows[i].row.ParentID]; ok && rows[i].row.ParentID != "" {
 			return p
 		}
 		return -1
 	})
-}
-
-func orDashMain(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func truncateTitle(s string, n int) string {
-	s = model.SanitizeLine(s)
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

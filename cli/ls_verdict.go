@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"ohwatch/fleet"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/session"
@@ -14,32 +15,30 @@ import (
 // it is enough; a recording without one (the CLI's, a JSONL export) is
 // folded to find it, and its cost is then known only if it reported
 // metrics.
-func recordedVerdict(ctx context.Context, r listing) listing {
-	if v, ok := reducer.BaseVerdict(&model.BaseState{ExecutionStatus: r.Status}); ok {
-		return withVerdict(r, v)
+func recordedVerdict(ctx context.Context, r fleet.Row, status, path string) fleet.Row {
+	if v, ok := reducer.BaseVerdict(&model.BaseState{ExecutionStatus: status}); ok {
+		r.Verdict = v
+		return r
 	}
-	_, log, err := session.LoadLog(ctx, r.Path)
+	_, log, err := session.LoadLog(ctx, path)
 	if err != nil {
 		return r // its warnings were said; "-" is all there is to say
 	}
 	s := log.Latest()
 	if !r.CostKnown {
 		c := s.Metrics.Combined
-		r.CostUSD, r.CostKnown = c.CostUSD, s.MetricsReported() && c.CostKnown
+		r.Cost, r.CostKnown = c.CostUSD, s.MetricsReported() && c.CostKnown
+		r.MetricsReported = s.MetricsReported()
 	}
-	return withVerdict(r, s.Verdict(true))
+	r.Verdict = s.Verdict(true)
+	return r
 }
 
 // serverVerdict words a server's status: the agent-server's REST answer is
 // its current status, confirmed when it says finished.
-func serverVerdict(r listing) listing {
-	if r.Status == "" {
-		return r
+func serverVerdict(status string) reducer.Verdict {
+	if status == "" {
+		return reducer.Verdict{}
 	}
-	return withVerdict(r, reducer.Verdict{Status: r.Status, Source: reducer.SourceREST, Confirmed: r.Status == model.StatusFinished})
-}
-
-func withVerdict(r listing, v reducer.Verdict) listing {
-	r.Status, r.Verdict, r.StatusFinal = model.SanitizeLine(v.Status), model.SanitizeLine(v.String()), v.Final()
-	return r
+	return reducer.Verdict{Status: status, Source: reducer.SourceREST, Confirmed: status == model.StatusFinished}
 }
