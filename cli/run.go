@@ -32,6 +32,12 @@ func run(args []string, env *session.Env) int {
 	e := withProcessSettings(*env)
 	root := newRoot(&e)
 	root.SetArgs(args)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		if dash := singleDashFlag(cmd, args); dash != nil {
+			return dash
+		}
+		return err
+	})
 	cmd, err := root.ExecuteC()
 	var code exitCode
 	switch {
@@ -92,7 +98,6 @@ func newRoot(env *session.Env) *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.Version = versionLine(version, readBuildInfo())
 	root.Flags().BoolP("version", "v", false, "print the version and the commit it was built from")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	root.AddCommand(newDemo(env), newWatch(env), newCloud(env), newReplay(env), newList(env), newFleet(env),
 		newState(env), newExport(env), newServe(env), newGen(env), newVersion(env))
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {

@@ -66,6 +66,21 @@ func flagMistake(msg string) string {
 	return msg
 }
 
+// singleDashFlag finds a long flag of cmd typed with one dash (-headless),
+// which the parser would read as a row of one-letter flags.
+func singleDashFlag(cmd *cobra.Command, args []string) error {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(name) > 1 && cmd.Flags().Lookup(name) != nil {
+			return usageErr(fmt.Sprintf("unknown flag %s", a), fmt.Sprintf("flags take two dashes: --%s", name))
+		}
+	}
+	return nil
+}
+
 // rootHelp prints ohwatch's help: every command, its summary and its
 // usage line with its key flags, and the exit codes.
 func rootHelp(w io.Writer, root *cobra.Command) {

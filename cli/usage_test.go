@@ -55,6 +55,10 @@ func TestBadUsageNamesTheMistake(t *testing.T) {
 		{[]string{"export", rec, "--branch", "nope"}, `ohwatch export: --branch: no event "nope" in this recording`, "HEAD's path"},
 		{[]string{"watch", "http://127.0.0.1:1", "--conversation", id, "--session-key-file", "/does/not/exist"}, "--session-key-file: open /does/not/exist", "SESSION_API_KEY"},
 		{[]string{"nonsense"}, `ohwatch: unknown command "nonsense"`, "replay, serve, state"},
+		{[]string{"replay", rec, "-headless"}, "ohwatch replay: unknown flag -headless", "flags take two dashes: --headless"},
+		{[]string{"export", rec, "-o"}, "ohwatch export: -o needs a value", "ohwatch export -h"},
+		{[]string{"help", "nonsense"}, `ohwatch help: unknown command "nonsense"`, "ohwatch help"},
+		{[]string{"completion", "tcsh"}, `ohwatch completion: no completion for the shell "tcsh"`, "bash|zsh|fish"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			code, out, errs := runCmd(t, map[string]string{"OH_API_KEY": "k"}, tc.args...)
