@@ -114,6 +114,7 @@ func newRoot(env *session.Env) *cobra.Command {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.Short = "print a shell completion script: completion bash|zsh|fish|powershell"
+			c.Args = cobra.ArbitraryArgs
 			c.RunE = func(_ *cobra.Command, args []string) error {
 				const hint = "ohwatch completion bash|zsh|fish|powershell"
 				if len(args) == 0 {
