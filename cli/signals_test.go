@@ -25,7 +25,7 @@ var signalNames = map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SI
 func buildBinary(t *testing.T, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "ohwatch")
-	cmd := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, "ohwatch")
+	cmd := exec.Command("go", "build", "-o", bin, "ohwatch")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
