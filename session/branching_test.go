@@ -184,5 +184,27 @@ func serveEcho(t *testing.T, id string) (context.Context, *serve.Server, *agents
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The replay plays on its own: a fork from one of its events needs
+	// the server to hold that event, so wait until a watch has seen them
+	// all.
+	wctx, endWatch := context.WithCancel(ctx)
+	defer endWatch()
+	feed := c.Watch(wctx, id, agentserver.WatchOptions{FirstAttempts: 3})
+	seen := map[string]bool{}
+	for _, ev := range evs {
+		for !seen[ev.ID] {
+			select {
+			case b, ok := <-feed:
+				if !ok {
+					t.Fatalf("the watch ended with %d of %d events", len(seen), len(evs))
+				}
+				for _, got := range b.Events {
+					seen[got.ID] = true
+				}
+			case <-time.After(15 * time.Second): // a failure bound, not a pace
+				t.Fatalf("the server played %d of %d events", len(seen), len(evs))
+			}
+		}
+	}
 	return ctx, srv, c, evs
 }
