@@ -88,8 +88,6 @@ const testsPassAll = existingTestsPass + evictionTestPass + `=== RUN   TestGetRe
 --- PASS: TestGetRefreshesRecency (0.00s)
 ` + hitRatePassRun + `ok  	github.com/northwind-labs/ttlcache	0.119s`
 
-const vetOutput = ``
-
 // testGoroutineOrigin is where the race detector says both racing test
 // goroutines were started: the same line of the same test.
 const testGoroutineOrigin = `  github.com/northwind-labs/ttlcache.TestConcurrentUse()
@@ -237,15 +235,6 @@ diff --git a/cache.go b/cache.go
  		c.stats.Evictions++
  	}
  }`
-
-const goDocOutput = `package ttlcache // import "github.com/northwind-labs/ttlcache"
-
-Package ttlcache is a small in-memory LRU cache whose entries expire after a
-fixed time to live.
-
-type Cache[K comparable, V any] struct{ ... }
-    func New[K comparable, V any](capacity int, ttl time.Duration) *Cache[K, V]
-type Stats struct{ ... }`
 
 // wcOutput is ` + "`" + `wc -l` + "`" + ` of cache.go and cache_test.go.
 func wcOutput(cache, test string) string {

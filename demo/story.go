@@ -77,14 +77,6 @@ func (s *story) run(r *gen.Response, cmd string, timeout int, summary string, to
 	s.emit(s.b.TerminalResult(a, output, exit))
 }
 
-// view reads a whole file.
-func (s *story) view(r *gen.Response, path, summary string) {
-	a := s.b.ViewFile(r, path, 0, 0, summary)
-	s.emit(a.Raw)
-	s.wait(40)
-	s.emit(s.b.ViewFileResult(a, s.files[path]))
-}
-
 // edit replaces oldStr by newStr in path and keeps the new file.
 func (s *story) edit(r *gen.Response, path, oldStr, newStr, summary string) {
 	if !strings.Contains(s.files[path], oldStr) {

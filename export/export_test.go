@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
@@ -32,55 +33,78 @@ func logOf(evs []model.Event) *reducer.Log {
 
 func TestStateOfRecordings(t *testing.T) {
 	dir := filepath.Join(upstream.Dir(t), "trajectories")
-	tests := []struct {
-		name      string
-		status    string
-		tasks     int
-		confirmed bool
-	}{
-		{"simple_echo_hello_world", model.StatusFinished, 0, false},
-		{"creating_agent_plan", model.StatusFinished, 5, false},
-	}
-	for _, tt := range tests {
+	for _, tt := range []stateCase{
+		{"simple_echo_hello_world", model.StatusFinished, 0, false, 0},
+		{"creating_agent_plan", model.StatusFinished, 5, false, 0},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
-			evs := testevents.Recorded(t, filepath.Join(dir, tt.name))
-			log := logOf(evs)
-			doc := State(log, -1, []string{"warn " + hostileText}, true)
-			if doc.Events != len(evs) || doc.At != len(evs) {
-				t.Errorf("events %d at %d, want %d", doc.Events, doc.At, len(evs))
-			}
-			if doc.ExecutionStatus != tt.status || doc.StatusConfirmed != tt.confirmed {
-				t.Errorf("status %q confirmed %v, want %q %v", doc.ExecutionStatus, doc.StatusConfirmed, tt.status, tt.confirmed)
-			}
-			if len(doc.Tasks) != tt.tasks {
-				t.Errorf("%d tasks, want %d", len(doc.Tasks), tt.tasks)
-			}
-			if doc.Kinds["MessageEvent"] == 0 {
-				t.Errorf("kinds %v count no MessageEvent", doc.Kinds)
-			}
-			var buf bytes.Buffer
-			if err := WriteState(&buf, doc); err != nil {
-				t.Fatal(err)
-			}
-			var back map[string]any
-			if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
-				t.Fatalf("state JSON does not parse: %v", err)
-			}
-			for _, key := range []string{"events", "at", "execution_status", "status_source", "status_confirmed", "iteration",
-				"steps", "metrics", "tasks", "pending_actions", "errors", "kinds", "unknown_kinds", "duplicates", "warnings"} {
-				if _, ok := back[key]; !ok {
-					t.Errorf("state JSON lacks %q", key)
-				}
-			}
-			buf.Reset()
-			if err := WriteStateText(&buf, "id"+hostileText, "title"+hostileText, doc); err != nil {
-				t.Fatal(err)
-			}
-			checkInert(t, buf.String())
-			if !strings.Contains(buf.String(), "status         "+tt.status) {
-				t.Errorf("state text lacks the status line:\n%s", buf.String())
-			}
+			checkState(t, tt, testevents.Recorded(t, filepath.Join(dir, tt.name)))
 		})
+	}
+}
+
+// TestStateOfFixtures is TestStateOfRecordings over the project's own
+// recordings (in every clone): one without status updates, and one with
+// confirmations, a rejection, an error and a condensation.
+func TestStateOfFixtures(t *testing.T) {
+	for _, tt := range []stateCase{
+		{fixtures.CLI, model.StatusFinished, 4, false, 0},
+		{fixtures.Situations, model.StatusFinished, 0, false, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			checkState(t, tt, testevents.Recorded(t, fixtures.Path(t, tt.name)))
+		})
+	}
+}
+
+// stateCase is what the state document of a recording must say.
+type stateCase struct {
+	name      string
+	status    string
+	tasks     int
+	confirmed bool
+	errors    int
+}
+
+// checkState checks the state document of a whole recording, its JSON and
+// its text form, which must be inert whatever the text it carries.
+func checkState(t *testing.T, tt stateCase, evs []model.Event) {
+	t.Helper()
+	log := logOf(evs)
+	doc := State(log, -1, []string{"warn " + hostileText}, true)
+	if doc.Events != len(evs) || doc.At != len(evs) {
+		t.Errorf("events %d at %d, want %d", doc.Events, doc.At, len(evs))
+	}
+	if doc.ExecutionStatus != tt.status || doc.StatusConfirmed != tt.confirmed {
+		t.Errorf("status %q confirmed %v, want %q %v", doc.ExecutionStatus, doc.StatusConfirmed, tt.status, tt.confirmed)
+	}
+	if len(doc.Tasks) != tt.tasks || doc.Errors != tt.errors {
+		t.Errorf("%d tasks %d errors, want %d and %d", len(doc.Tasks), doc.Errors, tt.tasks, tt.errors)
+	}
+	if doc.Kinds["MessageEvent"] == 0 {
+		t.Errorf("kinds %v count no MessageEvent", doc.Kinds)
+	}
+	var buf bytes.Buffer
+	if err := WriteState(&buf, doc); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatalf("state JSON does not parse: %v", err)
+	}
+	for _, key := range []string{"events", "at", "execution_status", "status_source", "status_confirmed", "iteration",
+		"steps", "metrics", "tasks", "pending_actions", "errors", "kinds", "unknown_kinds", "duplicates", "warnings"} {
+		if _, ok := back[key]; !ok {
+			t.Errorf("state JSON lacks %q", key)
+		}
+	}
+	buf.Reset()
+	if err := WriteStateText(&buf, "id"+hostileText, "title"+hostileText, doc); err != nil {
+		t.Fatal(err)
+	}
+	checkInert(t, buf.String())
+	if !strings.Contains(buf.String(), "status         "+tt.status) {
+		t.Errorf("state text lacks the status line:\n%s", buf.String())
 	}
 }
 

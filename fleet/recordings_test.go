@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ohwatch/format"
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
@@ -148,4 +149,42 @@ func firstUserSummary(evs []model.Event) string {
 		}
 	}
 	return ""
+}
+
+// TestFixtureRowEqualsReducer is TestRecordingsRowEqualsReducer over the
+// project's own recordings (in every clone): a recording without status
+// updates, one with confirmations, a rejection, an error and a
+// condensation, and one with unknown kinds, each beside another
+// conversation in the same slices.
+func TestFixtureRowEqualsReducer(t *testing.T) {
+	t.Parallel()
+	other := testevents.Recorded(t, fixtures.Path(t, fixtures.SDK))
+	for _, name := range []string{fixtures.CLI, fixtures.Situations, fixtures.Unknown} {
+		for _, end := range []model.Phase{model.PhaseLive, model.PhaseDone} {
+			t.Run(name+"/"+end.String(), func(t *testing.T) {
+				evs := testevents.Recorded(t, fixtures.Path(t, name))
+				ref := model.ConversationRef{Source: "/root", Kind: model.SourceLocal, ID: name}
+				oref := model.ConversationRef{Source: "/root", Kind: model.SourceLocal, ID: "other"}
+				f := New()
+				ups := interleave(stream(ref, evs, end), stream(oref, other, model.PhaseLive))
+				for len(ups) > 0 {
+					n := min(3, len(ups))
+					f.Apply(ups[:n])
+					ups = ups[n:]
+				}
+				r, ok := f.Row(ref)
+				if !ok {
+					t.Fatal("no row")
+				}
+				wantRow(t, r, evs, end == model.PhaseDone)
+				// A long first message is cut to the title's width.
+				if title := strings.TrimSuffix(r.Title, "…"); title == "" || !strings.HasPrefix(firstUserSummary(evs), title) {
+					t.Errorf("title %q, want the first user message %q", r.Title, firstUserSummary(evs))
+				}
+				if r2, _ := f.Row(oref); r2.Events != len(other) {
+					t.Errorf("the other conversation has %d events, want %d", r2.Events, len(other))
+				}
+			})
+		}
+	}
 }

@@ -417,3 +417,16 @@ func (b *Builder) AgentError(a Action, message string) []byte {
 	b.buf = append(b.buf, `,"classification":{"kind":"agent_action","retryable":true,"user_action":"none"}`...)
 	return b.end(id, model.KindAgentError, viewEvent)
 }
+
+// UserReject is the UserRejectObservation the agent-server writes when the
+// user rejects a while it waits for confirmation: a never runs, and this
+// takes its observation's place.
+func (b *Builder) UserReject(a Action, reason string) []byte {
+	id := b.begin("environment")
+	b.buf = appendStringField(b.buf, "tool_name", a.ToolName)
+	b.buf = appendStringField(b.buf, "tool_call_id", a.ToolCallID)
+	b.buf = appendStringField(b.buf, "action_id", a.ID)
+	b.buf = appendStringField(b.buf, "rejection_reason", reason)
+	b.buf = appendStringField(b.buf, "rejection_source", "user")
+	return b.end(id, model.KindUserReject, viewEvent)
+}

@@ -20,7 +20,8 @@ type treeNode struct {
 // last event that became HEAD, whose path back to the root holds every
 // event written after the last navigation.
 func TestBranchesNavigate(t *testing.T) {
-	for _, tt := range []struct{ events, branches int }{{300, 1}, {3000, 5}, {20000, 40}} {
+	t.Parallel()
+	for _, tt := range []struct{ events, branches int }{{300, 1}, {3000, 5}, {10000, 20}} {
 		o := Options{Events: tt.events, Seed: 21, Branches: tt.branches}
 		raws := collect(t, o)
 		evs := make([]treeNode, len(raws))

@@ -181,16 +181,11 @@ func (b *Builder) end(id, kind string, k eventKind) []byte {
 	return out
 }
 
-// Trail is the end of HEAD's path, oldest first: the ids of up to
-// trailLen recent tree events Navigate can move HEAD to. Read-only.
-func (b *Builder) Trail() []string {
-	return b.trail[max(0, len(b.trail)-trailLen):]
-}
-
 // Navigate moves HEAD back to the event id on HEAD's path, as the
 // agent-server's navigate does: nothing is written, the events after it
 // leave the conversation (and the LLM's view), and the next event names it
-// as its parent_id. It reports whether id is in Trail.
+// as its parent_id. It reports whether id is recent enough on HEAD's path
+// to move back to (the last trailLen events of it always are).
 func (b *Builder) Navigate(id string) bool {
 	k := slices.Index(b.trail, id)
 	if k < 0 {

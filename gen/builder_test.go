@@ -129,3 +129,22 @@ func TestCostsFollowClaudePrices(t *testing.T) {
 		t.Errorf("context window %d, per turn %d", p.ContextWindow, p.PerTurn)
 	}
 }
+
+// TestUserRejectAnswersTheAction: a rejection decodes as the
+// UserRejectObservation of the action it names, a user's, with its reason.
+func TestUserRejectAnswersTheAction(t *testing.T) {
+	b := newTestBuilder()
+	r := b.CallLLM(time.Second, 10, "", "")
+	a := b.Terminal(r, "git push --force", 60, "Force-push", RiskHigh)
+	ev, err := model.Decode(b.UserReject(a, "not on main"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, ok := ev.Body.(*model.UserReject)
+	if !ok || ev.Kind != model.KindUserReject {
+		t.Fatalf("decoded %s %T, want a UserRejectObservation", ev.Kind, ev.Body)
+	}
+	if u.ActionID != a.ID || u.ToolCallID != a.ToolCallID || u.ToolName != a.ToolName || u.Reason != "not on main" || u.RejectionSource != "user" {
+		t.Fatalf("rejection %+v does not answer action %s (%s)", u, a.ID, a.ToolCallID)
+	}
+}

@@ -16,6 +16,7 @@ import (
 // fork's own events hanging from the fork point, base_state.json with the
 // fork's id, HEAD on its own events and stats counting only its own calls.
 func TestWriteRootForks(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	o := Options{Events: 2000, Seed: 5, Branches: 3, Forks: 2}
 	dirs, err := WriteRoot(root, o)

@@ -19,7 +19,6 @@ var (
 		"TestHandleBalance", "TestHandleBalanceBadAt", "TestRoutes", "TestRecordStampsUTC"}
 	packages = []string{"internal/ledger", "internal/api", "internal/store", "internal/money", "cmd/ledgerd"}
 	grepPats = []string{"cutoff", "time.Now", "ErrUnknownAccount", "Postings()", "json.NewEncoder", "Validate()", "UTC()"}
-	authors  = []string{"Dana Whitfield", "Kenji Mori", "Priya Raman", "Tomás Ortega", "openhands"}
 	commits  = []string{"ledger: add Accounts helper", "api: parse ?at= as RFC3339", "store: batch inserts",
 		"ci: cache go build", "money: reject NaN amounts", "journal: validate before stamping",
 		"docs: document the balance endpoint", "api: return 422 on unknown account", "deps: bump x/sync",

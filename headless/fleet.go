@@ -87,9 +87,6 @@ func NewFleetWatch(opts FleetOptions) *FleetWatch {
 		sourceConn: map[string]model.ConnState{}}
 }
 
-// Fleet is the fleet the watch folds into.
-func (w *FleetWatch) Fleet() *fleet.Fleet { return w.f }
-
 // Handle folds one slice of updates and returns its lines (each ending in
 // a newline, sanitised), whether the watch is done by its --until and, when
 // it is, the exit code. Once done, the result line is among the lines.

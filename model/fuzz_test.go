@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"ohwatch/internal/upstream"
 )
 
 // hostileEvents are crafted events with escapes, wrong types and odd shapes
@@ -24,8 +26,10 @@ var hostileEvents = []string{
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, raw := range recordedEvents(f) {
-		f.Add(raw)
+	if upstream.Present(f) {
+		for _, raw := range recordedEvents(f) {
+			f.Add(raw)
+		}
 	}
 	for _, s := range hostileEvents {
 		f.Add([]byte(s))

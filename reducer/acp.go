@@ -26,7 +26,6 @@ func (s *State) applyACP(i int, ev model.Event, b *model.ACPToolCall) {
 	if b.IsError && !(seen && old.IsError) {
 		s.addError(i, ev.Kind, joinNonEmpty(b.Title, b.Status))
 	}
-	return
 }
 
 func (n *acpNode) find(id string) (ACPCall, bool) {

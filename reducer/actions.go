@@ -39,7 +39,6 @@ func (s *State) countResponse(i int, ev model.Event, id string, step bool) {
 	if c := s.Metrics.Combined; s.Steps > 0 && c.LLMCalls == 0 && c.Tokens() == 0 && c.CostUSD == 0 {
 		s.Metrics.Combined.CostKnown = false
 	}
-	return
 }
 
 // applyAction handles an ActionEvent: a tool call that is pending until its
@@ -73,7 +72,6 @@ func (s *State) applyAction(i int, ev model.Event, a *model.Action) {
 	case s.Status != model.StatusWaitingForConfirmation:
 		s.infer(i, ev.Time, model.StatusRunning)
 	}
-	return
 }
 
 // applyObservation handles a tool result: it settles its action, may carry
@@ -93,7 +91,6 @@ func (s *State) applyObservation(i int, ev model.Event, o *model.Observation) {
 		return
 	}
 	s.resume(i, ev)
-	return
 }
 
 // applyReject handles a UserRejectObservation: the action is settled
@@ -104,7 +101,6 @@ func (s *State) applyReject(i int, ev model.Event, r *model.UserReject) {
 	if r.RejectionSource != "hook" && len(s.Pending) == 0 {
 		s.infer(i, ev.Time, model.StatusIdle)
 	}
-	return
 }
 
 // applyAgentError handles an AgentErrorEvent: it takes the place of the
@@ -114,7 +110,6 @@ func (s *State) applyAgentError(i int, ev model.Event, e *model.AgentError) {
 	s.settle("", e.ToolCallID)
 	s.addError(i, ev.Kind, e.Error)
 	s.resume(i, ev)
-	return
 }
 
 // resume infers running once no action awaits confirmation: a result
@@ -128,7 +123,6 @@ func (s *State) resume(i int, ev model.Event) {
 		return
 	}
 	s.infer(i, ev.Time, model.StatusRunning)
-	return
 }
 
 // settle removes the pending action with this id (or, when actionID is
@@ -147,14 +141,12 @@ func (s *State) settle(actionID, toolCallID string) {
 			return
 		}
 	}
-	return
 }
 
 // addError records one error.
 func (s *State) addError(i int, kind, text string) {
 	s.errors = s.errors.push(ErrorRef{Index: i, Kind: kind, Text: text})
 	s.ErrorCount++
-	return
 }
 
 // appendPending returns a new slice: the old one may be shared by other
@@ -193,5 +185,4 @@ func taskItems(ts []model.Task) []TaskItem {
 // applyCondensation marks the forgotten events; they stay in the log.
 func (s *State) applyCondensation(c *model.Condensation) {
 	s.forgotten = s.forgotten.forget(c.ForgottenIDs)
-	return
 }

@@ -103,7 +103,6 @@ func (s *State) attributeByResponse(i int, id string) {
 		m = m.withCall(c)
 	}
 	s.setMetrics(i, m)
-	return
 }
 
 // attributeByTime adds the base's calls without response id whose cost
@@ -125,7 +124,6 @@ func (s *State) attributeByTime(i int, at time.Time) {
 	}
 	s.attributed = n
 	s.setMetrics(i, m)
-	return
 }
 
 // withCall returns m with one more LLM call; ByUsage is copied, never

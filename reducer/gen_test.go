@@ -10,8 +10,9 @@ import (
 )
 
 func TestGeneratedEveryPrefixEqualsFold(t *testing.T) {
-	evs := testevents.Generated(t, 100000, 1)
-	// A short checkpoint distance keeps 100k seeks fast; the default
+	t.Parallel()
+	evs := testevents.Generated(t, 30000, 1)
+	// A short checkpoint distance keeps 30k seeks fast; the default
 	// distance is covered on a shorter prefix of the same log.
 	log := newLogEvery(nil, 0, 4)
 	log.Append(evs...)
@@ -33,6 +34,7 @@ func TestGeneratedEveryPrefixEqualsFold(t *testing.T) {
 // a generated log and derives the metrics from its base_state.json alone:
 // at every LLM step they must equal what the stats updates said.
 func TestMetricsAttributionMatchesStatsUpdates(t *testing.T) {
+	t.Parallel()
 	const n = 3000
 	opts := gen.Options{Events: n, Seed: 3}
 	base, err := model.DecodeBaseState(gen.BaseState(opts))
@@ -86,6 +88,7 @@ func TestMetricsAttributionMatchesStatsUpdates(t *testing.T) {
 // event, every State is the fold of its own path, and HEAD's state leaves
 // out what the abandoned branches did.
 func TestGeneratedBranchedFoldsThePath(t *testing.T) {
+	t.Parallel()
 	o := gen.Options{Events: 6000, Seed: 3, Branches: 5}
 	var raws [][]byte
 	for raw := range gen.Events(o) {

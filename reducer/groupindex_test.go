@@ -15,6 +15,7 @@ import (
 // recording and of a generated conversation, over random group sets
 // (empty, one group, several, all).
 func TestGroupIndexAgreesWithAScan(t *testing.T) {
+	t.Parallel()
 	if model.NumGroups() > 64 {
 		t.Fatalf("%d groups do not fit a GroupSet", model.NumGroups())
 	}

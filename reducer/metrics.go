@@ -47,14 +47,12 @@ func (s *State) applyStats(i int, st *model.Stats) {
 		return
 	}
 	s.setMetrics(i, m)
-	return
 }
 
 // setMetrics records new metrics set by event i.
 func (s *State) setMetrics(i int, m Metrics) {
 	s.Metrics = m
 	s.MetricsAt = i
-	return
 }
 
 // metricsFromStats builds Metrics from a ConversationStats. When the

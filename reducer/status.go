@@ -23,7 +23,6 @@ func (s *State) setStatus(i int, at time.Time, status string, src StatusSource, 
 	}
 	s.StatusSource = src
 	s.StatusConfirmed = confirmed
-	return
 }
 
 // infer sets a status read from content. Once a real execution_status has
@@ -33,7 +32,6 @@ func (s *State) infer(i int, at time.Time, status string) {
 		return
 	}
 	s.setStatus(i, at, status, SourceInferred, false)
-	return
 }
 
 // applyStateUpdate applies a per-field update or a full_state snapshot.
@@ -70,7 +68,6 @@ func (s *State) applyStateUpdate(i int, ev model.Event, u *model.StateUpdate) {
 	if u.Stats != nil && !stale {
 		s.applyStats(i, u.Stats)
 	}
-	return
 }
 
 // applyMessage handles a MessageEvent: a user message starts a turn (and a
@@ -91,7 +88,6 @@ func (s *State) applyMessage(i int, ev model.Event, m *model.Message) {
 		// follow-up) continues the run.
 		s.infer(i, ev.Time, model.StatusRunning)
 	}
-	return
 }
 
 // applyBase applies base_state.json, which describes the end of the log:
@@ -115,7 +111,6 @@ func (s *State) applyBase(i int, at time.Time) {
 			s.setMetrics(i, m)
 		}
 	}
-	return
 }
 
 // needsConfirmation reports whether policy would hold an action of this

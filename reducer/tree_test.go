@@ -119,6 +119,7 @@ func (t *refTree) foldPath(i int) State {
 }
 
 func TestLogAtIsTheFoldOfThePathOnRandomTrees(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n, every, legacy int
 		seed             uint64
@@ -347,6 +348,7 @@ func TestLogHeadFollowsTheServer(t *testing.T) {
 // TestBranchedLogConcurrentAppendAndRead reads the tree while it grows;
 // under -race it proves the segments and the marks memo are shared soundly.
 func TestBranchedLogConcurrentAppendAndRead(t *testing.T) {
+	t.Parallel()
 	evs := treeEvents(chunkSize+300, 12, 0)
 	log := newLogEvery(nil, 0, 16)
 	readWhileAppending(t, log, evs, func(i int) string {

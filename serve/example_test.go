@@ -16,7 +16,7 @@ import (
 // Example serves a recorded conversation on a free port of 127.0.0.1 and
 // asks it, over REST, how many events it has emitted.
 func Example() {
-	dir := filepath.Join("..", "..", "..", "shared", "testdata", "openhands", "trajectories", "simple_echo_hello_world", "events")
+	dir := filepath.Join("..", "testdata", "situations", "events")
 	names, _ := filepath.Glob(filepath.Join(dir, "event-*.json"))
 	sort.Strings(names)
 	var events []model.Event

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
@@ -280,39 +281,55 @@ func TestOnlyEmittedEventsExist(t *testing.T) {
 func TestRealRecordingsRoundTrip(t *testing.T) {
 	for _, name := range []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan", "cli447_hi_followup_iterative_case_a"} {
 		t.Run(name, func(t *testing.T) {
-			evs := testevents.Trajectory(t, name)
-			s, base := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
-			waitPlayed(t, s)
-			// Every recorded event, byte for byte and in order, with only
-			// the status updates the server sends between them.
-			var p page
-			get(t, eventsURL(base, convID, "/search"), testKey, &p)
-			rest := recordedOnly(t, p.Items, evs)
-			for i := range evs {
-				if i >= len(rest) || !rawEqual(rest[i], evs[i].Raw) {
-					t.Errorf("REST event %d differs from the file", i)
-				}
-			}
-			ws := dial(t, base, convID, "resend_mode=all", nil)
-			ws.auth(testKey)
-			if ok, _ := isFullState(ws.next()); !ok {
-				t.Fatal("first frame is not full_state")
-			}
-			frames := make([][]byte, len(p.Items))
-			for i := range frames {
-				data, err := ws.readRaw(5e9)
-				if err != nil {
-					t.Fatalf("socket frame %d: %v", i, err)
-				}
-				frames[i] = data
-			}
-			sock := recordedOnly(t, frames, evs)
-			for i := range evs {
-				if i >= len(sock) || !rawEqual(sock[i], evs[i].Raw) {
-					t.Fatalf("socket frame %d differs from the file", i)
-				}
-			}
+			roundTrip(t, testevents.Trajectory(t, name))
 		})
+	}
+}
+
+// TestFixtureRecordingsRoundTrip serves the project's own recordings (in
+// every clone): one without status updates, one with confirmations, a
+// rejection, an error and a condensation, one with unknown kinds.
+func TestFixtureRecordingsRoundTrip(t *testing.T) {
+	for _, name := range []string{fixtures.CLI, fixtures.Situations, fixtures.Unknown} {
+		t.Run(name, func(t *testing.T) {
+			roundTrip(t, testevents.Recorded(t, fixtures.Path(t, name)))
+		})
+	}
+}
+
+// roundTrip serves evs and reads them back over REST and the socket: every
+// recorded event, byte for byte and in order, with only the status updates
+// the server sends between them.
+func roundTrip(t *testing.T, evs []model.Event) {
+	t.Helper()
+	s, base := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
+	waitPlayed(t, s)
+	var p page
+	get(t, eventsURL(base, convID, "/search"), testKey, &p)
+	rest := recordedOnly(t, p.Items, evs)
+	for i := range evs {
+		if i >= len(rest) || !rawEqual(rest[i], evs[i].Raw) {
+			t.Errorf("REST event %d differs from the file", i)
+		}
+	}
+	ws := dial(t, base, convID, "resend_mode=all", nil)
+	ws.auth(testKey)
+	if ok, _ := isFullState(ws.next()); !ok {
+		t.Fatal("first frame is not full_state")
+	}
+	frames := make([][]byte, len(p.Items))
+	for i := range frames {
+		data, err := ws.readRaw(5e9)
+		if err != nil {
+			t.Fatalf("socket frame %d: %v", i, err)
+		}
+		frames[i] = data
+	}
+	sock := recordedOnly(t, frames, evs)
+	for i := range evs {
+		if i >= len(sock) || !rawEqual(sock[i], evs[i].Raw) {
+			t.Fatalf("socket frame %d differs from the file", i)
+		}
 	}
 }
 

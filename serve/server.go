@@ -220,17 +220,8 @@ func (s *Server) Silence(id string) bool {
 	return true
 }
 
-// Pause and Run stop and restart a conversation's playback clock, as POST
-// /pause and /run do. They report whether the conversation exists.
-func (s *Server) Pause(id string) bool {
-	c := s.lookup(id)
-	if c != nil {
-		c.pause(false)
-	}
-	return c != nil
-}
-
-// Run restarts a conversation's playback clock (see Pause).
+// Run restarts a conversation's playback clock, as POST /run does. It
+// reports whether the conversation exists.
 func (s *Server) Run(id string) bool {
 	c := s.lookup(id)
 	if c != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -148,6 +149,9 @@ func hue(c color.Color) string {
 // provisional finish yellow, running cyan or blue. Without colour, the
 // text and glyphs still tell them apart.
 func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
+	// Every screen is built from a recording, with this t: skip here, not
+	// inside a subtest, when the recordings are missing.
+	upstream.Dir(t)
 	type cellWant struct {
 		needle string
 		from   int // the first row to search

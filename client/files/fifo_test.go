@@ -105,6 +105,7 @@ func TestFIFOAsThePathOrEventsDir(t *testing.T) {
 // TestLoadContextIsInterruptible: a cancelled load returns at once with
 // the context's error.
 func TestLoadContextIsInterruptible(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	events := filepath.Join(dir, "events")
 	for i := range 3000 {

@@ -125,6 +125,7 @@ func TestLoadBaseStateAndMeta(t *testing.T) {
 // the first chunk carries the header before any event, progress grows to
 // the total, and the chunks join into the whole conversation in order.
 func TestStreamHandsOutOrderedChunks(t *testing.T) {
+	t.Parallel()
 	const n = 3000
 	raws := make([][]byte, n)
 	ids := make([]string, n)
@@ -185,6 +186,7 @@ func TestStreamHandsOutOrderedChunks(t *testing.T) {
 // context's error and stops handing out events, and what it handed out is
 // a whole prefix of the conversation, with no hole.
 func TestStreamStopsWhenCancelled(t *testing.T) {
+	t.Parallel()
 	const n = 2000
 	raws := make([][]byte, n)
 	ids := make([]string, n)

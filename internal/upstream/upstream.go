@@ -1,36 +1,90 @@
 // Package upstream locates the real upstream recordings that tests read in
 // place, at ../shared/testdata/openhands beside the project root. They are
-// never copied into the project.
+// never copied into the project, so a bare clone does not have them: tests
+// that need them skip there, with one line saying what is missing, and CI
+// (which sets OHWATCH_UPSTREAM_REQUIRED=1) fails instead of skipping.
 package upstream
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 )
 
-// Dir returns the absolute path of ../shared/testdata/openhands, found by
-// walking up from the working directory to the module root. It fails the
-// test when the directory is missing: CI always has it.
-func Dir(tb testing.TB) string {
-	tb.Helper()
+// RequiredEnv names the variable that turns a missing recordings directory
+// from a skip into a failure: CI sets it so that it never silently runs
+// less than the whole suite.
+const RequiredEnv = "OHWATCH_UPSTREAM_REQUIRED"
+
+// SkipMessage is the one line a test skips with when the recordings are
+// not beside the checkout.
+const SkipMessage = "../shared/testdata/openhands not found: upstream-recording tests skipped"
+
+// locate finds ../shared/testdata/openhands once per test binary.
+var locate = sync.OnceValues(func() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
-		tb.Fatalf("testdata: %v", err)
+		return "", err
 	}
+	return find(wd)
+})
+
+// find walks up from wd to the module root and returns the recordings
+// directory beside it, or why there is none.
+func find(wd string) (string, error) {
 	for dir := wd; ; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			td := filepath.Join(filepath.Dir(dir), "shared", "testdata", "openhands")
 			if _, err := os.Stat(td); err != nil {
-				tb.Fatalf("testdata: %s is missing: %v", td, err)
+				return "", fmt.Errorf("%s is missing: %w", td, err)
 			}
-			return td
+			return td, nil
 		}
 		if filepath.Dir(dir) == dir {
-			tb.Fatalf("testdata: no go.mod above %s", wd)
+			return "", errors.New("no go.mod above " + wd)
 		}
 	}
+}
+
+// required reports whether a missing recordings directory must fail.
+func required() bool { return os.Getenv(RequiredEnv) == "1" }
+
+// Dir returns the absolute path of ../shared/testdata/openhands. When the
+// directory is missing it skips the test with SkipMessage, or fails it
+// when OHWATCH_UPSTREAM_REQUIRED=1.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := locate()
+	return orSkip(tb, dir, err)
+}
+
+// orSkip returns dir, or ends the test when err says it is missing.
+func orSkip(tb testing.TB, dir string, err error) string {
+	tb.Helper()
+	if err != nil {
+		if required() {
+			tb.Fatalf("testdata: %v (%s=1)", err, RequiredEnv)
+		}
+		tb.Skip(SkipMessage)
+	}
+	return dir
+}
+
+// Present reports whether the recordings are beside the checkout, failing
+// tb when they are not and OHWATCH_UPSTREAM_REQUIRED=1. Fuzz targets use it
+// to add the recordings to their seeds when they can, and still run on
+// their own seeds on a bare clone, where Dir would skip the whole target.
+func Present(tb testing.TB) bool {
+	tb.Helper()
+	_, err := locate()
+	if err != nil && required() {
+		tb.Fatalf("testdata: %v (%s=1)", err, RequiredEnv)
+	}
+	return err == nil
 }
 
 // Trajectories returns the recorded conversation directories (each holding
