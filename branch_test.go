@@ -85,14 +85,17 @@ func TestStateFollowsHeadOrTheBranch(t *testing.T) {
 					Tip        string `json:"tip_event_id"`
 					Head       bool   `json:"head"`
 					PathEvents int    `json:"path_events"`
+					Updates    int    `json:"state_updates"`
 				} `json:"branch"`
 			}
 			if err := json.Unmarshal([]byte(out), &doc); err != nil {
 				t.Fatal(err)
 			}
 			want := log.At(tt.tip)
-			if doc.Events != log.Len() || doc.At != log.Path(tt.tip).Len() || doc.Branch.PathEvents != doc.At ||
-				doc.Branch.Tip != log.Event(tt.tip).ID || doc.Branch.Head != tt.head || doc.Steps != want.Steps {
+			nodes, updates := log.PathNodes(log.Path(tt.tip))
+			if doc.Events != log.Len() || doc.At != log.Path(tt.tip).Len() || doc.Branch.PathEvents != nodes ||
+				doc.Branch.Updates != updates || doc.At != nodes+updates ||
+				doc.Branch.Tip != log.Event(log.NodeTip(log.Path(tt.tip))).ID || doc.Branch.Head != tt.head || doc.Steps != want.Steps {
 				t.Fatalf("state %+v, want the path to %d (%d events, %d steps)", doc, tt.tip, log.Path(tt.tip).Len(), want.Steps)
 			}
 		})

@@ -1,0 +1,43 @@
+package reducer
+
+// Upstream's tree holds events, not state updates: a
+// ConversationStateUpdateEvent (and a ConversationErrorEvent) is a
+// "state-sync artifact" that never becomes leaf_event_id (openhands-sdk
+// conversation/state.py, ConversationState's NON_TREE_EVENT_TYPES and
+// _advance_leaf; model.EventKind.Artifact). A path here also folds the
+// state updates written along it, so that the State at its end says
+// what the server said last; these count the two apart.
+
+// PathNodes counts path p's events that are nodes of upstream's tree and,
+// apart, the state-sync artifacts folded along it. nodes is the length of
+// the SDK's path to the same leaf (ConversationState.active_branch).
+func (l *Log) PathNodes(p Path) (nodes, artifacts int) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	for _, sp := range p {
+		for i := sp.From; i <= sp.To && i < l.n; i++ {
+			if isArtifact(&l.chunks[i/chunkSize][i%chunkSize]) {
+				artifacts++
+			} else {
+				nodes++
+			}
+		}
+	}
+	return nodes, artifacts
+}
+
+// NodeTip is the last tree node on path p: the leaf_event_id upstream
+// reports for it (HEAD for HEAD's path), never a state update. -1 when
+// the path holds none.
+func (l *Log) NodeTip(p Path) int {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	for k := len(p) - 1; k >= 0; k-- {
+		for i := min(p[k].To, l.n-1); i >= p[k].From; i-- {
+			if !isArtifact(&l.chunks[i/chunkSize][i%chunkSize]) {
+				return i
+			}
+		}
+	}
+	return -1
+}
