@@ -17,8 +17,8 @@ type context struct {
 	// byTime are the calls with no response id, by cost timestamp.
 	byTime []llmCall
 	// prefix are the running totals of each usage id's calls, which
-	// say how many calls a stats update accounts for (calls.go).
-	prefix map[string]callPrefix
+	// say how many calls a stats update accounts for (model.CallPrefix).
+	prefix map[string]model.CallPrefix
 }
 
 // llmCall is one recorded LLM call of the base's full metrics lists.
@@ -48,9 +48,9 @@ func newContext(base *model.BaseState, baseEventCount int) *context {
 		}
 		if len(m.TokenUsages) > 0 {
 			if c.prefix == nil {
-				c.prefix = make(map[string]callPrefix, len(ids))
+				c.prefix = make(map[string]model.CallPrefix, len(ids))
 			}
-			c.prefix[id] = newCallPrefix(m)
+			c.prefix[id] = model.NewCallPrefix(m)
 		}
 		aligned := len(m.Costs) == len(m.TokenUsages)
 		for k, tu := range m.TokenUsages {
@@ -91,7 +91,7 @@ func (c *context) callsFor(id string, acc model.TokenUsage) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return p.callsFor(acc)
+	return p.Calls(acc)
 }
 
 // baseAt reports whether the base applies at event i (with this id).

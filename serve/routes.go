@@ -26,6 +26,7 @@ func (s *Server) routes() http.Handler {
 	api.HandleFunc("POST /api/conversations/{id}/fork", s.handleFork)
 	api.HandleFunc("POST /api/conversations/{id}/navigate", s.handleNavigate)
 	api.HandleFunc("POST /api/conversations/{id}/events", s.handleSendMessage)
+	api.HandleFunc("GET /api/conversations/{id}/events", s.handleBatchGetEvents)
 	api.HandleFunc("GET /api/conversations/{id}/events/search", s.handleSearchEvents)
 	api.HandleFunc("GET /api/conversations/{id}/events/count", s.handleCountEvents)
 	api.HandleFunc("GET /api/conversations/{id}/events/{event_id}", s.handleGetEvent)

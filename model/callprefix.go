@@ -1,22 +1,18 @@
-package reducer
+package model
 
-import (
-	"slices"
+import "slices"
 
-	"ohwatch/model"
-)
-
-// callPrefix is the running total of one usage id's recorded LLM calls
+// CallPrefix is the running total of one usage id's recorded LLM calls
 // (base_state.json's per-call token_usages, in call order): tokens[k] is
 // what the first k calls spent, so tokens[0] is zero.
-type callPrefix struct {
-	tokens []model.TokenUsage
+type CallPrefix struct {
+	tokens []TokenUsage
 }
 
-// newCallPrefix sums a usage's per-call token_usages in order.
-func newCallPrefix(m *model.Metrics) callPrefix {
-	p := callPrefix{tokens: make([]model.TokenUsage, 1, len(m.TokenUsages)+1)}
-	var run model.TokenUsage
+// NewCallPrefix sums a usage's per-call token_usages in order.
+func NewCallPrefix(m *Metrics) CallPrefix {
+	p := CallPrefix{tokens: make([]TokenUsage, 1, len(m.TokenUsages)+1)}
+	var run TokenUsage
 	for _, t := range m.TokenUsages {
 		run.Prompt += t.Prompt
 		run.Completion += t.Completion
@@ -28,7 +24,7 @@ func newCallPrefix(m *model.Metrics) callPrefix {
 	return p
 }
 
-// callsFor is the number of calls a stats update's accumulated usage
+// Calls is the number of calls a stats update's accumulated usage
 // accounts for: the k whose first k recorded calls add up to it exactly.
 //
 // Upstream the accumulated usage is the sum of every call the LLM made,
@@ -45,8 +41,8 @@ func newCallPrefix(m *model.Metrics) callPrefix {
 // ok is false when no prefix matches (no base, or a base older than the
 // update). Calls that spent nothing leave equal prefixes; the last one is
 // taken, since an update follows the call it reports.
-func (p callPrefix) callsFor(acc model.TokenUsage) (int, bool) {
-	k, found := slices.BinarySearchFunc(p.tokens, acc.Prompt, func(t model.TokenUsage, prompt int64) int {
+func (p CallPrefix) Calls(acc TokenUsage) (int, bool) {
+	k, found := slices.BinarySearchFunc(p.tokens, acc.Prompt, func(t TokenUsage, prompt int64) int {
 		switch {
 		case t.Prompt < prompt:
 			return -1
