@@ -11,7 +11,7 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /alive", s.handleAlive)
 	mux.HandleFunc("GET /health", s.handleAlive)
-	mux.HandleFunc("GET /ready", s.handleAlive)
+	mux.HandleFunc("GET /ready", s.handleReady)
 	mux.HandleFunc("GET /server_info", s.handleServerInfo)
 	mux.HandleFunc("GET /sockets/events/{id}", s.handleSocket)
 
