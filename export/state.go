@@ -47,8 +47,8 @@ type BranchDoc struct {
 	Head bool `json:"head"`
 	// PathEvents is the number of tree events on the path.
 	PathEvents int `json:"path_events"`
-	// StateUpdates is the number of state-sync artifacts (state updates,
-	// conversation errors) folded along the path; At counts them too.
+	// StateUpdates is the number of state updates (state-sync artifacts,
+	// not tree nodes) folded along the path; At counts them too.
 	StateUpdates int `json:"state_updates"`
 	// BranchPoints is the number of events with more than one child.
 	BranchPoints int `json:"branch_points"`

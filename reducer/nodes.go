@@ -1,12 +1,11 @@
 package reducer
 
 // Upstream's tree holds events, not state updates: a
-// ConversationStateUpdateEvent (and a ConversationErrorEvent) is a
-// "state-sync artifact" that never becomes leaf_event_id (openhands-sdk
-// conversation/state.py, ConversationState's NON_TREE_EVENT_TYPES and
-// _advance_leaf; model.EventKind.Artifact). A path here also folds the
-// state updates written along it, so that the State at its end says
-// what the server said last; these count the two apart.
+// ConversationStateUpdateEvent is a "state-sync artifact, not a tree node"
+// that never becomes leaf_event_id (openhands-sdk conversation/state.py,
+// ConversationState.append_event; model.EventKind.Artifact). A path here
+// also folds the state updates written along it, so that the State at its
+// end says what the server said last; these count the two apart.
 
 // PathNodes counts path p's events that are nodes of upstream's tree and,
 // apart, the state-sync artifacts folded along it. nodes is the length of

@@ -22,8 +22,8 @@ import (
 const rootParent = "__root__"
 
 // treeEvent reports whether ev is a node of the tree: persisted, and not
-// one of the non-tree artifacts (model.EventKind.Artifact: state updates,
-// conversation errors) that never become HEAD.
+// a non-tree artifact (model.EventKind.Artifact: a state update) that
+// never becomes HEAD.
 func treeEvent(ev model.Event) bool {
 	if !model.Persisted(ev) {
 		return false
