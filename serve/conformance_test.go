@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -12,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"ohwatch/gen"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
@@ -357,4 +360,42 @@ func TestConformance(t *testing.T) {
 		}
 	}
 	checkStats(t, "full_state.stats", snap.Value["stats"])
+}
+
+// TestConformanceOfEveryBase holds ConversationInfo to the route model
+// for every kind of base state a recording comes with: none, a generated
+// 1.43 one, and the real upstream base_state.json files of older releases
+// (whose stats, written with exclude_none, lack max_budget_per_task, and
+// which lack fields added since).
+func TestConformanceOfEveryBase(t *testing.T) {
+	bases := map[string]*model.BaseState{"none": nil, "generated": decodeBase(t, gen.BaseState(gen.Options{Events: 300, Seed: 4}))}
+	dir := filepath.Join(upstream.Dir(t), "base_state")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no upstream base states in %s", dir)
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bases[filepath.Base(f)] = decodeBase(t, raw)
+	}
+	for name, base := range bases {
+		t.Run(name, func(t *testing.T) {
+			s := New(Options{Key: testKey})
+			s.Add(convID, base, basicRun(t))
+			url, err := s.Start(t.Context(), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(s.Close)
+			waitPlayed(t, s)
+			code, body := doBody(t, http.MethodGet, url+"/api/conversations/"+convID, testKey, "")
+			if code != http.StatusOK {
+				t.Fatalf("HTTP %d", code)
+			}
+			checkConversationInfo(t, name, object(t, name, body))
+		})
+	}
 }

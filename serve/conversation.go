@@ -65,6 +65,9 @@ type conversation struct {
 		of    []byte // the statsEvent value was made from
 		value json.RawMessage
 	}
+	// baseFull is the base's stats as reported (max_budget_per_task
+	// restored), made when first needed.
+	baseFull json.RawMessage
 	// lists are base_state.json's per-call lists, read when first needed.
 	lists     map[string]*callLists
 	listsRead bool

@@ -169,7 +169,10 @@ func (c *conversation) statsLocked(baseStats json.RawMessage) json.RawMessage {
 		}
 	}
 	if !c.statsEvents && c.done && c.fork == nil && len(baseStats) > 0 {
-		return baseStats
+		if c.baseFull == nil {
+			c.baseFull = withCallLists(baseStats, nil)
+		}
+		return c.baseFull
 	}
 	return emptyStats
 }

@@ -85,11 +85,15 @@ func withCallLists(stats json.RawMessage, lists map[string]*callLists) json.RawM
 	return buf.Bytes()
 }
 
-// usageWithLists appends the three lists to one usage's Metrics object.
+// usageWithLists completes one usage's Metrics object as model_dump
+// writes it: the three lists appended when missing, and
+// max_budget_per_task as null when base_state.json (written with
+// exclude_none) left it out.
 func usageWithLists(m json.RawMessage, l *callLists) json.RawMessage {
 	var fields struct {
-		Costs json.RawMessage `json:"costs"`
-		Acc   struct {
+		Costs  json.RawMessage  `json:"costs"`
+		Budget *json.RawMessage `json:"max_budget_per_task"`
+		Acc    struct {
 			Prompt     int64 `json:"prompt_tokens"`
 			Completion int64 `json:"completion_tokens"`
 			CacheRead  int64 `json:"cache_read_tokens"`
@@ -98,28 +102,37 @@ func usageWithLists(m json.RawMessage, l *callLists) json.RawMessage {
 		} `json:"accumulated_token_usage"`
 	}
 	m = bytes.TrimSpace(m)
-	if json.Unmarshal(m, &fields) != nil || fields.Costs != nil || len(m) < 2 || m[len(m)-1] != '}' {
+	if json.Unmarshal(m, &fields) != nil || len(m) < 2 || m[len(m)-1] != '}' || (fields.Costs != nil && fields.Budget != nil) {
 		return m
-	}
-	n := 0
-	if l != nil {
-		a := fields.Acc
-		if k, ok := l.prefix.Calls(model.TokenUsage{Prompt: a.Prompt, Completion: a.Completion, CacheRead: a.CacheRead,
-			CacheWrite: a.CacheWrite, Reasoning: a.Reasoning}); ok {
-			n = k
-		}
 	}
 	out := make([]byte, 0, len(m)+64)
 	out = append(out, m[:len(m)-1]...)
-	if len(bytes.TrimSpace(m[1:len(m)-1])) > 0 {
-		out = append(out, ',')
+	sep := func() {
+		if len(bytes.TrimSpace(out[1:])) > 0 {
+			out = append(out, ',')
+		}
 	}
-	out = append(out, `"costs":`...)
-	out = appendList(out, l, n, func(l *callLists) []json.RawMessage { return l.costs })
-	out = append(out, `,"response_latencies":`...)
-	out = appendList(out, l, n, func(l *callLists) []json.RawMessage { return l.latencies })
-	out = append(out, `,"token_usages":`...)
-	out = appendList(out, l, n, func(l *callLists) []json.RawMessage { return l.usages })
+	if fields.Budget == nil {
+		sep()
+		out = append(out, `"max_budget_per_task":null`...)
+	}
+	if fields.Costs == nil {
+		n := 0
+		if l != nil {
+			a := fields.Acc
+			if k, ok := l.prefix.Calls(model.TokenUsage{Prompt: a.Prompt, Completion: a.Completion, CacheRead: a.CacheRead,
+				CacheWrite: a.CacheWrite, Reasoning: a.Reasoning}); ok {
+				n = k
+			}
+		}
+		sep()
+		out = append(out, `"costs":`...)
+		out = appendList(out, l, n, func(l *callLists) []json.RawMessage { return l.costs })
+		out = append(out, `,"response_latencies":`...)
+		out = appendList(out, l, n, func(l *callLists) []json.RawMessage { return l.latencies })
+		out = append(out, `,"token_usages":`...)
+		out = appendList(out, l, n, func(l *callLists) []json.RawMessage { return l.usages })
+	}
 	return append(out, '}')
 }
 
