@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -106,7 +107,7 @@ func TestStateFollowsHeadOrTheBranch(t *testing.T) {
 		t.Fatalf("--at on a branch: %d %s", code, out)
 	}
 	code, out, _ = runCmd(t, nil, "state", dir)
-	if code != 0 || !strings.Contains(out, "(HEAD); 1500 in all, 3 branch points") {
+	if code != 0 || !regexp.MustCompile(`\(HEAD: \d+ events, \d+ state updates\); 1500 in all, 3 branch points`).MatchString(out) {
 		t.Fatalf("text: %s", out)
 	}
 }

@@ -85,10 +85,10 @@ func (s *Server) fork(src *conversation, req forkRequest) (*conversation, error)
 	}
 	// The recording goes on after HEAD's branch, whichever is copied.
 	rest := src.continuationLocked(path)
-	copied, head := path, forkHead{id: from, set: true}
+	copied, head := path, forkHead{id: from}
 	if whole {
 		copied = slices.Clone(src.emitted)
-		head = forkHead{id: src.tree.head, detached: src.tree.detached, set: true}
+		head = forkHead{id: src.tree.head, detached: src.tree.detached}
 	}
 	at := src.nowLocked()
 	var stats []byte
@@ -181,28 +181,25 @@ func forkRest(rest []model.Event, id string, at time.Time) []model.Event {
 // for a whole fork (LocalConversation.fork sets leaf_event_id so).
 type forkHead struct {
 	id       string
-	detached bool
-	set      bool // false: HEAD is the last copied tree event
+	detached bool // HEAD was navigated to none
 }
 
 // seed makes the fork hold the copied events as already emitted, with HEAD
-// where head says, the reported stats
-// (nil after reset_metrics), execution_status idle whatever status updates
-// were copied, and the fork's time as its creation. /run (or a message
-// sent with run) starts the replay of the continuation with
-// execution_status running; with nothing to continue, the fork stays idle.
+// where head says, the reported stats (nil after reset_metrics),
+// execution_status idle whatever status updates were copied, and the
+// fork's time as its creation. /run (or a message sent with run) starts
+// the replay of the continuation with execution_status running; with
+// nothing to continue, the fork stays idle.
 func (c *conversation) seed(copied []model.Event, head forkHead, at time.Time, stats []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, ev := range copied {
 		c.emitLocked(ev, false)
 	}
-	if head.set {
-		t := &c.tree
-		t.head, t.detached = head.id, head.detached
-		// The continuation goes on from HEAD, not from the newest branch.
-		t.recHead, t.lastRec = head.id, head.id
-	}
+	t := &c.tree
+	t.head, t.detached = head.id, head.detached
+	// The continuation goes on from HEAD, not from the newest branch.
+	t.recHead, t.lastRec = head.id, head.id
 	c.sentStatus = model.StatusIdle
 	c.derived = c.state.Status
 	c.statsEvent = stats
