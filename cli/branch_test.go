@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,14 +86,17 @@ func TestStateFollowsHeadOrTheBranch(t *testing.T) {
 					Tip        string `json:"tip_event_id"`
 					Head       bool   `json:"head"`
 					PathEvents int    `json:"path_events"`
+					Updates    int    `json:"state_updates"`
 				} `json:"branch"`
 			}
 			if err := json.Unmarshal([]byte(out), &doc); err != nil {
 				t.Fatal(err)
 			}
 			want := log.At(tt.tip)
-			if doc.Events != log.Len() || doc.At != log.Path(tt.tip).Len() || doc.Branch.PathEvents != doc.At ||
-				doc.Branch.Tip != log.Event(tt.tip).ID || doc.Branch.Head != tt.head || doc.Steps != want.Steps {
+			nodes, updates := log.PathNodes(log.Path(tt.tip))
+			if doc.Events != log.Len() || doc.At != log.Path(tt.tip).Len() || doc.Branch.PathEvents != nodes ||
+				doc.Branch.Updates != updates || doc.At != nodes+updates ||
+				doc.Branch.Tip != log.Event(log.NodeTip(log.Path(tt.tip))).ID || doc.Branch.Head != tt.head || doc.Steps != want.Steps {
 				t.Fatalf("state %+v, want the path to %d (%d events, %d steps)", doc, tt.tip, log.Path(tt.tip).Len(), want.Steps)
 			}
 		})
@@ -103,7 +107,7 @@ func TestStateFollowsHeadOrTheBranch(t *testing.T) {
 		t.Fatalf("--at on a branch: %d %s", code, out)
 	}
 	code, out, _ = runCmd(t, nil, "state", dir)
-	if code != 0 || !strings.Contains(out, "(HEAD); 1500 in all, 3 branch points") {
+	if code != 0 || !regexp.MustCompile(`\(HEAD: \d+ events, \d+ state updates\); 1500 in all, 3 branch points`).MatchString(out) {
 		t.Fatalf("text: %s", out)
 	}
 }

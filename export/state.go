@@ -34,14 +34,22 @@ type StateDoc struct {
 }
 
 // BranchDoc is the path a state document of a branched conversation
-// follows: At counts its events, not the log's.
+// follows: At counts its events, not the log's. Upstream's tree holds no
+// state updates (they are state-sync artifacts, reducer.Log.PathNodes), so
+// the tip and the count of events are the tree's, as the SDK's
+// leaf_event_id and active_branch() give them; the state updates folded
+// along the path are counted apart.
 type BranchDoc struct {
-	// Tip is the id of the path's last event.
+	// Tip is the id of the path's last tree event: leaf_event_id on HEAD's
+	// path, never a state update.
 	Tip string `json:"tip_event_id"`
 	// Head is true for HEAD's path: the conversation as it goes on.
 	Head bool `json:"head"`
-	// PathEvents is the number of events on the path.
+	// PathEvents is the number of tree events on the path.
 	PathEvents int `json:"path_events"`
+	// StateUpdates is the number of state updates (state-sync artifacts,
+	// not tree nodes) folded along the path; At counts them too.
+	StateUpdates int `json:"state_updates"`
 	// BranchPoints is the number of events with more than one child.
 	BranchPoints int `json:"branch_points"`
 }
@@ -122,8 +130,9 @@ func StateOn(log *reducer.Log, p reducer.Path, n int, warnings []string, recorde
 		Warnings:        sanitized(warnings),
 	}
 	if !log.Linear() {
-		doc.Branch = &BranchDoc{Tip: model.SanitizeLine(log.Event(p.Tip()).ID), Head: p.Tip() == log.Head(),
-			PathEvents: p.Len(), BranchPoints: len(log.BranchPoints())}
+		nodes, artifacts := log.PathNodes(p)
+		doc.Branch = &BranchDoc{Tip: model.SanitizeLine(log.Event(log.NodeTip(p)).ID), Head: p.Tip() == log.Head(),
+			PathEvents: nodes, StateUpdates: artifacts, BranchPoints: len(log.BranchPoints())}
 	}
 	for _, t := range s.Tasks.Items {
 		doc.Tasks = append(doc.Tasks, TaskDoc{Title: model.SanitizeLine(t.Title), Notes: model.Sanitize(t.Notes), Status: t.Status})

@@ -23,7 +23,8 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 		if b.Head {
 			which = "HEAD"
 		}
-		line("events", "%d applied of %d on the branch to %s (%s); %d in all, %d branch points", d.At, b.PathEvents, model.SanitizeLine(b.Tip), which, d.Events, b.BranchPoints)
+		line("events", "%d applied of %d on the branch to %s (%s: %d events, %d state updates); %d in all, %d branch points",
+			d.At, b.PathEvents+b.StateUpdates, model.SanitizeLine(b.Tip), which, b.PathEvents, b.StateUpdates, d.Events, b.BranchPoints)
 	} else {
 		line("events", "%d applied of %d", d.At, d.Events)
 	}

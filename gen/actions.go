@@ -74,6 +74,13 @@ func (b *Builder) observationEvent(a Action, obj []byte) []byte {
 	b.buf = append(b.buf, obj...)
 	b.obuf = obj[:0]
 	b.buf = appendStringField(b.buf, "action_id", a.ID)
+	// SDK 1.43 writes the agent context's additions to every observation,
+	// empty when there are none (openhands-sdk event/llm_convertible/
+	// observation.py, ObservationEvent.extended_content).
+	n := len(b.buf)
+	b.buf = appendKey(b.buf, "extended_content")
+	b.buf = append(b.buf, '[', ']')
+	b.outOfContext = len(b.buf) - n
 	return b.end(id, model.KindObservation, viewEvent)
 }
 

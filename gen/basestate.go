@@ -1,8 +1,9 @@
 package gen
 
 // BaseState is the conversation's base_state.json as the agent-server
-// writes it once the events so far have happened: compact JSON without
-// nulls, the agent's configuration with its key masked, the current
+// (SDK 1.43: ConversationState.model_dump_json(exclude_none=True), the
+// fields in its order) writes it once the events so far have happened:
+// compact JSON without nulls, the agent's configuration with its key masked, the current
 // execution status, HEAD, and the full Metrics lists of every LLM call
 // (which needs KeepCalls; without it the lists are empty).
 func (b *Builder) BaseState() []byte {
@@ -22,7 +23,7 @@ func (b *Builder) BaseState() []byte {
 	buf = appendKey(buf, "llm")
 	buf = appendLLMConfig(buf, b.env.CondenserModel, "condenser")
 	buf = append(buf, `,"max_size":240,"keep_first":4,"minimum_progress":0.1,"hard_context_reset_max_retries":5,"hard_context_reset_context_scaling":0.8,"kind":"LLMSummarizingCondenser"}`...)
-	buf = append(buf, `,"kind":"Agent"}`...)
+	buf = append(buf, `,"tool_concurrency_limit":1,"kind":"Agent"}`...)
 	buf = appendKey(buf, "workspace")
 	buf = append(buf, '{')
 	buf = appendStringField(buf, "working_dir", b.env.WorkingDir)
@@ -40,13 +41,14 @@ func (b *Builder) BaseState() []byte {
 		buf = append(buf, '}')
 	}
 	buf = append(buf, `,"security_analyzer":{"kind":"LLMSecurityAnalyzer"}`...)
-	buf = append(buf, `,"activated_knowledge_skills":[],"invoked_skills":[],"blocked_actions":{},"blocked_messages":{}`...)
+	buf = append(buf, `,"activated_knowledge_skills":[],"activated_path_rules":[],"invoked_skills":[],"blocked_actions":{},"blocked_messages":{}`...)
 	if b.lastUserID != "" {
 		buf = appendStringField(buf, "last_user_message_id", b.lastUserID)
 	}
 	if b.head != "" {
 		buf = appendStringField(buf, "leaf_event_id", b.head)
 	}
+	buf = append(buf, `,"head_is_empty":false`...)
 	buf = appendKey(buf, "stats")
 	buf = b.appendStats(buf, true)
 	buf = append(buf, `,"secret_registry":{"secret_sources":{}},"tags":{},"agent_state":{}}`...)
@@ -67,12 +69,15 @@ func (b *Builder) callCount() int {
 func appendLLMConfig(dst []byte, model, usageID string) []byte {
 	dst = append(dst, '{')
 	dst = appendStringField(dst, "model", model)
-	dst = append(dst, `,"api_key":"**********","base_url":"https://llm-proxy.app.all-hands.dev/"`...)
+	dst = append(dst, `,"api_key":"**********","auth_type":"api_key","base_url":"https://llm-proxy.app.all-hands.dev/"`...)
+	dst = append(dst, `,"openrouter_site_url":"https://docs.all-hands.dev/","openrouter_app_name":"OpenHands"`...)
 	dst = append(dst, `,"num_retries":5,"retry_multiplier":8.0,"retry_min_wait":8,"retry_max_wait":64,"timeout":300`...)
-	dst = append(dst, `,"max_message_chars":30000,"max_input_tokens":200000,"max_output_tokens":64000,"stream":false`...)
+	dst = append(dst, `,"max_message_chars":30000,"max_input_tokens":200000,"max_output_tokens":64000`...)
+	dst = append(dst, `,"api_mode":"auto","capability_overrides":{},"stream":false`...)
 	dst = append(dst, `,"drop_params":true,"modify_params":true,"disable_stop_word":false,"caching_prompt":true`...)
 	dst = append(dst, `,"log_completions":false,"log_completions_folder":"logs/completions","native_tool_calling":true`...)
-	dst = append(dst, `,"reasoning_effort":"high","enable_encrypted_reasoning":true,"extended_thinking_budget":200000`...)
+	dst = append(dst, `,"reasoning_effort":"high","enable_encrypted_reasoning":true,"prompt_cache_retention":"24h"`...)
+	dst = append(dst, `,"extended_thinking_budget":200000`...)
 	dst = appendStringField(dst, "usage_id", usageID)
-	return append(dst, `,"litellm_extra_body":{}}`...)
+	return append(dst, `,"litellm_extra_body":{},"is_subscription":false}`...)
 }

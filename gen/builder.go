@@ -30,9 +30,12 @@ type Builder struct {
 	viewTokens int64
 	// summaryTokens is the weight of the latest condensation summary.
 	summaryTokens int64
-	usages        []*usageLedger
-	keepCalls     bool
-	env           Environment
+	// outOfContext is the bytes of the event being built that never reach
+	// the LLM (an empty extended_content), left out of its weight.
+	outOfContext int
+	usages       []*usageLedger
+	keepCalls    bool
+	env          Environment
 
 	lastUserID string
 	status     string
@@ -163,6 +166,8 @@ func (b *Builder) end(id, kind string, k eventKind) []byte {
 	b.buf = append(b.buf, '}')
 	out := make([]byte, len(b.buf))
 	copy(out, b.buf)
+	outOfContext := b.outOfContext
+	b.outOfContext = 0
 	if k != artifact {
 		if b.onTree != nil {
 			b.onTree(id, b.parent)
@@ -174,7 +179,7 @@ func (b *Builder) end(id, kind string, k eventKind) []byte {
 		b.trail = append(b.trail, id)
 	}
 	if k == viewEvent {
-		t := int64(len(out)/4 + 12)
+		t := int64((len(out)-outOfContext)/4 + 12)
 		b.view = append(b.view, viewEntry{id: id, tokens: t})
 		b.viewTokens += t
 	}

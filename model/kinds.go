@@ -78,7 +78,11 @@ type EventKind struct {
 	// not returned over REST, not resent on resume and not recorded.
 	LiveOnly bool
 	// Artifact is a non-tree artifact (protocol §5): stored, but never
-	// HEAD, so no event names it as its parent.
+	// HEAD, so no event names it as its parent. Upstream 1.43.1 makes
+	// every appended event HEAD but a ConversationStateUpdateEvent
+	// (openhands-sdk conversation/state.py, ConversationState.append_event;
+	// a real server's base_state.json names its ConversationErrorEvent as
+	// leaf_event_id), so that is the only kind flagged.
 	Artifact bool
 	// Module is the Python module that defines the kind's class.
 	Module string
@@ -104,7 +108,7 @@ var kinds = [...]EventKind{
 		decode: decodeUserReject, detail: payload[UserRejectObservation], is: bodyIs[*UserReject]},
 	{Name: KindAgentError, Group: GroupError, Glyph: "✗", Module: moduleLLMConvertible + "observation",
 		decode: decodeAgentError, detail: payload[AgentErrorEvent], is: bodyIs[*AgentError]},
-	{Name: KindConversationError, Group: GroupError, Glyph: "✗", Artifact: true, Module: moduleEvent + "conversation_error",
+	{Name: KindConversationError, Group: GroupError, Glyph: "✗", Module: moduleEvent + "conversation_error",
 		decode: decodeConversationError, detail: payload[ConversationErrorEvent], is: bodyIs[*ConversationError]},
 	{Name: KindServerError, Group: GroupError, Glyph: "✗", LiveOnly: true, Module: "openhands.agent_server.models",
 		decode: decodeServerError, detail: payload[ServerErrorEvent], is: bodyIs[*ServerError]},

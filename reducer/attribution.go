@@ -16,6 +16,9 @@ type context struct {
 	byResponse map[string][]llmCall
 	// byTime are the calls with no response id, by cost timestamp.
 	byTime []llmCall
+	// prefix are the running totals of each usage id's calls, which
+	// say how many calls a stats update accounts for (model.CallPrefix).
+	prefix map[string]model.CallPrefix
 }
 
 // llmCall is one recorded LLM call of the base's full metrics lists.
@@ -42,6 +45,12 @@ func newContext(base *model.BaseState, baseEventCount int) *context {
 		m := base.Stats.UsageToMetrics[id]
 		if m == nil {
 			continue
+		}
+		if len(m.TokenUsages) > 0 {
+			if c.prefix == nil {
+				c.prefix = make(map[string]model.CallPrefix, len(ids))
+			}
+			c.prefix[id] = model.NewCallPrefix(m)
 		}
 		aligned := len(m.Costs) == len(m.TokenUsages)
 		for k, tu := range m.TokenUsages {
@@ -70,6 +79,19 @@ func newContext(base *model.BaseState, baseEventCount int) *context {
 		return 0
 	})
 	return c
+}
+
+// callsFor is the number of LLM calls of usage id that a stats update
+// with this accumulated usage accounts for, by the base's per-call lists.
+func (c *context) callsFor(id string, acc model.TokenUsage) (int, bool) {
+	if c == nil || c.prefix == nil {
+		return 0, false
+	}
+	p, ok := c.prefix[id]
+	if !ok {
+		return 0, false
+	}
+	return p.Calls(acc)
 }
 
 // baseAt reports whether the base applies at event i (with this id).

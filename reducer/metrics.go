@@ -42,7 +42,7 @@ func (s *State) applyStats(i int, st *model.Stats) {
 	if len(st.UsageToMetrics) > 0 {
 		s.usageSeen = true
 	}
-	m := metricsFromStats(st, s.Metrics)
+	m := metricsFromStats(st, s.Metrics, s.ctx)
 	if metricsEqual(m, s.Metrics) {
 		return
 	}
@@ -56,9 +56,11 @@ func (s *State) setMetrics(i int, m Metrics) {
 }
 
 // metricsFromStats builds Metrics from a ConversationStats. When the
-// token_usages lists are absent (per-field snapshots), LLM calls are
-// counted as the updates whose accumulated usage changed, from prev.
-func metricsFromStats(st *model.Stats, prev Metrics) Metrics {
+// token_usages lists are absent (per-field snapshots), the LLM calls are
+// those the base's per-call lists say the accumulated usage adds up to
+// (context.callsFor); without a base that knows it, they are counted as
+// the updates whose accumulated usage changed, from prev.
+func metricsFromStats(st *model.Stats, prev Metrics, ctx *context) Metrics {
 	by := make([]Usage, 0, len(st.UsageToMetrics))
 	for _, id := range usageIDs(st, prev) {
 		m := st.UsageToMetrics[id]
@@ -80,6 +82,8 @@ func metricsFromStats(st *model.Stats, prev Metrics) Metrics {
 		}
 		if len(m.TokenUsages) > 0 {
 			u.LLMCalls = len(m.TokenUsages)
+		} else if n, ok := ctx.callsFor(id, a); ok {
+			u.LLMCalls = n
 		} else {
 			old, ok := prev.usage(id)
 			switch {

@@ -107,7 +107,7 @@ func (s *State) applyBase(i int, at time.Time) {
 		s.setStatus(i, at, b.ExecutionStatus, SourceBaseState, b.ExecutionStatus == model.StatusFinished)
 	}
 	if b.Stats != nil && !s.statsSeen {
-		if m := metricsFromStats(b.Stats, s.Metrics); !metricsEqual(m, s.Metrics) {
+		if m := metricsFromStats(b.Stats, s.Metrics, s.ctx); !metricsEqual(m, s.Metrics) {
 			s.setMetrics(i, m)
 		}
 	}

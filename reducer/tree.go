@@ -116,10 +116,9 @@ type Branch struct {
 	Head bool
 }
 
-// isArtifact reports whether an event never becomes HEAD: a state update,
-// a conversation error ("non-tree artifacts", protocol §5,
-// model.EventKind.Artifact) or an event with no id (a streaming delta),
-// which nothing can name as its parent.
+// isArtifact reports whether an event never becomes HEAD: a state update
+// (a "non-tree artifact", model.EventKind.Artifact) or an event with no id
+// (a streaming delta), which nothing can name as its parent.
 func isArtifact(ev *model.Event) bool {
 	if ev.ID == "" {
 		return true

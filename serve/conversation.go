@@ -58,10 +58,21 @@ type conversation struct {
 	// rest of the recording when that action is rejected.
 	branches map[string][]model.Event
 	// statsEvent is the latest per-field stats update; its value is read
-	// only when a snapshot or ConversationInfo needs it.
+	// only when a snapshot or ConversationInfo needs it, with the per-call
+	// lists (stats.go) added once per update.
 	statsEvent []byte
-	stale      [][]byte // emitted per-field state updates, for Faults.StaleState
-	subs       map[*subscriber]struct{}
+	statsFull  struct {
+		of    []byte // the statsEvent value was made from
+		value json.RawMessage
+	}
+	// baseFull is the base's stats as reported (max_budget_per_task
+	// restored), made when first needed.
+	baseFull json.RawMessage
+	// lists are base_state.json's per-call lists, read when first needed.
+	lists     map[string]*callLists
+	listsRead bool
+	stale     [][]byte // emitted per-field state updates, for Faults.StaleState
+	subs      map[*subscriber]struct{}
 	// snapshots counts the snapshots built: each copies the base state,
 	// so none is built for no one.
 	snapshots int

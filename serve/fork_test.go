@@ -138,8 +138,10 @@ func TestForkAnswers(t *testing.T) {
 		{"the whole branch, no body", convID, ``, http.StatusCreated},
 		{"an id asked for", convID, fmt.Sprintf(`{"id":%q}`, otherID), http.StatusCreated},
 		{"that id again", convID, fmt.Sprintf(`{"id":%q}`, otherID), http.StatusConflict},
-		{"unknown event", convID, `{"from_event_id":"nope"}`, http.StatusBadRequest},
-		{"a state update", convID, fmt.Sprintf(`{"from_event_id":%q}`, evs[2].ID), http.StatusBadRequest},
+		{"unknown event", convID, `{"from_event_id":"nope"}`, http.StatusNotFound},
+		{"empty event id", convID, `{"from_event_id":""}`, http.StatusNotFound},
+		// Upstream checks `from_event_id in events`: any event of the log.
+		{"a state update", convID, fmt.Sprintf(`{"from_event_id":%q}`, evs[2].ID), http.StatusCreated},
 		{"no source", "99999999-2222-4333-8444-555555555555", `{}`, http.StatusNotFound},
 		{"not JSON", convID, `{`, http.StatusUnprocessableEntity},
 		{"a fork of a fork", otherID, `{}`, http.StatusCreated},
@@ -149,8 +151,8 @@ func TestForkAnswers(t *testing.T) {
 		}
 	}
 	info, _ := forkOf(t, url, convID, `{"reset_metrics":false}`)
-	if info.Leaf == nil || *info.Leaf != evs[5].ID || info.FromEvent == nil || *info.FromEvent != evs[5].ID {
-		t.Errorf("a fork without from_event_id forks at HEAD: leaf %v, from %v", info.Leaf, info.FromEvent)
+	if info.Leaf == nil || *info.Leaf != evs[5].ID || info.FromEvent != nil {
+		t.Errorf("a fork without from_event_id keeps HEAD and names no event: leaf %v, from %v", info.Leaf, info.FromEvent)
 	}
 	s.SetFaults(Faults{NoTree: true})
 	if _, got := forkOf(t, url, convID, `{}`); got != http.StatusNotFound {

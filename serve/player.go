@@ -114,6 +114,7 @@ func (c *conversation) emitRecorded(i int) (emitted, endsRun, waits bool) {
 	c.lastRecorded, c.lastEmitAt = ev.Time, time.Now()
 	before := c.sentStatus
 	if !c.skippedLocked(ev) {
+		c.runApprovedLocked(ev)
 		c.emitLocked(ev, false)
 		if c.silent {
 			return true, false, false
@@ -140,4 +141,20 @@ func runEnded(status string) bool {
 		return true
 	}
 	return false
+}
+
+// runApprovedLocked sends execution_status=running before the result of an
+// action that waited for confirmation, for a recording that carries no
+// status updates of its own: upstream the run loop sets RUNNING and only
+// then does agent.step execute the approved action (openhands-sdk
+// LocalConversation.run), so a client sees running before the action's
+// observation, never after it.
+func (c *conversation) runApprovedLocked(ev model.Event) {
+	if c.statusEvents || c.sentStatus != model.StatusWaitingForConfirmation {
+		return
+	}
+	switch ev.Body.(type) {
+	case *model.Observation, *model.AgentError:
+		c.sendStatusLocked(model.StatusRunning)
+	}
 }

@@ -92,12 +92,14 @@ func TestAcceptRunsTheRecordedResult(t *testing.T) {
 	evs := testevents.Trajectory(t, "confirmation_mode")
 	url, ws := heldAtConfirmation(t, nil, evs, nil)
 	post(t, eventsURL(url, convID, "/respond_to_confirmation"), "", `{"accept":true}`, nil)
+	// Upstream's run loop sets RUNNING before agent.step runs the approved
+	// action: running comes first, then the action's result.
+	if next := ws.next(); statusOf(next) != model.StatusRunning {
+		t.Fatalf("after accepting, not running: %s", next.Raw)
+	}
 	next := ws.next()
 	if _, ok := next.Body.(*model.Observation); !ok {
-		t.Fatalf("after accepting, not the recorded result: %s", next.Raw)
-	}
-	if st := statusOf(ws.next()); st != model.StatusRunning {
-		t.Fatalf("after the result: %q", st)
+		t.Fatalf("after running, not the recorded result: %s", next.Raw)
 	}
 }
 

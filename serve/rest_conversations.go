@@ -5,6 +5,7 @@ import (
 
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"ohwatch/model"
 	"strconv"
@@ -20,6 +21,12 @@ const (
 
 func (s *Server) handleAlive(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// handleReady answers GET /ready as a server that has finished starting
+// (openhands-agent-server server_details_router.py, ready).
+func (s *Server) handleReady(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
 // handleServerInfo answers GET /server_info (no auth), with the fields
@@ -40,9 +47,15 @@ func (s *Server) handleServerInfo(w http.ResponseWriter, _ *http.Request) {
 		}
 	}
 	idle := time.Since(last).Seconds()
+	// ServerInfo (server_details_router.py): whole seconds, as upstream's
+	// int(now - start); no idle timeout is configured, so the terminal's
+	// foreground cap is none either (openhands-tools timeout_policy.py).
 	writeJSON(w, http.StatusOK, map[string]any{
-		"uptime":            uptime,
-		"idle_time":         idle,
+		"uptime":                       math.Floor(uptime),
+		"idle_time":                    math.Floor(idle),
+		"python_version":               "unknown",
+		"runtime_idle_timeout_seconds": nil,
+		"max_foreground_terminal_timeout_seconds": nil,
 		"title":             "OpenHands Agent Server (ohwatch replay)",
 		"version":           Version,
 		"sdk_version":       SDKVersion,

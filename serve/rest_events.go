@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -215,4 +216,40 @@ func (s *Server) handleGetEvent(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(ev.Raw)
+}
+
+// handleBatchGetEvents answers GET /{id}/events with one event or null per
+// id asked for, in that order. As upstream, the ids are the request's JSON
+// body, a list of strings, not query parameters: the route declares
+// `event_ids: list[str]` without Query(), which FastAPI reads from the
+// body (openhands-agent-server event_router.py,
+// batch_get_conversation_events; EventService.batch_get_events). Upstream
+// sets no limit on their number; the body's bound (maxRequestBody) is one.
+func (s *Server) handleBatchGetEvents(w http.ResponseWriter, r *http.Request) {
+	c := s.lookup(r.PathValue("id"))
+	if c == nil {
+		notFound(w)
+		return
+	}
+	var ids []string
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
+	if err != nil || json.Unmarshal(data, &ids) != nil || ids == nil {
+		writeDetail(w, http.StatusUnprocessableEntity, `body: a JSON list of event ids expected`)
+		return
+	}
+	out := make([]byte, 0, 1024)
+	out = append(out, '[')
+	for k, id := range ids {
+		if k > 0 {
+			out = append(out, ',')
+		}
+		if ev, ok := c.event(id); ok {
+			out = append(out, ev.Raw...)
+		} else {
+			out = append(out, "null"...)
+		}
+	}
+	out = append(out, ']')
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(out)
 }

@@ -14,9 +14,9 @@ import (
 
 func TestHealthRoutesNeedNoKey(t *testing.T) {
 	_, base := start(t, Options{Key: testKey}, nil)
-	for _, path := range []string{"/alive", "/health", "/ready"} {
+	for path, want := range map[string]string{"/alive": "ok", "/health": "ok", "/ready": "ready"} {
 		var body map[string]string
-		if code := get(t, base+path, "", &body); code != http.StatusOK || body["status"] != "ok" {
+		if code := get(t, base+path, "", &body); code != http.StatusOK || body["status"] != want {
 			t.Errorf("%s: HTTP %d %v", path, code, body)
 		}
 	}

@@ -24,9 +24,9 @@ func readBody(r *http.Request, v any) error {
 }
 
 // handleFork answers POST /{id}/fork with the fork's ConversationInfo
-// (201); 404 for a missing source, 409 for an id in use. An unknown
-// from_event_id is a 400 here (the agent-server lets the SDK's ValueError
-// through as a 500).
+// (201); 404 for a missing source or an unknown from_event_id, 409 for an
+// id in use (openhands-agent-server conversation_router.py,
+// fork_conversation).
 func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 	if s.faults.noTree() {
 		notFound(w)
@@ -48,7 +48,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusConflict, err.Error())
 		return
 	case errors.Is(err, errUnknownEvent):
-		writeDetail(w, http.StatusBadRequest, "Unknown event_id: "+*req.FromEventID)
+		writeDetail(w, http.StatusNotFound, "Unknown from_event_id: "+*req.FromEventID)
 		return
 	case err != nil:
 		writeDetail(w, http.StatusServiceUnavailable, err.Error())
@@ -57,9 +57,11 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, fork.info())
 }
 
-// handleNavigate answers POST /{id}/navigate {event_id}: HEAD moves to
-// the event (to none for null) and subscribers get a snapshot with the new
-// leaf_event_id. 400 for an event the conversation does not have.
+// handleNavigate answers POST /{id}/navigate {event_id} with the
+// ConversationInfo carrying the new leaf_event_id: HEAD moves to the event
+// (to none for null) and subscribers get a snapshot with it. 404 for an
+// event the conversation does not have (openhands-agent-server
+// conversation_router.py, navigate_conversation).
 func (s *Server) handleNavigate(w http.ResponseWriter, r *http.Request) {
 	if s.faults.noTree() {
 		notFound(w)
@@ -80,11 +82,12 @@ func (s *Server) handleNavigate(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	if err := c.navigate(target); err != nil {
-		writeDetail(w, http.StatusBadRequest, "Unknown event_id: "+target)
+	info, err := c.navigate(target)
+	if err != nil {
+		writeDetail(w, http.StatusNotFound, "Unknown event_id: "+target)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+	writeJSON(w, http.StatusOK, info)
 }
 
 // sendMessageRequest is the body of POST /{id}/events (SendMessageRequest).

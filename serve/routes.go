@@ -11,7 +11,7 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /alive", s.handleAlive)
 	mux.HandleFunc("GET /health", s.handleAlive)
-	mux.HandleFunc("GET /ready", s.handleAlive)
+	mux.HandleFunc("GET /ready", s.handleReady)
 	mux.HandleFunc("GET /server_info", s.handleServerInfo)
 	mux.HandleFunc("GET /sockets/events/{id}", s.handleSocket)
 
@@ -26,6 +26,7 @@ func (s *Server) routes() http.Handler {
 	api.HandleFunc("POST /api/conversations/{id}/fork", s.handleFork)
 	api.HandleFunc("POST /api/conversations/{id}/navigate", s.handleNavigate)
 	api.HandleFunc("POST /api/conversations/{id}/events", s.handleSendMessage)
+	api.HandleFunc("GET /api/conversations/{id}/events", s.handleBatchGetEvents)
 	api.HandleFunc("GET /api/conversations/{id}/events/search", s.handleSearchEvents)
 	api.HandleFunc("GET /api/conversations/{id}/events/count", s.handleCountEvents)
 	api.HandleFunc("GET /api/conversations/{id}/events/{event_id}", s.handleGetEvent)

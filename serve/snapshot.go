@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"time"
 
 	"ohwatch/model"
 )
@@ -15,7 +14,7 @@ var emptyStats = json.RawMessage(`{"usage_to_metrics":{}}`)
 // dynamicKeys are the fields of the reported state that change during the
 // replay (or that ConversationInfo adds); every other field comes from the
 // template as it is.
-var dynamicKeys = []string{"created_at", "execution_status", "forked_from_conversation_id", "forked_from_event_id", "id", "leaf_event_id", "metrics", "stats", "title", "updated_at"}
+var dynamicKeys = []string{"created_at", "execution_status", "forked_from_conversation_id", "forked_from_event_id", "id", "leaf_event_id", "metrics", "stats", "tags", "title", "updated_at"}
 
 // template is the part of the reported ConversationState that does not
 // change during the replay, encoded once: base_state.json can be tens of
@@ -25,6 +24,9 @@ type template struct {
 	// static is the encoded members (`"key":value,` each) of every field
 	// but the dynamic ones, sorted by key.
 	static []byte
+	// info is the same for ConversationInfo (info.go): its own fields,
+	// with their defaults.
+	info []byte
 	// dynamic holds the base's own values of the dynamic keys.
 	dynamic map[string]json.RawMessage
 }
@@ -63,6 +65,7 @@ func newTemplate(base *model.BaseState, dashedID string) *template {
 		buf.WriteByte(',')
 	}
 	t.static = buf.Bytes()
+	t.info = infoStatic(fields)
 	return t
 }
 
@@ -72,13 +75,24 @@ func (t *template) encode(set map[string]json.RawMessage) []byte {
 	return t.appendTo(make([]byte, 0, t.size()), set)
 }
 
+// encodeInfo returns ConversationInfo: its unchanging members, then the
+// dynamic ones (the base's, overridden by set).
+func (t *template) encodeInfo(set map[string]json.RawMessage) []byte {
+	return t.appendWith(make([]byte, 0, t.size()), t.info, set)
+}
+
 // size is about the length of the encoded state.
 func (t *template) size() int { return len(t.static) + 512 }
 
 // appendTo appends the encoded state to dst.
 func (t *template) appendTo(dst []byte, set map[string]json.RawMessage) []byte {
+	return t.appendWith(dst, t.static, set)
+}
+
+// appendWith appends the object of the static members and the dynamic ones.
+func (t *template) appendWith(dst, static []byte, set map[string]json.RawMessage) []byte {
 	dst = append(dst, '{')
-	dst = append(dst, t.static...)
+	dst = append(dst, static...)
 	first := true
 	for _, k := range dynamicKeys {
 		v, ok := set[k]
@@ -96,7 +110,7 @@ func (t *template) appendTo(dst []byte, set map[string]json.RawMessage) []byte {
 		dst = append(dst, ':')
 		dst = append(dst, v...)
 	}
-	if first && len(t.static) > 0 {
+	if first && len(static) > 0 {
 		dst = dst[:len(dst)-1] // the static part's trailing comma
 	}
 	return append(dst, '}')
@@ -111,7 +125,20 @@ func (c *conversation) stateFieldsLocked() map[string]json.RawMessage {
 		"execution_status": mustJSON(c.statusLocked()),
 		"stats":            c.statsLocked(c.tmpl.dynamic["stats"]),
 		"leaf_event_id":    c.leafLocked(),
+		"tags":             c.tagsLocked(),
 	}
+}
+
+// tagsLocked is the state's tags: a fork's own (its request's tags and
+// its title as tags.title), else the base's, else none.
+func (c *conversation) tagsLocked() json.RawMessage {
+	if c.fork != nil {
+		return c.fork.tags
+	}
+	if t, ok := c.tmpl.dynamic["tags"]; ok {
+		return t
+	}
+	return json.RawMessage(`{}`)
 }
 
 // statusLocked is the execution status as of now: the last one sent.
@@ -122,18 +149,30 @@ func (c *conversation) statusLocked() string {
 	return c.sentStatus
 }
 
-// statsLocked is the stats as of now: the latest per-field stats update;
+// statsLocked is the stats as of now: the latest per-field stats update,
+// with the per-call lists as they stood then (stats.go);
 // for a recording without any, the base's stats once the replay is done
 // (base_state.json describes the end), and no usage before that. A fork
 // reports only what it was given and its own updates.
 func (c *conversation) statsLocked(baseStats json.RawMessage) json.RawMessage {
-	if c.statsEvent != nil {
+	if len(c.statsEvent) > 0 {
+		if len(c.statsFull.of) > 0 && &c.statsFull.of[0] == &c.statsEvent[0] {
+			return c.statsFull.value
+		}
 		if v := stateValue(c.statsEvent); v != nil {
+			if !c.listsRead {
+				c.lists, c.listsRead = baseCallLists(c.base), true
+			}
+			v = withCallLists(v, c.lists)
+			c.statsFull.of, c.statsFull.value = c.statsEvent, v
 			return v
 		}
 	}
 	if !c.statsEvents && c.done && c.fork == nil && len(baseStats) > 0 {
-		return baseStats
+		if c.baseFull == nil {
+			c.baseFull = withCallLists(baseStats, nil)
+		}
+		return c.baseFull
 	}
 	return emptyStats
 }
@@ -205,11 +244,19 @@ func (c *conversation) subscribeFrameLocked() []byte {
 func (c *conversation) info() json.RawMessage {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.infoLocked()
+}
+
+// infoLocked is info with the lock held.
+func (c *conversation) infoLocked() json.RawMessage {
 	fields := c.stateFieldsLocked()
 	title := json.RawMessage(`null`)
 	forkedFrom, forkedAt := json.RawMessage(`null`), json.RawMessage(`null`)
 	if c.fork != nil {
-		forkedFrom, forkedAt = mustJSON(c.fork.conversation), mustJSON(c.fork.event)
+		forkedFrom = mustJSON(c.fork.conversation)
+		if c.fork.event != "" {
+			forkedAt = mustJSON(c.fork.event)
+		}
 	}
 	fields["forked_from_conversation_id"], fields["forked_from_event_id"] = forkedFrom, forkedAt
 	switch {
@@ -224,9 +271,9 @@ func (c *conversation) info() json.RawMessage {
 	fields["metrics"] = json.RawMessage(`null`)
 	// As a real server's utc_now(): when it started and when it last
 	// changed, in play time, not the recording's dates.
-	fields["created_at"] = mustJSON(c.started.Format(time.RFC3339Nano))
-	fields["updated_at"] = mustJSON(maxTime(c.active, c.started).Format(time.RFC3339Nano))
-	return c.tmpl.encode(fields)
+	fields["created_at"] = infoTime(c.started)
+	fields["updated_at"] = infoTime(maxTime(c.active, c.started))
+	return c.tmpl.encodeInfo(fields)
 }
 
 // status is the execution status as of now, what the conversation list

@@ -22,8 +22,8 @@ import (
 const rootParent = "__root__"
 
 // treeEvent reports whether ev is a node of the tree: persisted, and not
-// one of the non-tree artifacts (model.EventKind.Artifact: state updates,
-// conversation errors) that never become HEAD.
+// a non-tree artifact (model.EventKind.Artifact: a state update) that
+// never becomes HEAD.
 func treeEvent(ev model.Event) bool {
 	if !model.Persisted(ev) {
 		return false
@@ -48,8 +48,9 @@ type tree struct {
 	// only after a navigate or a fork; one that names another parent is the
 	// recording's own branch and keeps it.
 	recHead, lastRec string
-	// parents is every tree event's parent as served ("" or rootParent for
-	// a root), for the path a fork copies.
+	// parents is every persisted event's parent as served ("" or
+	// rootParent for a root), for the path a fork copies and the events
+	// navigate may move HEAD to.
 	parents map[string]string
 }
 
@@ -68,6 +69,15 @@ func (t *tree) headParent() string {
 // into the event.
 func (c *conversation) placeLocked(ev model.Event, madeUp bool) model.Event {
 	if !treeEvent(ev) {
+		// Not a node, but an event of the log all the same: upstream
+		// navigate and fork accept any event id the log holds
+		// (LocalConversation.navigate_to and fork: `event_id in
+		// self._state.events`), and the artifact hangs from HEAD.
+		if model.Persisted(ev) && ev.ID != "" {
+			if _, ok := c.tree.parents[ev.ID]; !ok {
+				c.tree.parents[ev.ID] = c.tree.headParent()
+			}
+		}
 		return ev
 	}
 	t := &c.tree
@@ -104,11 +114,12 @@ func (c *conversation) placeLocked(ev model.Event, madeUp bool) model.Event {
 }
 
 // errUnknownEvent is navigate's and fork's answer for an event the
-// conversation does not have (400).
+// conversation does not have (404).
 var errUnknownEvent = errors.New("unknown event_id")
 
 // navigateLocked moves HEAD to the event id, or to none when id is "":
-// the next event is a new root then. Only tree events can be HEAD.
+// the next event is a new root then. Any persisted event can be HEAD, as
+// upstream, where only appending skips the state updates.
 func (c *conversation) navigateLocked(id string) error {
 	if id == "" {
 		c.tree.head, c.tree.detached = "", true
@@ -121,18 +132,19 @@ func (c *conversation) navigateLocked(id string) error {
 	return nil
 }
 
-// navigate moves HEAD (see navigateLocked) and sends subscribers the
-// snapshot that carries the new leaf_event_id: the agent-server emits no
-// per-field update for leaf_event_id.
-func (c *conversation) navigate(id string) error {
+// navigate moves HEAD (see navigateLocked), sends subscribers the
+// snapshot that carries the new leaf_event_id (the agent-server emits no
+// per-field update for leaf_event_id) and returns the ConversationInfo
+// of that moment.
+func (c *conversation) navigate(id string) (json.RawMessage, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.navigateLocked(id); err != nil {
-		return err
+		return nil, err
 	}
 	c.log.Info("HEAD moved", "conversation", c.id, "leaf_event_id", id)
 	c.broadcastSnapshotLocked()
-	return nil
+	return c.infoLocked(), nil
 }
 
 // pathLocked returns the emitted tree events from the root to id, in that

@@ -221,8 +221,9 @@ func TestNavigateAnswers(t *testing.T) {
 		want            int
 	}{
 		{"a tree event", nav, fmt.Sprintf(`{"event_id":%q}`, evs[3].ID), http.StatusOK},
-		{"a state update", nav, fmt.Sprintf(`{"event_id":%q}`, evs[2].ID), http.StatusBadRequest},
-		{"unknown", nav, `{"event_id":"nope"}`, http.StatusBadRequest},
+		// Upstream checks `event_id in events`: any event of the log.
+		{"a state update", nav, fmt.Sprintf(`{"event_id":%q}`, evs[2].ID), http.StatusOK},
+		{"unknown", nav, `{"event_id":"nope"}`, http.StatusNotFound},
 		{"no event_id", nav, `{}`, http.StatusUnprocessableEntity},
 		{"not JSON", nav, `event`, http.StatusUnprocessableEntity},
 		{"no conversation", url + "/api/conversations/" + otherID + "/navigate", `{"event_id":null}`, http.StatusNotFound},

@@ -55,8 +55,8 @@ type heldEvent struct {
 }
 
 // waits reports whether ev must wait for its parent: a tree event (state
-// updates and conversation errors never become anyone's parent, nor do
-// they start a branch) naming a parent not delivered and not itself held.
+// updates never become anyone's parent, nor do they start a branch)
+// naming a parent not delivered and not itself held.
 func (w *watcher) waits(ev *model.Event) bool {
 	if ev.ID == "" || ev.ParentID == "" || ev.ParentID == rootParent {
 		return false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"ohwatch/model"
 )
@@ -88,13 +89,23 @@ func (c *Client) Navigate(ctx context.Context, id, eventID string) error {
 // when the conversation exists (the route is what is missing); otherwise
 // the error stays (ErrNotFound for a conversation that is gone).
 func (c *Client) treeError(ctx context.Context, id, op string, err error) error {
-	if !errors.Is(err, ErrNotFound) {
+	if !errors.Is(err, ErrNotFound) || unknownEvent(err) {
 		return err
 	}
 	if _, infoErr := c.Conversation(ctx, id); infoErr == nil {
 		return &TreeUnsupportedError{Op: op}
 	}
 	return err
+}
+
+// unknownEvent reports whether a 404 names the event asked for: since
+// 1.43 the agent-server answers an unknown event_id or from_event_id with
+// 404 "Unknown event_id: …" / "Unknown from_event_id: …"
+// (conversation_router.py, navigate_conversation and fork_conversation),
+// where a server without the route says "Not Found".
+func unknownEvent(err error) bool {
+	var he *HTTPError
+	return errors.As(err, &he) && strings.Contains(he.Body, "Unknown ") && strings.Contains(he.Body, "event_id")
 }
 
 // SendMessage sends text as a user message to conversation id and lets the

@@ -40,11 +40,18 @@ func Trajectory(tb testing.TB, name string) []model.Event {
 // that seed), in order.
 func Generated(tb testing.TB, n int, seed int64) []model.Event {
 	tb.Helper()
-	evs := make([]model.Event, 0, n)
-	for raw := range gen.Events(gen.Options{Events: n, Seed: seed}) {
+	return GeneratedWith(tb, gen.Options{Events: n, Seed: seed})
+}
+
+// GeneratedWith decodes the generated conversation o describes (navigated
+// o.Branches times), in order.
+func GeneratedWith(tb testing.TB, o gen.Options) []model.Event {
+	tb.Helper()
+	evs := make([]model.Event, 0, o.Events)
+	for raw := range gen.Events(o) {
 		ev, err := model.Decode(raw)
 		if err != nil {
-			tb.Fatalf("generated event %d (seed %d): %v", len(evs), seed, err)
+			tb.Fatalf("generated event %d (seed %d): %v", len(evs), o.Seed, err)
 		}
 		evs = append(evs, ev)
 	}
