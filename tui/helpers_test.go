@@ -112,8 +112,18 @@ func press(tb testing.TB, m *Conversation, keys ...string) (*Conversation, tea.C
 	var cmd tea.Cmd
 	for _, k := range keys {
 		cmd = m.Update(keyMsg(k))
+		settle(m)
 	}
 	return m, cmd
+}
+
+// settle builds the inspector's view now when a key asked for it, as the
+// command Update returned would, and hands it to Update: a test reads the
+// open inspector without running the program.
+func settle(m *Conversation) {
+	if b := m.insp.build; b != nil {
+		m.Update(b.run())
+	}
 }
 
 // typeText types text into an open prompt.

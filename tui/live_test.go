@@ -14,6 +14,7 @@ import (
 // send feeds one message to the model.
 func send(m *Conversation, msg tea.Msg) (*Conversation, tea.Cmd) {
 	cmd := m.Update(msg)
+	settle(m)
 	return m, cmd
 }
 

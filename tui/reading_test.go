@@ -309,7 +309,7 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 	}
 }
 
-func TestMessagesRenderAsMarkdownInUpdate(t *testing.T) {
+func TestMessagesRenderAsMarkdownInACommand(t *testing.T) {
 	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
 	m, _ = press(t, m, "G", "enter")
 	md := m.insp.data.md
@@ -322,17 +322,22 @@ func TestMessagesRenderAsMarkdownInUpdate(t *testing.T) {
 		t.Fatalf("markdown not rendered:\n%s", out)
 	}
 	// Frames read the rendering; they never render.
-	before := markdownRenders.Load()
+	before := m.markdown.count()
 	for range 3 {
 		_ = screen(m)
 		m, _ = press(t, m, "j")
 	}
-	if n := markdownRenders.Load() - before; n != 0 {
+	if n := m.markdown.count() - before; n != 0 {
 		t.Fatalf("frames and scrolling rendered markdown %d times", n)
 	}
-	// A resize renders it again, at the new width.
-	m, _ = send(m, windowSize(90, 30))
-	if m.insp.data.md.width != m.layout().list.w || markdownRenders.Load() == before {
+	// A resize asks for it again, at the new width, in a command; until
+	// it comes the plain text shows.
+	m, cmd := send(m, windowSize(90, 30))
+	if m.markdown.count() != before || m.insp.data.md.width == m.layout().list.w {
+		t.Fatal("the resize rendered markdown in Update")
+	}
+	m = runCmd(t, m, cmd)
+	if m.insp.data.md.width != m.layout().list.w || m.markdown.count() == before {
 		t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
 	}
 }

@@ -64,6 +64,10 @@ type rooted interface{ setAtRoot(root bool) }
 // addressable is a screen that messages can be addressed to.
 type addressable interface{ screenID() int }
 
+// resizable is a screen with work to redo, off the UI, at a new size (a
+// conversation's inspector renders its markdown for the new width).
+type resizable interface{ resized() tea.Cmd }
+
 // releasable is a screen that lets go of what it holds once it is popped:
 // a conversation opened from the fleet table drops its log, feed and
 // caches (the table's row keeps what it derived), and opening it again
@@ -137,10 +141,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
+		var cmds []tea.Cmd
 		for _, s := range m.screens() {
 			s.SetSize(msg.Width, msg.Height)
+			if r, ok := s.(resizable); ok {
+				cmds = append(cmds, r.resized())
+			}
 		}
-		return m, nil
+		return m, tea.Batch(cmds...)
 	case tea.ColorProfileMsg, tea.BackgroundColorMsg, tea.ModeReportMsg:
 		var cmds []tea.Cmd
 		for _, s := range m.screens() {
@@ -175,13 +183,17 @@ func (m *Model) push(s Screen) tea.Cmd {
 	if r, ok := s.(rooted); ok {
 		r.setAtRoot(false)
 	}
+	var resized tea.Cmd
 	if m.sized {
 		s.SetSize(m.width, m.height)
+		if r, ok := s.(resizable); ok {
+			resized = r.resized()
+		}
 	}
 	if m.register(s) {
-		return s.Init()
+		return tea.Batch(resized, s.Init())
 	}
-	return nil
+	return resized
 }
 
 // pop removes the top screen; a releasable one, shown nowhere else on the
