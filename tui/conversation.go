@@ -92,6 +92,9 @@ type Conversation struct {
 	insp   inspector
 	// inspSeq numbers the inspector's openings (inspector.seq).
 	inspSeq int
+	// links are the conversations that came from this one, as the last
+	// refresh of opts.Links listed them (links.go).
+	links []Link
 	// markdown renders messages for the inspector, in commands.
 	markdown *markdownRenderers
 	showHelp bool

@@ -21,11 +21,12 @@ type fakeLinks struct {
 	// recorded, when set, is what every conversation opens as: a
 	// recording that loads through a feed.
 	recorded []model.Event
-	// refreshes counts the Refresh calls (made from commands).
-	refreshes atomic.Int32
+	// refreshes and listed count the Refresh and Children calls (made
+	// from commands).
+	refreshes, listed atomic.Int32
 }
 
-func (f *fakeLinks) Children() []Link { return f.children }
+func (f *fakeLinks) Children() []Link { f.listed.Add(1); return f.children }
 
 func (f *fakeLinks) Refresh(context.Context) { f.refreshes.Add(1) }
 
@@ -39,6 +40,14 @@ func (f *fakeLinks) Open(ctx context.Context, id string) (Options, error) {
 		return Options{Title: "fork " + id[:8], Log: reducer.NewLog(nil, 0), Feed: feed}, nil
 	}
 	return Options{Title: "child " + id[:8], Log: reducer.NewLog(nil, 0), Feed: make(chan model.Batch), Live: true}, nil
+}
+
+// linksListed hands the view its links as a refresh lists them: the
+// command the view runs when it opens, run here at once.
+func linksListed(t *testing.T, m *Conversation) *Conversation {
+	t.Helper()
+	m.Update(m.refreshLinks(false)())
+	return m
 }
 
 // childID is the sub-conversation the launch observation below names.
@@ -62,7 +71,7 @@ func TestInspectorShowsAndOOpensTheLaunchedConversation(t *testing.T) {
 	log.Append(decode(t, []byte(raw)))
 	at := log.Len() - 1
 	links := &fakeLinks{children: []Link{{ID: childID, Title: "write the migration"}}}
-	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
 	m = jumpTo(t, m, ordinal(at))
 	m, _ = press(t, m, "enter")
 	s := screen(m)
@@ -104,7 +113,7 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 		{ID: "bbbbbbbb111142228333944455556666", Title: "second try", Event: ev.ID},
 		{ID: "cccccccc111142228333944455556666", Title: "delegated"},
 	}}
-	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
 	m = jumpTo(t, m, ordinal(at))
 	m, _ = press(t, m, "O")
 	if m.input.kind != promptLinks {
@@ -148,7 +157,7 @@ func TestTheListMarksEventsOthersCameFrom(t *testing.T) {
 	forkAt := log.Event(3)
 	log.Append(decode(t, []byte(`{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`)))
 	links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: forkAt.ID}}}
-	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
 	m = jumpTo(t, m, ordinal(0))
 	lines := strings.Split(screen(m), "\n")
 	marked := map[string]bool{}
@@ -177,7 +186,7 @@ func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
 		evs[i] = log.Event(i)
 	}
 	links := &fakeLinks{recorded: evs, children: []Link{{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: evs[at].ID}}}
-	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
 	m = jumpTo(t, m, ordinal(at))
 	m, cmd := press(t, m, "O")
 	var msgs []any
@@ -211,8 +220,11 @@ func TestLinksAreReadInCommandsOnly(t *testing.T) {
 	cmd := m.Init()
 	m, _ = press(t, m, "j", "enter", "esc", "O", "esc")
 	_ = m.View()
-	if n := links.refreshes.Load(); n != 0 {
-		t.Fatalf("%d refreshes in Update or View", n)
+	if r, l := links.refreshes.Load(), links.listed.Load(); r != 0 || l != 0 {
+		t.Fatalf("%d refreshes and %d listings in Update or View", r, l)
+	}
+	if len(m.linkedRows([]int{3})) != 0 {
+		t.Fatal("links known before a refresh listed them")
 	}
 	// Init's batch holds the first refresh; its answer schedules the next.
 	var refreshed tea.Cmd
@@ -223,6 +235,13 @@ func TestLinksAreReadInCommandsOnly(t *testing.T) {
 	}
 	if links.refreshes.Load() != 1 || refreshed == nil {
 		t.Fatalf("%d refreshes from Init, next scheduled %v", links.refreshes.Load(), refreshed != nil)
+	}
+	// The refresh's message carried the listing: the view knows the fork
+	// without asking its Links again.
+	listed := links.listed.Load()
+	_ = m.View()
+	if len(m.linkedRows([]int{3})) != 1 || links.listed.Load() != listed {
+		t.Fatalf("the refreshed listing did not reach the view (listed %d times)", links.listed.Load())
 	}
 	// After a fork, one more, outside the periodic chain.
 	m.opts.Branching = &fakeBranching{}
