@@ -37,7 +37,7 @@ func (p pane) title() string {
 // addressed to it (addr) still reach it.
 type Conversation struct {
 	// id addresses the messages of this view's commands (addr).
-	id int
+	id screenID
 	// atRoot is set while the view is the bottom screen, where q quits
 	// rather than going back (the router says, setAtRoot).
 	atRoot bool
@@ -166,7 +166,7 @@ func (m *Conversation) addr() addr { return addr{to: m.id} }
 func (m *Conversation) setAtRoot(root bool) { m.atRoot = root }
 
 // screenID implements addressable: the id the view's messages carry.
-func (m *Conversation) screenID() int { return m.id }
+func (m *Conversation) screenID() screenID { return m.id }
 
 // Init starts waiting on the feed and asks the terminal for its background
 // colour (the answer picks the light or dark palette under --theme auto).

@@ -97,7 +97,7 @@ func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
 	if r.Top() != a {
 		t.Fatal("Back at the root removed it")
 	}
-	if _, cmd := r.Update(flashExpiredMsg{addr: addr{to: -7}}); cmd != nil {
+	if _, cmd := r.Update(flashExpiredMsg{addr: addr{to: newScreenID()}}); cmd != nil {
 		t.Fatal("a message for an unknown screen was answered")
 	}
 	if msg := route(t, r, Pop()()); msg != tea.Quit() {
@@ -107,7 +107,7 @@ func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
 
 // firstAddressed runs cmd (and the commands of a batch) until one sends
 // a message addressed to id, and returns it.
-func firstAddressed(t testing.TB, cmd tea.Cmd, id int) tea.Msg {
+func firstAddressed(t testing.TB, cmd tea.Cmd, id screenID) tea.Msg {
 	t.Helper()
 	if cmd == nil {
 		t.Fatal("no command")
@@ -133,7 +133,7 @@ func firstAddressed(t testing.TB, cmd tea.Cmd, id int) tea.Msg {
 
 // peekAddressed runs c (the feed's wait answers at once: its batch is
 // waiting) and reports its message when it is addressed to id.
-func peekAddressed(c tea.Cmd, id int) (tea.Msg, bool) {
+func peekAddressed(c tea.Cmd, id screenID) (tea.Msg, bool) {
 	msg := c()
 	if a, ok := msg.(addressed); ok && a.addressee() == id {
 		return msg, true
