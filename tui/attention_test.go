@@ -59,6 +59,7 @@ func attentionModel(t *testing.T, notify bool) *Conversation {
 }
 
 func TestAttentionWhenWaiting(t *testing.T) {
+	t.Parallel()
 	m := attentionModel(t, true)
 	if m.attn.status != "" || bannerText(m) != "" {
 		t.Fatalf("a banner while running: %q", bannerText(m))
@@ -94,6 +95,7 @@ func TestAttentionWhenWaiting(t *testing.T) {
 }
 
 func TestAttentionStaysUntilDismissed(t *testing.T) {
+	t.Parallel()
 	for _, status := range []string{"finished", "error", "stuck"} {
 		m := attentionModel(t, true)
 		m, cmd := send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000004", status))
@@ -115,6 +117,7 @@ func TestAttentionStaysUntilDismissed(t *testing.T) {
 }
 
 func TestAttentionQuiet(t *testing.T) {
+	t.Parallel()
 	// --no-notify (or not a terminal): the banner, no bell, no OSC.
 	m := attentionModel(t, false)
 	m, cmd := send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000005", "error"))
@@ -173,6 +176,7 @@ func FuzzNotifyText(f *testing.F) {
 // TestBannerKeepsTheCursorInView: a banner taking lines from the list must
 // not push the followed newest event off the screen.
 func TestBannerKeepsTheCursorInView(t *testing.T) {
+	t.Parallel()
 	feed := make(chan model.Batch)
 	close(feed)
 	evs := generatedEvents(t, 200, 3)

@@ -38,6 +38,7 @@ func openFromTable(t testing.TB, r *Model, f *Fleet) *fleetConversation {
 // garbage — while the row keeps what the table derived; opening it again
 // loads every event again.
 func TestFleetReleasesAConversationLeft(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 300, 4)
 	var ctxs []context.Context
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (Options, error) {
@@ -115,6 +116,7 @@ func TestFleetReleasesAConversationLeft(t *testing.T) {
 // back to the table, where the fork is listed under its parent; the
 // parent's view is released like any other left.
 func TestFleetForkReleasesTheParent(t *testing.T) {
+	t.Parallel()
 	var ctx context.Context
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (Options, error) {
 		ctx = c

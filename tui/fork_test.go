@@ -123,6 +123,7 @@ func answer(t *testing.T, m *Conversation, cmd tea.Cmd) []tea.Msg {
 }
 
 func TestForkAsksThenForksAndOpens(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBranching{}
 	m, at := liveTree(t, fb)
 	id := m.log.Event(at).ID
@@ -189,6 +190,7 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 }
 
 func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBranching{}
 	m, at := liveTree(t, fb)
 	m, _ = press(t, m, "b", "esc")
@@ -206,6 +208,7 @@ func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
 }
 
 func TestForkUnderFleetGoesBackToTheTable(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBranching{fleet: true}
 	m, _ := liveTree(t, fb)
 	m, cmd := press(t, m, "b", "enter", "enter", "y")
@@ -222,6 +225,7 @@ func TestForkUnderFleetGoesBackToTheTable(t *testing.T) {
 }
 
 func TestNavigateAsksThenMovesHead(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBranching{}
 	m, at := liveTree(t, fb)
 	m, _ = press(t, m, "H")
@@ -239,6 +243,7 @@ func TestNavigateAsksThenMovesHead(t *testing.T) {
 }
 
 func TestForkAndNavigateRefused(t *testing.T) {
+	t.Parallel()
 	// A recording.
 	rec := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 120, 30)
 	rec, _ = press(t, rec, "b")
@@ -280,6 +285,7 @@ func TestForkAndNavigateRefused(t *testing.T) {
 }
 
 func TestForkThatHalfWorkedStillOpens(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBranching{forkErr: errHalfFork}
 	m, _ := liveTree(t, fb)
 	m, cmd := press(t, m, "b", "enter")
@@ -296,6 +302,7 @@ func TestForkThatHalfWorkedStillOpens(t *testing.T) {
 }
 
 func TestForkKeysInHelp(t *testing.T) {
+	t.Parallel()
 	m, _ := liveTree(t, &fakeBranching{})
 	m, _ = press(t, m, "?")
 	// The help scrolls: read all of it.

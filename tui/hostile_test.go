@@ -33,6 +33,7 @@ func forbidden(s string) (string, bool) {
 // text field, on every event, in every pane and inspector mode, with
 // colours off: not a single control byte may reach the screen.
 func TestHostileRecording(t *testing.T) {
+	t.Parallel()
 	log := hostileLog(t)
 	for _, size := range goldenSizes {
 		m := newModel(Options{Log: log, Title: hostileText, Source: hostileText}, size[0], size[1])

@@ -17,6 +17,7 @@ func shownKind(m *Conversation) string {
 }
 
 func TestMoveKeys(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 400, 7)
 	base := newModel(Options{Log: log, Title: "gen"}, 160, 48)
 	if base.cursor != 0 {
@@ -94,6 +95,7 @@ func TestMoveKeys(t *testing.T) {
 }
 
 func TestMarkKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: errorLog(t)}, 160, 48)
 	marks := m.log.Marks()
 	if len(marks.Errors) < 2 {
@@ -137,6 +139,7 @@ func TestMarkKeys(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestBookmarkKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 200, 3)}, 160, 48)
 	m, _ = press(t, m, "j", "j", "m")
 	first := m.cursor
@@ -164,6 +167,7 @@ func TestBookmarkKeys(t *testing.T) {
 }
 
 func TestJumpKey(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 160, 48)
 	m, _ = press(t, m, ":")
 	if m.input.kind != promptJump || !strings.Contains(screen(m), ":█") {
@@ -196,6 +200,7 @@ func TestJumpKey(t *testing.T) {
 }
 
 func TestFilterKeys(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 400, 5)
 	m := newModel(Options{Log: log}, 160, 48)
 	hidden := func(m *Conversation) int {
@@ -238,6 +243,7 @@ func TestFilterKeys(t *testing.T) {
 }
 
 func TestPlayKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 160, 48)
 	m, cmd := press(t, m, "space")
 	if !m.play.on || cmd == nil {
@@ -273,6 +279,7 @@ func TestPlayKeys(t *testing.T) {
 }
 
 func TestInspectorKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
 	m, _ = press(t, m, "]") // no error here: stays
 	m, _ = press(t, m, ":")
@@ -322,6 +329,7 @@ func TestInspectorKeys(t *testing.T) {
 }
 
 func TestCopyPagerExportKeys(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "simple_echo_hello_world")
 	var exported []string
 	m := newModel(Options{Log: log, Pager: "true", Export: func(f, _ string) (string, error) {
@@ -395,6 +403,7 @@ func typeName(v any) string {
 }
 
 func TestFocusAndHelpKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 160, 48)
 	for _, want := range []pane{paneTimeline, paneMetrics, paneTasks, panePending, paneList} {
 		m, _ = press(t, m, "tab")
@@ -433,6 +442,7 @@ func TestFocusAndHelpKeys(t *testing.T) {
 // TestCursorRowAlwaysOnScreen jumps far down and back: the cursor's row is
 // drawn every time, on the last row when it went down.
 func TestCursorRowAlwaysOnScreen(t *testing.T) {
+	t.Parallel()
 	for _, size := range goldenSizes {
 		m := newModel(Options{Log: generated(t, 600, 4)}, size[0], size[1])
 		for _, keys := range [][]string{{"]"}, {"G"}, {"pgdown"}, {"ctrl+d"}, {":", "3", "0", "0", "enter"}, {"g"}, {"j"}, {"k"}} {
@@ -447,6 +457,7 @@ func TestCursorRowAlwaysOnScreen(t *testing.T) {
 // TestHelpListsEveryBindingAndScrolls checks that help shows every binding
 // of the key map, scrolling where the terminal is short.
 func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
+	t.Parallel()
 	for _, size := range goldenSizes {
 		m := newModel(Options{Log: generated(t, 20, 1)}, size[0], size[1])
 		m, _ = press(t, m, "?")
@@ -471,6 +482,7 @@ func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
 // TestCustomKeyMap rebinds a key: the new key works, the old one does not,
 // and help shows the new one.
 func TestCustomKeyMap(t *testing.T) {
+	t.Parallel()
 	km := DefaultKeyMap()
 	km.Down.SetKeys("J")
 	km.Down.SetHelp("J", "next event")
@@ -490,6 +502,7 @@ func TestCustomKeyMap(t *testing.T) {
 }
 
 func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello"}, 80, 24)
 	m, _ = press(t, m, "?")
 	seen := map[string]bool{}

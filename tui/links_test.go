@@ -66,6 +66,7 @@ func pushedView(msgs []any) *linkedConversation {
 }
 
 func TestInspectorShowsAndOOpensTheLaunchedConversation(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "simple_echo_hello_world")
 	raw := `{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"is_error":false,"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","execution_status":"running","workspace":"/workspace/project","url_path":"/conversations/5a0b2c3d111142228333944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`
 	log.Append(decode(t, []byte(raw)))
@@ -105,6 +106,7 @@ func TestInspectorShowsAndOOpensTheLaunchedConversation(t *testing.T) {
 }
 
 func TestOOffersEveryForkOfTheEvent(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "simple_echo_hello_world")
 	at := 3
 	ev := log.Event(at)
@@ -153,6 +155,7 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 // the list, with its legend naming the key that opens them; other events
 // do not.
 func TestTheListMarksEventsOthersCameFrom(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "simple_echo_hello_world")
 	forkAt := log.Event(3)
 	log.Append(decode(t, []byte(`{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`)))
@@ -179,6 +182,7 @@ func TestTheListMarksEventsOthersCameFrom(t *testing.T) {
 // made at opens the fork there, once its events have loaded, not at its
 // first event.
 func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "simple_echo_hello_world")
 	at := 3
 	evs := make([]model.Event, log.Len())
@@ -214,6 +218,7 @@ func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
 // command (when it opens, on its periodic tick, after a fork), never in
 // Update or View, which read only what was last read.
 func TestLinksAreReadInCommandsOnly(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "simple_echo_hello_world")
 	links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Event: log.Event(3).ID}}}
 	m := newModel(Options{Log: log, Links: links}, 120, 30)

@@ -93,6 +93,7 @@ func spreadLog(t *testing.T, span time.Duration) *reducer.Log {
 }
 
 func TestTimeModesCycle(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "creating_agent_plan")
 	m := newModel(Options{Log: log}, 160, 48)
 	want := []timeMode{timeAbsolute, timeGap, timeRelative}
@@ -110,6 +111,7 @@ func TestTimeModesCycle(t *testing.T) {
 }
 
 func TestTimesPastADay(t *testing.T) {
+	t.Parallel()
 	span := 4*24*time.Hour + 7*time.Hour + 12*time.Minute
 	for _, tt := range []struct {
 		w    int
@@ -150,6 +152,7 @@ func lineWith(screen, s string) string {
 }
 
 func TestBookmarksWrapAndGoBack(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 200, 3)}, 160, 48)
 	m, _ = press(t, m, "j", "j", "m", "j", "j", "j", "m", "j", "j", "m")
 	b := append([]int(nil), m.bookmarks...)
@@ -184,6 +187,7 @@ func helpScreen(t *testing.T, m *Conversation) string {
 }
 
 func TestFlashClearsOnNextAction(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: errorLog(t)}, 160, 48)
 	m, _ = press(t, m, "G", "]")
 	if m.flash == "" {
@@ -207,6 +211,7 @@ func TestFlashClearsOnNextAction(t *testing.T) {
 }
 
 func TestRawJSONNeverCutSilently(t *testing.T) {
+	t.Parallel()
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor} {
 		m := NewConversation(Options{Log: trajectory(t, "simple_echo_hello_world"), Profile: profile})
 		m, _ = send(m, windowSize(80, 24))
@@ -245,6 +250,7 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 }
 
 func TestRawFoldOnWrappedRow(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 80, 24)
 	m, _ = press(t, m, "enter", "r")
 	before := inspLineCount(m, m.layout().list.w)
@@ -256,6 +262,7 @@ func TestRawFoldOnWrappedRow(t *testing.T) {
 }
 
 func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: demoLog(t, -1), Title: "demo"}, 160, 48)
 	m = jumpTo(t, m, "151")
 	l := m.layout()
@@ -289,6 +296,7 @@ func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
 }
 
 func TestSidePanesShareAShortColumn(t *testing.T) {
+	t.Parallel()
 	// With too little room every pane keeps its title and a line or two,
 	// and what needs an answer (pending) gets its rows first.
 	m := liveModel(t, waitingLog(t), 120, 30, Options{Controls: &fakeControls{}})
@@ -310,6 +318,7 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 }
 
 func TestMessagesRenderAsMarkdownInACommand(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
 	m, _ = press(t, m, "G", "enter")
 	md := m.insp.data.md
@@ -343,6 +352,7 @@ func TestMessagesRenderAsMarkdownInACommand(t *testing.T) {
 }
 
 func TestMarkdownFollowsThePalette(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "creating_agent_plan")
 	for _, tt := range []struct {
 		opts Options
@@ -367,6 +377,7 @@ func TestMarkdownFollowsThePalette(t *testing.T) {
 }
 
 func TestMarkdownIsSanitisedFirst(t *testing.T) {
+	t.Parallel()
 	raw := `{"id":"m1","timestamp":"2026-01-27T03:56:17.000000","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":` +
 		string(mustJSON(t, "# Title\n\n"+hostileText)) + `}]},"kind":"MessageEvent"}`
 	m := NewConversation(Options{Log: fixtureLog(t, raw), Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
@@ -439,6 +450,7 @@ func TestCopyRunsNoToolInUpdate(t *testing.T) {
 }
 
 func TestExportAsksWhereAndSaysWhere(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var gotFormat, gotPath string
 	opts := Options{Log: trajectory(t, "simple_echo_hello_world"),

@@ -50,6 +50,7 @@ func waitingModel(t *testing.T, ctl Controls) (*Conversation, []string) {
 }
 
 func TestAcceptRejectKeys(t *testing.T) {
+	t.Parallel()
 	ctl := &fakeControls{}
 	m, ids := waitingModel(t, ctl)
 	at := ordinal(m.log.Latest().Pending[0].Index)
@@ -91,6 +92,7 @@ func TestAcceptRejectKeys(t *testing.T) {
 // TestQuestionWithdrawnWhenRunningAgain is the stale answer: x opens the
 // question, the run resumes, and a later y must not send anything.
 func TestQuestionWithdrawnWhenRunningAgain(t *testing.T) {
+	t.Parallel()
 	ctl := &fakeControls{}
 	m, _ := waitingModel(t, ctl)
 	m, _ = press(t, m, "x")
@@ -115,6 +117,7 @@ func TestQuestionWithdrawnWhenRunningAgain(t *testing.T) {
 // TestQuestionWithdrawnWhenOtherActionsWait: the conversation still waits,
 // but on an action the user was not asked about.
 func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
+	t.Parallel()
 	ctl := &fakeControls{}
 	m, ids := waitingModel(t, ctl)
 	m, _ = press(t, m, "a")
@@ -136,6 +139,7 @@ func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
 // TestAnswerCheckedAgainstTheLiveState: events reached the log behind the
 // open question (no batch re-checked it yet); y still sends nothing.
 func TestAnswerCheckedAgainstTheLiveState(t *testing.T) {
+	t.Parallel()
 	ctl := &fakeControls{}
 	m, _ := waitingModel(t, ctl)
 	m, _ = press(t, m, "x")
@@ -150,6 +154,7 @@ func TestAnswerCheckedAgainstTheLiveState(t *testing.T) {
 // TestAnswerWithheldByTheServerCheck: Controls found on the server that
 // the question is stale and sent nothing; the footer says why.
 func TestAnswerWithheldByTheServerCheck(t *testing.T) {
+	t.Parallel()
 	ctl := &fakeControls{err: fmt.Errorf("%w: the conversation is idle, no longer waiting for confirmation", ErrNotSent)}
 	m, _ := waitingModel(t, ctl)
 	m, cmd := press(t, m, "a", "y")
@@ -168,6 +173,7 @@ func TestAnswerWithheldByTheServerCheck(t *testing.T) {
 // TestNoQuestionWithoutPendingActions: a status update says waiting, but
 // no action reached the log: nothing to ask about, nothing sent.
 func TestNoQuestionWithoutPendingActions(t *testing.T) {
+	t.Parallel()
 	ctl := &fakeControls{}
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
 	m, _ = send(m, statusBatch(t, "c2000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))

@@ -1,7 +1,6 @@
 package tui
 
 import (
-
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 )

@@ -33,6 +33,7 @@ func route(t *testing.T, r *Model, msg tea.Msg) tea.Msg {
 // screen, or popped from the stack, still gets its feed's batches and
 // every message addressed to it; the screen on top is not touched.
 func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 40, 3)
 	a, feedA := liveView("first")
 	b, feedB := liveView("second")
@@ -89,6 +90,7 @@ func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
 // at the root quits, and a message for a screen the router never saw is
 // dropped rather than given to the top screen.
 func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
+	t.Parallel()
 	a, _ := liveView("only")
 	r := NewModel(a)
 	if msg := route(t, r, Back()()); msg != nil {
@@ -145,6 +147,7 @@ func peekAddressed(c tea.Cmd, id screenID) (tea.Msg, bool) {
 // conversation has open first (the inspector), then goes back to the
 // screen below; at the root the same esc does nothing.
 func TestEscGoesBackOneScreen(t *testing.T) {
+	t.Parallel()
 	below, _ := liveView("below")
 	top := newModel(Options{Log: errorLog(t), Title: "top"}, 100, 30)
 	r := NewModel(below)
