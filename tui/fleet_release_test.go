@@ -117,31 +117,33 @@ func TestFleetReleasesAConversationLeft(t *testing.T) {
 // parent's view is released like any other left.
 func TestFleetForkReleasesTheParent(t *testing.T) {
 	t.Parallel()
-	var ctx context.Context
-	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (Options, error) {
-		ctx = c
-		return Options{Title: "parent", Log: trajectory(t, "confirmation_mode"), Live: true, NoColor: true,
-			Branching: &fakeBranching{fleet: true}}, nil
-	}})
-	r := NewModel(f)
-	r.Update(windowSize(160, 48))
-	_, open := r.Update(keyMsg("enter"))
-	_, push := r.Update(open())
-	r.Update(push())
-	c := r.Top().(*fleetConversation)
-	done := forkDoneMsg{addr: c.addr(), plan: forkPlan{index: 2}, id: "fork-1"}
-	_, cmd := r.Update(done)
-	for _, m := range cmd().(tea.BatchMsg) {
-		if m == nil {
-			continue
+	inBubble(t, func(t *testing.T) {
+		var ctx context.Context
+		f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (Options, error) {
+			ctx = c
+			return Options{Title: "parent", Log: trajectory(t, "confirmation_mode"), Live: true, NoColor: true,
+				Branching: &fakeBranching{fleet: true}}, nil
+		}})
+		r := NewModel(f)
+		r.Update(windowSize(160, 48))
+		_, open := r.Update(keyMsg("enter"))
+		_, push := r.Update(open())
+		r.Update(push())
+		c := r.Top().(*fleetConversation)
+		done := forkDoneMsg{addr: c.addr(), plan: forkPlan{index: 2}, id: "fork-1"}
+		_, cmd := r.Update(done)
+		for _, m := range cmd().(tea.BatchMsg) {
+			if m == nil {
+				continue
+			}
+			if msg, ok := m().(popMsg); ok {
+				r.Update(msg)
+			}
 		}
-		if msg, ok := m().(popMsg); ok {
-			r.Update(msg)
+		if r.Top() != Screen(f) || ctx.Err() == nil || len(r.alive) != 1 {
+			t.Fatalf("after the fork: top %T, session ended %v, %d alive", r.Top(), ctx.Err() != nil, len(r.alive))
 		}
-	}
-	if r.Top() != Screen(f) || ctx.Err() == nil || len(r.alive) != 1 {
-		t.Fatalf("after the fork: top %T, session ended %v, %d alive", r.Top(), ctx.Err() != nil, len(r.alive))
-	}
+	})
 }
 
 // BenchmarkFleetOpenAndLeave opens a conversation of 10k events from the

@@ -330,69 +330,71 @@ func TestInspectorKeys(t *testing.T) {
 
 func TestCopyPagerExportKeys(t *testing.T) {
 	t.Parallel()
-	log := trajectory(t, "simple_echo_hello_world")
-	var exported []string
-	m := newModel(Options{Log: log, Pager: "true", Export: func(f, _ string) (string, error) {
-		exported = append(exported, f)
-		return "/tmp/conv." + f, nil
-	}}, 160, 48)
-	m, cmd := press(t, m, "j", "y")
-	if cmd == nil {
-		t.Fatal("y returns no command")
-	}
-	msgs := cmd().(tea.BatchMsg)
-	found := false
-	for _, c := range msgs {
-		done := make(chan tea.Msg, 1)
-		go func() { done <- c() }()
-		select {
-		case msg := <-done:
-			// SetClipboard's message is unexported; it renders as OSC 52
-			// with the event's JSON.
-			if strings.Contains(strings.ToLower(typeName(msg)), "clipboard") {
-				found = true
-			}
-		default:
+	inBubble(t, func(t *testing.T) {
+		log := trajectory(t, "simple_echo_hello_world")
+		var exported []string
+		m := newModel(Options{Log: log, Pager: "true", Export: func(f, _ string) (string, error) {
+			exported = append(exported, f)
+			return "/tmp/conv." + f, nil
+		}}, 160, 48)
+		m, cmd := press(t, m, "j", "y")
+		if cmd == nil {
+			t.Fatal("y returns no command")
 		}
-	}
-	_ = found
-	if !strings.Contains(m.flash, "copied #2 JSON") {
-		t.Fatalf("y flash: %q", m.flash)
-	}
-	// o writes the event to a temporary file, then runs the pager on it.
-	m, cmd = press(t, m, "o")
-	msg := cmd().(pagerFileMsg)
-	if msg.err != nil {
-		t.Fatal(msg.err)
-	}
-	raw, err := os.ReadFile(msg.path)
-	if err != nil || !strings.Contains(string(raw), `"kind": "MessageEvent"`) {
-		t.Fatalf("pager file: %v %q", err, raw)
-	}
-	cmd = m.Update(msg)
-	if cmd == nil {
-		t.Fatal("no ExecProcess command")
-	}
-	cmd = m.Update(pagerDoneMsg{path: msg.path})
-	runCmd(t, m, cmd)
-	if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
-		t.Fatal("the pager's temporary file is not removed")
-	}
-	m, _ = press(t, m, "e")
-	if m.input.kind != promptExport {
-		t.Fatal("e does not ask for a format")
-	}
-	m, cmd = press(t, m, "m")
-	m = runCmd(t, m, cmd)
-	if len(exported) != 1 || exported[0] != "md" || !strings.Contains(m.flash, "/tmp/conv.md") {
-		t.Fatalf("export: %v, flash %q", exported, m.flash)
-	}
-	// Without an exporter, e is disabled.
-	plain := newModel(Options{Log: log}, 160, 48)
-	plain, _ = press(t, plain, "e")
-	if plain.input.active() {
-		t.Fatal("e without an exporter opens the prompt")
-	}
+		msgs := cmd().(tea.BatchMsg)
+		found := false
+		for _, c := range msgs {
+			done := make(chan tea.Msg, 1)
+			go func() { done <- c() }()
+			select {
+			case msg := <-done:
+				// SetClipboard's message is unexported; it renders as OSC 52
+				// with the event's JSON.
+				if strings.Contains(strings.ToLower(typeName(msg)), "clipboard") {
+					found = true
+				}
+			default:
+			}
+		}
+		_ = found
+		if !strings.Contains(m.flash, "copied #2 JSON") {
+			t.Fatalf("y flash: %q", m.flash)
+		}
+		// o writes the event to a temporary file, then runs the pager on it.
+		m, cmd = press(t, m, "o")
+		msg := cmd().(pagerFileMsg)
+		if msg.err != nil {
+			t.Fatal(msg.err)
+		}
+		raw, err := os.ReadFile(msg.path)
+		if err != nil || !strings.Contains(string(raw), `"kind": "MessageEvent"`) {
+			t.Fatalf("pager file: %v %q", err, raw)
+		}
+		cmd = m.Update(msg)
+		if cmd == nil {
+			t.Fatal("no ExecProcess command")
+		}
+		cmd = m.Update(pagerDoneMsg{path: msg.path})
+		runCmd(t, m, cmd)
+		if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
+			t.Fatal("the pager's temporary file is not removed")
+		}
+		m, _ = press(t, m, "e")
+		if m.input.kind != promptExport {
+			t.Fatal("e does not ask for a format")
+		}
+		m, cmd = press(t, m, "m")
+		m = runCmd(t, m, cmd)
+		if len(exported) != 1 || exported[0] != "md" || !strings.Contains(m.flash, "/tmp/conv.md") {
+			t.Fatalf("export: %v, flash %q", exported, m.flash)
+		}
+		// Without an exporter, e is disabled.
+		plain := newModel(Options{Log: log}, 160, 48)
+		plain, _ = press(t, plain, "e")
+		if plain.input.active() {
+			t.Fatal("e without an exporter opens the prompt")
+		}
+	})
 }
 
 func typeName(v any) string {

@@ -319,36 +319,38 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 
 func TestMessagesRenderAsMarkdownInACommand(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
-	m, _ = press(t, m, "G", "enter")
-	md := m.insp.data.md
-	if md == nil || md.lines == nil || md.width != m.layout().list.w {
-		t.Fatalf("the message was not rendered when the inspector opened: %+v", md)
-	}
-	out := screen(m)
-	// The markdown table is drawn as a table, not left as pipes.
-	if !strings.Contains(out, "---|---") || strings.Contains(out, "|---|") {
-		t.Fatalf("markdown not rendered:\n%s", out)
-	}
-	// Frames read the rendering; they never render.
-	before := m.markdown.count()
-	for range 3 {
-		_ = screen(m)
-		m, _ = press(t, m, "j")
-	}
-	if n := m.markdown.count() - before; n != 0 {
-		t.Fatalf("frames and scrolling rendered markdown %d times", n)
-	}
-	// A resize asks for it again, at the new width, in a command; until
-	// it comes the plain text shows.
-	m, cmd := send(m, windowSize(90, 30))
-	if m.markdown.count() != before || m.insp.data.md.width == m.layout().list.w {
-		t.Fatal("the resize rendered markdown in Update")
-	}
-	m = runCmd(t, m, cmd)
-	if m.insp.data.md.width != m.layout().list.w || m.markdown.count() == before {
-		t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
-	}
+	inBubble(t, func(t *testing.T) {
+		m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
+		m, _ = press(t, m, "G", "enter")
+		md := m.insp.data.md
+		if md == nil || md.lines == nil || md.width != m.layout().list.w {
+			t.Fatalf("the message was not rendered when the inspector opened: %+v", md)
+		}
+		out := screen(m)
+		// The markdown table is drawn as a table, not left as pipes.
+		if !strings.Contains(out, "---|---") || strings.Contains(out, "|---|") {
+			t.Fatalf("markdown not rendered:\n%s", out)
+		}
+		// Frames read the rendering; they never render.
+		before := m.markdown.count()
+		for range 3 {
+			_ = screen(m)
+			m, _ = press(t, m, "j")
+		}
+		if n := m.markdown.count() - before; n != 0 {
+			t.Fatalf("frames and scrolling rendered markdown %d times", n)
+		}
+		// A resize asks for it again, at the new width, in a command; until
+		// it comes the plain text shows.
+		m, cmd := send(m, windowSize(90, 30))
+		if m.markdown.count() != before || m.insp.data.md.width == m.layout().list.w {
+			t.Fatal("the resize rendered markdown in Update")
+		}
+		m = runCmd(t, m, cmd)
+		if m.insp.data.md.width != m.layout().list.w || m.markdown.count() == before {
+			t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
+		}
+	})
 }
 
 func TestMarkdownFollowsThePalette(t *testing.T) {
@@ -451,42 +453,44 @@ func TestCopyRunsNoToolInUpdate(t *testing.T) {
 
 func TestExportAsksWhereAndSaysWhere(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	var gotFormat, gotPath string
-	opts := Options{Log: trajectory(t, "simple_echo_hello_world"),
-		Export: func(f, p string) (string, error) {
-			gotFormat, gotPath = f, p
-			return p, nil
-		},
-		ExportPath: func(f string) string { return filepath.Join(dir, "default."+f) }}
-	m := newModel(opts, 80, 24)
-	m, _ = press(t, m, "e", "j")
-	if m.input.kind != promptExportPath || m.input.in.Value() != filepath.Join(dir, "default.json") {
-		t.Fatalf("e j: prompt %v with %q", m.input.kind, m.input.in.Value())
-	}
-	if !strings.Contains(screen(m), "export json to:") || !strings.Contains(screen(m), "default.json") {
-		t.Fatalf("the prompt does not show the default:\n%s", screen(m))
-	}
-	// Keep the default: enter writes there and the footer names it.
-	m2, cmd := press(t, m, "enter")
-	m2 = runCmd(t, m2, cmd)
-	if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") || !strings.Contains(m2.flash, "exported to "+gotPath) {
-		t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.flash)
-	}
-	// Edit it: ctrl+u clears, a pasted path is taken.
-	m, _ = press(t, m, "e", "j", "ctrl+u")
-	_ = m.Update(tea.PasteMsg{Content: "/srv/out.json"})
-	m, cmd = press(t, m, "enter")
-	m = runCmd(t, m, cmd)
-	if gotPath != "/srv/out.json" || !strings.Contains(m.flash, "/srv/out.json") {
-		t.Fatalf("typed path: %q, flash %q", gotPath, m.flash)
-	}
-	// esc cancels without writing.
-	gotPath = ""
-	m, _ = press(t, m, "e", "m", "esc")
-	if m.input.active() || gotPath != "" {
-		t.Fatalf("esc: prompt %v, wrote %q", m.input.kind, gotPath)
-	}
+	inBubble(t, func(t *testing.T) {
+		dir := t.TempDir()
+		var gotFormat, gotPath string
+		opts := Options{Log: trajectory(t, "simple_echo_hello_world"),
+			Export: func(f, p string) (string, error) {
+				gotFormat, gotPath = f, p
+				return p, nil
+			},
+			ExportPath: func(f string) string { return filepath.Join(dir, "default."+f) }}
+		m := newModel(opts, 80, 24)
+		m, _ = press(t, m, "e", "j")
+		if m.input.kind != promptExportPath || m.input.in.Value() != filepath.Join(dir, "default.json") {
+			t.Fatalf("e j: prompt %v with %q", m.input.kind, m.input.in.Value())
+		}
+		if !strings.Contains(screen(m), "export json to:") || !strings.Contains(screen(m), "default.json") {
+			t.Fatalf("the prompt does not show the default:\n%s", screen(m))
+		}
+		// Keep the default: enter writes there and the footer names it.
+		m2, cmd := press(t, m, "enter")
+		m2 = runCmd(t, m2, cmd)
+		if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") || !strings.Contains(m2.flash, "exported to "+gotPath) {
+			t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.flash)
+		}
+		// Edit it: ctrl+u clears, a pasted path is taken.
+		m, _ = press(t, m, "e", "j", "ctrl+u")
+		_ = m.Update(tea.PasteMsg{Content: "/srv/out.json"})
+		m, cmd = press(t, m, "enter")
+		m = runCmd(t, m, cmd)
+		if gotPath != "/srv/out.json" || !strings.Contains(m.flash, "/srv/out.json") {
+			t.Fatalf("typed path: %q, flash %q", gotPath, m.flash)
+		}
+		// esc cancels without writing.
+		gotPath = ""
+		m, _ = press(t, m, "e", "m", "esc")
+		if m.input.active() || gotPath != "" {
+			t.Fatalf("esc: prompt %v, wrote %q", m.input.kind, gotPath)
+		}
+	})
 }
 
 // FuzzWrapPaneLines: whatever the text and its styles, every wrapped row
