@@ -297,10 +297,10 @@ func TestForkThatHalfWorkedStillOpens(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		fb := &fakeBranching{forkErr: errHalfFork}
 		m, _ := liveTree(t, fb)
-		m, cmd := press(t, m, "b", "enter")
+		m, _ = press(t, m, "b", "enter")
 		m = typeText(t, m, "go")
 		m, _ = press(t, m, "enter")
-		m, cmd = press(t, m, "y")
+		m, cmd := press(t, m, "y")
 		pushed := false
 		for _, msg := range answer(t, m, cmd) {
 			_, pushed = msg.(pushMsg)

@@ -377,7 +377,6 @@ func (m *Conversation) inspectScroll(n int) {
 		return
 	}
 	m.insp.scroll = clampScroll(m.insp.scroll+n, total, body)
-	return
 }
 
 // toggleFold folds or unfolds the container on the raw view's selected
@@ -396,7 +395,6 @@ func (m *Conversation) toggleFold() {
 			m.insp.line--
 		}
 	}
-	return
 }
 
 // resultScan bounds the forward search for an action's result.

@@ -81,7 +81,7 @@ func TestAcceptRejectKeys(t *testing.T) {
 		if !m.input.active() {
 			t.Fatal("a with the cursor in the past does not ask")
 		}
-		m, _ = press(t, m, "n")
+		_, _ = press(t, m, "n")
 		// A replay cannot be answered.
 		replay := newModel(Options{Log: waitingLog(t)}, 160, 48)
 		replay, _ = press(t, replay, "G", "a")
@@ -125,7 +125,7 @@ func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
 	ctl := &fakeControls{}
 	m, ids := waitingModel(t, ctl)
 	m, _ = press(t, m, "a")
-	another := fmt.Sprintf(`{"id":"d0000000-0000-4000-8000-000000000001","timestamp":"2026-01-28T14:33:35.000000","source":"agent","thought":[],"action":{"command":"git push --force","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"toolu_more","tool_call":{"id":"toolu_more","name":"terminal","arguments":"{}","origin":"completion"},"llm_response_id":"resp-more","security_risk":"HIGH","summary":"force push","kind":"ActionEvent"}`)
+	another := (`{"id":"d0000000-0000-4000-8000-000000000001","timestamp":"2026-01-28T14:33:35.000000","source":"agent","thought":[],"action":{"command":"git push --force","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"toolu_more","tool_call":{"id":"toolu_more","name":"terminal","arguments":"{}","origin":"completion"},"llm_response_id":"resp-more","security_risk":"HIGH","summary":"force push","kind":"ActionEvent"}`)
 	m, _ = send(m, batchMsg{batch: model.Batch{Events: []model.Event{decode(t, []byte(another))}}})
 	if st := m.log.Latest(); st.Status != model.StatusWaitingForConfirmation || len(st.Pending) != 2 {
 		t.Fatalf("fixture: %q with %d pending", st.Status, len(st.Pending))
