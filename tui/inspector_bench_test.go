@@ -57,3 +57,24 @@ func BenchmarkOpenInspectorObservation4MB(b *testing.B) {
 func BenchmarkOpenInspectorMarkdown200KB(b *testing.B) {
 	benchOpenInspector(b, bigMessage(b, 200<<10))
 }
+
+// benchBuildInspector measures the command that enter starts: the view
+// built off the event loop (the renderer kept from the first build).
+func benchBuildInspector(b *testing.B, raws string) {
+	m := newModel(Options{Log: fixtureLog(b, strings.Split(raws, "\x00")...)}, 160, 48)
+	m, _ = press(b, m, "G", "esc")
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Update(keyMsg("enter"))
+		m.insp.build.run()
+		m.insp = inspector{}
+	}
+}
+
+func BenchmarkBuildInspectorObservation4MB(b *testing.B) {
+	benchBuildInspector(b, bigObservation(b, 4<<20))
+}
+
+func BenchmarkBuildInspectorMarkdown200KB(b *testing.B) {
+	benchBuildInspector(b, bigMessage(b, 200<<10))
+}
