@@ -77,7 +77,7 @@ func newConverter(serviceName, version string) *converter {
 func keyValues(kvs ...attribute.KeyValue) []*commonpb.KeyValue {
 	out := make([]*commonpb.KeyValue, len(kvs))
 	for i, kv := range kvs {
-		out[i] = &commonpb.KeyValue{Key: string(kv.Key), Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: kv.Value.Emit()}}}
+		out[i] = &commonpb.KeyValue{Key: string(kv.Key), Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: kv.Value.String()}}}
 	}
 	return out
 }
@@ -194,7 +194,7 @@ func (c *converter) attributes(kvs []attribute.KeyValue) []*commonpb.KeyValue {
 			c.bools[j].BoolValue = kv.Value.AsBool()
 			v.Value = &c.bools[j]
 		default:
-			c.strs[j].StringValue = kv.Value.Emit()
+			c.strs[j].StringValue = kv.Value.String()
 			v.Value = &c.strs[j]
 		}
 		pkv.Key, pkv.Value = string(kv.Key), v

@@ -49,7 +49,7 @@ func TestCommandsAddressTheirView(t *testing.T) {
 				}
 				seen[reflect.TypeOf(msg).Name()] = true
 				if a.addressee() != v.id {
-					t.Errorf("%T is addressed to %d, the view is %d", msg, a.addressee(), v.id)
+					t.Errorf("%T is addressed to %p, the view is %p", msg, a.addressee(), v.id)
 				}
 			}
 		}

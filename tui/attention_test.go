@@ -59,93 +59,102 @@ func attentionModel(t *testing.T, notify bool) *Conversation {
 }
 
 func TestAttentionWhenWaiting(t *testing.T) {
-	m := attentionModel(t, true)
-	if m.attn.status != "" || bannerText(m) != "" {
-		t.Fatalf("a banner while running: %q", bannerText(m))
-	}
-	// Pinned in the past, the banner, bell and notification still come.
-	m, _ = press(t, m, "g")
-	m, cmd := send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000002", "waiting_for_confirmation"))
-	out := rawOutput(cmd)
-	if !strings.HasPrefix(out, "\a") || !strings.Contains(out, "\x1b]9;ohwatch: confirm") ||
-		!strings.Contains(out, "\x1b]777;notify;ohwatch: confirm") || !strings.Contains(out, "waiting for your confirmation\x07") {
-		t.Fatalf("bell and notifications: %q", out)
-	}
-	if strings.Count(out, "\x1b") != 2 || strings.Count(out, "\x07") != 3 || strings.Count(out, ";") != 4 || strings.Contains(out, "pwned") {
-		t.Fatalf("the title drove the notification: %q", out)
-	}
-	if b := bannerText(m); !strings.Contains(b, "waiting for your confirmation") || !strings.Contains(b, "a accept · x reject · esc dismiss") {
-		t.Fatalf("banner %q", b)
-	}
-	head := strings.Split(screen(m), "\n")[1]
-	if !strings.Contains(head, "status idle · live waiting_for_confirmation") && !strings.Contains(head, "· live waiting_for_confirmation") {
-		t.Fatalf("the pinned header does not show the live status: %q", head)
-	}
-	// The same status again: no second bell.
-	m, cmd = send(m, batchMsg{batch: model.Batch{}})
-	if out := rawOutput(cmd); out != "" {
-		t.Fatalf("a second notification for the same status: %q", out)
-	}
-	// It stops waiting: the banner goes by itself.
-	m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000003", "running"))
-	if m.attn.status != "" {
-		t.Fatalf("the waiting banner stays after the run resumed: %q", bannerText(m))
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		m := attentionModel(t, true)
+		if m.attn.status != "" || bannerText(m) != "" {
+			t.Fatalf("a banner while running: %q", bannerText(m))
+		}
+		// Pinned in the past, the banner, bell and notification still come.
+		m, _ = press(t, m, "g")
+		m, cmd := send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000002", "waiting_for_confirmation"))
+		out := rawOutput(cmd)
+		if !strings.HasPrefix(out, "\a") || !strings.Contains(out, "\x1b]9;ohwatch: confirm") ||
+			!strings.Contains(out, "\x1b]777;notify;ohwatch: confirm") || !strings.Contains(out, "waiting for your confirmation\x07") {
+			t.Fatalf("bell and notifications: %q", out)
+		}
+		if strings.Count(out, "\x1b") != 2 || strings.Count(out, "\x07") != 3 || strings.Count(out, ";") != 4 || strings.Contains(out, "pwned") {
+			t.Fatalf("the title drove the notification: %q", out)
+		}
+		if b := bannerText(m); !strings.Contains(b, "waiting for your confirmation") || !strings.Contains(b, "a accept · x reject · esc dismiss") {
+			t.Fatalf("banner %q", b)
+		}
+		head := strings.Split(screen(m), "\n")[1]
+		if !strings.Contains(head, "status idle · live waiting_for_confirmation") && !strings.Contains(head, "· live waiting_for_confirmation") {
+			t.Fatalf("the pinned header does not show the live status: %q", head)
+		}
+		// The same status again: no second bell.
+		m, cmd = send(m, batchMsg{batch: model.Batch{}})
+		if out := rawOutput(cmd); out != "" {
+			t.Fatalf("a second notification for the same status: %q", out)
+		}
+		// It stops waiting: the banner goes by itself.
+		m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000003", "running"))
+		if m.attn.status != "" {
+			t.Fatalf("the waiting banner stays after the run resumed: %q", bannerText(m))
+		}
+	})
 }
 
 func TestAttentionStaysUntilDismissed(t *testing.T) {
-	for _, status := range []string{"finished", "error", "stuck"} {
-		m := attentionModel(t, true)
-		m, cmd := send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000004", status))
-		if out := rawOutput(cmd); !strings.HasPrefix(out, "\a\x1b]9;") {
-			t.Errorf("%s: no bell and notification: %q", status, out)
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		for _, status := range []string{"finished", "error", "stuck"} {
+			m := attentionModel(t, true)
+			m, cmd := send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000004", status))
+			if out := rawOutput(cmd); !strings.HasPrefix(out, "\a\x1b]9;") {
+				t.Errorf("%s: no bell and notification: %q", status, out)
+			}
+			if m.attn.status != status || bannerText(m) == "" {
+				t.Errorf("%s: no banner", status)
+			}
+			m, _ = press(t, m, "j", "k")
+			if m.attn.status != status {
+				t.Errorf("%s: moving dismissed the banner", status)
+			}
+			m, _ = press(t, m, "esc")
+			if m.attn.status != "" || strings.Contains(bannerText(m), "esc dismiss") {
+				t.Errorf("%s: esc does not dismiss the banner", status)
+			}
 		}
-		if m.attn.status != status || bannerText(m) == "" {
-			t.Errorf("%s: no banner", status)
-		}
-		m, _ = press(t, m, "j", "k")
-		if m.attn.status != status {
-			t.Errorf("%s: moving dismissed the banner", status)
-		}
-		m, _ = press(t, m, "esc")
-		if m.attn.status != "" || strings.Contains(bannerText(m), "esc dismiss") {
-			t.Errorf("%s: esc does not dismiss the banner", status)
-		}
-	}
+	})
 }
 
 func TestAttentionQuiet(t *testing.T) {
-	// --no-notify (or not a terminal): the banner, no bell, no OSC.
-	m := attentionModel(t, false)
-	m, cmd := send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000005", "error"))
-	if out := rawOutput(cmd); out != "" {
-		t.Fatalf("written with Notify off: %q", out)
-	}
-	if m.attn.status != "error" {
-		t.Fatal("no banner with Notify off")
-	}
-	// History read before the socket went live rings nothing.
-	feed := make(chan model.Batch)
-	close(feed)
-	h := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: feed, Notify: true}, 80, 24)
-	hist := trajectory(t, "simple_echo_hello_world")
-	var evs []model.Event
-	for i := 0; i < hist.Len(); i++ {
-		evs = append(evs, hist.Event(i))
-	}
-	h, cmd = send(h, batchMsg{batch: model.Batch{Events: evs}})
-	if h.attn.status != "finished" {
-		t.Fatalf("no banner for a finished history: %q", h.attn.status)
-	}
-	if out := rawOutput(cmd); out != "" {
-		t.Fatalf("the history rang: %q", out)
-	}
-	// A replay never notifies.
-	r := newModel(Options{Log: reducer.NewLog(nil, 0), Feed: feed, Notify: true}, 80, 24)
-	_, cmd = send(r, statusBatch(t, "c1000000-0000-4000-8000-000000000006", "error"))
-	if out := rawOutput(cmd); out != "" {
-		t.Fatalf("a replay rang: %q", out)
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		// --no-notify (or not a terminal): the banner, no bell, no OSC.
+		m := attentionModel(t, false)
+		m, cmd := send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000005", "error"))
+		if out := rawOutput(cmd); out != "" {
+			t.Fatalf("written with Notify off: %q", out)
+		}
+		if m.attn.status != "error" {
+			t.Fatal("no banner with Notify off")
+		}
+		// History read before the socket went live rings nothing.
+		feed := make(chan model.Batch)
+		close(feed)
+		h := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: feed, Notify: true}, 80, 24)
+		hist := trajectory(t, "simple_echo_hello_world")
+		var evs []model.Event
+		for i := 0; i < hist.Len(); i++ {
+			evs = append(evs, hist.Event(i))
+		}
+		h, cmd = send(h, batchMsg{batch: model.Batch{Events: evs}})
+		if h.attn.status != "finished" {
+			t.Fatalf("no banner for a finished history: %q", h.attn.status)
+		}
+		if out := rawOutput(cmd); out != "" {
+			t.Fatalf("the history rang: %q", out)
+		}
+		// A replay never notifies.
+		r := newModel(Options{Log: reducer.NewLog(nil, 0), Feed: feed, Notify: true}, 80, 24)
+		_, cmd = send(r, statusBatch(t, "c1000000-0000-4000-8000-000000000006", "error"))
+		if out := rawOutput(cmd); out != "" {
+			t.Fatalf("a replay rang: %q", out)
+		}
+	})
 }
 
 // FuzzNotifyText: nothing that reaches a notification can end or bend the
@@ -173,6 +182,7 @@ func FuzzNotifyText(f *testing.F) {
 // TestBannerKeepsTheCursorInView: a banner taking lines from the list must
 // not push the followed newest event off the screen.
 func TestBannerKeepsTheCursorInView(t *testing.T) {
+	t.Parallel()
 	feed := make(chan model.Batch)
 	close(feed)
 	evs := generatedEvents(t, 200, 3)

@@ -40,6 +40,7 @@ func shownRows(m *Conversation) []int {
 }
 
 func TestBranchedListShowsHeadsPath(t *testing.T) {
+	t.Parallel()
 	log := branchedLog(t, 300, 2)
 	m := newModel(Options{Log: log, Title: "branched"}, 120, 40)
 	m = jumpTo(t, m, ordinal(0))
@@ -66,6 +67,7 @@ func TestBranchedListShowsHeadsPath(t *testing.T) {
 }
 
 func TestBranchKeySwitchesTheView(t *testing.T) {
+	t.Parallel()
 	log := branchedLog(t, 300, 2)
 	m := newModel(Options{Log: log, Title: "branched"}, 120, 40)
 	point := log.BranchPoints()[0]
@@ -125,6 +127,7 @@ func headIndex(bs []reducer.Branch) int {
 }
 
 func TestBranchKeyOnALinearLog(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 120, 30)
 	m, _ = press(t, m, "B")
 	if m.input.active() || !strings.Contains(m.flash, "no branches") {
@@ -139,6 +142,7 @@ func TestBranchKeyOnALinearLog(t *testing.T) {
 // HEAD's branch at a branch point, with B's list open, and on another
 // branch.
 func TestGoldenBranched(t *testing.T) {
+	t.Parallel()
 	log := branchedLog(t, 300, 2)
 	point := log.BranchPoints()[0]
 	branches := log.Branches(point)

@@ -9,6 +9,7 @@ import (
 // frame renders the window's rows only, and a second frame takes them from
 // the cache (an edited cache entry shows through).
 func TestListRendersOnlyVisibleRowsAndCachesThem(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 5000, 8)}, 160, 48)
 	m.moveTo(2500)
 	_ = screen(m)
@@ -37,6 +38,7 @@ func TestListRendersOnlyVisibleRowsAndCachesThem(t *testing.T) {
 // TestStateIsComputedOncePerCursor checks that a frame asks the log for the
 // state only when the cursor or the log changed.
 func TestStateIsComputedOncePerCursor(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 300, 8)}, 160, 48)
 	m.moveTo(150)
 	_ = screen(m)

@@ -152,6 +152,7 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 	// Every screen is built from a recording, with this t: skip here, not
 	// inside a subtest, when the recordings are missing.
 	upstream.Dir(t)
+	t.Parallel()
 	type cellWant struct {
 		needle string
 		from   int // the first row to search
@@ -216,6 +217,7 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 // TestColourGoldens keeps the frames a terminal receives under every
 // profile (go test ./tui -update rewrites them).
 func TestColourGoldens(t *testing.T) {
+	t.Parallel()
 	for _, p := range profiles {
 		for _, sc := range goldenScenarios() {
 			if sc.name != "error" && sc.name != "waiting_for_confirmation" {
@@ -236,6 +238,7 @@ func TestColourGoldens(t *testing.T) {
 // auto follows the terminal's answer, dark and light ignore it; NO_COLOR
 // keeps colour off whatever profile the terminal reports later.
 func TestThemeChoice(t *testing.T) {
+	t.Parallel()
 	dark, light := theme.New(true, colorprofile.TrueColor), theme.New(false, colorprofile.TrueColor)
 	lightBG := tea.BackgroundColorMsg{Color: whiteColor{}}
 	cases := []struct {

@@ -38,6 +38,7 @@ func connModel(t *testing.T, w, h int, wasLive bool, conn model.ConnState) *Conv
 // TestConnectionBanner: every cause is named in words a user can act on,
 // whole at 80 columns, and the header never says LIVE meanwhile.
 func TestConnectionBanner(t *testing.T) {
+	t.Parallel()
 	refused := "GET /api/conversations/5f1b4a7e0c2d4e6f8a9b0c1d2e3f4a5b/events/search: could not connect: dial tcp 127.0.0.1:8000: connect: connection refused"
 	tests := []struct {
 		name    string
@@ -84,6 +85,7 @@ func TestConnectionBanner(t *testing.T) {
 // TestHeaderNeverLiveWhileConnecting: before the socket is live the header
 // says so instead of LIVE.
 func TestHeaderNeverLiveWhileConnecting(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 20, 1), Live: true, Feed: make(chan model.Batch)}, 80, 24)
 	if s := screen(m); strings.Contains(s, "LIVE") || !strings.Contains(s, "connecting") {
 		t.Fatalf("before any connection state:\n%s", s)
@@ -98,6 +100,7 @@ func TestHeaderNeverLiveWhileConnecting(t *testing.T) {
 // connected or the key was rejected; not after a live session lost its
 // connection, nor for a replay.
 func TestUnreachableExit(t *testing.T) {
+	t.Parallel()
 	lost := model.ConnState{Phase: model.PhaseLost, Final: true, Code: "connect", Reason: "dial tcp: connect: connection refused"}
 	auth := model.ConnState{Phase: model.PhaseLost, Final: true, Code: "auth", Reason: "authentication rejected (close 4001)"}
 	tests := []struct {
@@ -122,6 +125,7 @@ func TestUnreachableExit(t *testing.T) {
 // TestReconnectCountdown: "in Ns" counts down each second, so it stays
 // true while it shows; a newer wait drops the older one's ticks.
 func TestReconnectCountdown(t *testing.T) {
+	t.Parallel()
 	m := connModel(t, 80, 24, true, model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2, RetryIn: 2500 * time.Millisecond})
 	head := func(m *Conversation) string { return strings.Split(screen(m), "\n")[1] }
 	if !strings.Contains(head(m), "reconnecting (2) in 3s") {
@@ -148,6 +152,7 @@ func TestReconnectCountdown(t *testing.T) {
 // TestReconnectTickTiming: the first tick comes when the wait reaches a
 // whole second (500ms of 2.5s), the next a second later.
 func TestReconnectTickTiming(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		m := connModel(t, 80, 24, true, model.ConnState{Phase: model.PhaseReconnecting, Attempt: 1, RetryIn: 2500 * time.Millisecond})
 		for _, want := range []time.Duration{500 * time.Millisecond, time.Second} {

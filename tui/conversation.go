@@ -37,7 +37,7 @@ func (p pane) title() string {
 // addressed to it (addr) still reach it.
 type Conversation struct {
 	// id addresses the messages of this view's commands (addr).
-	id int
+	id screenID
 	// atRoot is set while the view is the bottom screen, where q quits
 	// rather than going back (the router says, setAtRoot).
 	atRoot bool
@@ -88,8 +88,15 @@ type Conversation struct {
 	// timeMode is how the list prints each event's time (t cycles it).
 	timeMode timeMode
 
-	picker   kindPicker
-	insp     inspector
+	picker kindPicker
+	insp   inspector
+	// inspSeq numbers the inspector's openings (inspector.seq).
+	inspSeq int
+	// links are the conversations that came from this one, as the last
+	// refresh of opts.Links listed them (links.go).
+	links []Link
+	// markdown renders messages for the inspector, in commands.
+	markdown *markdownRenderers
 	showHelp bool
 	helpAt   int // the help's scroll offset
 	input    prompt
@@ -131,6 +138,8 @@ func NewConversation(opts Options) *Conversation {
 		filter: defaultFilter(),
 		play:   playState{speed: 1},
 		cache:  newRenderCache(),
+
+		markdown: &markdownRenderers{},
 	}
 	m.styles = m.colour.styles()
 	if n := m.log.Len(); n > 0 {
@@ -157,7 +166,7 @@ func (m *Conversation) addr() addr { return addr{to: m.id} }
 func (m *Conversation) setAtRoot(root bool) { m.atRoot = root }
 
 // screenID implements addressable: the id the view's messages carry.
-func (m *Conversation) screenID() int { return m.id }
+func (m *Conversation) screenID() screenID { return m.id }
 
 // Init starts waiting on the feed and asks the terminal for its background
 // colour (the answer picks the light or dark palette under --theme auto).
@@ -171,16 +180,30 @@ func (m *Conversation) Init() tea.Cmd {
 func (m *Conversation) SetSize(width, height int) {
 	m.width, m.height = width, height
 	m.fixTop()
-	m.refreshMarkdown()
 }
 
+// resized implements resizable: the inspector's markdown is rendered
+// again for the new width.
+func (m *Conversation) resized() tea.Cmd { return m.refreshMarkdown() }
+
 // Update implements Screen. Messages addressed to another view never
-// reach it: the router delivers each to its own.
+// reach it: the router delivers each to its own. Opening the inspector
+// (enter, or moving while it is open) only asks for its view: the view is
+// built by the command Update returns.
 func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
+	cmd := m.update(msg)
+	if inspect := m.startInspect(); inspect != nil {
+		return tea.Batch(cmd, inspect)
+	}
+	return cmd
+}
+
+// update handles one message.
+func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.SetSize(msg.Width, msg.Height)
-		return nil
+		return m.resized()
 	case tea.ModeReportMsg:
 		if unicodeCoreReport(msg) {
 			// The renderer now measures clusters: so must the layout.
@@ -195,7 +218,11 @@ func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
 			m.styles = m.colour.styles()
 			m.cache.clearRows()
 		}
-		m.refreshMarkdown()
+		return m.refreshMarkdown()
+	case inspectedMsg:
+		return m.inspected(msg)
+	case markdownRenderedMsg:
+		m.markdownRendered(msg)
 		return nil
 	case batchMsg:
 		return m.ingest(msg.batch)

@@ -122,7 +122,6 @@ func (m *Conversation) moveTo(i int) {
 	m.follow = following
 	m.cursor = i
 	m.fixTop()
-	return
 }
 
 // canFollow reports whether the source still records, or a recording is

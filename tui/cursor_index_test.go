@@ -11,6 +11,7 @@ import (
 // would: for every kind filter of one group, with noise shown and hidden,
 // on a linear log and on each branch of a branched one, from every event.
 func TestShownEventsAgreeWithAScan(t *testing.T) {
+	t.Parallel()
 	linear := newModel(Options{Log: benchLog(t, 400), Title: "linear"}, 120, 40)
 	branched := newModel(Options{Log: branchedLog(t, 400, 3), Title: "branched"}, 120, 40)
 	views := map[string]*Conversation{"linear": linear, "HEAD": branched}

@@ -88,6 +88,7 @@ var inspectorCorpus = []struct {
 // TestInspectorShowsTheParent: the event's parent (parent_id, the HEAD it
 // was written under) is a header line of every kind.
 func TestInspectorShowsTheParent(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		`{"kind":"MessageEvent","id":"m","parent_id":"p1","llm_message":{"role":"user","content":[]}}`,
 		`{"kind":"ConversationStateUpdateEvent","id":"u","parent_id":"p1","key":"stats","value":{}}`,

@@ -15,6 +15,7 @@ import (
 // header's id, kind, source and time are not repeated below it. A kind
 // added to the table without an event here fails.
 func TestInspectorRendersEveryKind(t *testing.T) {
+	t.Parallel()
 	covered := map[string]bool{}
 	for _, c := range inspectorCorpus {
 		t.Run(c.name, func(t *testing.T) {
@@ -47,6 +48,7 @@ func TestInspectorRendersEveryKind(t *testing.T) {
 // type in the order sent, nested JSON as sent (not re-sorted, not
 // HTML-escaped).
 func TestInspectorFieldOrder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, raw string
 		order     []string
@@ -77,6 +79,7 @@ func TestInspectorFieldOrder(t *testing.T) {
 // types shows what decoded and says what did not; a raw that is not a
 // JSON object is shown as text.
 func TestInspectorSaysWhatDidNotDecode(t *testing.T) {
+	t.Parallel()
 	// The lean decoder reads no "thought"; the full payload does.
 	out := rendered(t, `{"kind":"ActionEvent","id":"a","thought":5,"action":{"kind":"ThinkAction","thought":"hmm"},"tool_name":"think","tool_call_id":"t"}`)
 	for _, w := range []string{"payload: ActionEvent: json: cannot unmarshal number", "action: ThinkAction", "hmm"} {
@@ -95,6 +98,7 @@ func TestInspectorSaysWhatDidNotDecode(t *testing.T) {
 // TestInspectorHostileCorpus renders every event of the corpus with hostile
 // text appended to every string: no control byte survives.
 func TestInspectorHostileCorpus(t *testing.T) {
+	t.Parallel()
 	for _, c := range inspectorCorpus {
 		raw := testevents.Poisoned(t, []byte(c.raw), hostileText)
 		out := strings.Join(renderEvent(decode(t, raw), 3, theme.Plain(), nil, 0), "\n")

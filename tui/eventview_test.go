@@ -14,6 +14,7 @@ func rendered(t *testing.T, raw string) string {
 }
 
 func TestRenderFileEditAsUnifiedDiff(t *testing.T) {
+	t.Parallel()
 	out := rendered(t, `{"id":"a1","timestamp":"2026-01-27T03:56:24","source":"agent","thought":[],"action":{"kind":"FileEditorAction","command":"str_replace","path":"/w/cache.go","old_str":"el := c.ll.Front()\nif el != nil {","new_str":"el := c.ll.Back()\nif el != nil {"},"tool_name":"file_editor","tool_call_id":"t","tool_call":{"id":"t","name":"file_editor","arguments":"{}","origin":"completion"},"llm_response_id":"r","security_risk":"LOW","kind":"ActionEvent"}`)
 	for _, want := range []string{"--- a/w/cache.go", "+++ b/w/cache.go", "-el := c.ll.Front()", "+el := c.ll.Back()", " if el != nil {"} {
 		if !strings.Contains(out, want) {
@@ -31,6 +32,7 @@ func TestRenderFileEditAsUnifiedDiff(t *testing.T) {
 }
 
 func TestRenderKinds(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		raw  string
@@ -69,6 +71,7 @@ func TestRenderKinds(t *testing.T) {
 // TestRenderEveryRealEvent renders every event of every real recording in
 // every inspector mode without losing the screen's shape.
 func TestRenderEveryRealEvent(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan", "cli447_hi_followup_iterative_case_a"} {
 		log := trajectory(t, name)
 		m := newModel(Options{Log: log}, 120, 40)

@@ -43,7 +43,6 @@ func (m *Conversation) reanchor(cursor int, rows []int) {
 	if missing := h - len(m.visibleRows(h)); missing > 0 {
 		m.top = m.stepFrom(m.top, -missing)
 	}
-	return
 }
 
 // nearestShown returns the event nearest to i that the filter shows,

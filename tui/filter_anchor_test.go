@@ -38,6 +38,7 @@ func assertFilledAround(t *testing.T, m *Conversation, what string) {
 }
 
 func TestKindFilterReanchorsTheList(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 3000, 5)
 	m := newModel(Options{Log: log}, 160, 48)
 	m = jumpTo(t, m, "2900")

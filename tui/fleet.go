@@ -57,7 +57,7 @@ type FleetOptions struct {
 type Fleet struct {
 	// id addresses the messages of the table's commands (its feed, its
 	// clock), so they reach it while a conversation is on top.
-	id     int
+	id     screenID
 	opts   FleetOptions
 	keys   FleetKeyMap
 	fleet  *fleet.Fleet
@@ -146,7 +146,7 @@ func NewFleet(opts FleetOptions) *Fleet {
 }
 
 // screenID implements addressable: the id the table's messages carry.
-func (f *Fleet) screenID() int { return f.id }
+func (f *Fleet) screenID() screenID { return f.id }
 
 func (f *Fleet) addr() addr { return addr{to: f.id} }
 

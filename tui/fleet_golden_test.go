@@ -16,6 +16,7 @@ import (
 // on the fixture (the attention group on top), grouped by source with the
 // cursor moved, filtered by text, and its help.
 func TestGoldenFleet(t *testing.T) {
+	t.Parallel()
 	scenarios := []struct {
 		name string
 		keys []string
@@ -47,6 +48,7 @@ func TestGoldenFleet(t *testing.T) {
 // conversation header colours them, the attention marks by their reason,
 // and with no colour the same said by glyphs.
 func TestColourGoldensFleet(t *testing.T) {
+	t.Parallel()
 	for _, p := range profiles {
 		t.Run(p.String(), func(t *testing.T) {
 			f := NewFleet(FleetOptions{Profile: p, NoColor: p <= colorprofile.ASCII, Theme: theme.DarkMode,

@@ -15,8 +15,13 @@ type fleetLinks struct {
 	ref model.ConversationRef
 }
 
-// Children implements Links. It runs in Update, as the table does.
-func (l fleetLinks) Children() []Link {
+// Children implements Links. The view reads ownChildren instead, in
+// Update: the table's state is its Update's alone.
+func (fleetLinks) Children() []Link { return nil }
+
+// ownChildren implements ownLinks: the rows the table lists under this
+// conversation, read in Update, as the table reads them.
+func (l fleetLinks) ownChildren() []Link {
 	rows := l.f.fleet.Children(l.ref)
 	out := make([]Link, 0, len(rows))
 	for _, r := range rows {

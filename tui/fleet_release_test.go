@@ -38,6 +38,7 @@ func openFromTable(t testing.TB, r *Model, f *Fleet) *fleetConversation {
 // garbage — while the row keeps what the table derived; opening it again
 // loads every event again.
 func TestFleetReleasesAConversationLeft(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 300, 4)
 	var ctxs []context.Context
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (Options, error) {
@@ -115,31 +116,34 @@ func TestFleetReleasesAConversationLeft(t *testing.T) {
 // back to the table, where the fork is listed under its parent; the
 // parent's view is released like any other left.
 func TestFleetForkReleasesTheParent(t *testing.T) {
-	var ctx context.Context
-	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (Options, error) {
-		ctx = c
-		return Options{Title: "parent", Log: trajectory(t, "confirmation_mode"), Live: true, NoColor: true,
-			Branching: &fakeBranching{fleet: true}}, nil
-	}})
-	r := NewModel(f)
-	r.Update(windowSize(160, 48))
-	_, open := r.Update(keyMsg("enter"))
-	_, push := r.Update(open())
-	r.Update(push())
-	c := r.Top().(*fleetConversation)
-	done := forkDoneMsg{addr: c.addr(), plan: forkPlan{index: 2}, id: "fork-1"}
-	_, cmd := r.Update(done)
-	for _, m := range cmd().(tea.BatchMsg) {
-		if m == nil {
-			continue
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		var ctx context.Context
+		f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (Options, error) {
+			ctx = c
+			return Options{Title: "parent", Log: trajectory(t, "confirmation_mode"), Live: true, NoColor: true,
+				Branching: &fakeBranching{fleet: true}}, nil
+		}})
+		r := NewModel(f)
+		r.Update(windowSize(160, 48))
+		_, open := r.Update(keyMsg("enter"))
+		_, push := r.Update(open())
+		r.Update(push())
+		c := r.Top().(*fleetConversation)
+		done := forkDoneMsg{addr: c.addr(), plan: forkPlan{index: 2}, id: "fork-1"}
+		_, cmd := r.Update(done)
+		for _, m := range cmd().(tea.BatchMsg) {
+			if m == nil {
+				continue
+			}
+			if msg, ok := m().(popMsg); ok {
+				r.Update(msg)
+			}
 		}
-		if msg, ok := m().(popMsg); ok {
-			r.Update(msg)
+		if r.Top() != Screen(f) || ctx.Err() == nil || len(r.alive) != 1 {
+			t.Fatalf("after the fork: top %T, session ended %v, %d alive", r.Top(), ctx.Err() != nil, len(r.alive))
 		}
-	}
-	if r.Top() != Screen(f) || ctx.Err() == nil || len(r.alive) != 1 {
-		t.Fatalf("after the fork: top %T, session ended %v, %d alive", r.Top(), ctx.Err() != nil, len(r.alive))
-	}
+	})
 }
 
 // BenchmarkFleetOpenAndLeave opens a conversation of 10k events from the

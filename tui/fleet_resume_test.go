@@ -14,6 +14,7 @@ import (
 // and esc open the stored events read-only (Open), any other key leaves
 // the question open. Without Resume, enter opens it read-only at once.
 func TestFleetPausedAsksToResume(t *testing.T) {
+	t.Parallel()
 	paused := fleetRef("cloud", "c10d")
 	var calls []string
 	opts := FleetOptions{

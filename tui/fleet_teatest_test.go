@@ -48,6 +48,7 @@ func (w *termWaiter) wait(what ...string) {
 // feed: the history arrives, then live changes move rows into "needs you",
 // a key re-sorts, and q quits.
 func TestEndToEndFleetTable(t *testing.T) {
+	t.Parallel()
 	feed := make(chan []model.FleetUpdate)
 	f := NewFleet(FleetOptions{Feed: feed, NoColor: true, Where: "fleet", Now: func() time.Time { return fleetStart }})
 	tm := teatest.NewTestModel(t, NewModel(f), teatest.WithInitialTermSize(160, 48))
@@ -67,6 +68,7 @@ func TestEndToEndFleetTable(t *testing.T) {
 // full monitor and comes back with esc: the table went on folding every
 // other conversation meanwhile, and goes on after.
 func TestEndToEndFleetDrillDown(t *testing.T) {
+	t.Parallel()
 	feed := make(chan []model.FleetUpdate)
 	convFeed := make(chan model.Batch, 1)
 	var asked model.ConversationRef
@@ -116,6 +118,7 @@ func TestEndToEndFleetDrillDown(t *testing.T) {
 // opens the fork from there with O, over the conversation; esc comes back
 // to the conversation, and esc again to the table.
 func TestEndToEndFleetOpensAFork(t *testing.T) {
+	t.Parallel()
 	feed := make(chan []model.FleetUpdate)
 	events := logEvents(trajectory(t, "confirmation_mode"))[:4]
 	parent, fork := fleetRef(fleetServer, "aaaaaaaa"), fleetRef(fleetServer, "bbbbbbbb")

@@ -32,6 +32,7 @@ func fleetTitles(f *Fleet) string {
 }
 
 func TestFleetKeys(t *testing.T) {
+	t.Parallel()
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
 	if f.cursor != 0 || f.rows[0].Attn != fleet.AttnConfirm {
 		t.Fatalf("the first row is not the most urgent: %s", fleetTitles(f))
@@ -120,6 +121,7 @@ func TestFleetKeys(t *testing.T) {
 }
 
 func TestFleetSeen(t *testing.T) {
+	t.Parallel()
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
 	pressFleet(f, "G")
 	pressFleet(f, "k", "k", "k", "k", "k")
@@ -137,6 +139,7 @@ func TestFleetSeen(t *testing.T) {
 }
 
 func TestFleetOpen(t *testing.T) {
+	t.Parallel()
 	var asked model.ConversationRef
 	opened := Options{Title: "opened"}
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(_ context.Context, ref model.ConversationRef) (Options, error) {
@@ -196,6 +199,7 @@ func TestFleetOpen(t *testing.T) {
 }
 
 func TestFleetNotifies(t *testing.T) {
+	t.Parallel()
 	for _, notify := range []bool{true, false} {
 		t.Run(fmt.Sprint(notify), func(t *testing.T) {
 			f := newFleetScreen(t, 80, 24, FleetOptions{Notify: notify})
@@ -257,6 +261,7 @@ func rawOf(cmd tea.Cmd) string {
 }
 
 func TestFleetFeed(t *testing.T) {
+	t.Parallel()
 	feed := make(chan []model.FleetUpdate, 8)
 	f := newFleetScreen(t, 80, 24, FleetOptions{Feed: feed})
 	history, live := fleetFixture(t)
@@ -280,6 +285,7 @@ func TestFleetFeed(t *testing.T) {
 }
 
 func TestFleetColours(t *testing.T) {
+	t.Parallel()
 	f := NewFleet(FleetOptions{Profile: colorprofile.TrueColor, Theme: theme.DarkMode, Now: func() time.Time { return fleetNow }})
 	f.SetSize(160, 48)
 	history, live := fleetFixture(t)
@@ -298,6 +304,7 @@ func TestFleetColours(t *testing.T) {
 }
 
 func TestFleetAnySize(t *testing.T) {
+	t.Parallel()
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
 	for _, size := range [][2]int{{1, 1}, {20, 5}, {40, 10}, {80, 24}, {100, 30}, {120, 40}, {160, 48}, {300, 100}} {
 		f.SetSize(size[0], size[1])
@@ -313,6 +320,7 @@ func TestFleetAnySize(t *testing.T) {
 // ends the open's context, clears the "opening…" mark, says so, and the
 // open's late answer pushes nothing; enter then opens again.
 func TestEscStopsAnOpenInProgress(t *testing.T) {
+	t.Parallel()
 	started := make(chan context.Context, 2)
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (Options, error) {
 		started <- ctx

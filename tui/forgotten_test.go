@@ -29,6 +29,7 @@ func rowOf(t *testing.T, out string, n int) string {
 }
 
 func TestForgottenEventsAreMarkedAsOfTheCursor(t *testing.T) {
+	t.Parallel()
 	log := fixtureLog(t,
 		userMessage("m1", "2026-01-27T03:56:20.000000", "first"),
 		userMessage("m2", "2026-01-27T03:56:21.000000", "second"),
@@ -72,6 +73,7 @@ func TestForgottenEventsAreMarkedAsOfTheCursor(t *testing.T) {
 }
 
 func TestForgottenMarksInAGeneratedConversation(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 3000, 1)
 	cond := -1
 	for i := 0; i < log.Len(); i++ {
@@ -123,6 +125,7 @@ func rowOf2(out string, i int) string {
 }
 
 func TestForgetIndexAgreesWithTheReducer(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 4000, 11)
 	log := reducer.NewLog(nil, 0)
 	var f forgetIndex

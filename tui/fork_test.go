@@ -123,72 +123,76 @@ func answer(t *testing.T, m *Conversation, cmd tea.Cmd) []tea.Msg {
 }
 
 func TestForkAsksThenForksAndOpens(t *testing.T) {
-	fb := &fakeBranching{}
-	m, at := liveTree(t, fb)
-	id := m.log.Event(at).ID
-	m, _ = press(t, m, "b")
-	if m.input.kind != promptForkTitle {
-		t.Fatalf("b opened %v", m.input.kind)
-	}
-	if s := screen(m); !strings.Contains(s, "fork at "+ordinal(at)+", title: ") {
-		t.Fatalf("the title prompt does not name the event:\n%s", s)
-	}
-	m = typeText(t, m, "retry with printf")
-	m, _ = press(t, m, "enter")
-	if m.input.kind != promptForkMessage || !strings.Contains(screen(m), "first message: ") {
-		t.Fatalf("enter did not ask for the first message:\n%s", screen(m))
-	}
-	m = typeText(t, m, "use printf, not echo")
-	m, _ = press(t, m, "enter")
-	want := "Fork at " + ordinal(at) + " as “retry with printf”, send “use printf, not echo” and open it? [y/n]"
-	if s := screen(m); !strings.Contains(s, want) {
-		t.Fatalf("the question does not say what will happen (%q):\n%s", want, s)
-	}
-	if len(fb.forks) != 0 {
-		t.Fatal("forked before y")
-	}
-	m, cmd := press(t, m, "y")
-	msgs := answer(t, m, cmd)
-	if len(fb.forks) != 1 || fb.forks[0] != (forkPlan{eventID: id, title: "retry with printf", message: "use printf, not echo"}) {
-		t.Fatalf("forks %+v", fb.forks)
-	}
-	var pushed *linkedConversation
-	for _, msg := range msgs {
-		if p, ok := msg.(pushMsg); ok {
-			pushed, _ = p.screen.(*linkedConversation)
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		fb := &fakeBranching{}
+		m, at := liveTree(t, fb)
+		id := m.log.Event(at).ID
+		m, _ = press(t, m, "b")
+		if m.input.kind != promptForkTitle {
+			t.Fatalf("b opened %v", m.input.kind)
 		}
-	}
-	if pushed == nil || len(fb.openCtxs) != 1 {
-		t.Fatalf("the fork was not opened: %v", msgs)
-	}
-	if pushed.opts.Title != "the fork f0000000" || !pushed.opts.NoColor || pushed.opts.Branching == nil {
-		t.Errorf("the fork's view: %+v", pushed.opts)
-	}
-	if !strings.Contains(m.flash, "forked at "+ordinal(at)) {
-		t.Errorf("flash %q", m.flash)
-	}
-	// On the router the fork's view goes on top, the original under it.
-	r := NewModel(m)
-	r.Update(windowSize(120, 30))
-	r.Update(pushMsg{screen: pushed})
-	if r.Top() != Screen(pushed) || r.Root() != Screen(m) {
-		t.Error("the fork is not on top of the original")
-	}
-	if fb.openCtxs[0].Err() != nil {
-		t.Fatal("the fork's view was ended while shown")
-	}
-	r.Update(popMsg{})
-	if r.Top() != Screen(m) {
-		t.Error("esc does not come back to the original")
-	}
-	// Left, the fork's view is released: its context (and with it its
-	// watch) ends.
-	if fb.openCtxs[0].Err() == nil {
-		t.Error("going back left the fork's view and its watch running")
-	}
+		if s := screen(m); !strings.Contains(s, "fork at "+ordinal(at)+", title: ") {
+			t.Fatalf("the title prompt does not name the event:\n%s", s)
+		}
+		m = typeText(t, m, "retry with printf")
+		m, _ = press(t, m, "enter")
+		if m.input.kind != promptForkMessage || !strings.Contains(screen(m), "first message: ") {
+			t.Fatalf("enter did not ask for the first message:\n%s", screen(m))
+		}
+		m = typeText(t, m, "use printf, not echo")
+		m, _ = press(t, m, "enter")
+		want := "Fork at " + ordinal(at) + " as “retry with printf”, send “use printf, not echo” and open it? [y/n]"
+		if s := screen(m); !strings.Contains(s, want) {
+			t.Fatalf("the question does not say what will happen (%q):\n%s", want, s)
+		}
+		if len(fb.forks) != 0 {
+			t.Fatal("forked before y")
+		}
+		m, cmd := press(t, m, "y")
+		msgs := answer(t, m, cmd)
+		if len(fb.forks) != 1 || fb.forks[0] != (forkPlan{eventID: id, title: "retry with printf", message: "use printf, not echo"}) {
+			t.Fatalf("forks %+v", fb.forks)
+		}
+		var pushed *linkedConversation
+		for _, msg := range msgs {
+			if p, ok := msg.(pushMsg); ok {
+				pushed, _ = p.screen.(*linkedConversation)
+			}
+		}
+		if pushed == nil || len(fb.openCtxs) != 1 {
+			t.Fatalf("the fork was not opened: %v", msgs)
+		}
+		if pushed.opts.Title != "the fork f0000000" || !pushed.opts.NoColor || pushed.opts.Branching == nil {
+			t.Errorf("the fork's view: %+v", pushed.opts)
+		}
+		if !strings.Contains(m.flash, "forked at "+ordinal(at)) {
+			t.Errorf("flash %q", m.flash)
+		}
+		// On the router the fork's view goes on top, the original under it.
+		r := NewModel(m)
+		r.Update(windowSize(120, 30))
+		r.Update(pushMsg{screen: pushed})
+		if r.Top() != Screen(pushed) || r.Root() != Screen(m) {
+			t.Error("the fork is not on top of the original")
+		}
+		if fb.openCtxs[0].Err() != nil {
+			t.Fatal("the fork's view was ended while shown")
+		}
+		r.Update(popMsg{})
+		if r.Top() != Screen(m) {
+			t.Error("esc does not come back to the original")
+		}
+		// Left, the fork's view is released: its context (and with it its
+		// watch) ends.
+		if fb.openCtxs[0].Err() == nil {
+			t.Error("going back left the fork's view and its watch running")
+		}
+	})
 }
 
 func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
+	t.Parallel()
 	fb := &fakeBranching{}
 	m, at := liveTree(t, fb)
 	m, _ = press(t, m, "b", "esc")
@@ -206,96 +210,109 @@ func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
 }
 
 func TestForkUnderFleetGoesBackToTheTable(t *testing.T) {
-	fb := &fakeBranching{fleet: true}
-	m, _ := liveTree(t, fb)
-	m, cmd := press(t, m, "b", "enter", "enter", "y")
-	msgs := answer(t, m, cmd)
-	back := false
-	for _, msg := range msgs {
-		if p, ok := msg.(popMsg); ok && !p.quitAtRoot {
-			back = true
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		fb := &fakeBranching{fleet: true}
+		m, _ := liveTree(t, fb)
+		m, cmd := press(t, m, "b", "enter", "enter", "y")
+		msgs := answer(t, m, cmd)
+		back := false
+		for _, msg := range msgs {
+			if p, ok := msg.(popMsg); ok && !p.quitAtRoot {
+				back = true
+			}
 		}
-	}
-	if !back || !strings.Contains(m.flash, "the fleet lists it under this conversation") {
-		t.Errorf("under fleet: messages %v, flash %q", msgs, m.flash)
-	}
+		if !back || !strings.Contains(m.flash, "the fleet lists it under this conversation") {
+			t.Errorf("under fleet: messages %v, flash %q", msgs, m.flash)
+		}
+	})
 }
 
 func TestNavigateAsksThenMovesHead(t *testing.T) {
-	fb := &fakeBranching{}
-	m, at := liveTree(t, fb)
-	m, _ = press(t, m, "H")
-	if s := screen(m); !strings.Contains(s, "Move this conversation's HEAD to "+ordinal(at)+"? The agent goes on from there. [y/n]") {
-		t.Fatalf("H does not ask:\n%s", s)
-	}
-	m, cmd := press(t, m, "y")
-	answer(t, m, cmd)
-	if len(fb.navs) != 1 || fb.navs[0] != m.log.Event(at).ID {
-		t.Fatalf("navigates %v", fb.navs)
-	}
-	if m.log.Leaf() != at || !strings.Contains(m.flash, "HEAD moved to "+ordinal(at)) {
-		t.Errorf("leaf %d, flash %q", m.log.Leaf(), m.flash)
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		fb := &fakeBranching{}
+		m, at := liveTree(t, fb)
+		m, _ = press(t, m, "H")
+		if s := screen(m); !strings.Contains(s, "Move this conversation's HEAD to "+ordinal(at)+"? The agent goes on from there. [y/n]") {
+			t.Fatalf("H does not ask:\n%s", s)
+		}
+		m, cmd := press(t, m, "y")
+		answer(t, m, cmd)
+		if len(fb.navs) != 1 || fb.navs[0] != m.log.Event(at).ID {
+			t.Fatalf("navigates %v", fb.navs)
+		}
+		if m.log.Leaf() != at || !strings.Contains(m.flash, "HEAD moved to "+ordinal(at)) {
+			t.Errorf("leaf %d, flash %q", m.log.Leaf(), m.flash)
+		}
+	})
 }
 
 func TestForkAndNavigateRefused(t *testing.T) {
-	// A recording.
-	rec := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 120, 30)
-	rec, _ = press(t, rec, "b")
-	if rec.input.active() || !strings.Contains(rec.flash, "this is a recording") {
-		t.Errorf("b on a recording: prompt %v, flash %q", rec.input.kind, rec.flash)
-	}
-	rec, _ = press(t, rec, "H")
-	if rec.input.active() || !strings.Contains(rec.flash, "cannot move HEAD: this is a recording") {
-		t.Errorf("H on a recording: flash %q", rec.flash)
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		// A recording.
+		rec := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 120, 30)
+		rec, _ = press(t, rec, "b")
+		if rec.input.active() || !strings.Contains(rec.flash, "this is a recording") {
+			t.Errorf("b on a recording: prompt %v, flash %q", rec.input.kind, rec.flash)
+		}
+		rec, _ = press(t, rec, "H")
+		if rec.input.active() || !strings.Contains(rec.flash, "cannot move HEAD: this is a recording") {
+			t.Errorf("H on a recording: flash %q", rec.flash)
+		}
 
-	// A state update under the cursor.
-	fb := &fakeBranching{}
-	m, _ := liveTree(t, fb)
-	m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000a1", "running"))
-	m = jumpTo(t, m, ordinal(m.log.Len()-1))
-	m, _ = press(t, m, "b")
-	if m.input.active() || !strings.Contains(m.flash, "a state update is not a step") {
-		t.Errorf("b on a state update (%s at %d): flash %q", m.log.Event(m.cursor).Kind, m.cursor, m.flash)
-	}
+		// A state update under the cursor.
+		fb := &fakeBranching{}
+		m, _ := liveTree(t, fb)
+		m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000a1", "running"))
+		m = jumpTo(t, m, ordinal(m.log.Len()-1))
+		m, _ = press(t, m, "b")
+		if m.input.active() || !strings.Contains(m.flash, "a state update is not a step") {
+			t.Errorf("b on a state update (%s at %d): flash %q", m.log.Event(m.cursor).Kind, m.cursor, m.flash)
+		}
 
-	// An older server: said once, then at once.
-	fb.forkErr = unsupportedErr{"fork"}
-	m, at := liveTree(t, fb)
-	m, cmd := press(t, m, "b", "enter", "enter", "y")
-	answer(t, m, cmd)
-	if !strings.Contains(m.flash, "this agent-server does not support fork (older than 1.31)") {
-		t.Fatalf("flash %q", m.flash)
-	}
-	calls := len(fb.forks)
-	m = jumpTo(t, m, ordinal(at))
-	m, _ = press(t, m, "H")
-	if m.input.active() || !strings.Contains(m.flash, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
-		t.Errorf("after the server said it is too old, H: prompt %v, flash %q", m.input.kind, m.flash)
-	}
-	if k := m.activeKeys(m.state()); k.Fork.Enabled() || k.Navigate.Enabled() {
-		t.Error("b and H still offered in the help")
-	}
+		// An older server: said once, then at once.
+		fb.forkErr = unsupportedErr{"fork"}
+		m, at := liveTree(t, fb)
+		m, cmd := press(t, m, "b", "enter", "enter", "y")
+		answer(t, m, cmd)
+		if !strings.Contains(m.flash, "this agent-server does not support fork (older than 1.31)") {
+			t.Fatalf("flash %q", m.flash)
+		}
+		calls := len(fb.forks)
+		m = jumpTo(t, m, ordinal(at))
+		m, _ = press(t, m, "H")
+		if m.input.active() || !strings.Contains(m.flash, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
+			t.Errorf("after the server said it is too old, H: prompt %v, flash %q", m.input.kind, m.flash)
+		}
+		if k := m.activeKeys(m.state()); k.Fork.Enabled() || k.Navigate.Enabled() {
+			t.Error("b and H still offered in the help")
+		}
+	})
 }
 
 func TestForkThatHalfWorkedStillOpens(t *testing.T) {
-	fb := &fakeBranching{forkErr: errHalfFork}
-	m, _ := liveTree(t, fb)
-	m, cmd := press(t, m, "b", "enter")
-	m = typeText(t, m, "go")
-	m, _ = press(t, m, "enter")
-	m, cmd = press(t, m, "y")
-	pushed := false
-	for _, msg := range answer(t, m, cmd) {
-		_, pushed = msg.(pushMsg)
-	}
-	if !pushed || !strings.Contains(m.flash, "(but: the first message was not sent)") {
-		t.Errorf("pushed %v, flash %q", pushed, m.flash)
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		fb := &fakeBranching{forkErr: errHalfFork}
+		m, _ := liveTree(t, fb)
+		m, _ = press(t, m, "b", "enter")
+		m = typeText(t, m, "go")
+		m, _ = press(t, m, "enter")
+		m, cmd := press(t, m, "y")
+		pushed := false
+		for _, msg := range answer(t, m, cmd) {
+			_, pushed = msg.(pushMsg)
+		}
+		if !pushed || !strings.Contains(m.flash, "(but: the first message was not sent)") {
+			t.Errorf("pushed %v, flash %q", pushed, m.flash)
+		}
+	})
 }
 
 func TestForkKeysInHelp(t *testing.T) {
+	t.Parallel()
 	m, _ := liveTree(t, &fakeBranching{})
 	m, _ = press(t, m, "?")
 	// The help scrolls: read all of it.

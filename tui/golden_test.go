@@ -148,6 +148,7 @@ func runGoldens(t *testing.T, scenarios []scenario) {
 // TestGoldenConfirmPrompt is the accept prompt with its warning, at both
 // sizes: the warning must fit the 80-column footer.
 func TestGoldenConfirmPrompt(t *testing.T) {
+	t.Parallel()
 	for _, size := range goldenSizes {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := liveModel(t, waitingLog(t), size[0], size[1], Options{Title: "confirmation mode",

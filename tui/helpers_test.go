@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -112,8 +113,18 @@ func press(tb testing.TB, m *Conversation, keys ...string) (*Conversation, tea.C
 	var cmd tea.Cmd
 	for _, k := range keys {
 		cmd = m.Update(keyMsg(k))
+		settle(m)
 	}
 	return m, cmd
+}
+
+// settle builds the inspector's view now when a key asked for it, as the
+// command Update returned would, and hands it to Update: a test reads the
+// open inspector without running the program.
+func settle(m *Conversation) {
+	if b := m.insp.build; b != nil {
+		m.Update(b.run())
+	}
 }
 
 // typeText types text into an open prompt.
@@ -133,6 +144,20 @@ func jumpTo(tb testing.TB, m *Conversation, target string) *Conversation {
 	m = typeText(tb, m, target)
 	m, _ = press(tb, m, "enter")
 	return m
+}
+
+// inBubble runs f in a synctest bubble: the ticks a view starts (a
+// flash's expiry, a refresh's next run) and runCmd's wait for a command
+// that does not answer run on the bubble's clock, which moves only when
+// every goroutine of the test waits, so a test does not wait them out in
+// real time. Before it returns, the clock is moved past the longest tick
+// so that the commands still waiting on one end.
+func inBubble(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		f(t)
+		time.Sleep(time.Minute)
+	})
 }
 
 // runCmdWait is how long runCmd waits for a command before taking it for

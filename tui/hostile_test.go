@@ -33,39 +33,42 @@ func forbidden(s string) (string, bool) {
 // text field, on every event, in every pane and inspector mode, with
 // colours off: not a single control byte may reach the screen.
 func TestHostileRecording(t *testing.T) {
-	log := hostileLog(t)
-	for _, size := range goldenSizes {
-		m := newModel(Options{Log: log, Title: hostileText, Source: hostileText}, size[0], size[1])
-		check := func(what string, m *Conversation) {
-			t.Helper()
-			out := screen(m)
-			if bad, ok := forbidden(out); ok {
-				t.Fatalf("%s at %dx%d: %s on screen:\n%q", what, size[0], size[1], bad, out)
-			}
-			assertScreenShape(t, out, size[0], size[1])
-		}
-		m, _ = press(t, m, "F") // show the noise rows too
-		for i := 0; i < log.Len(); i++ {
-			check("row "+itoa(i), m)
-			for _, keys := range [][]string{{"enter"}, {"enter", "r"}, {"enter", "d"}, {"tab"}, {"tab", "tab"}, {"tab", "tab", "tab"}, {"t"}} {
-				k, _ := press(t, m, keys...)
-				check(strings.Join(keys, "+")+" on row "+itoa(i), k)
-				// Unfold everything in the raw view.
-				if len(keys) == 2 && keys[1] == "r" {
-					for j := 0; j < 40; j++ {
-						k, _ = press(t, k, "j", "z")
-					}
-					check("unfolded raw on row "+itoa(i), k)
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		log := hostileLog(t)
+		for _, size := range goldenSizes {
+			m := newModel(Options{Log: log, Title: hostileText, Source: hostileText}, size[0], size[1])
+			check := func(what string, m *Conversation) {
+				t.Helper()
+				out := screen(m)
+				if bad, ok := forbidden(out); ok {
+					t.Fatalf("%s at %dx%d: %s on screen:\n%q", what, size[0], size[1], bad, out)
 				}
+				assertScreenShape(t, out, size[0], size[1])
 			}
-			m, _ = press(t, m, "j")
+			m, _ = press(t, m, "F") // show the noise rows too
+			for i := 0; i < log.Len(); i++ {
+				check("row "+itoa(i), m)
+				for _, keys := range [][]string{{"enter"}, {"enter", "r"}, {"enter", "d"}, {"tab"}, {"tab", "tab"}, {"tab", "tab", "tab"}, {"t"}} {
+					k, _ := press(t, m, keys...)
+					check(strings.Join(keys, "+")+" on row "+itoa(i), k)
+					// Unfold everything in the raw view.
+					if len(keys) == 2 && keys[1] == "r" {
+						for j := 0; j < 40; j++ {
+							k, _ = press(t, k, "j", "z")
+						}
+						check("unfolded raw on row "+itoa(i), k)
+					}
+				}
+				m, _ = press(t, m, "j")
+			}
+			// A search for hostile text and a flash that echoes the query.
+			m, _ = press(t, m, "/")
+			m = typeText(t, m, "\x1b]52;c;x\x07")
+			check("search prompt", m)
+			m, cmd := press(t, m, "enter")
+			m = runCmd(t, m, cmd)
+			check("search result", m)
 		}
-		// A search for hostile text and a flash that echoes the query.
-		m, _ = press(t, m, "/")
-		m = typeText(t, m, "\x1b]52;c;x\x07")
-		check("search prompt", m)
-		m, cmd := press(t, m, "enter")
-		m = runCmd(t, m, cmd)
-		check("search result", m)
-	}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/model"
@@ -33,9 +34,13 @@ type inspector struct {
 	// instead of wrapped; it stays as set from one event to the next.
 	nowrap bool
 	xoff   int
-	// data is built when the inspector opens on an event (folding
-	// changes it in place).
+	// data is built in a command when the inspector opens on an event
+	// (folding changes it in place); nil until it comes.
 	data *inspectData
+	// seq tells the build for this opening from those for earlier ones;
+	// build is that build until its view comes.
+	seq   int
+	build *inspectJob
 }
 
 // inspectData is what the inspector derived from its event.
@@ -47,7 +52,7 @@ type inspectData struct {
 	// raw caches the raw view's rows for a width and fold generation:
 	// wrapping a large event is not redone each frame.
 	raw rawRows
-	// md is a message's markdown, rendered in Update (markdown.go).
+	// md is a message's markdown, rendered in a command (markdown.go).
 	md *markdownBlock
 	// folds counts fold changes, which make the raw rows stale.
 	folds int
@@ -65,7 +70,11 @@ type rawRows struct {
 	folds0       bool // set once built
 }
 
-// openInspector opens the inspector on the cursor's event.
+// openInspector opens the inspector on the cursor's event. What it shows
+// is built in a command (a large event takes longer than a frame: its
+// typed decode, the JSON tree, the markdown); meanwhile it says
+// "rendering…", and a build for an event or width no longer shown is
+// dropped.
 func (m *Conversation) openInspector() {
 	if m.cursor < 0 {
 		return
@@ -74,23 +83,82 @@ func (m *Conversation) openInspector() {
 	if !m.insp.open {
 		mode = modeRendered
 	}
-	m.insp = inspector{open: true, index: m.cursor, mode: mode, nowrap: m.insp.nowrap}
-	ev := m.log.Event(m.cursor)
-	var result *model.Event
-	r, ok := m.resultOf(m.cursor)
-	if ok {
-		obs := m.log.Event(r)
-		result = &obs
+	m.inspSeq++
+	job := &inspectJob{
+		to: m.addr(), seq: m.inspSeq, index: m.cursor,
+		ev: m.log.Event(m.cursor), styles: m.styles,
+		diff: m.log.Diff(m.cursor), links: m.linkLines(m.cursor),
+		md:        markdownKey{m.layout().list.w, m.markdownStyle()},
+		renderers: m.markdown,
 	}
-	d := &inspectData{diff: m.log.Diff(m.cursor), links: m.linkLines(m.cursor)}
-	d.rendered, d.md = renderEventMarkdown(ev, m.cursor, m.styles, result, r, true)
-	d.tree, d.treeErr = parseJSON(ev.Raw)
+	if r, ok := m.resultOf(m.cursor); ok {
+		obs := m.log.Event(r)
+		job.result, job.resultIndex = &obs, r
+	}
+	m.insp = inspector{open: true, index: m.cursor, mode: mode, nowrap: m.insp.nowrap, seq: m.inspSeq, build: job}
+}
+
+// startInspect is the command that builds the inspector's view, once per
+// opening; Update returns it beside its own.
+func (m *Conversation) startInspect() tea.Cmd {
+	b := m.insp.build
+	if b == nil || b.started {
+		return nil
+	}
+	b.started = true
+	return b.run
+}
+
+// inspectJob is what building the inspector's view of an event needs,
+// taken in Update: values the command reads while Update goes on.
+type inspectJob struct {
+	to          addr
+	seq         int
+	index       int
+	ev          model.Event
+	styles      theme.Styles
+	result      *model.Event
+	resultIndex int
+	diff        []reducer.Change
+	links       []string
+	md          markdownKey // the markdown's list width and style
+	renderers   *markdownRenderers
+	// started is set once Update has handed the build to the runtime.
+	started bool
+}
+
+// inspectedMsg carries the inspector's view of an event, built by an
+// inspectJob.
+type inspectedMsg struct {
+	addr
+	seq  int
+	data *inspectData
+}
+
+// run builds the view: the rendered event, the JSON tree, the markdown.
+func (j inspectJob) run() tea.Msg {
+	d := &inspectData{diff: j.diff, links: j.links}
+	d.rendered, d.md = renderEventMarkdown(j.ev, j.index, j.styles, j.result, j.resultIndex, true)
+	d.tree, d.treeErr = parseJSON(j.ev.Raw)
 	if d.tree != nil {
 		d.tree.foldDeep(0, 40)
 	}
-	m.insp.data = d
-	m.refreshMarkdown()
-	return
+	if d.md != nil {
+		d.md.width, d.md.style, d.md.asked = j.md.width, j.md.style, j.md
+		d.md.lines = j.renderers.render(d.md.text, markdownWidth(j.md.width), j.md.style)
+	}
+	return inspectedMsg{addr: j.to, seq: j.seq, data: d}
+}
+
+// inspected shows a built view when it is of the inspector still open on
+// its event; the markdown is rendered again if the width or palette
+// changed meanwhile.
+func (m *Conversation) inspected(msg inspectedMsg) tea.Cmd {
+	if !m.insp.open || msg.seq != m.insp.seq {
+		return nil
+	}
+	m.insp.data, m.insp.build = msg.data, nil
+	return m.refreshMarkdown()
 }
 
 // lines returns the current mode's lines, wrapped (rendered, diff) or left
@@ -99,7 +167,10 @@ func (m *Conversation) openInspector() {
 func (in inspector) lines(s theme.Styles, raw []byte, width int) ([]string, []*jsonNode) {
 	d := in.data
 	if d == nil {
-		return nil, nil
+		if !in.open {
+			return nil, nil
+		}
+		return []string{s.Muted.Render("rendering…")}, nil
 	}
 	switch in.mode {
 	case modeRaw:
@@ -306,7 +377,6 @@ func (m *Conversation) inspectScroll(n int) {
 		return
 	}
 	m.insp.scroll = clampScroll(m.insp.scroll+n, total, body)
-	return
 }
 
 // toggleFold folds or unfolds the container on the raw view's selected
@@ -325,7 +395,6 @@ func (m *Conversation) toggleFold() {
 			m.insp.line--
 		}
 	}
-	return
 }
 
 // resultScan bounds the forward search for an action's result.

@@ -12,6 +12,7 @@ func evAt(id, ts string) string {
 }
 
 func TestJumpByTime(t *testing.T) {
+	t.Parallel()
 	// Times out of order: a 2019 event among 2031 ones, and one stamped
 	// before the event it follows.
 	log := fixtureLog(t,
@@ -68,6 +69,7 @@ func TestJumpByTime(t *testing.T) {
 }
 
 func TestJumpIndexFollowsAGrowingLog(t *testing.T) {
+	t.Parallel()
 	log := fixtureLog(t, evAt("e1", "2031-05-31T23:00:00Z"), evAt("e2", "2031-05-31T23:10:00Z"))
 	m := newModel(Options{Log: log}, 120, 30)
 	m = jumpTo(t, m, "+0:30")

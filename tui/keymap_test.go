@@ -14,6 +14,7 @@ import (
 // field, found by reflection, so a new binding cannot be left out) and
 // checks the help lists it.
 func TestEveryBindingIsInTheHelp(t *testing.T) {
+	t.Parallel()
 	km := DefaultKeyMap()
 	var listed []string
 	for _, b := range km.all() {
@@ -42,6 +43,7 @@ func TestEveryBindingIsInTheHelp(t *testing.T) {
 // anything there other than what an unbound key does must be one of the
 // KeyMap's. Text prompts are left out: there typing is the point.
 func TestEveryHandledKeyIsBound(t *testing.T) {
+	t.Parallel()
 	bound := map[string]bool{}
 	for _, b := range DefaultKeyMap().all() {
 		for _, k := range b.Keys() {

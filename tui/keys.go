@@ -367,15 +367,5 @@ func (m *Conversation) toggleBookmark() tea.Cmd {
 	return m.setFlash("bookmarked " + ordinal(m.cursor) + " (' next, \" previous)")
 }
 
-// isBookmarked reports whether event i has a bookmark.
-func (m *Conversation) isBookmarked(i int) bool {
-	for _, b := range m.bookmarks {
-		if b == i {
-			return true
-		}
-	}
-	return false
-}
-
 // sanitizeErr renders an error for the footer.
 func sanitizeErr(err error) string { return model.SanitizeLine(err.Error()) }

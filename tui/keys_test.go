@@ -17,6 +17,7 @@ func shownKind(m *Conversation) string {
 }
 
 func TestMoveKeys(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 400, 7)
 	base := newModel(Options{Log: log, Title: "gen"}, 160, 48)
 	if base.cursor != 0 {
@@ -94,6 +95,7 @@ func TestMoveKeys(t *testing.T) {
 }
 
 func TestMarkKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: errorLog(t)}, 160, 48)
 	marks := m.log.Marks()
 	if len(marks.Errors) < 2 {
@@ -137,6 +139,7 @@ func TestMarkKeys(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestBookmarkKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 200, 3)}, 160, 48)
 	m, _ = press(t, m, "j", "j", "m")
 	first := m.cursor
@@ -164,6 +167,7 @@ func TestBookmarkKeys(t *testing.T) {
 }
 
 func TestJumpKey(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 160, 48)
 	m, _ = press(t, m, ":")
 	if m.input.kind != promptJump || !strings.Contains(screen(m), ":█") {
@@ -196,6 +200,7 @@ func TestJumpKey(t *testing.T) {
 }
 
 func TestFilterKeys(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 400, 5)
 	m := newModel(Options{Log: log}, 160, 48)
 	hidden := func(m *Conversation) int {
@@ -238,6 +243,7 @@ func TestFilterKeys(t *testing.T) {
 }
 
 func TestPlayKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 160, 48)
 	m, cmd := press(t, m, "space")
 	if !m.play.on || cmd == nil {
@@ -273,6 +279,7 @@ func TestPlayKeys(t *testing.T) {
 }
 
 func TestInspectorKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
 	m, _ = press(t, m, "]") // no error here: stays
 	m, _ = press(t, m, ":")
@@ -322,69 +329,72 @@ func TestInspectorKeys(t *testing.T) {
 }
 
 func TestCopyPagerExportKeys(t *testing.T) {
-	log := trajectory(t, "simple_echo_hello_world")
-	var exported []string
-	m := newModel(Options{Log: log, Pager: "true", Export: func(f, _ string) (string, error) {
-		exported = append(exported, f)
-		return "/tmp/conv." + f, nil
-	}}, 160, 48)
-	m, cmd := press(t, m, "j", "y")
-	if cmd == nil {
-		t.Fatal("y returns no command")
-	}
-	msgs := cmd().(tea.BatchMsg)
-	found := false
-	for _, c := range msgs {
-		done := make(chan tea.Msg, 1)
-		go func() { done <- c() }()
-		select {
-		case msg := <-done:
-			// SetClipboard's message is unexported; it renders as OSC 52
-			// with the event's JSON.
-			if strings.Contains(strings.ToLower(typeName(msg)), "clipboard") {
-				found = true
-			}
-		default:
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		log := trajectory(t, "simple_echo_hello_world")
+		var exported []string
+		m := newModel(Options{Log: log, Pager: "true", Export: func(f, _ string) (string, error) {
+			exported = append(exported, f)
+			return "/tmp/conv." + f, nil
+		}}, 160, 48)
+		m, cmd := press(t, m, "j", "y")
+		if cmd == nil {
+			t.Fatal("y returns no command")
 		}
-	}
-	_ = found
-	if !strings.Contains(m.flash, "copied #2 JSON") {
-		t.Fatalf("y flash: %q", m.flash)
-	}
-	// o writes the event to a temporary file, then runs the pager on it.
-	m, cmd = press(t, m, "o")
-	msg := cmd().(pagerFileMsg)
-	if msg.err != nil {
-		t.Fatal(msg.err)
-	}
-	raw, err := os.ReadFile(msg.path)
-	if err != nil || !strings.Contains(string(raw), `"kind": "MessageEvent"`) {
-		t.Fatalf("pager file: %v %q", err, raw)
-	}
-	cmd = m.Update(msg)
-	if cmd == nil {
-		t.Fatal("no ExecProcess command")
-	}
-	cmd = m.Update(pagerDoneMsg{path: msg.path})
-	runCmd(t, m, cmd)
-	if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
-		t.Fatal("the pager's temporary file is not removed")
-	}
-	m, _ = press(t, m, "e")
-	if m.input.kind != promptExport {
-		t.Fatal("e does not ask for a format")
-	}
-	m, cmd = press(t, m, "m")
-	m = runCmd(t, m, cmd)
-	if len(exported) != 1 || exported[0] != "md" || !strings.Contains(m.flash, "/tmp/conv.md") {
-		t.Fatalf("export: %v, flash %q", exported, m.flash)
-	}
-	// Without an exporter, e is disabled.
-	plain := newModel(Options{Log: log}, 160, 48)
-	plain, _ = press(t, plain, "e")
-	if plain.input.active() {
-		t.Fatal("e without an exporter opens the prompt")
-	}
+		msgs := cmd().(tea.BatchMsg)
+		found := false
+		for _, c := range msgs {
+			done := make(chan tea.Msg, 1)
+			go func() { done <- c() }()
+			select {
+			case msg := <-done:
+				// SetClipboard's message is unexported; it renders as OSC 52
+				// with the event's JSON.
+				if strings.Contains(strings.ToLower(typeName(msg)), "clipboard") {
+					found = true
+				}
+			default:
+			}
+		}
+		_ = found
+		if !strings.Contains(m.flash, "copied #2 JSON") {
+			t.Fatalf("y flash: %q", m.flash)
+		}
+		// o writes the event to a temporary file, then runs the pager on it.
+		m, cmd = press(t, m, "o")
+		msg := cmd().(pagerFileMsg)
+		if msg.err != nil {
+			t.Fatal(msg.err)
+		}
+		raw, err := os.ReadFile(msg.path)
+		if err != nil || !strings.Contains(string(raw), `"kind": "MessageEvent"`) {
+			t.Fatalf("pager file: %v %q", err, raw)
+		}
+		cmd = m.Update(msg)
+		if cmd == nil {
+			t.Fatal("no ExecProcess command")
+		}
+		cmd = m.Update(pagerDoneMsg{path: msg.path})
+		runCmd(t, m, cmd)
+		if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
+			t.Fatal("the pager's temporary file is not removed")
+		}
+		m, _ = press(t, m, "e")
+		if m.input.kind != promptExport {
+			t.Fatal("e does not ask for a format")
+		}
+		m, cmd = press(t, m, "m")
+		m = runCmd(t, m, cmd)
+		if len(exported) != 1 || exported[0] != "md" || !strings.Contains(m.flash, "/tmp/conv.md") {
+			t.Fatalf("export: %v, flash %q", exported, m.flash)
+		}
+		// Without an exporter, e is disabled.
+		plain := newModel(Options{Log: log}, 160, 48)
+		plain, _ = press(t, plain, "e")
+		if plain.input.active() {
+			t.Fatal("e without an exporter opens the prompt")
+		}
+	})
 }
 
 func typeName(v any) string {
@@ -395,6 +405,7 @@ func typeName(v any) string {
 }
 
 func TestFocusAndHelpKeys(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 160, 48)
 	for _, want := range []pane{paneTimeline, paneMetrics, paneTasks, panePending, paneList} {
 		m, _ = press(t, m, "tab")
@@ -433,6 +444,7 @@ func TestFocusAndHelpKeys(t *testing.T) {
 // TestCursorRowAlwaysOnScreen jumps far down and back: the cursor's row is
 // drawn every time, on the last row when it went down.
 func TestCursorRowAlwaysOnScreen(t *testing.T) {
+	t.Parallel()
 	for _, size := range goldenSizes {
 		m := newModel(Options{Log: generated(t, 600, 4)}, size[0], size[1])
 		for _, keys := range [][]string{{"]"}, {"G"}, {"pgdown"}, {"ctrl+d"}, {":", "3", "0", "0", "enter"}, {"g"}, {"j"}, {"k"}} {
@@ -447,6 +459,7 @@ func TestCursorRowAlwaysOnScreen(t *testing.T) {
 // TestHelpListsEveryBindingAndScrolls checks that help shows every binding
 // of the key map, scrolling where the terminal is short.
 func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
+	t.Parallel()
 	for _, size := range goldenSizes {
 		m := newModel(Options{Log: generated(t, 20, 1)}, size[0], size[1])
 		m, _ = press(t, m, "?")
@@ -471,6 +484,7 @@ func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
 // TestCustomKeyMap rebinds a key: the new key works, the old one does not,
 // and help shows the new one.
 func TestCustomKeyMap(t *testing.T) {
+	t.Parallel()
 	km := DefaultKeyMap()
 	km.Down.SetKeys("J")
 	km.Down.SetHelp("J", "next event")
@@ -490,6 +504,7 @@ func TestCustomKeyMap(t *testing.T) {
 }
 
 func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello"}, 80, 24)
 	m, _ = press(t, m, "?")
 	seen := map[string]bool{}

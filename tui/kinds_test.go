@@ -19,6 +19,7 @@ const (
 // filter, fitting the column; noise is hidden by the default filter. A
 // kind added to the table is listed without a change here.
 func TestEveryKindHasAColumnAndAFilter(t *testing.T) {
+	t.Parallel()
 	groups := allKinds()
 	for _, k := range model.Kinds() {
 		ev := decode(t, []byte(`{"kind":"`+k.Name+`","id":"e1"}`))
@@ -50,6 +51,7 @@ func TestEveryKindHasAColumnAndAFilter(t *testing.T) {
 // TestKindFilterOrder pins the kind filter's order, which the table's order
 // gives.
 func TestKindFilterOrder(t *testing.T) {
+	t.Parallel()
 	want := []string{"Msg", "Action", "Obs", "Reject", "Error", "System", "State", "Condense", "Hook", "ACP",
 		"Pause", "LLMLog", "Delta", "Token", "Unknown"}
 	if got := allKinds(); !slices.Equal(got, want) {

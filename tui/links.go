@@ -21,12 +21,13 @@ import (
 // Links is what a view knows of the conversations that came from this
 // one, and how to open one. main supplies it for the sources that can
 // open another conversation (a fleet's, an agent-server, a local root);
-// nil opens none.
+// nil opens none. The view calls it only from commands, never from Update
+// or View: what it lists reaches the view in a message (linksRefreshedMsg).
 type Links interface {
 	// Children lists the conversations known to have come from this one:
 	// forks (Event is the event forked at) and delegated conversations
-	// (Event ""), as the source last listed them. It is called from
-	// Update and View: it must not block, and reads nothing.
+	// (Event ""), as the source last listed them. The view calls it in
+	// the refresh command, after Refresh; it may lock, and reads nothing.
 	Children() []Link
 	// Refresh reads the source's listing again when the source finds the
 	// last one old enough (or a fork made since made it stale). It blocks:
@@ -39,6 +40,14 @@ type Links interface {
 	Open(ctx context.Context, id string) (Options, error)
 }
 
+// ownLinks are Links whose listing is the UI's own state, kept current by
+// another screen's Update (the fleet table's): the view reads them in
+// Update, where they are current, and never from a command.
+type ownLinks interface {
+	Links
+	ownChildren() []Link
+}
+
 // linksEvery is how often a view asks its Links to refresh; linksTimeout
 // bounds one refresh.
 const (
@@ -46,10 +55,12 @@ const (
 	linksTimeout = 10 * time.Second
 )
 
-// linksRefreshedMsg says a refresh of the view's Links ended; again asks
-// for the next one after linksEvery (the periodic chain, not a one-off).
+// linksRefreshedMsg carries the view's Links as a refresh listed them;
+// again asks for the next one after linksEvery (the periodic chain, not a
+// one-off).
 type linksRefreshedMsg struct {
 	addr
+	links []Link
 	again bool
 }
 
@@ -64,16 +75,21 @@ func (m *Conversation) refreshLinks(again bool) tea.Cmd {
 	if links == nil {
 		return nil
 	}
+	if _, own := links.(ownLinks); own {
+		return nil
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), linksTimeout)
 		defer cancel()
 		links.Refresh(ctx)
-		return linksRefreshedMsg{addr: to, again: again}
+		return linksRefreshedMsg{addr: to, links: links.Children(), again: again}
 	}
 }
 
-// linksRefreshed schedules the next periodic refresh.
+// linksRefreshed keeps the links a refresh listed and schedules the next
+// periodic refresh.
 func (m *Conversation) linksRefreshed(msg linksRefreshedMsg) tea.Cmd {
+	m.links = msg.links
 	if !msg.again {
 		return nil
 	}
@@ -91,6 +107,15 @@ type Link struct {
 	Launched bool
 }
 
+// children are the conversations that came from this one, as the last
+// refresh listed them (or, for ownLinks, as they are now).
+func (m *Conversation) children() []Link {
+	if own, ok := m.opts.Links.(ownLinks); ok {
+		return own.ownChildren()
+	}
+	return m.links
+}
+
 // linksAt lists the conversations that came from event i: the
 // sub-conversation it launched, then the forks made from it.
 func (m *Conversation) linksAt(i int) []Link {
@@ -98,10 +123,7 @@ func (m *Conversation) linksAt(i int) []Link {
 		return nil
 	}
 	ev := m.log.Event(i)
-	var known []Link
-	if m.opts.Links != nil {
-		known = m.opts.Links.Children()
-	}
+	known := m.children()
 	var out []Link
 	if id := model.SpawnedConversation(&ev); id != "" {
 		l := Link{ID: id, Launched: true}
@@ -129,14 +151,12 @@ func (m *Conversation) linksAt(i int) []Link {
 // marks them so that O is found without opening every event.
 func (m *Conversation) linkedRows(rows []int) []int {
 	var forkedAt map[string]bool
-	if m.opts.Links != nil {
-		for _, k := range m.opts.Links.Children() {
-			if k.Event != "" && k.ID != "" {
-				if forkedAt == nil {
-					forkedAt = map[string]bool{}
-				}
-				forkedAt[k.Event] = true
+	for _, k := range m.children() {
+		if k.Event != "" && k.ID != "" {
+			if forkedAt == nil {
+				forkedAt = map[string]bool{}
 			}
+			forkedAt[k.Event] = true
 		}
 	}
 	var out []int

@@ -21,11 +21,12 @@ type fakeLinks struct {
 	// recorded, when set, is what every conversation opens as: a
 	// recording that loads through a feed.
 	recorded []model.Event
-	// refreshes counts the Refresh calls (made from commands).
-	refreshes atomic.Int32
+	// refreshes and listed count the Refresh and Children calls (made
+	// from commands).
+	refreshes, listed atomic.Int32
 }
 
-func (f *fakeLinks) Children() []Link { return f.children }
+func (f *fakeLinks) Children() []Link { f.listed.Add(1); return f.children }
 
 func (f *fakeLinks) Refresh(context.Context) { f.refreshes.Add(1) }
 
@@ -39,6 +40,14 @@ func (f *fakeLinks) Open(ctx context.Context, id string) (Options, error) {
 		return Options{Title: "fork " + id[:8], Log: reducer.NewLog(nil, 0), Feed: feed}, nil
 	}
 	return Options{Title: "child " + id[:8], Log: reducer.NewLog(nil, 0), Feed: make(chan model.Batch), Live: true}, nil
+}
+
+// linksListed hands the view its links as a refresh lists them: the
+// command the view runs when it opens, run here at once.
+func linksListed(t *testing.T, m *Conversation) *Conversation {
+	t.Helper()
+	m.Update(m.refreshLinks(false)())
+	return m
 }
 
 // childID is the sub-conversation the launch observation below names.
@@ -57,86 +66,92 @@ func pushedView(msgs []any) *linkedConversation {
 }
 
 func TestInspectorShowsAndOOpensTheLaunchedConversation(t *testing.T) {
-	log := trajectory(t, "simple_echo_hello_world")
-	raw := `{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"is_error":false,"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","execution_status":"running","workspace":"/workspace/project","url_path":"/conversations/5a0b2c3d111142228333944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`
-	log.Append(decode(t, []byte(raw)))
-	at := log.Len() - 1
-	links := &fakeLinks{children: []Link{{ID: childID, Title: "write the migration"}}}
-	m := newModel(Options{Log: log, Links: links}, 120, 30)
-	m = jumpTo(t, m, ordinal(at))
-	m, _ = press(t, m, "enter")
-	s := screen(m)
-	if !strings.Contains(s, "launched: sub-conversation 5a0b2c3d write the migration") || !strings.Contains(s, "O opens it") {
-		t.Fatalf("the inspector does not show the link:\n%s", s)
-	}
-	m, cmd := press(t, m, "O")
-	var msgs []any
-	for _, msg := range answer(t, m, cmd) {
-		msgs = append(msgs, msg)
-	}
-	view := pushedView(msgs)
-	if view == nil || len(links.opened) != 1 || links.opened[0] != childID {
-		t.Fatalf("O did not open the child: opened %v, messages %v", links.opened, msgs)
-	}
-	if !view.opts.Live || view.opts.Title != "child 5a0b2c3d" || view.opts.KeyMap.OpenLink.Help().Key != "O" {
-		t.Errorf("the child's view: %+v", view.opts)
-	}
-	// On the router the child goes on top; esc releases it, which ends its
-	// context (and with it its feed).
-	r := NewModel(m)
-	r.Update(windowSize(120, 30))
-	r.Update(pushMsg{screen: view})
-	if r.Top() != Screen(view) {
-		t.Fatal("the child is not on top")
-	}
-	r.Update(popMsg{})
-	if r.Top() != Screen(m) || links.ctxs[0].Err() == nil {
-		t.Error("going back did not come back to the parent and release the child")
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		log := trajectory(t, "simple_echo_hello_world")
+		raw := `{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"is_error":false,"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","execution_status":"running","workspace":"/workspace/project","url_path":"/conversations/5a0b2c3d111142228333944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`
+		log.Append(decode(t, []byte(raw)))
+		at := log.Len() - 1
+		links := &fakeLinks{children: []Link{{ID: childID, Title: "write the migration"}}}
+		m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
+		m = jumpTo(t, m, ordinal(at))
+		m, _ = press(t, m, "enter")
+		s := screen(m)
+		if !strings.Contains(s, "launched: sub-conversation 5a0b2c3d write the migration") || !strings.Contains(s, "O opens it") {
+			t.Fatalf("the inspector does not show the link:\n%s", s)
+		}
+		m, cmd := press(t, m, "O")
+		var msgs []any
+		for _, msg := range answer(t, m, cmd) {
+			msgs = append(msgs, msg)
+		}
+		view := pushedView(msgs)
+		if view == nil || len(links.opened) != 1 || links.opened[0] != childID {
+			t.Fatalf("O did not open the child: opened %v, messages %v", links.opened, msgs)
+		}
+		if !view.opts.Live || view.opts.Title != "child 5a0b2c3d" || view.opts.KeyMap.OpenLink.Help().Key != "O" {
+			t.Errorf("the child's view: %+v", view.opts)
+		}
+		// On the router the child goes on top; esc releases it, which ends its
+		// context (and with it its feed).
+		r := NewModel(m)
+		r.Update(windowSize(120, 30))
+		r.Update(pushMsg{screen: view})
+		if r.Top() != Screen(view) {
+			t.Fatal("the child is not on top")
+		}
+		r.Update(popMsg{})
+		if r.Top() != Screen(m) || links.ctxs[0].Err() == nil {
+			t.Error("going back did not come back to the parent and release the child")
+		}
+	})
 }
 
 func TestOOffersEveryForkOfTheEvent(t *testing.T) {
-	log := trajectory(t, "simple_echo_hello_world")
-	at := 3
-	ev := log.Event(at)
-	links := &fakeLinks{children: []Link{
-		{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: ev.ID},
-		{ID: "bbbbbbbb111142228333944455556666", Title: "second try", Event: ev.ID},
-		{ID: "cccccccc111142228333944455556666", Title: "delegated"},
-	}}
-	m := newModel(Options{Log: log, Links: links}, 120, 30)
-	m = jumpTo(t, m, ordinal(at))
-	m, _ = press(t, m, "O")
-	if m.input.kind != promptLinks {
-		t.Fatalf("O opened %v", m.input.kind)
-	}
-	s := screen(m)
-	if !strings.Contains(s, "1 fork aaaaaaaa first try") || !strings.Contains(s, "2 fork bbbbbbbb second try") || strings.Contains(s, "cccccccc") {
-		t.Fatalf("O does not offer the two forks of the event:\n%s", s)
-	}
-	m, cmd := press(t, m, "2")
-	var msgs []any
-	for _, msg := range answer(t, m, cmd) {
-		msgs = append(msgs, msg)
-	}
-	if pushedView(msgs) == nil || len(links.opened) != 1 || links.opened[0] != "bbbbbbbb111142228333944455556666" {
-		t.Fatalf("2 opened %v", links.opened)
-	}
-	// Where nothing came from the event, O says so.
-	m = jumpTo(t, m, ordinal(at+1))
-	m, _ = press(t, m, "O")
-	if !strings.Contains(m.flash, "no conversation was forked or launched from "+ordinal(at+1)) {
-		t.Errorf("flash %q", m.flash)
-	}
-	// A source that opens nothing still shows the link, and says why O
-	// cannot follow it.
-	m = newModel(Options{Log: log}, 120, 30)
-	log.Append(decode(t, []byte(`{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`)))
-	m = jumpTo(t, m, ordinal(log.Len()-1))
-	m, _ = press(t, m, "O")
-	if !strings.Contains(m.flash, "this source opens no other conversation") {
-		t.Errorf("flash %q", m.flash)
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		log := trajectory(t, "simple_echo_hello_world")
+		at := 3
+		ev := log.Event(at)
+		links := &fakeLinks{children: []Link{
+			{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: ev.ID},
+			{ID: "bbbbbbbb111142228333944455556666", Title: "second try", Event: ev.ID},
+			{ID: "cccccccc111142228333944455556666", Title: "delegated"},
+		}}
+		m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
+		m = jumpTo(t, m, ordinal(at))
+		m, _ = press(t, m, "O")
+		if m.input.kind != promptLinks {
+			t.Fatalf("O opened %v", m.input.kind)
+		}
+		s := screen(m)
+		if !strings.Contains(s, "1 fork aaaaaaaa first try") || !strings.Contains(s, "2 fork bbbbbbbb second try") || strings.Contains(s, "cccccccc") {
+			t.Fatalf("O does not offer the two forks of the event:\n%s", s)
+		}
+		m, cmd := press(t, m, "2")
+		var msgs []any
+		for _, msg := range answer(t, m, cmd) {
+			msgs = append(msgs, msg)
+		}
+		if pushedView(msgs) == nil || len(links.opened) != 1 || links.opened[0] != "bbbbbbbb111142228333944455556666" {
+			t.Fatalf("2 opened %v", links.opened)
+		}
+		// Where nothing came from the event, O says so.
+		m = jumpTo(t, m, ordinal(at+1))
+		m, _ = press(t, m, "O")
+		if !strings.Contains(m.flash, "no conversation was forked or launched from "+ordinal(at+1)) {
+			t.Errorf("flash %q", m.flash)
+		}
+		// A source that opens nothing still shows the link, and says why O
+		// cannot follow it.
+		m = newModel(Options{Log: log}, 120, 30)
+		log.Append(decode(t, []byte(`{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`)))
+		m = jumpTo(t, m, ordinal(log.Len()-1))
+		m, _ = press(t, m, "O")
+		if !strings.Contains(m.flash, "this source opens no other conversation") {
+			t.Errorf("flash %q", m.flash)
+		}
+	})
 }
 
 // TestTheListMarksEventsOthersCameFrom: the event a fork was made at and
@@ -144,11 +159,12 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 // the list, with its legend naming the key that opens them; other events
 // do not.
 func TestTheListMarksEventsOthersCameFrom(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "simple_echo_hello_world")
 	forkAt := log.Event(3)
 	log.Append(decode(t, []byte(`{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`)))
 	links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: forkAt.ID}}}
-	m := newModel(Options{Log: log, Links: links}, 120, 30)
+	m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
 	m = jumpTo(t, m, ordinal(0))
 	lines := strings.Split(screen(m), "\n")
 	marked := map[string]bool{}
@@ -170,69 +186,85 @@ func TestTheListMarksEventsOthersCameFrom(t *testing.T) {
 // made at opens the fork there, once its events have loaded, not at its
 // first event.
 func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
-	log := trajectory(t, "simple_echo_hello_world")
-	at := 3
-	evs := make([]model.Event, log.Len())
-	for i := range evs {
-		evs[i] = log.Event(i)
-	}
-	links := &fakeLinks{recorded: evs, children: []Link{{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: evs[at].ID}}}
-	m := newModel(Options{Log: log, Links: links}, 120, 30)
-	m = jumpTo(t, m, ordinal(at))
-	m, cmd := press(t, m, "O")
-	var msgs []any
-	for _, msg := range answer(t, m, cmd) {
-		msgs = append(msgs, msg)
-	}
-	view := pushedView(msgs)
-	if view == nil {
-		t.Fatalf("O opened nothing: %v", msgs)
-	}
-	view.Update(windowSize(120, 30))
-	for cmd := view.Init(); cmd != nil; {
-		msg := cmd()
-		if _, ok := msg.(batchMsg); !ok {
-			break
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		log := trajectory(t, "simple_echo_hello_world")
+		at := 3
+		evs := make([]model.Event, log.Len())
+		for i := range evs {
+			evs[i] = log.Event(i)
 		}
-		cmd = view.Update(msg)
-	}
-	if view.log.Len() != len(evs) || view.cursor != at {
-		t.Fatalf("the fork opened at %d of %d events, want the fork point %d", view.cursor, view.log.Len(), at)
-	}
+		links := &fakeLinks{recorded: evs, children: []Link{{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: evs[at].ID}}}
+		m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
+		m = jumpTo(t, m, ordinal(at))
+		m, cmd := press(t, m, "O")
+		var msgs []any
+		for _, msg := range answer(t, m, cmd) {
+			msgs = append(msgs, msg)
+		}
+		view := pushedView(msgs)
+		if view == nil {
+			t.Fatalf("O opened nothing: %v", msgs)
+		}
+		view.Update(windowSize(120, 30))
+		for cmd := view.Init(); cmd != nil; {
+			msg := cmd()
+			if _, ok := msg.(batchMsg); !ok {
+				break
+			}
+			cmd = view.Update(msg)
+		}
+		if view.log.Len() != len(evs) || view.cursor != at {
+			t.Fatalf("the fork opened at %d of %d events, want the fork point %d", view.cursor, view.log.Len(), at)
+		}
+	})
 }
 
 // TestLinksAreReadInCommandsOnly: a view reads its links' listing in a
 // command (when it opens, on its periodic tick, after a fork), never in
 // Update or View, which read only what was last read.
 func TestLinksAreReadInCommandsOnly(t *testing.T) {
-	log := trajectory(t, "simple_echo_hello_world")
-	links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Event: log.Event(3).ID}}}
-	m := newModel(Options{Log: log, Links: links}, 120, 30)
-	cmd := m.Init()
-	m, _ = press(t, m, "j", "enter", "esc", "O", "esc")
-	_ = m.View()
-	if n := links.refreshes.Load(); n != 0 {
-		t.Fatalf("%d refreshes in Update or View", n)
-	}
-	// Init's batch holds the first refresh; its answer schedules the next.
-	var refreshed tea.Cmd
-	for _, msg := range results(t, cmd) {
-		if r, ok := msg.(linksRefreshedMsg); ok && r.again {
-			refreshed = m.Update(r)
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		log := trajectory(t, "simple_echo_hello_world")
+		links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Event: log.Event(3).ID}}}
+		m := newModel(Options{Log: log, Links: links}, 120, 30)
+		cmd := m.Init()
+		m, _ = press(t, m, "j", "enter", "esc", "O", "esc")
+		_ = m.View()
+		if r, l := links.refreshes.Load(), links.listed.Load(); r != 0 || l != 0 {
+			t.Fatalf("%d refreshes and %d listings in Update or View", r, l)
 		}
-	}
-	if links.refreshes.Load() != 1 || refreshed == nil {
-		t.Fatalf("%d refreshes from Init, next scheduled %v", links.refreshes.Load(), refreshed != nil)
-	}
-	// After a fork, one more, outside the periodic chain.
-	m.opts.Branching = &fakeBranching{}
-	cmd = m.Update(forkDoneMsg{addr: m.addr(), plan: forkPlan{index: 3}, id: "f0000000000040008000000000000001", opened: false})
-	for _, msg := range answer(t, m, cmd) {
-		if r, ok := msg.(linksRefreshedMsg); ok && r.again {
-			t.Error("a fork's refresh started a second periodic chain")
+		if len(m.linkedRows([]int{3})) != 0 {
+			t.Fatal("links known before a refresh listed them")
 		}
-	}
-	if links.refreshes.Load() != 2 {
-		t.Errorf("%d refreshes after a fork, want 2", links.refreshes.Load())
-	}
+		// Init's batch holds the first refresh; its answer schedules the next.
+		var refreshed tea.Cmd
+		for _, msg := range results(t, cmd) {
+			if r, ok := msg.(linksRefreshedMsg); ok && r.again {
+				refreshed = m.Update(r)
+			}
+		}
+		if links.refreshes.Load() != 1 || refreshed == nil {
+			t.Fatalf("%d refreshes from Init, next scheduled %v", links.refreshes.Load(), refreshed != nil)
+		}
+		// The refresh's message carried the listing: the view knows the fork
+		// without asking its Links again.
+		listed := links.listed.Load()
+		_ = m.View()
+		if len(m.linkedRows([]int{3})) != 1 || links.listed.Load() != listed {
+			t.Fatalf("the refreshed listing did not reach the view (listed %d times)", links.listed.Load())
+		}
+		// After a fork, one more, outside the periodic chain.
+		m.opts.Branching = &fakeBranching{}
+		cmd = m.Update(forkDoneMsg{addr: m.addr(), plan: forkPlan{index: 3}, id: "f0000000000040008000000000000001", opened: false})
+		for _, msg := range answer(t, m, cmd) {
+			if r, ok := msg.(linksRefreshedMsg); ok && r.again {
+				t.Error("a fork's refresh started a second periodic chain")
+			}
+		}
+		if links.refreshes.Load() != 2 {
+			t.Errorf("%d refreshes after a fork, want 2", links.refreshes.Load())
+		}
+	})
 }

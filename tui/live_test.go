@@ -14,10 +14,12 @@ import (
 // send feeds one message to the model.
 func send(m *Conversation, msg tea.Msg) (*Conversation, tea.Cmd) {
 	cmd := m.Update(msg)
+	settle(m)
 	return m, cmd
 }
 
 func TestLiveFollowPinAndReturn(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 300, 9)
 	feed := make(chan model.Batch, 1)
 	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: feed, Title: "live"}, 160, 48)
@@ -69,6 +71,7 @@ func TestLiveFollowPinAndReturn(t *testing.T) {
 }
 
 func TestConnectionStates(t *testing.T) {
+	t.Parallel()
 	feed := make(chan model.Batch)
 	m := newModel(Options{Log: generated(t, 20, 1), Live: true, Feed: feed}, 160, 48)
 	tests := []struct {
@@ -95,6 +98,7 @@ func TestConnectionStates(t *testing.T) {
 }
 
 func TestProvisionalAndConfirmedFinish(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "simple_echo_hello_world")
 	log.Append(decode(t, []byte(stateUpdate("f0000000-0000-4000-8000-000000000001", "2026-01-27T03:56:25.000000", "execution_status", "finished"))))
 	// Live: a recording's last status would be final (reducer.Verdict).
@@ -112,6 +116,7 @@ func TestProvisionalAndConfirmedFinish(t *testing.T) {
 }
 
 func TestMouse(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 300, 2)}, 160, 48)
 	l := m.layout()
 	m, _ = send(m, tea.MouseWheelMsg{X: 10, Y: l.list.y + 3, Button: tea.MouseWheelDown})
@@ -138,6 +143,7 @@ func TestMouse(t *testing.T) {
 }
 
 func TestBackgroundColorSwitchesPalette(t *testing.T) {
+	t.Parallel()
 	m := NewConversation(Options{Log: generated(t, 10, 1)})
 	if m.styles.NoColor {
 		t.Fatal("colours off without NO_COLOR")

@@ -2,8 +2,9 @@ package tui
 
 import (
 	"strings"
-	"sync/atomic"
+	"sync"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
 	gansi "charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
@@ -11,13 +12,10 @@ import (
 
 // Messages (the user's and the assistant's) are markdown: the inspector
 // renders them with glamour, in a style that follows the app's palette
-// (dark, light, or no colour). Rendering is costly, so it happens in
-// Update (when the inspector opens, the screen is resized or the palette
-// changes) and the lines are kept; View only reads them.
-
-// markdownRenders counts renderings, so a test can tell that a frame
-// renders none.
-var markdownRenders atomic.Int64
+// (dark, light, or no colour). Rendering a long message takes longer than
+// a frame, so it runs in a command (when the inspector opens, the screen
+// is resized or the palette changes) and the lines are kept; View only
+// reads them, and shows the plain text until they come.
 
 // markdownStyle names the glamour style for the current palette.
 func (m *Conversation) markdownStyle() string {
@@ -46,18 +44,59 @@ func markdownConfig(style string) gansi.StyleConfig {
 	return cfg
 }
 
-// renderMarkdown renders sanitised text as markdown width cells wide.
-// A renderer error leaves the text as it is: it is still shown.
-func renderMarkdown(text string, width int, style string) []string {
-	markdownRenders.Add(1)
-	r, err := glamour.NewTermRenderer(glamour.WithStyles(markdownConfig(style)), glamour.WithWordWrap(width))
-	if err == nil {
-		var out string
-		if out, err = r.Render(text); err == nil {
-			return strings.Split(strings.Trim(out, "\n"), "\n")
+// markdownRenderers keeps a glamour renderer per width and style: building
+// one costs as much as rendering a short message. A renderer keeps state
+// while it renders, so renders take turns under the lock; they run in
+// commands, never in Update.
+type markdownRenderers struct {
+	mu    sync.Mutex
+	byKey map[markdownKey]*glamour.TermRenderer
+	// renders counts renderings, so a test can tell that a frame
+	// renders none.
+	renders int
+}
+
+// markdownKey is what a renderer is made for.
+type markdownKey struct {
+	width int
+	style string
+}
+
+// markdownRendererCap bounds the renderers kept: dragging a window's edge
+// passes through many widths, of which only the last matters.
+const markdownRendererCap = 8
+
+// render renders sanitised text as markdown width cells wide. A renderer
+// error leaves the text as it is: it is still shown.
+func (c *markdownRenderers) render(text string, width int, style string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.renders++
+	k := markdownKey{width, style}
+	r, ok := c.byKey[k]
+	if !ok {
+		var err error
+		r, err = glamour.NewTermRenderer(glamour.WithStyles(markdownConfig(style)), glamour.WithWordWrap(width))
+		if err != nil {
+			return strings.Split(text, "\n")
 		}
+		if c.byKey == nil || len(c.byKey) >= markdownRendererCap {
+			c.byKey = map[markdownKey]*glamour.TermRenderer{}
+		}
+		c.byKey[k] = r
 	}
-	return strings.Split(text, "\n")
+	out, err := r.Render(text)
+	if err != nil {
+		return strings.Split(text, "\n")
+	}
+	return strings.Split(strings.Trim(out, "\n"), "\n")
+}
+
+// count is how many renderings were made so far.
+func (c *markdownRenderers) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.renders
 }
 
 // markdownBlock is an event's markdown text and where its rendering goes
@@ -68,21 +107,51 @@ type markdownBlock struct {
 	width int
 	style string
 	lines []string
+	// asked is the width and style of the rendering a command is making.
+	asked markdownKey
 }
 
-// refreshMarkdown renders the open inspector's markdown for the current
-// width and palette, unless it already is. It runs in Update.
-func (m *Conversation) refreshMarkdown() {
+// markdownRenderedMsg carries a rendering of block md made in a command.
+type markdownRenderedMsg struct {
+	addr
+	md    *markdownBlock
+	key   markdownKey
+	lines []string
+}
+
+// markdownWidth is the width the inspector's markdown is rendered to for
+// a list pane width cells wide.
+func markdownWidth(width int) int { return max(width-1, 10) }
+
+// refreshMarkdown asks for the open inspector's markdown to be rendered
+// for the current width and palette, unless it is or is being rendered so.
+func (m *Conversation) refreshMarkdown() tea.Cmd {
 	if !m.insp.open || m.insp.data == nil || m.insp.data.md == nil {
-		return
+		return nil
 	}
 	md := m.insp.data.md
-	width, style := m.layout().list.w, m.markdownStyle()
-	if md.lines != nil && md.width == width && md.style == style {
+	want := markdownKey{m.layout().list.w, m.markdownStyle()}
+	if (md.lines != nil && md.width == want.width && md.style == want.style) || md.asked == want {
+		return nil
+	}
+	md.asked = want
+	text, renderers, to := md.text, m.markdown, m.addr()
+	return func() tea.Msg {
+		lines := renderers.render(text, markdownWidth(want.width), want.style)
+		return markdownRenderedMsg{addr: to, md: md, key: want, lines: lines}
+	}
+}
+
+// markdownRendered keeps a rendering when it is of the block still shown,
+// for the width and palette still current; any other is stale.
+func (m *Conversation) markdownRendered(msg markdownRenderedMsg) {
+	if !m.insp.open || m.insp.data == nil || m.insp.data.md != msg.md {
 		return
 	}
-	md.width, md.style, md.lines = width, style, renderMarkdown(md.text, max(width-1, 10), style)
-	return
+	if msg.key != (markdownKey{m.layout().list.w, m.markdownStyle()}) {
+		return
+	}
+	msg.md.width, msg.md.style, msg.md.lines = msg.key.width, msg.key.style, msg.lines
 }
 
 // withMarkdown returns the rendered lines with the markdown block put in

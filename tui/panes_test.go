@@ -11,6 +11,7 @@ import (
 // exactly the rectangle it was given, and names keys for the help bar
 // exactly when it can have focus.
 func TestPanesKeepTheContract(t *testing.T) {
+	t.Parallel()
 	m := liveModel(t, waitingLog(t), 160, 48, Options{Title: "t", Controls: &fakeControls{}})
 	st := m.state()
 	active := m.activeKeys(st)

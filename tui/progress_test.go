@@ -26,6 +26,7 @@ func loadingModel(t *testing.T, evs []model.Event, batches []int, total int64, w
 }
 
 func TestLoadingShowsProgressUntilTheFeedCloses(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 300, 7)
 	m := loadingModel(t, evs, nil, 300, 160, 48)
 	out := screen(m)
@@ -62,6 +63,7 @@ func TestLoadingShowsProgressUntilTheFeedCloses(t *testing.T) {
 }
 
 func TestLoadingReplayKeepsTheCursorAtTheStart(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 400, 3)
 	m := loadingModel(t, evs, []int{32, 64, 128}, 400, 80, 24)
 	if m.cursor != 0 || m.follow {
@@ -115,6 +117,7 @@ func TestLoadingReplayKeepsTheCursorAtTheStart(t *testing.T) {
 }
 
 func TestLoadingHeaderWithoutTotal(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 50, 2)
 	m := loadingModel(t, evs, []int{50}, 0, 160, 48)
 	out := screen(m)

@@ -9,8 +9,8 @@ import (
 )
 
 // BenchmarkInspectMessage is enter on an assistant message with a table:
-// the inspector opens and renders the markdown (in Update), then draws
-// one frame. A frame alone reads the rendering (BenchmarkInspectFrame).
+// the inspector opens and its view is built with the markdown (the
+// command enter starts, run at once by press), then draws one frame. A frame alone reads the rendering (BenchmarkInspectFrame).
 func BenchmarkInspectMessage(b *testing.B) {
 	log := trajectory(b, "creating_agent_plan")
 	m := NewConversation(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})

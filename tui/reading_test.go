@@ -93,6 +93,7 @@ func spreadLog(t *testing.T, span time.Duration) *reducer.Log {
 }
 
 func TestTimeModesCycle(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "creating_agent_plan")
 	m := newModel(Options{Log: log}, 160, 48)
 	want := []timeMode{timeAbsolute, timeGap, timeRelative}
@@ -110,6 +111,7 @@ func TestTimeModesCycle(t *testing.T) {
 }
 
 func TestTimesPastADay(t *testing.T) {
+	t.Parallel()
 	span := 4*24*time.Hour + 7*time.Hour + 12*time.Minute
 	for _, tt := range []struct {
 		w    int
@@ -150,6 +152,7 @@ func lineWith(screen, s string) string {
 }
 
 func TestBookmarksWrapAndGoBack(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 200, 3)}, 160, 48)
 	m, _ = press(t, m, "j", "j", "m", "j", "j", "j", "m", "j", "j", "m")
 	b := append([]int(nil), m.bookmarks...)
@@ -184,6 +187,7 @@ func helpScreen(t *testing.T, m *Conversation) string {
 }
 
 func TestFlashClearsOnNextAction(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: errorLog(t)}, 160, 48)
 	m, _ = press(t, m, "G", "]")
 	if m.flash == "" {
@@ -207,6 +211,7 @@ func TestFlashClearsOnNextAction(t *testing.T) {
 }
 
 func TestRawJSONNeverCutSilently(t *testing.T) {
+	t.Parallel()
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor} {
 		m := NewConversation(Options{Log: trajectory(t, "simple_echo_hello_world"), Profile: profile})
 		m, _ = send(m, windowSize(80, 24))
@@ -245,6 +250,7 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 }
 
 func TestRawFoldOnWrappedRow(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 80, 24)
 	m, _ = press(t, m, "enter", "r")
 	before := inspLineCount(m, m.layout().list.w)
@@ -256,6 +262,7 @@ func TestRawFoldOnWrappedRow(t *testing.T) {
 }
 
 func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: demoLog(t, -1), Title: "demo"}, 160, 48)
 	m = jumpTo(t, m, "151")
 	l := m.layout()
@@ -289,6 +296,7 @@ func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
 }
 
 func TestSidePanesShareAShortColumn(t *testing.T) {
+	t.Parallel()
 	// With too little room every pane keeps its title and a line or two,
 	// and what needs an answer (pending) gets its rows first.
 	m := liveModel(t, waitingLog(t), 120, 30, Options{Controls: &fakeControls{}})
@@ -309,35 +317,44 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 	}
 }
 
-func TestMessagesRenderAsMarkdownInUpdate(t *testing.T) {
-	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
-	m, _ = press(t, m, "G", "enter")
-	md := m.insp.data.md
-	if md == nil || md.lines == nil || md.width != m.layout().list.w {
-		t.Fatalf("the message was not rendered when the inspector opened: %+v", md)
-	}
-	out := screen(m)
-	// The markdown table is drawn as a table, not left as pipes.
-	if !strings.Contains(out, "---|---") || strings.Contains(out, "|---|") {
-		t.Fatalf("markdown not rendered:\n%s", out)
-	}
-	// Frames read the rendering; they never render.
-	before := markdownRenders.Load()
-	for range 3 {
-		_ = screen(m)
-		m, _ = press(t, m, "j")
-	}
-	if n := markdownRenders.Load() - before; n != 0 {
-		t.Fatalf("frames and scrolling rendered markdown %d times", n)
-	}
-	// A resize renders it again, at the new width.
-	m, _ = send(m, windowSize(90, 30))
-	if m.insp.data.md.width != m.layout().list.w || markdownRenders.Load() == before {
-		t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
-	}
+func TestMessagesRenderAsMarkdownInACommand(t *testing.T) {
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
+		m, _ = press(t, m, "G", "enter")
+		md := m.insp.data.md
+		if md == nil || md.lines == nil || md.width != m.layout().list.w {
+			t.Fatalf("the message was not rendered when the inspector opened: %+v", md)
+		}
+		out := screen(m)
+		// The markdown table is drawn as a table, not left as pipes.
+		if !strings.Contains(out, "---|---") || strings.Contains(out, "|---|") {
+			t.Fatalf("markdown not rendered:\n%s", out)
+		}
+		// Frames read the rendering; they never render.
+		before := m.markdown.count()
+		for range 3 {
+			_ = screen(m)
+			m, _ = press(t, m, "j")
+		}
+		if n := m.markdown.count() - before; n != 0 {
+			t.Fatalf("frames and scrolling rendered markdown %d times", n)
+		}
+		// A resize asks for it again, at the new width, in a command; until
+		// it comes the plain text shows.
+		m, cmd := send(m, windowSize(90, 30))
+		if m.markdown.count() != before || m.insp.data.md.width == m.layout().list.w {
+			t.Fatal("the resize rendered markdown in Update")
+		}
+		m = runCmd(t, m, cmd)
+		if m.insp.data.md.width != m.layout().list.w || m.markdown.count() == before {
+			t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
+		}
+	})
 }
 
 func TestMarkdownFollowsThePalette(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "creating_agent_plan")
 	for _, tt := range []struct {
 		opts Options
@@ -362,6 +379,7 @@ func TestMarkdownFollowsThePalette(t *testing.T) {
 }
 
 func TestMarkdownIsSanitisedFirst(t *testing.T) {
+	t.Parallel()
 	raw := `{"id":"m1","timestamp":"2026-01-27T03:56:17.000000","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":` +
 		string(mustJSON(t, "# Title\n\n"+hostileText)) + `}]},"kind":"MessageEvent"}`
 	m := NewConversation(Options{Log: fixtureLog(t, raw), Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
@@ -434,42 +452,45 @@ func TestCopyRunsNoToolInUpdate(t *testing.T) {
 }
 
 func TestExportAsksWhereAndSaysWhere(t *testing.T) {
-	dir := t.TempDir()
-	var gotFormat, gotPath string
-	opts := Options{Log: trajectory(t, "simple_echo_hello_world"),
-		Export: func(f, p string) (string, error) {
-			gotFormat, gotPath = f, p
-			return p, nil
-		},
-		ExportPath: func(f string) string { return filepath.Join(dir, "default."+f) }}
-	m := newModel(opts, 80, 24)
-	m, _ = press(t, m, "e", "j")
-	if m.input.kind != promptExportPath || m.input.in.Value() != filepath.Join(dir, "default.json") {
-		t.Fatalf("e j: prompt %v with %q", m.input.kind, m.input.in.Value())
-	}
-	if !strings.Contains(screen(m), "export json to:") || !strings.Contains(screen(m), "default.json") {
-		t.Fatalf("the prompt does not show the default:\n%s", screen(m))
-	}
-	// Keep the default: enter writes there and the footer names it.
-	m2, cmd := press(t, m, "enter")
-	m2 = runCmd(t, m2, cmd)
-	if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") || !strings.Contains(m2.flash, "exported to "+gotPath) {
-		t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.flash)
-	}
-	// Edit it: ctrl+u clears, a pasted path is taken.
-	m, _ = press(t, m, "e", "j", "ctrl+u")
-	_ = m.Update(tea.PasteMsg{Content: "/srv/out.json"})
-	m, cmd = press(t, m, "enter")
-	m = runCmd(t, m, cmd)
-	if gotPath != "/srv/out.json" || !strings.Contains(m.flash, "/srv/out.json") {
-		t.Fatalf("typed path: %q, flash %q", gotPath, m.flash)
-	}
-	// esc cancels without writing.
-	gotPath = ""
-	m, _ = press(t, m, "e", "m", "esc")
-	if m.input.active() || gotPath != "" {
-		t.Fatalf("esc: prompt %v, wrote %q", m.input.kind, gotPath)
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		dir := t.TempDir()
+		var gotFormat, gotPath string
+		opts := Options{Log: trajectory(t, "simple_echo_hello_world"),
+			Export: func(f, p string) (string, error) {
+				gotFormat, gotPath = f, p
+				return p, nil
+			},
+			ExportPath: func(f string) string { return filepath.Join(dir, "default."+f) }}
+		m := newModel(opts, 80, 24)
+		m, _ = press(t, m, "e", "j")
+		if m.input.kind != promptExportPath || m.input.in.Value() != filepath.Join(dir, "default.json") {
+			t.Fatalf("e j: prompt %v with %q", m.input.kind, m.input.in.Value())
+		}
+		if !strings.Contains(screen(m), "export json to:") || !strings.Contains(screen(m), "default.json") {
+			t.Fatalf("the prompt does not show the default:\n%s", screen(m))
+		}
+		// Keep the default: enter writes there and the footer names it.
+		m2, cmd := press(t, m, "enter")
+		m2 = runCmd(t, m2, cmd)
+		if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") || !strings.Contains(m2.flash, "exported to "+gotPath) {
+			t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.flash)
+		}
+		// Edit it: ctrl+u clears, a pasted path is taken.
+		m, _ = press(t, m, "e", "j", "ctrl+u")
+		_ = m.Update(tea.PasteMsg{Content: "/srv/out.json"})
+		m, cmd = press(t, m, "enter")
+		m = runCmd(t, m, cmd)
+		if gotPath != "/srv/out.json" || !strings.Contains(m.flash, "/srv/out.json") {
+			t.Fatalf("typed path: %q, flash %q", gotPath, m.flash)
+		}
+		// esc cancels without writing.
+		gotPath = ""
+		m, _ = press(t, m, "e", "m", "esc")
+		if m.input.active() || gotPath != "" {
+			t.Fatalf("esc: prompt %v, wrote %q", m.input.kind, gotPath)
+		}
+	})
 }
 
 // FuzzWrapPaneLines: whatever the text and its styles, every wrapped row

@@ -33,6 +33,7 @@ func listWindow(m *Conversation) (rows int, cursorShown bool) {
 // view and fills its pane, whether the window grew or shrank, at the end of
 // the log, its start or in the middle.
 func TestResizeReanchorsList(t *testing.T) {
+	t.Parallel()
 	sizes := [][2]int{{120, 30}, {40, 10}, {120, 30}, {200, 60}, {60, 15}, {80, 24}, {30, 6}, {160, 48}}
 	for _, keys := range [][]string{{"G"}, {"g"}, {":"}} {
 		t.Run(keys[0], func(t *testing.T) {
@@ -60,6 +61,7 @@ func TestResizeReanchorsList(t *testing.T) {
 // TestFilterFillsWindow: hiding noise with the cursor near the end leaves
 // no blank rows below the last event.
 func TestFilterFillsWindow(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 500, 3)}, 120, 30)
 	m, _ = press(t, m, "G")
 	for range 2 {
@@ -75,6 +77,7 @@ func TestFilterFillsWindow(t *testing.T) {
 // play mark in place of the pause mark, never both; paused, only the pause
 // mark.
 func TestPlayIndicatorIsOneGlyph(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 50, 1)}, 160, 48)
 	g := m.styles.Glyphs
 	header := func(m *Conversation) string { return strings.Split(screen(m), "\n")[1] }

@@ -50,75 +50,82 @@ func waitingModel(t *testing.T, ctl Controls) (*Conversation, []string) {
 }
 
 func TestAcceptRejectKeys(t *testing.T) {
-	ctl := &fakeControls{}
-	m, ids := waitingModel(t, ctl)
-	at := ordinal(m.log.Latest().Pending[0].Index)
-	m, _ = press(t, m, "a")
-	if m.input.kind != promptConfirm || !m.input.q.accept || !slices.Equal(m.input.q.ids, ids) {
-		t.Fatalf("a does not ask about the pending action: %+v", m.input)
-	}
-	s := screen(m)
-	if !strings.Contains(s, "Accept pending action "+at+"? [y/n]") || !strings.Contains(s, "a message sent while waiting also approves") {
-		t.Fatalf("the prompt does not name the action or warn about the upstream caveat:\n%s", s)
-	}
-	m, _ = press(t, m, "n")
-	if len(ctl.answers) != 0 || m.input.active() {
-		t.Fatal("n still answers")
-	}
-	m, cmd := press(t, m, "x", "y")
-	m = runCmd(t, m, cmd)
-	if len(ctl.answers) != 1 || ctl.answers[0] || !slices.Equal(ctl.ids[0], ids) {
-		t.Fatalf("x y: answers %v about %v", ctl.answers, ctl.ids)
-	}
-	if !strings.Contains(m.flash, "rejected "+at) {
-		t.Fatalf("flash after the answer: %q", m.flash)
-	}
-	// The conversation waits still (the server has not answered yet): a
-	// answers even with the cursor in the past.
-	m, _ = press(t, m, "g", "a")
-	if !m.input.active() {
-		t.Fatal("a with the cursor in the past does not ask")
-	}
-	m, _ = press(t, m, "n")
-	// A replay cannot be answered.
-	replay := newModel(Options{Log: waitingLog(t)}, 160, 48)
-	replay, _ = press(t, replay, "G", "a")
-	if replay.input.active() {
-		t.Fatal("a in a replay opens the prompt")
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{}
+		m, ids := waitingModel(t, ctl)
+		at := ordinal(m.log.Latest().Pending[0].Index)
+		m, _ = press(t, m, "a")
+		if m.input.kind != promptConfirm || !m.input.q.accept || !slices.Equal(m.input.q.ids, ids) {
+			t.Fatalf("a does not ask about the pending action: %+v", m.input)
+		}
+		s := screen(m)
+		if !strings.Contains(s, "Accept pending action "+at+"? [y/n]") || !strings.Contains(s, "a message sent while waiting also approves") {
+			t.Fatalf("the prompt does not name the action or warn about the upstream caveat:\n%s", s)
+		}
+		m, _ = press(t, m, "n")
+		if len(ctl.answers) != 0 || m.input.active() {
+			t.Fatal("n still answers")
+		}
+		m, cmd := press(t, m, "x", "y")
+		m = runCmd(t, m, cmd)
+		if len(ctl.answers) != 1 || ctl.answers[0] || !slices.Equal(ctl.ids[0], ids) {
+			t.Fatalf("x y: answers %v about %v", ctl.answers, ctl.ids)
+		}
+		if !strings.Contains(m.flash, "rejected "+at) {
+			t.Fatalf("flash after the answer: %q", m.flash)
+		}
+		// The conversation waits still (the server has not answered yet): a
+		// answers even with the cursor in the past.
+		m, _ = press(t, m, "g", "a")
+		if !m.input.active() {
+			t.Fatal("a with the cursor in the past does not ask")
+		}
+		_, _ = press(t, m, "n")
+		// A replay cannot be answered.
+		replay := newModel(Options{Log: waitingLog(t)}, 160, 48)
+		replay, _ = press(t, replay, "G", "a")
+		if replay.input.active() {
+			t.Fatal("a in a replay opens the prompt")
+		}
+	})
 }
 
 // TestQuestionWithdrawnWhenRunningAgain is the stale answer: x opens the
 // question, the run resumes, and a later y must not send anything.
 func TestQuestionWithdrawnWhenRunningAgain(t *testing.T) {
-	ctl := &fakeControls{}
-	m, _ := waitingModel(t, ctl)
-	m, _ = press(t, m, "x")
-	m, _ = send(m, statusBatch(t, "c0000000-0000-4000-8000-000000000002", "running"))
-	if m.input.active() {
-		t.Fatal("the question stays open after the status left waiting")
-	}
-	if s := screen(m); !strings.Contains(s, "question withdrawn: the conversation is running, no longer waiting for confirmation") {
-		t.Fatalf("the footer does not say why the question went:\n%s", s)
-	}
-	m, cmd := press(t, m, "y")
-	runCmd(t, m, cmd)
-	if len(ctl.answers) != 0 {
-		t.Fatalf("y after the question was withdrawn answered: %v", ctl.answers)
-	}
-	m, _ = press(t, m, "a")
-	if m.input.active() {
-		t.Fatal("a outside waiting_for_confirmation opens the prompt")
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{}
+		m, _ := waitingModel(t, ctl)
+		m, _ = press(t, m, "x")
+		m, _ = send(m, statusBatch(t, "c0000000-0000-4000-8000-000000000002", "running"))
+		if m.input.active() {
+			t.Fatal("the question stays open after the status left waiting")
+		}
+		if s := screen(m); !strings.Contains(s, "question withdrawn: the conversation is running, no longer waiting for confirmation") {
+			t.Fatalf("the footer does not say why the question went:\n%s", s)
+		}
+		m, cmd := press(t, m, "y")
+		runCmd(t, m, cmd)
+		if len(ctl.answers) != 0 {
+			t.Fatalf("y after the question was withdrawn answered: %v", ctl.answers)
+		}
+		m, _ = press(t, m, "a")
+		if m.input.active() {
+			t.Fatal("a outside waiting_for_confirmation opens the prompt")
+		}
+	})
 }
 
 // TestQuestionWithdrawnWhenOtherActionsWait: the conversation still waits,
 // but on an action the user was not asked about.
 func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
+	t.Parallel()
 	ctl := &fakeControls{}
 	m, ids := waitingModel(t, ctl)
 	m, _ = press(t, m, "a")
-	another := fmt.Sprintf(`{"id":"d0000000-0000-4000-8000-000000000001","timestamp":"2026-01-28T14:33:35.000000","source":"agent","thought":[],"action":{"command":"git push --force","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"toolu_more","tool_call":{"id":"toolu_more","name":"terminal","arguments":"{}","origin":"completion"},"llm_response_id":"resp-more","security_risk":"HIGH","summary":"force push","kind":"ActionEvent"}`)
+	another := (`{"id":"d0000000-0000-4000-8000-000000000001","timestamp":"2026-01-28T14:33:35.000000","source":"agent","thought":[],"action":{"command":"git push --force","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"toolu_more","tool_call":{"id":"toolu_more","name":"terminal","arguments":"{}","origin":"completion"},"llm_response_id":"resp-more","security_risk":"HIGH","summary":"force push","kind":"ActionEvent"}`)
 	m, _ = send(m, batchMsg{batch: model.Batch{Events: []model.Event{decode(t, []byte(another))}}})
 	if st := m.log.Latest(); st.Status != model.StatusWaitingForConfirmation || len(st.Pending) != 2 {
 		t.Fatalf("fixture: %q with %d pending", st.Status, len(st.Pending))
@@ -136,48 +143,57 @@ func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
 // TestAnswerCheckedAgainstTheLiveState: events reached the log behind the
 // open question (no batch re-checked it yet); y still sends nothing.
 func TestAnswerCheckedAgainstTheLiveState(t *testing.T) {
-	ctl := &fakeControls{}
-	m, _ := waitingModel(t, ctl)
-	m, _ = press(t, m, "x")
-	m.log.Append(statusBatch(t, "c0000000-0000-4000-8000-000000000003", "running").batch.Events...)
-	m, cmd := press(t, m, "y")
-	runCmd(t, m, cmd)
-	if len(ctl.answers) != 0 || !strings.Contains(m.flash, "not sent: the conversation is running") {
-		t.Fatalf("answers %v, flash %q", ctl.answers, m.flash)
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{}
+		m, _ := waitingModel(t, ctl)
+		m, _ = press(t, m, "x")
+		m.log.Append(statusBatch(t, "c0000000-0000-4000-8000-000000000003", "running").batch.Events...)
+		m, cmd := press(t, m, "y")
+		runCmd(t, m, cmd)
+		if len(ctl.answers) != 0 || !strings.Contains(m.flash, "not sent: the conversation is running") {
+			t.Fatalf("answers %v, flash %q", ctl.answers, m.flash)
+		}
+	})
 }
 
 // TestAnswerWithheldByTheServerCheck: Controls found on the server that
 // the question is stale and sent nothing; the footer says why.
 func TestAnswerWithheldByTheServerCheck(t *testing.T) {
-	ctl := &fakeControls{err: fmt.Errorf("%w: the conversation is idle, no longer waiting for confirmation", ErrNotSent)}
-	m, _ := waitingModel(t, ctl)
-	m, cmd := press(t, m, "a", "y")
-	m = runCmd(t, m, cmd)
-	if !strings.Contains(screen(m), "not sent: the conversation is idle, no longer waiting for confirmation") {
-		t.Fatalf("the footer does not say why nothing was sent:\n%s", screen(m))
-	}
-	ctl.err = fmt.Errorf("POST /respond_to_confirmation: 500 Internal Server Error")
-	m, cmd = press(t, m, "a", "y")
-	m = runCmd(t, m, cmd)
-	if !strings.Contains(m.flash, "could not respond: POST") {
-		t.Fatalf("flash after a failed answer: %q", m.flash)
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{err: fmt.Errorf("%w: the conversation is idle, no longer waiting for confirmation", ErrNotSent)}
+		m, _ := waitingModel(t, ctl)
+		m, cmd := press(t, m, "a", "y")
+		m = runCmd(t, m, cmd)
+		if !strings.Contains(screen(m), "not sent: the conversation is idle, no longer waiting for confirmation") {
+			t.Fatalf("the footer does not say why nothing was sent:\n%s", screen(m))
+		}
+		ctl.err = fmt.Errorf("POST /respond_to_confirmation: 500 Internal Server Error")
+		m, cmd = press(t, m, "a", "y")
+		m = runCmd(t, m, cmd)
+		if !strings.Contains(m.flash, "could not respond: POST") {
+			t.Fatalf("flash after a failed answer: %q", m.flash)
+		}
+	})
 }
 
 // TestNoQuestionWithoutPendingActions: a status update says waiting, but
 // no action reached the log: nothing to ask about, nothing sent.
 func TestNoQuestionWithoutPendingActions(t *testing.T) {
-	ctl := &fakeControls{}
-	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
-	m, _ = send(m, statusBatch(t, "c2000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
-	m, _ = press(t, m, "a")
-	if m.input.active() || !strings.Contains(screen(m), "no pending action to answer") {
-		t.Fatalf("a with nothing pending:\n%s", screen(m))
-	}
-	m, cmd := press(t, m, "y")
-	runCmd(t, m, cmd)
-	if len(ctl.answers) != 0 {
-		t.Fatalf("answers %v", ctl.answers)
-	}
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{}
+		m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
+		m, _ = send(m, statusBatch(t, "c2000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
+		m, _ = press(t, m, "a")
+		if m.input.active() || !strings.Contains(screen(m), "no pending action to answer") {
+			t.Fatalf("a with nothing pending:\n%s", screen(m))
+		}
+		m, cmd := press(t, m, "y")
+		runCmd(t, m, cmd)
+		if len(ctl.answers) != 0 {
+			t.Fatalf("answers %v", ctl.answers)
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 // its row says so in words (the list is read without colour too), the
 // others do not.
 func TestHighRiskActionsAreMarkedInTheList(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 120, 24)
 	rows := regexp.MustCompile(`(?m)^.*Action .*$`).FindAllString(screen(m), -1)
 	if len(rows) != 3 {

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"sync/atomic"
-
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 )
@@ -50,19 +48,31 @@ type (
 // view (its feed, its search, its ticks, its clipboard, pager and export
 // results) embed it, so each result reaches the view that asked for it
 // even when another screen is on top. The zero addr means the top screen.
-type addr struct{ to int }
+type addr struct{ to screenID }
 
-func (a addr) addressee() int { return a.to }
+func (a addr) addressee() screenID { return a.to }
+
+// screenID names an addressable screen: a pointer of its own, distinct
+// from every other screen's without a counter shared by the process.
+type screenID = *screenTag
+
+// screenTag is what a screenID points to; it has a size, so that no two
+// are the same pointer.
+type screenTag struct{ _ byte }
 
 // addressed is a message that names the screen it is for.
-type addressed interface{ addressee() int }
+type addressed interface{ addressee() screenID }
 
 // rooted is a screen that words its keys by whether it is the root, where
 // q quits, or above another screen, where q goes back.
 type rooted interface{ setAtRoot(root bool) }
 
 // addressable is a screen that messages can be addressed to.
-type addressable interface{ screenID() int }
+type addressable interface{ screenID() screenID }
+
+// resizable is a screen with work to redo, off the UI, at a new size (a
+// conversation's inspector renders its markdown for the new width).
+type resizable interface{ resized() tea.Cmd }
 
 // releasable is a screen that lets go of what it holds once it is popped:
 // a conversation opened from the fleet table drops its log, feed and
@@ -71,11 +81,8 @@ type addressable interface{ screenID() int }
 // alive.
 type releasable interface{ release() }
 
-// lastScreenID numbers the addressable screens of the process.
-var lastScreenID atomic.Int64
-
-// newScreenID returns a screen id never handed out before (never 0).
-func newScreenID() int { return int(lastScreenID.Add(1)) }
+// newScreenID returns a screen id never handed out before (never nil).
+func newScreenID() screenID { return &screenTag{} }
 
 // Model is the root Bubble Tea model: a router over a back-stack of
 // screens. It draws the screen on top and gives it the keys; esc and q
@@ -87,7 +94,7 @@ func newScreenID() int { return int(lastScreenID.Add(1)) }
 type Model struct {
 	stack []Screen
 	// alive is every addressable screen pushed so far, by id.
-	alive         map[int]Screen
+	alive         map[screenID]Screen
 	width, height int
 	sized         bool
 }
@@ -98,7 +105,7 @@ func New(opts Options) *Model { return NewModel(NewConversation(opts)) }
 
 // NewModel builds a router with root at the bottom of its stack.
 func NewModel(root Screen) *Model {
-	m := &Model{alive: map[int]Screen{}}
+	m := &Model{alive: map[screenID]Screen{}}
 	m.stack = []Screen{root}
 	if r, ok := root.(rooted); ok {
 		r.setAtRoot(true)
@@ -137,10 +144,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
+		var cmds []tea.Cmd
 		for _, s := range m.screens() {
 			s.SetSize(msg.Width, msg.Height)
+			if r, ok := s.(resizable); ok {
+				cmds = append(cmds, r.resized())
+			}
 		}
-		return m, nil
+		return m, tea.Batch(cmds...)
 	case tea.ColorProfileMsg, tea.BackgroundColorMsg, tea.ModeReportMsg:
 		var cmds []tea.Cmd
 		for _, s := range m.screens() {
@@ -159,7 +170,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.pop()
 		return m, nil
 	case addressed:
-		if id := msg.addressee(); id != 0 {
+		if id := msg.addressee(); id != nil {
 			if s, ok := m.alive[id]; ok {
 				return m, s.Update(msg)
 			}
@@ -175,13 +186,17 @@ func (m *Model) push(s Screen) tea.Cmd {
 	if r, ok := s.(rooted); ok {
 		r.setAtRoot(false)
 	}
+	var resized tea.Cmd
 	if m.sized {
 		s.SetSize(m.width, m.height)
+		if r, ok := s.(resizable); ok {
+			resized = r.resized()
+		}
 	}
 	if m.register(s) {
-		return s.Init()
+		return tea.Batch(resized, s.Init())
 	}
-	return nil
+	return resized
 }
 
 // pop removes the top screen; a releasable one, shown nowhere else on the

@@ -33,6 +33,7 @@ func route(t *testing.T, r *Model, msg tea.Msg) tea.Msg {
 // screen, or popped from the stack, still gets its feed's batches and
 // every message addressed to it; the screen on top is not touched.
 func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 40, 3)
 	a, feedA := liveView("first")
 	b, feedB := liveView("second")
@@ -89,6 +90,7 @@ func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
 // at the root quits, and a message for a screen the router never saw is
 // dropped rather than given to the top screen.
 func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
+	t.Parallel()
 	a, _ := liveView("only")
 	r := NewModel(a)
 	if msg := route(t, r, Back()()); msg != nil {
@@ -97,7 +99,7 @@ func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
 	if r.Top() != a {
 		t.Fatal("Back at the root removed it")
 	}
-	if _, cmd := r.Update(flashExpiredMsg{addr: addr{to: -7}}); cmd != nil {
+	if _, cmd := r.Update(flashExpiredMsg{addr: addr{to: newScreenID()}}); cmd != nil {
 		t.Fatal("a message for an unknown screen was answered")
 	}
 	if msg := route(t, r, Pop()()); msg != tea.Quit() {
@@ -107,7 +109,7 @@ func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
 
 // firstAddressed runs cmd (and the commands of a batch) until one sends
 // a message addressed to id, and returns it.
-func firstAddressed(t testing.TB, cmd tea.Cmd, id int) tea.Msg {
+func firstAddressed(t testing.TB, cmd tea.Cmd, id screenID) tea.Msg {
 	t.Helper()
 	if cmd == nil {
 		t.Fatal("no command")
@@ -133,7 +135,7 @@ func firstAddressed(t testing.TB, cmd tea.Cmd, id int) tea.Msg {
 
 // peekAddressed runs c (the feed's wait answers at once: its batch is
 // waiting) and reports its message when it is addressed to id.
-func peekAddressed(c tea.Cmd, id int) (tea.Msg, bool) {
+func peekAddressed(c tea.Cmd, id screenID) (tea.Msg, bool) {
 	msg := c()
 	if a, ok := msg.(addressed); ok && a.addressee() == id {
 		return msg, true
@@ -145,6 +147,7 @@ func peekAddressed(c tea.Cmd, id int) (tea.Msg, bool) {
 // conversation has open first (the inspector), then goes back to the
 // screen below; at the root the same esc does nothing.
 func TestEscGoesBackOneScreen(t *testing.T) {
+	t.Parallel()
 	below, _ := liveView("below")
 	top := newModel(Options{Log: errorLog(t), Title: "top"}, 100, 30)
 	r := NewModel(below)

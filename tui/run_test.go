@@ -18,6 +18,7 @@ import (
 // ErrInterrupted, q with nil, and a cancelled context (a signal caught by
 // the caller) with nil, the caller knowing why.
 func TestRunEndsByHowTheUserLeft(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		input  string
@@ -60,6 +61,7 @@ func TestRunEndsByHowTheUserLeft(t *testing.T) {
 // the cause (exit 4, as headless); a session that was live and then lost
 // its connection ends with nil.
 func TestRunEndsUnreachable(t *testing.T) {
+	t.Parallel()
 	live := model.ConnState{Phase: model.PhaseLive}
 	refused := model.ConnState{Phase: model.PhaseLost, Final: true, Code: "connect", Reason: "dial tcp: connect: connection refused"}
 	auth := model.ConnState{Phase: model.PhaseLost, Final: true, Code: "auth", Reason: "authentication rejected (close 4001)"}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestMarkThresholdKeepsTheBarReadable(t *testing.T) {
+	t.Parallel()
 	sparse := []int{0, 1, 0, 2, 0, 0, 1, 0}
 	if got := markThreshold(sparse, 4); got != 1 {
 		t.Errorf("sparse marks: threshold %d, want 1 (every mark shows)", got)
@@ -26,6 +27,7 @@ func TestMarkThresholdKeepsTheBarReadable(t *testing.T) {
 }
 
 func TestFormatOffsetPastHundredHours(t *testing.T) {
+	t.Parallel()
 	start := mustTime(t, "2026-01-01T00:00:00Z")
 	for _, tt := range []struct {
 		after string

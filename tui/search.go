@@ -217,5 +217,4 @@ func (m *Conversation) nextMatch(forward bool) {
 		}
 	}
 	m.moveTo(i)
-	return
 }

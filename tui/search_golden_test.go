@@ -11,6 +11,7 @@ import (
 // and once kept (the count in the title, the position in the footer, the
 // marks on the scrubber), at both sizes.
 func TestGoldenSearch(t *testing.T) {
+	t.Parallel()
 	build := map[string]func(t *testing.T, w, h int) *Conversation{
 		"typing": func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)

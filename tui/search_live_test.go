@@ -50,6 +50,7 @@ func equalInts(a, b []int) bool {
 }
 
 func TestSearchCoversEventsThatArriveAfterIt(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 6000, 4)
 	log := reducer.NewLog(nil, 0)
 	log.Append(evs[:100]...)
@@ -81,6 +82,7 @@ func TestSearchCoversEventsThatArriveAfterIt(t *testing.T) {
 }
 
 func TestSearchCatchesUpWithEventsLoggedWhileItRan(t *testing.T) {
+	t.Parallel()
 	evs := generatedEvents(t, 1000, 9)
 	log := reducer.NewLog(nil, 0)
 	log.Append(evs[:300]...)

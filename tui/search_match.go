@@ -375,7 +375,7 @@ func (m *matcher) foldWindows(hay []byte) bool {
 		w := m.buf[:end-start]
 		copy(w, hay[start:end])
 		lowerASCII(w)
-		if bytes.Index(w, m.needle) >= 0 {
+		if bytes.Contains(w, m.needle) {
 			return true
 		}
 		if end == len(hay) {

@@ -46,6 +46,7 @@ func containsRef(hay []byte, query string) bool {
 }
 
 func TestMatcherAgreesWithAPlainScan(t *testing.T) {
+	t.Parallel()
 	border := strings.Repeat("x", foldWindow-3) // a match across the first window's end
 	huge := strings.Repeat("aB", 3*foldWindow) + "Row 400000" + strings.Repeat("é", 10)
 	tests := []struct {
@@ -85,6 +86,7 @@ func TestMatcherAgreesWithAPlainScan(t *testing.T) {
 }
 
 func TestLowerASCIIEveryByte(t *testing.T) {
+	t.Parallel()
 	in := make([]byte, 256+7)
 	for k := range in {
 		in[k] = byte(k)
@@ -124,6 +126,7 @@ func FuzzMatcher(f *testing.F) {
 }
 
 func TestSearchTypingPreviewsAndEnterKeeps(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 3000, 11)
 	m := newModel(Options{Log: log}, 160, 48)
 	want := matchesOf(log, "test suite")
@@ -170,6 +173,7 @@ func TestSearchTypingPreviewsAndEnterKeeps(t *testing.T) {
 }
 
 func TestSearchEscReturnsAndRestores(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 2000, 3)
 	m := newModel(Options{Log: log}, 160, 48)
 	m, _ = press(t, m, "/")
@@ -192,6 +196,7 @@ func TestSearchEscReturnsAndRestores(t *testing.T) {
 }
 
 func TestSearchHistoryAndEditingKeys(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 500, 3)
 	m := newModel(Options{Log: log}, 160, 48)
 	for _, q := range []string{"Read", "test suite"} {
@@ -227,6 +232,7 @@ func TestSearchHistoryAndEditingKeys(t *testing.T) {
 }
 
 func TestPasteIntoPrompts(t *testing.T) {
+	t.Parallel()
 	log := trajectory(t, "confirmation_mode")
 	m := newModel(Options{Log: log}, 160, 48)
 	m, _ = press(t, m, "/")
@@ -247,6 +253,7 @@ func TestPasteIntoPrompts(t *testing.T) {
 }
 
 func TestSupersededSearchIsCancelled(t *testing.T) {
+	t.Parallel()
 	log := generated(t, 2000, 5)
 	m := newModel(Options{Log: log}, 160, 48)
 	first := m.startSearch("Read", true, false)
@@ -274,6 +281,7 @@ func TestSupersededSearchIsCancelled(t *testing.T) {
 }
 
 func TestCancelStopsInsideAHugeEvent(t *testing.T) {
+	t.Parallel()
 	// A match only at the end of 8 MB: found when the search runs on,
 	// not when it was cancelled before getting there.
 	raw := append(bytes.Repeat([]byte("r"), 8<<20), "Row"...)
@@ -289,6 +297,7 @@ func TestCancelStopsInsideAHugeEvent(t *testing.T) {
 }
 
 func TestSearchShowsProgressAndMatchesSoFar(t *testing.T) {
+	t.Parallel()
 	old := searchChunkEvents
 	searchChunkEvents = 100
 	t.Cleanup(func() { searchChunkEvents = old })
@@ -318,6 +327,7 @@ func TestSearchShowsProgressAndMatchesSoFar(t *testing.T) {
 }
 
 func TestOneMatchIsSingular(t *testing.T) {
+	t.Parallel()
 	log := fixtureLog(t, evMessage("m1", "user", "the only needle here"), evMessage("m2", "agent", "nothing"))
 	m := newModel(Options{Log: log}, 120, 30)
 	m, _ = press(t, m, "/")
@@ -336,6 +346,7 @@ func TestOneMatchIsSingular(t *testing.T) {
 }
 
 func TestMatchesHighlightedInRowsAndScrubber(t *testing.T) {
+	t.Parallel()
 	log := fixtureLog(t, evMessage("m1", "user", "Please echo the word"), evMessage("m2", "agent", "nothing here"),
 		evMessage("m3", "agent", "echo ECHO done"))
 	m := NewConversation(Options{Log: log, Theme: theme.DarkMode})
@@ -371,6 +382,7 @@ func evMessage(id, source, text string) string {
 }
 
 func TestAnchorTrialKeepsTheCheapest(t *testing.T) {
+	t.Parallel()
 	// 'j' is the rarer byte by the static guess, but this text is full of
 	// it and has no '9': after trying both, the search anchors on '9'.
 	m := newMatcher("j9")
@@ -388,6 +400,7 @@ func TestAnchorTrialKeepsTheCheapest(t *testing.T) {
 }
 
 func TestPairScanFindsEveryStart(t *testing.T) {
+	t.Parallel()
 	// Text long enough for the pair scan, full of both of its bytes
 	// (and of non-ASCII ones) but never at their distance in the query:
 	// a match at every start from the first to the last is found, and a
@@ -416,6 +429,7 @@ func TestPairScanFindsEveryStart(t *testing.T) {
 }
 
 func TestAnchorTrialSettlesOnPairs(t *testing.T) {
+	t.Parallel()
 	// Every byte of the query is in one byte in four of this text, too
 	// common to jump between, but never next to the other: the search
 	// settles on the pair scan.
@@ -439,6 +453,7 @@ func TestAnchorTrialSettlesOnPairs(t *testing.T) {
 }
 
 func TestPairScanPrefersBytesThatDoNotFold(t *testing.T) {
+	t.Parallel()
 	// '9' and ':' are both common here: the pair scan settles on them
 	// (rather than on a letter, which would need folding).
 	m := newMatcher("x:9")

@@ -23,6 +23,7 @@ func assertScreenShape(t *testing.T, out string, w, h int) {
 // TestResizeAnySize draws every scenario at sizes from tiny to huge: the
 // screen always has the exact size and never panics.
 func TestResizeAnySize(t *testing.T) {
+	t.Parallel()
 	sizes := [][2]int{{1, 1}, {20, 5}, {40, 10}, {79, 23}, {80, 24}, {100, 30}, {109, 40}, {110, 30}, {200, 60}, {300, 100}}
 	for _, sc := range goldenScenarios() {
 		m := sc.build(t, 160, 48)

@@ -17,6 +17,7 @@ func footerLine(m *Conversation) string {
 // or "q back" where q goes back a screen (the inspector, the help, the
 // picker, a conversation pushed over another screen).
 func TestShortHelpFitsAndEndsWithHelpQuit(t *testing.T) {
+	t.Parallel()
 	contexts := map[string][]string{
 		"list": nil, "timeline": {"2"}, "metrics": {"3"}, "tasks": {"4"}, "pending": {"5"},
 		"inspector": {"enter"}, "help": {"?"}, "picker": {"f"}, "flash": {"m"}, "pushed": nil,
@@ -49,6 +50,7 @@ func TestShortHelpFitsAndEndsWithHelpQuit(t *testing.T) {
 // TestShortHelpFollowsFocus: the one-line help names what the keys do in
 // the focused pane.
 func TestShortHelpFollowsFocus(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 80, 24)
 	if line := footerLine(m); !strings.Contains(line, "j/k move") || !strings.Contains(line, "enter inspect") {
 		t.Fatalf("list help: %q", line)
@@ -67,6 +69,7 @@ func TestShortHelpFollowsFocus(t *testing.T) {
 // TestDigitsFocusPanesAndPanesScroll: 1…5 focus a pane directly, and j/k
 // in a focused pane scroll its content, not the event list.
 func TestDigitsFocusPanesAndPanesScroll(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 80, 24)
 	m = jumpTo(t, m, "5") // the plan is made: the Tasks pane has more lines than room
 	for d, want := range []pane{paneList, paneTimeline, paneMetrics, paneTasks, panePending} {
@@ -98,6 +101,7 @@ func TestDigitsFocusPanesAndPanesScroll(t *testing.T) {
 // TestHelpExplainsEveryGlyph: the full help explains the scrubber's marks
 // and the other glyphs, whichever page they are on.
 func TestHelpExplainsEveryGlyph(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: generated(t, 20, 1)}, 80, 24)
 	m, _ = press(t, m, "?")
 	seen := ""

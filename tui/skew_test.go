@@ -12,6 +12,7 @@ import (
 // stamped before its action shows the negative gap as such, flagged, and
 // not as the positive duration it is not.
 func TestResultBeforeItsActionReadsAsClockSkew(t *testing.T) {
+	t.Parallel()
 	src := trajectory(t, "simple_echo_hello_world")
 	log := reducer.NewLog(nil, 0)
 	for i := range src.Len() {

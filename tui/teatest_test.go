@@ -15,6 +15,7 @@ import (
 // and read each step off the terminal output. Colours are off, so what is
 // asserted is the text itself.
 func TestEndToEndReplayErrorInspectorRaw(t *testing.T) {
+	t.Parallel()
 	m := New(Options{Log: errorLog(t), Title: "errors", Source: "replay ./errors", NoColor: true})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
 	// The output is read as it comes and kept, so each step can look at

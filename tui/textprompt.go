@@ -88,14 +88,12 @@ type searchOrigin struct {
 // openJump opens the ":" prompt.
 func (m *Conversation) openJump() {
 	m.input = prompt{kind: promptJump, in: newTextInput()}
-	return
 }
 
 // openSearch opens the "/" prompt, empty: ↑ recalls earlier searches.
 func (m *Conversation) openSearch() {
 	m.input = prompt{kind: promptSearch, in: newTextInput(), hist: len(m.searchHist),
 		back: searchOrigin{cursor: m.cursor, top: m.top, follow: m.follow, query: m.search.query}}
-	return
 }
 
 // renderText draws the search or jump prompt.
@@ -188,7 +186,6 @@ func (m *Conversation) backTo(o searchOrigin) {
 	m.moveTo(o.cursor)
 	m.top = o.top
 	m.fixTop()
-	return
 }
 
 // cancelSearchPrompt returns to where the prompt was opened and restores

@@ -6,6 +6,7 @@ import (
 )
 
 func TestLongPromptKeepsTheCursorOnScreen(t *testing.T) {
+	t.Parallel()
 	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 80, 24)
 	m, _ = press(t, m, ":")
 	m = typeText(t, m, strings.Repeat("9", 150))

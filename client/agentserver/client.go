@@ -31,10 +31,11 @@ var ErrTooLarge = errors.New("response too large")
 
 // Client talks to one agent-server. It is safe for concurrent use.
 type Client struct {
-	base    *url.URL // scheme, host and optional path prefix; no query, no credentials
-	key     string
-	http    *http.Client
-	log     *slog.Logger
+	base *url.URL // scheme, host and optional path prefix; no query, no credentials
+	key  string
+	http *http.Client
+	log  *slog.Logger
+	// timeout bounds each REST request beside the caller's context.
 	timeout time.Duration
 	// maxBody bounds a response body (maxResponseBytes; tests lower it).
 	maxBody int64
@@ -66,12 +67,6 @@ func WithLogger(l *slog.Logger) Option {
 			c.log = l
 		}
 	}
-}
-
-// WithRequestTimeout bounds each REST request (default 30 s); zero means
-// only the caller's context bounds it.
-func WithRequestTimeout(d time.Duration) Option {
-	return func(c *Client) { c.timeout = d }
 }
 
 // New returns a client for the agent-server at baseURL (http or https, with

@@ -127,15 +127,9 @@ func (f *fakeServer) auth(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// event makes a persisted-looking event with a fresh id and a timestamp one
-// millisecond after the previous one (naive, microseconds, as the SDK
-// writes).
-func (f *fakeServer) event(kind string, extra string) []byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.eventLocked(kind, extra)
-}
-
+// eventLocked makes a persisted-looking event with a fresh id and a
+// timestamp one millisecond after the previous one (naive, microseconds,
+// as the SDK writes). f.mu is held.
 func (f *fakeServer) eventLocked(kind string, extra string) []byte {
 	f.clock = f.clock.Add(time.Millisecond)
 	f.seq++
@@ -399,9 +393,7 @@ func (f *fakeServer) socket(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()
-		if _, ok := f.subs[sub]; ok {
-			delete(f.subs, sub)
-		}
+		delete(f.subs, sub)
 		f.mu.Unlock()
 	}()
 	// Keep reading so that pings are answered and client frames consumed.

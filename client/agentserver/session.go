@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"ohwatch/model"
 )
 
@@ -19,6 +21,37 @@ type reconciled struct {
 	err    error
 }
 
+// connection is one socket connection of a watch, from dial to its end:
+// the channels its goroutines report on and what it has learned so far.
+// Its methods run on the watch goroutine alone, one per kind of report, so
+// none of its state needs a lock.
+type connection struct {
+	w   *watcher
+	ctx context.Context // the connection's own, cancelled when it ends
+
+	reconnect bool
+	// anchorTS and anchorAt are the resume anchor as the socket was
+	// opened; from is the last point the REST history confirmed.
+	anchorTS string
+	anchorAt time.Time
+	from     string
+
+	frames   chan frame
+	pong     chan struct{}
+	dead     chan error
+	check    <-chan time.Time
+	checked  chan error
+	checking bool
+
+	rec reconcileState
+	// held is a reconnect's terminal first frame, held until the
+	// reconcile has delivered what the dropped connection missed.
+	held     *model.Event
+	probe    sinceProbe
+	first    bool
+	wentLive bool
+}
+
 // session runs one socket connection until it ends, and reports whether it
 // went live (which resets the reconnect backoff) and why it ended.
 func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, err error) {
@@ -30,186 +63,257 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 		// The REST history just loaded is complete up to the anchor.
 		w.confirmed = anchorTS
 	}
-	from := w.confirmed
 	mode := resendAll
 	if w.feat.since && anchorTS != "" {
 		mode = resendSince
 	}
-	conn, err := w.c.dialSocket(sctx, w.id, mode, anchorTS, !w.feat.firstFrameAuth)
+	ws, err := w.c.dialSocket(sctx, w.id, mode, anchorTS, !w.feat.firstFrameAuth)
 	if err != nil {
 		return false, err
 	}
-	defer conn.CloseNow()
+	defer ws.CloseNow()
 	w.c.log.Info("agent-server socket open", "conversation", w.id, "since", mode == resendSince, "reconnect", reconnect)
 
-	frames := make(chan frame, 256)
-	go readFrames(sctx, conn, w.c.readLimit, frames)
-	pong := make(chan struct{}, 1)
-	dead := make(chan error, 1)
-	go keepAlive(sctx, conn, w.opts.PingInterval, w.opts.PingTimeout,
-		func() { notify(pong, struct{}{}) }, func(e error) { notify(dead, e) })
-
-	var check <-chan time.Time
+	c := &connection{
+		w: w, ctx: sctx, reconnect: reconnect,
+		anchorTS: anchorTS, anchorAt: anchorAt, from: w.confirmed,
+		frames:  make(chan frame, 256),
+		pong:    make(chan struct{}, 1),
+		dead:    make(chan error, 1),
+		checked: make(chan error, 1),
+		// After a reconnect the REST reconcile covers [confirmed − slack,
+		// first new event + slack): the events the previous connection
+		// should have delivered and those emitted while the socket was
+		// down. Everything from the first new event on comes over the
+		// socket itself. It starts from the last confirmed point, not the
+		// newest anchor, because a connection can die after a live frame
+		// overtook replayed ones: the anchor then lies past events that
+		// never arrived.
+		rec:   reconcileState{pending: reconnect, merged: make(chan reconciled, 1)},
+		probe: sinceProbe{active: mode == resendSince},
+		first: true,
+	}
+	defer c.stopTimers()
+	c.start(ws)
 	if w.opts.CheckInterval > 0 {
 		t := time.NewTicker(w.opts.CheckInterval)
 		defer t.Stop()
-		check = t.C
+		c.check = t.C
 	}
-	checked := make(chan error, 1)
-	checking := false
+	err = c.run(ctx)
+	return c.wentLive, err
+}
 
-	// After a reconnect the REST reconcile covers [confirmed − slack, first
-	// new event + slack): the events the previous connection should have
-	// delivered and those emitted while the socket was down. Everything
-	// from the first new event on comes over the socket itself. It starts
-	// from the last confirmed point, not the newest anchor, because a
-	// connection can die after a live frame overtook replayed ones: the
-	// anchor then lies past events that never arrived.
-	rec := reconcileState{pending: reconnect, merged: make(chan reconciled, 1)}
-	startReconcile := func(until string) {
-		if !rec.pending {
-			return
-		}
-		rec.pending = false
-		rec.quiet = nil
-		go w.reconcile(sctx, from, until, rec.merged)
-	}
-	goLive := func() {
-		if wentLive {
-			return
-		}
-		wentLive = true
-		w.q.conn(model.ConnState{Phase: model.PhaseLive})
-		if rec.pending {
-			rec.timer = time.NewTimer(quietReconcileDelay)
-			rec.quiet = rec.timer.C
-		}
-	}
-	defer func() {
-		if rec.timer != nil {
-			rec.timer.Stop()
-		}
-	}()
+// start runs the connection's reader and keepalive goroutines.
+func (c *connection) start(ws *websocket.Conn) {
+	go readFrames(c.ctx, ws, c.w.c.readLimit, c.frames)
+	go keepAlive(c.ctx, ws, c.w.opts.PingInterval, c.w.opts.PingTimeout,
+		func() { notify(c.pong, struct{}{}) }, func(e error) { notify(c.dead, e) })
+}
 
-	// heldSnapshot is a reconnect's terminal first frame, held until the
-	// reconcile has delivered what the dropped connection missed.
-	var heldSnapshot *model.Event
-	releaseSnapshot := func() {
-		if heldSnapshot != nil {
-			w.deliverAnchored(false, *heldSnapshot)
-			heldSnapshot = nil
-		}
+// stopTimers stops the quiet-reconcile timer when one runs.
+func (c *connection) stopTimers() {
+	if c.rec.timer != nil {
+		c.rec.timer.Stop()
 	}
-	probe := sinceProbe{active: mode == resendSince}
-	first := true
+}
+
+// run waits for the connection's reports and handles each in turn, until
+// one ends the connection (a non-nil error) or ctx, the watch's, ends.
+func (c *connection) run(ctx context.Context) error {
 	for {
+		var err error
 		select {
 		case <-ctx.Done():
-			return wentLive, ctx.Err()
-		case e := <-dead:
-			return wentLive, e
-		case <-pong:
-			goLive()
-		case <-rec.quiet:
-			startReconcile("")
-		case now := <-w.orphansDue():
-			w.releaseOrphans(now.Add(-w.opts.OrphanWait).Add(time.Nanosecond))
-		case f := <-frames:
-			if f.err != nil {
-				if f.unreadable != nil && (f.unreadableOf == "" || !w.seenBefore(f.unreadableOf)) {
-					// Not anchored: the event itself never arrived.
-					w.deliverAnchored(false, *f.unreadable)
-				}
-				select {
-				case e := <-dead: // the keepalive closed it; say why
-					return wentLive, e
-				default:
-				}
-				return wentLive, f.err
-			}
-			goLive()
-			if f.bad > 0 {
-				w.q.warn(fmt.Sprintf("skipped a socket frame that is not a JSON object (%d bytes)", f.bad))
-				continue
-			}
-			subscribeFrame := first && f.ev.Kind == model.KindStateUpdate
-			first = false
-			if su, ok := f.ev.Body.(*model.StateUpdate); ok && subscribeFrame {
-				// The server's state as the socket subscribed, not an
-				// event of its log: a recording must not hold it.
-				su.Subscribe = true
-			}
-			if subscribeFrame && terminalSnapshot(f.ev) {
-				// The server pushes its snapshot before it replays what
-				// the history (or, on a reconnect, the connection that
-				// dropped) missed: a terminal one delivered first would
-				// end a headless watch without the conversation's last
-				// events.
-				if reconnect && rec.pending {
-					// The reconcile fetches them: start it now, over
-					// everything since the last confirmed point, and hold
-					// the snapshot until it has merged. The socket's own
-					// frames keep flowing meanwhile.
-					heldSnapshot = &f.ev
-					startReconcile("")
-					continue
-				}
-				// First connection: fetch them over REST, then go on.
-				if err := w.catchUp(sctx, anchorTS); err != nil {
-					if _, final := classify(err); final {
-						return wentLive, err
-					}
-					w.c.log.Warn("catching up over REST failed", "conversation", w.id, "error", redact(err.Error(), w.c.key))
-				}
-			}
-			if !subscribeFrame && model.Persisted(f.ev) {
-				if probe.active {
-					// Only the replayed boundary (at or before the anchor)
-					// proves the server honours since; a new event that a
-					// concurrent REST reconcile has already delivered
-					// proves nothing.
-					w.judgeSince(&probe, !f.ev.Time.After(anchorAt))
-				}
-				if rec.pending && !w.seenBefore(f.ev.ID) {
-					// The first new event bounds the gap. Seen frames (a
-					// replayed boundary, stale state updates) say nothing.
-					until := anchorTS
-					if f.ev.Time.After(anchorAt) {
-						until = eventTimestamp(f.ev)
-					}
-					startReconcile(until)
-				}
-			}
-			w.deliverAnchored(!subscribeFrame, f.ev)
-		case r := <-rec.merged:
-			if r.err != nil {
-				if _, final := classify(r.err); final {
-					return wentLive, r.err
-				}
-				w.c.log.Warn("reconcile over REST failed", "conversation", w.id, "error", redact(r.err.Error(), w.c.key))
-				releaseSnapshot()
-				continue
-			}
-			w.deliver(r.events...)
-			// Everything before this connection's anchor is now confirmed
-			// over REST; what follows is this connection's to deliver.
-			w.confirmed = anchorTS
-			releaseSnapshot()
-		case <-check:
-			if !checking {
-				checking = true
-				go func() { _, err := w.c.Conversation(sctx, w.id); checked <- err }()
-			}
-		case err := <-checked:
-			checking = false
-			if _, final := classify(err); final {
-				return wentLive, err
-			}
-			if err != nil {
-				w.c.log.Debug("conversation check failed", "conversation", w.id, "error", redact(err.Error(), w.c.key))
-			}
+			return ctx.Err()
+		case err = <-c.dead:
+			return err
+		case <-c.pong:
+			c.goLive()
+		case <-c.rec.quiet:
+			c.startReconcile("")
+		case now := <-c.w.orphansDue():
+			c.w.releaseOrphans(now.Add(-c.w.opts.OrphanWait).Add(time.Nanosecond))
+		case f := <-c.frames:
+			err = c.onFrame(f)
+		case r := <-c.rec.merged:
+			err = c.onReconciled(r)
+		case <-c.check:
+			c.startCheck()
+		case e := <-c.checked:
+			err = c.onChecked(e)
+		}
+		if err != nil {
+			return err
 		}
 	}
+}
+
+// startReconcile starts the reconcile, once, over everything from the last
+// confirmed point up to until ("" for no bound).
+func (c *connection) startReconcile(until string) {
+	if !c.rec.pending {
+		return
+	}
+	c.rec.pending = false
+	c.rec.quiet = nil
+	go c.w.reconcile(c.ctx, c.from, until, c.rec.merged)
+}
+
+// goLive marks the connection live, once: the first frame or pong proves
+// the server is there. A reconnect that stays quiet reconciles after
+// quietReconcileDelay.
+func (c *connection) goLive() {
+	if c.wentLive {
+		return
+	}
+	c.wentLive = true
+	c.w.q.conn(model.ConnState{Phase: model.PhaseLive})
+	if c.rec.pending {
+		c.rec.timer = time.NewTimer(quietReconcileDelay)
+		c.rec.quiet = c.rec.timer.C
+	}
+}
+
+// releaseHeld delivers the held terminal snapshot, if any.
+func (c *connection) releaseHeld() {
+	if c.held != nil {
+		c.w.deliverAnchored(false, *c.held)
+		c.held = nil
+	}
+}
+
+// onFrame handles one frame read from the socket, or the reader's end.
+func (c *connection) onFrame(f frame) error {
+	w := c.w
+	if f.err != nil {
+		return c.onReadEnd(f)
+	}
+	c.goLive()
+	if f.bad > 0 {
+		w.q.warn(fmt.Sprintf("skipped a socket frame that is not a JSON object (%d bytes)", f.bad))
+		return nil
+	}
+	subscribeFrame := c.first && f.ev.Kind == model.KindStateUpdate
+	c.first = false
+	if su, ok := f.ev.Body.(*model.StateUpdate); ok && subscribeFrame {
+		// The server's state as the socket subscribed, not an event of
+		// its log: a recording must not hold it.
+		su.Subscribe = true
+	}
+	if subscribeFrame && terminalSnapshot(f.ev) {
+		held, err := c.onTerminalSnapshot(f.ev)
+		if held || err != nil {
+			return err
+		}
+	}
+	if !subscribeFrame && model.Persisted(f.ev) {
+		c.onPersisted(f.ev)
+	}
+	w.deliverAnchored(!subscribeFrame, f.ev)
+	return nil
+}
+
+// onReadEnd handles the reader's last frame: the error that ended it, with
+// a stand-in for an event it could not read.
+func (c *connection) onReadEnd(f frame) error {
+	if f.unreadable != nil && (f.unreadableOf == "" || !c.w.seenBefore(f.unreadableOf)) {
+		// Not anchored: the event itself never arrived.
+		c.w.deliverAnchored(false, *f.unreadable)
+	}
+	select {
+	case e := <-c.dead: // the keepalive closed it; say why
+		return e
+	default:
+	}
+	return f.err
+}
+
+// onTerminalSnapshot handles a first frame saying the conversation has
+// ended. The server pushes its snapshot before it replays what the history
+// (or, on a reconnect, the connection that dropped) missed: a terminal one
+// delivered first would end a headless watch without the conversation's
+// last events. It reports whether the snapshot is held for later.
+func (c *connection) onTerminalSnapshot(ev model.Event) (held bool, err error) {
+	if c.reconnect && c.rec.pending {
+		// The reconcile fetches them: start it now, over everything since
+		// the last confirmed point, and hold the snapshot until it has
+		// merged. The socket's own frames keep flowing meanwhile.
+		c.held = &ev
+		c.startReconcile("")
+		return true, nil
+	}
+	// First connection: fetch them over REST, then go on.
+	if err := c.w.catchUp(c.ctx, c.anchorTS); err != nil {
+		if _, final := classify(err); final {
+			return false, err
+		}
+		c.w.c.log.Warn("catching up over REST failed", "conversation", c.w.id, "error", redact(err.Error(), c.w.c.key))
+	}
+	return false, nil
+}
+
+// onPersisted weighs an event of the server's log as it arrives: evidence
+// for or against since-replay, and the first new one bounds a pending
+// reconcile.
+func (c *connection) onPersisted(ev model.Event) {
+	if c.probe.active {
+		// Only the replayed boundary (at or before the anchor) proves the
+		// server honours since; a new event that a concurrent REST
+		// reconcile has already delivered proves nothing.
+		c.w.judgeSince(&c.probe, !ev.Time.After(c.anchorAt))
+	}
+	if c.rec.pending && !c.w.seenBefore(ev.ID) {
+		// The first new event bounds the gap. Seen frames (a replayed
+		// boundary, stale state updates) say nothing.
+		until := c.anchorTS
+		if ev.Time.After(c.anchorAt) {
+			until = eventTimestamp(ev)
+		}
+		c.startReconcile(until)
+	}
+}
+
+// onReconciled merges the reconcile's events and releases a held snapshot.
+// A final failure ends the connection; any other is logged.
+func (c *connection) onReconciled(r reconciled) error {
+	if r.err != nil {
+		if _, final := classify(r.err); final {
+			return r.err
+		}
+		c.w.c.log.Warn("reconcile over REST failed", "conversation", c.w.id, "error", redact(r.err.Error(), c.w.c.key))
+		c.releaseHeld()
+		return nil
+	}
+	c.w.deliver(r.events...)
+	// Everything before this connection's anchor is now confirmed over
+	// REST; what follows is this connection's to deliver.
+	c.w.confirmed = c.anchorTS
+	c.releaseHeld()
+	return nil
+}
+
+// startCheck asks the server, off the watch goroutine, whether the
+// conversation still exists, unless a check is already running.
+func (c *connection) startCheck() {
+	if c.checking {
+		return
+	}
+	c.checking = true
+	go func() { _, err := c.w.c.Conversation(c.ctx, c.w.id); c.checked <- err }()
+}
+
+// onChecked handles a check's answer: a final failure (the conversation is
+// gone, the key no longer valid) ends the connection.
+func (c *connection) onChecked(err error) error {
+	c.checking = false
+	if _, final := classify(err); final {
+		return err
+	}
+	if err != nil {
+		c.w.c.log.Debug("conversation check failed", "conversation", c.w.id, "error", redact(err.Error(), c.w.c.key))
+	}
+	return nil
 }
 
 // reconcileState tracks the one reconcile a reconnected session runs.
