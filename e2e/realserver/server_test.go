@@ -174,9 +174,9 @@ func freePort() (string, error) {
 
 // convSpec is what a new conversation is made with.
 type convSpec struct {
-	message  string
-	confirm  bool // AlwaysConfirm
-	tracker  bool // the task_tracker tool (an action confirmation holds)
+	message string
+	confirm bool // AlwaysConfirm
+	tracker bool // the task_tracker tool (an action confirmation holds)
 	// noRun creates it without its message: the server runs an initial
 	// message whatever its "run" says, so the test sends it (sendMessage)
 	// once a watch is live.
@@ -200,7 +200,7 @@ func (s *server) create(t *testing.T, c convSpec) string {
 			"tools":                 tools,
 			"include_default_tools": []string{"FinishTool", "ThinkTool"},
 		},
-		"workspace": map[string]any{"kind": "LocalWorkspace", "working_dir": filepath.Join(s.dir, "project")},
+		"workspace":      map[string]any{"kind": "LocalWorkspace", "working_dir": filepath.Join(s.dir, "project")},
 		"max_iterations": 200,
 	}
 	if !c.noRun {
@@ -358,4 +358,3 @@ func eventually(bound time.Duration, cond func() bool) bool {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
