@@ -284,10 +284,19 @@ type info struct {
 	Title           string `json:"title"`
 }
 
+// info is GET /api/conversations/{id}. The real server can answer 500
+// while it rewrites the conversation's state file (a read of a half-written
+// base_state.json): an answer is retried until it is whole.
 func (s *server) info(t *testing.T, id string) info {
 	t.Helper()
 	var i info
-	s.get(t, "/api/conversations/"+id, &i)
+	var err error
+	if !eventually(runBound, func() bool {
+		err = s.do(http.MethodGet, "/api/conversations/"+id, nil, &i)
+		return err == nil
+	}) {
+		t.Fatal(err)
+	}
 	return i
 }
 
