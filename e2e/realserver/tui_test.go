@@ -29,9 +29,9 @@ import (
 // controls answers confirmations and forks and navigates one conversation
 // of the server, recording the forks it made.
 type controls struct {
-	c     *agentserver.Client
-	id    string
-	mu    sync.Mutex
+	c      *agentserver.Client
+	id     string
+	mu     sync.Mutex
 	forks  []string
 	opened []string
 	errs   []string
