@@ -308,3 +308,30 @@ func TestConfirmedFinishedInTheMiddleOfABatchEnds(t *testing.T) {
 		t.Errorf("the events after the terminal state in its batch were not printed, or not counted (%d):\n%s", r.Events, out)
 	}
 }
+
+// TestErrorWaitsForItsErrorEvent: the agent-server says error before the
+// ConversationErrorEvent. The watch waits for the event (a second later
+// here), prints it and ends; without one it ends after ErrorGrace. Either
+// way the result does not call a per-field error confirmed.
+func TestErrorWaitsForItsErrorEvent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		feed := make(chan model.Batch, 2)
+		feed <- model.Batch{Events: []model.Event{fullState(t, "running"), perField(t, "error")}}
+		go func() {
+			time.Sleep(time.Second)
+			feed <- model.Batch{Events: []model.Event{ev(t, "ConversationErrorEvent", `"code":"LLMError","detail":"the model failed",`)}}
+		}()
+		r, out := run(t, feed, Options{})
+		if r.Exit != ExitError || r.Confirmed || !strings.Contains(out, "the model failed") {
+			t.Fatalf("exit %d confirmed %v:\n%s", r.Exit, r.Confirmed, out)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		feed := feedOf(false, []model.Event{fullState(t, "running"), perField(t, "error")})
+		r, out := run(t, feed, Options{ErrorGrace: 3 * time.Second})
+		if r.Exit != ExitError || time.Since(start) != 3*time.Second {
+			t.Fatalf("exit %d after %s, want %d after the grace:\n%s", r.Exit, time.Since(start), ExitError, out)
+		}
+	})
+}
