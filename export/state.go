@@ -109,6 +109,11 @@ func StateOn(log *reducer.Log, p reducer.Path, n int, warnings []string, recorde
 		n = p.Len()
 	}
 	s := log.At(p.At(n - 1))
+	if n == p.Len() && p.Tip() == log.Head() {
+		// HEAD's state: after a navigate it carries the server's status
+		// (reducer.Log.Latest).
+		s = log.Latest()
+	}
 	v := s.Verdict(recorded && n == p.Len())
 	doc := StateDoc{
 		Events:          log.Len(),

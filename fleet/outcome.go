@@ -13,6 +13,11 @@ const (
 	// OutcomeRunning: not ended; more can come.
 	OutcomeRunning Outcome = iota
 	OutcomeFinished
+	// OutcomeAtRest: the server says the conversation is idle or paused:
+	// no run drives it, and nothing comes until someone sends a message
+	// or resumes it (a fork, a rejected action, a navigate). No terminal
+	// state was reached, but a watch of the whole fleet need not wait.
+	OutcomeAtRest
 	// OutcomeNone: nothing more can come and no terminal state was
 	// reached (the source ended or gave up, a paused sandbox).
 	OutcomeNone
@@ -25,6 +30,8 @@ func (o Outcome) String() string {
 	switch o {
 	case OutcomeFinished:
 		return "finished"
+	case OutcomeAtRest:
+		return "at rest"
 	case OutcomeNone:
 		return "none"
 	case OutcomeStuck:
@@ -42,8 +49,9 @@ func (o Outcome) Terminal() bool {
 
 // Outcome is how the row's run has ended: an error or a stuck as soon as
 // it is stated, a finished once it is final (confirmed, or the last status
-// of a source that ended), none when the source ended or gave up without
-// one (or the sandbox sleeps with the run not at an end).
+// of a source that ended), at rest when the server says idle or paused,
+// none when the source ended or gave up without one (or the sandbox
+// sleeps with the run not at an end).
 func (r Row) Outcome() Outcome {
 	switch r.Verdict.Status {
 	case model.StatusError:
@@ -53,6 +61,12 @@ func (r Row) Outcome() Outcome {
 	case model.StatusFinished:
 		if r.Verdict.Final() {
 			return OutcomeFinished
+		}
+	}
+	switch r.Verdict.Status {
+	case model.StatusIdle, model.StatusPaused:
+		if r.Verdict.Confirmed {
+			return OutcomeAtRest
 		}
 	}
 	switch {

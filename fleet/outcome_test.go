@@ -28,13 +28,17 @@ func TestOutcome(t *testing.T) {
 		{"lost, retrying", Row{Verdict: v("running", false), Conn: model.ConnState{Phase: model.PhaseLost}, ConnKnown: true}, OutcomeRunning},
 		{"paused sandbox", Row{Verdict: v("running", false), Paused: true}, OutcomeNone},
 		{"nothing known", Row{}, OutcomeRunning},
+		{"idle, the server says", Row{Verdict: v("idle", true), Conn: live, ConnKnown: true}, OutcomeAtRest},
+		{"paused, the server says", Row{Verdict: v("paused", true), Conn: live, ConnKnown: true}, OutcomeAtRest},
+		{"idle, inferred", Row{Verdict: v("idle", false), Conn: live, ConnKnown: true}, OutcomeRunning},
+		{"waiting for confirmation", Row{Verdict: v("waiting_for_confirmation", true), Conn: live, ConnKnown: true}, OutcomeRunning},
 	}
 	for _, tc := range tests {
 		if got := tc.r.Outcome(); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if !(OutcomeError > OutcomeStuck && OutcomeStuck > OutcomeNone && OutcomeNone > OutcomeFinished) {
+	if !(OutcomeError > OutcomeStuck && OutcomeStuck > OutcomeNone && OutcomeNone > OutcomeAtRest && OutcomeAtRest > OutcomeFinished) {
 		t.Fatal("outcomes out of order")
 	}
 }

@@ -29,7 +29,11 @@ func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 	// One Apply per event, from the state before the first new one: the
 	// same result as log.At(i) for each i (Apply is pure), at a fraction of
 	// the cost of a checkpointed seek per event.
+	//
+	// A run that ends mid-batch still prints the rest of the batch: every
+	// event that arrived before the watch ended is printed.
 	prev := w.log.At(w.log.Parent(w.printed))
+	var end *Result
 	for i := w.printed; i < n; i++ {
 		ev := w.log.Event(i)
 		if p := w.log.Parent(i); p != i-1 {
@@ -37,19 +41,26 @@ func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 			w.branched(i, p)
 		}
 		cur := reducer.ApplyAt(prev, i, ev)
+		w.followHead(ev)
 		w.printEvent(i, ev, prev, cur)
 		prev = cur
 		if su, ok := ev.Body.(*model.StateUpdate); ok && su.FullState {
 			w.live = true
+			if w.firstSnapshot < 0 {
+				w.firstSnapshot = i
+			}
 		}
-		if w.live && i < n-1 {
+		if w.live && i < n-1 && end == nil {
 			w.printed = i + 1
 			if r, done := w.decide(ctx, cur); done {
-				return r, true
+				end = &r
 			}
 		}
 	}
 	w.printed = n
+	if end != nil {
+		return *end, true
+	}
 	return w.decide(ctx, prev)
 }
 
@@ -94,6 +105,9 @@ func (w *watcher) printRecording() reducer.State {
 func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
 	marks := marksOf(i, ev, cur)
 	w.p.event(i, ev, marks)
+	if isErrorEvent(ev) {
+		w.errorEvent = i
+	}
 	su, isState := ev.Body.(*model.StateUpdate)
 	changed := cur.Status != prev.Status || cur.StatusConfirmed != prev.StatusConfirmed
 	snapshot := isState && su.FullState && su.ExecutionStatus != ""
@@ -101,10 +115,21 @@ func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
 		return
 	}
 	w.p.status(i, prev.Status, cur.Status, shapeOf(ev, cur), cur.StatusConfirmed)
-	if cur.Status == model.StatusWaitingForConfirmation && changed && !marks.awaiting {
-		// The status came after the actions' own lines: say which wait.
+	if cur.Status == model.StatusWaitingForConfirmation && cur.Status != prev.Status && !marks.awaiting {
+		// The status came after the actions' own lines (the agent-server
+		// sends it after the ActionEvent): say which wait, once — a
+		// snapshot confirming the same wait names it no more.
 		w.p.awaiting(cur.Pending)
 	}
+}
+
+// isErrorEvent reports whether ev says why a conversation failed.
+func isErrorEvent(ev model.Event) bool {
+	switch ev.Body.(type) {
+	case *model.ConversationError, *model.AgentError:
+		return true
+	}
+	return false
 }
 
 // marksOf says what a reader of the lines must not miss about an event: a
@@ -148,12 +173,20 @@ func shapeOf(ev model.Event, s reducer.State) string {
 
 // decide applies the terminal-state rules to the latest state.
 func (w *watcher) decide(ctx context.Context, s reducer.State) (Result, bool) {
+	if s.Status != model.StatusError && w.settling != nil {
+		// The run went on from the error it was waiting to explain.
+		w.settling = nil
+		w.stopErrorTimer()
+	}
 	switch s.Status {
 	case model.StatusError:
-		return Result{Exit: ExitError, Status: s.Status, Confirmed: true}, true
+		return w.onError(s)
 	case model.StatusStuck:
 		return Result{Exit: ExitStuck, Status: s.Status, Confirmed: true}, true
 	case model.StatusFinished:
+		if w.headMovedOff() {
+			return Result{}, false
+		}
 		if s.StatusConfirmed {
 			return Result{Exit: ExitFinished, Status: s.Status, Confirmed: true, Reason: confirmedBy(s)}, true
 		}
@@ -168,13 +201,71 @@ func (w *watcher) decide(ctx context.Context, s reducer.State) (Result, bool) {
 		return Result{}, false
 	}
 	if w.provisional {
-		// A Stop hook (or anything else) moved the run on from a
-		// provisional finished: it was not the end.
 		w.provisional = false
 		w.stopGrace()
+		if s.StatusAt == w.firstSnapshot {
+			// The first snapshot states where the conversation is: the
+			// finished before it was history (a fork carries its
+			// source's status events), not a run that went on.
+			w.p.note("note", "the conversation is "+s.Status+" (the finished before the server's first snapshot is history); still watching")
+			return Result{}, false
+		}
+		// A Stop hook (or anything else) moved the run on from a
+		// provisional finished: it was not the end.
 		w.p.note("note", "finished was reverted to "+s.Status+"; still watching")
 	}
 	return Result{}, false
+}
+
+// onError ends the watch on an error status once its error event has been
+// printed, or a snapshot confirms it; otherwise it waits up to ErrorGrace
+// for the event (the agent-server sends the status first), printing all
+// that arrives meanwhile. The result is confirmed only when a snapshot
+// or base_state.json said error.
+func (w *watcher) onError(s reducer.State) (Result, bool) {
+	r := Result{Exit: ExitError, Status: s.Status, Confirmed: s.StatusConfirmed}
+	if s.StatusConfirmed || w.errorEvent >= 0 && w.errorEvent >= s.StatusAt || w.opts.Recording {
+		w.stopErrorTimer()
+		return r, true
+	}
+	w.settling = &r
+	if w.errorTimer == nil {
+		w.errorTimer = time.NewTimer(w.opts.ErrorGrace)
+	}
+	return Result{}, false
+}
+
+func (w *watcher) stopErrorTimer() {
+	if w.errorTimer != nil {
+		w.errorTimer.Stop()
+		w.errorTimer = nil
+	}
+}
+
+// followHead tracks HEAD (the server's leaf_event_id) and the newest tree
+// event as of ev, event by event, so that a decision made in the middle of
+// a batch sees HEAD where it was then.
+func (w *watcher) followHead(ev model.Event) {
+	w.leaf = reducer.NextLeaf(w.leaf, ev)
+	if su, ok := ev.Body.(*model.StateUpdate); (!ok || su.LeafEventID == "") && reducer.NextLeaf("", ev) == ev.ID {
+		w.newest = ev.ID
+	}
+}
+
+// headMovedOff reports whether HEAD was moved back off the newest tree
+// event (a navigate with no run since): a finished then belongs to a run
+// that is no longer on HEAD's path, and the conversation waits for its
+// next message, so the watch goes on. It says so once.
+func (w *watcher) headMovedOff() bool {
+	if w.leaf == "" || w.leaf == w.newest {
+		return false
+	}
+	if !w.offHead {
+		w.offHead = true
+		at, _ := w.log.IndexOf(w.leaf)
+		w.p.note("note", fmt.Sprintf("HEAD was moved back to event %d: the finished run is off its path; waiting for the next run", at))
+	}
+	return true
 }
 
 func confirmedBy(s reducer.State) string {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
 	"strings"
 
 	"ohwatch/fleet"
@@ -334,19 +336,16 @@ func (w *FleetWatch) endedLine(r fleet.Row) string {
 // exit code.
 func (w *FleetWatch) resultLine(code int, reason string) string {
 	counts := map[string]int{}
-	order := []fleet.Outcome{fleet.OutcomeError, fleet.OutcomeStuck, fleet.OutcomeNone, fleet.OutcomeFinished, fleet.OutcomeRunning}
 	for _, ref := range w.f.Refs() {
-		counts[w.outcomes[ref].String()]++
+		counts[w.outcomeName(ref)]++
 	}
 	reason = model.SanitizeLine(reason)
 	if w.opts.JSON {
 		return jsonLine(fleetLine{Type: "result", Until: w.opts.Until.String(), Exit: &code, Outcomes: counts, Reason: reason})
 	}
 	var parts []string
-	for _, o := range order {
-		if n := counts[o.String()]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, o))
-		}
+	for _, name := range countOrder(counts) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[name], name))
 	}
 	what := "no conversations"
 	if len(parts) > 0 {
@@ -414,4 +413,39 @@ func RunFleet(ctx context.Context, feed <-chan []model.FleetUpdate, out io.Write
 			}
 		}
 	}
+}
+
+// outcomeName is the name ref is counted under in the result: the outcome
+// of an ended run, and for a conversation at rest or still going the
+// status its line shows (idle, paused, running, waiting_for_confirmation).
+func (w *FleetWatch) outcomeName(ref model.ConversationRef) string {
+	o := w.outcomes[ref]
+	if o != fleet.OutcomeRunning && o != fleet.OutcomeAtRest {
+		return o.String()
+	}
+	r, _ := w.f.Row(ref)
+	if st := model.SanitizeLine(r.Verdict.Status); st != "" {
+		return st
+	}
+	return o.String()
+}
+
+// countOrder is the order of the result's counts in text: the worst
+// outcomes first, then the statuses of the rest by name.
+func countOrder(counts map[string]int) []string {
+	fixed := []string{fleet.OutcomeError.String(), fleet.OutcomeStuck.String(), fleet.OutcomeNone.String(), fleet.OutcomeFinished.String()}
+	var names []string
+	for _, f := range fixed {
+		if counts[f] > 0 {
+			names = append(names, f)
+		}
+	}
+	var rest []string
+	for name := range counts {
+		if !slices.Contains(fixed, name) {
+			rest = append(rest, name)
+		}
+	}
+	sort.Strings(rest)
+	return append(names, rest...)
 }

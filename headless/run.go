@@ -14,6 +14,11 @@ import (
 // full_state snapshot before REST is asked.
 const DefaultConfirmGrace = 10 * time.Second
 
+// DefaultErrorGrace is how long an error status waits for the error event
+// that says why: the agent-server sends execution_status=error before its
+// ConversationErrorEvent, which arrives within milliseconds.
+const DefaultErrorGrace = 2 * time.Second
+
 // Options configure a headless run.
 type Options struct {
 	Out  io.Writer
@@ -32,6 +37,9 @@ type Options struct {
 	// grace period ends: for a source as cheap to ask as a local
 	// base_state.json, which may be rewritten just after the last event.
 	ConfirmPoll time.Duration
+	// ErrorGrace is how long an error status from the stream waits for its
+	// error event before the watch ends without it (0: DefaultErrorGrace).
+	ErrorGrace time.Duration
 	// WatchTimeout ends the run with ExitNoTerminal when no terminal state
 	// is reached in time (0: no limit).
 	WatchTimeout time.Duration
@@ -62,12 +70,15 @@ type Result struct {
 // is cancelled (ExitInterrupted). log may already hold events (history
 // loaded before the feed started); they are printed first.
 func Run(ctx context.Context, log *reducer.Log, feed <-chan model.Batch, opts Options) Result {
-	w := &watcher{log: log, opts: opts, p: newPrinter(opts.Out, opts.JSON)}
+	w := &watcher{log: log, opts: opts, p: newPrinter(opts.Out, opts.JSON), firstSnapshot: -1, errorEvent: -1}
 	if w.opts.ConfirmGrace <= 0 {
 		w.opts.ConfirmGrace = DefaultConfirmGrace
 	}
+	if w.opts.ErrorGrace <= 0 {
+		w.opts.ErrorGrace = DefaultErrorGrace
+	}
 	r := w.run(ctx, feed)
-	r.Events = log.Len()
+	r.Events = conversationEvents(log)
 	if r.Verdict == "" {
 		r.Verdict = log.Latest().Verdict(false).String()
 	}
@@ -91,6 +102,21 @@ type watcher struct {
 	confirmCh   chan confirmResult
 	graceTimer  *time.Timer
 	pollTimer   *time.Timer // the next early ask (ConfirmPoll)
+	// firstSnapshot is the index of the first full_state snapshot (-1
+	// before it): the status it states ends the history, it reverts
+	// nothing.
+	firstSnapshot int
+	// errorEvent is the index of the newest error event printed (-1
+	// for none); settling is the error result waiting for one, ended by
+	// errorTimer.
+	errorEvent int
+	settling   *Result
+	errorTimer *time.Timer
+	// leaf is HEAD and newest the newest tree event, as of the last event
+	// printed (followHead); offHead is set once a finished was not taken
+	// for the end because HEAD had been moved off the run it ended.
+	leaf, newest string
+	offHead      bool
 }
 
 // pendingNote is a line to print before event at of a recording.
@@ -132,15 +158,19 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 		timeout = t.C
 	}
 	defer w.stopGrace()
+	defer w.stopErrorTimer()
 	if r, done := w.catchUp(ctx); done {
 		return r
 	}
 	for {
 		// Everything printed so far is written before waiting for more.
 		w.p.flush()
-		var grace, poll <-chan time.Time
+		var grace, poll, errWait <-chan time.Time
 		if w.graceTimer != nil {
 			grace = w.graceTimer.C
+		}
+		if w.errorTimer != nil {
+			errWait = w.errorTimer.C
 		}
 		if w.pollTimer != nil {
 			poll = w.pollTimer.C
@@ -156,6 +186,9 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 		case <-poll:
 			w.pollTimer = nil
 			w.askServer(ctx)
+		case <-errWait:
+			w.errorTimer = nil
+			return *w.settling
 		case res := <-w.confirmCh:
 			w.confirmCh = nil
 			if r, done := w.onConfirm(res); done {
@@ -164,6 +197,9 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 		case b, ok := <-feed:
 			if !ok && ctx.Err() != nil {
 				return w.interrupted(ctx) // the feed ended because ctx did
+			}
+			if !ok && w.settling != nil {
+				return *w.settling
 			}
 			if !ok {
 				return w.feedEnded()
@@ -215,6 +251,19 @@ func (w *watcher) interrupted(ctx context.Context) Result {
 		code, reason = c.ExitCode(), context.Cause(ctx).Error()
 	}
 	return Result{Exit: code, Status: s.Status, Confirmed: s.StatusConfirmed, Reason: reason}
+}
+
+// conversationEvents is the number of events of the conversation in log:
+// every event but the full_state snapshots, which only a watch sees (the
+// server's event count and `ls` do not hold them).
+func conversationEvents(log *reducer.Log) int {
+	n := 0
+	for i := range log.Len() {
+		if su, ok := log.Event(i).Body.(*model.StateUpdate); !ok || !su.FullState {
+			n++
+		}
+	}
+	return n
 }
 
 func (w *watcher) noTerminal(reason string) Result {

@@ -90,7 +90,7 @@ func TestTerminalStateRules(t *testing.T) {
 				"terminal state reached: finished"},
 		},
 		{
-			name: "error ends at once in per-field shape",
+			name: "error waits briefly for its error event in per-field shape",
 			batches: func(t *testing.T) [][]model.Event {
 				return [][]model.Event{{perField(t, "running")}, {perField(t, "error")}}
 			},
@@ -295,7 +295,8 @@ func mustJSON(t *testing.T, v any) []byte {
 // TestConfirmedFinishedInTheMiddleOfABatchEnds checks that a confirmed
 // finished is not lost when the next run's events share its batch, while a
 // recovered error in the history before the first snapshot does not end
-// the watch.
+// the watch. The rest of the batch arrived before the end: it is printed
+// (the result counts it).
 func TestConfirmedFinishedInTheMiddleOfABatchEnds(t *testing.T) {
 	history := []model.Event{perField(t, "running"), perField(t, "error"), userMsg(t, "try again"), perField(t, "running")}
 	live := []model.Event{fullState(t, "running"), perField(t, "finished"), fullState(t, "finished"), userMsg(t, "next"), perField(t, "running")}
@@ -303,7 +304,34 @@ func TestConfirmedFinishedInTheMiddleOfABatchEnds(t *testing.T) {
 	if r.Exit != ExitFinished {
 		t.Fatalf("exit %d, want %d\n%s", r.Exit, ExitFinished, out)
 	}
-	if strings.Contains(out, "user: next") {
-		t.Errorf("events after the terminal state were printed:\n%s", out)
+	if !strings.Contains(out, "user: next") || r.Events != len(history)+len(live)-2 {
+		t.Errorf("the events after the terminal state in its batch were not printed, or not counted (%d):\n%s", r.Events, out)
 	}
+}
+
+// TestErrorWaitsForItsErrorEvent: the agent-server says error before the
+// ConversationErrorEvent. The watch waits for the event (a second later
+// here), prints it and ends; without one it ends after ErrorGrace. Either
+// way the result does not call a per-field error confirmed.
+func TestErrorWaitsForItsErrorEvent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		feed := make(chan model.Batch, 2)
+		feed <- model.Batch{Events: []model.Event{fullState(t, "running"), perField(t, "error")}}
+		go func() {
+			time.Sleep(time.Second)
+			feed <- model.Batch{Events: []model.Event{ev(t, "ConversationErrorEvent", `"code":"LLMError","detail":"the model failed",`)}}
+		}()
+		r, out := run(t, feed, Options{})
+		if r.Exit != ExitError || r.Confirmed || !strings.Contains(out, "the model failed") {
+			t.Fatalf("exit %d confirmed %v:\n%s", r.Exit, r.Confirmed, out)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		feed := feedOf(false, []model.Event{fullState(t, "running"), perField(t, "error")})
+		r, out := run(t, feed, Options{ErrorGrace: 3 * time.Second})
+		if r.Exit != ExitError || time.Since(start) != 3*time.Second {
+			t.Fatalf("exit %d after %s, want %d after the grace:\n%s", r.Exit, time.Since(start), ExitError, out)
+		}
+	})
 }

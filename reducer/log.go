@@ -201,7 +201,8 @@ func (l *Log) Latest() State {
 		l.mu.RUnlock()
 		return s
 	}
-	return l.seekUnlock(h)
+	newest := l.latest
+	return l.seekUnlock(h).withServerStatus(newest)
 }
 
 // Initial is the State before the first event.

@@ -26,8 +26,11 @@ type recording struct {
 	// write: the state of the recording on disk.
 	state reducer.State
 	// snapshot is the value of the latest full_state snapshot written as
-	// base_state.json; nil when none was.
+	// base_state.json; nil when none was. snapLeaf is its leaf_event_id.
 	snapshot []byte
+	snapLeaf string
+	// leaf is HEAD as the events taken say (reducer.NextLeaf).
+	leaf string
 	// start is the number of event files the directory held when it was
 	// opened, and onDisk its base_state.json then (nil when none): a
 	// session that adds no event leaves the base state as it found it.
@@ -107,13 +110,14 @@ func (r *recording) take(ev model.Event) error {
 			if err := r.rec.WriteBaseState(snap.Value); err != nil {
 				return err
 			}
-			r.snapshot = snap.Value
+			r.snapshot, r.snapLeaf = snap.Value, su.LeafEventID
 		}
 	}
 	if err := r.rec.Record(ev); err != nil {
 		return err
 	}
 	r.state = reducer.Apply(r.state, ev)
+	r.leaf = reducer.NextLeaf(r.leaf, ev)
 	return nil
 }
 
@@ -158,14 +162,16 @@ func (r *recording) finish(stderr io.Writer, code int) int {
 }
 
 // finalBase is the base_state.json that leaves the recording consistent:
-// nil when the last server snapshot, already written, is the latest state,
-// or when this session added no event file (the base state on disk still
-// describes them); otherwise the latest snapshot (else the base state the
-// directory held, else an empty object) with the conversation's id and the
-// status the recorded events end in, marked as derived (model.DerivedKey)
-// so no reader takes it for a server's confirmation.
+// nil when the last server snapshot, already written, is the latest state
+// and HEAD, or when this session added no event file (the base state on
+// disk still describes them); otherwise the latest snapshot (else the base
+// state the directory held, else an empty object) with the conversation's
+// id and the status and HEAD the recorded events end in, marked as
+// derived (model.DerivedKey) so no reader takes it for a server's
+// confirmation. (A rejected confirmation leaves the server idle with no
+// snapshot after it: the snapshot's HEAD is then the rejected action.)
 func (r *recording) finalBase() []byte {
-	if r.state.StatusSource == reducer.SourceFullState && r.snapshot != nil {
+	if r.state.StatusSource == reducer.SourceFullState && r.snapshot != nil && r.leaf == r.snapLeaf {
 		return nil
 	}
 	if r.rec.Len() == r.start {
@@ -184,6 +190,9 @@ func (r *recording) finalBase() []byte {
 	}
 	if r.state.Status != "" {
 		fields["execution_status"], _ = json.Marshal(r.state.Status)
+	}
+	if r.leaf != "" {
+		fields["leaf_event_id"], _ = json.Marshal(r.leaf)
 	}
 	fields[model.DerivedKey] = json.RawMessage("true")
 	raw, err := json.Marshal(fields)
