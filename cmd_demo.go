@@ -52,7 +52,8 @@ func runDemo(args []string, env *environment) int {
 		Key:                key,
 		Speed:              *speed,
 		Logger:             logger,
-		ConfirmHold:        time.Duration(float64(6*time.Second) / *speed),
+		ConfirmHold:        demoHold(&vf, env, *speed),
+		OnHoldPassed:       demoHoldPassed(env),
 		FinishConfirmDelay: time.Duration(float64(1500*time.Millisecond) / *speed),
 		Continue:           generatedContinuation,
 	})

@@ -19,7 +19,7 @@ import (
 )
 
 // serveUsage is the usage line of `ohwatch serve`.
-const serveUsage = "serve PATH [--addr 127.0.0.1:8000] [--speed X] [--confirm-hold 10s] [--stagger DURATION] [--loop] [--fault SPEC]..."
+const serveUsage = "serve PATH [--addr 127.0.0.1:8000] [--speed X] [--confirm-hold until-answered|DURATION] [--stagger DURATION] [--loop] [--fault SPEC]..."
 
 // serveConfig is what `ohwatch serve` was asked to do.
 type serveConfig struct {
@@ -62,19 +62,16 @@ func (v faultFlag) Set(spec string) error { return serve.ParseFault(spec, v.f) }
 // parseServe reads serve's arguments; on failure it has printed why and
 // returns the exit code.
 func parseServe(args []string, stderr io.Writer) (serveConfig, int, bool) {
-	var cfg serveConfig
+	cfg := serveConfig{confirmHold: serve.UntilAnswered}
 	fs := newFlagSet("serve", serveUsage, stderr)
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8000", "listen `address`")
 	fs.Float64Var(&cfg.speed, "speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
 	fs.StringVar(&cfg.logFile, "log", "", "write the server log to `FILE` (default: stderr)")
-	fs.DurationVar(&cfg.confirmHold, "confirm-hold", 10*time.Second, "at waiting_for_confirmation, wait up to this long for respond_to_confirmation before the recorded run goes on (not with --speed 0)")
+	fs.Var((*serve.HoldFlag)(&cfg.confirmHold), "confirm-hold", "at waiting_for_confirmation, wait for respond_to_confirmation until answered, as a real server does, or only this `DURATION` before accepting (said in the log; for tests); not with --speed 0")
 	fs.DurationVar(&cfg.stagger, "stagger", 0, "start each conversation of a root this `DURATION` after the one before (in the order listed); until its start a conversation is not listed, as one not yet created")
 	fs.BoolVar(&cfg.loop, "loop", false, "when a conversation's run ends, start it again as a new conversation (new id, fresh event ids, same content); the ended one stays listed")
 	fs.Var(faultFlag{&cfg.faults}, "fault", "inject a fault, to test a client against a misbehaving server (repeatable). `SPEC` is one of:\n"+serve.FaultSpecs)
 	pos, code, ok := checkCommand(fs, args, func(p []string) error {
-		if cfg.confirmHold < 0 {
-			return usageErr(fmt.Sprintf("--confirm-hold must be 0 or more, not %s", cfg.confirmHold), "--confirm-hold 0 does not wait")
-		}
 		if cfg.speed < 0 {
 			return usageErr(fmt.Sprintf("--speed must be 0 or more, not %g", cfg.speed), "--speed 0 sends everything at once")
 		}
