@@ -94,6 +94,7 @@ type viewFlags struct {
 	// secrets, when set, are redacted from the --log file.
 	secrets *model.Secrets
 	otlp    otlpFlags
+	guards  guardFlag
 }
 
 func (v *viewFlags) bind(fs *flag.FlagSet) {
@@ -105,6 +106,7 @@ func (v *viewFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")
 	fs.BoolVar(&v.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when the agent needs you")
 	fs.Var(&v.theme, "theme", themeUsage)
+	fs.Var(&v.guards, "guard", guardUsage)
 	v.otlp.bind(fs)
 }
 

@@ -98,6 +98,8 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 			WatchTimeout:  vf.watchTimeout,
 			Recording:     s.recording,
 			Branch:        s.branch,
+			Guards:        vf.guards.set(),
+			Act:           guardAct(s.controls),
 		})
 		return r.Exit
 	}
