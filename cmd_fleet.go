@@ -33,6 +33,7 @@ type fleetConfig struct {
 	theme    themeFlag
 	logFile  string
 	otlp     otlpFlags
+	guards   guardFlag
 }
 
 func runFleet(args []string, env *environment) int {
@@ -72,6 +73,7 @@ func parseFleet(args []string, env *environment) (*fleetConfig, int, bool) {
 	fs.Var(&cfg.theme, "theme", themeUsage)
 	fs.StringVar(&cfg.logFile, "log", "", "write diagnostics to `FILE` (the table never logs to the terminal)")
 	cfg.otlp.bind(fs)
+	fs.Var(&cfg.guards, "guard", guardUsage+"; in a fleet, each conversation on its own, and the watch goes on")
 	_, code, ok := checkCommand(fs, args, func(p []string) error {
 		u, err := headless.ParseUntil(*until)
 		if err != nil {
@@ -284,7 +286,8 @@ func (fl *builtFleet) run(ctx context.Context, env *environment, cfg *fleetConfi
 			// Traces need every conversation's events, not its listing.
 			AwaitEvents: cfg.otlp.on, Sources: len(fl.sources),
 			// stderr has said it; JSON lines carry it too, for a script.
-			SourcesReported: !cfg.json})
+			SourcesReported: !cfg.json,
+			Guards:          cfg.guards.rules, Act: fleetGuardAct(cfg, env)})
 	}
 	return fl.table(ctx, env, cfg, feed)
 }

@@ -10,6 +10,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/guard"
 	"ohwatch/headless"
+	"ohwatch/model"
 	"ohwatch/tui"
 )
 
@@ -123,4 +124,30 @@ func (cf confirmer) Policy(ctx context.Context, policy string) (string, error) {
 		return "", err
 	}
 	return p.String(), cf.c.SetConfirmationPolicy(ctx, cf.id, p)
+}
+
+// fleetGuardAct stops a fleet's conversation for a tripped guard: one of
+// an agent-server through that server (with its session key); a Cloud or
+// local one is not stopped from the fleet (a Cloud conversation's server
+// sits in its sandbox: open it; a local one has none).
+func fleetGuardAct(cfg *fleetConfig, env *environment) headless.FleetAct {
+	return func(ctx context.Context, ref model.ConversationRef, a guard.Action) (string, error) {
+		switch ref.Kind {
+		case model.SourceCloud:
+			return "", errors.New("not sent: a Cloud conversation is paused from its own view (open it), not from the fleet")
+		case model.SourceLocal:
+			return "", errors.New("not sent: a local conversation has no server to pause it")
+		}
+		key, err := cfg.keys.keyFor(ref.Source, env)
+		if err != nil {
+			return "", err
+		}
+		c, err := agentserver.New(ref.Source, key)
+		if err != nil {
+			return "", err
+		}
+		ctx, cancel := context.WithTimeout(ctx, controlTimeout)
+		defer cancel()
+		return stopRun(ctx, confirmer{c: c, id: ref.ID}, a)
+	}
 }

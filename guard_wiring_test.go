@@ -183,3 +183,36 @@ func TestGuardPauseReachesTheServerQuickly(t *testing.T) {
 		t.Errorf("the pause took %s", d)
 	}
 }
+
+// TestFleetGuardIsAWatchdog: a fleet watch with a pause guard stops each
+// conversation of an agent-server as it passes the limit, reports each
+// trip, and --until all ends with the worst outcome: stopped by a guard.
+func TestFleetGuardIsAWatchdog(t *testing.T) {
+	ids := []string{"5e0c1a2b3c4d4e5f8a9b0c1d2e3f4a01", "5e0c1a2b3c4d4e5f8a9b0c1d2e3f4a02"}
+	srv := serve.New(serve.Options{Speed: 20})
+	for i, id := range ids {
+		srv.Add(id, nil, testevents.Generated(t, 300, int64(3+i)))
+	}
+	url, err := srv.Start(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	code, out, errs := runCmd(t, nil, "fleet", url, "--headless", "--json", "--until", "all", "--guard", "steps>20:pause")
+	if code != headless.ExitGuard {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	lines := guardLines(t, out)
+	if len(lines) != 2 || lines[0]["id"] == lines[1]["id"] || lines[0]["result"] != "pause accepted by the server" || lines[1]["result"] != "pause accepted by the server" {
+		t.Fatalf("guard lines %v", lines)
+	}
+	if !strings.Contains(out, `"stopped by a guard":2`) {
+		t.Errorf("the result does not count two stopped by a guard:\n%s", out)
+	}
+	c, _ := agentserver.New(url, "")
+	for _, id := range ids {
+		if info, err := c.Conversation(context.Background(), id); err != nil || info.ExecutionStatus != model.StatusPaused {
+			t.Errorf("%s: %v, %v; want paused", id, info, err)
+		}
+	}
+}
