@@ -216,3 +216,37 @@ func TestFleetGuardIsAWatchdog(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleGuardTripsWhileNothingArrives: a run that stalls (the recording
+// waits five seconds before its next event) trips an idle guard between
+// events, which pauses it.
+func TestIdleGuardTripsWhileNothingArrives(t *testing.T) {
+	b := gen.NewBuilder(9, gen.DefaultStart(), gen.DefaultEnvironment())
+	var evs []model.Event
+	add := func(raw []byte) {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	add(b.User("build it"))
+	add(b.Status(model.StatusRunning))
+	r := b.CallLLM(time.Second, 30, "", "")
+	add(b.Stats())
+	a := b.Terminal(r, "make", 0, "build", "LOW")
+	add(a.Raw)
+	b.Advance(time.Hour) // a stall: served as MaxGap
+	add(b.TerminalResult(a, "ok", 0))
+	srv := serve.New(serve.Options{Speed: 1})
+	srv.Add(guardConv, nil, evs)
+	url, err := srv.Start(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	code, out, errs := runCmd(t, nil, "watch", url, "--conversation", guardConv, "--headless", "--guard", "idle>1s:pause")
+	if code != headless.ExitGuard || !strings.Contains(out, "guard idle>1s:pause tripped between events") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -3,6 +3,7 @@ package headless
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"ohwatch/guard"
 	"ohwatch/model"
@@ -24,6 +25,48 @@ type guardWatch struct {
 	// held are stop trips found in the history before the live stream:
 	// acted on once the history is read, if the conversation still runs.
 	held []guard.Report
+	// lastArrival is when the latest events arrived, for idle guards
+	// between events.
+	lastArrival time.Time
+}
+
+// idleTick is how often a live watch with an idle guard checks the time
+// since the last event.
+const idleTick = time.Second
+
+// idleTicker ticks for a live watch with an idle guard; nil otherwise.
+func (w *watcher) idleTicker() (<-chan time.Time, func()) {
+	if w.opts.Recording || w.opts.Act == nil || !hasIdle(w.opts.Guards) {
+		return nil, func() {}
+	}
+	t := time.NewTicker(idleTick)
+	w.guard.lastArrival = time.Now()
+	return t.C, t.Stop
+}
+
+func hasIdle(s *guard.Set) bool {
+	for _, g := range s.Guards() {
+		if g.Rule.Metric == guard.Idle {
+			return true
+		}
+	}
+	return false
+}
+
+// guardIdle evaluates the idle guards with the time since the last events
+// arrived: a run that stalls trips them without waiting for an event.
+func (w *watcher) guardIdle() (Result, bool) {
+	if !w.live {
+		return Result{}, false
+	}
+	for _, rep := range w.opts.Guards.Tick(time.Since(w.guard.lastArrival)) {
+		if rep.Rule.Action.Stops() {
+			w.guardAct(rep)
+		} else {
+			w.guardResult(rep, "notified")
+		}
+	}
+	return w.guardDecide(w.log.Latest())
 }
 
 // guardLine is the JSON of a tripped guard.
@@ -103,7 +146,11 @@ func (w *watcher) guardResult(rep guard.Report, result string) {
 			EventID: model.SanitizeLine(rep.EventID), Result: result})
 		return
 	}
-	w.p.printf("  !! guard %s tripped at event %d: %s %s > %s → %s: %s\n", model.SanitizeLine(rep.Rule.Text), rep.Index,
+	where := fmt.Sprintf("at event %d", rep.Index)
+	if rep.Index < 0 {
+		where = "between events"
+	}
+	w.p.printf("  !! guard %s tripped %s: %s %s > %s → %s: %s\n", model.SanitizeLine(rep.Rule.Text), where,
 		rep.Rule.Metric, guard.Format(rep.Rule.Metric, rep.Value), guard.Format(rep.Rule.Metric, rep.Limit), rep.Rule.Action, result)
 }
 

@@ -140,6 +140,8 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 		timeout = t.C
 	}
 	defer w.stopGrace()
+	idle, stopIdle := w.idleTicker()
+	defer stopIdle()
 	if r, done := w.catchUp(ctx); done {
 		return r
 	}
@@ -158,6 +160,10 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 			return w.interrupted(ctx)
 		case <-timeout:
 			return w.noTerminal(fmt.Sprintf("no terminal state within %s", w.opts.WatchTimeout))
+		case <-idle:
+			if r, done := w.guardIdle(); done {
+				return r
+			}
 		case <-grace:
 			w.graceTimer = nil
 			w.askServer(ctx)
@@ -200,6 +206,9 @@ func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
 		}
 	})
 	w.log.Append(b.Events...)
+	if len(b.Events) > 0 {
+		w.guard.lastArrival = time.Now()
+	}
 	if r, done := w.printNew(ctx); done {
 		return r, true
 	}
