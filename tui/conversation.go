@@ -222,6 +222,8 @@ func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
 		return m.retryTicked(msg)
 	case respondDoneMsg:
 		return m.respondDone(msg)
+	case controlDoneMsg:
+		return m.controlDone(msg)
 	case linksRefreshedMsg:
 		return m.linksRefreshed(msg)
 	case refreshLinksMsg:
