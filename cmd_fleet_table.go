@@ -39,7 +39,7 @@ func (fl *builtFleet) tableOptions(ctx context.Context, env *environment, cfg *f
 				end()
 				return tui.Options{}, err
 			}
-			return s.tuiOptions(env, !cfg.noNotify, themeMode), nil
+			return cfg.guards.into(s.tuiOptions(env, !cfg.noNotify, themeMode)), nil
 		}
 	}
 	opts := tui.FleetOptions{

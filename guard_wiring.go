@@ -52,6 +52,12 @@ func (g *guardFlag) set() *guard.Set {
 	return guard.New(g.rules)
 }
 
+// into gives a conversation view a fresh Set of the rules.
+func (g *guardFlag) into(o tui.Options) tui.Options {
+	o.Guards = g.set()
+	return o
+}
+
 // conversationControls are the controls of a live conversation, as the
 // agent-server client offers them for one conversation.
 type conversationControls interface {
@@ -108,8 +114,24 @@ func (cf confirmer) Pause(ctx context.Context) error { return cf.c.Pause(ctx, cf
 // Run implements conversationControls.
 func (cf confirmer) Run(ctx context.Context) error { return cf.c.Run(ctx, cf.id) }
 
-// Interrupt implements conversationControls.
-func (cf confirmer) Interrupt(ctx context.Context) error { return cf.c.Interrupt(ctx, cf.id) }
+// Interrupt implements conversationControls; a server without the route
+// gives an error that is both agentserver.ErrControlUnsupported and
+// tui.ErrUnsupported.
+func (cf confirmer) Interrupt(ctx context.Context) error {
+	err := cf.c.Interrupt(ctx, cf.id)
+	if errors.Is(err, agentserver.ErrControlUnsupported) {
+		return noControl{err}
+	}
+	return err
+}
+
+// noControl is a control the server lacks, as both the client and the
+// TUI name it.
+type noControl struct{ err error }
+
+func (u noControl) Error() string        { return u.err.Error() }
+func (u noControl) Unwrap() error        { return u.err }
+func (u noControl) Is(target error) bool { return target == tui.ErrUnsupported }
 
 // Message implements conversationControls.
 func (cf confirmer) Message(ctx context.Context, text string, run bool) error {

@@ -109,7 +109,7 @@ func present(ctx context.Context, env *environment, vf *viewFlags, s session) (c
 		runCtx, cancel = context.WithTimeout(ctx, vf.watchTimeout)
 		defer cancel()
 	}
-	err = tui.Run(runCtx, s.tuiOptions(env, !vf.noNotify, themeMode))
+	err = tui.Run(runCtx, vf.guards.into(s.tuiOptions(env, !vf.noNotify, themeMode)))
 	return tuiExit(ctx, runCtx, err, env.stderr)
 }
 

@@ -43,6 +43,8 @@ type Conversation struct {
 	atRoot bool
 	opts   Options
 	keys   KeyMap
+	// guarded is where Options.Guards stand (guards.go).
+	guarded guardView
 	log    *reducer.Log
 	styles theme.Styles
 	colour colours
@@ -164,7 +166,8 @@ func (m *Conversation) screenID() int { return m.id }
 func (m *Conversation) Init() tea.Cmd {
 	// The links' listing is read now, so that it is ready by the time an
 	// event is inspected, and then every linksEvery.
-	return tea.Batch(m.waitFeed(), m.colour.init(), m.refreshLinks(true))
+	// Guards judge what the log already holds (a loaded recording).
+	return tea.Batch(m.waitFeed(), m.colour.init(), m.refreshLinks(true), m.guardNew())
 }
 
 // SetSize implements Screen: the view draws width×height cells from now on.
@@ -224,6 +227,8 @@ func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
 		return m.respondDone(msg)
 	case controlDoneMsg:
 		return m.controlDone(msg)
+	case guardDoneMsg:
+		return m.guardDone(msg)
 	case linksRefreshedMsg:
 		return m.linksRefreshed(msg)
 	case refreshLinksMsg:
@@ -296,7 +301,9 @@ func (m *Conversation) ingest(b model.Batch) tea.Cmd {
 	notify := m.noticeStatus(liveBefore)
 	m.fixTop() // after the banners, which take lines from the list
 	search := m.searchNew()
-	return tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown)
+	guards := m.guardNew()
+	m.fixTop() // a guard's banner takes a line too
+	return tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown, guards)
 }
 
 // waitFeed is the one point where events enter the UI: it waits for the

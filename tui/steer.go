@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -19,6 +20,8 @@ import (
 type Steering interface {
 	Pause(ctx context.Context) error
 	Run(ctx context.Context) error
+	// Interrupt returns an error satisfying errors.Is(err,
+	// ErrUnsupported) when the server has no such control.
 	Interrupt(ctx context.Context) error
 	// Message appends text as a user message; with run the agent goes on
 	// with it.
@@ -27,6 +30,10 @@ type Steering interface {
 	// risky:LOW|MEDIUM|HIGH) and returns it as set.
 	Policy(ctx context.Context, policy string) (string, error)
 }
+
+// ErrUnsupported marks a control the server does not have (an interrupt on
+// a server from before that route): a guard falls back to a pause.
+var ErrUnsupported = errors.New("control not supported by the server")
 
 // steering is the view's Steering; nil when it has none.
 func (m *Conversation) steering() Steering {
