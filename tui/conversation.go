@@ -45,11 +45,11 @@ type Conversation struct {
 	keys   KeyMap
 	// guarded is where Options.Guards stand (guards.go).
 	guarded guardView
-	log    *reducer.Log
-	styles theme.Styles
-	colour colours
-	width  int
-	height int
+	log     *reducer.Log
+	styles  theme.Styles
+	colour  colours
+	width   int
+	height  int
 
 	// cursor is the selected event's index in the log; -1 while it is empty.
 	cursor int
