@@ -43,13 +43,14 @@ type Conversation struct {
 	atRoot bool
 	opts   Options
 	keys   KeyMap
+	log    *reducer.Log
+	styles theme.Styles
+	colour colours
+	width  int
+	height int
+
 	// guarded is where Options.Guards stand (guards.go).
 	guarded guardView
-	log     *reducer.Log
-	styles  theme.Styles
-	colour  colours
-	width   int
-	height  int
 
 	// cursor is the selected event's index in the log; -1 while it is empty.
 	cursor int
