@@ -49,6 +49,8 @@ func (fl *builtFleet) tableOptions(ctx context.Context, env *environment, cfg *f
 		Notify:  !cfg.noNotify && env.isTerminal,
 		NoColor: env.getenv("NO_COLOR") != "",
 		Theme:   themeMode,
+		Steer:   fleetSteer(cfg, env),
+		Guards:  cfg.guards.rules,
 	}
 	if len(fl.resumers) > 0 {
 		opts.Resume = opening(fl.resume)

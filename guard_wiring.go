@@ -108,46 +108,6 @@ func stopRun(ctx context.Context, ctl conversationControls, a guard.Action) (str
 	return "pause accepted by the server", nil
 }
 
-// Pause implements conversationControls.
-func (cf confirmer) Pause(ctx context.Context) error { return cf.c.Pause(ctx, cf.id) }
-
-// Run implements conversationControls.
-func (cf confirmer) Run(ctx context.Context) error { return cf.c.Run(ctx, cf.id) }
-
-// Interrupt implements conversationControls; a server without the route
-// gives an error that is both agentserver.ErrControlUnsupported and
-// tui.ErrUnsupported.
-func (cf confirmer) Interrupt(ctx context.Context) error {
-	err := cf.c.Interrupt(ctx, cf.id)
-	if errors.Is(err, agentserver.ErrControlUnsupported) {
-		return noControl{err}
-	}
-	return err
-}
-
-// noControl is a control the server lacks, as both the client and the
-// TUI name it.
-type noControl struct{ err error }
-
-func (u noControl) Error() string        { return u.err.Error() }
-func (u noControl) Unwrap() error        { return u.err }
-func (u noControl) Is(target error) bool { return target == tui.ErrUnsupported }
-
-// Message implements conversationControls.
-func (cf confirmer) Message(ctx context.Context, text string, run bool) error {
-	return cf.c.PostMessage(ctx, cf.id, text, run)
-}
-
-// Policy implements conversationControls: policy is never, always, risky
-// or risky:LOW|MEDIUM|HIGH; it returns the policy as set.
-func (cf confirmer) Policy(ctx context.Context, policy string) (string, error) {
-	p, err := agentserver.ParsePolicy(policy)
-	if err != nil {
-		return "", err
-	}
-	return p.String(), cf.c.SetConfirmationPolicy(ctx, cf.id, p)
-}
-
 // fleetGuardAct stops a fleet's conversation for a tripped guard: one of
 // an agent-server through that server (with its session key); a Cloud or
 // local one is not stopped from the fleet (a Cloud conversation's server

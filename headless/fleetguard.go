@@ -8,7 +8,6 @@ import (
 	"ohwatch/fleet"
 	"ohwatch/guard"
 	"ohwatch/model"
-	"ohwatch/reducer"
 )
 
 // FleetAct stops one conversation of a fleet for a tripped pause or
@@ -16,21 +15,18 @@ import (
 // why it was not done.
 type FleetAct func(ctx context.Context, ref model.ConversationRef, action guard.Action) (string, error)
 
-// fleetGuards are a fleet watch's guards, one Set per conversation.
+// fleetGuards are a fleet watch's guards.
 type fleetGuards struct {
-	per map[model.ConversationRef]*convGuards
-	// stopped are the conversations a guard stopped, until they run again.
-	stopped map[model.ConversationRef]*convGuards
+	judge *guard.Fleet
+	// stopped are the conversations a guard stopped, until they run again
+	// after pausing, with the guard that did.
+	stopped map[model.ConversationRef]*guardStop
 }
 
-// convGuards are one conversation's guards and the fold they judge: its
-// events in arrival order, each once.
-type convGuards struct {
-	set   *guard.Set
-	state reducer.State
-	ids   model.IDSet
-	// stopped is the guard that stopped the run, until it runs again.
-	stopped *guard.Report
+// guardStop is a run a guard stopped.
+type guardStop struct {
+	by     guard.Report
+	paused bool // the pause has been seen
 }
 
 // fleetGuardLine is the JSON of a trip in a fleet.
@@ -49,6 +45,11 @@ type fleetGuardLine struct {
 	Result     string  `json:"result"`
 }
 
+// active reports whether a run is in progress.
+func active(status string) bool {
+	return status == model.StatusRunning || status == model.StatusWaitingForConfirmation
+}
+
 // guardUpdates evaluates the guards over the events of ups and returns a
 // line per trip. Only a conversation still running when its events are in
 // is acted on and reported: a guard in a fleet is a watchdog over runs in
@@ -57,63 +58,43 @@ func (w *FleetWatch) guardUpdates(ups []model.FleetUpdate) []string {
 	if len(w.opts.Guards) == 0 {
 		return nil
 	}
-	if w.guards.per == nil {
-		w.guards.per = map[model.ConversationRef]*convGuards{}
-		w.guards.stopped = map[model.ConversationRef]*convGuards{}
+	g := &w.guards
+	if g.judge == nil {
+		g.judge, g.stopped = guard.NewFleet(w.opts.Guards), map[model.ConversationRef]*guardStop{}
 	}
 	var lines []string
-	for i := range ups {
-		u := &ups[i]
-		if u.Ref.ID == "" || len(u.Batch.Events) == 0 {
+	for _, rep := range g.judge.Apply(ups) {
+		if rep.Kind == guard.CannotJudge || !active(rep.Status) {
 			continue
 		}
-		g := w.guards.per[u.Ref]
-		if g == nil {
-			g = &convGuards{set: guard.New(w.opts.Guards), state: reducer.Initial(nil, 0)}
-			w.guards.per[u.Ref] = g
-		}
-		var trips []guard.Report
-		for _, ev := range u.Batch.Events {
-			if !g.ids.Add(ev.ID) {
-				continue
-			}
-			n := g.state.Applied
-			g.state = reducer.Apply(g.state, ev)
-			trips = append(trips, g.set.Observe(n, ev, &g.state)...)
-		}
-		active := g.state.Status == model.StatusRunning || g.state.Status == model.StatusWaitingForConfirmation
-		if g.stopped != nil && g.state.Status == model.StatusRunning {
-			g.stopped = nil // resumed: the guards re-armed
-			delete(w.guards.stopped, u.Ref)
-			w.outcomes[u.Ref] = fleet.OutcomeRunning
-		}
-		for _, rep := range trips {
-			if rep.Kind == guard.CannotJudge || !active {
-				continue
-			}
-			lines = append(lines, w.fleetTrip(u.Ref, g, rep))
-			if g.stopped != nil {
-				w.guards.stopped[u.Ref] = g
-			}
-		}
+		lines = append(lines, w.fleetTrip(rep))
 	}
 	// A run a guard stopped keeps that outcome while it stays paused,
-	// whatever later updates of its row say.
-	for ref, g := range w.guards.stopped {
-		if g.stopped != nil && g.state.Status == model.StatusPaused {
+	// whatever later updates of its row say; resumed, its guards re-armed.
+	for ref, stop := range g.stopped {
+		switch g.judge.Status(ref) {
+		case model.StatusPaused:
+			stop.paused = true
 			w.outcomes[ref] = fleet.OutcomeGuard
+		case model.StatusRunning:
+			if stop.paused {
+				delete(g.stopped, ref)
+				w.outcomes[ref] = fleet.OutcomeRunning
+			}
 		}
 	}
 	return lines
 }
 
 // fleetTrip acts on one trip and returns its line.
-func (w *FleetWatch) fleetTrip(ref model.ConversationRef, g *convGuards, rep guard.Report) string {
+func (w *FleetWatch) fleetTrip(rep guard.FleetReport) string {
+	ref := rep.Ref
 	result := "notified"
+	by, stopped := w.guards.stopped[ref]
 	switch {
 	case !rep.Rule.Action.Stops():
-	case g.stopped != nil:
-		result = "not sent: guard " + g.stopped.Rule.Text + " already stopped the run"
+	case stopped:
+		result = "not sent: guard " + by.by.Rule.Text + " already stopped the run"
 	case w.opts.Act == nil:
 		result = "not sent: this source has no controls"
 	default:
@@ -125,26 +106,22 @@ func (w *FleetWatch) fleetTrip(ref model.ConversationRef, g *convGuards, rep gua
 		if err != nil {
 			res = "failed: " + err.Error()
 		} else {
-			g.stopped = &rep
+			w.guards.stopped[ref] = &guardStop{by: rep.Report}
 		}
 		result = res
 	}
 	result = model.SanitizeLine(result)
 	id, source := model.SanitizeLine(ref.ID), fleet.SourceLabel(ref)
 	if w.opts.JSON {
-		return jsonGuardLine(fleetGuardLine{Type: "guard", Source: source, SourceKind: ref.Kind.String(), ID: id,
+		b, err := json.Marshal(fleetGuardLine{Type: "guard", Source: source, SourceKind: ref.Kind.String(), ID: id,
 			Rule: model.SanitizeLine(rep.Rule.Text), Metric: string(rep.Rule.Metric), Value: rep.Value, Limit: rep.Limit,
 			Action: string(rep.Rule.Action), Index: rep.Index, EventID: model.SanitizeLine(rep.EventID), Result: result})
+		if err != nil {
+			return ""
+		}
+		return string(b) + "\n"
 	}
 	return fmt.Sprintf("  !! %s  guard %s tripped at event %d: %s %s > %s → %s: %s  [%s]\n", id, model.SanitizeLine(rep.Rule.Text),
 		rep.Index, rep.Rule.Metric, guard.Format(rep.Rule.Metric, rep.Value), guard.Format(rep.Rule.Metric, rep.Limit),
 		rep.Rule.Action, result, source)
-}
-
-func jsonGuardLine(v fleetGuardLine) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(b) + "\n"
 }
