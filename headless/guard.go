@@ -165,7 +165,11 @@ func (w *watcher) guardDecide(s reducer.State) (Result, bool) {
 	case w.guard.failed != nil:
 		return Result{Exit: ExitGuard, Status: s.Status, Reason: fmt.Sprintf("%s tripped, but stopping the run failed: %v", stop.Rule.Text, w.guard.failed)}, true
 	case s.Status == model.StatusPaused:
-		return Result{Exit: ExitGuard, Status: s.Status, Confirmed: s.StatusConfirmed, Reason: fmt.Sprintf("%s %s the run at event %d", stop.Rule.Text, pastOf(stop.Rule.Action), stop.Index)}, true
+		// The snapshot that confirms the pause often came in the same
+		// batch as the per-field paused that ends the watch.
+		l := w.log.Latest()
+		confirmed := s.StatusConfirmed || (l.Status == model.StatusPaused && l.StatusConfirmed)
+		return Result{Exit: ExitGuard, Status: s.Status, Confirmed: confirmed, Reason: fmt.Sprintf("%s %s the run at event %d", stop.Rule.Text, pastOf(stop.Rule.Action), stop.Index)}, true
 	}
 	return Result{}, false
 }
