@@ -50,6 +50,7 @@ func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 		}
 	}
 	w.printed = n
+	w.guardHeld(prev)
 	return w.decide(ctx, prev)
 }
 
@@ -94,6 +95,7 @@ func (w *watcher) printRecording() reducer.State {
 func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
 	marks := marksOf(i, ev, cur)
 	w.p.event(i, ev, marks)
+	defer w.guardEvent(i, ev, cur)
 	su, isState := ev.Body.(*model.StateUpdate)
 	changed := cur.Status != prev.Status || cur.StatusConfirmed != prev.StatusConfirmed
 	snapshot := isState && su.FullState && su.ExecutionStatus != ""
@@ -148,6 +150,9 @@ func shapeOf(ev model.Event, s reducer.State) string {
 
 // decide applies the terminal-state rules to the latest state.
 func (w *watcher) decide(ctx context.Context, s reducer.State) (Result, bool) {
+	if r, done := w.guardDecide(s); done {
+		return r, true
+	}
 	switch s.Status {
 	case model.StatusError:
 		return Result{Exit: ExitError, Status: s.Status, Confirmed: true}, true
@@ -275,6 +280,9 @@ func (w *watcher) feedEnded() Result {
 		return w.noTerminal("the stream ended")
 	}
 	s := w.printRecording()
+	if r, stopped := w.guardDryRun(s); stopped {
+		return r
+	}
 	v := s.Verdict(true)
 	code, terminal := exitForStatus(s.Status)
 	if !terminal {

@@ -9,6 +9,7 @@ import (
 
 	"ohwatch/fleet"
 	"ohwatch/format"
+	"ohwatch/guard"
 	"ohwatch/model"
 )
 
@@ -67,6 +68,11 @@ type FleetOptions struct {
 	// SourcesReported says the caller reports the sources' own state
 	// (their updates are folded, not printed).
 	SourcesReported bool
+	// Guards are evaluated on every conversation, each on its own, after
+	// each of its events; Act stops a conversation a pause or interrupt
+	// guard tripped on (nil: every trip is reported, nothing is sent).
+	Guards []guard.Rule
+	Act    FleetAct
 }
 
 // FleetWatch prints one line per status change of any conversation of a
@@ -79,6 +85,8 @@ type FleetWatch struct {
 	outcomes map[model.ConversationRef]fleet.Outcome
 	// sourceConn is the last connection state printed for each source.
 	sourceConn map[string]model.ConnState
+	guards     fleetGuards
+	ctx        context.Context // for Act; set by RunFleet
 }
 
 // NewFleetWatch returns a watch over an empty fleet.
@@ -120,6 +128,7 @@ func (w *FleetWatch) Handle(ups []model.FleetUpdate) (lines []string, done bool,
 	if !w.opts.SourcesReported {
 		lines = append(lines, w.sourceLines()...)
 	}
+	lines = append(lines, w.guardUpdates(ups)...)
 	if code, done = w.decide(); done {
 		lines = append(lines, w.resultLine(code, ""))
 	}
@@ -274,6 +283,8 @@ func exitForOutcome(o fleet.Outcome) int {
 		return ExitError
 	case fleet.OutcomeStuck:
 		return ExitStuck
+	case fleet.OutcomeGuard:
+		return ExitGuard
 	}
 	return ExitNoTerminal
 }
@@ -334,7 +345,7 @@ func (w *FleetWatch) endedLine(r fleet.Row) string {
 // exit code.
 func (w *FleetWatch) resultLine(code int, reason string) string {
 	counts := map[string]int{}
-	order := []fleet.Outcome{fleet.OutcomeError, fleet.OutcomeStuck, fleet.OutcomeNone, fleet.OutcomeFinished, fleet.OutcomeRunning}
+	order := []fleet.Outcome{fleet.OutcomeError, fleet.OutcomeStuck, fleet.OutcomeGuard, fleet.OutcomeNone, fleet.OutcomeFinished, fleet.OutcomeRunning}
 	for _, ref := range w.f.Refs() {
 		counts[w.outcomes[ref].String()]++
 	}
@@ -387,6 +398,7 @@ func jsonLine(v fleetLine) string {
 // when it has an ExitCode method, as Run does). Lines are written once per slice.
 func RunFleet(ctx context.Context, feed <-chan []model.FleetUpdate, out io.Writer, opts FleetOptions) int {
 	w := NewFleetWatch(opts)
+	w.ctx = ctx
 	write := func(lines []string) {
 		if len(lines) > 0 {
 			io.WriteString(out, strings.Join(lines, ""))
