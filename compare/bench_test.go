@@ -11,7 +11,7 @@ import (
 func runOf(tb testing.TB, name string, n int, seed int64) *Run {
 	log := reducer.NewLog(nil, 0)
 	log.Append(testevents.Generated(tb, n, seed)...)
-	r := NewRun(Side{Name: name, Log: log, Tip: -1, Ended: true})
+	r := NewRun(Side{Name: name, Log: log, Ended: true})
 	r.Update()
 	return r
 }

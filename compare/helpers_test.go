@@ -19,7 +19,7 @@ func loadRun(tb testing.TB, name, path string) *Run {
 	}
 	log := reducer.NewLog(conv.Base, conv.EventFiles)
 	log.Append(conv.Events...)
-	return NewRun(Side{Name: name, Title: conv.Title, Source: path, ConversationID: conv.ID, Log: log, Tip: -1, Ended: true})
+	return NewRun(Side{Name: name, Title: conv.Title, Source: path, ConversationID: conv.ID, Log: log, Ended: true})
 }
 
 // forkMeta is what a fork's meta.json says of where it came from.

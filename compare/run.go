@@ -12,9 +12,11 @@ type Side struct {
 	// Title, Source and ConversationID say what the side is.
 	Title, Source, ConversationID string
 	Log                           *reducer.Log
-	// Tip picks the path compared: the path to this event; -1 (or an
-	// index out of range) compares HEAD's path.
-	Tip int
+	// Through picks the path compared: the branch through the event with
+	// this id (a fork's parent is compared along the branch it was forked
+	// from, wherever HEAD went since); "" or an id not (yet) in the log
+	// compares HEAD's path.
+	Through string
 	// Ended says the side is a recording that has ended (nothing more can
 	// arrive): its last status is final.
 	Ended bool
@@ -35,10 +37,12 @@ func NewRun(side Side) *Run {
 // it reports whether any step was added or changed.
 func (r *Run) Update() bool { return r.steps.Update() }
 
-// Path is the path compared: to Tip, else HEAD's.
+// Path is the path compared: the branch through Through, else HEAD's.
 func (r *Run) Path() reducer.Path {
-	if r.Tip >= 0 && r.Tip < r.Log.Len() {
-		return r.Log.Path(r.Log.Tip(r.Tip))
+	if r.Through != "" {
+		if i, ok := r.Log.IndexOf(r.Through); ok {
+			return r.Log.Path(r.Log.Tip(i))
+		}
 	}
 	return r.Log.HeadPath()
 }
