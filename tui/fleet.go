@@ -101,6 +101,8 @@ type Fleet struct {
 	// stopped (esc) carries an older one and is dropped.
 	openGen int
 	flash   string
+	// marked are the conversations marked to compare (fleet_compare.go).
+	marked []model.ConversationRef
 }
 
 // fleetStatuses are the statuses f cycles through: all, those needing
@@ -220,6 +222,8 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		return f.tick()
 	case fleetOpenedMsg:
 		return f.show(msg)
+	case fleetCompareMsg:
+		return f.showCompare(msg)
 	case tea.KeyPressMsg:
 		return f.key(msg)
 	case tea.PasteMsg:
@@ -330,6 +334,10 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Open):
 		return f.open()
+	case key.Matches(msg, k.Mark):
+		f.toggleMark()
+	case key.Matches(msg, k.Compare):
+		return f.compareMarked()
 	}
 	return nil
 }

@@ -32,6 +32,9 @@ type FleetKeyMap struct {
 	// CancelOpen stops opening (or resuming) a conversation that is
 	// taking long: a slow server, a sandbox that does not come up.
 	CancelOpen key.Binding
+	// Mark marks a conversation to compare; Compare compares the two
+	// marked.
+	Mark, Compare key.Binding
 }
 
 // DefaultFleetKeyMap returns the bindings the README documents.
@@ -63,6 +66,8 @@ func DefaultFleetKeyMap() FleetKeyMap {
 		ReadOnly:  b("n/esc", "open the stored events read-only", "n", "esc"),
 		// esc while a conversation is being opened or resumed.
 		CancelOpen: b("esc", "stop opening (while opening)", "esc"),
+		Mark:       b("m", "mark to compare (two)", "m"),
+		Compare:    b("c", "compare the two marked", "c"),
 	}
 }
 
@@ -75,7 +80,7 @@ func (k FleetKeyMap) ShortHelp() []key.Binding {
 func (k FleetKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Down, k.Up, k.Top, k.Bottom, k.PageDown, k.PageUp},
-		{k.Open, k.Resume, k.ReadOnly, k.CancelOpen, k.Seen, k.Sort, k.Reverse, k.Group},
+		{k.Open, k.Resume, k.ReadOnly, k.CancelOpen, k.Seen, k.Sort, k.Reverse, k.Group, k.Mark, k.Compare},
 		{k.Filter, k.Status, k.Back, k.Help, k.Quit, k.Interrupt},
 	}
 }

@@ -276,6 +276,8 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return m.askBranch()
 	case key.Matches(msg, m.keys.OpenLink):
 		return m.askOpenLink()
+	case key.Matches(msg, m.keys.CompareParent):
+		return m.askCompareParent()
 	default:
 		return nil
 	}
