@@ -2,6 +2,9 @@ package compare
 
 import (
 	"testing"
+	"time"
+
+	"ohwatch/gen"
 
 	"ohwatch/internal/testevents"
 	"ohwatch/reducer"
@@ -46,4 +49,40 @@ func benchAlign(b *testing.B, a, x []Step) {
 		Align(a, x)
 	}
 	b.ReportMetric(float64((threadCPU()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkAlignLarge aligns two runs of 300,000 events each (about
+// 100,000 steps a side), two seeds of the generator.
+func BenchmarkAlignLarge(b *testing.B) {
+	a := stepsOf(runOf(b, "A", 300000, 1), 1<<30)
+	other := stepsOf(runOf(b, "B", 300000, 2), 1<<30)
+	b.Run("different-runs", func(b *testing.B) { benchAlign(b, a, other) })
+}
+
+// BenchmarkOpen100k opens a comparison of two 100,000-event recordings
+// (a generated conversation and a fork of it, read from disk) against
+// opening both alone: each iteration reads and folds both recordings
+// (open-ms), then lines them up and builds the report (compare-ms);
+// x-open is the whole over the opening alone.
+func BenchmarkOpen100k(b *testing.B) {
+	dirs, err := gen.WriteRoot(b.TempDir(), gen.Options{Events: 100000, Seed: 5, Forks: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var open, cmp time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		a, f := loadRun(b, "A", dirs[0]), loadRun(b, "B", dirs[1])
+		t1 := time.Now()
+		r := NewReport(Compare(a, f))
+		t2 := time.Now()
+		if r.SharedUntilEventID == nil {
+			b.Fatal("a fork shares nothing with its parent")
+		}
+		open, cmp = open+t1.Sub(t0), cmp+t2.Sub(t1)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(open.Milliseconds())/n, "open-ms")
+	b.ReportMetric(float64(cmp.Milliseconds())/n, "compare-ms")
+	b.ReportMetric(float64(open+cmp)/float64(open), "x-open")
 }

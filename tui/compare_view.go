@@ -358,9 +358,9 @@ func (c *Compare) footer(w int) string {
 	if c.detail != nil {
 		keys = []key.Binding{shortly(c.keys.Down, "j/k", "scroll"), shortly(c.keys.Back, "esc", "close"), c.keys.Help, c.keys.Quit}
 	}
-	quit := keys[len(keys)-1]
-	if !c.atRoot {
-		quit = shortly(quit, "q", "back")
+	quit := shortly(keys[len(keys)-1], "q", "back")
+	if c.atRoot {
+		quit = shortly(quit, "q", "quit")
 	}
 	tail := h.ShortHelpView([]key.Binding{keys[len(keys)-2], quit})
 	h.SetWidth(max(w-textWidth(tail)-2, 0))
