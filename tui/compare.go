@@ -91,6 +91,9 @@ type compareRows struct {
 	*compare.Comparison
 	lastA, lastB []int32
 	diffs        []int32 // the rows that are not the same, in order
+	// endA and endB are the last rows holding a step of each side, -1
+	// for none: a side still streaming has not got past its end.
+	endA, endB int
 }
 
 // Messages of the compare screen's commands.
@@ -152,6 +155,14 @@ func (c *Compare) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// streaming reports whether side (0 A, 1 B) may still grow.
+func (c *Compare) streaming(side int) bool {
+	if side == 0 {
+		return !c.doneA || c.opts.A.Live
+	}
+	return !c.doneB || c.opts.B.Live
+}
+
 // polls reports whether a side grows without a feed of the screen's own.
 func (c *Compare) polls() bool {
 	return (c.opts.A.Feed == nil && c.opts.A.Live) || (c.opts.B.Feed == nil && c.opts.B.Live)
@@ -202,14 +213,14 @@ func (c *Compare) align() tea.Cmd {
 
 // newCompareRows indexes an alignment for the screen.
 func newCompareRows(cmp *compare.Comparison) *compareRows {
-	r := &compareRows{Comparison: cmp, lastA: make([]int32, len(cmp.Rows)), lastB: make([]int32, len(cmp.Rows))}
+	r := &compareRows{Comparison: cmp, lastA: make([]int32, len(cmp.Rows)), lastB: make([]int32, len(cmp.Rows)), endA: -1, endB: -1}
 	la, lb := int32(-1), int32(-1)
 	for k, row := range cmp.Rows {
 		if row.A >= 0 {
-			la = int32(row.A)
+			la, r.endA = int32(row.A), k
 		}
 		if row.B >= 0 {
-			lb = int32(row.B)
+			lb, r.endB = int32(row.B), k
 		}
 		r.lastA[k], r.lastB[k] = la, lb
 		if row.Op != compare.Same {

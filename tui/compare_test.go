@@ -174,6 +174,10 @@ func TestCompareFollowsALiveSide(t *testing.T) {
 	if c.cmp.OnlyA != len(c.cmp.StepsA) || len(c.cmp.StepsB) != 0 {
 		t.Fatalf("with B empty: %+v", c.cmp.Counts)
 	}
+	// B has taken no step yet: that is not a divergence.
+	if head := strings.Join(c.headerLines(200), "\n"); !strings.Contains(head, "no divergence so far") {
+		t.Errorf("a side that has not started reads as diverged:\n%s", head)
+	}
 	var evs []model.Event
 	for i := range full.Len() {
 		evs = append(evs, full.Event(i))

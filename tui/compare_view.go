@@ -89,8 +89,15 @@ func (c *Compare) headerLines(w int) []string {
 			shared = "shared until event " + strconv.Itoa(c.cmp.SharedUntil) + " (" + shortID(c.cmp.SharedUntilID) + ")"
 		}
 		div := s.OK.Render("no divergence")
-		if c.cmp.FirstDiff >= 0 {
-			div = s.Warn.Render(s.Glyphs.MarkBranch + " diverges at row " + strconv.Itoa(c.cmp.FirstDiff))
+		switch first := c.cmp.FirstDiff; {
+		case first < 0:
+		case first > c.cmp.endB && c.streaming(1):
+			// B ran out of steps, and more may come: not a divergence yet.
+			div = s.Info.Render("no divergence so far: B has not got past row " + strconv.Itoa(c.cmp.endB))
+		case first > c.cmp.endA && c.streaming(0):
+			div = s.Info.Render("no divergence so far: A has not got past row " + strconv.Itoa(c.cmp.endA))
+		default:
+			div = s.Warn.Render(s.Glyphs.MarkBranch + " diverges at row " + strconv.Itoa(first))
 		}
 		counts := fmt.Sprintf("same %d · changed %d · only A %d · only B %d", c.cmp.Same, c.cmp.Changed, c.cmp.OnlyA, c.cmp.OnlyB)
 		sum = shared + s.Muted.Render(" · ") + div + s.Muted.Render(" · ") + counts
