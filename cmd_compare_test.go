@@ -198,3 +198,47 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// `compare URL#FORK` of a fork made on an agent-server finds its parent
+// on the same server and shares everything up to the fork point.
+func TestCompareAgentServerFork(t *testing.T) {
+	path := trajectory(t, "creating_agent_plan")
+	conv, err := files.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve.New(serve.Options{Speed: 0, FinishConfirmDelay: 1})
+	id := "3b7f2ccc343c43749a75342cea50f197"
+	srv.Add(id, conv.Base, conv.Events)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url, err := srv.Start(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	awaitFinished(t, ctx, url, "", id)
+	// The fork point: an action in the middle of the conversation.
+	var point string
+	for _, ev := range conv.Events[len(conv.Events)/2:] {
+		if ev.Kind == "ActionEvent" {
+			point = ev.ID
+			break
+		}
+	}
+	c, err := agentserver.New(url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork, err := c.Fork(ctx, id, point, "a fork", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := compareJSON(t, nil, url+"#"+fork)
+	if doc.SharedUntil == nil || *doc.SharedUntil != point {
+		t.Fatalf("shared_until_event_id %v, want the fork point %q", doc.SharedUntil, point)
+	}
+	if code, _, errs := runCmd(t, nil, "compare", url+"#"+id); code != exitUsage || !strings.Contains(errs, "forked from no other") {
+		t.Fatalf("compare of a conversation that is no fork: exit %d, %s", code, errs)
+	}
+}
