@@ -38,16 +38,17 @@ type environment struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"demo":    {"replay the built-in demo conversation live, over a real WebSocket", runDemo},
-		"watch":   {"watch an agent-server conversation live: watch URL --conversation ID", runWatch},
-		"cloud":   {"start or attach to an OpenHands Cloud conversation and watch it", runCloud},
-		"replay":  {"replay a recorded conversation (SDK dir, seed layout, JSONL, trajectory zip)", runReplay},
-		"ls":      {"list conversations of a local root or of an agent-server", runList},
-		"fleet":   {"watch every conversation at once: local roots, agent-servers, cloud", runFleet},
-		"state":   {"print the derived state after the first N events: state PATH [--at N] [--json]", runState},
-		"export":  {"export a conversation: export PATH --format md|json|jsonl|otlp", runExport},
-		"serve":   {"serve a recording through the agent-server protocol: serve PATH [--addr A] [--speed X]", runServe},
-		"gen":     {"generate a realistic conversation: gen DIR --events N [--seed S] [--jsonl]", runGen},
+		"demo":   {"replay the built-in demo conversation live, over a real WebSocket", runDemo},
+		"watch":  {"watch an agent-server conversation live: watch URL --conversation ID", runWatch},
+		"cloud":  {"start or attach to an OpenHands Cloud conversation and watch it", runCloud},
+		"replay": {"replay a recorded conversation (SDK dir, seed layout, JSONL, trajectory zip)", runReplay},
+		"ls":     {"list conversations of a local root or of an agent-server", runList},
+		"fleet":  {"watch every conversation at once: local roots, agent-servers, cloud", runFleet},
+		"state":  {"print the derived state after the first N events: state PATH [--at N] [--json]", runState},
+		"export": {"export a conversation: export PATH --format md|json|jsonl|otlp", runExport},
+		"serve":  {"serve a recording through the agent-server protocol: serve PATH [--addr A] [--speed X]", runServe},
+		"gen":    {"generate a realistic conversation: gen DIR --events N [--seed S] [--jsonl]", runGen},
+
 		"compare": {"compare two runs step by step: compare A B [--json|--md], or compare FORK", runCompare},
 	}
 }
