@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -12,57 +9,61 @@ import (
 	"ohwatch/reducer"
 )
 
-// compareRoot is a generated conversation and a fork of it, written once
-// per test binary: the compare screen's fixture.
+// compareRoot is a generated conversation and a fork of it, written to
+// the first caller's temporary directory and read once per test binary:
+// the compare screen's fixture, kept in memory.
 var compareRoot struct {
-	once sync.Once
-	dirs []string
-	err  error
+	once  sync.Once
+	convs map[string]*files.Conversation
+	err   error
 }
 
-// compareFixtureDirs are the parent's and the fork's directories.
+// compareFixtureDirs names the fixture's two recordings, the parent's and
+// the fork's, for loadedLog and forkPoint.
 func compareFixtureDirs(t *testing.T) []string {
 	t.Helper()
 	compareRoot.once.Do(func() {
-		root, err := os.MkdirTemp("", "ohwatch-compare-fixture")
+		dirs, err := gen.WriteRoot(t.TempDir(), gen.Options{Events: 300, Seed: 7, Forks: 1})
 		if err != nil {
 			compareRoot.err = err
 			return
 		}
-		compareRoot.dirs, compareRoot.err = gen.WriteRoot(root, gen.Options{Events: 300, Seed: 7, Forks: 1})
+		compareRoot.convs = map[string]*files.Conversation{}
+		for k, name := range []string{"parent", "fork"} {
+			conv, err := files.Load(dirs[k])
+			if err != nil {
+				compareRoot.err = err
+				return
+			}
+			compareRoot.convs[name] = conv
+		}
 	})
 	if compareRoot.err != nil {
 		t.Fatal(compareRoot.err)
 	}
-	return compareRoot.dirs
+	return []string{"parent", "fork"}
 }
 
-// loadedLog reads a recording into a log.
-func loadedLog(t *testing.T, dir string) *reducer.Log {
+// loadedLog is a fresh log of the fixture's recording name.
+func loadedLog(t *testing.T, name string) *reducer.Log {
 	t.Helper()
-	conv, err := files.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	compareFixtureDirs(t)
+	conv := compareRoot.convs[name]
 	log := reducer.NewLog(conv.Base, conv.EventFiles)
 	log.Append(conv.Events...)
 	return log
 }
 
-// forkPoint is the event a fork directory's meta.json says it was made at.
-func forkPoint(t *testing.T, dir string) string {
+// forkPoint is the event the fixture's fork was made at, as its meta.json
+// says.
+func forkPoint(t *testing.T, name string) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
-	if err != nil {
-		t.Fatal(err)
+	compareFixtureDirs(t)
+	point := compareRoot.convs[name].ForkedFromEvent
+	if point == "" {
+		t.Fatalf("%s names no fork point", name)
 	}
-	var m struct {
-		ForkedFromEventID string `json:"forked_from_event_id"`
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m.ForkedFromEventID
+	return point
 }
 
 // compareFixture is the compare screen of the fixture's parent (A) and
