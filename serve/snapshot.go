@@ -69,12 +69,6 @@ func newTemplate(base *model.BaseState, dashedID string) *template {
 	return t
 }
 
-// encode returns the state: the static members, then the dynamic ones
-// (the base's, overridden by set), as one JSON object.
-func (t *template) encode(set map[string]json.RawMessage) []byte {
-	return t.appendTo(make([]byte, 0, t.size()), set)
-}
-
 // encodeInfo returns ConversationInfo: its unchanging members, then the
 // dynamic ones (the base's, overridden by set).
 func (t *template) encodeInfo(set map[string]json.RawMessage) []byte {

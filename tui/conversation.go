@@ -267,6 +267,8 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.navigateDone(msg)
 	case linkOpenedMsg:
 		return m.linkOpened(msg)
+	case parentOpenedMsg:
+		return m.parentOpened(msg)
 	case exportDoneMsg:
 		if msg.err != nil {
 			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))

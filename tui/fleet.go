@@ -116,6 +116,8 @@ type Fleet struct {
 	ask fleetAsk
 	// guards are where FleetOptions.Guards stand (fleet_guard.go).
 	guards tableGuards
+	// marked are the conversations marked to compare (fleet_compare.go).
+	marked []model.ConversationRef
 }
 
 // fleetStatuses are the statuses f cycles through: all, those needing
@@ -239,6 +241,8 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		f.flash = msg.text
 	case fleetGuardDoneMsg:
 		f.guardDone(msg)
+	case fleetCompareMsg:
+		return f.showCompare(msg)
 	case tea.KeyPressMsg:
 		return f.key(msg)
 	case tea.PasteMsg:
@@ -358,6 +362,10 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		return f.open()
 	case key.Matches(msg, k.PauseAll):
 		return f.pauseAll()
+	case key.Matches(msg, k.Mark):
+		f.toggleMark()
+	case key.Matches(msg, k.Compare):
+		return f.compareMarked()
 	default:
 		if what, ok := k.fleetControlOf(msg); ok {
 			return f.controlKey(what)

@@ -39,6 +39,9 @@ type FleetKeyMap struct {
 	// the message field's.
 	PauseRun, ResumeRun, InterruptRun, Message, Policy, PauseAll key.Binding
 	Confirm, PolicyPick, SendMessage, RunToggle                  key.Binding
+	// Mark marks a conversation to compare; Compare compares the two
+	// marked.
+	Mark, Compare key.Binding
 }
 
 // DefaultFleetKeyMap returns the bindings the README documents.
@@ -82,6 +85,8 @@ func DefaultFleetKeyMap() FleetKeyMap {
 		PolicyPick:   b("C 1-5", "pick a policy", "1", "2", "3", "4", "5"),
 		SendMessage:  b("M enter", "send the message (runs the agent)", "enter"),
 		RunToggle:    b("M tab", "run on it, or append only", "tab"),
+		Mark:         b("m", "mark to compare (two)", "m"),
+		Compare:      b("c", "compare the two marked", "c"),
 	}
 }
 
@@ -94,7 +99,7 @@ func (k FleetKeyMap) ShortHelp() []key.Binding {
 func (k FleetKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Down, k.Up, k.Top, k.Bottom, k.PageDown, k.PageUp},
-		{k.Open, k.Resume, k.ReadOnly, k.CancelOpen, k.Seen, k.Sort, k.Reverse, k.Group},
+		{k.Open, k.Resume, k.ReadOnly, k.CancelOpen, k.Seen, k.Sort, k.Reverse, k.Group, k.Mark, k.Compare},
 		{k.Filter, k.Status, k.Back, k.Help, k.Quit, k.Interrupt},
 		// The keys inside a control's question and the message field are
 		// named by the question itself.

@@ -245,6 +245,7 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 	case r.Ref == f.opening:
 		title = "opening… " + title
 	}
+	title = f.compareMark(r.Ref) + title
 	mark := " "
 	if r.Attn != fleet.NoAttention {
 		mark = "!"

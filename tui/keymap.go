@@ -63,6 +63,9 @@ type KeyMap struct {
 	// SendMessage sends the message field's text; RunToggle switches
 	// between sending with run and appending only.
 	SendMessage, RunToggle key.Binding
+	// CompareParent compares a fork with the conversation it was forked
+	// from, from the fork point.
+	CompareParent key.Binding
 	// Quit goes back one screen, and quits at the root; Interrupt ends
 	// the program as SIGINT does (exit 130), or cancels an open prompt.
 	Help, Quit, Interrupt key.Binding
@@ -132,6 +135,7 @@ func DefaultKeyMap() KeyMap {
 		Branches:       b("B", "branches here: show one", "B"),
 		Choose:         b("B/O 1-9", "show that branch, open that one", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		OpenLink:       b("O", "open the fork/sub-conversation made here", "O"),
+		CompareParent:  b("D", "compare this fork with its parent", "D"),
 		Navigate:       b("H", "move HEAD to this event", "H"),
 		PauseRun:       b("p", "pause the agent (after its LLM call)", "p"),
 		ResumeRun:      b("R", "resume the agent (run)", "R"),
@@ -152,7 +156,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink, k.CompareParent}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},

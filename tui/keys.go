@@ -280,6 +280,8 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		// Matched even while disabled, so a refusal says why.
 		what, _ := m.keys.controlOf(msg)
 		return m.controlKey(what)
+	case key.Matches(msg, m.keys.CompareParent):
+		return m.askCompareParent()
 	default:
 		return nil
 	}
