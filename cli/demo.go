@@ -70,7 +70,8 @@ func runDemo(ctx context.Context, env *session.Env, o session.Options, logger *s
 		Key:                key,
 		Speed:              speed,
 		Logger:             logger,
-		ConfirmHold:        time.Duration(float64(6*time.Second) / speed),
+		ConfirmHold:        demoHold(o.Headless, speed),
+		OnHoldPassed:       demoHoldPassed(env),
 		FinishConfirmDelay: time.Duration(float64(1500*time.Millisecond) / speed),
 		Continue:           generatedContinuation,
 	})

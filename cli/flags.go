@@ -22,8 +22,9 @@ type viewFlags struct {
 	// noNotify turns off the bell and desktop notifications of the TUI.
 	noNotify bool
 	// theme picks the TUI's palette.
-	theme themeFlag
-	otlp  otlpFlags
+	theme  themeFlag
+	otlp   otlpFlags
+	guards guardFlag
 }
 
 func (v *viewFlags) bind(fs *pflag.FlagSet) {
@@ -35,6 +36,7 @@ func (v *viewFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&v.logFile, "log", "", "write diagnostics to `FILE` (the TUI never logs to the terminal)")
 	fs.BoolVar(&v.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when the agent needs you")
 	fs.Var(&v.theme, "theme", themeUsage)
+	fs.Var(&v.guards, "guard", guardUsage)
 	v.otlp.bind(fs)
 }
 
@@ -55,6 +57,7 @@ func (v *viewFlags) options(env *session.Env, secrets *model.Secrets) (session.O
 		Notify:       !v.noNotify,
 		OTLP:         v.otlp.options(),
 		Secrets:      secrets,
+		Guards:       v.guards.rules,
 	}
 	mode, err := v.theme.resolve(env.Getenv)
 	if err != nil && !o.Headless {

@@ -30,6 +30,7 @@ type fleetFlags struct {
 	theme    themeFlag
 	logFile  string
 	otlp     otlpFlags
+	guards   guardFlag
 }
 
 func newFleet(env *session.Env) *cobra.Command {
@@ -71,6 +72,7 @@ func newFleet(env *session.Env) *cobra.Command {
 	fs.Var(&ff.theme, "theme", themeUsage)
 	fs.StringVar(&ff.logFile, "log", "", "write diagnostics to `FILE` (the table never logs to the terminal)")
 	ff.otlp.bind(fs)
+	fs.Var(&ff.guards, "guard", guardUsage+"; in a fleet, each conversation on its own, and the watch goes on")
 	return cmd
 }
 
@@ -78,7 +80,7 @@ func newFleet(env *session.Env) *cobra.Command {
 // sources (the SOURCE arguments, or the defaults: the local root, and
 // Cloud when OH_API_KEY is set) and the fleet's options.
 func (ff *fleetFlags) options(env *session.Env, p []string) ([]string, session.FleetOptions, error) {
-	o := session.FleetOptions{JSON: ff.json, Interval: ff.interval, Notify: !ff.noNotify, OTLP: ff.otlp.options(), KeyFiles: ff.keys.byURL()}
+	o := session.FleetOptions{JSON: ff.json, Interval: ff.interval, Notify: !ff.noNotify, OTLP: ff.otlp.options(), KeyFiles: ff.keys.byURL(), Guards: ff.guards.rules}
 	u, err := headless.ParseUntil(ff.until)
 	if err != nil {
 		return nil, o, usageErr(err.Error(), "--until all waits for every conversation, --until any for the first to end")

@@ -99,7 +99,7 @@ func newRoot(env *session.Env) *cobra.Command {
 	root.Version = versionLine(version, readBuildInfo())
 	root.Flags().BoolP("version", "v", false, "print the version and the commit it was built from")
 	root.AddCommand(newDemo(env), newWatch(env), newCloud(env), newReplay(env), newList(env), newFleet(env),
-		newState(env), newExport(env), newServe(env), newGen(env), newVersion(env))
+		newState(env), newExport(env), newServe(env), newGen(env), newCompare(env), newVersion(env))
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
 		// -h prints where the flag package printed it: a command's help
 		// on stderr, ohwatch's own on stdout.

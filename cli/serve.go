@@ -21,7 +21,7 @@ import (
 )
 
 // serveUsage is the usage line of `ohwatch serve`.
-const serveUsage = "serve PATH [--addr 127.0.0.1:8000] [--speed X] [--confirm-hold 10s] [--stagger DURATION] [--loop] [--fault SPEC]..."
+const serveUsage = "serve PATH [--addr 127.0.0.1:8000] [--speed X] [--confirm-hold until-answered|DURATION] [--stagger DURATION] [--loop] [--fault SPEC]..."
 
 // serveConfig is what `ohwatch serve` was asked to do.
 type serveConfig struct {
@@ -62,6 +62,11 @@ func (v faultFlag) String() string {
 func (v faultFlag) Set(spec string) error { return serve.ParseFault(spec, v.f) }
 func (v faultFlag) Type() string          { return "SPEC" }
 
+// holdValue is --confirm-hold: until-answered or a duration.
+type holdValue struct{ *serve.HoldFlag }
+
+func (holdValue) Type() string { return "until-answered|DURATION" }
+
 func newServe(env *session.Env) *cobra.Command {
 	return serveCommand(func(cfg serveConfig) error {
 		ctx, stop := session.Interruptible()
@@ -73,7 +78,7 @@ func newServe(env *session.Env) *cobra.Command {
 // serveCommand is `ohwatch serve`, which hands what it was asked to do to
 // then once the arguments are checked.
 func serveCommand(then func(serveConfig) error) *cobra.Command {
-	var cfg serveConfig
+	cfg := serveConfig{confirmHold: serve.UntilAnswered}
 	cmd := &cobra.Command{
 		Use:   serveUsage,
 		Short: "serve a recording (or a root of several) through the agent-server protocol",
@@ -89,7 +94,7 @@ func serveCommand(then func(serveConfig) error) *cobra.Command {
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8000", "listen `address`")
 	fs.Float64Var(&cfg.speed, "speed", 1, "replay pace: 1 recorded, 10 ten times faster, 0 everything at once")
 	fs.StringVar(&cfg.logFile, "log", "", "write the server log to `FILE` (default: stderr)")
-	fs.DurationVar(&cfg.confirmHold, "confirm-hold", 10*time.Second, "at waiting_for_confirmation, wait up to this long for respond_to_confirmation before the recorded run goes on (not with --speed 0)")
+	fs.Var(holdValue{(*serve.HoldFlag)(&cfg.confirmHold)}, "confirm-hold", "at waiting_for_confirmation, wait for respond_to_confirmation until answered, as a real server does, or only this `DURATION` before accepting (said in the log; for tests); not with --speed 0")
 	fs.DurationVar(&cfg.stagger, "stagger", 0, "start each conversation of a root this `DURATION` after the one before (in the order listed); until its start a conversation is not listed, as one not yet created")
 	fs.BoolVar(&cfg.loop, "loop", false, "when a conversation's run ends, start it again as a new conversation (new id, fresh event ids, same content); the ended one stays listed")
 	fs.Var(faultFlag{&cfg.faults}, "fault", "inject a fault, to test a client against a misbehaving server (repeatable). `SPEC` is one of:\n"+serve.FaultSpecs)
@@ -99,8 +104,6 @@ func serveCommand(then func(serveConfig) error) *cobra.Command {
 // checkServe checks serve's arguments.
 func checkServe(cfg serveConfig, p []string) error {
 	switch {
-	case cfg.confirmHold < 0:
-		return usageErr(fmt.Sprintf("--confirm-hold must be 0 or more, not %s", cfg.confirmHold), "--confirm-hold 0 does not wait")
 	case cfg.speed < 0:
 		return usageErr(fmt.Sprintf("--speed must be 0 or more, not %g", cfg.speed), "--speed 0 sends everything at once")
 	case cfg.stagger < 0:

@@ -159,7 +159,7 @@ func TestServeConfirmHold(t *testing.T) {
 		args []string
 		want time.Duration
 	}{
-		{nil, 10 * time.Second},
+		{nil, serve.UntilAnswered},
 		{[]string{"--confirm-hold", "2m"}, 2 * time.Minute},
 		{[]string{"--confirm-hold", "0"}, 0},
 		{[]string{"--speed", "0"}, 0},
@@ -175,7 +175,7 @@ func TestServeConfirmHold(t *testing.T) {
 		}
 	}
 	code, _, errs := runCmd(t, nil, "serve", rec, "--confirm-hold", "-1s")
-	if code != exitUsage || !strings.Contains(errs, "--confirm-hold must be 0 or more") {
+	if code != exitUsage || !strings.Contains(errs, "not until-answered or a duration of 0 or more") {
 		t.Errorf("negative hold: exit %d, %s", code, errs)
 	}
 }

@@ -99,7 +99,7 @@ func rootHelp(w io.Writer, root *cobra.Command) {
 	fmt.Fprintln(w, "\nFlags: --version, -v prints the version and commit; -h, --help a command's flags.")
 	fmt.Fprintln(w, "\nExit codes: 0 confirmed finished, 1 error, 2 bad usage, 3 stuck,")
 	fmt.Fprintln(w, "4 could not connect / auth rejected / not found, 5 no terminal state,")
-	fmt.Fprintln(w, "6 --record could not write every event, 7 the TUI could not run,")
+	fmt.Fprintln(w, "6 --record could not write every event, 7 the TUI could not run, 8 a guard stopped the run,")
 	fmt.Fprintln(w, "130 interrupted (Ctrl-C, SIGINT), 143 SIGTERM, 129 SIGHUP.")
 }
 

@@ -4,8 +4,9 @@ import "ohwatch/model"
 
 // Outcome is how a conversation's run has ended, for a watch that waits on
 // a fleet. The values past OutcomeRunning are in order of how bad they
-// are: an error is worse than a stuck, a stuck worse than an end without
-// a terminal state, which is worse than a finished.
+// are: an error is worse than a stuck, a stuck worse than a run a guard
+// stopped, that worse than an end without a terminal state, which is worse
+// than a finished.
 type Outcome int
 
 // The outcomes.
@@ -21,6 +22,9 @@ const (
 	// OutcomeNone: nothing more can come and no terminal state was
 	// reached (the source ended or gave up, a paused sandbox).
 	OutcomeNone
+	// OutcomeGuard: a pause or interrupt guard stopped the run (the watch
+	// that holds the guards sets it; a row alone cannot tell).
+	OutcomeGuard
 	OutcomeStuck
 	OutcomeError
 )
@@ -34,6 +38,8 @@ func (o Outcome) String() string {
 		return "at rest"
 	case OutcomeNone:
 		return "none"
+	case OutcomeGuard:
+		return "stopped by a guard"
 	case OutcomeStuck:
 		return "stuck"
 	case OutcomeError:

@@ -61,6 +61,7 @@ func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 	if end != nil {
 		return *end, true
 	}
+	w.guardHeld(prev)
 	return w.decide(ctx, prev)
 }
 
@@ -105,6 +106,7 @@ func (w *watcher) printRecording() reducer.State {
 func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
 	marks := marksOf(i, ev, cur)
 	w.p.event(i, ev, marks)
+	defer w.guardEvent(i, ev, cur)
 	if isErrorEvent(ev) {
 		w.errorEvent = i
 	}
@@ -177,6 +179,9 @@ func (w *watcher) decide(ctx context.Context, s reducer.State) (Result, bool) {
 		// The run went on from the error it was waiting to explain.
 		w.settling = nil
 		w.stopErrorTimer()
+	}
+	if r, done := w.guardDecide(s); done {
+		return r, true
 	}
 	switch s.Status {
 	case model.StatusError:
@@ -366,6 +371,9 @@ func (w *watcher) feedEnded() Result {
 		return w.noTerminal("the stream ended")
 	}
 	s := w.printRecording()
+	if r, stopped := w.guardDryRun(s); stopped {
+		return r
+	}
 	v := s.Verdict(true)
 	code, terminal := exitForStatus(s.Status)
 	if !terminal {

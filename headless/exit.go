@@ -21,6 +21,10 @@ const (
 	// ExitTUIFailed: the terminal UI could not run, so the conversation
 	// was not watched (1 would claim it ended in error).
 	ExitTUIFailed = 7
+	// ExitGuard: a pause or interrupt guard stopped the run and the server
+	// confirmed the pause (or, in a dry run over a recording, the guard
+	// would have stopped it).
+	ExitGuard = 8
 	// ExitSignalBase plus a signal's number is the exit code of a session
 	// ended by that signal: 130 SIGINT (ExitInterrupted), 143 SIGTERM,
 	// 129 SIGHUP, as shells report a process killed by it.

@@ -11,6 +11,7 @@ import (
 
 	"ohwatch/fleet"
 	"ohwatch/format"
+	"ohwatch/guard"
 	"ohwatch/model"
 )
 
@@ -69,6 +70,11 @@ type FleetOptions struct {
 	// SourcesReported says the caller reports the sources' own state
 	// (their updates are folded, not printed).
 	SourcesReported bool
+	// Guards are evaluated on every conversation, each on its own, after
+	// each of its events; Act stops a conversation a pause or interrupt
+	// guard tripped on (nil: every trip is reported, nothing is sent).
+	Guards []guard.Rule
+	Act    FleetAct
 }
 
 // FleetWatch prints one line per status change of any conversation of a
@@ -81,6 +87,8 @@ type FleetWatch struct {
 	outcomes map[model.ConversationRef]fleet.Outcome
 	// sourceConn is the last connection state printed for each source.
 	sourceConn map[string]model.ConnState
+	guards     fleetGuards
+	ctx        context.Context // for Act; set by RunFleet
 }
 
 // NewFleetWatch returns a watch over an empty fleet.
@@ -122,6 +130,7 @@ func (w *FleetWatch) Handle(ups []model.FleetUpdate) (lines []string, done bool,
 	if !w.opts.SourcesReported {
 		lines = append(lines, w.sourceLines()...)
 	}
+	lines = append(lines, w.guardUpdates(ups)...)
 	if code, done = w.decide(); done {
 		lines = append(lines, w.resultLine(code, ""))
 	}
@@ -276,6 +285,8 @@ func exitForOutcome(o fleet.Outcome) int {
 		return ExitError
 	case fleet.OutcomeStuck:
 		return ExitStuck
+	case fleet.OutcomeGuard:
+		return ExitGuard
 	}
 	return ExitNoTerminal
 }
@@ -386,6 +397,7 @@ func jsonLine(v fleetLine) string {
 // when it has an ExitCode method, as Run does). Lines are written once per slice.
 func RunFleet(ctx context.Context, feed <-chan []model.FleetUpdate, out io.Writer, opts FleetOptions) int {
 	w := NewFleetWatch(opts)
+	w.ctx = ctx
 	write := func(lines []string) {
 		if len(lines) > 0 {
 			io.WriteString(out, strings.Join(lines, ""))
@@ -433,7 +445,7 @@ func (w *FleetWatch) outcomeName(ref model.ConversationRef) string {
 // countOrder is the order of the result's counts in text: the worst
 // outcomes first, then the statuses of the rest by name.
 func countOrder(counts map[string]int) []string {
-	fixed := []string{fleet.OutcomeError.String(), fleet.OutcomeStuck.String(), fleet.OutcomeNone.String(), fleet.OutcomeFinished.String()}
+	fixed := []string{fleet.OutcomeError.String(), fleet.OutcomeStuck.String(), fleet.OutcomeGuard.String(), fleet.OutcomeNone.String(), fleet.OutcomeFinished.String()}
 	var names []string
 	for _, f := range fixed {
 		if counts[f] > 0 {

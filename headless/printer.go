@@ -174,6 +174,10 @@ func (p *printer) result(r Result) {
 		}
 		return
 	}
+	if r.Exit == ExitGuard {
+		p.printf("\nstopped by a guard: %s (last status: %s)\n", model.SanitizeLine(r.Reason), model.SanitizeLine(orDash(r.Status)))
+		return
+	}
 	if r.Exit == ExitUnreachable {
 		p.printf("\ncould not watch the conversation: %s\n", model.SanitizeLine(r.Reason))
 		return

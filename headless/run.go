@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"ohwatch/guard"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -51,6 +52,11 @@ type Options struct {
 	// Branch, with Recording, is the id of an event whose branch the lines
 	// follow instead (reducer.Log.Tip); the caller checks the log holds it.
 	Branch string
+	// Guards are evaluated after each event (nil: none). Act stops the
+	// conversation for a pause or interrupt guard; without it (a
+	// recording) every trip is a dry run.
+	Guards *guard.Set
+	Act    Act
 }
 
 // Result is how a headless run ended.
@@ -70,7 +76,7 @@ type Result struct {
 // is cancelled (ExitInterrupted). log may already hold events (history
 // loaded before the feed started); they are printed first.
 func Run(ctx context.Context, log *reducer.Log, feed <-chan model.Batch, opts Options) Result {
-	w := &watcher{log: log, opts: opts, p: newPrinter(opts.Out, opts.JSON), firstSnapshot: -1, errorEvent: -1}
+	w := &watcher{log: log, opts: opts, p: newPrinter(opts.Out, opts.JSON), firstSnapshot: -1, errorEvent: -1, ctx: ctx}
 	if w.opts.ConfirmGrace <= 0 {
 		w.opts.ConfirmGrace = DefaultConfirmGrace
 	}
@@ -117,6 +123,8 @@ type watcher struct {
 	// for the end because HEAD had been moved off the run it ended.
 	leaf, newest string
 	offHead      bool
+	ctx          context.Context
+	guard        guardWatch
 }
 
 // pendingNote is a line to print before event at of a recording.
@@ -159,6 +167,8 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 	}
 	defer w.stopGrace()
 	defer w.stopErrorTimer()
+	idle, stopIdle := w.idleTicker()
+	defer stopIdle()
 	if r, done := w.catchUp(ctx); done {
 		return r
 	}
@@ -180,6 +190,10 @@ func (w *watcher) run(ctx context.Context, feed <-chan model.Batch) Result {
 			return w.interrupted(ctx)
 		case <-timeout:
 			return w.noTerminal(fmt.Sprintf("no terminal state within %s", w.opts.WatchTimeout))
+		case <-idle:
+			if r, done := w.guardIdle(); done {
+				return r
+			}
 		case <-grace:
 			w.graceTimer = nil
 			w.askServer(ctx)
@@ -228,6 +242,9 @@ func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
 		}
 	})
 	w.log.Append(b.Events...)
+	if len(b.Events) > 0 {
+		w.guard.lastArrival = time.Now()
+	}
 	if r, done := w.printNew(ctx); done {
 		return r, true
 	}

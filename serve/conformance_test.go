@@ -237,6 +237,7 @@ var conformanceRoutes = []string{
 	"POST /api/conversations/{id}/events", "GET /api/conversations/{id}/events",
 	"GET /api/conversations/{id}/events/search", "GET /api/conversations/{id}/events/count",
 	"GET /api/conversations/{id}/events/{event_id}", "POST /api/conversations/{id}/events/respond_to_confirmation",
+	"POST /api/conversations/{id}/confirmation_policy",
 }
 
 // TestConformanceWalksEveryRoute keeps the conformance test whole: every
@@ -332,6 +333,8 @@ func TestConformance(t *testing.T) {
 	checkShape(t, "POST /events", object(t, "send", postJSON("send", events, `{"role":"user","content":[{"type":"text","text":"hi"}]}`, http.StatusOK)), successShape)
 	checkShape(t, "POST /respond_to_confirmation", object(t, "respond",
 		postJSON("respond", events+"/respond_to_confirmation", `{"accept":true}`, http.StatusOK)), successShape)
+	checkShape(t, "POST /confirmation_policy", object(t, "policy",
+		postJSON("policy", api+"/"+convID+"/confirmation_policy", `{"policy":{"kind":"NeverConfirm"}}`, http.StatusOK)), successShape)
 
 	// The socket: the first frame is the state, as full_state; every
 	// other frame is an event.

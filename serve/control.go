@@ -27,18 +27,30 @@ func (c *conversation) hold(ctx context.Context, limit time.Duration) bool {
 		default:
 		}
 	}()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
+	var passed <-chan time.Time // nil: until answered
+	if limit > 0 {
+		timer := time.NewTimer(limit)
+		defer timer.Stop()
+		passed = timer.C
+	}
 	select {
 	case d := <-c.decisions:
-		if !d.accept {
-			c.mu.Lock()
+		c.mu.Lock()
+		if d.accept {
+			c.acceptedLocked()
+		} else {
 			c.rejectLocked(d.reason)
-			c.mu.Unlock()
 		}
+		c.mu.Unlock()
 		return true
-	case <-timer.C:
-		c.log.Debug("confirmation hold passed", "conversation", c.id)
+	case <-passed:
+		c.log.Info("no answer to the confirmation within the hold: accepting it (--confirm-hold)", "conversation", c.id, "hold", limit)
+		c.mu.Lock()
+		c.acceptedLocked()
+		c.mu.Unlock()
+		if c.onHoldPassed != nil {
+			c.onHoldPassed(c.dashedID, limit)
+		}
 		return true
 	case <-ctx.Done():
 		return false

@@ -117,6 +117,11 @@ type conversation struct {
 	tree tree
 	// fork says where a forked conversation came from; nil for others.
 	fork *forkOrigin
+	// policy is the confirmation policy set over REST; nil leaves the
+	// waits to the recording.
+	policy *policy
+	// onHoldPassed is Options.OnHoldPassed.
+	onHoldPassed func(conversation string, hold time.Duration)
 }
 
 // decision is a respond_to_confirmation request.
@@ -135,7 +140,7 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 		base:      base,
 		recorded:  append([]model.Event(nil), events...),
 		speed:     opts.Speed,
-		holds:     opts.ConfirmHold > 0,
+		holds:     opts.ConfirmHold != 0,
 		clock:     newClock(opts.StartPaused),
 		faults:    faults,
 		log:       log,
@@ -149,6 +154,7 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 		tree:      tree{parents: make(map[string]string)},
 	}
 	c.sentStatus, c.derived = model.StatusIdle, model.StatusIdle
+	c.onHoldPassed = opts.OnHoldPassed
 	c.tmpl = newTemplate(base, c.dashedID)
 	for _, ev := range c.recorded {
 		if u, ok := ev.Body.(*model.StateUpdate); ok && !u.FullState {

@@ -89,3 +89,10 @@ func (s *faultState) dropAfter(sent int) bool {
 	}
 	return f.DropChance > 0 && s.rng.Float64() < f.DropChance
 }
+
+// noInterrupt is Faults.NoInterrupt.
+func (s *faultState) noInterrupt() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.faults.NoInterrupt
+}

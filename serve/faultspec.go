@@ -15,7 +15,8 @@ stale-state      after the snapshot, resend the old per-field state updates (exe
 double-send[=N]  a resend (resend_mode=all/since) sends its newest N events (default 10) twice
 silence-after=N  after N events the conversation goes silent: nothing more is sent, REST answers 404
 close=CODE[:N]   close the next N sockets (default 1) at once: 4001 authentication failed, 1013 try again later
-no-tree          answer 404 to fork and navigate, as an agent-server older than 1.31 does`
+no-tree          answer 404 to fork and navigate, as an agent-server older than 1.31 does
+no-interrupt     answer 404 to interrupt, as an agent-server from before that route does`
 
 // defaultDoubleSend is the overlap of double-send without a count.
 const defaultDoubleSend = 10
@@ -96,10 +97,13 @@ func ParseFault(spec string, f *Faults) error {
 	case "no-tree":
 		err = noValue()
 		f.NoTree = err == nil
+	case "no-interrupt":
+		err = noValue()
+		f.NoInterrupt = err == nil
 	case "":
-		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree")
+		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt")
 	default:
-		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree", name)
+		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt", name)
 	}
 	return err
 }
@@ -166,6 +170,9 @@ func (f Faults) String() string {
 	}
 	if f.NoTree {
 		add("no-tree")
+	}
+	if f.NoInterrupt {
+		add("no-interrupt")
 	}
 	if len(out) == 0 {
 		return "none"

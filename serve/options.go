@@ -38,8 +38,12 @@ type Options struct {
 	// StartPaused keeps every playback clock stopped until POST /run.
 	StartPaused bool
 	// ConfirmHold is how long the replay waits at waiting_for_confirmation
-	// for POST respond_to_confirmation before it carries on; 0 does not wait.
+	// for POST respond_to_confirmation before it accepts and carries on;
+	// 0 does not wait, UntilAnswered waits as a real server does.
 	ConfirmHold time.Duration
+	// OnHoldPassed, when set, is told each time a ConfirmHold passed with
+	// no answer and the server accepted the waiting actions itself.
+	OnHoldPassed func(conversation string, hold time.Duration)
 	// FinishConfirmDelay is the wait between the status that ends a run and
 	// the full_state snapshot that confirms it. A run whose recording goes
 	// on sooner than that is not confirmed (it stays provisional, as a
@@ -105,4 +109,7 @@ type Faults struct {
 	// NoTree makes the server one older than SDK v1.31: POST /fork and
 	// /navigate answer 404, as on a server without those routes.
 	NoTree bool
+	// NoInterrupt makes POST /interrupt answer 404, as on a server from
+	// before that route: a client falls back to /pause.
+	NoInterrupt bool
 }

@@ -13,7 +13,7 @@ import (
 // replace the rest of it by a recorded branch.
 func (c *conversation) play(ctx context.Context, opts *Options) {
 	var carried time.Duration // already waited towards the next gap
-	for i := 0; i < c.length(); i++ {
+	for i := c.resumeAt(); c.more(i); i++ {
 		gap := c.gap(i) - carried
 		carried = 0
 		var endsRun, waits, emitted bool
@@ -36,15 +36,12 @@ func (c *conversation) play(ctx context.Context, opts *Options) {
 			c.broadcastSnapshotLocked()
 			c.mu.Unlock()
 		}
-		if waits && opts.ConfirmHold > 0 {
+		if waits && opts.ConfirmHold != 0 {
 			if !c.hold(ctx, opts.ConfirmHold) {
 				return
 			}
 		}
 	}
-	c.mu.Lock()
-	c.playedOut = true
-	c.mu.Unlock()
 	c.log.Debug("replay finished", "conversation", c.id)
 }
 
@@ -113,13 +110,14 @@ func (c *conversation) emitRecorded(i int) (emitted, endsRun, waits bool) {
 	c.done = c.next == len(c.recorded)
 	c.lastRecorded, c.lastEmitAt = ev.Time, time.Now()
 	before := c.sentStatus
-	if !c.skippedLocked(ev) {
+	if !c.skippedLocked(ev) && !c.passesWaitLocked(ev) {
 		c.runApprovedLocked(ev)
 		c.emitLocked(ev, false)
 		if c.silent {
 			return true, false, false
 		}
 		c.syncStatusLocked()
+		c.policyWaitLocked(i)
 	}
 	if c.done {
 		c.finalStatusLocked()

@@ -181,6 +181,10 @@ func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 
 // handleInterrupt answers POST /{id}/interrupt.
 func (s *Server) handleInterrupt(w http.ResponseWriter, r *http.Request) {
+	if s.faults.noInterrupt() {
+		notFound(w)
+		return
+	}
 	s.control(w, r, func(c *conversation) error { c.pause(true); return nil })
 }
 

@@ -120,7 +120,7 @@ func (s *Server) handleSendMessage(w http.ResponseWriter, r *http.Request) {
 	s.control(w, r, func(c *conversation) error {
 		c.appendUserMessage(message)
 		if req.Run {
-			_ = c.run() // already running: the message joins the run
+			s.runAfterMessage(c)
 		}
 		return nil
 	})

@@ -23,6 +23,7 @@ func (s *Server) routes() http.Handler {
 	api.HandleFunc("POST /api/conversations/{id}/pause", s.handlePause)
 	api.HandleFunc("POST /api/conversations/{id}/interrupt", s.handleInterrupt)
 	api.HandleFunc("POST /api/conversations/{id}/run", s.handleRun)
+	api.HandleFunc("POST /api/conversations/{id}/confirmation_policy", s.handleConfirmationPolicy)
 	api.HandleFunc("POST /api/conversations/{id}/fork", s.handleFork)
 	api.HandleFunc("POST /api/conversations/{id}/navigate", s.handleNavigate)
 	api.HandleFunc("POST /api/conversations/{id}/events", s.handleSendMessage)

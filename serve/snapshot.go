@@ -14,7 +14,7 @@ var emptyStats = json.RawMessage(`{"usage_to_metrics":{}}`)
 // dynamicKeys are the fields of the reported state that change during the
 // replay (or that ConversationInfo adds); every other field comes from the
 // template as it is.
-var dynamicKeys = []string{"created_at", "execution_status", "forked_from_conversation_id", "forked_from_event_id", "id", "leaf_event_id", "metrics", "stats", "tags", "title", "updated_at"}
+var dynamicKeys = []string{"confirmation_policy", "created_at", "execution_status", "forked_from_conversation_id", "forked_from_event_id", "id", "leaf_event_id", "metrics", "stats", "tags", "title", "updated_at"}
 
 // template is the part of the reported ConversationState that does not
 // change during the replay, encoded once: base_state.json can be tens of
@@ -114,13 +114,17 @@ func (t *template) appendWith(dst, static []byte, set map[string]json.RawMessage
 // id, the execution status a client has been told, the latest stats and
 // HEAD.
 func (c *conversation) stateFieldsLocked() map[string]json.RawMessage {
-	return map[string]json.RawMessage{
+	set := map[string]json.RawMessage{
 		"id":               mustJSON(c.dashedID),
 		"execution_status": mustJSON(c.statusLocked()),
 		"stats":            c.statsLocked(c.tmpl.dynamic["stats"]),
 		"leaf_event_id":    c.leafLocked(),
 		"tags":             c.tagsLocked(),
 	}
+	if c.policy != nil {
+		set["confirmation_policy"] = c.policy.raw
+	}
+	return set
 }
 
 // tagsLocked is the state's tags: a fork's own (its request's tags and

@@ -27,6 +27,10 @@ func (c *conversation) syncStatusLocked() {
 	if c.statusEvents || c.state.Status == c.derived {
 		return
 	}
+	if c.policy != nil && (c.state.Status == model.StatusWaitingForConfirmation || c.derived == model.StatusWaitingForConfirmation) {
+		c.derived = c.state.Status // the policy decides the waits (policyWaitLocked)
+		return
+	}
 	c.derived = c.state.Status
 	c.sendStatusLocked(c.derived)
 }

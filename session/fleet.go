@@ -10,6 +10,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/client/cloud"
 	"ohwatch/client/fleetsource"
+	"ohwatch/guard"
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/theme"
@@ -34,6 +35,10 @@ type FleetOptions struct {
 	// its base URL (as agentserver.Client.BaseURL spells it); the "" entry
 	// is for every server without its own. Else SESSION_API_KEY.
 	KeyFiles map[string]string
+	// Guards judge every conversation on its own; a tripped pause or
+	// interrupt guard stops an agent-server's conversation, and the watch
+	// goes on.
+	Guards []guard.Rule
 }
 
 // Fleet is a fleet's sources ready to run, and how to open each one's
@@ -149,7 +154,8 @@ func (fl *Fleet) Run(ctx context.Context, env *Env, o FleetOptions) int {
 			// Traces need every conversation's events, not its listing.
 			AwaitEvents: o.OTLP.On, Sources: len(fl.sources),
 			// stderr has said it; JSON lines carry it too, for a script.
-			SourcesReported: !o.JSON})
+			SourcesReported: !o.JSON,
+			Guards:          o.Guards, Act: fleetGuardAct(o, env)})
 	}
 	return fl.table(ctx, env, o, feed)
 }

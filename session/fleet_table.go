@@ -34,7 +34,9 @@ func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, fee
 				end()
 				return tui.Options{}, err
 			}
-			return s.tuiOptions(env, o.Notify, o.Theme), nil
+			opts := s.tuiOptions(env, o.Notify, o.Theme)
+			opts.Guards = guardSet(o.Guards)
+			return opts, nil
 		}
 	}
 	opts := tui.FleetOptions{
@@ -44,6 +46,8 @@ func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, fee
 		Notify:  o.Notify && env.IsTerminal,
 		NoColor: env.NoColor,
 		Theme:   o.Theme,
+		Steer:   fleetSteer(o, env),
+		Guards:  o.Guards,
 	}
 	if len(fl.resumers) > 0 {
 		opts.Resume = opening(fl.resume)

@@ -3,6 +3,7 @@ package session
 import (
 	"time"
 
+	"ohwatch/guard"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -31,6 +32,9 @@ type Options struct {
 	OTLP OTLP
 	// Secrets are kept off every surface (nil: none).
 	Secrets *model.Secrets
+	// Guards are the --guard rules: each conversation judges them on its
+	// own Set, and a pause or interrupt guard stops a live run.
+	Guards []guard.Rule
 }
 
 // OTLP is --otlp[=ENDPOINT] and --otlp-content.

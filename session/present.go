@@ -93,6 +93,8 @@ func present(ctx context.Context, env *Env, o Options, s conversation) (code int
 			WatchTimeout:  o.WatchTimeout,
 			Recording:     s.recording,
 			Branch:        s.branch,
+			Guards:        guardSet(o.Guards),
+			Act:           guardAct(s.controls),
 		})
 		return r.Exit
 	}
@@ -102,7 +104,9 @@ func present(ctx context.Context, env *Env, o Options, s conversation) (code int
 		runCtx, cancel = context.WithTimeout(ctx, o.WatchTimeout)
 		defer cancel()
 	}
-	err := tui.Run(runCtx, s.tuiOptions(env, o.Notify, o.Theme))
+	opts := s.tuiOptions(env, o.Notify, o.Theme)
+	opts.Guards = guardSet(o.Guards)
+	err := tui.Run(runCtx, opts)
 	return tuiExit(ctx, runCtx, err, env.Stderr)
 }
 

@@ -21,11 +21,13 @@ type banner struct {
 	// conn is the connection problem's text, attention the status's and
 	// status the status it is about; "" when there is none.
 	conn, attention, status string
+	// guard is the latest guard trip and what was done; "" for none.
+	guard string
 }
 
 // bannerOf gives the banners what they say.
 func (m *Conversation) bannerOf() *banner {
-	return &banner{styles: &m.styles, conn: m.connProblem(), attention: m.attentionText(), status: m.attn.status}
+	return &banner{styles: &m.styles, conn: m.connProblem(), attention: m.attentionText(), status: m.attn.status, guard: m.guardBanner()}
 }
 
 // View implements Pane: the first lines of the banners, exactly
@@ -62,6 +64,9 @@ func (b *banner) lines(width int) []string {
 	}
 	if b.attention != "" {
 		add(b.attention, "●", s.Status(b.status).Render)
+	}
+	if b.guard != "" {
+		add(b.guard, s.Glyphs.Error, s.Warn.Render)
 	}
 	return out
 }

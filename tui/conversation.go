@@ -49,6 +49,9 @@ type Conversation struct {
 	width  int
 	height int
 
+	// guarded is where Options.Guards stand (guards.go).
+	guarded guardView
+
 	// cursor is the selected event's index in the log; -1 while it is empty.
 	cursor int
 	// follow keeps the cursor on the newest event while a live source
@@ -173,7 +176,8 @@ func (m *Conversation) screenID() screenID { return m.id }
 func (m *Conversation) Init() tea.Cmd {
 	// The links' listing is read now, so that it is ready by the time an
 	// event is inspected, and then every linksEvery.
-	return tea.Batch(m.waitFeed(), m.colour.init(), m.refreshLinks(true))
+	// Guards judge what the log already holds (a loaded recording).
+	return tea.Batch(m.waitFeed(), m.colour.init(), m.refreshLinks(true), m.guardNew())
 }
 
 // SetSize implements Screen: the view draws width×height cells from now on.
@@ -249,6 +253,10 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.retryTicked(msg)
 	case respondDoneMsg:
 		return m.respondDone(msg)
+	case controlDoneMsg:
+		return m.controlDone(msg)
+	case guardDoneMsg:
+		return m.guardDone(msg)
 	case linksRefreshedMsg:
 		return m.linksRefreshed(msg)
 	case refreshLinksMsg:
@@ -259,6 +267,8 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.navigateDone(msg)
 	case linkOpenedMsg:
 		return m.linkOpened(msg)
+	case parentOpenedMsg:
+		return m.parentOpened(msg)
 	case exportDoneMsg:
 		if msg.err != nil {
 			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))
@@ -321,7 +331,9 @@ func (m *Conversation) ingest(b model.Batch) tea.Cmd {
 	notify := m.noticeStatus(liveBefore)
 	m.fixTop() // after the banners, which take lines from the list
 	search := m.searchNew()
-	return tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown)
+	guards := m.guardNew()
+	m.fixTop() // a guard's banner takes a line too
+	return tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown, guards)
 }
 
 // waitFeed is the one point where events enter the UI: it waits for the

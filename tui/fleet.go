@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/fleet"
+	"ohwatch/guard"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -48,6 +49,14 @@ type FleetOptions struct {
 	Profile colorprofile.Profile
 	// Now is the clock of the idle column; nil means time.Now.
 	Now func() time.Time
+	// Guards are judged on every conversation's events as they arrive;
+	// a pause or interrupt guard stops a run through Steer, and its row
+	// is marked.
+	Guards []guard.Rule
+	// Steer gives the controls of a conversation (pause, resume,
+	// interrupt, message, policy), bound to it; nil, or a nil Steering,
+	// for one whose source offers none here.
+	Steer func(ref model.ConversationRef) Steering
 }
 
 // Fleet is the fleet table: every conversation of the fleet, one row each,
@@ -101,6 +110,14 @@ type Fleet struct {
 	// stopped (esc) carries an older one and is dropped.
 	openGen int
 	flash   string
+
+	// ask is the control being asked about or the message being written
+	// (fleet_steer.go).
+	ask fleetAsk
+	// guards are where FleetOptions.Guards stand (fleet_guard.go).
+	guards tableGuards
+	// marked are the conversations marked to compare (fleet_compare.go).
+	marked []model.ConversationRef
 }
 
 // fleetStatuses are the statuses f cycles through: all, those needing
@@ -220,11 +237,20 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		return f.tick()
 	case fleetOpenedMsg:
 		return f.show(msg)
+	case fleetControlDoneMsg:
+		f.flash = msg.text
+	case fleetGuardDoneMsg:
+		f.guardDone(msg)
+	case fleetCompareMsg:
+		return f.showCompare(msg)
 	case tea.KeyPressMsg:
 		return f.key(msg)
 	case tea.PasteMsg:
 		if f.filtering {
 			f.filterInput(msg)
+		}
+		if f.ask.what == ctlMessage && f.ask.area != nil {
+			f.pasteMessage(msg)
 		}
 	}
 	return nil
@@ -236,8 +262,9 @@ func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
 	f.now = f.opts.Now()
 	changes := f.fleet.ApplyAt(ups, f.now)
 	f.arrange()
+	guards := f.guardUpdates(ups)
 	if !f.opts.Notify {
-		return nil
+		return guards
 	}
 	var raised []fleet.Change
 	for _, c := range changes {
@@ -246,9 +273,9 @@ func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
 		}
 	}
 	if len(raised) == 0 {
-		return nil
+		return guards
 	}
-	return tea.Raw(fleetNotification(raised))
+	return tea.Batch(guards, tea.Raw(fleetNotification(raised)))
 }
 
 // key answers a key press.
@@ -272,6 +299,9 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if f.asking.Ref.ID != "" {
 		return f.answerResume(msg)
+	}
+	if f.ask.active() {
+		return f.answerControl(msg)
 	}
 	if f.opening.ID != "" && key.Matches(msg, k.CancelOpen) {
 		f.stopOpening()
@@ -330,6 +360,16 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Open):
 		return f.open()
+	case key.Matches(msg, k.PauseAll):
+		return f.pauseAll()
+	case key.Matches(msg, k.Mark):
+		f.toggleMark()
+	case key.Matches(msg, k.Compare):
+		return f.compareMarked()
+	default:
+		if what, ok := k.fleetControlOf(msg); ok {
+			return f.controlKey(what)
+		}
 	}
 	return nil
 }

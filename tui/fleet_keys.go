@@ -32,6 +32,16 @@ type FleetKeyMap struct {
 	// CancelOpen stops opening (or resuming) a conversation that is
 	// taking long: a slow server, a sandbox that does not come up.
 	CancelOpen key.Binding
+	// PauseRun, ResumeRun, InterruptRun, Message and Policy act on the
+	// selected row's conversation, as in its view; PauseAll pauses every
+	// running conversation the rows show. Confirm answers y to their
+	// questions, PolicyPick picks a policy, SendMessage and RunToggle are
+	// the message field's.
+	PauseRun, ResumeRun, InterruptRun, Message, Policy, PauseAll key.Binding
+	Confirm, PolicyPick, SendMessage, RunToggle                  key.Binding
+	// Mark marks a conversation to compare; Compare compares the two
+	// marked.
+	Mark, Compare key.Binding
 }
 
 // DefaultFleetKeyMap returns the bindings the README documents.
@@ -63,6 +73,20 @@ func DefaultFleetKeyMap() FleetKeyMap {
 		ReadOnly:  b("n/esc", "open the stored events read-only", "n", "esc"),
 		// esc while a conversation is being opened or resumed.
 		CancelOpen: b("esc", "stop opening (while opening)", "esc"),
+
+		// The controls of a conversation, on its row (fleet_steer.go).
+		PauseRun:     b("p", "pause the selected agent", "p"),
+		ResumeRun:    b("R", "resume the selected agent", "R"),
+		InterruptRun: b("I", "interrupt the selected agent (asks y)", "I"),
+		Message:      b("M", "message the selected conversation", "M"),
+		Policy:       b("C", "its confirmation policy (asks y)", "C"),
+		PauseAll:     b("P", "pause all running shown (asks y)", "P"),
+		Confirm:      b("y", "in I/C/P: yes, send", "y", "Y"),
+		PolicyPick:   b("C 1-5", "pick a policy", "1", "2", "3", "4", "5"),
+		SendMessage:  b("M enter", "send the message (runs the agent)", "enter"),
+		RunToggle:    b("M tab", "run on it, or append only", "tab"),
+		Mark:         b("m", "mark to compare (two)", "m"),
+		Compare:      b("c", "compare the two marked", "c"),
 	}
 }
 
@@ -75,7 +99,10 @@ func (k FleetKeyMap) ShortHelp() []key.Binding {
 func (k FleetKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Down, k.Up, k.Top, k.Bottom, k.PageDown, k.PageUp},
-		{k.Open, k.Resume, k.ReadOnly, k.CancelOpen, k.Seen, k.Sort, k.Reverse, k.Group},
+		{k.Open, k.Resume, k.ReadOnly, k.CancelOpen, k.Seen, k.Sort, k.Reverse, k.Group, k.Mark, k.Compare},
 		{k.Filter, k.Status, k.Back, k.Help, k.Quit, k.Interrupt},
+		// The keys inside a control's question and the message field are
+		// named by the question itself.
+		{k.PauseRun, k.ResumeRun, k.InterruptRun, k.PauseAll, k.Message, k.Policy},
 	}
 }

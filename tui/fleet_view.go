@@ -87,6 +87,9 @@ func (f *Fleet) View() string {
 // footerLines is the footer: the question about a paused conversation
 // (two lines) while it is asked, else one line.
 func (f *Fleet) footerLines(w int) []string {
+	if f.ask.active() {
+		return f.controlLines(w)
+	}
 	if f.asking.Ref.ID == "" {
 		return []string{f.footer(w)}
 	}
@@ -242,9 +245,13 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 	case r.Ref == f.opening:
 		title = "opening… " + title
 	}
+	title = f.compareMark(r.Ref) + title
 	mark := " "
 	if r.Attn != fleet.NoAttention {
 		mark = "!"
+	}
+	if f.guardStopped(r.Ref) {
+		mark = fleetGuardMark
 	}
 	// The selected row is drawn in the selection style, its status still
 	// in its colour on the selection's background where the profile has
@@ -389,6 +396,9 @@ func (f *Fleet) helpView(w, h int) string {
 	lines = append(lines, hm.FullHelpView(row), "")
 	about := "needs you: ! marks a conversation that waits for confirmation, ended in an error or stuck, " +
 		"or finished since you last looked; space marks it seen, enter opens it, esc in it comes back here."
+	if len(f.opts.Guards) > 0 {
+		about += " " + fleetGuardMark + " marks a run a --guard stopped."
+	}
 	lines = append(lines, s.Muted.Width(max(w, 1)).Render(about))
 	return strings.Join(lines, "\n")
 }

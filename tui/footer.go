@@ -98,7 +98,8 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k.Invert.SetEnabled(m.picker.open)
 	k.Clear.SetEnabled(m.picker.open)
 	k.Submit.SetEnabled(m.input.kind == promptSearch || m.input.kind == promptJump || m.input.kind == promptExportPath)
-	k.Confirm.SetEnabled(m.input.kind == promptConfirm)
+	k.Confirm.SetEnabled(m.input.kind == promptConfirm || m.input.kind == promptControl)
+	m.controlKeys(&k)
 	exporting := m.input.kind == promptExport
 	k.ExportMarkdown.SetEnabled(exporting)
 	k.ExportJSON.SetEnabled(exporting)

@@ -32,6 +32,9 @@ type header struct {
 	play     playState
 	// branch names the branch shown of a tree, styled; "" for a linear log.
 	branch string
+	// guards says how far the armed guards are from their limits; "" for
+	// none.
+	guards string
 }
 
 // headerOf gives the header what it draws.
@@ -46,7 +49,7 @@ func (m *Conversation) headerOf(st reducer.State) *header {
 	}
 	return &header{styles: &m.styles, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
 		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
-		branch: m.branchLabel(m.styles)}
+		branch: m.branchLabel(m.styles), guards: m.guardBadge()}
 }
 
 // View implements Pane.
@@ -154,6 +157,9 @@ func (h *header) statusLine(width int) string {
 	parts = append(parts, h.pos)
 	if h.branch != "" {
 		parts = append(parts, h.branch)
+	}
+	if h.guards != "" {
+		parts = append(parts, s.Muted.Render(h.guards))
 	}
 	if h.play.on {
 		parts = append(parts, s.Info.Render(formatSpeed(h.play.speed)))

@@ -55,6 +55,17 @@ type KeyMap struct {
 	Branches, Choose key.Binding
 	// OpenLink opens a conversation forked or launched from the event.
 	OpenLink key.Binding
+	// PauseRun, ResumeRun and InterruptRun pause, resume and interrupt
+	// a live conversation; Message opens the message field, Policy the
+	// confirmation policies (PolicyPick picks one by number).
+	PauseRun, ResumeRun, InterruptRun key.Binding
+	Message, Policy, PolicyPick       key.Binding
+	// SendMessage sends the message field's text; RunToggle switches
+	// between sending with run and appending only.
+	SendMessage, RunToggle key.Binding
+	// CompareParent compares a fork with the conversation it was forked
+	// from, from the fork point.
+	CompareParent key.Binding
 	// Quit goes back one screen, and quits at the root; Interrupt ends
 	// the program as SIGINT does (exit 130), or cancels an open prompt.
 	Help, Quit, Interrupt key.Binding
@@ -119,12 +130,21 @@ func DefaultKeyMap() KeyMap {
 		FocusPane:      b("1-5", "focus pane by number", "1", "2", "3", "4", "5"),
 		Accept:         b("a", "accept pending", "a"),
 		Reject:         b("x", "reject pending", "x"),
-		Confirm:        b("y", "in a/x/b/H: yes, send", "y", "Y"),
+		Confirm:        b("y", "in a/x/b/H/I/C: yes, send", "y", "Y"),
 		Fork:           b("b", "fork from this event", "b"),
 		Branches:       b("B", "branches here: show one", "B"),
 		Choose:         b("B/O 1-9", "show that branch, open that one", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		OpenLink:       b("O", "open the fork/sub-conversation made here", "O"),
+		CompareParent:  b("D", "compare this fork with its parent", "D"),
 		Navigate:       b("H", "move HEAD to this event", "H"),
+		PauseRun:       b("p", "pause the agent (after its LLM call)", "p"),
+		ResumeRun:      b("R", "resume the agent (run)", "R"),
+		InterruptRun:   b("I", "interrupt the LLM call in flight (asks y)", "I"),
+		Message:        b("M", "send a message (multi-line)", "M"),
+		Policy:         b("C", "confirmation policy (asks y)", "C"),
+		PolicyPick:     b("C 1-5", "pick a policy", "1", "2", "3", "4", "5"),
+		SendMessage:    b("M enter", "send the message", "enter"),
+		RunToggle:      b("M tab", "run on it, or append only", "tab"),
 		Help:           b("?", "help", "?"),
 		Quit:           b("q", "back a screen, or quit", "q"),
 		Interrupt:      b("ctrl+c", "interrupt (exit 130)", "ctrl+c"),
@@ -136,13 +156,14 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink, k.CompareParent}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
 		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Home, k.End, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.Pager,
 			k.Export, k.ExportMarkdown, k.ExportJSON, k.ExportJSONL}},
-		{"Live", []key.Binding{k.Accept, k.Reject, k.Confirm, k.Fork, k.Navigate}},
+		{"Live", []key.Binding{k.Accept, k.Reject, k.Confirm, k.Fork, k.Navigate,
+			k.PauseRun, k.ResumeRun, k.InterruptRun, k.Message, k.SendMessage, k.RunToggle, k.Policy, k.PolicyPick}},
 		{"App", []key.Binding{k.Help, k.Quit, k.Interrupt}},
 	}
 }

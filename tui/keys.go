@@ -276,6 +276,12 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return m.askBranch()
 	case key.Matches(msg, m.keys.OpenLink):
 		return m.askOpenLink()
+	case key.Matches(msg, m.keys.PauseRun, m.keys.ResumeRun, m.keys.InterruptRun, m.keys.Message, m.keys.Policy):
+		// Matched even while disabled, so a refusal says why.
+		what, _ := m.keys.controlOf(msg)
+		return m.controlKey(what)
+	case key.Matches(msg, m.keys.CompareParent):
+		return m.askCompareParent()
 	default:
 		return nil
 	}

@@ -40,7 +40,8 @@ func (m *Conversation) layout() screenLayout {
 		headerH = 1
 	}
 	// On a tiny terminal the footer, then the scrubber, give way.
-	footerH, scrubH := min(1, max(h-headerH, 0)), min(1, max(h-headerH-1, 0))
+	footerH := min(m.footerRows(), max(h-headerH, 0))
+	scrubH := min(1, max(h-headerH-footerH, 0))
 	l.header = rect{0, 0, w, min(headerH, h)}
 	l.footer = rect{0, h - footerH, w, footerH}
 	l.scrubber = rect{0, h - footerH - scrubH, w, scrubH}

@@ -28,6 +28,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"ohwatch/guard"
 	"ohwatch/theme"
 
 	"ohwatch/reducer"
@@ -76,6 +77,10 @@ type Options struct {
 	// Links knows the conversations forked or launched from this one's
 	// events and opens them (O); nil opens none.
 	Links Links
+	// Guards are judged on every event as it arrives; a pause or
+	// interrupt guard stops a live run through Controls (when it steers:
+	// Steering), and is a dry run on a recording. nil: none.
+	Guards *guard.Set
 	// Export writes the conversation in a format ("md", "json", "jsonl")
 	// to path (a default when empty) and returns the path written; nil
 	// hides the export key. ExportPath is the path the prompt offers.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -31,6 +32,12 @@ const (
 	// promptLinks offers the conversations that came from an event by
 	// number (O).
 	promptLinks
+	// promptControl asks y/n before an interrupt or a policy change,
+	// promptPolicy offers the policies by number, promptMessage is the
+	// message field (steer.go).
+	promptControl
+	promptPolicy
+	promptMessage
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -49,6 +56,8 @@ type prompt struct {
 	fork   forkPlan     // for the fork and navigate prompts: what is asked
 	pick   branchChoice // for promptBranches: what is offered
 	links  linkChoice   // for promptLinks: what is offered
+	ctl    controlAsk   // for the control prompts: what is asked
+	area   *textarea.Model
 }
 
 // active reports whether a prompt is open.
@@ -75,6 +84,8 @@ func (p prompt) Render(s theme.Styles, width int) string {
 		return p.renderBranches(s, width)
 	case promptLinks:
 		return p.renderLinks(s, width)
+	case promptControl, promptPolicy, promptMessage:
+		return p.renderControl(s, width)
 	case promptExport:
 		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
 			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")
@@ -98,6 +109,8 @@ func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.branchKey(msg)
 	case promptLinks:
 		return m.linkKey(msg)
+	case promptControl, promptPolicy, promptMessage:
+		return m.controlPromptKey(msg)
 	case promptExport:
 		m.input = prompt{}
 		switch {

@@ -154,6 +154,9 @@ func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // promptPaste puts pasted text into an open text prompt.
 func (m *Conversation) promptPaste(msg tea.PasteMsg) tea.Cmd {
+	if m.input.kind == promptMessage {
+		return m.messagePaste(msg)
+	}
 	switch m.input.kind {
 	case promptSearch, promptJump, promptExportPath, promptForkTitle, promptForkMessage:
 	default:

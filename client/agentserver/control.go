@@ -25,17 +25,18 @@ func (c *Client) RespondToConfirmation(ctx context.Context, id string, accept bo
 
 // Pause asks the agent to pause; it takes effect after the current LLM call.
 func (c *Client) Pause(ctx context.Context, id string) error {
-	return c.postJSON(ctx, conversationRoute(id, "/pause"), nil, nil)
+	return c.control(ctx, id, "pause", "/pause", nil)
 }
 
 // Run starts or resumes the agent loop. A conversation that is already
 // running gives an error satisfying errors.Is(err, ErrConflict).
 func (c *Client) Run(ctx context.Context, id string) error {
-	return c.postJSON(ctx, conversationRoute(id, "/run"), nil, nil)
+	return c.control(ctx, id, "run", "/run", nil)
 }
 
 // Interrupt cancels the in-flight LLM call; the status becomes paused and
-// an InterruptEvent follows.
+// an InterruptEvent follows. A server without the route gives an error
+// satisfying errors.Is(err, ErrControlUnsupported).
 func (c *Client) Interrupt(ctx context.Context, id string) error {
-	return c.postJSON(ctx, conversationRoute(id, "/interrupt"), nil, nil)
+	return c.control(ctx, id, "interrupt", "/interrupt", nil)
 }

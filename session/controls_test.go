@@ -1,0 +1,124 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/client/agentserver"
+	"ohwatch/model"
+	"ohwatch/reducer"
+	"ohwatch/serve"
+	"ohwatch/tui"
+)
+
+// drive runs a view's command as the program would and hands its
+// messages back to the view; a command still waiting after a moment is a
+// tick (the footer's expiry) and is dropped.
+func drive(t *testing.T, m *tui.Conversation, cmd tea.Cmd) {
+	t.Helper()
+	if cmd == nil {
+		return
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case msg := <-done:
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				drive(t, m, c)
+			}
+			return
+		}
+		if msg != nil {
+			drive(t, m, m.Update(msg))
+		}
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// pressView sends the keys to the view and runs what they start.
+func pressView(t *testing.T, m *tui.Conversation, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		msg := tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+		if k == "enter" {
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		}
+		drive(t, m, m.Update(msg))
+	}
+}
+
+// TestTUIControlsActOnTheServer drives the conversation view's controls,
+// wired as watch wires them, against serve over real sockets, and checks
+// each one's effect on the server.
+func TestTUIControlsActOnTheServer(t *testing.T) {
+	_, url, _ := servePaced(t, serve.Faults{})
+	c, _ := agentserver.New(url, "")
+	ctx := context.Background()
+	status := func() string {
+		info, err := c.Conversation(ctx, guardConv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.ExecutionStatus
+	}
+	view := func() *tui.Conversation {
+		evs, err := c.Events(ctx, guardConv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := reducer.NewLog(nil, 0)
+		log.Append(evs...)
+		m := tui.NewConversation(tui.Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: confirmer{c: c, id: guardConv}, NoColor: true})
+		m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
+		return m
+	}
+	deadline := time.Now().Add(time.Minute)
+	for status() != model.StatusRunning && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // the replay's start: a poll bounded by the deadline
+	}
+	pressView(t, view(), "p")
+	if status() != model.StatusPaused {
+		t.Fatalf("p: the server reports %s", status())
+	}
+	pressView(t, view(), "R")
+	if status() == model.StatusPaused {
+		t.Fatal("R: still paused")
+	}
+	pressView(t, view(), "I", "y")
+	if status() != model.StatusPaused {
+		t.Fatalf("I y: the server reports %s", status())
+	}
+	before, _ := c.CountEvents(ctx, guardConv)
+	m := view()
+	pressView(t, m, "M", "o", "k")
+	drive(t, m, m.Update(tea.KeyPressMsg{Code: tea.KeyTab}))
+	pressView(t, m, "enter")
+	evs, _ := c.Events(ctx, guardConv)
+	if after := len(evs); after != before+1 || !strings.Contains(string(evs[len(evs)-1].Raw), `"ok"`) || status() != model.StatusPaused {
+		t.Fatalf("M ok tab enter: %d → %d events, status %s", before, after, status())
+	}
+	pressView(t, view(), "C", "5", "y")
+	found := false
+	for _, ev := range mustEvents(t, c) {
+		if u, ok := ev.Body.(*model.StateUpdate); ok && u.ConfirmationPolicy == agentserver.PolicyAlways {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("C 5 y: no confirmation_policy update on the server")
+	}
+}
+
+func mustEvents(t *testing.T, c *agentserver.Client) []model.Event {
+	t.Helper()
+	evs, err := c.Events(context.Background(), guardConv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}

@@ -1,0 +1,413 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"ohwatch/compare"
+	"ohwatch/model"
+	"ohwatch/reducer"
+	"ohwatch/theme"
+)
+
+// The compare screen shows two runs side by side, their steps lined up
+// (the compare package's alignment), with one cursor along the rows: both
+// sides' status, metrics and tasks are shown as of the cursor's row, time
+// travel on both at once. The alignment runs in a command, never in
+// Update: a side that keeps streaming is aligned again once the last
+// alignment is in, so a live comparison follows both runs.
+
+// CompareSide is one run of a comparison.
+type CompareSide struct {
+	Title, Source string
+	Log           *reducer.Log
+	// Feed delivers the side's events; nil when another screen feeds its
+	// log (a fork's view under this screen) or the log is complete.
+	Feed <-chan model.Batch
+	// Live says the side may still grow: without a feed, its log is
+	// looked at again every comparePoll.
+	Live bool
+	// Through is the event whose branch is compared ("" for HEAD's path).
+	Through string
+	// Ended says the side is a recording that has ended.
+	Ended bool
+}
+
+// CompareOptions is what the compare screen needs from its caller.
+type CompareOptions struct {
+	A, B CompareSide
+	// KeyMap overrides the keys; the zero value means DefaultCompareKeyMap.
+	KeyMap  CompareKeyMap
+	NoColor bool
+	Theme   theme.Mode
+	Profile colorprofile.Profile
+	// End is called once the screen is left for good (popped): it ends
+	// the feeds opened for it.
+	End func()
+}
+
+// comparePoll is how often a side fed elsewhere is looked at again.
+const comparePoll = 500 * time.Millisecond
+
+// Compare is the compare screen.
+type Compare struct {
+	id     screenID
+	opts   CompareOptions
+	keys   CompareKeyMap
+	colour colours
+	styles theme.Styles
+	width  int
+	height int
+	atRoot bool
+
+	runA, runB *compare.Run
+	// cmp is the latest alignment; rows its rows with each side's last
+	// step at or before each row.
+	cmp *compareRows
+	// aligning is set while an alignment runs; again asks for another
+	// once it is in (a side changed meanwhile).
+	aligning, again bool
+	// versions are the logs' versions the latest alignment started from.
+	versionA, versionB uint64
+	doneA, doneB       bool
+
+	cursor, top int
+	moved       bool
+	showHelp    bool
+	detail      *compareDetail
+	flash       string
+}
+
+// compareRows is an alignment with, for each row, the last step of each
+// side at or before it (-1 before the side's first): the step whose
+// state a gap shows.
+type compareRows struct {
+	*compare.Comparison
+	lastA, lastB []int32
+	diffs        []int32 // the rows that are not the same, in order
+	// endA and endB are the last rows holding a step of each side, -1
+	// for none: a side still streaming has not got past its end.
+	endA, endB int
+}
+
+// Messages of the compare screen's commands.
+type (
+	compareBatchMsg struct {
+		addr
+		side   int // 0 for A, 1 for B
+		batch  model.Batch
+		closed bool
+	}
+	comparedMsg struct {
+		addr
+		rows *compareRows
+	}
+	comparePollMsg struct{ addr }
+)
+
+// NewCompare builds the compare screen of two runs.
+func NewCompare(opts CompareOptions) *Compare {
+	keys := opts.KeyMap
+	if len(keys.Down.Keys()) == 0 {
+		keys = DefaultCompareKeyMap()
+	}
+	c := newColours(opts.Theme, opts.Profile, opts.NoColor)
+	side := func(name string, s CompareSide) *compare.Run {
+		return compare.NewRun(compare.Side{Name: name, Title: s.Title, Source: s.Source, Log: s.Log, Through: s.Through, Ended: s.Ended})
+	}
+	return &Compare{id: newScreenID(), opts: opts, keys: keys, colour: c, styles: c.styles(), width: 80, height: 24,
+		runA: side("A", opts.A), runB: side("B", opts.B), doneA: opts.A.Feed == nil, doneB: opts.B.Feed == nil}
+}
+
+// RunCompare shows the compare screen until the user quits or ctx is
+// cancelled; it ends as Run does. A non-empty NO_COLOR turns colours off.
+func RunCompare(ctx context.Context, opts CompareOptions) error {
+	if os.Getenv("NO_COLOR") != "" {
+		opts.NoColor = true
+	}
+	return RunScreens(ctx, NewCompare(opts), programColours(&opts.Profile)...)
+}
+
+func (c *Compare) screenID() screenID  { return c.id }
+func (c *Compare) addr() addr          { return addr{to: c.id} }
+func (c *Compare) setAtRoot(root bool) { c.atRoot = root }
+
+// release implements releasable: the feeds opened for the screen end.
+func (c *Compare) release() {
+	if c.opts.End != nil {
+		c.opts.End()
+	}
+}
+
+// Init starts both feeds, the first alignment and, for a side fed
+// elsewhere that may grow, the poll.
+func (c *Compare) Init() tea.Cmd {
+	cmds := []tea.Cmd{c.colour.init(), c.waitFeed(0), c.waitFeed(1), c.align()}
+	if c.polls() {
+		cmds = append(cmds, c.poll())
+	}
+	return tea.Batch(cmds...)
+}
+
+// streaming reports whether side (0 A, 1 B) may still grow.
+func (c *Compare) streaming(side int) bool {
+	if side == 0 {
+		return !c.doneA || c.opts.A.Live
+	}
+	return !c.doneB || c.opts.B.Live
+}
+
+// polls reports whether a side grows without a feed of the screen's own.
+func (c *Compare) polls() bool {
+	return (c.opts.A.Feed == nil && c.opts.A.Live) || (c.opts.B.Feed == nil && c.opts.B.Live)
+}
+
+func (c *Compare) poll() tea.Cmd {
+	to := c.addr()
+	return tea.Tick(comparePoll, func(time.Time) tea.Msg { return comparePollMsg{addr: to} })
+}
+
+// SetSize gives the screen the terminal's size.
+func (c *Compare) SetSize(w, h int) {
+	c.width, c.height = w, h
+	c.scrollToCursor()
+	if c.detail != nil {
+		c.detail.layout(c, w)
+	}
+}
+
+// waitFeed reads the next batch of side's feed.
+func (c *Compare) waitFeed(side int) tea.Cmd {
+	feed, done := c.opts.A.Feed, c.doneA
+	if side == 1 {
+		feed, done = c.opts.B.Feed, c.doneB
+	}
+	if feed == nil || done {
+		return nil
+	}
+	to := c.addr()
+	return func() tea.Msg {
+		b, ok := <-feed
+		return compareBatchMsg{addr: to, side: side, batch: b, closed: !ok}
+	}
+}
+
+// align lines the two runs up again in a command, unless an alignment is
+// already running (then once it is in).
+func (c *Compare) align() tea.Cmd {
+	if c.aligning {
+		c.again = true
+		return nil
+	}
+	c.aligning, c.again = true, false
+	a, b, to := c.runA, c.runB, c.addr()
+	c.versionA, c.versionB = a.Log.Version(), b.Log.Version()
+	return func() tea.Msg { return comparedMsg{addr: to, rows: newCompareRows(compare.Compare(a, b))} }
+}
+
+// newCompareRows indexes an alignment for the screen.
+func newCompareRows(cmp *compare.Comparison) *compareRows {
+	r := &compareRows{Comparison: cmp, lastA: make([]int32, len(cmp.Rows)), lastB: make([]int32, len(cmp.Rows)), endA: -1, endB: -1}
+	la, lb := int32(-1), int32(-1)
+	for k, row := range cmp.Rows {
+		if row.A >= 0 {
+			la, r.endA = int32(row.A), k
+		}
+		if row.B >= 0 {
+			lb, r.endB = int32(row.B), k
+		}
+		r.lastA[k], r.lastB[k] = la, lb
+		if row.Op != compare.Same {
+			r.diffs = append(r.diffs, int32(k))
+		}
+	}
+	return r
+}
+
+// Update answers a message.
+func (c *Compare) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.ModeReportMsg:
+		if unicodeCoreReport(msg) {
+			setCellMethod(ansi.GraphemeWidth)
+		}
+	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
+		if c.colour.update(msg) {
+			c.styles = c.colour.styles()
+		}
+	case compareBatchMsg:
+		return c.ingest(msg)
+	case comparedMsg:
+		return c.compared(msg.rows)
+	case comparePollMsg:
+		var cmd tea.Cmd
+		if c.runA.Log.Version() != c.versionA || c.runB.Log.Version() != c.versionB {
+			cmd = c.align()
+		}
+		return tea.Batch(cmd, c.poll())
+	case tea.KeyPressMsg:
+		return c.key(msg)
+	}
+	return nil
+}
+
+// ingest appends a side's batch to its log and aligns again.
+func (c *Compare) ingest(msg compareBatchMsg) tea.Cmd {
+	log := c.runA.Log
+	if msg.side == 1 {
+		log = c.runB.Log
+	}
+	if msg.closed {
+		if msg.side == 0 {
+			c.doneA = true
+		} else {
+			c.doneB = true
+		}
+		return c.align()
+	}
+	if len(msg.batch.Events) > 0 {
+		log.Append(msg.batch.Events...)
+	}
+	if len(msg.batch.Warnings) > 0 {
+		c.flash = model.SanitizeLine(msg.batch.Warnings[len(msg.batch.Warnings)-1])
+	}
+	return tea.Batch(c.align(), c.waitFeed(msg.side))
+}
+
+// compared takes a finished alignment: until the user moves, the cursor
+// sits on the first difference (a fork's comparison opens where it parts
+// from its parent).
+func (c *Compare) compared(rows *compareRows) tea.Cmd {
+	c.cmp, c.aligning = rows, false
+	if !c.moved && rows.FirstDiff >= 0 {
+		c.cursor = rows.FirstDiff
+	}
+	c.cursor = min(c.cursor, max(len(rows.Rows)-1, 0))
+	c.scrollToCursor()
+	if c.again {
+		return c.align()
+	}
+	return nil
+}
+
+// rowCount is the number of aligned rows.
+func (c *Compare) rowCount() int {
+	if c.cmp == nil {
+		return 0
+	}
+	return len(c.cmp.Rows)
+}
+
+// key answers a key press.
+func (c *Compare) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := c.keys
+	if key.Matches(msg, k.Interrupt) {
+		return tea.Interrupt
+	}
+	c.flash = ""
+	if c.showHelp {
+		if key.Matches(msg, k.Back, k.Help, k.Quit) {
+			c.showHelp = false
+		}
+		return nil
+	}
+	if c.detail != nil {
+		return c.detailKey(msg)
+	}
+	n := c.rowCount()
+	switch {
+	case key.Matches(msg, k.Quit):
+		return Pop()
+	case key.Matches(msg, k.Back):
+		return Back()
+	case key.Matches(msg, k.Help):
+		c.showHelp = true
+	case key.Matches(msg, k.Down):
+		c.moveTo(c.cursor + 1)
+	case key.Matches(msg, k.Up):
+		c.moveTo(c.cursor - 1)
+	case key.Matches(msg, k.Top):
+		c.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		c.moveTo(n - 1)
+	case key.Matches(msg, k.PageDown):
+		c.moveTo(c.cursor + c.listRows())
+	case key.Matches(msg, k.PageUp):
+		c.moveTo(c.cursor - c.listRows())
+	case key.Matches(msg, k.NextDiff):
+		c.jumpDiff(true)
+	case key.Matches(msg, k.PrevDiff):
+		c.jumpDiff(false)
+	case key.Matches(msg, k.Open):
+		if n > 0 {
+			c.detail = newCompareDetail(c, c.cursor)
+		}
+	}
+	return nil
+}
+
+// moveTo puts the cursor on row i, within the rows.
+func (c *Compare) moveTo(i int) {
+	c.moved = true
+	c.cursor = max(min(i, c.rowCount()-1), 0)
+	c.scrollToCursor()
+}
+
+// jumpDiff moves to the next (or previous) row that is not the same, by
+// binary search over the rows that differ.
+func (c *Compare) jumpDiff(next bool) {
+	if c.cmp == nil || len(c.cmp.diffs) == 0 {
+		c.flash = "the runs do not differ"
+		return
+	}
+	d := c.cmp.diffs
+	lo, hi := 0, len(d)
+	for lo < hi { // first diff row > cursor
+		mid := (lo + hi) / 2
+		if int(d[mid]) <= c.cursor {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	switch {
+	case next && lo < len(d):
+		c.moveTo(int(d[lo]))
+	case next:
+		c.flash = "no difference after this row"
+	default:
+		k := lo - 1
+		if k >= 0 && int(d[k]) == c.cursor {
+			k--
+		}
+		if k < 0 {
+			c.flash = "no difference before this row"
+			return
+		}
+		c.moveTo(int(d[k]))
+	}
+}
+
+// scrollToCursor keeps the cursor's row on the screen.
+func (c *Compare) scrollToCursor() {
+	h := c.listRows()
+	if c.cursor < c.top {
+		c.top = c.cursor
+	}
+	if c.cursor >= c.top+h {
+		c.top = c.cursor - h + 1
+	}
+	c.top = max(min(c.top, c.rowCount()-h), 0)
+}
+
+// ShortHelp implements help.KeyMap.
+func (c *Compare) ShortHelp() []key.Binding { return c.keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (c *Compare) FullHelp() [][]key.Binding { return c.keys.FullHelp() }

@@ -1,0 +1,245 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/fleet"
+	"ohwatch/format"
+	"ohwatch/model"
+)
+
+// fleetAsk is a control asked on the fleet table, bound to the
+// conversations it names when it was asked: a re-sort, a filter or a new
+// row never changes what it is sent to.
+type fleetAsk struct {
+	what    control
+	to      []fleetTarget
+	all     bool            // "pause all running": the question names how many
+	picking bool            // policy: waiting for its number
+	policy  string          // policy: the one picked
+	area    *textarea.Model // message: the field
+	run     bool            // message: the agent goes on with it
+}
+
+// fleetTarget is one conversation a fleet control goes to.
+type fleetTarget struct {
+	ref   model.ConversationRef
+	title string
+	steer Steering
+}
+
+// active reports whether a question or the message field is open.
+func (a fleetAsk) active() bool { return len(a.to) > 0 }
+
+// fleetControlDoneMsg is the answer to a fleet control.
+type fleetControlDoneMsg struct {
+	addr
+	text string
+}
+
+// fleetControlOf is the control a key asks for on the table.
+func (k FleetKeyMap) fleetControlOf(msg tea.KeyPressMsg) (control, bool) {
+	switch {
+	case key.Matches(msg, k.PauseRun):
+		return ctlPause, true
+	case key.Matches(msg, k.ResumeRun):
+		return ctlRun, true
+	case key.Matches(msg, k.InterruptRun):
+		return ctlInterrupt, true
+	case key.Matches(msg, k.Message):
+		return ctlMessage, true
+	case key.Matches(msg, k.Policy):
+		return ctlPolicy, true
+	}
+	return 0, false
+}
+
+// steerOf is the controls of a row's conversation; nil when its source
+// offers none.
+func (f *Fleet) steerOf(ref model.ConversationRef) Steering {
+	if f.opts.Steer == nil {
+		return nil
+	}
+	return f.opts.Steer(ref)
+}
+
+// controlKey answers a control's key on the selected row.
+func (f *Fleet) controlKey(what control) tea.Cmd {
+	r, ok := f.current()
+	if !ok {
+		return nil
+	}
+	title := fleet.ColTitle.Text(r, f.now)
+	steer := f.steerOf(r.Ref)
+	if why := fleetRefusal(what, r, steer); why != "" {
+		f.flash = what.name() + ": “" + title + "”: " + why + "; nothing sent"
+		return nil
+	}
+	ask := fleetAsk{what: what, to: []fleetTarget{{ref: r.Ref, title: title, steer: steer}}, run: true}
+	switch what {
+	case ctlPause, ctlRun:
+		return f.sendFleet(ask)
+	case ctlPolicy:
+		ask.picking = true
+	case ctlMessage:
+		ask.area = newMessageArea(f.width)
+	}
+	f.ask = ask
+	return nil
+}
+
+// pauseAll asks about pausing every running conversation the rows show.
+func (f *Fleet) pauseAll() tea.Cmd {
+	ask := fleetAsk{what: ctlPause, all: true}
+	for _, r := range f.rows {
+		if r.Verdict.Status != model.StatusRunning {
+			continue
+		}
+		if s := f.steerOf(r.Ref); s != nil {
+			ask.to = append(ask.to, fleetTarget{ref: r.Ref, title: fleet.ColTitle.Text(r, f.now), steer: s})
+		}
+	}
+	if len(ask.to) == 0 {
+		f.flash = "pause all: no running conversation with controls among the rows shown; nothing sent"
+		return nil
+	}
+	f.ask = ask
+	return nil
+}
+
+// fleetRefusal says why a control does not apply to a row; "" when it
+// does.
+func fleetRefusal(what control, r fleet.Row, steer Steering) string {
+	if steer == nil {
+		return "its source offers no controls here (open it: enter)"
+	}
+	status := r.Verdict.Status
+	switch what {
+	case ctlPause, ctlInterrupt:
+		if status != model.StatusRunning && status != model.StatusWaitingForConfirmation {
+			return "it is " + statusWords(status) + ", not running"
+		}
+	case ctlRun:
+		if status == model.StatusRunning {
+			return "it is already running"
+		}
+	}
+	return ""
+}
+
+// answerControl answers a key while a fleet control asks or takes a
+// message.
+func (f *Fleet) answerControl(msg tea.KeyPressMsg) tea.Cmd {
+	a, k := &f.ask, f.keys
+	switch {
+	case a.what == ctlMessage:
+		return f.messageKey(msg)
+	case a.picking && key.Matches(msg, k.PolicyPick):
+		if d := msg.String(); len(d) == 1 && int(d[0]-'1') < len(policies) {
+			a.policy, a.picking = policies[d[0]-'1'], false
+			return nil
+		}
+	case !a.picking && key.Matches(msg, k.Confirm):
+		return f.sendFleet(*a)
+	}
+	f.ask = fleetAsk{}
+	f.flash = "cancelled"
+	return nil
+}
+
+// messageKey edits, sends or cancels the message on the table.
+func (f *Fleet) messageKey(msg tea.KeyPressMsg) tea.Cmd {
+	a, k := &f.ask, f.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		f.ask = fleetAsk{}
+		f.flash = "message not sent"
+		return nil
+	case key.Matches(msg, k.RunToggle):
+		a.run = !a.run
+		return nil
+	case key.Matches(msg, k.SendMessage):
+		if strings.TrimSpace(a.area.Value()) == "" {
+			f.flash = "message: nothing to send"
+			return nil
+		}
+		return f.sendFleet(*a)
+	}
+	if msg.Text != "" {
+		msg.Text = model.Sanitize(msg.Text)
+	}
+	area, _ := a.area.Update(msg)
+	a.area = &area
+	return nil
+}
+
+// pasteMessage puts pasted text into the message field.
+func (f *Fleet) pasteMessage(msg tea.PasteMsg) {
+	area, _ := f.ask.area.Update(tea.PasteMsg{Content: model.Sanitize(msg.Content)})
+	f.ask.area = &area
+}
+
+// sendFleet sends a control to every conversation it names, one after
+// another in a command, and reports how it went.
+func (f *Fleet) sendFleet(a fleetAsk) tea.Cmd {
+	f.ask = fleetAsk{}
+	f.flash = a.what.name() + ": sending to " + format.Plural(len(a.to), "conversation") + "…"
+	to := f.addr()
+	text := ""
+	if a.area != nil {
+		text = strings.TrimSpace(a.area.Value())
+	}
+	return func() tea.Msg {
+		var done int
+		var failed []string
+		for _, t := range a.to {
+			ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+			ask := controlAsk{what: a.what, to: t.steer, policy: a.policy, text: text, run: a.run}
+			result, err := ask.send(ctx)
+			cancel()
+			if err != nil {
+				failed = append(failed, "“"+t.title+"”: "+sanitizeErr(err))
+				continue
+			}
+			done++
+			if len(a.to) == 1 {
+				return fleetControlDoneMsg{addr: to, text: "“" + t.title + "”: " + result}
+			}
+		}
+		out := fmt.Sprintf("%s: %d of %d accepted", a.what.name(), done, len(a.to))
+		if len(failed) > 0 {
+			out += "; " + strings.Join(failed, "; ")
+		}
+		return fleetControlDoneMsg{addr: to, text: out}
+	}
+}
+
+// controlLines are the footer while a control asks or takes a message.
+func (f *Fleet) controlLines(w int) []string {
+	s, a := f.styles, f.ask
+	name := "“" + a.to[0].title + "”"
+	switch {
+	case a.what == ctlMessage:
+		p := prompt{kind: promptMessage, ctl: controlAsk{run: a.run}, area: a.area}
+		lines := strings.Split(p.renderControl(s, w), "\n")
+		lines[0] = s.Prompt.Render("to "+name+": ") + lines[0]
+		for i := range lines {
+			lines[i] = fitLine(lines[i], w)
+		}
+		return lines
+	case a.picking:
+		p := prompt{kind: promptPolicy}
+		return []string{fitLine(s.Prompt.Render(name+" ")+p.renderControl(s, w), w)}
+	case a.all:
+		return []string{fitLine(s.Warn.Render(fmt.Sprintf("Pause all %s running shown? [y/n]", format.Plural(len(a.to), "conversation"))), w)}
+	case a.what == ctlPolicy:
+		return []string{fitLine(s.Warn.Render("Set the confirmation policy of "+name+" to "+a.policy+"? [y/n]"), w)}
+	}
+	return []string{fitLine(s.Warn.Render("Interrupt "+name+"? [y/n]")+" "+s.Muted.Render("(cancels its LLM call in flight)"), w)}
+}

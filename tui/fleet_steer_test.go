@@ -1,0 +1,163 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/format"
+	"ohwatch/guard"
+	"ohwatch/model"
+)
+
+// fleetSteers gives each agent-server conversation of the fixture a
+// fakeSteering of its own; Cloud and local ones have none.
+type fleetSteers map[string]*fakeSteering
+
+func (s fleetSteers) steer(ref model.ConversationRef) Steering {
+	if ref.Kind != model.SourceServer {
+		return nil
+	}
+	if s[ref.ID] == nil {
+		s[ref.ID] = &fakeSteering{}
+	}
+	return s[ref.ID]
+}
+
+func (s fleetSteers) got() string {
+	var out []string
+	for id, f := range s {
+		if g := f.got(); g != "" {
+			out = append(out, id+":"+g)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func TestFleetControlsOnTheSelectedRow(t *testing.T) {
+	steers := fleetSteers{}
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
+	first := f.rows[f.cursor]
+	if first.Ref.Kind != model.SourceServer {
+		t.Fatalf("fixture: the first row is %v", first.Ref)
+	}
+	cmd := pressFleet(f, "p")
+	f.Update(cmd())
+	if got := steers.got(); got != first.Ref.ID+":pause" || !strings.Contains(f.flash, "pause accepted") {
+		t.Fatalf("p sent %q, footer %q", got, f.flash)
+	}
+	// I asks first, and stays bound to its row whatever happens to the
+	// rows meanwhile.
+	pressFleet(f, "I")
+	if !strings.Contains(f.View(), "Interrupt “") {
+		t.Fatalf("I does not ask:\n%s", f.View())
+	}
+	_, live := fleetFixture(t)
+	feedFleet(f, live)
+	f.Update(pressFleet(f, "y")())
+	if got := steers[first.Ref.ID].got(); got != "pause|interrupt" {
+		t.Fatalf("the interrupt went to %q", steers.got())
+	}
+	// A message from the table: typed, sent with run.
+	pressFleet(f, "M")
+	f = typeFleet(f, "stop and summarise")
+	f.Update(pressFleet(f, "enter")())
+	if got := steers[first.Ref.ID].got(); !strings.HasSuffix(got, "|message stop and summarise +run") {
+		t.Fatalf("the message: %q", got)
+	}
+}
+
+func typeFleet(f *Fleet, text string) *Fleet {
+	for _, r := range text {
+		f.Update(keyMsg(string(r)))
+	}
+	return f
+}
+
+func TestFleetControlsSayWhyOnARowWithoutThem(t *testing.T) {
+	steers := fleetSteers{}
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
+	for i, r := range f.rows {
+		if r.Ref.Kind == model.SourceCloud {
+			f.cursor = i
+			break
+		}
+	}
+	if cmd := pressFleet(f, "p"); cmd != nil || !strings.Contains(f.flash, "its source offers no controls here") || !strings.Contains(f.flash, "nothing sent") {
+		t.Fatalf("p on a Cloud row: %q", f.flash)
+	}
+}
+
+func TestFleetPauseAllRunningShown(t *testing.T) {
+	steers := fleetSteers{}
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
+	var running []string
+	for _, r := range f.rows {
+		if r.Verdict.Status == model.StatusRunning && r.Ref.Kind == model.SourceServer {
+			running = append(running, r.Ref.ID)
+		}
+	}
+	if len(running) == 0 {
+		t.Skip("fixture: nothing runs")
+	}
+	pressFleet(f, "P")
+	want := fmt.Sprintf("Pause all %s running shown? [y/n]", format.Plural(len(running), "conversation"))
+	if !strings.Contains(f.View(), want) {
+		t.Fatalf("P does not name how many (%s):\n%s", want, f.View())
+	}
+	f.Update(pressFleet(f, "y")())
+	for _, id := range running {
+		if steers[id].got() != "pause" {
+			t.Errorf("%s got %q", id, steers[id].got())
+		}
+	}
+	if !strings.Contains(f.flash, fmt.Sprintf("pause: %d of %d accepted", len(running), len(running))) && len(running) > 1 {
+		t.Errorf("footer %q", f.flash)
+	}
+}
+
+// TestFleetGuardStopsAndMarksARun: a pause guard on the table stops each
+// running server conversation that passes it through its row's controls,
+// and marks its row.
+func TestFleetGuardStopsAndMarksARun(t *testing.T) {
+	steers := fleetSteers{}
+	rules, err := guard.ParseAll([]string{"steps>0:pause"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFleetScreen(t, 160, 48, FleetOptions{Steer: steers.steer, Guards: rules})
+	history, live := fleetFixture(t)
+	for _, ups := range [][]model.FleetUpdate{history, live} {
+		for _, msg := range fleetResults(t, feedFleet(f, ups)) {
+			f.Update(msg)
+		}
+	}
+	got := steers.got()
+	if !strings.Contains(got, ":pause") {
+		t.Fatalf("no run was paused: %q", got)
+	}
+	marked := 0
+	for _, line := range strings.Split(f.View(), "\n") {
+		if strings.Contains(line, " "+fleetGuardMark+" ") {
+			marked++
+		}
+	}
+	if marked != strings.Count(got, ":pause") {
+		t.Errorf("%d rows marked for %q:\n%s", marked, got, f.View())
+	}
+}
+
+// fleetResults runs a table's command (and a batch's) and returns the
+// messages of its controls' answers.
+func fleetResults(t *testing.T, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	var out []tea.Msg
+	for _, msg := range results(t, cmd) {
+		if _, ok := msg.(fleetGuardDoneMsg); ok {
+			out = append(out, msg)
+		}
+	}
+	return out
+}

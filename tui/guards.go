@@ -1,0 +1,151 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/guard"
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// guardView is the view's guards (Options.Guards): judged on every event
+// as it arrives, on a fold of their own, so the header can show how close
+// each is and a trip can act at once.
+type guardView struct {
+	st     reducer.State
+	n      int    // events judged so far
+	banner string // the latest trip and what was done, "" for none
+	note   string // a guard that cannot judge this conversation says so once
+}
+
+// guardDoneMsg is the answer to a tripped guard's pause or interrupt.
+type guardDoneMsg struct {
+	addr
+	banner string
+}
+
+// guardNew judges the events that arrived since the last call. A trip in a
+// recording is a dry run; in a live conversation a pause or interrupt
+// guard stops the run through Steering, once its history is in and only
+// if it still runs.
+func (m *Conversation) guardNew() tea.Cmd {
+	set := m.opts.Guards
+	if set == nil {
+		return nil
+	}
+	g := &m.guarded
+	if g.n == 0 {
+		g.st = m.log.Initial()
+	}
+	var cmds []tea.Cmd
+	for ; g.n < m.log.Len(); g.n++ {
+		ev := m.log.Event(g.n)
+		g.st = reducer.ApplyAt(g.st, g.n, ev)
+		for _, rep := range set.Observe(g.n, ev, &g.st) {
+			cmds = append(cmds, m.guardTrip(rep))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// guardTrip shows a trip and acts on it.
+func (m *Conversation) guardTrip(rep guard.Report) tea.Cmd {
+	g := &m.guarded
+	text := "guard " + rep.Rule.Text
+	if rep.Kind == guard.CannotJudge {
+		g.note = text + ": " + rep.Note
+		return nil
+	}
+	text += " tripped at " + ordinal(rep.Index) + ": " + string(rep.Rule.Metric) + " " +
+		guard.Format(rep.Rule.Metric, rep.Value) + " > " + guard.Format(rep.Rule.Metric, rep.Limit)
+	steer, status := m.steering(), m.log.Latest().Status
+	switch {
+	case !rep.Rule.Action.Stops():
+		g.banner = text
+	case !m.opts.Live:
+		g.banner = text + " → would " + string(rep.Rule.Action) + " here (dry run: a recording)"
+	case steer == nil:
+		g.banner = text + " → not sent: this source offers no controls"
+	case status != model.StatusRunning && status != model.StatusWaitingForConfirmation:
+		g.banner = text + " → not sent: the conversation is " + statusWords(status)
+	default:
+		g.banner = text + " → " + string(rep.Rule.Action) + ": sending…"
+		to, action := m.addr(), rep.Rule.Action
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+			defer cancel()
+			return guardDoneMsg{addr: to, banner: text + " → " + guardStop(ctx, steer, action)}
+		}
+	}
+	return m.guardBell()
+}
+
+// guardStop pauses or interrupts for a guard and words the answer: an
+// interrupt a server does not have falls back to a pause.
+func guardStop(ctx context.Context, s Steering, a guard.Action) string {
+	if a == guard.Interrupt {
+		err := s.Interrupt(ctx)
+		if err == nil {
+			return "interrupted"
+		}
+		if !errors.Is(err, ErrUnsupported) {
+			return "interrupt failed: " + sanitizeErr(err)
+		}
+		if err := s.Pause(ctx); err != nil {
+			return "no /interrupt here, and the pause sent instead failed: " + sanitizeErr(err)
+		}
+		return "no /interrupt on this server: paused instead"
+	}
+	if err := s.Pause(ctx); err != nil {
+		return "pause failed: " + sanitizeErr(err)
+	}
+	return "paused"
+}
+
+// guardDone shows what the guard's request did.
+func (m *Conversation) guardDone(msg guardDoneMsg) tea.Cmd {
+	m.guarded.banner = msg.banner
+	m.fixTop()
+	return m.guardBell()
+}
+
+// guardBell rings for a trip, as for a status that needs the user.
+func (m *Conversation) guardBell() tea.Cmd {
+	if !m.opts.Notify {
+		return nil
+	}
+	return tea.Raw("\a")
+}
+
+// guardBanner is the banner of the latest trip (or of a guard that cannot
+// judge); "" for none.
+func (m *Conversation) guardBanner() string {
+	if m.guarded.banner != "" {
+		return model.SanitizeLine(m.guarded.banner)
+	}
+	return model.SanitizeLine(m.guarded.note)
+}
+
+// guardBadge is the header's word on the armed guards: how far each is
+// from its limit ("guard $4.10/$5"); "" without guards.
+func (m *Conversation) guardBadge() string {
+	var parts []string
+	for _, g := range m.opts.Guards.Guards() {
+		if g.Tripped {
+			continue
+		}
+		value := "?"
+		if g.Known {
+			value = guard.Format(g.Rule.Metric, g.Value)
+		}
+		parts = append(parts, value+"/"+guard.Short(g.Rule.Metric, g.Next))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "guard " + strings.Join(parts, " ")
+}
