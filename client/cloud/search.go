@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"ohwatch/model"
 )
@@ -112,6 +113,11 @@ func (s *Session) Conversations(ctx context.Context) ([]Conversation, error) {
 		for _, raw := range items {
 			var lc listedConversation
 			if json.Unmarshal(raw, &lc) != nil {
+				continue
+			}
+			if id := strings.TrimSpace(lc.ID); id != "" && !model.IsConversationID(id) && model.CheckConversationID(id) != nil {
+				// Refused, not cleaned: ".." would be another route, and
+				// two ids cleaned of escapes could become one.
 				continue
 			}
 			c := s.conversationOf(&lc)
