@@ -17,7 +17,7 @@ import (
 	"ohwatch/model"
 )
 
-const fleetUsageLine = "fleet [ROOT|URL|cloud]… [--headless [--json] [--until all|any]] [--interval D] [--no-notify] [--session-key-file URL=FILE]…"
+const fleetUsageLine = "fleet [ROOT|URL|cloud]… [--headless [--json] [--until all|any] [--watch-timeout D]] [--interval D] [--max-streams N] [--no-notify] [--session-key-file URL=FILE]…"
 
 // fleetConfig is `ohwatch fleet` as parsed: where to watch and how.
 type fleetConfig struct {
@@ -28,6 +28,7 @@ type fleetConfig struct {
 	json     bool
 	until    headless.Until
 	interval time.Duration
+	scale    fleetScale
 	noNotify bool
 	keys     keyFiles
 	theme    themeFlag
@@ -72,7 +73,11 @@ func parseFleet(args []string, env *environment) (*fleetConfig, int, bool) {
 	fs.Var(&cfg.theme, "theme", themeUsage)
 	fs.StringVar(&cfg.logFile, "log", "", "write diagnostics to `FILE` (the table never logs to the terminal)")
 	cfg.otlp.bind(fs)
+	cfg.scale.bind(fs)
 	_, code, ok := checkCommand(fs, args, func(p []string) error {
+		if err := cfg.scale.check(); err != nil {
+			return err
+		}
 		u, err := headless.ParseUntil(*until)
 		if err != nil {
 			return usageErr(err.Error(), "--until all waits for every conversation, --until any for the first to end")
@@ -244,7 +249,7 @@ func (cfg *fleetConfig) build(env *environment, secrets *model.Secrets, logger *
 			if err != nil {
 				return nil, usageErr(err.Error(), "")
 			}
-			add(fleetsource.Server(c, fleetsource.ServerOptions{Interval: cfg.interval}), serverOpener(c))
+			add(fleetsource.Server(c, fleetsource.ServerOptions{Interval: cfg.interval, MaxStreams: cfg.scale.maxStreams, MaxListed: cfg.scale.maxListed}), serverOpener(c))
 		default:
 			src := fleetsource.Local(where, fleetsource.LocalOptions{})
 			add(src, localOpener(src))
@@ -284,7 +289,7 @@ func (fl *builtFleet) run(ctx context.Context, env *environment, cfg *fleetConfi
 			// Traces need every conversation's events, not its listing.
 			AwaitEvents: cfg.otlp.on, Sources: len(fl.sources),
 			// stderr has said it; JSON lines carry it too, for a script.
-			SourcesReported: !cfg.json})
+			SourcesReported: !cfg.json, Timeout: cfg.scale.watchTimeout})
 	}
 	return fl.table(ctx, env, cfg, feed)
 }
