@@ -101,6 +101,10 @@ type Fleet struct {
 	// stopped (esc) carries an older one and is dropped.
 	openGen int
 	flash   string
+	// notifier limits the notifications; flushing is set while a tick
+	// to send what it holds is on its way.
+	notifier fleet.Notifier
+	flushing bool
 }
 
 // fleetStatuses are the statuses f cycles through: all, those needing
@@ -116,6 +120,7 @@ type (
 	}
 	fleetFeedClosedMsg struct{ addr }
 	fleetTickMsg       struct{ addr }
+	fleetFlushMsg      struct{ addr }
 	fleetOpenedMsg     struct {
 		addr
 		gen  int
@@ -214,6 +219,10 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(f.ingest(msg.ups), f.waitFeed())
 	case fleetFeedClosedMsg:
 		f.feedDone = true
+	case fleetFlushMsg:
+		f.flushing = false
+		f.now = f.opts.Now()
+		return f.ring(f.notifier.Flush(f.now))
 	case fleetTickMsg:
 		f.now = f.opts.Now()
 		f.arrange()
@@ -239,16 +248,23 @@ func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
 	if !f.opts.Notify {
 		return nil
 	}
-	var raised []fleet.Change
-	for _, c := range changes {
-		if c.Raised != fleet.NoAttention {
-			raised = append(raised, c)
-		}
+	return f.ring(f.notifier.Raise(f.now, changes))
+}
+
+// ring sends a notification when there is one, and comes back when the
+// rate limit holds one back (fleet.Notifier): a flapping status rings at
+// most once a second, each conversation once in ten.
+func (f *Fleet) ring(n fleet.Notice, ok bool) tea.Cmd {
+	var cmds []tea.Cmd
+	if ok {
+		cmds = append(cmds, tea.Raw(fleetNotification(n)))
 	}
-	if len(raised) == 0 {
-		return nil
+	if d, held := f.notifier.Wait(f.now); held && !f.flushing {
+		f.flushing = true
+		to := f.addr()
+		cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return fleetFlushMsg{addr: to} }))
 	}
-	return tea.Raw(fleetNotification(raised))
+	return tea.Batch(cmds...)
 }
 
 // key answers a key press.

@@ -407,18 +407,16 @@ func (f *Fleet) FullHelp() [][]key.Binding { return f.keys.FullHelp() }
 
 // fleetNotification is what the terminal gets when conversations newly
 // need attention: the bell, then a desktop notification as OSC 9 and OSC
-// 777, as a single conversation's view sends (attention.go). One
-// notification per frame, however many conversations were raised in it.
-func fleetNotification(raised []fleet.Change) string {
+// 777, as a single conversation's view sends (attention.go). It names the
+// first conversation and counts the others that rang with it.
+func fleetNotification(n fleet.Notice) string {
 	head := "ohwatch"
-	var body string
-	if len(raised) == 1 {
-		if t := notifyText(raised[0].Title); t != "" {
-			head += ": " + t
-		}
-		body = notifyText(statusSentence(raised[0].To.Status))
-	} else {
-		body = strconv.Itoa(len(raised)) + " conversations need you"
+	if t := notifyText(n.First.Title); t != "" {
+		head += ": " + t
+	}
+	body := notifyText(statusSentence(n.First.To.Status))
+	if n.More > 0 {
+		body += ", and " + strconv.Itoa(n.More) + " more need you"
 	}
 	return "\a" +
 		"\x1b]9;" + head + " - " + body + "\x07" +
