@@ -16,8 +16,10 @@ const minPartial = 8
 
 // Redact removes every secret from s in each form a server or a library is
 // known to echo it in: as is, in another case, URL-encoded (%73%6B…),
-// JSON- or Python-escaped (\u0073, \x73, \/), and in part (any run of at
-// least half the secret, and at least minPartial bytes). Each echo becomes
+// JSON- or Python-escaped (\u0073, \x73, \/), base64 (standard or URL
+// alphabet, at any alignment: inside "Bearer KEY" encoded), hex (either
+// case) or reversed, and in part (any run of at least half the secret, or
+// of its encoded form, and at least minPartial bytes). Each echo becomes
 // Redacted. A secret shorter than minPartial is redacted only as written;
 // empty secrets are ignored.
 func Redact(s string, secrets ...string) string {
@@ -31,8 +33,11 @@ func Redact(s string, secrets ...string) string {
 			continue
 		}
 		// As written first, then decoded: an escape can hide the secret,
-		// and the secret can hold what reads as an escape.
-		s = redactOne(redactOne(s, secret, false), secret, true)
+		// and the secret can hold what reads as an escape. Then each
+		// other encoding a server may echo it in.
+		for _, form := range encodings(secret) {
+			s = redactOne(redactOne(s, form, false), form, true)
+		}
 	}
 	return s
 }

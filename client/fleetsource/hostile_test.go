@@ -1,10 +1,13 @@
 package fleetsource
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -323,4 +326,45 @@ func TestHostileServerBadItemsAndOddIDs(t *testing.T) {
 	if strings.Contains(string(raw), `\u001b`) {
 		t.Errorf("a warning carries an escape: %s", raw)
 	}
+}
+
+// TestHostileServerKeyEchoesRedacted: a listing refused with a body that
+// echoes the session key base64-encoded (inside "Bearer KEY", both
+// alphabets), in hex of either case and reversed never shows any of it in
+// what the source reports.
+func TestHostileServerKeyEchoesRedacted(t *testing.T) {
+	const key = "sk-oh-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+	echoes := []string{
+		base64.StdEncoding.EncodeToString([]byte("Bearer " + key)),
+		base64.RawURLEncoding.EncodeToString([]byte("x" + key)),
+		hex.EncodeToString([]byte(key)),
+		strings.ToUpper(hex.EncodeToString([]byte(key))),
+		reverse(key),
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+		fmt.Fprintf(w, `{"detail":"upstream said %s"}`, strings.Join(echoes, " | "))
+	}))
+	t.Cleanup(srv.Close)
+	v, _ := watchFleet(t, Server(client(t, srv.URL, key), fastServer))
+	v.waitFor(t, "the failure reported", func(v *fleetView) bool {
+		c := v.convs[model.ConversationRef{Source: srv.URL, Kind: model.SourceServer}]
+		return c != nil && len(c.conns) > 0 && strings.Contains(c.conns[0].Reason, "upstream said")
+	})
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	reason := v.convs[model.ConversationRef{Source: srv.URL, Kind: model.SourceServer}].conns[0].Reason
+	for _, e := range echoes {
+		for i := 0; i+16 <= len(e); i++ {
+			if strings.Contains(strings.ToLower(reason), strings.ToLower(e[i:i+16])) {
+				t.Fatalf("%q of an echo left in %q", e[i:i+16], reason)
+			}
+		}
+	}
+}
+
+func reverse(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
 }
