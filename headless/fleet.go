@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"ohwatch/fleet"
 	"ohwatch/format"
 	"ohwatch/model"
@@ -409,11 +411,15 @@ func (w *FleetWatch) resultLine(code int, reason string) string {
 	return fmt.Sprintf("\n%s; %s (exit %d)\n", head, what, code)
 }
 
+// titleCells is the widest a title is printed in a line, in terminal
+// cells: a line stays one line however long the listed title.
+const titleCells = 60
+
 func quoteTitle(t string) string {
 	if t == "" {
 		return `""`
 	}
-	return `"` + t + `"`
+	return `"` + ansi.Truncate(t, titleCells, "…") + `"`
 }
 
 func plural(n int, noun string) string {

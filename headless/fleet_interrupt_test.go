@@ -80,3 +80,15 @@ func TestFleetSourceWarningLine(t *testing.T) {
 		t.Fatalf("said again: %q", again)
 	}
 }
+
+// TestFleetLineCutsALongTitle: a listed title of 100 kB (wide runes too)
+// is printed in 60 cells, once.
+func TestFleetLineCutsALongTitle(t *testing.T) {
+	w := NewFleetWatch(FleetOptions{})
+	long := strings.Repeat("界", 50_000)
+	lines, _, _ := w.Handle([]model.FleetUpdate{{Ref: model.ConversationRef{Source: "s", Kind: model.SourceServer, ID: "a"},
+		Meta: &model.ConversationMeta{Title: long, Status: model.StatusRunning}}})
+	if len(lines) != 1 || !strings.Contains(lines[0], `"`+strings.Repeat("界", 29)+`…"`) || len(lines[0]) > 300 {
+		t.Fatalf("lines %q", lines)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // NormalizeConversationID returns a conversation id in the one form used as
@@ -76,3 +77,24 @@ func CheckConversationID(id string) error {
 
 // maxIDBytes bounds a conversation id: a UUID is 36 bytes.
 const maxIDBytes = 128
+
+// Caps on what a listing's fields keep when read: a title is shown cut to
+// a line anyway, and a status is one word; a source that sends megabytes
+// in either costs no more than this per conversation.
+const (
+	MaxTitleBytes  = 512
+	MaxStatusBytes = 64
+)
+
+// CapBytes cuts s to at most n bytes, at a rune boundary, "…" marking a
+// cut.
+func CapBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := max(0, n-len("…"))
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

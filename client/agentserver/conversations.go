@@ -68,20 +68,20 @@ func decodeConversation(raw []byte) (*ConversationInfo, error) {
 	}
 	info := &ConversationInfo{
 		ID:              model.SanitizeLine(model.NormalizeConversationID(h.ID)),
-		Title:           capField(model.SanitizeLine(h.Title), maxTitleBytes),
-		ExecutionStatus: capField(model.SanitizeLine(h.ExecutionStatus), maxStatusBytes),
+		Title:           model.CapBytes(model.SanitizeLine(h.Title), model.MaxTitleBytes),
+		ExecutionStatus: model.CapBytes(model.SanitizeLine(h.ExecutionStatus), model.MaxStatusBytes),
 		Base:            base,
 	}
 	if info.ExecutionStatus == "" {
-		info.ExecutionStatus = capField(model.SanitizeLine(h.AgentStatus), maxStatusBytes)
+		info.ExecutionStatus = model.CapBytes(model.SanitizeLine(h.AgentStatus), model.MaxStatusBytes)
 	}
 	if info.ExecutionStatus == "" {
 		info.ExecutionStatus = base.ExecutionStatus
 	}
 	if info.Title == "" {
-		info.Title = capField(base.Title, maxTitleBytes)
+		info.Title = model.CapBytes(base.Title, model.MaxTitleBytes)
 	}
-	info.ExecutionStatus = capField(info.ExecutionStatus, maxStatusBytes)
+	info.ExecutionStatus = model.CapBytes(info.ExecutionStatus, model.MaxStatusBytes)
 	if info.ID == "" {
 		info.ID = base.ID
 	}

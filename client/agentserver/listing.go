@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/url"
 	"strconv"
-	"unicode/utf8"
 
 	"ohwatch/model"
 )
@@ -138,25 +137,4 @@ func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each f
 		seenPages[next] = true
 		q.Set("page_id", next)
 	}
-}
-
-// Caps on what a listing's fields keep: a title is shown cut to a line
-// anyway, and a status is one word; a server that sends megabytes in
-// either costs no more than this per conversation.
-const (
-	maxTitleBytes  = 512
-	maxStatusBytes = 64
-)
-
-// capField cuts s to at most n bytes, at a rune boundary, "…" marking a
-// cut.
-func capField(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -140,10 +140,10 @@ func (s *Session) conversationOf(lc *listedConversation) Conversation {
 	s.secrets.add(key)
 	c := Conversation{
 		ID:              model.NormalizeConversationID(s.secrets.clean(lc.ID)),
-		Title:           s.secrets.clean(str(lc.Title)),
+		Title:           model.CapBytes(s.secrets.clean(str(lc.Title)), model.MaxTitleBytes),
 		SandboxID:       s.secrets.clean(lc.SandboxID),
 		SandboxStatus:   s.secrets.clean(lc.SandboxStatus),
-		ExecutionStatus: s.secrets.clean(str(lc.ExecutionStatus)),
+		ExecutionStatus: model.CapBytes(s.secrets.clean(str(lc.ExecutionStatus)), model.MaxStatusBytes),
 		CreatedAt:       s.secrets.clean(lc.CreatedAt),
 		UpdatedAt:       s.secrets.clean(lc.UpdatedAt),
 		ParentID:        model.NormalizeConversationID(s.secrets.clean(str(lc.ParentID))),

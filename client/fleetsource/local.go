@@ -238,7 +238,7 @@ func (l *local) look(ctx context.Context, first bool) ([]*localConv, error) {
 
 // localMeta is the listing of a conversation from its summary.
 func localMeta(s files.Summary) *model.ConversationMeta {
-	return &model.ConversationMeta{Title: s.Title, Status: s.Status, BaseStatus: s.Status != "" && !s.StatusDerived, UpdatedAt: s.LastActivity,
+	return &model.ConversationMeta{Title: model.CapBytes(s.Title, model.MaxTitleBytes), Status: model.CapBytes(s.Status, model.MaxStatusBytes), BaseStatus: s.Status != "" && !s.StatusDerived, UpdatedAt: s.LastActivity,
 		ParentID: s.ParentID, ForkedFromEvent: s.ForkedFromEvent}
 }
 
