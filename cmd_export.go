@@ -42,9 +42,7 @@ func runExport(args []string, env *environment) int {
 		return reportUsage(env.stderr, "export", err)
 	}
 	// What could not be read is said beside the export, not inside it.
-	for _, w := range conv.Warnings {
-		fmt.Fprintf(env.stderr, "ohwatch export: warning: %s\n", model.SanitizeLine(w))
-	}
+	warnUnread(env, "export", conv)
 	w := env.stdout
 	if *outPath != "" {
 		f, err := os.Create(*outPath)

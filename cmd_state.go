@@ -17,6 +17,9 @@ func loadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Lo
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := conv.Unreadable(); err != nil {
+		return nil, nil, err
+	}
 	log := reducer.NewLog(conv.Base, conv.EventFiles)
 	log.Append(conv.Events...)
 	return conv, log, nil
@@ -56,6 +59,7 @@ func runState(args []string, env *environment) int {
 	if err != nil {
 		return loadFailed(ctx, env, "state", err)
 	}
+	warnUnread(env, "state", conv)
 	p, err := branchPath(log, *branch)
 	if err != nil {
 		return reportUsage(env.stderr, "state", err)
