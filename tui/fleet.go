@@ -77,6 +77,12 @@ type Fleet struct {
 	// drawn above rows[i], if any.
 	rows  []fleet.Row
 	heads map[int]fleet.Group
+	// spare is the buffer patch builds the next rows in; patchable says
+	// the last arrange nested nothing, and parents are the conversations
+	// some row names as its parent (see patch).
+	spare     []fleet.Row
+	patchable bool
+	parents   map[model.ConversationRef]bool
 	// selected is the conversation under the cursor, kept across
 	// re-sorting once the user moved it (until then the cursor stays on
 	// the first row, the most urgent); cursor is its position in rows.
@@ -224,8 +230,9 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		f.now = f.opts.Now()
 		return f.ring(f.notifier.Flush(f.now))
 	case fleetTickMsg:
+		// The idle column counts from the new time; no order depends
+		// on it (rows sort by the time of the last activity).
 		f.now = f.opts.Now()
-		f.arrange()
 		return f.tick()
 	case fleetOpenedMsg:
 		return f.show(msg)
@@ -244,7 +251,9 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
 	f.now = f.opts.Now()
 	changes := f.fleet.ApplyAt(ups, f.now)
-	f.arrange()
+	if !f.patch(touchedBy(ups)) {
+		f.arrange()
+	}
 	if !f.opts.Notify {
 		return nil
 	}
@@ -493,6 +502,13 @@ func (f *Fleet) arrange() {
 		}
 		f.rows = append(f.rows, g.Rows...)
 	}
+	f.notePatchable()
+	f.place()
+}
+
+// place keeps the cursor on the selected conversation once the person
+// moved it (else on its position), after the rows changed.
+func (f *Fleet) place() {
 	at := -1
 	for i, r := range f.rows {
 		if f.moved && r.Ref == f.selected {

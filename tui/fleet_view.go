@@ -149,8 +149,8 @@ func (f *Fleet) heading() string {
 // attentionCount is the number of rows shown under "attention".
 func (f *Fleet) attentionCount() int {
 	n := 0
-	for _, r := range f.rows {
-		if r.Attn != fleet.NoAttention {
+	for i := range f.rows {
+		if f.rows[i].Attn != fleet.NoAttention {
 			n++
 		}
 	}
@@ -191,14 +191,21 @@ func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
 		return []string{fitLine(s.Muted.Render("   "+msg), w)}
 	}
 	var out []string
-	line := 0
+	// Start at the first row the window can show: each row is a line,
+	// and each heading above one another.
+	first := max(0, f.top-len(f.heads))
+	line := f.lineOf(first)
+	if _, ok := f.heads[first]; ok {
+		line--
+	}
 	emit := func(text string) {
 		if line >= f.top && line < f.top+h {
 			out = append(out, text)
 		}
 		line++
 	}
-	for i, r := range f.rows {
+	for i := first; i < len(f.rows); i++ {
+		r := &f.rows[i]
 		if line >= f.top+h {
 			break
 		}
@@ -206,7 +213,7 @@ func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
 			emit(f.groupHeading(g, w))
 		}
 		if line >= f.top && line < f.top+h {
-			out = append(out, f.row(r, cols, titleW, w, i == f.cursor))
+			out = append(out, f.row(*r, cols, titleW, w, i == f.cursor))
 		}
 		line++
 	}
