@@ -6,6 +6,10 @@ import (
 	"regexp"
 )
 
+// KindUnreadable is the kind of the placeholder of an event that could
+// not be read.
+const KindUnreadable = "UnreadableEvent"
+
 // HeadScan is how much of an unreadable event is searched for its header.
 const HeadScan = 64 << 10
 
@@ -39,7 +43,7 @@ func UnreadableEvent(head []byte, limit int64) (ev Event, origID string) {
 	}
 	reason := fmt.Sprintf("this %s is over the %s limit for one event and could not be read", kind, ByteSize(limit))
 	raw, _ := json.Marshal(map[string]string{
-		"kind":          "UnreadableEvent",
+		"kind":          KindUnreadable,
 		"id":            "unreadable-" + origID,
 		"timestamp":     fields["timestamp"],
 		"source":        fields["source"],
@@ -49,7 +53,7 @@ func UnreadableEvent(head []byte, limit int64) (ev Event, origID string) {
 	})
 	ev, err := Decode(raw)
 	if err != nil {
-		ev = Event{Kind: "UnreadableEvent", ID: "unreadable-" + origID, Raw: raw}
+		ev = Event{Kind: KindUnreadable, ID: "unreadable-" + origID, Raw: raw}
 	}
 	ev.Summary = SanitizeLine("unreadable " + kind + ": over the " + ByteSize(limit) + " limit for one event")
 	ev.Body = &Unknown{Reason: SanitizeLine(reason)}

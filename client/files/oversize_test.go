@@ -120,8 +120,9 @@ func TestSparseFileLoadEndsWhenCancelled(t *testing.T) {
 	}
 }
 
-// TestNothingReadable: an empty file, a file of garbage and a directory
-// whose only event is invalid are refused with the first reason; a file
+// TestNothingReadable: an empty file, a file of garbage, a file of one
+// line too large to read and a directory whose only event is invalid are
+// refused with the first reason; a file
 // with one bad line among good ones is read, with one warning.
 func TestNothingReadable(t *testing.T) {
 	tmp := t.TempDir()
@@ -140,6 +141,9 @@ func TestNothingReadable(t *testing.T) {
 		write("garbage.bin", "\x00\x01\xffgarbage\n\x7f"): "no event could be read from",
 		filepath.Dir(filepath.Dir(write("sdk/events/event-00000-0123456789abcdef.json", `{"kind":`))): "no event could be read from",
 	}
+	huge := filepath.Join(tmp, "huge.jsonl")
+	sparse(t, huge, "", 65<<20) // one line too large: a placeholder, not an event read
+	bad[huge] = "no event could be read from"
 	for path, want := range bad {
 		conv, err := LoadContext(context.Background(), path)
 		if err != nil {

@@ -7,12 +7,18 @@ import (
 )
 
 // Unreadable says why nothing of c can be shown, nil when something can:
-// no event was read and either some were rejected or there is no base
+// no event was read (a placeholder of one too large is not one) and either some were rejected or there is no base
 // state to show instead (an empty file, a file of garbage, a directory
 // whose only event is invalid). Every command that loads a recording
 // refuses such a one the same way, with the first reason.
 func (c *Conversation) Unreadable() error {
-	if len(c.Events) > 0 || c.Base != nil && len(c.Warnings) == 0 {
+	read := 0
+	for i := range c.Events {
+		if c.Events[i].Kind != model.KindUnreadable {
+			read++
+		}
+	}
+	if read > 0 || c.Base != nil && len(c.Warnings) == 0 {
 		return nil
 	}
 	if len(c.Warnings) == 0 {
