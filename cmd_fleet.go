@@ -249,7 +249,9 @@ func (cfg *fleetConfig) build(env *environment, secrets *model.Secrets, logger *
 			if err != nil {
 				return nil, usageErr(err.Error(), "")
 			}
-			add(fleetsource.Server(c, fleetsource.ServerOptions{Interval: cfg.interval, MaxStreams: cfg.scale.maxStreams, MaxListed: cfg.scale.maxListed}), serverOpener(c))
+			add(fleetsource.Server(c, fleetsource.ServerOptions{Interval: cfg.interval, MaxStreams: cfg.scale.maxStreams, MaxListed: cfg.scale.maxListed,
+				// Traces need every conversation's events.
+				StreamAll: cfg.otlp.on}), serverOpener(c))
 		default:
 			src := fleetsource.Local(where, fleetsource.LocalOptions{})
 			add(src, localOpener(src))

@@ -282,7 +282,7 @@ func (w *FleetWatch) decisive(ref model.ConversationRef) fleet.Outcome {
 			return fleet.OutcomeRunning
 		}
 		switch r.Conn.Phase {
-		case model.PhaseLive, model.PhaseDone:
+		case model.PhaseLive, model.PhaseDone, model.PhaseListed:
 		case model.PhaseLost:
 			if !r.Conn.Final {
 				return fleet.OutcomeRunning

@@ -92,3 +92,19 @@ func TestFleetLineCutsALongTitle(t *testing.T) {
 		t.Fatalf("lines %q", lines)
 	}
 }
+
+// TestFleetUntilAwaitsEventsOfAListedConversation: with AwaitEvents, a
+// conversation whose stream rested on its listing (PhaseListed) has its
+// events in: --until all ends on its finished.
+func TestFleetUntilAwaitsEventsOfAListedConversation(t *testing.T) {
+	w := NewFleetWatch(FleetOptions{Until: UntilAll, AwaitEvents: true})
+	ref := model.ConversationRef{Source: "s", Kind: model.SourceServer, ID: "a"}
+	_, done, _ := w.Handle([]model.FleetUpdate{{Ref: ref, Meta: &model.ConversationMeta{Status: model.StatusFinished}}})
+	if done {
+		t.Fatal("done before the events were in")
+	}
+	_, done, code := w.Handle([]model.FleetUpdate{{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseListed}}}})
+	if !done || code != ExitFinished {
+		t.Fatalf("done %v, exit %d; want finished", done, code)
+	}
+}

@@ -368,3 +368,34 @@ func reverse(s string) string {
 	slices.Reverse(b)
 	return string(b)
 }
+
+// TestServerStreamAllReadsEverySettledConversationOnce: with StreamAll
+// (traces need every conversation's events), 12 finished conversations
+// under a limit of 3 streams are each streamed until live, then rest on
+// their listing, freeing the stream for the next: every one's events
+// arrive.
+func TestServerStreamAllReadsEverySettledConversationOnce(t *testing.T) {
+	h := newHostile(t)
+	var convs [][2]string
+	for i := range 12 {
+		convs = append(convs, [2]string{hexID(i), model.StatusFinished})
+	}
+	h.list(convs...)
+	opts := fastServer
+	opts.MaxStreams, opts.StreamAll = 3, true
+	v, _ := watchFleet(t, Server(client(t, h.srv.URL, ""), opts))
+	v.waitFor(t, "every conversation streamed, then at rest", func(v *fleetView) bool {
+		for i := range 12 {
+			c := v.conv(hexID(i))
+			if c == nil || len(c.ids) == 0 || lastConn(c).Phase != model.PhaseListed {
+				return false
+			}
+		}
+		return true
+	})
+	h.state(func(h *hostile) {
+		if len(h.streamed) != 12 {
+			t.Errorf("%d streamed, want 12", len(h.streamed))
+		}
+	})
+}

@@ -36,6 +36,11 @@ type ServerOptions struct {
 	// MaxListed caps the conversations one listing takes
 	// (agentserver.DefaultMaxListed when 0).
 	MaxListed int
+	// StreamAll streams every conversation once, settled or not (its
+	// history read, then its stream ended as for one that settled), for a
+	// consumer that needs every conversation's events (traces); still at
+	// most MaxStreams at once.
+	StreamAll bool
 }
 
 // server is every conversation of one agent-server.
@@ -71,8 +76,10 @@ type serverConv struct {
 	// changed is the poll at which the listing last changed (0: only
 	// first seen at the first poll).
 	changed int
-	// stream is its live stream, nil when it has none.
-	stream *stream
+	// stream is its live stream, nil when it has none; streamed is set
+	// once a stream of it went live or gave up (StreamAll needs no more).
+	stream   *stream
+	streamed bool
 }
 
 // stream is one conversation's live watch. mu orders its updates with
@@ -235,7 +242,7 @@ func (sch *scheduler) urgency(c *serverConv) int {
 	case model.StatusRunning:
 		return 3
 	case model.StatusFinished, model.StatusError, model.StatusStuck, model.StatusIdle, model.StatusPaused:
-		if c.changed == sch.poll && c.changed > 0 {
+		if c.changed == sch.poll && c.changed > 0 || sch.s.opts.StreamAll && !c.streamed {
 			return 1
 		}
 		return 0
@@ -250,7 +257,12 @@ func (sch *scheduler) urgency(c *serverConv) int {
 func (sch *scheduler) schedule(settle bool) {
 	var want []*serverConv
 	for _, c := range sch.order {
+		if c.stream != nil && c.stream.live.Load() {
+			// Its history is in: StreamAll has what it needs of it.
+			c.streamed = true
+		}
 		if c.stream != nil && c.stream.ended() {
+			c.streamed = true
 			if c.changed != sch.poll {
 				// Its watch gave up (the conversation was deleted, …):
 				// not again until its listing changes.
@@ -315,6 +327,7 @@ func (sch *scheduler) start(c *serverConv) {
 func (sch *scheduler) stop(c *serverConv) {
 	st := c.stream
 	c.stream = nil
+	c.streamed = c.streamed || st.live.Load()
 	st.cancel()
 	st.mu.Lock()
 	defer st.mu.Unlock()
