@@ -11,13 +11,8 @@ import (
 // decides at each of the three alignments it may start at in an encoded
 // text (the characters it shares with its neighbours differ with them),
 // in the standard and the URL alphabet. Forms shorter than minPartial are
-// left out. They are computed once per secret.
+// left out.
 func encodings(secret string) []string {
-	encodingsMu.Lock()
-	defer encodingsMu.Unlock()
-	if forms, ok := encodingsOf[secret]; ok {
-		return forms
-	}
 	forms := []string{secret, reversed(secret), hex.EncodeToString([]byte(secret))}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
 		for align := range 3 {
@@ -30,16 +25,54 @@ func encodings(secret string) []string {
 			out = append(out, f)
 		}
 	}
-	if len(encodingsOf) > 64 {
-		clear(encodingsOf) // a process knows a handful of secrets
-	}
-	encodingsOf[secret] = out
 	return out
 }
 
+// redactor is what redactOne needs of a secret, prepared once: its forms
+// lowercased, the length of the shortest piece of each that is redacted,
+// and their minPartial-byte grams, as a bit set that rules most places
+// out at once and exactly, with the forms each gram starts a piece of.
+type redactor struct {
+	keys  []string
+	needs []int
+	least int
+	grams gramSet
+	exact map[uint64][]int
+}
+
+// redactorOf prepares secret's redactor, once per secret.
+func redactorOf(secret string) *redactor {
+	redactorsMu.Lock()
+	defer redactorsMu.Unlock()
+	if r, ok := redactors[secret]; ok {
+		return r
+	}
+	r := &redactor{exact: map[uint64][]int{}}
+	for k, form := range encodings(secret) {
+		key := asciiLower(form)
+		need := min(len(key), max(minPartial, (len(key)+1)/2))
+		r.keys, r.needs = append(r.keys, key), append(r.needs, need)
+		if k == 0 || need < r.least {
+			r.least = need
+		}
+		for j := 0; j+minPartial <= len(key); j++ {
+			g := gram(key[j:])
+			r.grams.add(g)
+			if ks := r.exact[g]; len(ks) == 0 || ks[len(ks)-1] != k {
+				r.exact[g] = append(ks, k)
+			}
+		}
+	}
+	if len(redactors) > 64 {
+		clear(redactors) // a process knows a handful of secrets
+	}
+	redactors[secret] = r
+	return r
+}
+
 var (
-	encodingsMu sync.Mutex
-	encodingsOf = map[string][]string{}
+	redactorsMu sync.Mutex
+	redactors   = map[string]*redactor{}
 )
 
 // base64Core is the base64 of secret preceded by align bytes, without the
