@@ -77,6 +77,12 @@ type Fleet struct {
 	// drawn above rows[i], if any.
 	rows  []fleet.Row
 	heads map[int]fleet.Group
+	// spare is the buffer patch builds the next rows in; patchable says
+	// the last arrange nested nothing, and parents are the conversations
+	// some row names as its parent (see patch).
+	spare     []fleet.Row
+	patchable bool
+	parents   map[model.ConversationRef]bool
 	// selected is the conversation under the cursor, kept across
 	// re-sorting once the user moved it (until then the cursor stays on
 	// the first row, the most urgent); cursor is its position in rows.
@@ -101,6 +107,10 @@ type Fleet struct {
 	// stopped (esc) carries an older one and is dropped.
 	openGen int
 	flash   string
+	// notifier limits the notifications; flushing is set while a tick
+	// to send what it holds is on its way.
+	notifier fleet.Notifier
+	flushing bool
 }
 
 // fleetStatuses are the statuses f cycles through: all, those needing
@@ -116,6 +126,7 @@ type (
 	}
 	fleetFeedClosedMsg struct{ addr }
 	fleetTickMsg       struct{ addr }
+	fleetFlushMsg      struct{ addr }
 	fleetOpenedMsg     struct {
 		addr
 		gen  int
@@ -214,9 +225,14 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(f.ingest(msg.ups), f.waitFeed())
 	case fleetFeedClosedMsg:
 		f.feedDone = true
-	case fleetTickMsg:
+	case fleetFlushMsg:
+		f.flushing = false
 		f.now = f.opts.Now()
-		f.arrange()
+		return f.ring(f.notifier.Flush(f.now))
+	case fleetTickMsg:
+		// The idle column counts from the new time; no order depends
+		// on it (rows sort by the time of the last activity).
+		f.now = f.opts.Now()
 		return f.tick()
 	case fleetOpenedMsg:
 		return f.show(msg)
@@ -235,20 +251,29 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
 	f.now = f.opts.Now()
 	changes := f.fleet.ApplyAt(ups, f.now)
-	f.arrange()
+	if !f.patch(touchedBy(ups)) {
+		f.arrange()
+	}
 	if !f.opts.Notify {
 		return nil
 	}
-	var raised []fleet.Change
-	for _, c := range changes {
-		if c.Raised != fleet.NoAttention {
-			raised = append(raised, c)
-		}
+	return f.ring(f.notifier.Raise(f.now, changes))
+}
+
+// ring sends a notification when there is one, and comes back when the
+// rate limit holds one back (fleet.Notifier): a flapping status rings at
+// most once a second, each conversation once in ten.
+func (f *Fleet) ring(n fleet.Notice, ok bool) tea.Cmd {
+	var cmds []tea.Cmd
+	if ok {
+		cmds = append(cmds, tea.Raw(fleetNotification(n)))
 	}
-	if len(raised) == 0 {
-		return nil
+	if d, held := f.notifier.Wait(f.now); held && !f.flushing {
+		f.flushing = true
+		to := f.addr()
+		cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return fleetFlushMsg{addr: to} }))
 	}
-	return tea.Raw(fleetNotification(raised))
+	return tea.Batch(cmds...)
 }
 
 // key answers a key press.
@@ -477,6 +502,13 @@ func (f *Fleet) arrange() {
 		}
 		f.rows = append(f.rows, g.Rows...)
 	}
+	f.notePatchable()
+	f.place()
+}
+
+// place keeps the cursor on the selected conversation once the person
+// moved it (else on its position), after the rows changed.
+func (f *Fleet) place() {
 	at := -1
 	for i, r := range f.rows {
 		if f.moved && r.Ref == f.selected {
