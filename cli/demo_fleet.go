@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ohwatch/client/agentserver"
+	"ohwatch/client/fleetsource"
 	"ohwatch/gen"
 	"ohwatch/headless"
 	"ohwatch/model"
@@ -140,6 +141,6 @@ func runDemoFleet(ctx context.Context, env *session.Env, o session.Options, logg
 		return 1
 	}
 	fl := session.NewFleet()
-	fl.AddServer(c, time.Second)
+	fl.AddServer(c, fleetsource.ServerOptions{Interval: time.Second})
 	return fl.Run(ctx, env, session.FleetOptions{Headless: o.Headless, JSON: o.JSON, Until: headless.UntilAll, Notify: o.Notify, Theme: o.Theme})
 }

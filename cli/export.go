@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ohwatch/model"
 	"ohwatch/session"
 )
 
@@ -39,9 +38,7 @@ func newExport(env *session.Env) *cobra.Command {
 				return err
 			}
 			// What could not be read is said beside the export, not inside it.
-			for _, w := range conv.Warnings {
-				fmt.Fprintf(env.Stderr, "ohwatch export: warning: %s\n", model.SanitizeLine(w))
-			}
+			session.WarnUnread(env, "export", conv)
 			w := env.Stdout
 			if outPath != "" {
 				f, err := os.Create(outPath)

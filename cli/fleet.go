@@ -17,7 +17,7 @@ import (
 	"ohwatch/session"
 )
 
-const fleetUsageLine = "fleet [ROOT|URL|cloud]… [--headless [--json] [--until all|any]] [--interval D] [--no-notify] [--session-key-file URL=FILE]…"
+const fleetUsageLine = "fleet [ROOT|URL|cloud]… [--headless [--json] [--until all|any] [--watch-timeout D]] [--interval D] [--max-streams N] [--no-notify] [--session-key-file URL=FILE]…"
 
 // fleetFlags are the flags of `ohwatch fleet`.
 type fleetFlags struct {
@@ -25,6 +25,7 @@ type fleetFlags struct {
 	json     bool
 	until    string
 	interval time.Duration
+	scale    fleetScale
 	noNotify bool
 	keys     keyFiles
 	theme    themeFlag
@@ -73,6 +74,7 @@ func newFleet(env *session.Env) *cobra.Command {
 	fs.StringVar(&ff.logFile, "log", "", "write diagnostics to `FILE` (the table never logs to the terminal)")
 	ff.otlp.bind(fs)
 	fs.Var(&ff.guards, "guard", guardUsage+"; in a fleet, each conversation on its own, and the watch goes on")
+	ff.scale.bind(fs)
 	return cmd
 }
 
@@ -80,7 +82,12 @@ func newFleet(env *session.Env) *cobra.Command {
 // sources (the SOURCE arguments, or the defaults: the local root, and
 // Cloud when OH_API_KEY is set) and the fleet's options.
 func (ff *fleetFlags) options(env *session.Env, p []string) ([]string, session.FleetOptions, error) {
-	o := session.FleetOptions{JSON: ff.json, Interval: ff.interval, Notify: !ff.noNotify, OTLP: ff.otlp.options(), KeyFiles: ff.keys.byURL(), Guards: ff.guards.rules}
+	o := session.FleetOptions{JSON: ff.json, Interval: ff.interval, Notify: !ff.noNotify, OTLP: ff.otlp.options(), KeyFiles: ff.keys.byURL(),
+		MaxStreams: ff.scale.maxStreams, MaxListed: ff.scale.maxListed, WatchTimeout: ff.scale.watchTimeout,
+		Guards: ff.guards.rules}
+	if err := ff.scale.check(); err != nil {
+		return nil, o, err
+	}
 	u, err := headless.ParseUntil(ff.until)
 	if err != nil {
 		return nil, o, usageErr(err.Error(), "--until all waits for every conversation, --until any for the first to end")

@@ -32,6 +32,7 @@ func newState(env *session.Env) *cobra.Command {
 			if err != nil {
 				return exit(session.LoadFailed(ctx, env, "state", err))
 			}
+			session.WarnUnread(env, "state", conv)
 			path, err := session.BranchPath(log, *branch)
 			if err != nil {
 				return err

@@ -316,10 +316,16 @@ func cloneMeta(m model.ConversationMeta) model.ConversationMeta {
 // A source that says nothing more will come (PhaseDone) has ended, and its
 // last status is final: for a recording with a server's base_state.json,
 // the status that file states, as every surface that folds the whole
-// recording states it (base_state.json describes the end of the log).
+// recording states it (base_state.json describes the end of the log). A
+// conversation shown from its listing alone (PhaseListed) is stated by it.
 func (e *entry) stated() reducer.Verdict {
 	ended := e.hasConn && e.conn.Phase == model.PhaseDone
 	ms := model.SanitizeLine(e.meta.Status)
+	if e.hasConn && e.conn.Phase == model.PhaseListed && ms != "" {
+		// Shown from the listing, with no stream: the listing, asked
+		// at every interval, is newer than the events, if any came.
+		return reducer.Verdict{Status: ms, Source: e.listingSource(), Confirmed: ms == model.StatusFinished}
+	}
 	if ended && e.meta.BaseStatus && ms != "" {
 		if v, ok := reducer.BaseVerdict(&model.BaseState{ExecutionStatus: ms}); ok {
 			return v

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/fleet"
 	"ohwatch/format"
@@ -75,6 +78,10 @@ type FleetOptions struct {
 	// guard tripped on (nil: every trip is reported, nothing is sent).
 	Guards []guard.Rule
 	Act    FleetAct
+	// Timeout bounds the watch (--watch-timeout; 0: none): when it passes
+	// first, the watch ends as if its sources had, with exit 5 unless
+	// every conversation had ended.
+	Timeout time.Duration
 }
 
 // FleetWatch prints one line per status change of any conversation of a
@@ -89,12 +96,14 @@ type FleetWatch struct {
 	sourceConn map[string]model.ConnState
 	guards     fleetGuards
 	ctx        context.Context // for Act; set by RunFleet
+	// sourceWarned is the count of each source's warnings printed.
+	sourceWarned map[string]int
 }
 
 // NewFleetWatch returns a watch over an empty fleet.
 func NewFleetWatch(opts FleetOptions) *FleetWatch {
 	return &FleetWatch{opts: opts, f: fleet.New(), outcomes: map[model.ConversationRef]fleet.Outcome{},
-		sourceConn: map[string]model.ConnState{}}
+		sourceConn: map[string]model.ConnState{}, sourceWarned: map[string]int{}}
 }
 
 // Handle folds one slice of updates and returns its lines (each ending in
@@ -158,10 +167,19 @@ func (w *FleetWatch) End(reason string) (line string, code int) {
 func (w *FleetWatch) sourceLines() []string {
 	var lines []string
 	for _, s := range w.f.Sources() {
+		key := s.Kind.String() + " " + s.Source
+		if s.Warnings > w.sourceWarned[key] {
+			// A listing cut, items skipped: said once each.
+			w.sourceWarned[key] = s.Warnings
+			if w.opts.JSON {
+				lines = append(lines, jsonLine(fleetLine{Type: "source", Source: s.Label(), SourceKind: s.Kind.String(), Warning: s.LastWarning}))
+			} else {
+				lines = append(lines, "  -- source "+s.Label()+": "+s.LastWarning+"\n")
+			}
+		}
 		if !s.ConnKnown {
 			continue
 		}
-		key := s.Kind.String() + " " + s.Source
 		if prev, ok := w.sourceConn[key]; ok && prev == s.Conn {
 			continue
 		}
@@ -195,6 +213,17 @@ func (w *FleetWatch) unreachable() bool {
 	return true
 }
 
+// sourcesListed reports whether every source that reported has listed
+// (its listing live or done).
+func (w *FleetWatch) sourcesListed() bool {
+	for _, s := range w.f.Sources() {
+		if !s.ConnKnown || s.Conn.Phase != model.PhaseLive && s.Conn.Phase != model.PhaseDone {
+			return false
+		}
+	}
+	return true
+}
+
 // sourcesHeard is the number of sources that reported their state.
 func (w *FleetWatch) sourcesHeard() int {
 	n := 0
@@ -211,7 +240,17 @@ func (w *FleetWatch) decide() (int, bool) {
 	if w.unreachable() && w.opts.Until != UntilNever {
 		return ExitUnreachable, true
 	}
-	if w.f.Len() == 0 || w.sourcesHeard() < w.opts.Sources {
+	if w.sourcesHeard() < w.opts.Sources {
+		return 0, false
+	}
+	if w.f.Len() == 0 {
+		// No conversation: once every source has listed (and none is
+		// still retrying), there is nothing to wait for; --until ends
+		// at once with the code of no terminal state. A source that
+		// keeps failing may yet list some: --watch-timeout bounds that.
+		if w.opts.Until != UntilNever && w.opts.Sources > 0 && w.sourcesListed() {
+			return ExitNoTerminal, true
+		}
 		return 0, false
 	}
 	switch w.opts.Until {
@@ -251,7 +290,7 @@ func (w *FleetWatch) decisive(ref model.ConversationRef) fleet.Outcome {
 			return fleet.OutcomeRunning
 		}
 		switch r.Conn.Phase {
-		case model.PhaseLive, model.PhaseDone:
+		case model.PhaseLive, model.PhaseDone, model.PhaseListed:
 		case model.PhaseLost:
 			if !r.Conn.Final {
 				return fleet.OutcomeRunning
@@ -306,6 +345,7 @@ type fleetLine struct {
 	Attention  string `json:"attention,omitempty"`
 	Connection string `json:"connection,omitempty"`
 	Reason     string `json:"reason,omitempty"`
+	Warning    string `json:"warning,omitempty"`
 	// The result's fields.
 	Until    string         `json:"until,omitempty"`
 	Exit     *int           `json:"exit,omitempty"`
@@ -368,6 +408,8 @@ func (w *FleetWatch) resultLine(code int, reason string) string {
 		head = "no source could be reached"
 	case reason != "":
 		head = reason
+	case w.f.Len() == 0 && w.opts.Until != UntilNever:
+		head = "every source listed no conversation: nothing to wait for"
 	case w.opts.Until == UntilAll:
 		head = "every conversation ended"
 	case w.opts.Until == UntilAny:
@@ -376,11 +418,15 @@ func (w *FleetWatch) resultLine(code int, reason string) string {
 	return fmt.Sprintf("\n%s; %s (exit %d)\n", head, what, code)
 }
 
+// titleCells is the widest a title is printed in a line, in terminal
+// cells: a line stays one line however long the listed title.
+const titleCells = 60
+
 func quoteTitle(t string) string {
 	if t == "" {
 		return `""`
 	}
-	return `"` + t + `"`
+	return `"` + ansi.Truncate(t, titleCells, "…") + `"`
 }
 
 func jsonLine(v fleetLine) string {
@@ -403,16 +449,34 @@ func RunFleet(ctx context.Context, feed <-chan []model.FleetUpdate, out io.Write
 			io.WriteString(out, strings.Join(lines, ""))
 		}
 	}
+	interrupted := func() int {
+		code, reason := ExitInterrupted, "interrupted"
+		if c, ok := context.Cause(ctx).(interface{ ExitCode() int }); ok {
+			code, reason = c.ExitCode(), context.Cause(ctx).Error()
+		}
+		write([]string{w.resultLine(code, reason)})
+		return code
+	}
+	var timeout <-chan time.Time
+	if opts.Timeout > 0 {
+		t := time.NewTimer(opts.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
 	for {
 		select {
-		case <-ctx.Done():
-			code, reason := ExitInterrupted, "interrupted"
-			if c, ok := context.Cause(ctx).(interface{ ExitCode() int }); ok {
-				code, reason = c.ExitCode(), context.Cause(ctx).Error()
-			}
-			write([]string{w.resultLine(code, reason)})
+		case <-timeout:
+			line, code := w.End(fmt.Sprintf("no end within --watch-timeout %s", opts.Timeout))
+			write([]string{line})
 			return code
+		case <-ctx.Done():
+			return interrupted()
 		case ups, ok := <-feed:
+			if !ok && ctx.Err() != nil {
+				// The sources end because ctx ended: the feed closes at
+				// the same moment, and either may be seen first.
+				return interrupted()
+			}
 			if !ok {
 				line, code := w.End("the sources ended")
 				write([]string{line})

@@ -36,6 +36,11 @@ const (
 	PhaseReconnecting
 	PhaseLost
 	PhaseDone
+	// PhaseListed: a fleet shows the conversation from its source's
+	// listing, asked at an interval, with no live stream of its own (it
+	// is finished, idle or waits its turn); it is streamed again when the
+	// listing says it changed.
+	PhaseListed
 )
 
 // String implements fmt.Stringer.
@@ -51,6 +56,8 @@ func (p Phase) String() string {
 		return "lost"
 	case PhaseDone:
 		return "done"
+	case PhaseListed:
+		return "listed"
 	}
 	return "unknown"
 }

@@ -1,6 +1,11 @@
 package model
 
-import "strings"
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // NormalizeConversationID returns a conversation id in the one form used as
 // a key throughout ohwatch: lowercase 32-char hex without dashes. The dashed
@@ -48,4 +53,48 @@ func DashedConversationID(s string) string {
 		return h
 	}
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// CheckConversationID refuses a conversation id that cannot name one conversation in
+// a URL or a directory: empty, "." or "..", or holding anything but
+// letters, digits, '-' and '_' (a '/', an escape sequence, a space). An id
+// is refused rather than cleaned, so that two ids never become one.
+func CheckConversationID(id string) error {
+	if id == "" {
+		return errors.New("a conversation without an id")
+	}
+	if len(id) > maxIDBytes {
+		return fmt.Errorf("a conversation id of %d bytes (at most %d)", len(id), maxIDBytes)
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("conversation id %q is not one path segment of letters, digits, '-' and '_'", SanitizeLine(id))
+		}
+	}
+	return nil
+}
+
+// maxIDBytes bounds a conversation id: a UUID is 36 bytes.
+const maxIDBytes = 128
+
+// Caps on what a listing's fields keep when read: a title is shown cut to
+// a line anyway, and a status is one word; a source that sends megabytes
+// in either costs no more than this per conversation.
+const (
+	MaxTitleBytes  = 512
+	MaxStatusBytes = 64
+)
+
+// CapBytes cuts s to at most n bytes, at a rune boundary, "…" marking a
+// cut.
+func CapBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := max(0, n-len("…"))
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -16,8 +16,10 @@ const minPartial = 8
 
 // Redact removes every secret from s in each form a server or a library is
 // known to echo it in: as is, in another case, URL-encoded (%73%6B…),
-// JSON- or Python-escaped (\u0073, \x73, \/), and in part (any run of at
-// least half the secret, and at least minPartial bytes). Each echo becomes
+// JSON- or Python-escaped (\u0073, \x73, \/), base64 (standard or URL
+// alphabet, at any alignment: inside "Bearer KEY" encoded), hex (either
+// case) or reversed, and in part (any run of at least half the secret, or
+// of its encoded form, and at least minPartial bytes). Each echo becomes
 // Redacted. A secret shorter than minPartial is redacted only as written;
 // empty secrets are ignored.
 func Redact(s string, secrets ...string) string {
@@ -31,23 +33,23 @@ func Redact(s string, secrets ...string) string {
 			continue
 		}
 		// As written first, then decoded: an escape can hide the secret,
-		// and the secret can hold what reads as an escape.
-		s = redactOne(redactOne(s, secret, false), secret, true)
+		// and the secret can hold what reads as an escape. Each pass looks
+		// for every encoding a server may echo it in at once.
+		r := redactorOf(secret)
+		s = redactOne(redactOne(s, r, false), r, true)
 	}
 	return s
 }
 
-// redactOne redacts one secret. The text is brought into a normal form
+// redactOne redacts one secret in each of its forms. The text is brought into a normal form
 // (ASCII lowercased and, with decode, escapes resolved) with, for every
 // normal byte, the span of the original it came from; runs of the normal
 // form that are pieces of the lowercased secret are replaced in the
 // original. Every such run starts with one of the secret's minPartial-byte
 // grams, so a bit set of their hashes finds the few places worth
 // comparing in one pass over the text.
-func redactOne(s, secret string, decode bool) string {
-	key := asciiLower(secret)
-	need := min(len(key), max(minPartial, (len(key)+1)/2))
-	if len(s) < need || decode && !strings.ContainsAny(s, `%\`) {
+func redactOne(s string, r *redactor, decode bool) string {
+	if len(r.keys) == 0 || len(s) < r.least || decode && !strings.ContainsAny(s, `%\`) {
 		return s // too short to hold a piece, or nothing to decode
 	}
 	var norm []byte
@@ -57,24 +59,24 @@ func redactOne(s, secret string, decode bool) string {
 	} else {
 		norm = []byte(asciiLower(s))
 	}
-	var grams gramSet
-	for j := 0; j+minPartial <= len(key); j++ {
-		grams.add(gram(key[j:]))
-	}
 	var spans [][2]int
 	// g holds norm[i:i+minPartial], rolled one byte at a time (a uint64
 	// holds exactly minPartial bytes, so the oldest falls off the top).
 	var g uint64
 	have := 0
-	for i := 0; i+need <= len(norm); {
+	for i := 0; i+r.least <= len(norm); {
 		for ; have < minPartial; have++ {
 			g = g<<8 | uint64(norm[i+have])
 		}
 		best := 0
-		if grams.has(g) {
-			best = longestPiece(norm[i:], key)
+		if r.grams.has(g) {
+			for _, k := range r.exact[g] {
+				if n := longestPiece(norm[i:], r.keys[k]); n >= r.needs[k] {
+					best = max(best, n)
+				}
+			}
 		}
-		if best < need {
+		if best == 0 {
 			i, have = i+1, have-1
 			continue
 		}

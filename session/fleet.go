@@ -39,6 +39,13 @@ type FleetOptions struct {
 	// interrupt guard stops an agent-server's conversation, and the watch
 	// goes on.
 	Guards []guard.Rule
+	// MaxStreams is the most conversations of one server streamed live at
+	// once; MaxListed caps the conversations one listing takes (the
+	// sources' defaults when 0).
+	MaxStreams int
+	MaxListed  int
+	// WatchTimeout bounds a headless watch (0: none).
+	WatchTimeout time.Duration
 }
 
 // Fleet is a fleet's sources ready to run, and how to open each one's
@@ -92,7 +99,9 @@ func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets
 			if err != nil {
 				return nil, Usage(err.Error(), "")
 			}
-			fl.AddServer(c, o.Interval)
+			fl.AddServer(c, fleetsource.ServerOptions{Interval: o.Interval, MaxStreams: o.MaxStreams, MaxListed: o.MaxListed,
+				// Traces need every conversation's events.
+				StreamAll: o.OTLP.On})
 		default:
 			src := fleetsource.Local(w, fleetsource.LocalOptions{})
 			fl.add(src, localOpener(src))
@@ -116,10 +125,10 @@ func keyFor(files map[string]string, base string, env *Env) (string, error) {
 	return Key(file, "", env.Getenv, env.Stderr)
 }
 
-// AddServer puts the agent-server c talks to in the fleet, listed every
-// interval.
-func (fl *Fleet) AddServer(c *agentserver.Client, interval time.Duration) {
-	fl.add(fleetsource.Server(c, fleetsource.ServerOptions{Interval: interval}), serverOpener(c))
+// AddServer puts the agent-server c talks to in the fleet, listed and
+// streamed as opts say.
+func (fl *Fleet) AddServer(c *agentserver.Client, opts fleetsource.ServerOptions) {
+	fl.add(fleetsource.Server(c, opts), serverOpener(c))
 }
 
 // add puts a source in the fleet, with how to open its conversations.
@@ -154,8 +163,8 @@ func (fl *Fleet) Run(ctx context.Context, env *Env, o FleetOptions) int {
 			// Traces need every conversation's events, not its listing.
 			AwaitEvents: o.OTLP.On, Sources: len(fl.sources),
 			// stderr has said it; JSON lines carry it too, for a script.
-			SourcesReported: !o.JSON,
-			Guards:          o.Guards, Act: fleetGuardAct(o, env)})
+			SourcesReported: !o.JSON, Timeout: o.WatchTimeout,
+			Guards: o.Guards, Act: fleetGuardAct(o, env)})
 	}
 	return fl.table(ctx, env, o, feed)
 }

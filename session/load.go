@@ -10,11 +10,16 @@ import (
 )
 
 // LoadLog reads a recorded conversation and folds it into a log. A file
-// that cannot be read at all is an error; what can be read is kept, with
-// warnings. The load ends early, with ctx's error, when ctx does (Ctrl-C).
+// that cannot be read at all, or of which no event can be read, is an
+// error (files.Conversation.Unreadable: the first reason); what can be
+// read is kept, with warnings. The load ends early, with ctx's error, when
+// ctx does (Ctrl-C).
 func LoadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Log, error) {
 	conv, err := files.LoadContext(ctx, path)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := conv.Unreadable(); err != nil {
 		return nil, nil, err
 	}
 	log := reducer.NewLog(conv.Base, conv.EventFiles)

@@ -86,6 +86,12 @@ type Fleet struct {
 	// drawn above rows[i], if any.
 	rows  []fleet.Row
 	heads map[int]fleet.Group
+	// spare is the buffer patch builds the next rows in; patchable says
+	// the last arrange nested nothing, and parents are the conversations
+	// some row names as its parent (see patch).
+	spare     []fleet.Row
+	patchable bool
+	parents   map[model.ConversationRef]bool
 	// selected is the conversation under the cursor, kept across
 	// re-sorting once the user moved it (until then the cursor stays on
 	// the first row, the most urgent); cursor is its position in rows.
@@ -118,6 +124,10 @@ type Fleet struct {
 	guards tableGuards
 	// marked are the conversations marked to compare (fleet_compare.go).
 	marked []model.ConversationRef
+	// notifier limits the notifications; flushing is set while a tick
+	// to send what it holds is on its way.
+	notifier fleet.Notifier
+	flushing bool
 }
 
 // fleetStatuses are the statuses f cycles through: all, those needing
@@ -133,6 +143,7 @@ type (
 	}
 	fleetFeedClosedMsg struct{ addr }
 	fleetTickMsg       struct{ addr }
+	fleetFlushMsg      struct{ addr }
 	fleetOpenedMsg     struct {
 		addr
 		gen  int
@@ -231,9 +242,14 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(f.ingest(msg.ups), f.waitFeed())
 	case fleetFeedClosedMsg:
 		f.feedDone = true
-	case fleetTickMsg:
+	case fleetFlushMsg:
+		f.flushing = false
 		f.now = f.opts.Now()
-		f.arrange()
+		return f.ring(f.notifier.Flush(f.now))
+	case fleetTickMsg:
+		// The idle column counts from the new time; no order depends
+		// on it (rows sort by the time of the last activity).
+		f.now = f.opts.Now()
 		return f.tick()
 	case fleetOpenedMsg:
 		return f.show(msg)
@@ -261,21 +277,30 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
 	f.now = f.opts.Now()
 	changes := f.fleet.ApplyAt(ups, f.now)
-	f.arrange()
+	if !f.patch(touchedBy(ups)) {
+		f.arrange()
+	}
 	guards := f.guardUpdates(ups)
 	if !f.opts.Notify {
 		return guards
 	}
-	var raised []fleet.Change
-	for _, c := range changes {
-		if c.Raised != fleet.NoAttention {
-			raised = append(raised, c)
-		}
+	return tea.Batch(guards, f.ring(f.notifier.Raise(f.now, changes)))
+}
+
+// ring sends a notification when there is one, and comes back when the
+// rate limit holds one back (fleet.Notifier): a flapping status rings at
+// most once a second, each conversation once in ten.
+func (f *Fleet) ring(n fleet.Notice, ok bool) tea.Cmd {
+	var cmds []tea.Cmd
+	if ok {
+		cmds = append(cmds, tea.Raw(fleetNotification(n)))
 	}
-	if len(raised) == 0 {
-		return guards
+	if d, held := f.notifier.Wait(f.now); held && !f.flushing {
+		f.flushing = true
+		to := f.addr()
+		cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return fleetFlushMsg{addr: to} }))
 	}
-	return tea.Batch(guards, tea.Raw(fleetNotification(raised)))
+	return tea.Batch(cmds...)
 }
 
 // key answers a key press.
@@ -517,6 +542,13 @@ func (f *Fleet) arrange() {
 		}
 		f.rows = append(f.rows, g.Rows...)
 	}
+	f.notePatchable()
+	f.place()
+}
+
+// place keeps the cursor on the selected conversation once the person
+// moved it (else on its position), after the rows changed.
+func (f *Fleet) place() {
 	at := -1
 	for i, r := range f.rows {
 		if f.moved && r.Ref == f.selected {

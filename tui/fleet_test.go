@@ -202,7 +202,9 @@ func TestFleetNotifies(t *testing.T) {
 	t.Parallel()
 	for _, notify := range []bool{true, false} {
 		t.Run(fmt.Sprint(notify), func(t *testing.T) {
-			f := newFleetScreen(t, 80, 24, FleetOptions{Notify: notify})
+			clock := fleetStart
+			f := newFleetScreen(t, 80, 24, FleetOptions{Notify: notify, Now: func() time.Time { return clock }})
+			clock = fleetNow
 			history, live := fleetFixture(t)
 			// The history raises nothing: it is not news.
 			if cmd := f.Update(fleetUpdatesMsg{ups: history}); rawOf(cmd) != "" {
@@ -215,7 +217,8 @@ func TestFleetNotifies(t *testing.T) {
 				}
 				return
 			}
-			want := "\a\x1b]9;ohwatch - 4 conversations need you\x07\x1b]777;notify;ohwatch;4 conversations need you\x07"
+			want := "\a\x1b]9;ohwatch: Delete the build cache on the shared runner - waiting for your confirmation, and 3 more need you\x07" +
+				"\x1b]777;notify;ohwatch: Delete the build cache on the shared runner;waiting for your confirmation, and 3 more need you\x07"
 			if got != want {
 				t.Fatalf("notification %q, want %q", got, want)
 			}
@@ -224,7 +227,14 @@ func TestFleetNotifies(t *testing.T) {
 			at := fleetNow
 			f.Update(fleetUpdatesMsg{ups: []model.FleetUpdate{metaUp(c, model.ConversationMeta{Title: "Ship;it\x1b]0;x\x07"}),
 				connUp(c, model.PhaseLive), eventsUp(c, statusEvent("late-1", model.StatusRunning, at))}})
-			got = rawOf(f.Update(fleetUpdatesMsg{ups: []model.FleetUpdate{eventsUp(c, statusEvent("late-2", model.StatusError, at))}}))
+			// Within a second of the last, it is held, and rings once the
+			// second has passed.
+			cmd := f.Update(fleetUpdatesMsg{ups: []model.FleetUpdate{eventsUp(c, statusEvent("late-2", model.StatusError, at))}})
+			if got := rawOf(cmd); got != "" {
+				t.Fatalf("rang twice within a second: %q", got)
+			}
+			clock = clock.Add(time.Second)
+			got = rawOf(f.Update(fleetFlushMsg{addr: f.addr()}))
 			want = "\a\x1b]9;ohwatch: Ship it - the run ended in an error\x07\x1b]777;notify;ohwatch: Ship it;the run ended in an error\x07"
 			if got != want {
 				t.Fatalf("notification %q, want %q", got, want)

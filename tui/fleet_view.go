@@ -152,8 +152,8 @@ func (f *Fleet) heading() string {
 // attentionCount is the number of rows shown under "attention".
 func (f *Fleet) attentionCount() int {
 	n := 0
-	for _, r := range f.rows {
-		if r.Attn != fleet.NoAttention {
+	for i := range f.rows {
+		if f.rows[i].Attn != fleet.NoAttention {
 			n++
 		}
 	}
@@ -194,14 +194,21 @@ func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
 		return []string{fitLine(s.Muted.Render("   "+msg), w)}
 	}
 	var out []string
-	line := 0
+	// Start at the first row the window can show: each row is a line,
+	// and each heading above one another.
+	first := max(0, f.top-len(f.heads))
+	line := f.lineOf(first)
+	if _, ok := f.heads[first]; ok {
+		line--
+	}
 	emit := func(text string) {
 		if line >= f.top && line < f.top+h {
 			out = append(out, text)
 		}
 		line++
 	}
-	for i, r := range f.rows {
+	for i := first; i < len(f.rows); i++ {
+		r := &f.rows[i]
 		if line >= f.top+h {
 			break
 		}
@@ -209,7 +216,7 @@ func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
 			emit(f.groupHeading(g, w))
 		}
 		if line >= f.top && line < f.top+h {
-			out = append(out, f.row(r, cols, titleW, w, i == f.cursor))
+			out = append(out, f.row(*r, cols, titleW, w, i == f.cursor))
 		}
 		line++
 	}
@@ -417,18 +424,16 @@ func (f *Fleet) FullHelp() [][]key.Binding { return f.keys.FullHelp() }
 
 // fleetNotification is what the terminal gets when conversations newly
 // need attention: the bell, then a desktop notification as OSC 9 and OSC
-// 777, as a single conversation's view sends (attention.go). One
-// notification per frame, however many conversations were raised in it.
-func fleetNotification(raised []fleet.Change) string {
+// 777, as a single conversation's view sends (attention.go). It names the
+// first conversation and counts the others that rang with it.
+func fleetNotification(n fleet.Notice) string {
 	head := "ohwatch"
-	var body string
-	if len(raised) == 1 {
-		if t := notifyText(raised[0].Title); t != "" {
-			head += ": " + t
-		}
-		body = notifyText(statusSentence(raised[0].To.Status))
-	} else {
-		body = strconv.Itoa(len(raised)) + " conversations need you"
+	if t := notifyText(n.First.Title); t != "" {
+		head += ": " + t
+	}
+	body := notifyText(statusSentence(n.First.To.Status))
+	if n.More > 0 {
+		body += ", and " + strconv.Itoa(n.More) + " more need you"
 	}
 	return "\a" +
 		"\x1b]9;" + head + " - " + body + "\x07" +

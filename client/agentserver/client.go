@@ -184,6 +184,10 @@ func (c *Client) postJSON(ctx context.Context, route string, in, out any) error 
 // full URL (whose host is fine but whose query might one day not be) and
 // never the key.
 func (c *Client) do(ctx context.Context, method, route string, q url.Values, body []byte, out any) error {
+	if hasDotSegment(route) {
+		// An id of "." or ".." would send the key to another route.
+		return fmt.Errorf("%s %s: refused: a conversation id is not one path segment", method, model.SanitizeLine(route))
+	}
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
@@ -240,4 +244,15 @@ func (c *Client) do(ctx context.Context, method, route string, q url.Values, bod
 		return fmt.Errorf("%s %s: the answer is not the expected JSON: %v", method, route, redact(err.Error(), c.key))
 	}
 	return nil
+}
+
+// hasDotSegment reports whether a route holds a "." or ".." segment, which
+// a server or a proxy resolves to another route.
+func hasDotSegment(route string) bool {
+	for seg := range strings.SplitSeq(route, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"ohwatch/model"
@@ -58,21 +59,29 @@ func decodeConversation(raw []byte) (*ConversationInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("conversation info: %w", err)
 	}
+	// An id is checked as sent: cleaning it (escape sequences stripped)
+	// could make two ids one, or one a route of its own ("..").
+	if id := strings.TrimSpace(h.ID); id != "" && !model.IsConversationID(id) {
+		if err := model.CheckConversationID(id); err != nil {
+			return nil, err
+		}
+	}
 	info := &ConversationInfo{
 		ID:              model.SanitizeLine(model.NormalizeConversationID(h.ID)),
-		Title:           model.SanitizeLine(h.Title),
-		ExecutionStatus: model.SanitizeLine(h.ExecutionStatus),
+		Title:           model.CapBytes(model.SanitizeLine(h.Title), model.MaxTitleBytes),
+		ExecutionStatus: model.CapBytes(model.SanitizeLine(h.ExecutionStatus), model.MaxStatusBytes),
 		Base:            base,
 	}
 	if info.ExecutionStatus == "" {
-		info.ExecutionStatus = model.SanitizeLine(h.AgentStatus)
+		info.ExecutionStatus = model.CapBytes(model.SanitizeLine(h.AgentStatus), model.MaxStatusBytes)
 	}
 	if info.ExecutionStatus == "" {
 		info.ExecutionStatus = base.ExecutionStatus
 	}
 	if info.Title == "" {
-		info.Title = base.Title
+		info.Title = model.CapBytes(base.Title, model.MaxTitleBytes)
 	}
+	info.ExecutionStatus = model.CapBytes(info.ExecutionStatus, model.MaxStatusBytes)
 	if info.ID == "" {
 		info.ID = base.ID
 	}
@@ -121,32 +130,19 @@ type page struct {
 }
 
 // SearchConversations lists every conversation on the server, following
-// all pages of /api/conversations/search (newest first, the server's
-// default order). An item the server could not serialise (null) is
-// skipped.
+// the pages of /api/conversations/search (newest first, the server's
+// default order) as ListConversations does, with its default bounds. An
+// item the server could not serialise (null) or that is malformed is
+// skipped (and logged).
 func (c *Client) SearchConversations(ctx context.Context) ([]*ConversationInfo, error) {
-	const route = "/api/conversations/search"
 	var out []*ConversationInfo
-	seen := map[string]bool{}
-	err := c.eachPage(ctx, route, url.Values{}, func(items []json.RawMessage) (int, error) {
-		fresh := 0
-		for _, raw := range items {
-			if isJSONNull(raw) {
-				continue
-			}
-			info, err := decodeConversation(raw)
-			if err != nil {
-				return fresh, fmt.Errorf("GET %s: %w", route, err)
-			}
-			if seen[info.ID] {
-				continue
-			}
-			seen[info.ID] = true
-			fresh++
-			out = append(out, info)
-		}
-		return fresh, nil
-	})
+	l, err := c.ListConversations(ctx, ListOptions{}, func(page []*ConversationInfo) { out = append(out, page...) })
+	if l.Skipped > 0 {
+		c.log.Warn("skipped conversations the server listed malformed", "count", l.Skipped, "first", l.FirstSkip)
+	}
+	if l.Cut != "" && l.Cut != CutNothingNew {
+		c.log.Warn("the listing was cut", "why", l.Cut, "conversations", l.Items)
+	}
 	return out, err
 }
 

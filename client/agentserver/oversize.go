@@ -1,10 +1,8 @@
 package agentserver
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 
 	"github.com/coder/websocket"
 
@@ -49,54 +47,10 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// headScan is how much of an unreadable event is searched for its header.
-const headScan = 64 << 10
-
-// headFields finds "id", "kind", "timestamp" and "source" in the first
-// bytes of an event that could not be read whole: the SDK writes the
-// header fields first. Best effort: a nested object's field of the same
-// name may be taken instead.
-var headField = regexp.MustCompile(`"(id|kind|timestamp|source)"\s*:\s*"((?:[^"\\]|\\.){0,200})"`)
-
 // unreadablePlaceholder is the event kept in place of one that could not
-// be read: visible in every view as an unknown event that says why, and
-// recorded, so the log shows where something is missing. Its id derives
-// from the original's, so a reconnect that meets the same event again
-// does not add a second placeholder; origID is the original id ("" when
-// not found).
-func unreadablePlaceholder(head []byte, limit int64) (ev model.Event, origID string) {
-	head = head[:min(len(head), headScan)]
-	fields := map[string]string{}
-	for _, m := range headField.FindAllSubmatch(head, -1) {
-		if name := string(m[1]); fields[name] == "" {
-			var s string
-			if json.Unmarshal(append(append([]byte{'"'}, m[2]...), '"'), &s) == nil {
-				fields[name] = s
-			}
-		}
-	}
-	origID = fields["id"]
-	kind := fields["kind"]
-	if kind == "" {
-		kind = "event"
-	}
-	reason := fmt.Sprintf("this %s is over the %s limit for one event and could not be read", kind, byteSize(limit))
-	raw, _ := json.Marshal(map[string]string{
-		"kind":          "UnreadableEvent",
-		"id":            "unreadable-" + origID,
-		"timestamp":     fields["timestamp"],
-		"source":        fields["source"],
-		"original_kind": fields["kind"],
-		"original_id":   origID,
-		"reason":        reason,
-	})
-	ev, err := model.Decode(raw)
-	if err != nil {
-		ev = model.Event{Kind: "UnreadableEvent", ID: "unreadable-" + origID, Raw: raw}
-	}
-	ev.Summary = model.SanitizeLine("unreadable " + kind + ": over the " + byteSize(limit) + " limit for one event")
-	ev.Body = &model.Unknown{Reason: model.SanitizeLine(reason)}
-	return ev, origID
+// be read (model.UnreadableEvent).
+func unreadablePlaceholder(head []byte, limit int64) (model.Event, string) {
+	return model.UnreadableEvent(head, limit)
 }
 
 // tooBig reports whether a read failed on the read limit.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"ohwatch/model"
 )
@@ -114,6 +115,11 @@ func (s *Session) Conversations(ctx context.Context) ([]Conversation, error) {
 			if json.Unmarshal(raw, &lc) != nil {
 				continue
 			}
+			if id := strings.TrimSpace(lc.ID); id != "" && !model.IsConversationID(id) && model.CheckConversationID(id) != nil {
+				// Refused, not cleaned: ".." would be another route, and
+				// two ids cleaned of escapes could become one.
+				continue
+			}
 			c := s.conversationOf(&lc)
 			if c.ID == "" || seen[c.ID] {
 				continue
@@ -134,10 +140,10 @@ func (s *Session) conversationOf(lc *listedConversation) Conversation {
 	s.secrets.add(key)
 	c := Conversation{
 		ID:              model.NormalizeConversationID(s.secrets.clean(lc.ID)),
-		Title:           s.secrets.clean(str(lc.Title)),
+		Title:           model.CapBytes(s.secrets.clean(str(lc.Title)), model.MaxTitleBytes),
 		SandboxID:       s.secrets.clean(lc.SandboxID),
 		SandboxStatus:   s.secrets.clean(lc.SandboxStatus),
-		ExecutionStatus: s.secrets.clean(str(lc.ExecutionStatus)),
+		ExecutionStatus: model.CapBytes(s.secrets.clean(str(lc.ExecutionStatus)), model.MaxStatusBytes),
 		CreatedAt:       s.secrets.clean(lc.CreatedAt),
 		UpdatedAt:       s.secrets.clean(lc.UpdatedAt),
 		ParentID:        model.NormalizeConversationID(s.secrets.clean(str(lc.ParentID))),

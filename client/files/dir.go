@@ -132,6 +132,10 @@ func readSpan(ctx context.Context, span []eventFile, prefix string, read func(na
 			return p
 		}
 		raw, err := read(f.Name, &s)
+		if ev, warn, ok := placeholderFor(prefix+f.Name, err); ok {
+			p.Events, p.Warnings = append(p.Events, ev), append(p.Warnings, warn)
+			continue
+		}
 		if err != nil {
 			p.Warnings = append(p.Warnings, model.SanitizeLine(prefix+f.Name+": cannot read: "+shortError(err)))
 			continue

@@ -49,6 +49,9 @@ func (d *dirFiles) read(name string, s *slab) ([]byte, error) {
 		return nil, notRegular(statMode(st.Mode))
 	}
 	size := max(st.Size, 0)
+	if size > MaxEventBytes {
+		return nil, readHead(fdReader(fd), size)
+	}
 	buf, err := readAllSized(fdReader(fd), s.alloc(int(size)))
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}

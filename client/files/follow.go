@@ -179,6 +179,10 @@ func readParallel(files []eventFile, dir string) []fileResult {
 		var s slab
 		return func(i int) {
 			raw, err := readFile(filepath.Join(dir, files[i].Name), &s)
+			if ev, warn, ok := placeholderFor("events/"+files[i].Name, err); ok {
+				results[i] = fileResult{ev: ev, warning: warn, ok: true}
+				return
+			}
 			if err != nil {
 				results[i] = fileResult{warning: model.SanitizeLine("events/" + files[i].Name + ": cannot read: " + shortError(err))}
 				return

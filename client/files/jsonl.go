@@ -51,7 +51,13 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
 		line := 1
 		size := firstSegment
 		for seq := 0; ; seq++ {
-			buf := make([]byte, len(carry)+max(size, len(carry)))
+			grow := max(size, len(carry))
+			if len(carry) > 0 && len(carry)+grow > MaxEventBytes {
+				// A line being read on stops growing at the limit for
+				// one event: past it, it is skipped (skipLine).
+				grow = max(MaxEventBytes-len(carry), firstSegment)
+			}
+			buf := make([]byte, len(carry)+grow)
 			copy(buf, carry)
 			n, err := io.ReadFull(f, buf[len(carry):])
 			buf = buf[:len(carry)+n]
@@ -65,8 +71,40 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
 			carry = nil
 			if !atEnd {
 				cut := bytes.LastIndexByte(buf, '\n')
+				if cut < 0 && len(buf) >= MaxEventBytes {
+					// A line over the limit for one event (a sparse
+					// file of gigabytes, no newline): not held, but
+					// read past in bounded chunks and kept as a
+					// placeholder.
+					rest, n, err := skipLine(ctx, f)
+					unreported += n
+					if ctx.Err() != nil {
+						return
+					}
+					first := line
+					ev, _ := model.UnreadableEvent(buf[:model.HeadScan], MaxEventBytes)
+					warn := model.SanitizeLine(fmt.Sprintf("%s:%d: not read: a line of %s, over the %s limit for one event", name, first, model.ByteSize(int64(len(buf))+n-int64(len(rest))), model.ByteSize(MaxEventBytes)))
+					j := job{seq: seq, units: unreported, run: func(context.Context) part {
+						return part{Events: []model.Event{ev}, Warnings: []string{warn}}
+					}}
+					unreported = 0
+					select {
+					case <-ctx.Done():
+						return
+					case jobs <- j:
+					}
+					if err != nil {
+						return
+					}
+					line++
+					carry, size = rest, firstSegment
+					continue
+				}
 				if cut < 0 {
 					// One line fills the whole segment: read on.
+					if ctx.Err() != nil {
+						return
+					}
 					carry, size = buf, 2*len(buf)
 					seq--
 					continue
@@ -132,4 +170,23 @@ func decodeLines(ctx context.Context, body []byte, name string, first int) part 
 		line++
 	}
 	return p
+}
+
+// skipLine reads past the rest of a line too long to keep, in chunks of
+// maxSegment, stopping when ctx ends. It returns what follows the line's
+// end (nil at the end of the file), the bytes read, and io.EOF when the
+// file ended inside the line.
+func skipLine(ctx context.Context, f io.Reader) (rest []byte, n int64, err error) {
+	buf := make([]byte, maxSegment)
+	for ctx.Err() == nil {
+		m, err := f.Read(buf)
+		n += int64(m)
+		if i := bytes.IndexByte(buf[:m], '\n'); i >= 0 {
+			return append([]byte(nil), buf[i+1:m]...), n, nil
+		}
+		if err != nil {
+			return nil, n, io.EOF
+		}
+	}
+	return nil, n, ctx.Err()
 }

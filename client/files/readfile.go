@@ -5,6 +5,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"ohwatch/model"
 )
 
 // slabBlock is the size of the blocks a slab carves event buffers from.
@@ -62,7 +64,10 @@ func readFile(path string, s *slab) ([]byte, error) {
 		return nil, notRegular(info.Mode())
 	}
 	size := info.Size()
-	if size < 0 || int64(int(size)) != size {
+	if size > MaxEventBytes {
+		return nil, readHead(f, size)
+	}
+	if size < 0 {
 		size = 0
 	}
 	return readAllSized(f, s.alloc(int(size)))
@@ -105,9 +110,14 @@ func readAllSized(r io.Reader, buf []byte) ([]byte, error) {
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	rest, err := io.ReadAll(r)
+	// Growing while read: at most to the limit for one event.
+	rest, err := io.ReadAll(io.LimitReader(r, int64(MaxEventBytes-len(buf))))
 	if err != nil {
 		return nil, err
+	}
+	if len(buf)+m+len(rest) >= MaxEventBytes {
+		head := append(append(buf[:min(len(buf), model.HeadScan):min(len(buf), model.HeadScan)], probe[:m]...), rest...)
+		return nil, &oversizeError{head: head[:min(len(head), model.HeadScan)], size: int64(len(buf) + m + len(rest))}
 	}
 	out := make([]byte, 0, len(buf)+m+len(rest))
 	out = append(append(append(out, buf...), probe[:m]...), rest...)

@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(benchServerEnv); spec != "" {
 		os.Exit(runBenchServer(spec))
 	}
+	if spec := os.Getenv(scaleServerEnv); spec != "" {
+		os.Exit(runScaleServer(spec))
+	}
 	os.Exit(m.Run())
 }
 

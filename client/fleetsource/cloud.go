@@ -30,6 +30,8 @@ type CloudSource struct {
 
 	mu     sync.Mutex
 	listed map[string]cloud.Conversation
+	// readers bounds the stored histories read at once.
+	readers chan struct{}
 }
 
 // Cloud watches every conversation of the account sess reaches: the
@@ -41,7 +43,7 @@ type CloudSource struct {
 // stored events ended. The source never starts, resumes or deletes a
 // sandbox.
 func Cloud(sess *cloud.Session, opts CloudOptions) *CloudSource {
-	return &CloudSource{sess: sess, opts: opts, listed: map[string]cloud.Conversation{}}
+	return &CloudSource{sess: sess, opts: opts, listed: map[string]cloud.Conversation{}, readers: make(chan struct{}, DefaultReaders*2)}
 }
 
 // Label implements Source: "cloud".
@@ -124,6 +126,15 @@ func (s *CloudSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 // sandbox does not run, and passes their ids on for a live stream that may
 // follow.
 func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef, ids chan<- []string, emit func(...model.FleetUpdate)) {
+	// A few at a time: an account of thousands of paused conversations
+	// must not open thousands of requests at once.
+	select {
+	case s.readers <- struct{}{}:
+		defer func() { <-s.readers }()
+	case <-ctx.Done():
+		ids <- nil
+		return
+	}
 	var seen []string
 	loaded := 0
 	emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseConnecting}}})

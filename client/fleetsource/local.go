@@ -26,6 +26,10 @@ type LocalOptions struct {
 	// Readers is how many conversations are read at once (DefaultReaders
 	// when 0); each read is parallel itself.
 	Readers int
+	// MaxFollowed is the most conversations followed at once, as a
+	// server's MaxStreams (DefaultMaxStreams when 0): one growing past it
+	// is read once and followed when a follower is free.
+	MaxFollowed int
 }
 
 // Local defaults. A root of a thousand conversations costs a thousand
@@ -88,6 +92,9 @@ func Local(root string, opts LocalOptions) *LocalSource {
 	}
 	if opts.Readers <= 0 {
 		opts.Readers = DefaultReaders
+	}
+	if opts.MaxFollowed <= 0 {
+		opts.MaxFollowed = DefaultMaxStreams
 	}
 	return &LocalSource{l: &local{root: root, opts: opts, convs: map[string]*localConv{}, paths: map[string]string{}}}
 }
@@ -161,10 +168,9 @@ func (s *LocalSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 			emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}})
 		}
 		for _, c := range fresh {
-			if time.Since(eventsStamp(c.dir)) < l.opts.Quiet {
+			if time.Since(eventsStamp(c.dir)) < l.opts.Quiet && l.tryFollow(c) {
 				// Being written now: a one-shot read could meet a file
 				// half-written, which the follower reads again.
-				l.setState(c, stateFollowing)
 				wg.Add(1)
 				go func() { defer wg.Done(); l.follow(ctx, c, emit) }()
 				continue
@@ -238,7 +244,7 @@ func (l *local) look(ctx context.Context, first bool) ([]*localConv, error) {
 
 // localMeta is the listing of a conversation from its summary.
 func localMeta(s files.Summary) *model.ConversationMeta {
-	return &model.ConversationMeta{Title: s.Title, Status: s.Status, BaseStatus: s.Status != "" && !s.StatusDerived, UpdatedAt: s.LastActivity,
+	return &model.ConversationMeta{Title: model.CapBytes(s.Title, model.MaxTitleBytes), Status: model.CapBytes(s.Status, model.MaxStatusBytes), BaseStatus: s.Status != "" && !s.StatusDerived, UpdatedAt: s.LastActivity,
 		ParentID: s.ParentID, ForkedFromEvent: s.ForkedFromEvent}
 }
 
@@ -287,13 +293,6 @@ func (l *local) rest(c *localConv, from int64, stamp time.Time) {
 	c.state, c.from, c.stamp = stateResting, from, stamp
 }
 
-// setState moves c to state.
-func (l *local) setState(c *localConv, state localState) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	c.state = state
-}
-
 // grown returns the resting conversations whose events/ directory changed
 // since they were read, marked as followed.
 func (l *local) grown() []*localConv {
@@ -307,12 +306,30 @@ func (l *local) grown() []*localConv {
 	l.mu.Unlock()
 	var out []*localConv
 	for _, c := range resting {
-		if stamp := eventsStamp(c.dir); !stamp.Equal(c.stamp) {
-			l.setState(c, stateFollowing)
+		if stamp := eventsStamp(c.dir); !stamp.Equal(c.stamp) && l.tryFollow(c) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// tryFollow marks c followed unless MaxFollowed are already: one that
+// grows past the limit is noticed again at a later look, once a follower
+// has come to rest.
+func (l *local) tryFollow(c *localConv) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, o := range l.convs {
+		if o.state == stateFollowing {
+			n++
+		}
+	}
+	if n >= l.opts.MaxFollowed {
+		return false
+	}
+	c.state = stateFollowing
+	return true
 }
 
 // follow tails a conversation that grows, from the event files already

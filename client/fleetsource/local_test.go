@@ -135,3 +135,37 @@ func TestLocalRootThatIsNotThereYet(t *testing.T) {
 		return c != nil && len(c.ids) == 4
 	})
 }
+
+// TestLocalRootFollowsAtMostMaxFollowed: six conversations being written
+// at once under a limit of two followers: two are followed, the others
+// read once, and every event of each arrives.
+func TestLocalRootFollowsAtMostMaxFollowed(t *testing.T) {
+	root := t.TempDir()
+	var ids []string
+	for i := range 6 {
+		_, id := writeConv(t, root, i, 8) // just written: would be followed
+		ids = append(ids, id)
+	}
+	opts := fastLocal
+	opts.Quiet = time.Hour // followers never rest in this test
+	opts.MaxFollowed = 2
+	src := Local(root, opts)
+	v, _ := watchFleet(t, src)
+	v.waitFor(t, "every conversation read", func(v *fleetView) bool {
+		for _, id := range ids {
+			if c := v.conv(id); c == nil || len(c.ids) < 8 {
+				return false
+			}
+		}
+		return true
+	})
+	growing := 0
+	for _, id := range ids {
+		if src.Growing(id) {
+			growing++
+		}
+	}
+	if growing != 2 {
+		t.Errorf("%d conversations followed, want the limit, 2", growing)
+	}
+}

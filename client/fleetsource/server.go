@@ -1,14 +1,25 @@
 package fleetsource
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"ohwatch/client/agentserver"
+	"ohwatch/format"
 	"ohwatch/model"
 )
+
+// DefaultMaxStreams is how many conversations of one source are streamed
+// live at once: a socket and a history each. 64 covers every conversation
+// a team runs at the same time on one server; the rest are shown from the
+// listing, which costs nothing per conversation.
+const DefaultMaxStreams = 64
 
 // ServerOptions tunes a server source. The zero value is right for real
 // use; tests shrink the durations.
@@ -20,6 +31,17 @@ type ServerOptions struct {
 	MaxBackoff time.Duration
 	// Watch tunes each conversation's live stream.
 	Watch agentserver.WatchOptions
+	// MaxStreams is the most conversations streamed live at once
+	// (DefaultMaxStreams when 0).
+	MaxStreams int
+	// MaxListed caps the conversations one listing takes
+	// (agentserver.DefaultMaxListed when 0).
+	MaxListed int
+	// StreamAll streams every conversation once, settled or not (its
+	// history read, then its stream ended as for one that settled), for a
+	// consumer that needs every conversation's events (traces); still at
+	// most MaxStreams at once.
+	StreamAll bool
 }
 
 // server is every conversation of one agent-server.
@@ -28,61 +50,296 @@ type server struct {
 	opts ServerOptions
 }
 
-// Server watches every conversation of the agent-server c talks to: its
-// search is asked at an interval (every page), a conversation seen for the
-// first time is announced with its listing and streamed live over c.Watch
-// (history, then the socket, with resume, reconnect and dedupe), and a
-// listing that changed is handed on. Ended conversations stay.
+// Server watches every conversation of the agent-server c talks to. Its
+// search is asked at an interval, and each page's conversations are handed
+// on as the page arrives. A conversation that can change (running,
+// waiting for confirmation, a status not known, or a listing that changed
+// since the last poll) is streamed live over c.Watch (history, then the
+// socket), the most urgent first and at most MaxStreams at once; one that
+// cannot (finished, error, stuck, idle, paused) is shown from its listing
+// alone (PhaseListed: its status and stats), and streamed once its listing
+// changes. A stream whose conversation has settled is ended at the next
+// listing that finds it unchanged.
 func Server(c *agentserver.Client, opts ServerOptions) Source {
+	if opts.MaxStreams <= 0 {
+		opts.MaxStreams = DefaultMaxStreams
+	}
 	return &server{c: c, opts: opts}
 }
 
 func (s *server) Label() string          { return s.c.BaseURL() }
 func (s *server) Kind() model.SourceKind { return model.SourceServer }
 
+// serverConv is what the source remembers of one listed conversation.
+type serverConv struct {
+	ref  model.ConversationRef
+	meta *model.ConversationMeta
+	// changed is the poll at which the listing last changed (0: only
+	// first seen at the first poll).
+	changed int
+	// stream is its live stream, nil when it has none; streamed is set
+	// once a stream of it went live or gave up (StreamAll needs no more).
+	stream   *stream
+	streamed bool
+}
+
+// stream is one conversation's live watch. mu orders its updates with
+// its stop: once stopped, nothing more of it is handed on, so the
+// PhaseListed that stop emits is the last word until a new stream starts.
+type stream struct {
+	cancel  context.CancelFunc
+	done    chan struct{}
+	mu      sync.Mutex
+	stopped bool
+	// live turns true once the watch is live (its history is in): a
+	// stream is not ended before, or a conversation that just changed
+	// would be stopped before it showed anything.
+	live atomic.Bool
+}
+
+// ended reports whether the stream has stopped (cancelled, or its watch
+// gave up).
+func (st *stream) ended() bool {
+	select {
+	case <-st.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// emit hands b on unless the stream was stopped.
+func (st *stream) emit(ref model.ConversationRef, b model.Batch, emit func(...model.FleetUpdate)) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.stopped {
+		emit(model.FleetUpdate{Ref: ref, Batch: b})
+	}
+	if b.Conn != nil && b.Conn.Phase == model.PhaseLive {
+		st.live.Store(true)
+	}
+}
+
 // Run implements Source.
 func (s *server) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	listed := map[string]*model.ConversationMeta{}
+	sch := &scheduler{ctx: ctx, s: s, emit: emit, wg: &wg, convs: map[string]*serverConv{}, parents: map[string]string{}}
 	self := sourceRef(s)
+	warned := ""
 	p := newPoller(s.opts.Interval, s.opts.MaxBackoff, agentserverCode)
 	p.run(ctx, func(ctx context.Context) error {
-		infos, err := s.c.SearchConversations(ctx)
+		sch.poll++
+		l, err := s.c.ListConversations(ctx, agentserver.ListOptions{MaxItems: s.opts.MaxListed}, sch.page)
+		if w := listingWarning(l, s.opts.MaxListed); w != warned {
+			// Said once, not at every poll, and again when it changes.
+			warned = w
+			if w != "" {
+				emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Warnings: []string{w}}})
+			}
+		}
 		if err != nil {
 			return err
 		}
-		// The listing's changes travel together, before any stream
-		// starts: a consumer sees the whole listing at once.
-		var changed []model.FleetUpdate
-		var fresh []model.ConversationRef
-		parents := delegators(infos)
-		for _, info := range infos {
-			meta := serverMeta(info)
-			if meta.ParentID == "" {
-				meta.ParentID = parents[info.ID]
-			}
-			ref := model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: info.ID}
-			old, known := listed[info.ID]
-			if known && sameListing(old, meta) {
-				continue
-			}
-			listed[info.ID] = meta
-			changed = append(changed, model.FleetUpdate{Ref: ref, Meta: meta})
-			if !known {
-				fresh = append(fresh, ref)
-			}
-		}
-		emit(changed...)
-		for _, ref := range fresh {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				forward(ref, s.c.Watch(ctx, ref.ID, s.opts.Watch), emit)
-			}()
-		}
+		sch.schedule(true)
 		return nil
 	}, func(cs model.ConnState) { emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Conn: &cs}}) })
+}
+
+// listingWarning says what a listing left out: malformed items skipped,
+// and a listing cut before its last page ("" when neither).
+func listingWarning(l agentserver.Listing, maxListed int) string {
+	w := ""
+	if l.Skipped > 0 {
+		w = fmt.Sprintf("skipped %s the server listed malformed (first: %s)", format.Plural(l.Skipped, "conversation"), l.FirstSkip)
+	}
+	if l.Cut != "" && l.Cut != agentserver.CutNothingNew {
+		if maxListed <= 0 {
+			maxListed = agentserver.DefaultMaxListed
+		}
+		cut := fmt.Sprintf("listing cut at %s after %s: %s (the cap is %d)", format.Plural(l.Items, "conversation"), format.Plural(l.Pages, "page"), l.Cut, maxListed)
+		if w != "" {
+			w += "; "
+		}
+		w += cut
+	}
+	return w
+}
+
+// scheduler decides which of a server's conversations stream live. It is
+// owned by the source's polling goroutine.
+type scheduler struct {
+	ctx   context.Context
+	s     *server
+	emit  func(...model.FleetUpdate)
+	wg    *sync.WaitGroup
+	poll  int
+	convs map[string]*serverConv
+	order []*serverConv // in order of first sight
+	// parents are the delegating conversations of those delegated, as
+	// listed (sub_conversation_ids).
+	parents map[string]string
+}
+
+// page folds one page of the listing: each conversation new or changed is
+// handed on at once, the page's updates together, and the streams are
+// started for what now needs one, so rows show page by page.
+func (sch *scheduler) page(infos []*agentserver.ConversationInfo) {
+	self := sourceRef(sch.s)
+	var changed []model.FleetUpdate
+	// A conversation that delegated others may come on a later page than
+	// they do (newest first): those already shown learn their parent now.
+	for child, parent := range delegators(infos) {
+		sch.parents[child] = parent
+		if c, ok := sch.convs[child]; ok && c.meta.ParentID == "" {
+			meta := *c.meta
+			meta.ParentID = parent
+			c.meta = &meta
+			changed = append(changed, model.FleetUpdate{Ref: c.ref, Meta: c.meta})
+		}
+	}
+	for _, info := range infos {
+		meta := serverMeta(info)
+		if meta.ParentID == "" {
+			meta.ParentID = sch.parents[info.ID]
+		}
+		c, known := sch.convs[info.ID]
+		if known && sameListing(c.meta, meta) {
+			continue
+		}
+		if !known {
+			c = &serverConv{ref: model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: info.ID}}
+			sch.convs[info.ID] = c
+			sch.order = append(sch.order, c)
+		}
+		c.meta = meta
+		if known || sch.poll > 1 {
+			c.changed = sch.poll
+		}
+		u := model.FleetUpdate{Ref: c.ref, Meta: meta}
+		if c.stream == nil && sch.urgency(c) == 0 {
+			u.Batch.Conn = &model.ConnState{Phase: model.PhaseListed}
+		}
+		changed = append(changed, u)
+	}
+	sch.emit(changed...)
+	sch.schedule(false)
+}
+
+// urgency ranks a conversation's claim to a live stream: 0 for none
+// (settled and unchanged), then a listing that just changed, a run, a
+// status not known, and a wait for confirmation, which needs a person.
+func (sch *scheduler) urgency(c *serverConv) int {
+	switch c.meta.Status {
+	case model.StatusWaitingForConfirmation:
+		return 4
+	case model.StatusRunning:
+		return 3
+	case model.StatusFinished, model.StatusError, model.StatusStuck, model.StatusIdle, model.StatusPaused:
+		if c.changed == sch.poll && c.changed > 0 || sch.s.opts.StreamAll && !c.streamed {
+			return 1
+		}
+		return 0
+	}
+	return 2
+}
+
+// schedule starts streams for the most urgent conversations without one,
+// up to MaxStreams. At the end of a listing (settle) it also ends the
+// streams of conversations that no longer need one, and of those that a
+// more urgent one displaces.
+func (sch *scheduler) schedule(settle bool) {
+	var want []*serverConv
+	for _, c := range sch.order {
+		if c.stream != nil && c.stream.live.Load() {
+			// Its history is in: StreamAll has what it needs of it.
+			c.streamed = true
+		}
+		if c.stream != nil && c.stream.ended() {
+			c.streamed = true
+			if c.changed != sch.poll {
+				// Its watch gave up (the conversation was deleted, …):
+				// not again until its listing changes.
+				continue
+			}
+			c.stream = nil
+		}
+		if sch.urgency(c) > 0 || c.stream != nil && !settle {
+			want = append(want, c)
+		}
+	}
+	sortByUrgency(want, sch.urgency)
+	keep := map[*serverConv]bool{}
+	for i, c := range want {
+		if i >= sch.s.opts.MaxStreams {
+			break
+		}
+		keep[c] = true
+	}
+	if settle {
+		for _, c := range sch.order {
+			if c.stream != nil && !c.stream.ended() && c.stream.live.Load() && !keep[c] {
+				sch.stop(c)
+			}
+		}
+	}
+	running := 0
+	for _, c := range sch.order {
+		if c.stream != nil && !c.stream.ended() {
+			running++
+		}
+	}
+	for _, c := range want {
+		if running >= sch.s.opts.MaxStreams {
+			return
+		}
+		if keep[c] && c.stream == nil {
+			sch.start(c)
+			running++
+		}
+	}
+}
+
+// start streams a conversation live.
+func (sch *scheduler) start(c *serverConv) {
+	ctx, cancel := context.WithCancel(sch.ctx)
+	st := &stream{cancel: cancel, done: make(chan struct{})}
+	c.stream = st
+	ref := c.ref
+	sch.wg.Add(1)
+	go func() {
+		defer sch.wg.Done()
+		defer close(st.done)
+		defer cancel()
+		for b := range sch.s.c.Watch(ctx, ref.ID, sch.s.opts.Watch) {
+			st.emit(ref, b, sch.emit)
+		}
+	}()
+}
+
+// stop ends a conversation's stream; it is shown from its listing again.
+func (sch *scheduler) stop(c *serverConv) {
+	st := c.stream
+	c.stream = nil
+	c.streamed = c.streamed || st.live.Load()
+	st.cancel()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.stopped = true
+	if sch.ctx.Err() == nil {
+		sch.emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseListed}}})
+	}
+}
+
+// sortByUrgency orders conversations by urgency, most urgent first, the
+// most recently updated first among equals.
+func sortByUrgency(cs []*serverConv, urgency func(*serverConv) int) {
+	slices.SortStableFunc(cs, func(a, b *serverConv) int {
+		if d := cmp.Compare(urgency(b), urgency(a)); d != 0 {
+			return d
+		}
+		return b.meta.UpdatedAt.Compare(a.meta.UpdatedAt)
+	})
 }
 
 // forward hands a conversation's batches on as updates until its feed

@@ -1,0 +1,140 @@
+package agentserver
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strconv"
+
+	"ohwatch/model"
+)
+
+// DefaultMaxListed is how many conversations one listing takes at most:
+// far more than a team keeps on one server, and a bound on a server that
+// invents conversations on every page.
+const DefaultMaxListed = 100_000
+
+// Why a listing ended before the server's last page.
+const (
+	// CutNothingNew: a page brought no conversation not already listed
+	// (a server whose paging repeats itself); what came is kept.
+	CutNothingNew = "a page brought nothing new"
+	// CutCap: the listing reached its cap on conversations.
+	CutCap = "the cap on conversations per listing was reached"
+	// CutPages: the pages never ended (each brought something new, in
+	// pages too small to reach the cap).
+	CutPages = "the server's pages never end"
+	// CutRepeat: a page pointed back to one already read.
+	CutRepeat = "the server's paging does not advance"
+)
+
+// ListOptions bounds one listing.
+type ListOptions struct {
+	// MaxItems is the most conversations taken (DefaultMaxListed when 0).
+	MaxItems int
+}
+
+// Listing is how one listing went.
+type Listing struct {
+	// Items is the number of conversations taken; Pages the pages read.
+	Items, Pages int
+	// Skipped counts the items that were not a conversation (malformed,
+	// or an id that is not one path segment); FirstSkip is the first
+	// one's reason, redacted and on one line.
+	Skipped   int
+	FirstSkip string
+	// Cut is why the listing ended before the server's last page ("" when
+	// it did not: one of the Cut constants).
+	Cut string
+}
+
+// ListConversations lists the server's conversations page by page
+// (/api/conversations/search, newest first), handing each page's new
+// conversations to each as it arrives, so a consumer can show them before
+// the last page is in. A malformed item is skipped and counted, not fatal:
+// one bad conversation does not hide the others. The listing ends at the
+// server's last page, at the first page that brings nothing new, at
+// opts.MaxItems conversations, or after the pages that many conversations
+// would fill twice over; Listing.Cut says which.
+func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each func([]*ConversationInfo)) (Listing, error) {
+	const route = "/api/conversations/search"
+	maxItems := opts.MaxItems
+	if maxItems <= 0 {
+		maxItems = DefaultMaxListed
+	}
+	maxPages := min(c.maxPages, max(10, 2*maxItems/searchPageLimit))
+	var l Listing
+	limit := searchPageLimit
+	q := url.Values{"limit": {strconv.Itoa(limit)}}
+	seenIDs := map[string]bool{}
+	seenPages := map[string]bool{}
+	for {
+		if l.Pages >= maxPages {
+			l.Cut = CutPages
+			return l, nil
+		}
+		var p page
+		err := c.getJSON(ctx, route, q, &p)
+		if errors.Is(err, ErrTooLarge) && limit > 1 {
+			limit = max(1, limit/4)
+			q.Set("limit", strconv.Itoa(limit))
+			continue
+		}
+		if err != nil {
+			return l, err
+		}
+		l.Pages++
+		var fresh []*ConversationInfo
+		for _, raw := range p.Items {
+			if l.Items+len(fresh) >= maxItems {
+				l.Cut = CutCap
+				break
+			}
+			if isJSONNull(raw) {
+				continue
+			}
+			info, err := decodeConversation(raw)
+			if err == nil {
+				err = model.CheckConversationID(info.ID)
+			}
+			if err != nil {
+				if l.Skipped == 0 {
+					l.FirstSkip = redact(err.Error(), c.key)
+				}
+				l.Skipped++
+				continue
+			}
+			if seenIDs[info.ID] {
+				continue
+			}
+			seenIDs[info.ID] = true
+			fresh = append(fresh, info)
+		}
+		l.Items += len(fresh)
+		if len(fresh) > 0 {
+			each(fresh)
+		}
+		if l.Cut != "" {
+			return l, nil
+		}
+		if limit < searchPageLimit {
+			limit = min(2*limit, searchPageLimit)
+			q.Set("limit", strconv.Itoa(limit))
+		}
+		if p.NextPageID == nil || *p.NextPageID == "" {
+			return l, nil
+		}
+		next := *p.NextPageID
+		switch {
+		case seenPages[next]:
+			l.Cut = CutRepeat
+		case len(fresh) == 0 && len(p.Items) > 0:
+			l.Cut = CutNothingNew
+		}
+		if l.Cut != "" {
+			return l, nil
+		}
+		seenPages[next] = true
+		q.Set("page_id", next)
+	}
+}

@@ -1,0 +1,44 @@
+package files
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"ohwatch/model"
+)
+
+// MaxEventBytes is the largest event read: a file or a JSONL line over it
+// is not read whole (a file that keeps growing, a sparse file of
+// gigabytes) but kept as an UnreadableEvent placeholder, as a WebSocket
+// frame over the limit is. Real events with screenshots stay far below.
+const MaxEventBytes = 64 << 20
+
+// oversizeError is an event file over MaxEventBytes: only its head was
+// read, to name the event in its placeholder.
+type oversizeError struct {
+	head []byte
+	size int64
+}
+
+func (e *oversizeError) Error() string {
+	return fmt.Sprintf("%s, over the %s limit for one event", model.ByteSize(e.size), model.ByteSize(MaxEventBytes))
+}
+
+// readHead reads the head of an oversize file for its placeholder.
+func readHead(r io.Reader, size int64) error {
+	head := make([]byte, model.HeadScan)
+	n, _ := io.ReadFull(r, head)
+	return &oversizeError{head: head[:n], size: size}
+}
+
+// placeholderFor turns a read error into the event that stands in for an
+// oversize file, with its warning; ok is false for any other error.
+func placeholderFor(where string, err error) (model.Event, string, bool) {
+	var oe *oversizeError
+	if !errors.As(err, &oe) {
+		return model.Event{}, "", false
+	}
+	ev, _ := model.UnreadableEvent(oe.head, MaxEventBytes)
+	return ev, model.SanitizeLine(where + ": not read: " + oe.Error()), true
+}

@@ -1,0 +1,39 @@
+package files
+
+import (
+	"fmt"
+
+	"ohwatch/format"
+	"ohwatch/model"
+)
+
+// Unreadable says why nothing of c can be shown, nil when something can:
+// no event was read (a placeholder of one too large is not one) and either some were rejected or there is no base
+// state to show instead (an empty file, a file of garbage, a directory
+// whose only event is invalid). Every command that loads a recording
+// refuses such a one the same way, with the first reason.
+func (c *Conversation) Unreadable() error {
+	read := 0
+	for i := range c.Events {
+		if c.Events[i].Kind != model.KindUnreadable {
+			read++
+		}
+	}
+	if read > 0 || c.Base != nil && len(c.Warnings) == 0 {
+		return nil
+	}
+	if len(c.Warnings) == 0 {
+		return fmt.Errorf("no event in %s: it is empty", model.SanitizeLine(c.Path))
+	}
+	return fmt.Errorf("no event could be read from %s (%s; first: %s)", model.SanitizeLine(c.Path), format.Plural(len(c.Warnings), "problem"), model.SanitizeLine(c.Warnings[0]))
+}
+
+// WarningSummary is the one line a command says about what could not be
+// read of c (lines or files rejected, events kept as unknown): how many,
+// and the first; "" when there were none.
+func (c *Conversation) WarningSummary() string {
+	if len(c.Warnings) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s reading %s (first: %s)", format.Plural(len(c.Warnings), "warning"), model.SanitizeLine(c.Path), model.SanitizeLine(c.Warnings[0]))
+}
