@@ -138,3 +138,19 @@ func kebab(name string) string {
 	}
 	return b.String()
 }
+
+// Binding is the keys of the action ("" for none).
+func (k KeyMap) Binding(action string) []string { return keysOf(k, action) }
+
+// Binding is the keys of the fleet table's action.
+func (k FleetKeyMap) Binding(action string) []string { return keysOf(k, action) }
+
+func keysOf(km any, action string) []string {
+	v := reflect.ValueOf(km)
+	for i := 0; i < v.NumField(); i++ {
+		if b, ok := v.Field(i).Interface().(key.Binding); ok && kebab(v.Type().Field(i).Name) == action {
+			return b.Keys()
+		}
+	}
+	return nil
+}
