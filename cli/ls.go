@@ -161,11 +161,11 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 // source, live, where enter opens a conversation in the full monitor (a
 // server's live, a local one read and followed) and esc comes back.
 func listTable(ctx context.Context, env *session.Env, where, keyPath string, themeF themeFlag, secrets *model.Secrets) int {
-	mode, err := themeF.resolve(env.Getenv)
+	mode, err := themeF.resolve(env.Getenv, env.Config)
 	if err != nil {
 		return reportUsage(env.Stderr, "ls", usageErr(err.Error(), ""))
 	}
-	o := session.FleetOptions{Interval: fleetsource.DefaultInterval, Notify: true, Theme: mode}
+	o := session.FleetOptions{Interval: fleetsource.DefaultInterval, Notify: env.Config.Notify(), Theme: mode}
 	if keyPath != "" {
 		o.KeyFiles = map[string]string{"": keyPath}
 	}

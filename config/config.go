@@ -166,3 +166,6 @@ func (c *Config) FleetOrder() fleet.Query {
 	}
 	return fleet.Query{Sort: c.Sort.Value, Desc: c.Reverse.Value, BySource: c.Group.Value == GroupSource}
 }
+
+// Notify says whether the TUI rings and notifies when someone is needed.
+func (c *Config) Notify() bool { return c == nil || c.Notifications.Value }

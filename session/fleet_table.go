@@ -44,7 +44,11 @@ func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, fee
 		Notify:  o.Notify && env.IsTerminal,
 		NoColor: env.NoColor,
 		Theme:   o.Theme,
+		KeyMap:  env.Config.FleetKeyMap(),
+		Columns: env.Config.FleetColumns(),
 	}
+	order := env.Config.FleetOrder()
+	opts.Order = &order
 	if len(fl.resumers) > 0 {
 		opts.Resume = opening(fl.resume)
 	}

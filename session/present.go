@@ -127,6 +127,7 @@ func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tu
 		Pager:        env.Getenv("PAGER"),
 		NoColor:      env.NoColor,
 		Theme:        themeMode,
+		KeyMap:       env.Config.KeyMap(),
 	}
 }
 

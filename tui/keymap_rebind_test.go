@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+
+	"ohwatch/fleet"
 )
 
 // TestRebindWorksAndShowsInHelp: a conversation view given a KeyMap whose
@@ -81,5 +83,20 @@ func TestRebindRefused(t *testing.T) {
 	}
 	if got := DefaultKeyMap().Actions(); !slices.Contains(got, "export-jsonl") || !slices.Contains(got, "next-error") {
 		t.Errorf("actions: %v", got)
+	}
+}
+
+// TestFleetColumnsAndOrder: the configured columns are the only ones
+// drawn, and the configured order is the table's first.
+func TestFleetColumnsAndOrder(t *testing.T) {
+	t.Parallel()
+	f := newFleetScreen(t, 200, 30, FleetOptions{Columns: []fleet.Column{fleet.ColStatus, fleet.ColCost},
+		Order: &fleet.Query{Sort: fleet.ColCost, Desc: true, BySource: true}})
+	head := f.columnNames(f.columns(), 20)
+	if !strings.Contains(head, "STATUS") || !strings.Contains(head, "COST") || strings.Contains(head, "IDLE") || strings.Contains(head, "TOKENS") {
+		t.Errorf("columns: %q", head)
+	}
+	if f.query.Sort != fleet.ColCost || !f.query.Desc || !f.query.BySource {
+		t.Errorf("order: %+v", f.query)
 	}
 }
