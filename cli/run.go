@@ -112,6 +112,7 @@ func newRoot(env *session.Env) *cobra.Command {
 	})
 	root.SetHelpCommand(newHelp(env, root))
 	root.InitDefaultCompletionCmd()
+	addCompletions(root)
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.Short = "print a shell completion script: completion bash|zsh|fish|powershell"
