@@ -37,7 +37,7 @@ fleet:
 keys:
   monitor:
     bookmark: M
-    copy: [Y, ctrl+y]
+    copy: [y, ctrl+y]
   fleet:
     group: b
 `)
@@ -63,7 +63,7 @@ keys:
 	if got := c.KeyMap().Bookmark.Keys(); !slices.Equal(got, []string{"M"}) || c.Keys["bookmark"].From.Line != 12 {
 		t.Errorf("bookmark %v from %v", got, c.Keys["bookmark"].From)
 	}
-	if got := c.KeyMap().Copy.Keys(); !slices.Equal(got, []string{"Y", "ctrl+y"}) {
+	if got := c.KeyMap().Copy.Keys(); !slices.Equal(got, []string{"y", "ctrl+y"}) {
 		t.Errorf("copy %v", got)
 	}
 	if got := c.FleetKeyMap().Group.Keys(); !slices.Equal(got, []string{"b"}) || c.FleetKeys["group"].From.Line != 15 {

@@ -268,6 +268,10 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.clipboardDone(msg)
 	case pagerFileMsg:
 		return m.openPager(msg)
+	case editorFileMsg:
+		return m.openEditor(msg)
+	case editorDoneMsg:
+		return m.editorDone(msg)
 	case pagerDoneMsg:
 		cmd := removeFileCmd(msg.path)
 		if msg.err != nil {

@@ -39,6 +39,10 @@ type KeyMap struct {
 	// sideways while it is unwrapped.
 	Wrap, Left, Right   key.Binding
 	Copy, Pager, Export key.Binding
+	// CopyText copies what the inspector shows of the event: the
+	// command, the output, the diff or the message (Copy copies its
+	// JSON); Edit opens the file an edit changed in $EDITOR.
+	CopyText, Edit key.Binding
 	// ExportMarkdown, ExportJSON and ExportJSONL pick the format once
 	// Export asked for one.
 	ExportMarkdown, ExportJSON, ExportJSONL key.Binding
@@ -110,6 +114,8 @@ func DefaultKeyMap() KeyMap {
 		Left:           b("←/h", "scroll raw JSON left", "left", "h"),
 		Right:          b("→/l", "scroll raw JSON right", "right", "l"),
 		Copy:           b("y", "copy JSON", "y"),
+		CopyText:       b("Y", "copy command/output/diff/message", "Y"),
+		Edit:           b("E", "open the changed file in $EDITOR", "E"),
 		Pager:          b("o", "open in pager", "o"),
 		Export:         b("e", "export", "e"),
 		ExportMarkdown: b("e m", "export markdown", "m"),
@@ -140,7 +146,7 @@ func (k KeyMap) helpGroups() []helpGroup {
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
-		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Home, k.End, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.Pager,
+		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Home, k.End, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.CopyText, k.Edit, k.Pager,
 			k.Export, k.ExportMarkdown, k.ExportJSON, k.ExportJSONL}},
 		{"Live", []key.Binding{k.Accept, k.Reject, k.Confirm, k.Fork, k.Navigate}},
 		{"App", []key.Binding{k.Help, k.Quit, k.Interrupt}},

@@ -58,7 +58,7 @@ func TestRebindFleetKey(t *testing.T) {
 
 // TestRebindRefused: an unknown action, no keys, and a key another action
 // answers are errors naming the action; actions sharing a key by default
-// (copy and confirm, in different places) may keep sharing it.
+// (play and fold, in different places) may keep sharing it.
 func TestRebindRefused(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -78,8 +78,8 @@ func TestRebindRefused(t *testing.T) {
 		}
 	}
 	km := DefaultKeyMap()
-	if err := km.Rebind(map[string][]string{"copy": {"Y"}}); err != nil {
-		t.Errorf("copy on Y (confirm's too, by default, elsewhere): %v", err)
+	if err := km.Rebind(map[string][]string{"play": {"z"}}); err != nil {
+		t.Errorf("play on z (fold's too, which shares space with play by default): %v", err)
 	}
 	if got := DefaultKeyMap().Actions(); !slices.Contains(got, "export-jsonl") || !slices.Contains(got, "next-error") {
 		t.Errorf("actions: %v", got)
