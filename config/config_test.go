@@ -29,8 +29,8 @@ func TestLoad(t *testing.T) {
 theme: light
 notifications: false
 fleet:
-  sources: [/tmp/convs, "http://127.0.0.1:8000"]
-  columns: [status, cost, idle]
+  sources: [/tmp/convs, "http://127.0.0.1:8000", ~/convs]
+  columns: [status, cost, idle, errors]
   sort: cost
   reverse: true
   group: source
@@ -51,10 +51,11 @@ keys:
 	if c.Notifications.Value || c.Notifications.From.Line != 3 {
 		t.Errorf("notifications %v from %v", c.Notifications.Value, c.Notifications.From)
 	}
-	if !slices.Equal(c.Sources.Value, []string{"/tmp/convs", "http://127.0.0.1:8000"}) {
+	home, _ := os.UserHomeDir()
+	if !slices.Equal(c.Sources.Value, []string{"/tmp/convs", "http://127.0.0.1:8000", filepath.Join(home, "convs")}) {
 		t.Errorf("sources %v", c.Sources.Value)
 	}
-	if !slices.Equal(c.FleetColumns(), []fleet.Column{fleet.ColStatus, fleet.ColCost, fleet.ColIdle}) {
+	if !slices.Equal(c.FleetColumns(), []fleet.Column{fleet.ColStatus, fleet.ColCost, fleet.ColIdle, fleet.ColErrors}) {
 		t.Errorf("columns %v", c.FleetColumns())
 	}
 	if q := c.FleetOrder(); q.Sort != fleet.ColCost || !q.Desc || !q.BySource {

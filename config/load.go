@@ -5,6 +5,7 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -180,6 +181,9 @@ func (p *parser) fleet(n *yaml.Node, key string) error {
 			if err != nil {
 				return err
 			}
+			for i, src := range list {
+				list[i] = expandHome(src)
+			}
 			p.c.Sources.Set(list, p.at(v))
 		case key + ".columns":
 			names, err := p.list(v, k)
@@ -304,8 +308,30 @@ func (p *parser) list(n *yaml.Node, key string) ([]string, error) {
 	return out, nil
 }
 
-// column finds a fleet column by its heading, in any case.
+// expandHome reads a leading ~/ of a path as the home directory, as a
+// shell would have on the command line.
+func expandHome(path string) string {
+	rest, ok := strings.CutPrefix(path, "~/")
+	if !ok {
+		return path
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return path
+	}
+	return filepath.Join(home, rest)
+}
+
+// columnWords are the whole words for the columns whose heading is
+// short.
+var columnWords = map[string]fleet.Column{"pending": fleet.ColPending, "errors": fleet.ColErrors,
+	"activity": fleet.ColActivity, "connection": fleet.ColConn}
+
+// column finds a fleet column by its heading, in any case, or its word.
 func column(name string) (fleet.Column, bool) {
+	if c, ok := columnWords[strings.ToLower(name)]; ok {
+		return c, true
+	}
 	for _, c := range fleet.Columns() {
 		if strings.EqualFold(c.Name(), name) {
 			return c, true
