@@ -85,6 +85,8 @@ type Conversation struct {
 	focus  pane
 	scroll [paneCount]int
 	filter kindFilter
+	// narrow is the text filter (|, narrow.go); nil shows all.
+	narrow *narrowing
 	// timeMode is how the list prints each event's time (t cycles it).
 	timeMode timeMode
 

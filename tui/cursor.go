@@ -13,7 +13,7 @@ func (m *Conversation) shows(i int) bool {
 		return true
 	}
 	ev := m.log.Event(i)
-	return m.filter.shows(shortKind(&ev)) && m.onShownBranch(i)
+	return m.filter.shows(shortKind(&ev)) && m.onShownBranch(i) && m.narrow.keeps(m.log, i)
 }
 
 // nextShown returns the first shown event after i. It asks the log's index
@@ -56,6 +56,10 @@ func (m *Conversation) seekShown(i int, forward bool) (int, bool) {
 			j, ok = m.log.NextInGroups(i, set)
 		} else {
 			j, ok = m.log.PrevInGroups(i, set)
+		}
+		if ok && (linear || path.Contains(j)) && !m.narrow.keeps(m.log, j) {
+			i = j // on the branch, but narrowed away: look on
+			continue
 		}
 		if !ok || linear || path.Contains(j) {
 			return j, ok

@@ -26,6 +26,8 @@ type KeyMap struct {
 	// Submit keeps what a text prompt holds (a search, a jump, a path).
 	Submit        key.Binding
 	Filter, Noise key.Binding
+	// Narrow opens the text filter: text, tool:NAME, failed, exit:N.
+	Narrow key.Binding
 	// Pick, Invert and Clear edit the kind filter while it is open.
 	Pick, Invert, Clear  key.Binding
 	TimeMode             key.Binding
@@ -99,6 +101,7 @@ func DefaultKeyMap() KeyMap {
 		Invert:         b("i", "in f: invert", "i"),
 		Clear:          b("c", "in f: clear", "c"),
 		Noise:          b("F", "toggle noise", "F"),
+		Narrow:         b("|", "narrow: text tool:NAME failed exit:N", "|"),
 		TimeMode:       b("t", "time: relative/absolute/gap", "t"),
 		Play:           b("space", "play/pause", "space"),
 		Faster:         b("+", "faster", "+", "="),
@@ -143,7 +146,7 @@ func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
 		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink}},
-		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.TimeMode}},
+		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.Narrow, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
 		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Home, k.End, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.CopyText, k.Edit, k.Pager,

@@ -31,6 +31,8 @@ const (
 	// promptLinks offers the conversations that came from an event by
 	// number (O).
 	promptLinks
+	// promptNarrow asks the text filter (|, narrow.go).
+	promptNarrow
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -57,7 +59,7 @@ func (p prompt) active() bool { return p.kind != promptNone }
 // Render draws the prompt line, width cells wide at most.
 func (p prompt) Render(s theme.Styles, width int) string {
 	switch p.kind {
-	case promptJump, promptSearch, promptExportPath:
+	case promptJump, promptSearch, promptExportPath, promptNarrow:
 		return p.renderText(s, width)
 	case promptConfirm:
 		verb := "Reject"
