@@ -154,3 +154,23 @@ func keysOf(km any, action string) []string {
 	}
 	return nil
 }
+
+// glyphKeys are the key names the footer writes as glyphs.
+var glyphKeys = map[string]string{"↑": "up", "↓": "down", "←": "left", "→": "right", "pgdn": "pgdown"}
+
+// footerLabel is the footer's short label for b: label while one of the
+// keys it names is still b's, else (b was rebound) b's own help key.
+func footerLabel(b key.Binding, label string) string {
+	for _, part := range strings.FieldsFunc(label, func(r rune) bool { return r == '/' || r == ' ' }) {
+		if name, ok := glyphKeys[part]; ok {
+			part = name
+		}
+		if slices.Contains(b.Keys(), part) {
+			return label
+		}
+	}
+	if strings.ContainsAny(label, "-…") {
+		return label // a range ("1-5") or a pattern, not key names
+	}
+	return b.Help().Key
+}

@@ -100,3 +100,17 @@ func TestFleetColumnsAndOrder(t *testing.T) {
 		t.Errorf("order: %+v", f.query)
 	}
 }
+
+// TestRebindShowsInFooter: the inspector's footer names copy's new key.
+func TestRebindShowsInFooter(t *testing.T) {
+	t.Parallel()
+	km := DefaultKeyMap()
+	if err := km.Rebind(map[string][]string{"copy": {"ctrl+y"}}); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := press(t, newModel(Options{Log: errorLog(t), KeyMap: km}, 160, 40), "enter")
+	v := m.View()
+	if !strings.Contains(v, "ctrl+y copy") || strings.Contains(v, " y copy") {
+		t.Errorf("the footer does not name ctrl+y for copy:\n%s", v)
+	}
+}
