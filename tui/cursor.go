@@ -47,6 +47,9 @@ func (m *Conversation) prevShown(i int) (int, bool) {
 // branch it jumps to the branch's next (previous) span: a path's spans
 // are in file order.
 func (m *Conversation) seekShown(i int, forward bool) (int, bool) {
+	if m.narrow != nil {
+		return m.seekNarrowed(i, forward)
+	}
 	set := m.filter.groups()
 	path, linear := m.shownPath()
 	for {
@@ -56,10 +59,6 @@ func (m *Conversation) seekShown(i int, forward bool) (int, bool) {
 			j, ok = m.log.NextInGroups(i, set)
 		} else {
 			j, ok = m.log.PrevInGroups(i, set)
-		}
-		if ok && (linear || path.Contains(j)) && !m.narrow.keeps(m.log, j) {
-			i = j // on the branch, but narrowed away: look on
-			continue
 		}
 		if !ok || linear || path.Contains(j) {
 			return j, ok

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,9 +26,9 @@ type narrowing struct {
 	exit    *int
 	nonzero bool
 	words   []*matcher
-	// memo is each event's answer once asked: 0 not yet, 1 shown, 2
-	// hidden. Events never change, so it stays right as the log grows.
-	memo []int8
+	// scanned events have been read; kept are those with every term.
+	scanned int
+	kept    []int
 }
 
 // parseNarrowing reads a narrowing; "" is none.
@@ -63,19 +64,23 @@ func (n *narrowing) keeps(log *reducer.Log, i int) bool {
 	if n == nil {
 		return true
 	}
-	if i < len(n.memo) && n.memo[i] != 0 {
-		return n.memo[i] == 1
+	kept := n.fill(log)
+	_, found := slices.BinarySearch(kept, i)
+	return found
+}
+
+// fill reads the events not read yet and returns the indices of those
+// kept, in order. Each event is read once (events never change): after
+// the first frame a seek is a binary search in kept, whatever the log's
+// length.
+func (n *narrowing) fill(log *reducer.Log) []int {
+	for ; n.scanned < log.Len(); n.scanned++ {
+		ev := log.Event(n.scanned)
+		if n.match(&ev) {
+			n.kept = append(n.kept, n.scanned)
+		}
 	}
-	ev := log.Event(i)
-	keep := n.match(&ev)
-	if i >= len(n.memo) {
-		n.memo = append(n.memo, make([]int8, i+1-len(n.memo))...)
-	}
-	n.memo[i] = 2
-	if keep {
-		n.memo[i] = 1
-	}
-	return keep
+	return n.kept
 }
 
 func (n *narrowing) match(ev *model.Event) bool {
@@ -104,6 +109,34 @@ func (n *narrowing) match(ev *model.Event) bool {
 		}
 	}
 	return true
+}
+
+// seekNarrowed is seekShown under a narrowing: the nearest event after i
+// (forward) or before it that the narrowing keeps, the kind filter lets
+// through and lies on the branch shown, found among the kept events.
+func (m *Conversation) seekNarrowed(i int, forward bool) (int, bool) {
+	kept := m.narrow.fill(m.log)
+	path, linear := m.shownPath()
+	shown := func(j int) bool {
+		ev := m.log.Event(j)
+		return m.filter.shows(shortKind(&ev)) && (linear || path.Contains(j))
+	}
+	if forward {
+		k, _ := slices.BinarySearch(kept, i+1)
+		for ; k < len(kept); k++ {
+			if shown(kept[k]) {
+				return kept[k], true
+			}
+		}
+		return 0, false
+	}
+	k, _ := slices.BinarySearch(kept, i)
+	for k--; k >= 0; k-- {
+		if shown(kept[k]) {
+			return kept[k], true
+		}
+	}
+	return 0, false
 }
 
 // label is the narrowing as the list's title says it.
