@@ -57,3 +57,30 @@ func TestHelpCommand(t *testing.T) {
 		t.Errorf("help nonsense: exit %d\n%s", code, errs)
 	}
 }
+
+// TestCompleteConversations: replay's PATH completes to the local root's
+// conversation directories (with their titles), files too; watch's
+// --conversation to their ids, and nothing else.
+func TestCompleteConversations(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "0123456789abcdef0123456789abcdef")
+	if code, _, errs := runCmd(t, nil, "gen", dir, "--events", "8"); code != 0 {
+		t.Fatal(errs)
+	}
+	if err := writeMeta(dir, "Fix the cache"); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENHANDS_CONVERSATIONS_DIR", root)
+	_, out, errs := runCmd(t, nil, "__complete", "replay", root+"/")
+	if !strings.Contains(out, dir+"\tFix the cache\n") || !strings.Contains(out, ":0\n") {
+		t.Errorf("replay PATH:\n%s%s", out, errs)
+	}
+	_, out, errs = runCmd(t, nil, "__complete", "watch", "http://127.0.0.1:8000", "--conversation", "")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[0], "\tFix the cache") || lines[1] != ":4" {
+		t.Errorf("watch --conversation:\n%s%s", out, errs)
+	}
+	if _, out, _ = runCmd(t, nil, "__complete", "watch", "--conversation", "ffff"); strings.Contains(out, "Fix the cache") {
+		t.Errorf("an id not matching the prefix is offered:\n%s", out)
+	}
+}

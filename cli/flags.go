@@ -54,12 +54,12 @@ func (v *viewFlags) options(env *session.Env, secrets *model.Secrets) (session.O
 		Record:       v.record,
 		WatchTimeout: v.watchTimeout,
 		ConfirmGrace: v.confirmGrace,
-		Notify:       !v.noNotify,
+		Notify:       !v.noNotify && env.Config.Notify(),
 		OTLP:         v.otlp.options(),
 		Secrets:      secrets,
 		Guards:       v.guards.rules,
 	}
-	mode, err := v.theme.resolve(env.Getenv)
+	mode, err := v.theme.resolve(env.Getenv, env.Config)
 	if err != nil && !o.Headless {
 		return o, usageErr(err.Error(), "OHWATCH_THEME takes dark, light or auto; or pass --theme")
 	}

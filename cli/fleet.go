@@ -82,7 +82,7 @@ func newFleet(env *session.Env) *cobra.Command {
 // sources (the SOURCE arguments, or the defaults: the local root, and
 // Cloud when OH_API_KEY is set) and the fleet's options.
 func (ff *fleetFlags) options(env *session.Env, p []string) ([]string, session.FleetOptions, error) {
-	o := session.FleetOptions{JSON: ff.json, Interval: ff.interval, Notify: !ff.noNotify, OTLP: ff.otlp.options(), KeyFiles: ff.keys.byURL(),
+	o := session.FleetOptions{JSON: ff.json, Interval: ff.interval, Notify: !ff.noNotify && env.Config.Notify(), OTLP: ff.otlp.options(), KeyFiles: ff.keys.byURL(),
 		MaxStreams: ff.scale.maxStreams, MaxListed: ff.scale.maxListed, WatchTimeout: ff.scale.watchTimeout,
 		Guards: ff.guards.rules}
 	if err := ff.scale.check(); err != nil {
@@ -101,7 +101,12 @@ func (ff *fleetFlags) options(env *session.Env, p []string) ([]string, session.F
 		return nil, o, usageErr("--until needs --headless", "ohwatch fleet --headless --until all")
 	}
 	sources := p
-	if len(p) == 0 {
+	if len(p) == 0 && env.Config != nil && env.Config.Sources.Value != nil {
+		sources = env.Config.Sources.Value
+		if err := checkFleetSources(sources, env, &ff.keys); err != nil {
+			return nil, o, fmt.Errorf("config %s: fleet.sources: %w", env.Config.Sources.From, err)
+		}
+	} else if len(p) == 0 {
 		sources = []string{files.DefaultRoot()}
 		if env.Getenv("OH_API_KEY") != "" {
 			sources = append(sources, "cloud")
@@ -109,7 +114,7 @@ func (ff *fleetFlags) options(env *session.Env, p []string) ([]string, session.F
 	} else if err := checkFleetSources(p, env, &ff.keys); err != nil {
 		return nil, o, err
 	}
-	if o.Theme, err = ff.theme.resolve(env.Getenv); err != nil && !o.Headless {
+	if o.Theme, err = ff.theme.resolve(env.Getenv, env.Config); err != nil && !o.Headless {
 		return nil, o, usageErr(err.Error(), "")
 	}
 	return sources, o, nil

@@ -9,6 +9,7 @@ import (
 	iofs "io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -126,11 +127,16 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 			// default root not existing yet.
 			return reportUsage(env.Stderr, "ls", missingPath(where, err, "give a conversations root, or an agent-server URL (http://HOST:PORT)"))
 		}
-		if env.IsTerminal && !asJSON {
+		one := files.IsConversationDir(where)
+		if env.IsTerminal && !asJSON && !one {
 			return listTable(ctx, env, where, "", themeF, new(model.Secrets))
 		}
 		var err error
-		rows, err = listLocal(ctx, where, env.Stderr)
+		if one {
+			rows = listOne(ctx, where, env.Stderr)
+		} else {
+			rows, err = listLocal(ctx, where, env.Stderr)
+		}
 		if err != nil {
 			return session.LoadFailed(ctx, env, "ls", err)
 		}
@@ -155,11 +161,11 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 // source, live, where enter opens a conversation in the full monitor (a
 // server's live, a local one read and followed) and esc comes back.
 func listTable(ctx context.Context, env *session.Env, where, keyPath string, themeF themeFlag, secrets *model.Secrets) int {
-	mode, err := themeF.resolve(env.Getenv)
+	mode, err := themeF.resolve(env.Getenv, env.Config)
 	if err != nil {
 		return reportUsage(env.Stderr, "ls", usageErr(err.Error(), ""))
 	}
-	o := session.FleetOptions{Interval: fleetsource.DefaultInterval, Notify: true, Theme: mode}
+	o := session.FleetOptions{Interval: fleetsource.DefaultInterval, Notify: env.Config.Notify(), Theme: mode}
 	if keyPath != "" {
 		o.KeyFiles = map[string]string{"": keyPath}
 	}
@@ -188,15 +194,28 @@ func listLocal(ctx context.Context, root string, stderr io.Writer) ([]listed, er
 	}
 	rows := make([]listed, 0, len(list))
 	for _, s := range list {
-		for _, w := range s.Warnings {
-			fmt.Fprintf(stderr, "ohwatch ls: %s: %s\n", s.ID, model.SanitizeLine(w))
-		}
-		r := fleet.Row{Ref: model.ConversationRef{Source: root, Kind: model.SourceLocal, ID: s.ID}, Title: model.SanitizeLine(s.Title),
-			Events: s.Events, Cost: s.CostUSD, CostKnown: s.CostKnown, MetricsReported: s.CostKnown, LastActivity: s.LastActivity,
-			ParentID: model.SanitizeLine(s.ParentID), ForkedFromEvent: model.SanitizeLine(s.ForkedFromEvent)}
-		rows = append(rows, listed{row: recordedVerdict(ctx, r, s.Status, s.Path), path: s.Path})
+		rows = append(rows, localRow(ctx, root, s, stderr))
 	}
 	return rows, nil
+}
+
+// listOne lists the one conversation a directory holds: `ls DIR` on a
+// conversation, not a root of them, shows that conversation. In a
+// terminal it is listed as text too, the table being for a root.
+func listOne(ctx context.Context, dir string, stderr io.Writer) []listed {
+	return []listed{localRow(ctx, filepath.Dir(dir), files.Summarise(dir), stderr)}
+}
+
+// localRow is the listing of one local conversation of root, with the
+// verdict every other surface gives it; its warnings go to stderr.
+func localRow(ctx context.Context, root string, s files.Summary, stderr io.Writer) listed {
+	for _, w := range s.Warnings {
+		fmt.Fprintf(stderr, "ohwatch ls: %s: %s\n", s.ID, model.SanitizeLine(w))
+	}
+	r := fleet.Row{Ref: model.ConversationRef{Source: root, Kind: model.SourceLocal, ID: s.ID}, Title: model.SanitizeLine(s.Title),
+		Events: s.Events, Cost: s.CostUSD, CostKnown: s.CostKnown, MetricsReported: s.CostKnown, LastActivity: s.LastActivity,
+		ParentID: model.SanitizeLine(s.ParentID), ForkedFromEvent: model.SanitizeLine(s.ForkedFromEvent)}
+	return listed{row: recordedVerdict(ctx, r, s.Status, s.Path), path: s.Path}
 }
 
 // countWorkers bounds the event counts asked of a server at once.

@@ -99,3 +99,21 @@ func writeMeta(dir, title string) error {
 	}
 	return os.WriteFile(filepath.Join(dir, "meta.json"), raw, 0o644)
 }
+
+// TestListOneConversation: `ls DIR` on a conversation directory (not a
+// root of them) lists that one conversation, not "no conversations".
+func TestListOneConversation(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "0123456789abcdef0123456789abcdef")
+	if code, _, errs := runCmd(t, nil, "gen", dir, "--events", "20"); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := runCmd(t, nil, "ls", dir)
+	if code != 0 || strings.Contains(out, "no conversations") || strings.Count(out, "\n") != 2 {
+		t.Fatalf("ls DIR: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = runCmd(t, nil, "ls", dir, "--json")
+	var docs []listing
+	if err := json.Unmarshal([]byte(out), &docs); code != 0 || err != nil || len(docs) != 1 || docs[0].Events != 20 || docs[0].Path != dir {
+		t.Fatalf("ls DIR --json: exit %d, %v\n%s", code, err, out)
+	}
+}

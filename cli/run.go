@@ -93,13 +93,14 @@ func newRoot(env *session.Env) *cobra.Command {
 			return unknownCommand(cmd, args[0])
 		},
 	}
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return loadConfig(env, cmd) }
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.Version = versionLine(version, readBuildInfo())
 	root.Flags().BoolP("version", "v", false, "print the version and the commit it was built from")
 	root.AddCommand(newDemo(env), newWatch(env), newCloud(env), newReplay(env), newList(env), newFleet(env),
-		newState(env), newExport(env), newServe(env), newGen(env), newCompare(env), newVersion(env))
+		newState(env), newExport(env), newServe(env), newGen(env), newCompare(env), newConfig(env), newVersion(env))
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
 		// -h prints where the flag package printed it: a command's help
 		// on stderr, ohwatch's own on stdout.
@@ -111,6 +112,7 @@ func newRoot(env *session.Env) *cobra.Command {
 	})
 	root.SetHelpCommand(newHelp(env, root))
 	root.InitDefaultCompletionCmd()
+	addCompletions(root)
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.Short = "print a shell completion script: completion bash|zsh|fish|powershell"

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"ohwatch/config"
 	"ohwatch/theme"
 )
 
@@ -27,17 +28,21 @@ func (f *themeFlag) Set(s string) error {
 }
 
 // themeUsage is the help text of --theme.
-const themeUsage = "colours for a `dark|light|auto` background (auto asks the terminal, dark when it does not answer; $OHWATCH_THEME when not given)"
+const themeUsage = "colours for a `dark|light|auto` background (auto asks the terminal, dark when it does not answer; $OHWATCH_THEME, else config.yaml's theme, when not given)"
 
 // resolve returns the theme: the flag when given, else OHWATCH_THEME, else
-// auto. A wrong OHWATCH_THEME is an error naming the variable.
-func (f themeFlag) resolve(getenv func(string) string) (theme.Mode, error) {
+// the configuration file's, else auto. A wrong OHWATCH_THEME is an error
+// naming the variable.
+func (f themeFlag) resolve(getenv func(string) string, cfg *config.Config) (theme.Mode, error) {
 	if f.set {
 		return f.mode, nil
 	}
 	m, err := theme.ParseMode(getenv("OHWATCH_THEME"))
 	if err != nil {
 		return theme.Auto, fmt.Errorf("OHWATCH_THEME: %w", err)
+	}
+	if getenv("OHWATCH_THEME") == "" && cfg != nil {
+		return cfg.Theme.Value, nil
 	}
 	return m, nil
 }

@@ -28,7 +28,7 @@ func TestThemeFlagAndEnvironment(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := f.resolve(func(string) string { return c.env })
+		got, err := f.resolve(func(string) string { return c.env }, nil)
 		if err != nil || got != c.want {
 			t.Errorf("--theme %q, OHWATCH_THEME %q: %v, %v; want %v", c.flag, c.env, got, err, c.want)
 		}

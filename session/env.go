@@ -2,6 +2,8 @@ package session
 
 import (
 	"io"
+
+	"ohwatch/config"
 )
 
 // Env is what a session may touch of the process: its streams, its
@@ -19,6 +21,10 @@ type Env struct {
 	NoColor bool
 	// Version is ohwatch's version, as traces name their service's.
 	Version string
+	// Config is the configuration file's settings (nil: the defaults):
+	// the TUI takes its key bindings and the fleet table its columns and
+	// order from it.
+	Config *config.Config
 	// RecordWrite writes the files of --record (nil: the filesystem);
 	// tests make the disk fill up through it.
 	RecordWrite func(dir, name string, data []byte) error

@@ -48,7 +48,11 @@ func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, fee
 		Theme:   o.Theme,
 		Steer:   fleetSteer(o, env),
 		Guards:  o.Guards,
+		KeyMap:  env.Config.FleetKeyMap(),
+		Columns: env.Config.FleetColumns(),
 	}
+	order := env.Config.FleetOrder()
+	opts.Order = &order
 	if len(fl.resumers) > 0 {
 		opts.Resume = opening(fl.resume)
 	}

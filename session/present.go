@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -129,8 +130,10 @@ func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tu
 		Export:       exp.write,
 		ExportPath:   exp.defaultPath,
 		Pager:        env.Getenv("PAGER"),
+		Editor:       cmp.Or(env.Getenv("VISUAL"), env.Getenv("EDITOR")),
 		NoColor:      env.NoColor,
 		Theme:        themeMode,
+		KeyMap:       env.Config.KeyMap(),
 	}
 }
 

@@ -38,6 +38,9 @@ const clipboardTimeout = 3 * time.Second
 type clipboardDoneMsg struct {
 	addr
 	index int // the event copied
+	// what was copied: "" for the event's JSON, else "command",
+	// "output", "diff", … (lookedat.go).
+	what  string
 	bytes int
 	tool  string
 }
@@ -73,5 +76,9 @@ func (m *Conversation) clipboardDone(msg clipboardDoneMsg) tea.Cmd {
 	if msg.tool == "" {
 		where = "OSC 52 only (no native clipboard: wl-copy, xclip, xsel, pbcopy)"
 	}
-	return m.setFlash("copied " + ordinal(msg.index) + " JSON (" + itoa(msg.bytes) + " bytes) via " + where)
+	what := msg.what
+	if what == "" {
+		what = "JSON"
+	}
+	return m.setFlash("copied " + ordinal(msg.index) + " " + what + " (" + itoa(msg.bytes) + " bytes) via " + where)
 }

@@ -88,6 +88,8 @@ type Conversation struct {
 	focus  pane
 	scroll [paneCount]int
 	filter kindFilter
+	// narrow is the text filter (|, narrow.go); nil shows all.
+	narrow *narrowing
 	// timeMode is how the list prints each event's time (t cycles it).
 	timeMode timeMode
 
@@ -278,6 +280,10 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.clipboardDone(msg)
 	case pagerFileMsg:
 		return m.openPager(msg)
+	case editorFileMsg:
+		return m.openEditor(msg)
+	case editorDoneMsg:
+		return m.editorDone(msg)
 	case pagerDoneMsg:
 		cmd := removeFileCmd(msg.path)
 		if msg.err != nil {

@@ -13,7 +13,7 @@ func (m *Conversation) shows(i int) bool {
 		return true
 	}
 	ev := m.log.Event(i)
-	return m.filter.shows(shortKind(&ev)) && m.onShownBranch(i)
+	return m.filter.shows(shortKind(&ev)) && m.onShownBranch(i) && m.narrow.keeps(m.log, i)
 }
 
 // nextShown returns the first shown event after i. It asks the log's index
@@ -47,6 +47,9 @@ func (m *Conversation) prevShown(i int) (int, bool) {
 // branch it jumps to the branch's next (previous) span: a path's spans
 // are in file order.
 func (m *Conversation) seekShown(i int, forward bool) (int, bool) {
+	if m.narrow != nil {
+		return m.seekNarrowed(i, forward)
+	}
 	set := m.filter.groups()
 	path, linear := m.shownPath()
 	for {

@@ -69,6 +69,9 @@ func (m *Conversation) listOf(h int, k *KeyMap) *eventList {
 	if f := m.filter.label(); f != "" {
 		labels = append(labels, f)
 	}
+	if s := m.narrow.label(); s != "" {
+		labels = append(labels, s)
+	}
 	if s := m.search.label(); s != "" {
 		labels = append(labels, s)
 	}

@@ -24,7 +24,7 @@ func (m *Conversation) reanchor(cursor int, rows []int) {
 		m.top = 0
 		return
 	}
-	if ev := m.log.Event(m.cursor); !m.follow && !m.filter.shows(shortKind(&ev)) {
+	if ev := m.log.Event(m.cursor); !m.follow && (!m.filter.shows(shortKind(&ev)) || !m.narrow.keeps(m.log, m.cursor)) {
 		if i, ok := m.nearestShown(m.cursor); ok {
 			m.moveTo(i)
 			m.afterMove(cursor)
@@ -48,9 +48,8 @@ func (m *Conversation) reanchor(cursor int, rows []int) {
 // nearestShown returns the event nearest to i that the filter shows,
 // the earlier one on a tie.
 func (m *Conversation) nearestShown(i int) (int, bool) {
-	set := m.filter.groups()
-	prev, okPrev := m.log.PrevInGroups(i, set)
-	next, okNext := m.log.NextInGroups(i, set)
+	prev, okPrev := m.seekShown(i, false)
+	next, okNext := m.seekShown(i, true)
 	switch {
 	case okPrev && (!okNext || i-prev <= next-i):
 		return prev, true

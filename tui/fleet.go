@@ -43,6 +43,11 @@ type FleetOptions struct {
 	Notify bool
 	// KeyMap overrides the keys; the zero value means DefaultFleetKeyMap.
 	KeyMap FleetKeyMap
+	// Columns are the columns shown after the title (each still only
+	// where the width allows it); nil shows them all.
+	Columns []fleet.Column
+	// Order is the table's first sort and grouping; nil sorts by idle.
+	Order *fleet.Query
 	// NoColor, Theme and Profile are as in Options.
 	NoColor bool
 	Theme   theme.Mode
@@ -169,6 +174,9 @@ func NewFleet(opts FleetOptions) *Fleet {
 	c := newColours(opts.Theme, opts.Profile, opts.NoColor)
 	f := &Fleet{id: newScreenID(), opts: opts, keys: keys, fleet: fleet.New(), colour: c, styles: c.styles(), width: 80, height: 24,
 		now: opts.Now(), query: fleet.Query{Sort: fleet.ColIdle}}
+	if opts.Order != nil {
+		f.query = *opts.Order
+	}
 	f.arrange()
 	return f
 }

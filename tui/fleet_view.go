@@ -50,7 +50,7 @@ const fleetMarkWidth = 3
 func (f *Fleet) columns() []fleetColumn {
 	var out []fleetColumn
 	for _, c := range fleetLayout {
-		if f.width >= c.from && !(c.col == fleet.ColSource && f.query.BySource) {
+		if f.width >= c.from && !(c.col == fleet.ColSource && f.query.BySource) && f.shows(c.col) {
 			out = append(out, c)
 		}
 	}

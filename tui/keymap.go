@@ -26,6 +26,8 @@ type KeyMap struct {
 	// Submit keeps what a text prompt holds (a search, a jump, a path).
 	Submit        key.Binding
 	Filter, Noise key.Binding
+	// Narrow opens the text filter: text, tool:NAME, failed, exit:N.
+	Narrow key.Binding
 	// Pick, Invert and Clear edit the kind filter while it is open.
 	Pick, Invert, Clear  key.Binding
 	TimeMode             key.Binding
@@ -39,6 +41,10 @@ type KeyMap struct {
 	// sideways while it is unwrapped.
 	Wrap, Left, Right   key.Binding
 	Copy, Pager, Export key.Binding
+	// CopyText copies what the inspector shows of the event: the
+	// command, the output, the diff or the message (Copy copies its
+	// JSON); Edit opens the file an edit changed in $EDITOR.
+	CopyText, Edit key.Binding
 	// ExportMarkdown, ExportJSON and ExportJSONL pick the format once
 	// Export asked for one.
 	ExportMarkdown, ExportJSON, ExportJSONL key.Binding
@@ -106,6 +112,7 @@ func DefaultKeyMap() KeyMap {
 		Invert:         b("i", "in f: invert", "i"),
 		Clear:          b("c", "in f: clear", "c"),
 		Noise:          b("F", "toggle noise", "F"),
+		Narrow:         b("|", "narrow: text tool:NAME failed exit:N", "|"),
 		TimeMode:       b("t", "time: relative/absolute/gap", "t"),
 		Play:           b("space", "play/pause", "space"),
 		Faster:         b("+", "faster", "+", "="),
@@ -121,6 +128,8 @@ func DefaultKeyMap() KeyMap {
 		Left:           b("←/h", "scroll raw JSON left", "left", "h"),
 		Right:          b("→/l", "scroll raw JSON right", "right", "l"),
 		Copy:           b("y", "copy JSON", "y"),
+		CopyText:       b("Y", "copy command/output/diff/message", "Y"),
+		Edit:           b("E", "open the changed file in $EDITOR", "E"),
 		Pager:          b("o", "open in pager", "o"),
 		Export:         b("e", "export", "e"),
 		ExportMarkdown: b("e m", "export markdown", "m"),
@@ -157,10 +166,10 @@ func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
 		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink, k.CompareParent}},
-		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.TimeMode}},
+		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.Narrow, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
-		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Home, k.End, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.Pager,
+		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Home, k.End, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.CopyText, k.Edit, k.Pager,
 			k.Export, k.ExportMarkdown, k.ExportJSON, k.ExportJSONL}},
 		{"Live", []key.Binding{k.Accept, k.Reject, k.Confirm, k.Fork, k.Navigate,
 			k.PauseRun, k.ResumeRun, k.InterruptRun, k.Message, k.SendMessage, k.RunToggle, k.Policy, k.PolicyPick}},

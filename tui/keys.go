@@ -220,6 +220,9 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 	case key.Matches(msg, k.Filter):
 		m.picker.open = true
 		return nil
+	case key.Matches(msg, k.Narrow):
+		m.openNarrow()
+		return nil
 	case key.Matches(msg, k.Noise):
 		f := m.filter
 		f.hideNoise = !f.hideNoise
@@ -242,6 +245,10 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return nil
 	case key.Matches(msg, k.Copy):
 		return m.copyEvent()
+	case key.Matches(msg, k.CopyText):
+		return m.copyLookedAt()
+	case key.Matches(msg, k.Edit):
+		return m.editChangedFile()
 	case key.Matches(msg, k.Pager):
 		return m.writePagerFile()
 	case key.Matches(msg, k.Export):

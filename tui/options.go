@@ -93,6 +93,9 @@ type Options struct {
 	// Pager is the command that opens an event's JSON ("less -R"); empty
 	// means "less".
 	Pager string
+	// Editor is the command that opens a changed file ($VISUAL, else
+	// $EDITOR); empty means "vi".
+	Editor string
 	// KeyMap overrides the key bindings; the zero value means DefaultKeyMap.
 	KeyMap KeyMap
 	// NoColor draws without any colour or attribute (NO_COLOR).

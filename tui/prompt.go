@@ -38,6 +38,8 @@ const (
 	promptControl
 	promptPolicy
 	promptMessage
+	// promptNarrow asks the text filter (|, narrow.go).
+	promptNarrow
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -66,7 +68,7 @@ func (p prompt) active() bool { return p.kind != promptNone }
 // Render draws the prompt line, width cells wide at most.
 func (p prompt) Render(s theme.Styles, width int) string {
 	switch p.kind {
-	case promptJump, promptSearch, promptExportPath:
+	case promptJump, promptSearch, promptExportPath, promptNarrow:
 		return p.renderText(s, width)
 	case promptConfirm:
 		verb := "Reject"

@@ -29,7 +29,7 @@ func (p paneKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.short} }
 // shortly rewords a binding for the one-line help, keeping its keys and
 // whether it applies now.
 func shortly(b key.Binding, keys, desc string) key.Binding {
-	out := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(keys, desc))
+	out := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(footerLabel(b, keys), desc))
 	out.SetEnabled(b.Enabled())
 	return out
 }

@@ -104,6 +104,8 @@ func (p prompt) renderText(s theme.Styles, width int) string {
 		lead, hint = "/", "  enter keep · ↑ earlier searches · esc cancel"
 	case promptExportPath:
 		lead, hint = "export "+p.format+" to: ", "  enter write · esc cancel"
+	case promptNarrow:
+		lead, hint = "| ", "  text · tool:NAME · failed · exit:N · exit:!0 · enter keep (empty: all) · esc cancel"
 	}
 	room := width - textWidth(lead) - textWidth(hint)
 	if room < 20 {
@@ -133,6 +135,9 @@ func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.jumpTo(p.in.Value())
 		case promptExportPath:
 			return m.startExport(p.format, p.in.Value())
+		case promptNarrow:
+			m.setNarrowing(p.in.Value())
+			return nil
 		case promptForkTitle, promptForkMessage:
 			return m.forkTextEntered(p)
 		}
@@ -158,7 +163,7 @@ func (m *Conversation) promptPaste(msg tea.PasteMsg) tea.Cmd {
 		return m.messagePaste(msg)
 	}
 	switch m.input.kind {
-	case promptSearch, promptJump, promptExportPath, promptForkTitle, promptForkMessage:
+	case promptSearch, promptJump, promptExportPath, promptForkTitle, promptForkMessage, promptNarrow:
 	default:
 		return nil
 	}

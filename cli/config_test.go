@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// configHome writes text as the configuration file of a fresh
+// XDG_CONFIG_HOME and returns the environment naming it, and the file.
+func configHome(t *testing.T, text string) (map[string]string, string) {
+	t.Helper()
+	home := t.TempDir()
+	path := filepath.Join(home, "ohwatch", "config.yaml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"XDG_CONFIG_HOME": home}, path
+}
+
+// TestConfigCommand: `ohwatch config` prints each value with where it
+// came from: the file's line, the environment, a flag, the default.
+func TestConfigCommand(t *testing.T) {
+	env, path := configHome(t, "theme: light\nnotifications: false\nkeys:\n  monitor:\n    bookmark: M\n")
+	code, out, errs := runCmd(t, env, "config")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	q := regexp.QuoteMeta(path)
+	for _, want := range []string{`# file: ` + q + `\n`, `theme: light\s+# ` + q + `:1\n`, `notifications: false\s+# ` + q + `:2\n`,
+		`bookmark: \[M\]\s+# ` + q + `:5\n`, `sort: idle\s+# default\n`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("lacks %s:\n%s", want, out)
+		}
+	}
+	env["OHWATCH_THEME"] = "dark"
+	if _, out, _ = runCmd(t, env, "config"); !regexp.MustCompile(`theme: dark\s+# env OHWATCH_THEME\n`).MatchString(out) {
+		t.Errorf("the environment does not override the file:\n%s", out)
+	}
+	if _, out, _ = runCmd(t, env, "config", "--theme", "light", "--no-notify"); !regexp.MustCompile(`theme: light\s+# flag --theme\n`).MatchString(out) ||
+		!regexp.MustCompile(`notifications: false\s+# flag --no-notify\n`).MatchString(out) {
+		t.Errorf("the flag does not override the environment:\n%s", out)
+	}
+}
+
+// TestBadConfig: a mistake in the file stops a TUI command with one line
+// naming the file, its line and the key, exit 2; commands that do not
+// read the file (gen) are not stopped by it.
+func TestBadConfig(t *testing.T) {
+	env, path := configHome(t, "theme: dark\nfleet:\n  sort: price\n")
+	for _, args := range [][]string{{"config"}, {"replay", trajectory(t, "simple_echo_hello_world"), "--headless"}, {"fleet", "--headless"}} {
+		code, _, errs := runCmd(t, env, args...)
+		want := "ohwatch: config: " + path + `:3: fleet.sort: unknown column "price"`
+		if code != exitUsage || !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d\n%s\nwant %s", args, code, errs, want)
+		}
+	}
+	if code, _, errs := runCmd(t, env, "gen", filepath.Join(t.TempDir(), "c"), "--events", "5"); code != 0 {
+		t.Errorf("gen stopped by the configuration: exit %d %s", code, errs)
+	}
+}
+
+// TestConfigFleetSources: the fleet watches the file's sources when given
+// none, and a source of the file that does not exist is named with its
+// line.
+func TestConfigFleetSources(t *testing.T) {
+	root := t.TempDir()
+	if code, _, errs := runCmd(t, nil, "gen", filepath.Join(root, "0123456789abcdef0123456789abcdef"), "--events", "12"); code != 0 {
+		t.Fatal(errs)
+	}
+	env, _ := configHome(t, "fleet:\n  sources: ["+root+"]\n")
+	code, out, errs := runCmd(t, env, "fleet", "--headless", "--until", "all")
+	if code == exitUsage || !strings.Contains(out, "0123456") {
+		t.Errorf("exit %d; the file's source is not watched:\n%s%s", code, out, errs)
+	}
+	env, path := configHome(t, "fleet:\n  sources: [/no/such/root]\n")
+	code, _, errs = runCmd(t, env, "fleet", "--headless")
+	if code != exitUsage || !strings.Contains(errs, path+":2") || !strings.Contains(errs, "/no/such/root") {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+}

@@ -1,0 +1,171 @@
+// Package config reads ohwatch's configuration file,
+// $XDG_CONFIG_HOME/ohwatch/config.yaml (~/.config/ohwatch/config.yaml when
+// XDG_CONFIG_HOME is not set): the theme, notifications, the fleet's
+// default sources, columns, sort and grouping, and remapped keys. Every
+// setting remembers where its value came from (the default, a line of
+// the file, an environment variable or a flag), so `ohwatch config` can
+// say it. Flags override the environment, which overrides the file,
+// which overrides the defaults.
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"ohwatch/fleet"
+	"ohwatch/theme"
+	"ohwatch/tui"
+)
+
+// Kind is where a setting's value came from.
+type Kind int
+
+// The origins of a value, weakest first.
+const (
+	Default Kind = iota
+	File
+	Env
+	Flag
+)
+
+// Origin says where one value came from: Name is the file's path, the
+// variable or the flag.
+type Origin struct {
+	Kind Kind
+	Name string
+	Line int
+}
+
+// String is the origin as `ohwatch config` prints it: "default",
+// "/home/me/.config/ohwatch/config.yaml:3", "env OHWATCH_THEME",
+// "flag --theme".
+func (o Origin) String() string {
+	switch o.Kind {
+	case File:
+		return fmt.Sprintf("%s:%d", o.Name, o.Line)
+	case Env:
+		return "env " + o.Name
+	case Flag:
+		return "flag " + o.Name
+	}
+	return "default"
+}
+
+// Setting is one value with its origin.
+type Setting[T any] struct {
+	Value T
+	From  Origin
+}
+
+// Set replaces the value when from is as strong as the current origin or
+// stronger: a flag given after the file was read wins, a file never
+// undoes a flag.
+func (s *Setting[T]) Set(v T, from Origin) {
+	if from.Kind >= s.From.Kind {
+		s.Value, s.From = v, from
+	}
+}
+
+// Group is how the fleet table groups the rows that need no attention.
+const (
+	GroupNone   = "none"
+	GroupSource = "source"
+)
+
+// Config is the effective configuration.
+type Config struct {
+	// Path is the file read, or looked for when it does not exist.
+	Path string
+	// Found says the file existed.
+	Found bool
+
+	Theme         Setting[theme.Mode]
+	Notifications Setting[bool]
+	// Sources are the fleet's sources when none is given on its command
+	// line; nil means the local root (and cloud with OH_API_KEY).
+	Sources Setting[[]string]
+	// Columns are the fleet table's columns, in its order (the title is
+	// always first).
+	Columns Setting[[]fleet.Column]
+	Sort    Setting[fleet.Column]
+	Reverse Setting[bool]
+	Group   Setting[string]
+	// Keys and FleetKeys are every binding by action name, as the file
+	// left them.
+	Keys      map[string]Setting[[]string]
+	FleetKeys map[string]Setting[[]string]
+
+	keys      tui.KeyMap
+	fleetKeys tui.FleetKeyMap
+}
+
+// Defaults is the configuration with no file.
+func Defaults() *Config {
+	c := &Config{
+		Notifications: Setting[bool]{Value: true},
+		Columns:       Setting[[]fleet.Column]{Value: fleet.Columns()[1:]},
+		Sort:          Setting[fleet.Column]{Value: fleet.ColIdle},
+		Group:         Setting[string]{Value: GroupNone},
+		keys:          tui.DefaultKeyMap(),
+		fleetKeys:     tui.DefaultFleetKeyMap(),
+	}
+	c.Keys = bindings(c.keys.Actions(), c.keys.Binding)
+	c.FleetKeys = bindings(c.fleetKeys.Actions(), c.fleetKeys.Binding)
+	return c
+}
+
+func bindings(actions []string, keysOf func(string) []string) map[string]Setting[[]string] {
+	m := make(map[string]Setting[[]string], len(actions))
+	for _, a := range actions {
+		m[a] = Setting[[]string]{Value: keysOf(a)}
+	}
+	return m
+}
+
+// Path is where the configuration file is: $XDG_CONFIG_HOME/ohwatch/
+// config.yaml, else ~/.config/ohwatch/config.yaml ("" with neither set).
+func Path(getenv func(string) string) string {
+	if dir := getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "ohwatch", "config.yaml")
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".config", "ohwatch", "config.yaml")
+	}
+	return ""
+}
+
+// KeyMap is the conversation view's bindings; a nil Config's are the
+// defaults.
+func (c *Config) KeyMap() tui.KeyMap {
+	if c == nil {
+		return tui.DefaultKeyMap()
+	}
+	return c.keys
+}
+
+// FleetKeyMap is the fleet table's bindings.
+func (c *Config) FleetKeyMap() tui.FleetKeyMap {
+	if c == nil {
+		return tui.DefaultFleetKeyMap()
+	}
+	return c.fleetKeys
+}
+
+// FleetColumns are the fleet table's columns after the title; nil: all.
+func (c *Config) FleetColumns() []fleet.Column {
+	if c == nil {
+		return nil
+	}
+	return c.Columns.Value
+}
+
+// FleetOrder is the fleet table's first sort and grouping.
+func (c *Config) FleetOrder() fleet.Query {
+	if c == nil {
+		return fleet.Query{Sort: fleet.ColIdle}
+	}
+	return fleet.Query{Sort: c.Sort.Value, Desc: c.Reverse.Value, BySource: c.Group.Value == GroupSource}
+}
+
+// Notify says whether the TUI rings and notifies when someone is needed.
+func (c *Config) Notify() bool { return c == nil || c.Notifications.Value }

@@ -1,0 +1,118 @@
+package tui
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/model"
+)
+
+// The edit key opens the file an event changed in the person's editor, at
+// the line the change begins, when the agent's workspace path exists on
+// this machine (a local agent, or a workspace mounted at the same path);
+// otherwise the footer says the file is not here. Finding the file reads
+// the disk, so it runs in a command; the editor runs with the TUI
+// suspended (tea.ExecProcess), as the pager does.
+
+// maxEditScan bounds how much of the file is read to find the line.
+const maxEditScan = 8 << 20
+
+// editorFileMsg says where the changed file is and at which line the
+// change begins (err: not on this machine).
+type editorFileMsg struct {
+	addr
+	path string
+	line int
+	err  error
+}
+
+// editorDoneMsg is sent when the editor exited.
+type editorDoneMsg struct {
+	addr
+	err error
+}
+
+// errNoChangedFile is the edit key on an event that changed no file.
+var errNoChangedFile = errors.New("this event changed no file")
+
+// editChangedFile finds the file the event changed, in a command.
+func (m *Conversation) editChangedFile() tea.Cmd {
+	i := m.eventForAction()
+	if i < 0 {
+		return nil
+	}
+	detail, err := m.log.Event(i).Detail()
+	change, ok := model.FileEditOf(detail)
+	if err != nil || !ok || change.Path == "" {
+		return m.setFlash("edit: " + errNoChangedFile.Error())
+	}
+	to := m.addr()
+	return func() tea.Msg { return locateChange(to, change) }
+}
+
+// locateChange checks the file exists here and finds the line where the
+// change's new text begins (1 when it is not found: the file moved on).
+func locateChange(to addr, c model.FileChange) editorFileMsg {
+	f, err := os.Open(c.Path)
+	if err != nil {
+		return editorFileMsg{addr: to, path: c.Path, err: err}
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.IsDir() {
+		return editorFileMsg{addr: to, path: c.Path, err: errors.New("not a file")}
+	}
+	buf := make([]byte, maxEditScan)
+	n, _ := readFull(f, buf)
+	line := 1
+	if c.New != "" {
+		if at := strings.Index(string(buf[:n]), c.New); at >= 0 {
+			line += strings.Count(string(buf[:at]), "\n")
+		}
+	}
+	return editorFileMsg{addr: to, path: c.Path, line: line}
+}
+
+func readFull(f *os.File, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := f.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// openEditor runs the editor on the file at its line, or says why not.
+func (m *Conversation) openEditor(msg editorFileMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.setFlash("edit: " + model.SanitizeLine(msg.path) + " is not on this machine (the agent's workspace): not opened")
+	}
+	args := editorCommand(m.opts.Editor, msg.path, msg.line)
+	to := m.addr()
+	return tea.ExecProcess(exec.Command(args[0], args[1:]...), func(err error) tea.Msg { return editorDoneMsg{addr: to, err: err} })
+}
+
+// editorCommand is the editor's command line for path at line: "+LINE
+// PATH", which vi, vim, nvim, nano, emacs, micro and kak all read. An
+// empty editor is vi.
+func editorCommand(editor, path string, line int) []string {
+	args := strings.Fields(editor)
+	if len(args) == 0 {
+		args = []string{"vi"}
+	}
+	return append(args, "+"+itoa(line), path)
+}
+
+// editorDone says when the editor failed.
+func (m *Conversation) editorDone(msg editorDoneMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.setFlash("editor: " + sanitizeErr(msg.err))
+	}
+	return nil
+}
