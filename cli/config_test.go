@@ -26,14 +26,14 @@ func configHome(t *testing.T, text string) (map[string]string, string) {
 // TestConfigCommand: `ohwatch config` prints each value with where it
 // came from: the file's line, the environment, a flag, the default.
 func TestConfigCommand(t *testing.T) {
-	env, path := configHome(t, "theme: light\nnotifications: false\nkeys:\n  monitor:\n    bookmark: M\n")
+	env, path := configHome(t, "theme: light\nnotifications: false\nkeys:\n  monitor:\n    bookmark: K\n")
 	code, out, errs := runCmd(t, env, "config")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	q := regexp.QuoteMeta(path)
 	for _, want := range []string{`# file: ` + q + `\n`, `theme: light\s+# ` + q + `:1\n`, `notifications: false\s+# ` + q + `:2\n`,
-		`bookmark: \[M\]\s+# ` + q + `:5\n`, `sort: idle\s+# default\n`} {
+		`bookmark: \[K\]\s+# ` + q + `:5\n`, `sort: idle\s+# default\n`} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("lacks %s:\n%s", want, out)
 		}

@@ -36,7 +36,7 @@ fleet:
   group: source
 keys:
   monitor:
-    bookmark: M
+    bookmark: K
     copy: [y, ctrl+y]
   fleet:
     group: b
@@ -61,7 +61,7 @@ keys:
 	if q := c.FleetOrder(); q.Sort != fleet.ColCost || !q.Desc || !q.BySource {
 		t.Errorf("order %+v", q)
 	}
-	if got := c.KeyMap().Bookmark.Keys(); !slices.Equal(got, []string{"M"}) || c.Keys["bookmark"].From.Line != 12 {
+	if got := c.KeyMap().Bookmark.Keys(); !slices.Equal(got, []string{"K"}) || c.Keys["bookmark"].From.Line != 12 {
 		t.Errorf("bookmark %v from %v", got, c.Keys["bookmark"].From)
 	}
 	if got := c.KeyMap().Copy.Keys(); !slices.Equal(got, []string{"y", "ctrl+y"}) {
@@ -145,7 +145,7 @@ func TestPrecedence(t *testing.T) {
 // value came from, and what it prints loads back to the same values.
 func TestWrite(t *testing.T) {
 	t.Parallel()
-	path := write(t, "theme: light\nkeys:\n  monitor:\n    bookmark: M\n")
+	path := write(t, "theme: light\nkeys:\n  monitor:\n    bookmark: K\n")
 	c, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +169,7 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the printed configuration does not load: %v\n%s", err, out.String())
 	}
-	if again.Theme.Value != theme.LightMode || !slices.Equal(again.KeyMap().Bookmark.Keys(), []string{"M"}) {
+	if again.Theme.Value != theme.LightMode || !slices.Equal(again.KeyMap().Bookmark.Keys(), []string{"K"}) {
 		t.Errorf("loaded back: theme %v, bookmark %v", again.Theme.Value, again.KeyMap().Bookmark.Keys())
 	}
 }

@@ -18,20 +18,20 @@ import (
 func TestRebindWorksAndShowsInHelp(t *testing.T) {
 	t.Parallel()
 	km := DefaultKeyMap()
-	if err := km.Rebind(map[string][]string{"bookmark": {"M"}}); err != nil {
+	if err := km.Rebind(map[string][]string{"bookmark": {"K"}}); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := press(t, newModel(Options{Log: errorLog(t), KeyMap: km}, 120, 40), "j", "m")
 	if len(m.bookmarks) != 0 {
 		t.Fatalf("m still bookmarks: %v", m.bookmarks)
 	}
-	m, _ = press(t, m, "M")
+	m, _ = press(t, m, "K")
 	if len(m.bookmarks) != 1 {
-		t.Fatalf("M did not bookmark: %v", m.bookmarks)
+		t.Fatalf("K did not bookmark: %v", m.bookmarks)
 	}
 	m, _ = press(t, m, "?")
-	if v := m.View(); !regexp.MustCompile(`(^|\s)M\s+bookmark`).MatchString(v) {
-		t.Errorf("the help does not show M for bookmark:\n%s", v)
+	if v := m.View(); !regexp.MustCompile(`(^|\s)K\s+bookmark`).MatchString(v) {
+		t.Errorf("the help does not show K for bookmark:\n%s", v)
 	}
 }
 
@@ -65,7 +65,7 @@ func TestRebindRefused(t *testing.T) {
 		keys map[string][]string
 		want string
 	}{
-		{map[string][]string{"bookmarkk": {"M"}}, "bookmarkk: no such action"},
+		{map[string][]string{"bookmarkk": {"K"}}, "bookmarkk: no such action"},
 		{map[string][]string{"bookmark": {}}, "bookmark: no keys given"},
 		{map[string][]string{"bookmark": {"n"}}, `bookmark: "n" is already the key of next-match`},
 		{map[string][]string{"bookmark": {"ctrl x"}}, "bookmark: \"ctrl x\" is not a key name"},
