@@ -49,6 +49,9 @@ func readingScenarios() []scenario {
 			m, _ = press(t, m, "G", "enter")
 			return m
 		}},
+		{"finish_message", func(t *testing.T, w, h int) *Conversation {
+			return finishInspected(t, w, h)
+		}},
 		{"export_path_prompt", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
 				Source: "replay trajectories/simple_echo_hello_world",
@@ -541,4 +544,54 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// finishInspected is the demo with the inspector open on the agent's
+// finish action, whose message is markdown.
+func finishInspected(t *testing.T, w, h int) *Conversation {
+	t.Helper()
+	log := demoLog(t, -1)
+	at := -1
+	for i := 0; i < log.Len(); i++ {
+		if a, ok := log.Event(i).Body.(*model.Action); ok && a.ToolName == "finish" {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Fatal("the demo has no finish action")
+	}
+	m := newModel(Options{Log: log, Title: "demo", Source: "replay demo"}, w, h)
+	m = jumpTo(t, m, itoa(at+1))
+	m, _ = press(t, m, "enter")
+	return m
+}
+
+// TestFinishMessageReads: the finish message is rendered as markdown (no
+// asterisks around bold words) and every prose line of the inspector is
+// wrapped between words, at the smallest screen.
+func TestFinishMessageReads(t *testing.T) {
+	t.Parallel()
+	m := finishInspected(t, 80, 24)
+	var all []string
+	for {
+		out := ansi.Strip(screen(m))
+		all = append(all, out)
+		if !strings.Contains(out, "/") || len(all) > 10 {
+			break
+		}
+		before := out
+		m, _ = press(t, m, "pgdown")
+		if ansi.Strip(screen(m)) == before {
+			break
+		}
+	}
+	text := strings.Join(all, "\n")
+	if !strings.Contains(text, "Eviction bug") || strings.Contains(text, "**Eviction bug**") {
+		t.Fatalf("the finish message is not rendered as markdown:\n%s", text)
+	}
+	for _, split := range []string{"recentl\n", "sync.Mute\n", "sync.\n"} {
+		if strings.Contains(strings.ReplaceAll(text, " \n", "\n"), split) {
+			t.Fatalf("a word is cut at the pane's edge (%q):\n%s", split, text)
+		}
+	}
 }
