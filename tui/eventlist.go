@@ -143,10 +143,11 @@ func (l *eventList) title(width int, forgotten, linked bool) string {
 	return head + s.Subtle.Render(strings.Repeat(s.Glyphs.HRule, max(width-textWidth(head), 0)))
 }
 
-// row renders event i's row: the marker column, then the cached text. The
-// marker column's first cell holds the cursor or a bookmark, its second
-// the mark of an event forgotten by a condensation as of the cursor (the
-// event is still in the log, but the LLM no longer sees it).
+// row renders event i's row: the gutter, then the cached text. The
+// gutter's first cell holds the cursor, its second a bookmark, branch
+// point or link (so the selected row keeps its mark), its third the mark
+// of an event forgotten by a condensation as of the cursor (the event is
+// still in the log, but the LLM no longer sees it).
 func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool) string {
 	s := l.styles
 	g := s.Glyphs
@@ -155,25 +156,31 @@ func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool)
 	if forgotten {
 		gone = g.Forgotten
 	}
-	if i == l.cursor {
-		text := l.rowText(i, width-2, numWidth, start, true)
-		return s.Selected.Render(fitLine(g.Cursor+gone+text, width))
-	}
-	text := l.cache.row(key, func() string { return l.rowText(i, width-2, numWidth, start, false) })
-	marker := " "
+	mark, markStyle := " ", s.Text
 	switch {
 	case slices.Contains(l.bookmarks, i):
-		marker = s.Accent.Render(g.MarkBook)
+		mark, markStyle = g.MarkBook, s.Accent
 	case slices.Contains(l.branchPoints, i):
-		marker = s.Info.Render(g.MarkBranch)
+		mark, markStyle = g.MarkBranch, s.Info
 	case slices.Contains(l.linked, i):
-		marker = s.Info.Render(g.MarkLink)
+		mark, markStyle = g.MarkLink, s.Info
+	}
+	if i == l.cursor {
+		text := l.rowText(i, max(width-rowGutter, 0), numWidth, start, true)
+		return s.Selected.Render(fitLine(g.Cursor+mark+gone+text, width))
+	}
+	text := l.cache.row(key, func() string { return l.rowText(i, max(width-rowGutter, 0), numWidth, start, false) })
+	if mark != " " {
+		mark = markStyle.Render(mark)
 	}
 	if forgotten {
 		gone = s.Subtle.Render(gone)
 	}
-	return marker + gone + text
+	return " " + mark + gone + text
 }
+
+// rowGutter is the cells before a row's text: cursor, mark, forgotten.
+const rowGutter = 3
 
 // rowText renders the text of event i's row, w cells wide; plain leaves
 // out colours (the selected row is drawn in one style).

@@ -125,7 +125,7 @@ func TestTimesPastADay(t *testing.T) {
 	} {
 		m := newModel(Options{Log: spreadLog(t, span)}, tt.w, 24)
 		m, _ = press(t, m, "G")
-		row := lineWith(screen(m), "▶ "+ordinal(m.cursor))
+		row := lineWith(screen(m), "▶")
 		if !strings.Contains(row, tt.want) {
 			t.Errorf("%d columns: last row %q lacks %q", tt.w, row, tt.want)
 		}
@@ -593,5 +593,21 @@ func TestFinishMessageReads(t *testing.T) {
 		if strings.Contains(strings.ReplaceAll(text, " \n", "\n"), split) {
 			t.Fatalf("a word is cut at the pane's edge (%q):\n%s", split, text)
 		}
+	}
+}
+
+// TestSelectedRowKeepsItsMark: the cursor has its own column, so a
+// bookmarked row keeps its ★ while it is selected.
+func TestSelectedRowKeepsItsMark(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: demoLog(t, 40)}, 80, 24)
+	m, _ = press(t, m, "j", "m")
+	row := lineWith(screen(m), m.styles.Glyphs.Cursor)
+	if !strings.HasPrefix(row, m.styles.Glyphs.Cursor+m.styles.Glyphs.MarkBook) {
+		t.Fatalf("the selected, bookmarked row lost its mark: %q", row)
+	}
+	m, _ = press(t, m, "j")
+	if row := lineWith(screen(m), m.styles.Glyphs.MarkBook); !strings.HasPrefix(row, " "+m.styles.Glyphs.MarkBook) {
+		t.Fatalf("the bookmarked row, not selected: %q", row)
 	}
 }
