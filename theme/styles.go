@@ -73,7 +73,7 @@ func FromPalette(p Palette, profile colorprofile.Profile) Styles {
 		}
 		return s()
 	}
-	selected := s().Background(p.Selection.For(profile)).Foreground(p.Text.For(profile)).Bold(true)
+	selected := s().Background(p.Selection.For(profile)).Foreground(p.OnSelection.For(profile)).Bold(true)
 	if profile < colorprofile.ANSI256 {
 		// The 16 colours have no background that is sure to differ from
 		// the terminal's yet keep its text readable: reverse video does.
