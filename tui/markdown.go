@@ -9,6 +9,7 @@ import (
 	"charm.land/glamour/v2"
 	gansi "charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // Messages (the user's and the assistant's) are markdown: the inspector
@@ -21,6 +22,8 @@ import (
 // markdownStyle names the glamour style for the current palette.
 func (m *Conversation) markdownStyle() string {
 	switch {
+	case m.styles.NoColor && m.styles.Profile == colorprofile.ASCII:
+		return "mono" // NO_COLOR: emphasis in bold and italics
 	case m.styles.NoColor:
 		return "notty"
 	case m.colour.mode.Dark(m.colour.bgKnown, m.colour.bgDark):
@@ -39,10 +42,17 @@ func markdownConfig(style string) gansi.StyleConfig {
 	case "dark":
 		cfg = styles.DarkStyleConfig
 	}
-	if style == "notty" {
-		// Without colour, emphasis is the text itself: the asterisks the
-		// notty style keeps around it read as noise in an agent's summary.
+	switch style {
+	case "notty", "mono":
+		// Without colour, emphasis is the text itself (in bold and italics
+		// where attributes are drawn): the asterisks the notty style keeps
+		// around it read as noise in an agent's summary.
+		cfg = styles.NoTTYStyleConfig
 		cfg.Strong, cfg.Emph = gansi.StylePrimitive{}, gansi.StylePrimitive{}
+		if style == "mono" {
+			yes := true
+			cfg.Strong.Bold, cfg.Emph.Italic = &yes, &yes
+		}
 	}
 	zero := uint(0)
 	cfg.Document.Margin = &zero

@@ -364,7 +364,8 @@ func TestMarkdownFollowsThePalette(t *testing.T) {
 		bg   tea.Msg
 		want string
 	}{
-		{Options{Log: log, NoColor: true}, nil, "notty"},
+		{Options{Log: log, NoColor: true}, nil, "mono"},
+		{Options{Log: log, NoColor: true, Profile: colorprofile.NoTTY}, nil, "notty"},
 		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode}, nil, "dark"},
 		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.LightMode}, nil, "light"},
 		{Options{Log: log, Profile: colorprofile.TrueColor}, tea.BackgroundColorMsg{Color: color.White}, "light"},
