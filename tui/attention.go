@@ -62,6 +62,12 @@ func (m *Conversation) noticeStatus(liveBefore bool) tea.Cmd {
 
 // attentionText is the banner line for the raised status; "" when none.
 func (m *Conversation) attentionText() string {
+	// Opened from another screen, esc goes back there (and the banner
+	// with it); at the bottom screen it dismisses the banner.
+	dismiss := " · esc dismiss"
+	if !m.atRoot {
+		dismiss = " · esc back"
+	}
 	switch m.attn.status {
 	case model.StatusWaitingForConfirmation:
 		n := len(m.log.Latest().Pending)
@@ -70,15 +76,15 @@ func (m *Conversation) attentionText() string {
 			what += " of " + format.Plural(n, "action")
 		}
 		if m.opts.Controls != nil {
-			return what + " · a accept · x reject · esc dismiss"
+			return what + " · a accept · x reject" + dismiss
 		}
-		return what + " · esc dismiss"
+		return what + dismiss
 	case model.StatusError:
-		return "the run ended in an error at " + ordinal(m.attn.index) + " · ] next error · esc dismiss"
+		return "the run ended in an error at " + ordinal(m.attn.index) + " · ] next error" + dismiss
 	case model.StatusStuck:
-		return "the agent is stuck (a repeating pattern) at " + ordinal(m.attn.index) + " · esc dismiss"
+		return "the agent is stuck (a repeating pattern) at " + ordinal(m.attn.index) + dismiss
 	case model.StatusFinished:
-		return "the agent finished at " + ordinal(m.attn.index) + " · esc dismiss"
+		return "the agent finished at " + ordinal(m.attn.index) + dismiss
 	}
 	return ""
 }

@@ -120,6 +120,31 @@ func TestAttentionStaysUntilDismissed(t *testing.T) {
 	})
 }
 
+// TestEscGoesBackWithABanner: opened from another screen (the fleet), esc
+// goes back at once, banner or not, and the banner says so; going back is
+// what dismisses it.
+func TestEscGoesBackWithABanner(t *testing.T) {
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		m := attentionModel(t, false)
+		m.setAtRoot(false)
+		m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000004", "finished"))
+		if !strings.Contains(bannerText(m), "esc back") {
+			t.Fatalf("the banner of a pushed view: %q", bannerText(m))
+		}
+		cmd := m.Update(keyMsg("esc"))
+		if cmd == nil {
+			t.Fatal("esc did nothing")
+		}
+		if msg, ok := cmd().(popMsg); !ok || msg.quitAtRoot {
+			t.Fatalf("esc with a banner, opened from the fleet: %T, want going back", msg)
+		}
+		if m.attn.status != "" {
+			t.Fatal("going back left the banner up")
+		}
+	})
+}
+
 func TestAttentionQuiet(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {

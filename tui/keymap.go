@@ -84,7 +84,7 @@ func DefaultKeyMap() KeyMap {
 		NextBookmark:   b("'", "next bookmark", "'"),
 		PrevBookmark:   b("\"", "previous bookmark", "\""),
 		Jump:           b(":", "jump to index/time", ":"),
-		Search:         b("/", "search", "/"),
+		Search:         b("/", "find: mark matches, n/N", "/"),
 		NextMatch:      b("n", "next match", "n"),
 		PrevMatch:      b("N", "previous match", "N"),
 		OlderSearch:    b("↑", "in /: earlier search", "up", "ctrl+p"),
