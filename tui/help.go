@@ -127,6 +127,12 @@ func pack(groups [][]string, height int) [][]string {
 // when everything fits, so the reference never scrolls when it need not.
 func (h helpView) layout(width, rows int) ([][]string, int) {
 	groups, colW := h.groups()
+	if colW > width/2 && width/2 >= helpMinColumn {
+		// A few long descriptions would leave one 130-line column on a
+		// narrow screen: two columns, those few cut short ("…"), read
+		// better.
+		colW = width / 2
+	}
 	fit := max(1, width/max(colW, 1))
 	total := 0
 	for _, g := range groups {
@@ -140,6 +146,10 @@ func (h helpView) layout(width, rows int) ([][]string, int) {
 	}
 	return pack(groups, height), colW
 }
+
+// helpMinColumn is the narrowest a help column is made to fit two side
+// by side: a key and a description of some twenty cells.
+const helpMinColumn = 32
 
 // maxScroll is how far the reference scrolls in a width×height area.
 func (h helpView) maxScroll(width, height int) int {

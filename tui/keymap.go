@@ -123,7 +123,7 @@ func DefaultKeyMap() KeyMap {
 		Fork:           b("b", "fork from this event", "b"),
 		Branches:       b("B", "branches here: show one", "B"),
 		Choose:         b("B/O 1-9", "show that branch, open that one", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
-		OpenLink:       b("O", "open the fork/sub-conversation made here", "O"),
+		OpenLink:       b("O", "open a fork/child made here", "O"),
 		Navigate:       b("H", "move HEAD to this event", "H"),
 		Help:           b("?", "help", "?"),
 		Quit:           b("q", "back a screen, or quit", "q"),
