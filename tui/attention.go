@@ -72,9 +72,13 @@ func (m *Conversation) attentionText() string {
 	case model.StatusWaitingForConfirmation:
 		n := len(m.log.Latest().Pending)
 		what := "waiting for your confirmation"
-		if n > 0 {
-			what += " of " + format.Plural(n, "action")
+		if n == 0 {
+			// The status says waiting, but no action is pending (an answer
+			// went out and the server's next update has not come): offering
+			// accept and reject would contradict the Pending pane.
+			return what + " · nothing pending now" + dismiss
 		}
+		what += " of " + format.Plural(n, "action")
 		if m.opts.Controls != nil {
 			return what + " · a accept · x reject" + dismiss
 		}

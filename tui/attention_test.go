@@ -76,7 +76,7 @@ func TestAttentionWhenWaiting(t *testing.T) {
 		if strings.Count(out, "\x1b") != 2 || strings.Count(out, "\x07") != 3 || strings.Count(out, ";") != 4 || strings.Contains(out, "pwned") {
 			t.Fatalf("the title drove the notification: %q", out)
 		}
-		if b := bannerText(m); !strings.Contains(b, "waiting for your confirmation") || !strings.Contains(b, "a accept · x reject · esc dismiss") {
+		if b := bannerText(m); !strings.Contains(b, "waiting for your confirmation") || !strings.Contains(b, "nothing pending now · esc dismiss") {
 			t.Fatalf("banner %q", b)
 		}
 		head := strings.Split(screen(m), "\n")[1]
@@ -224,5 +224,25 @@ func TestBannerKeepsTheCursorInView(t *testing.T) {
 	m, _ = send(m, batchMsg{batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 1, RetryIn: time.Second}}})
 	if want := " #" + itoa(m.cursor+1) + " "; !strings.Contains(lineWith(screen(m), "▶"), want) {
 		t.Fatalf("with two banners the cursor row %q is off the screen:\n%s", want, screen(m))
+	}
+}
+
+// TestBannerAfterAnAnswer: once the pending actions are answered (the
+// status still says waiting until the server's next update), the banner
+// no longer offers accept and reject.
+func TestBannerAfterAnAnswer(t *testing.T) {
+	t.Parallel()
+	m := liveModel(t, waitingLog(t), 80, 24, Options{Title: "c", Controls: &fakeControls{}})
+	m.attn = attention{status: model.StatusWaitingForConfirmation}
+	if !strings.Contains(m.attentionText(), "a accept") {
+		t.Fatalf("waiting with pending actions: %q", m.attentionText())
+	}
+	m = attentionModel(t, false)
+	if n := len(m.log.Latest().Pending); n != 0 {
+		t.Fatalf("%d pending", n)
+	}
+	m.attn = attention{status: model.StatusWaitingForConfirmation}
+	if got := m.attentionText(); strings.Contains(got, "a accept") || !strings.Contains(got, "nothing pending now") {
+		t.Fatalf("nothing pending, the banner says %q", got)
 	}
 }
