@@ -256,15 +256,31 @@ func (l *eventList) wideTimes(w int, start time.Time) bool {
 func (l *eventList) timeText(i int, ev *model.Event, start time.Time, wide bool) string {
 	switch l.timeMode {
 	case timeAbsolute:
-		return format.Clock(ev.Time)
+		return l.backwards(i, ev) + format.Clock(ev.Time)
 	case timeGap:
 		if i == 0 {
 			return "+0ms"
 		}
 		return gapText(ev.Time, l.log.Event(i-1).Time)
 	}
-	return offsetText(ev.Time, start, wide)
+	return l.backwards(i, ev) + offsetText(ev.Time, start, wide)
 }
+
+// backwards marks a time earlier than the event's before it ("<+2:01"
+// under "+2:03"): times are shown as recorded, but the list must not read
+// as if time ran backwards unremarked.
+func (l *eventList) backwards(i int, ev *model.Event) string {
+	if i == 0 || ev.Time.IsZero() {
+		return ""
+	}
+	if prev := l.log.Event(i - 1).Time; !prev.IsZero() && ev.Time.Before(prev) {
+		return timeBackwards
+	}
+	return ""
+}
+
+// timeBackwards marks a row whose time is earlier than the row before it.
+const timeBackwards = "<"
 
 // pairing describes the action a result answers and how long it took:
 // "↳#12 1.4s".

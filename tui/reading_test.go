@@ -612,3 +612,29 @@ func TestSelectedRowKeepsItsMark(t *testing.T) {
 		t.Fatalf("the bookmarked row, not selected: %q", row)
 	}
 }
+
+// TestTimeGoingBackwardsIsMarked: an event stamped before the one above it
+// keeps its recorded time, marked, in the relative and absolute modes.
+func TestTimeGoingBackwardsIsMarked(t *testing.T) {
+	t.Parallel()
+	src := spreadLog(t, 10*time.Minute)
+	log := reducer.NewLog(nil, 0)
+	for i := 0; i < src.Len(); i++ {
+		ev := src.Event(i)
+		if i == 3 {
+			ev.Time = src.Event(2).Time.Add(-2 * time.Second)
+		}
+		log.Append(ev)
+	}
+	m := newModel(Options{Log: log}, 160, 48)
+	for range 2 {
+		out := screen(m)
+		if row := lineWith(out, " #4 "); !strings.Contains(row, timeBackwards) {
+			t.Fatalf("%v: the earlier time is not marked: %q", m.timeMode, row)
+		}
+		if row := lineWith(out, " #3 "); strings.Contains(row, timeBackwards) {
+			t.Fatalf("%v: an ordered time is marked: %q", m.timeMode, row)
+		}
+		m, _ = press(t, m, "t")
+	}
+}
