@@ -32,6 +32,9 @@ type header struct {
 	play     playState
 	// branch names the branch shown of a tree, styled; "" for a linear log.
 	branch string
+	// unknown is set while a live conversation has told nothing yet (the
+	// socket never delivered): its status is unknown, not "idle".
+	unknown bool
 }
 
 // headerOf gives the header what it draws.
@@ -46,7 +49,7 @@ func (m *Conversation) headerOf(st reducer.State) *header {
 	}
 	return &header{styles: &m.styles, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
 		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
-		branch: m.branchLabel(m.styles)}
+		branch: m.branchLabel(m.styles), unknown: m.opts.Live && m.log.Len() == 0 && !m.socketLive()}
 }
 
 // View implements Pane.
@@ -138,6 +141,9 @@ func (h *header) statusLine(width int) string {
 	labels := h.verdictLabels()
 	final := h.verdict.Final()
 	status := func(label string) string {
+		if h.unknown {
+			return s.Muted.Render("status " + format.Unknown)
+		}
 		return s.Muted.Render("status ") + statusText(*s, st.Status, final, label) + h.live
 	}
 	parts := []string{
@@ -193,11 +199,12 @@ func (m *Conversation) positionBadge() string {
 		return s.Info.Render("↓ end " + strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n))
 	}
 	if m.follow && m.opts.Live && !m.socketLive() {
-		// Never LIVE while the socket is not: say what it is doing.
+		// Never LIVE while the socket is not; what it is doing (and for
+		// how long) the first header line says, once.
 		if m.conn != nil && m.conn.Phase == model.PhaseLost {
-			return s.Error.Render(m.connWord())
+			return s.Error.Render("not live")
 		}
-		return s.Warn.Render(m.connWord())
+		return s.Warn.Render("not live")
 	}
 	if m.follow && !m.feedDone {
 		return s.Live.Render(s.Glyphs.Live + " LIVE")
