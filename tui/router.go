@@ -246,6 +246,9 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "ohwatch"
+	if t, ok := m.Top().(interface{ WindowTitle() string }); ok && t.WindowTitle() != "" {
+		v.WindowTitle = t.WindowTitle() + " — ohwatch"
+	}
 	return v
 }
 
