@@ -32,6 +32,9 @@ type header struct {
 	play     playState
 	// branch names the branch shown of a tree, styled; "" for a linear log.
 	branch string
+	// trail is the breadcrumb of the screens under this one, shown where
+	// the header says "ohwatch" (fleet › Fix the cache ›).
+	trail []string
 	// unknown is set while a live conversation has told nothing yet (the
 	// socket never delivered): its status is unknown, not "idle".
 	unknown bool
@@ -49,7 +52,7 @@ func (m *Conversation) headerOf(st reducer.State) *header {
 	}
 	return &header{styles: &m.styles, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
 		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
-		branch: m.branchLabel(m.styles), unknown: m.opts.Live && m.log.Len() == 0 && !m.socketLive()}
+		branch: m.branchLabel(m.styles), trail: m.trail, unknown: m.opts.Live && m.log.Len() == 0 && !m.socketLive()}
 }
 
 // View implements Pane.
@@ -65,6 +68,14 @@ func (h *header) View() string {
 	// first user message cannot push the connection state off the screen.
 	conn := sep + h.conn
 	brand := s.Title.Render("ohwatch") + sep
+	if len(h.trail) > 0 {
+		// Where am I: the screens under this one, as k9s shows them.
+		crumbs := make([]string, len(h.trail))
+		for i, c := range h.trail {
+			crumbs[i] = truncate(c, max(width/4, 8))
+		}
+		brand = s.Muted.Render(strings.Join(crumbs, " › ") + " › ")
+	}
 	room := max(width-textWidth(brand)-textWidth(conn), 0)
 	src := model.SanitizeLine(h.source)
 	titleW, sepW, srcW := textWidth(title), textWidth(sep), textWidth(src)

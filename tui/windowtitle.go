@@ -30,3 +30,21 @@ func (m *Conversation) WindowTitle() string {
 	}
 	return model.SanitizeLine(l.Status) + ": " + title
 }
+
+// crumbMax bounds a conversation's name in the breadcrumb of the views
+// pushed over it.
+const crumbMax = 24
+
+// Crumb names the conversation in the breadcrumb of the views pushed over
+// it ("fleet › Fix the cache › the fork …").
+func (m *Conversation) Crumb() string {
+	title := model.SanitizeLine(m.opts.Title)
+	if title == "" {
+		title = "conversation"
+	}
+	return truncateCells(title, crumbMax, "…")
+}
+
+// setTrail keeps the breadcrumb of the screens this view was pushed over;
+// the header shows it where it says "ohwatch".
+func (m *Conversation) setTrail(trail []string) { m.trail = trail }

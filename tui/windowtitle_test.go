@@ -24,3 +24,24 @@ func TestWindowTitleSaysTheConversation(t *testing.T) {
 		t.Fatalf("window title of a running conversation %q", got)
 	}
 }
+
+// TestBreadcrumbOfPushedViews: a view opened from the fleet, and a fork
+// opened from it, say where they are: fleet › Fix the cache › the fork.
+func TestBreadcrumbOfPushedViews(t *testing.T) {
+	t.Parallel()
+	f := fleetFixtureScreen(t, 120, 40, FleetOptions{})
+	r := NewModel(f)
+	r.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	parent := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "Fix the cache"}, 120, 40)
+	r.Update(pushMsg{screen: parent})
+	fork := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "fork at #6"}, 120, 40)
+	r.Update(pushMsg{screen: fork})
+	head := strings.Split(r.View().Content, "\n")[0]
+	if !strings.HasPrefix(head, "fleet › Fix the cache › fork at #6") {
+		t.Fatalf("the fork's header: %q", head)
+	}
+	r.Update(popMsg{})
+	if head := strings.Split(r.View().Content, "\n")[0]; !strings.HasPrefix(head, "fleet › Fix the cache ·") {
+		t.Fatalf("back on the parent: %q", head)
+	}
+}
