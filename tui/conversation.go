@@ -43,7 +43,7 @@ type Conversation struct {
 	atRoot bool
 	// trail is the breadcrumb of the screens this view was pushed over
 	// ("fleet", a parent's title); nil at the root.
-	trail []string
+	trail  []string
 	opts   Options
 	keys   KeyMap
 	log    *reducer.Log
