@@ -182,6 +182,15 @@ func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool)
 // rowGutter is the cells before a row's text: cursor, mark, forgotten.
 const rowGutter = 3
 
+// failedCommand reports a terminal observation whose command exited
+// non-zero: the agent's tools do not call it an error (is_error is
+// false), but to a person reading the list it is a failure, marked ✗ in
+// its row. A soft timeout (-1: still running) is not.
+func failedCommand(ev *model.Event) bool {
+	o, ok := ev.Body.(*model.Observation)
+	return ok && o.ExitCode != nil && *o.ExitCode > 0
+}
+
 // rowText renders the text of event i's row, w cells wide; plain leaves
 // out colours (the selected row is drawn in one style).
 func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) string {
@@ -214,7 +223,7 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) str
 	var b strings.Builder
 	b.WriteString(style(s.Muted, num) + " " + style(s.Muted, when) + " " +
 		style(s.Source(ev.Source), source) + " ")
-	errRow := isError(&ev)
+	errRow := isError(&ev) || failedCommand(&ev)
 	if errRow {
 		b.WriteString(style(s.Error, fitLine(s.Glyphs.Error+kind, kindColumnLen)) + " ")
 	} else {

@@ -638,3 +638,18 @@ func TestTimeGoingBackwardsIsMarked(t *testing.T) {
 		m, _ = press(t, m, "t")
 	}
 }
+
+// TestFailedCommandIsMarked: a terminal observation that exited non-zero
+// is marked as a failure in its row (the golden demo_midrun shows #137).
+func TestFailedCommandIsMarked(t *testing.T) {
+	t.Parallel()
+	failed := func(c int) bool { return failedCommand(&model.Event{Body: &model.Observation{ExitCode: &c}}) }
+	if !failed(1) || failed(0) || failed(-1) {
+		t.Fatal("exit 1 is a failure; exit 0 and a soft timeout (-1) are not")
+	}
+	m := newModel(Options{Log: demoLog(t, -1)}, 80, 24)
+	m = jumpTo(t, m, "137")
+	if row := lineWith(screen(m), "terminal: exit 1"); !strings.Contains(row, m.styles.Glyphs.Error) {
+		t.Fatalf("the failed command's row: %q", row)
+	}
+}
