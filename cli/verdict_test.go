@@ -13,6 +13,7 @@ import (
 	"ohwatch/internal/teacmds"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/client/files"
 	"ohwatch/client/fleetsource"
@@ -152,7 +153,8 @@ func tuiVerdict(t *testing.T, path string) string {
 		defer r.Close()
 		r.Stream(ctx, func(c files.Chunk) { feed <- c.Batch })
 	}()
-	var m tea.Model = tui.New(tui.Options{Title: "t", Source: "replay", Log: log, Feed: feed, NoColor: true})
+	var m tea.Model = tui.New(tui.Options{Title: "t", Source: "replay", Log: log, Feed: feed, NoColor: true,
+		Profile: colorprofile.NoTTY}) // plain text to read
 	msgs := make(chan tea.Msg, 16)
 	teacmds.Run(m.Init(), msgs)
 	m, cmd := m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})

@@ -127,6 +127,11 @@ func (c Column) Text(r Row, now time.Time) string {
 		}
 		return t.Format("2006-01-02 15:04")
 	case ColIdle:
+		if r.Ended() {
+			// Nothing more will come: how long ago it ended is noise
+			// (an old recording's idle reads 262d08h33m).
+			return "-"
+		}
 		d, ok := r.Idle(now)
 		if !ok {
 			return format.Unknown

@@ -120,6 +120,10 @@ func (r Row) Idle(now time.Time) (time.Duration, bool) {
 	return now.Sub(r.LastActivity), true
 }
 
+// Ended reports whether nothing more will come: a recording that ended.
+// (A server's finished run may be resumed or sent a message.)
+func (r Row) Ended() bool { return r.Verdict.Recorded }
+
 // row builds the entry's row.
 func (e *entry) row() Row {
 	s := &e.state

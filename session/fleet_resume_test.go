@@ -15,6 +15,7 @@ import (
 	"ohwatch/internal/teacmds"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/client/fleetsource"
 	"ohwatch/model"
@@ -184,7 +185,7 @@ func TestFleetTableResumesAPausedCloudConversation(t *testing.T) {
 	}
 	feed := fleetsource.Watch(ctx, fl.sources, fleetsource.Options{})
 	opts := fl.tableOptions(ctx, env, o, feed)
-	opts.NoColor = true
+	opts.NoColor, opts.Profile = true, colorprofile.NoTTY // plain text to read
 	d := &tableDriver{t: t, m: tui.NewModel(tui.NewFleet(opts)), msgs: make(chan tea.Msg, 64)}
 	teacmds.Run(d.m.Init(), d.msgs)
 	d.update(tea.WindowSizeMsg{Width: 150, Height: 30})

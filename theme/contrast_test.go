@@ -73,8 +73,7 @@ func TestContrast(t *testing.T) {
 					check(on(name), l(c), bg, 3)
 				}
 			}
-			check("text on the selected row", l(p.Text), l(p.Selection), 4.5)
-			check("muted on the selected row", l(p.Muted), l(p.Selection), 3)
+			check("text on the selected row", l(p.OnSelection), l(p.Selection), 4.5)
 		}
 	}
 }
@@ -98,6 +97,38 @@ func TestSignalHues(t *testing.T) {
 			}
 			if !ok {
 				t.Errorf("%s %s: ANSI %d, want one of %v", name, what, c.got, c.want)
+			}
+		}
+	}
+}
+
+// TestFramesAreSeen: the rules between panes and, in the light palette,
+// the selected row stand out from every background they are meant for by
+// the 3:1 that secondary text holds (WCAG's rule for the parts of a
+// screen that are not text). The dark palette's selection is a tint, not
+// a frame: its reverse video in 16 colours and its bold text carry it.
+func TestFramesAreSeen(t *testing.T) {
+	for _, pal := range []struct {
+		name      string
+		p         Palette
+		bgs       []string
+		selection bool
+	}{
+		{"dark", Dark(), []string{"#000000", "#1E1E1E", "#282C34"}, false},
+		{"light", Light(), []string{"#FFFFFF", "#FAFAFA"}, true},
+	} {
+		for _, hex := range pal.bgs {
+			bg := luminance(Color{Hex: hex}.RGB())
+			for spelling, l := range map[string]func(Color) float64{
+				"truecolor": func(c Color) float64 { return luminance(c.RGB()) },
+				"256":       func(c Color) float64 { return luminance(xterm256(c.X256)) },
+			} {
+				if got := contrast(l(pal.p.Subtle), bg); got < 3 {
+					t.Errorf("%s %s: rules on %s have contrast %.2f, want ≥ 3", pal.name, spelling, hex, got)
+				}
+				if got := contrast(l(pal.p.Selection), bg); pal.selection && got < 3 {
+					t.Errorf("%s %s: the selected row on %s has contrast %.2f, want ≥ 3", pal.name, spelling, hex, got)
+				}
 			}
 		}
 	}

@@ -9,8 +9,9 @@ import (
 // (or with no colours at all) and passed down by value; panes never create
 // their own colours.
 type Styles struct {
-	// NoColor is true when the styles carry no colour and no attributes,
-	// which makes the screen plain text (NO_COLOR, goldens).
+	// NoColor is true when the styles carry no colour: NO_COLOR's (which
+	// keeps bold, reverse video, underline and dim) and plain text's (no
+	// attributes either: a terminal that is not one, the goldens).
 	NoColor bool
 	// Profile is the colour profile the styles were built for.
 	Profile colorprofile.Profile
@@ -49,10 +50,13 @@ type Styles struct {
 // New builds the styles for a dark or light background under a colour
 // profile. Every colour is the palette's value for that profile, so the
 // renderer never has to down-sample (which would turn signals grey). ASCII
-// and NoTTY give the plain styles of Plain; Unknown is taken as truecolor.
+// (NO_COLOR) gives Mono's attributes without colour, NoTTY the plain text
+// of Plain; Unknown is taken as truecolor.
 func New(dark bool, profile colorprofile.Profile) Styles {
 	switch profile {
-	case colorprofile.ASCII, colorprofile.NoTTY:
+	case colorprofile.ASCII:
+		return Mono()
+	case colorprofile.NoTTY:
 		return Plain()
 	case colorprofile.Unknown:
 		profile = colorprofile.TrueColor
@@ -73,7 +77,7 @@ func FromPalette(p Palette, profile colorprofile.Profile) Styles {
 		}
 		return s()
 	}
-	selected := s().Background(p.Selection.For(profile)).Foreground(p.Text.For(profile)).Bold(true)
+	selected := s().Background(p.Selection.For(profile)).Foreground(p.OnSelection.For(profile)).Bold(true)
 	if profile < colorprofile.ANSI256 {
 		// The 16 colours have no background that is sure to differ from
 		// the terminal's yet keep its text readable: reverse video does.
@@ -113,13 +117,28 @@ func FromPalette(p Palette, profile colorprofile.Profile) Styles {
 	}
 }
 
+// Mono returns the styles of NO_COLOR: the standard asks only that colour
+// go, so titles, keys and errors stay bold, the selected row in reverse
+// video, secondary text and rules dim, diff hunks underlined.
+func Mono() Styles {
+	n := lipgloss.NewStyle()
+	bold, dim := n.Bold(true), n.Faint(true)
+	return Styles{
+		NoColor: true, Profile: colorprofile.ASCII, Glyphs: DefaultGlyphs(),
+		Text: n, Muted: dim, Subtle: dim, Accent: n, Bold: bold, Title: bold, PaneTitle: bold, PaneFocus: bold,
+		Selected: n.Reverse(true).Bold(true), OK: n, Info: n, Warn: n, Error: bold, Live: bold, Pinned: bold,
+		Key: bold, KeyDesc: n, Prompt: n, SourceUser: n, SourceAgt: n, SourceEnv: n, DiffAdd: n, DiffDel: n,
+		DiffHunk: n.Underline(true), JSONKey: n, JSONString: n, JSONNumber: n, JSONPunct: n,
+	}
+}
+
 // Plain returns styles with no colour and no attributes: every style renders
 // its text unchanged, so the screen is plain text. Meaning that colour would
 // carry is carried by glyphs instead (the cursor marker, ✗ on errors).
 func Plain() Styles {
 	n := lipgloss.NewStyle()
 	return Styles{
-		NoColor: true, Profile: colorprofile.ASCII, Glyphs: DefaultGlyphs(),
+		NoColor: true, Profile: colorprofile.NoTTY, Glyphs: DefaultGlyphs(),
 		Text: n, Muted: n, Subtle: n, Accent: n, Bold: n, Title: n, PaneTitle: n, PaneFocus: n,
 		Selected: n, OK: n, Info: n, Warn: n, Error: n, Live: n, Pinned: n, Key: n, KeyDesc: n,
 		Prompt: n, SourceUser: n, SourceAgt: n, SourceEnv: n, DiffAdd: n, DiffDel: n, DiffHunk: n,

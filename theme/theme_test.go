@@ -1,9 +1,11 @@
 package theme
 
 import (
+	"image/color"
 	"strings"
 	"testing"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 )
 
@@ -30,8 +32,8 @@ func TestPalettesDiffer(t *testing.T) {
 	if dark.Text.GetForeground() == light.Text.GetForeground() {
 		t.Error("light and dark text colours are the same")
 	}
-	if !New(true, colorprofile.ASCII).NoColor {
-		t.Error("noColor does not give the plain styles")
+	if !New(true, colorprofile.ASCII).NoColor || !New(true, colorprofile.NoTTY).NoColor {
+		t.Error("ASCII or NoTTY give colour styles")
 	}
 }
 
@@ -78,5 +80,30 @@ func TestModeDefaultsToDark(t *testing.T) {
 	}
 	if _, err := ParseMode("pink"); err == nil {
 		t.Error("pink is a theme")
+	}
+}
+
+// TestNoColorKeepsAttributes: NO_COLOR (the ASCII profile) takes colour
+// away, not bold, reverse video, underline or dim.
+func TestNoColorKeepsAttributes(t *testing.T) {
+	s := New(true, colorprofile.ASCII)
+	for name, ok := range map[string]bool{
+		"bold titles":        s.Title.GetBold(),
+		"bold errors":        s.Error.GetBold(),
+		"bold keys":          s.Key.GetBold(),
+		"reverse selection":  s.Selected.GetReverse(),
+		"dim secondary text": s.Muted.GetFaint(),
+		"underlined hunks":   s.DiffHunk.GetUnderline(),
+	} {
+		if !ok {
+			t.Errorf("NO_COLOR lost %s", name)
+		}
+	}
+	for name, st := range map[string]interface{ GetForeground() color.Color }{
+		"text": s.Text, "error": s.Error, "selected": s.Selected, "muted": s.Muted,
+	} {
+		if _, none := st.GetForeground().(lipgloss.NoColor); !none {
+			t.Errorf("NO_COLOR keeps a colour on %s: %v", name, st.GetForeground())
+		}
 	}
 }

@@ -62,23 +62,33 @@ func (m *Conversation) noticeStatus(liveBefore bool) tea.Cmd {
 
 // attentionText is the banner line for the raised status; "" when none.
 func (m *Conversation) attentionText() string {
+	// Opened from another screen, esc goes back there (and the banner
+	// with it); at the bottom screen it dismisses the banner.
+	dismiss := " · esc dismiss"
+	if !m.atRoot {
+		dismiss = " · esc back"
+	}
 	switch m.attn.status {
 	case model.StatusWaitingForConfirmation:
 		n := len(m.log.Latest().Pending)
 		what := "waiting for your confirmation"
-		if n > 0 {
-			what += " of " + format.Plural(n, "action")
+		if n == 0 {
+			// The status says waiting, but no action is pending (an answer
+			// went out and the server's next update has not come): offering
+			// accept and reject would contradict the Pending pane.
+			return what + " · nothing pending now" + dismiss
 		}
+		what += " of " + format.Plural(n, "action")
 		if m.opts.Controls != nil {
-			return what + " · a accept · x reject · esc dismiss"
+			return what + " · a accept · x reject" + dismiss
 		}
-		return what + " · esc dismiss"
+		return what + dismiss
 	case model.StatusError:
-		return "the run ended in an error at " + ordinal(m.attn.index) + " · ] next error · esc dismiss"
+		return "the run ended in an error at " + ordinal(m.attn.index) + " · ] next error" + dismiss
 	case model.StatusStuck:
-		return "the agent is stuck (a repeating pattern) at " + ordinal(m.attn.index) + " · esc dismiss"
+		return "the agent is stuck (a repeating pattern) at " + ordinal(m.attn.index) + dismiss
 	case model.StatusFinished:
-		return "the agent finished at " + ordinal(m.attn.index) + " · esc dismiss"
+		return "the agent finished at " + ordinal(m.attn.index) + dismiss
 	}
 	return ""
 }

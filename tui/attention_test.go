@@ -76,7 +76,7 @@ func TestAttentionWhenWaiting(t *testing.T) {
 		if strings.Count(out, "\x1b") != 2 || strings.Count(out, "\x07") != 3 || strings.Count(out, ";") != 4 || strings.Contains(out, "pwned") {
 			t.Fatalf("the title drove the notification: %q", out)
 		}
-		if b := bannerText(m); !strings.Contains(b, "waiting for your confirmation") || !strings.Contains(b, "a accept · x reject · esc dismiss") {
+		if b := bannerText(m); !strings.Contains(b, "waiting for your confirmation") || !strings.Contains(b, "nothing pending now · esc dismiss") {
 			t.Fatalf("banner %q", b)
 		}
 		head := strings.Split(screen(m), "\n")[1]
@@ -116,6 +116,31 @@ func TestAttentionStaysUntilDismissed(t *testing.T) {
 			if m.attn.status != "" || strings.Contains(bannerText(m), "esc dismiss") {
 				t.Errorf("%s: esc does not dismiss the banner", status)
 			}
+		}
+	})
+}
+
+// TestEscGoesBackWithABanner: opened from another screen (the fleet), esc
+// goes back at once, banner or not, and the banner says so; going back is
+// what dismisses it.
+func TestEscGoesBackWithABanner(t *testing.T) {
+	t.Parallel()
+	inBubble(t, func(t *testing.T) {
+		m := attentionModel(t, false)
+		m.setAtRoot(false)
+		m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000004", "finished"))
+		if !strings.Contains(bannerText(m), "esc back") {
+			t.Fatalf("the banner of a pushed view: %q", bannerText(m))
+		}
+		cmd := m.Update(keyMsg("esc"))
+		if cmd == nil {
+			t.Fatal("esc did nothing")
+		}
+		if msg, ok := cmd().(popMsg); !ok || msg.quitAtRoot {
+			t.Fatalf("esc with a banner, opened from the fleet: %T, want going back", msg)
+		}
+		if m.attn.status != "" {
+			t.Fatal("going back left the banner up")
 		}
 	})
 }
@@ -193,11 +218,31 @@ func TestBannerKeepsTheCursorInView(t *testing.T) {
 	if bannerText(m) == "" {
 		t.Fatal("no banner")
 	}
-	if want := "▶ #" + itoa(m.cursor+1) + " "; !strings.Contains(screen(m), want) {
+	if want := " #" + itoa(m.cursor+1) + " "; !strings.Contains(lineWith(screen(m), "▶"), want) {
 		t.Fatalf("the cursor row %q is off the screen:\n%s", want, screen(m))
 	}
 	m, _ = send(m, batchMsg{batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 1, RetryIn: time.Second}}})
-	if want := "▶ #" + itoa(m.cursor+1) + " "; !strings.Contains(screen(m), want) {
+	if want := " #" + itoa(m.cursor+1) + " "; !strings.Contains(lineWith(screen(m), "▶"), want) {
 		t.Fatalf("with two banners the cursor row %q is off the screen:\n%s", want, screen(m))
+	}
+}
+
+// TestBannerAfterAnAnswer: once the pending actions are answered (the
+// status still says waiting until the server's next update), the banner
+// no longer offers accept and reject.
+func TestBannerAfterAnAnswer(t *testing.T) {
+	t.Parallel()
+	m := liveModel(t, waitingLog(t), 80, 24, Options{Title: "c", Controls: &fakeControls{}})
+	m.attn = attention{status: model.StatusWaitingForConfirmation}
+	if !strings.Contains(m.attentionText(), "a accept") {
+		t.Fatalf("waiting with pending actions: %q", m.attentionText())
+	}
+	m = attentionModel(t, false)
+	if n := len(m.log.Latest().Pending); n != 0 {
+		t.Fatalf("%d pending", n)
+	}
+	m.attn = attention{status: model.StatusWaitingForConfirmation}
+	if got := m.attentionText(); strings.Contains(got, "a accept") || !strings.Contains(got, "nothing pending now") {
+		t.Fatalf("nothing pending, the banner says %q", got)
 	}
 }

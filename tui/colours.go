@@ -23,9 +23,11 @@ type colours struct {
 }
 
 // newColours starts from the caller's choices. An unknown profile is
-// taken as truecolor until the program reports the terminal's.
+// taken as truecolor until the program reports the terminal's. NO_COLOR
+// draws with attributes and no colour (ASCII), unless there is no
+// terminal to draw them (NoTTY: plain text).
 func newColours(mode theme.Mode, profile colorprofile.Profile, noColor bool) colours {
-	if noColor {
+	if noColor && profile != colorprofile.NoTTY {
 		profile = colorprofile.ASCII
 	}
 	return colours{mode: mode, profile: profile, noColor: noColor}

@@ -114,7 +114,8 @@ func (m *Conversation) connProblem() string {
 	if c.Phase == model.PhaseLost {
 		return m.connCause() + " · gave up"
 	}
-	return m.connCause() + " · " + m.connWord()
+	// The header says "reconnecting (3) in 4s": the banner says why.
+	return m.connCause()
 }
 
 // connCause names why the socket is not live in words a user can act on.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ohwatch/model"
+	"ohwatch/reducer"
 )
 
 // bannerText is the banner area of a rendered screen, its lines joined
@@ -56,9 +57,9 @@ func TestConnectionBanner(t *testing.T) {
 		{"refused, given up", model.ConnState{Phase: model.PhaseLost, Final: true, Code: "connect", Reason: refused},
 			"nothing listens at " + testServer + " · gave up", "lost", false},
 		{"refused, retrying", model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2, RetryIn: 1230 * time.Millisecond, Reason: refused},
-			"nothing listens at " + testServer + " · reconnecting (2) in 2s", "reconnecting (2) in 2s", true},
+			"nothing listens at " + testServer, "reconnecting (2) in 2s", true},
 		{"dropped, retrying", model.ConnState{Phase: model.PhaseReconnecting, Attempt: 1, RetryIn: 500 * time.Millisecond, Reason: "connection dropped (no close frame)"},
-			"connection lost: connection dropped (no close frame) · reconnecting (1) in 1s", "reconnecting (1) in 1s", true},
+			"connection lost: connection dropped (no close frame)", "reconnecting (1) in 1s", true},
 	}
 	for _, tt := range tests {
 		for _, size := range goldenSizes {
@@ -71,6 +72,11 @@ func TestConnectionBanner(t *testing.T) {
 			head := strings.Join(strings.Split(s, "\n")[:2], "\n")
 			if strings.Contains(head, "LIVE") || !strings.Contains(head, tt.header) {
 				t.Errorf("%s at %dx%d: header says LIVE or lacks %q:\n%s", tt.name, size[0], size[1], tt.header, head)
+			}
+			// The countdown is said once (the header), not in the status
+			// line and the banner again.
+			if n := strings.Count(s, tt.header); n != 1 {
+				t.Errorf("%s at %dx%d: %q said %d times:\n%s", tt.name, size[0], size[1], tt.header, n, s)
 			}
 		}
 	}
@@ -127,7 +133,7 @@ func TestUnreachableExit(t *testing.T) {
 func TestReconnectCountdown(t *testing.T) {
 	t.Parallel()
 	m := connModel(t, 80, 24, true, model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2, RetryIn: 2500 * time.Millisecond})
-	head := func(m *Conversation) string { return strings.Split(screen(m), "\n")[1] }
+	head := func(m *Conversation) string { return strings.Split(screen(m), "\n")[0] }
 	if !strings.Contains(head(m), "reconnecting (2) in 3s") {
 		t.Fatalf("at the start: %q", head(m))
 	}
@@ -167,4 +173,20 @@ func TestReconnectTickTiming(t *testing.T) {
 			t.Fatalf("left %v", m.retryLeft)
 		}
 	})
+}
+
+// TestStatusUnknownBeforeAnyEvent: a live conversation that never
+// delivered says its status is unknown, not "idle".
+func TestStatusUnknownBeforeAnyEvent(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch), Server: testServer}, 80, 24)
+	m, _ = send(m, batchMsg{batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 3, RetryIn: 4 * time.Second,
+		Reason: "could not connect: connection refused"}}})
+	s := screen(m)
+	if line := strings.Split(s, "\n")[1]; strings.Contains(line, "idle") || !strings.Contains(line, "status unknown") {
+		t.Fatalf("never connected: %q", line)
+	}
+	if n := strings.Count(s, "reconnecting (3) in 4s"); n != 1 {
+		t.Fatalf("the countdown said %d times:\n%s", n, s)
+	}
 }

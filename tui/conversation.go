@@ -41,6 +41,9 @@ type Conversation struct {
 	// atRoot is set while the view is the bottom screen, where q quits
 	// rather than going back (the router says, setAtRoot).
 	atRoot bool
+	// trail is the breadcrumb of the screens this view was pushed over
+	// ("fleet", a parent's title); nil at the root.
+	trail  []string
 	opts   Options
 	keys   KeyMap
 	log    *reducer.Log

@@ -146,10 +146,11 @@ func (l *eventList) title(width int, forgotten, linked bool) string {
 	return head + s.Subtle.Render(strings.Repeat(s.Glyphs.HRule, max(width-textWidth(head), 0)))
 }
 
-// row renders event i's row: the marker column, then the cached text. The
-// marker column's first cell holds the cursor or a bookmark, its second
-// the mark of an event forgotten by a condensation as of the cursor (the
-// event is still in the log, but the LLM no longer sees it).
+// row renders event i's row: the gutter, then the cached text. The
+// gutter's first cell holds the cursor, its second a bookmark, branch
+// point or link (so the selected row keeps its mark), its third the mark
+// of an event forgotten by a condensation as of the cursor (the event is
+// still in the log, but the LLM no longer sees it).
 func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool) string {
 	s := l.styles
 	g := s.Glyphs
@@ -158,24 +159,39 @@ func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool)
 	if forgotten {
 		gone = g.Forgotten
 	}
-	if i == l.cursor {
-		text := l.rowText(i, width-2, numWidth, start, true)
-		return s.Selected.Render(fitLine(g.Cursor+gone+text, width))
-	}
-	text := l.cache.row(key, func() string { return l.rowText(i, width-2, numWidth, start, false) })
-	marker := " "
+	mark, markStyle := " ", s.Text
 	switch {
 	case slices.Contains(l.bookmarks, i):
-		marker = s.Accent.Render(g.MarkBook)
+		mark, markStyle = g.MarkBook, s.Accent
 	case slices.Contains(l.branchPoints, i):
-		marker = s.Info.Render(g.MarkBranch)
+		mark, markStyle = g.MarkBranch, s.Info
 	case slices.Contains(l.linked, i):
-		marker = s.Info.Render(g.MarkLink)
+		mark, markStyle = g.MarkLink, s.Info
+	}
+	if i == l.cursor {
+		text := l.rowText(i, max(width-rowGutter, 0), numWidth, start, true)
+		return s.Selected.Render(fitLine(g.Cursor+mark+gone+text, width))
+	}
+	text := l.cache.row(key, func() string { return l.rowText(i, max(width-rowGutter, 0), numWidth, start, false) })
+	if mark != " " {
+		mark = markStyle.Render(mark)
 	}
 	if forgotten {
 		gone = s.Subtle.Render(gone)
 	}
-	return marker + gone + text
+	return " " + mark + gone + text
+}
+
+// rowGutter is the cells before a row's text: cursor, mark, forgotten.
+const rowGutter = 3
+
+// failedCommand reports a terminal observation whose command exited
+// non-zero: the agent's tools do not call it an error (is_error is
+// false), but to a person reading the list it is a failure, marked ✗ in
+// its row. A soft timeout (-1: still running) is not.
+func failedCommand(ev *model.Event) bool {
+	o, ok := ev.Body.(*model.Observation)
+	return ok && o.ExitCode != nil && *o.ExitCode > 0
 }
 
 // rowText renders the text of event i's row, w cells wide; plain leaves
@@ -210,7 +226,7 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) str
 	var b strings.Builder
 	b.WriteString(style(s.Muted, num) + " " + style(s.Muted, when) + " " +
 		style(s.Source(ev.Source), source) + " ")
-	errRow := isError(&ev)
+	errRow := isError(&ev) || failedCommand(&ev)
 	if errRow {
 		b.WriteString(style(s.Error, fitLine(s.Glyphs.Error+kind, kindColumnLen)) + " ")
 	} else {
@@ -252,15 +268,31 @@ func (l *eventList) wideTimes(w int, start time.Time) bool {
 func (l *eventList) timeText(i int, ev *model.Event, start time.Time, wide bool) string {
 	switch l.timeMode {
 	case timeAbsolute:
-		return format.Clock(ev.Time)
+		return l.backwards(i, ev) + format.Clock(ev.Time)
 	case timeGap:
 		if i == 0 {
 			return "+0ms"
 		}
 		return gapText(ev.Time, l.log.Event(i-1).Time)
 	}
-	return offsetText(ev.Time, start, wide)
+	return l.backwards(i, ev) + offsetText(ev.Time, start, wide)
 }
+
+// backwards marks a time earlier than the event's before it ("<+2:01"
+// under "+2:03"): times are shown as recorded, but the list must not read
+// as if time ran backwards unremarked.
+func (l *eventList) backwards(i int, ev *model.Event) string {
+	if i == 0 || ev.Time.IsZero() {
+		return ""
+	}
+	if prev := l.log.Event(i - 1).Time; !prev.IsZero() && ev.Time.Before(prev) {
+		return timeBackwards
+	}
+	return ""
+}
+
+// timeBackwards marks a row whose time is earlier than the row before it.
+const timeBackwards = "<"
 
 // pairing describes the action a result answers and how long it took:
 // "↳#12 1.4s".

@@ -165,14 +165,7 @@ func (v *eventView) message(d *model.MessageEvent) {
 	msg := &d.LLMMessage
 	v.field("role", msg.Role)
 	v.field("sender", d.Sender)
-	text := contentText(msg.Content)
-	if v.md != nil && strings.TrimSpace(text) != "" {
-		v.blank()
-		v.out = append(v.out, v.styles.PaneFocus.Render("Message"))
-		v.md.text, v.md.at = strings.Join(capLines(strings.Split(model.Sanitize(text), "\n")), "\n"), len(v.out)
-	} else {
-		v.section("Message", text)
-	}
+	v.markdownSection("Message", contentText(msg.Content))
 	v.reasoning(msg.ReasoningContent, msg.ThinkingBlocks)
 	v.section("Extended content", contentText(d.ExtendedContent))
 	v.critic(d.CriticResult)
@@ -184,7 +177,7 @@ func (v *eventView) action(d *model.ActionEvent) {
 	v.field("risk", d.SecurityRisk)
 	// The action itself comes first; the reasoning behind it follows.
 	defer func() {
-		v.section("Thought", contentText(d.Thought))
+		v.markdownSection("Thought", contentText(d.Thought))
 		v.reasoning(d.ReasoningContent, d.ThinkingBlocks)
 		v.critic(d.CriticResult)
 	}()
@@ -216,9 +209,9 @@ func (v *eventView) action(d *model.ActionEvent) {
 			v.tasks(a.TaskList)
 		}
 	case *model.ThinkAction:
-		v.section("Thought", a.Thought)
+		v.markdownSection("Thought", a.Thought)
 	case *model.FinishAction:
-		v.section("Finish", a.Message)
+		v.markdownSection("Finish", a.Message)
 	case *model.GenericAction:
 		v.members(a.Raw, "kind")
 	case *model.ClientAction:
@@ -373,6 +366,20 @@ func (v *eventView) diff(path, before, after string) {
 			v.out = append(v.out, line)
 		}
 	}
+}
+
+// markdownSection adds a titled block of text the agent or user wrote in
+// markdown (a message, the finish summary, a thought): rendered as
+// markdown in the inspector, which renders one such block per event, and
+// as plain text elsewhere or for a second block.
+func (v *eventView) markdownSection(title, text string) {
+	if v.md == nil || v.md.at >= 0 || strings.TrimSpace(text) == "" {
+		v.section(title, text)
+		return
+	}
+	v.blank()
+	v.out = append(v.out, v.styles.PaneFocus.Render(model.SanitizeLine(title)))
+	v.md.text, v.md.at = strings.Join(capLines(strings.Split(model.Sanitize(text), "\n")), "\n"), len(v.out)
 }
 
 // field adds a "name: value" line; empty values are left out.

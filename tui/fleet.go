@@ -184,6 +184,9 @@ func NewFleet(opts FleetOptions) *Fleet {
 // screenID implements addressable: the id the table's messages carry.
 func (f *Fleet) screenID() screenID { return f.id }
 
+// Crumb names the table in the breadcrumb of the views opened from it.
+func (f *Fleet) Crumb() string { return "fleet" }
+
 func (f *Fleet) addr() addr { return addr{to: f.id} }
 
 // Init starts reading the feed and the clock of the idle column.

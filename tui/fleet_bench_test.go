@@ -94,7 +94,7 @@ func BenchmarkFleetKeyToFrame(b *testing.B) {
 	for _, keys := range []struct {
 		name string
 		key  string
-	}{{"move", "j"}, {"sort", "s"}, {"group", "g"}} {
+	}{{"move", "j"}, {"sort", "s"}, {"group", "v"}} {
 		b.Run(keys.name, func(b *testing.B) {
 			fb := newFleetBench(b)
 			frames(b, func(int) {

@@ -1,10 +1,12 @@
 package tui
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"fmt"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -22,7 +24,7 @@ var fleetStart = time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)
 // feed the test never writes to (updates are sent as messages).
 func newFleetScreen(t testing.TB, w, h int, opts FleetOptions) *Fleet {
 	t.Helper()
-	opts.NoColor = true
+	opts.NoColor, opts.Profile = true, colorprofile.NoTTY
 	if opts.Now == nil {
 		// The table starts watching at fleetStart; every later frame
 		// is at fleetNow.

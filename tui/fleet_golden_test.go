@@ -23,7 +23,7 @@ func TestGoldenFleet(t *testing.T) {
 		text string
 	}{
 		{"fleet", nil, ""},
-		{"fleet_grouped", []string{"g", "j", "j", "j", "j", "j"}, ""},
+		{"fleet_grouped", []string{"v", "j", "j", "j", "j", "j"}, ""},
 		{"fleet_filtered", []string{"/"}, "cache"},
 		{"fleet_help", []string{"?"}, ""},
 	}

@@ -14,7 +14,8 @@ type FleetKeyMap struct {
 	Sort, Reverse key.Binding
 	// Filter opens the text filter; Status cycles the status filter.
 	Filter, Status key.Binding
-	// Group groups the rows by source.
+	// Group groups the rows by source (v, "view": g is "first" here
+	// as in the monitor).
 	Group key.Binding
 	// Seen marks the selected conversation's finished (or error, stuck)
 	// as seen, clearing its attention mark.
@@ -52,16 +53,16 @@ func DefaultFleetKeyMap() FleetKeyMap {
 	return FleetKeyMap{
 		Down:      b("j/↓", "next conversation", "j", "down"),
 		Up:        b("k/↑", "previous conversation", "k", "up"),
-		Top:       b("home", "first", "home"),
+		Top:       b("g/home", "first", "g", "home"),
 		Bottom:    b("G/end", "last", "G", "end"),
 		PageDown:  b("pgdn/ctrl+d", "page down", "pgdown", "ctrl+d"),
 		PageUp:    b("pgup/ctrl+u", "page up", "pgup", "ctrl+u"),
 		Open:      b("enter", "open in the monitor", "enter"),
 		Sort:      b("s", "sort by the next column", "s"),
 		Reverse:   b("S", "reverse the order", "S"),
-		Filter:    b("/", "filter by text", "/"),
+		Filter:    b("/", "find: keep matching rows", "/"),
 		Status:    b("f", "filter by status", "f"),
-		Group:     b("g", "group by source", "g"),
+		Group:     b("v", "view grouped by source", "v"),
 		Seen:      b("space", "mark seen", "space"),
 		Back:      b("esc", "clear filters", "esc"),
 		Help:      b("?", "all keys", "?"),

@@ -91,8 +91,8 @@ func TestFleetKeys(t *testing.T) {
 		t.Fatalf("f f f f: %q, %s", f.query.Status, fleetTitles(f))
 	}
 	pressFleet(f, "esc")
-	// g groups by source, and drops the source column.
-	pressFleet(f, "g")
+	// v groups by source, and drops the source column.
+	pressFleet(f, "v")
 	v := f.View()
 	for _, h := range []string{"─ needs you (4)", "─ cloud (2)", "─ ~/.openhands/conversations (2)", "─ http://127.0.0.1:8000 (1)"} {
 		if !strings.Contains(v, h) {
@@ -102,7 +102,16 @@ func TestFleetKeys(t *testing.T) {
 	if strings.Contains(v, "SOURCE") {
 		t.Fatal("grouped by source and still a source column")
 	}
+	pressFleet(f, "v")
+	// G and g go to the last and first rows, as in the monitor.
+	pressFleet(f, "G")
+	if f.cursor != len(f.rows)-1 {
+		t.Fatalf("G: cursor %d of %d rows", f.cursor, len(f.rows))
+	}
 	pressFleet(f, "g")
+	if f.cursor != 0 {
+		t.Fatalf("g: cursor %d, want the first row", f.cursor)
+	}
 	// ? shows every key; esc closes it.
 	pressFleet(f, "?")
 	if !strings.Contains(f.View(), "filter by status") {
@@ -318,11 +327,11 @@ func TestFleetAnySize(t *testing.T) {
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
 	for _, size := range [][2]int{{1, 1}, {20, 5}, {40, 10}, {80, 24}, {100, 30}, {120, 40}, {160, 48}, {300, 100}} {
 		f.SetSize(size[0], size[1])
-		for _, keys := range [][]string{nil, {"G"}, {"g"}, {"?"}, {"esc", "/"}} {
+		for _, keys := range [][]string{nil, {"G"}, {"v"}, {"?"}, {"esc", "/"}} {
 			pressFleet(f, keys...)
 			assertScreenShape(t, f.View(), size[0], size[1])
 		}
-		pressFleet(f, "esc", "esc", "g")
+		pressFleet(f, "esc", "esc", "v")
 	}
 }
 
@@ -352,5 +361,24 @@ func TestEscStopsAnOpenInProgress(t *testing.T) {
 	}
 	if pressFleet(f, "enter") == nil || f.opening.ID == "" {
 		t.Error("enter does not open again after a stopped open")
+	}
+}
+
+// TestFleetHelpExplainsEveryColumn: the help names every column the table
+// can show beyond the title and source, with what it holds.
+func TestFleetHelpExplainsEveryColumn(t *testing.T) {
+	t.Parallel()
+	for _, c := range fleet.Columns() {
+		if c == fleet.ColTitle || c == fleet.ColSource {
+			continue
+		}
+		if !strings.Contains(fleetColumnsHelp, c.Name()+" ") {
+			t.Errorf("the fleet's help does not explain %s", c.Name())
+		}
+	}
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
+	pressFleet(f, "?")
+	if !strings.Contains(f.View(), "STEPS LLM steps") {
+		t.Fatalf("help:\n%s", f.View())
 	}
 }

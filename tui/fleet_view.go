@@ -384,6 +384,13 @@ func (f *Fleet) footer(w int) string {
 	return fitLine(head+"  "+tail, w)
 }
 
+// fleetColumnsHelp says what each column of the table holds.
+const fleetColumnsHelp = "columns: STATUS the run's status (✓ final, ? may change) · " +
+	"STEPS LLM steps since the last user message / in the whole conversation · COST in dollars · " +
+	"TOKENS prompt+completion · CALLS LLM calls · PEND actions waiting for your confirmation · " +
+	"ERR errors · LAST the newest event's time · IDLE how long nothing came (- once the run ended) · " +
+	"CONN the connection: live, reconnect #n, lost, done, paused (a Cloud sandbox asleep)"
+
 // helpView is every key of the table: the groups of keys side by side
 // as far as the width allows, the rest below.
 func (f *Fleet) helpView(w, h int) string {
@@ -406,7 +413,7 @@ func (f *Fleet) helpView(w, h int) string {
 	if len(f.opts.Guards) > 0 {
 		about += " " + fleetGuardMark + " marks a run a --guard stopped."
 	}
-	lines = append(lines, s.Muted.Width(max(w, 1)).Render(about))
+	lines = append(lines, s.Muted.Width(max(w, 1)).Render(about), "", s.Muted.Width(max(w, 1)).Render(fleetColumnsHelp))
 	return strings.Join(lines, "\n")
 }
 
@@ -416,7 +423,7 @@ func (f *Fleet) ShortHelp() []key.Binding {
 	open := k.Open
 	open.SetEnabled(f.opts.Open != nil && len(f.rows) > 0)
 	return []key.Binding{open, shortly(k.Down, "j/k", "move"), shortly(k.Sort, "s/S", "sort"), shortly(k.Filter, "/", "filter"),
-		shortly(k.Status, "f", "status"), shortly(k.Group, "g", "group"), shortly(k.Seen, "space", "seen"), k.Help, k.Quit}
+		shortly(k.Status, "f", "status"), shortly(k.Group, "v", "group"), shortly(k.Seen, "space", "seen"), k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap: every key.

@@ -100,7 +100,7 @@ func TestForgottenMarksInAGeneratedConversation(t *testing.T) {
 		if line == "" {
 			t.Fatalf("row %s is not on the screen:\n%s", ordinal(i), out)
 		}
-		got := strings.Contains(string([]rune(line)[:2]), g)
+		got := strings.Contains(string([]rune(line)[:rowGutter]), g)
 		if want := st.Forgotten(log.Event(i).ID); got != want {
 			t.Fatalf("row %s: mark %v, want %v:\n%s", ordinal(i), got, want, out)
 		}

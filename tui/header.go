@@ -35,6 +35,12 @@ type header struct {
 	// guards says how far the armed guards are from their limits; "" for
 	// none.
 	guards string
+	// trail is the breadcrumb of the screens under this one, shown where
+	// the header says "ohwatch" (fleet › Fix the cache ›).
+	trail []string
+	// unknown is set while a live conversation has told nothing yet (the
+	// socket never delivered): its status is unknown, not "idle".
+	unknown bool
 }
 
 // headerOf gives the header what it draws.
@@ -49,7 +55,8 @@ func (m *Conversation) headerOf(st reducer.State) *header {
 	}
 	return &header{styles: &m.styles, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
 		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
-		branch: m.branchLabel(m.styles), guards: m.guardBadge()}
+		branch: m.branchLabel(m.styles), guards: m.guardBadge(),
+		trail: m.trail, unknown: m.opts.Live && m.log.Len() == 0 && !m.socketLive()}
 }
 
 // View implements Pane.
@@ -65,6 +72,14 @@ func (h *header) View() string {
 	// first user message cannot push the connection state off the screen.
 	conn := sep + h.conn
 	brand := s.Title.Render("ohwatch") + sep
+	if len(h.trail) > 0 {
+		// Where am I: the screens under this one, as k9s shows them.
+		crumbs := make([]string, len(h.trail))
+		for i, c := range h.trail {
+			crumbs[i] = truncate(c, max(width/4, 8))
+		}
+		brand = s.Muted.Render(strings.Join(crumbs, " › ") + " › ")
+	}
 	room := max(width-textWidth(brand)-textWidth(conn), 0)
 	src := model.SanitizeLine(h.source)
 	titleW, sepW, srcW := textWidth(title), textWidth(sep), textWidth(src)
@@ -141,6 +156,9 @@ func (h *header) statusLine(width int) string {
 	labels := h.verdictLabels()
 	final := h.verdict.Final()
 	status := func(label string) string {
+		if h.unknown {
+			return s.Muted.Render("status " + format.Unknown)
+		}
 		return s.Muted.Render("status ") + statusText(*s, st.Status, final, label) + h.live
 	}
 	parts := []string{
@@ -199,11 +217,12 @@ func (m *Conversation) positionBadge() string {
 		return s.Info.Render("↓ end " + strconv.Itoa(m.cursor+1) + "/" + strconv.Itoa(n))
 	}
 	if m.follow && m.opts.Live && !m.socketLive() {
-		// Never LIVE while the socket is not: say what it is doing.
+		// Never LIVE while the socket is not; what it is doing (and for
+		// how long) the first header line says, once.
 		if m.conn != nil && m.conn.Phase == model.PhaseLost {
-			return s.Error.Render(m.connWord())
+			return s.Error.Render("not live")
 		}
-		return s.Warn.Render(m.connWord())
+		return s.Warn.Render("not live")
 	}
 	if m.follow && !m.feedDone {
 		return s.Live.Render(s.Glyphs.Live + " LIVE")

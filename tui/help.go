@@ -80,6 +80,7 @@ func legend(g theme.Glyphs) []legendGroup {
 		{"Rows", [][2]string{
 			{g.Cursor, "the selected event"}, {g.Error, "an error"}, {g.MarkBook, "bookmarked"},
 			{g.Paired + "#12", "answers #12, after"}, {g.Forgotten, "condensed out of view"},
+			{timeBackwards + "+2:01", "earlier than the row above"},
 		}},
 		{"Header", [][2]string{
 			{g.Live + " LIVE", "following the newest"}, {g.Pinned, "pinned in the past"}, {g.Playing, "replay playing"},
@@ -127,6 +128,12 @@ func pack(groups [][]string, height int) [][]string {
 // when everything fits, so the reference never scrolls when it need not.
 func (h helpView) layout(width, rows int) ([][]string, int) {
 	groups, colW := h.groups()
+	if colW > width/2 && width/2 >= helpMinColumn {
+		// A few long descriptions would leave one 130-line column on a
+		// narrow screen: two columns, those few cut short ("…"), read
+		// better.
+		colW = width / 2
+	}
 	fit := max(1, width/max(colW, 1))
 	total := 0
 	for _, g := range groups {
@@ -140,6 +147,10 @@ func (h helpView) layout(width, rows int) ([][]string, int) {
 	}
 	return pack(groups, height), colW
 }
+
+// helpMinColumn is the narrowest a help column is made to fit two side
+// by side: a key and a description of some twenty cells.
+const helpMinColumn = 32
 
 // maxScroll is how far the reference scrolls in a width×height area.
 func (h helpView) maxScroll(width, height int) int {

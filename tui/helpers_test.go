@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/gen"
 	"ohwatch/internal/upstream"
@@ -79,7 +80,7 @@ func fixtureLog(tb testing.TB, raws ...string) *reducer.Log {
 
 // newModel builds a plain-text model of the given size.
 func newModel(opts Options, w, h int) *Conversation {
-	opts.NoColor = true
+	opts.NoColor, opts.Profile = true, colorprofile.NoTTY
 	m := NewConversation(opts)
 	_ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m

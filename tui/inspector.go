@@ -230,20 +230,19 @@ func (d *inspectData) rawView(s theme.Styles, width int, wrap bool) ([]string, [
 	return r.text, r.nodes
 }
 
-// wrapLines hard-wraps lines to width so long text stays readable.
+// wrapLines wraps lines to width between words, so prose reads whole: a
+// word is cut only when it is wider than the pane. Rows after a line's
+// first keep its indent, and a style open at a cut goes on in the next row.
 func wrapLines(lines []string, width int) []string {
 	if width <= 0 {
 		return nil
 	}
-	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		if textWidth(l) <= width {
-			out = append(out, l)
-			continue
-		}
-		out = append(out, strings.Split(cellMethod().Hardwrap(l, width, true), "\n")...)
-	}
-	return out
+	return wrapRows(lines, width, ownIndent)
+}
+
+// ownIndent puts a wrapped line's rows under its first: at its own indent.
+func ownIndent(plain string) int {
+	return len(plain) - len(strings.TrimLeft(plain, " "))
 }
 
 // inspectorPane draws the inspector: a title with the mode, then the

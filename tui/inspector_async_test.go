@@ -73,23 +73,25 @@ func TestStaleInspectorBuildsAreDropped(t *testing.T) {
 }
 
 // TestMarkdownRenderersAreKeptPerWidthAndStyle: a renderer is built once
-// per width and style and reused.
+// per width and style and reused. Only a table is rendered to the pane's
+// width (other text is wrapped after), so the texts hold one.
 func TestMarkdownRenderersAreKeptPerWidthAndStyle(t *testing.T) {
 	t.Parallel()
 	var c markdownRenderers
-	c.render("# a", 60, "dark")
+	table := "| a |\n|---|\n| 1 |\n"
+	c.render(table+"# a", 60, "dark")
 	r := c.byKey[markdownKey{60, "dark"}]
-	c.render("# b", 60, "dark")
+	c.render(table+"# b", 60, "dark")
 	if len(c.byKey) != 1 || c.byKey[markdownKey{60, "dark"}] != r {
 		t.Fatalf("a second render at the same width and style built a renderer: %d kept", len(c.byKey))
 	}
-	c.render("# c", 61, "dark")
-	c.render("# d", 60, "light")
+	c.render(table+"# c", 61, "dark")
+	c.render(table+"# d", 60, "light")
 	if len(c.byKey) != 3 || c.count() != 4 {
 		t.Fatalf("%d renderers for 3 widths and styles, %d renders", len(c.byKey), c.count())
 	}
 	for w := range 2 * markdownRendererCap {
-		c.render("x", 20+w, "notty")
+		c.render(table+"x", 20+w, "notty")
 	}
 	if len(c.byKey) > markdownRendererCap {
 		t.Fatalf("%d renderers kept, cap %d", len(c.byKey), markdownRendererCap)

@@ -44,9 +44,14 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.flash = ""
 	}
 	if key.Matches(msg, k.Back) && m.attn.status != "" && !m.insp.open {
-		// The banner was seen; the list gets its lines back.
+		// The banner was seen; the list gets its lines back. Opened from
+		// another screen (the fleet), esc goes back there at once, as it
+		// does everywhere: going back is what dismisses the banner.
 		m.attn = attention{}
 		m.fixTop()
+		if !m.atRoot && m.focus == paneList {
+			return Back()
+		}
 		return nil
 	}
 	if m.insp.open {

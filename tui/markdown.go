@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"sync"
 
@@ -8,6 +9,7 @@ import (
 	"charm.land/glamour/v2"
 	gansi "charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // Messages (the user's and the assistant's) are markdown: the inspector
@@ -20,6 +22,8 @@ import (
 // markdownStyle names the glamour style for the current palette.
 func (m *Conversation) markdownStyle() string {
 	switch {
+	case m.styles.NoColor && m.styles.Profile == colorprofile.ASCII:
+		return "mono" // NO_COLOR: emphasis in bold and italics
 	case m.styles.NoColor:
 		return "notty"
 	case m.colour.mode.Dark(m.colour.bgKnown, m.colour.bgDark):
@@ -37,6 +41,18 @@ func markdownConfig(style string) gansi.StyleConfig {
 		cfg = styles.NoTTYStyleConfig
 	case "dark":
 		cfg = styles.DarkStyleConfig
+	}
+	switch style {
+	case "notty", "mono":
+		// Without colour, emphasis is the text itself (in bold and italics
+		// where attributes are drawn): the asterisks the notty style keeps
+		// around it read as noise in an agent's summary.
+		cfg = styles.NoTTYStyleConfig
+		cfg.Strong, cfg.Emph = gansi.StylePrimitive{}, gansi.StylePrimitive{}
+		if style == "mono" {
+			yes := true
+			cfg.Strong.Bold, cfg.Emph.Italic = &yes, &yes
+		}
 	}
 	zero := uint(0)
 	cfg.Document.Margin = &zero
@@ -66,9 +82,62 @@ type markdownKey struct {
 // passes through many widths, of which only the last matters.
 const markdownRendererCap = 8
 
-// render renders sanitised text as markdown width cells wide. A renderer
-// error leaves the text as it is: it is still shown.
+// render renders sanitised text as markdown width cells wide. Glamour
+// cuts a line at the edge of an inline element (`sync.|Mutex`), so text
+// without a table (which needs the width to lay out) is rendered unwrapped
+// and wrapped here between words, list items under their first word. A
+// renderer error leaves the text as it is: it is still shown.
 func (c *markdownRenderers) render(text string, width int, style string) []string {
+	if hasTable(text) {
+		return c.renderAt(text, width, style)
+	}
+	lines := c.renderAt(text, markdownUnwrapped, style)
+	for i, l := range lines {
+		lines[i] = trimRightBlank(l)
+	}
+	return wrapRows(lines, width, listIndent)
+}
+
+// markdownUnwrapped is the width markdown is rendered to before it is
+// wrapped between words.
+const markdownUnwrapped = 4096
+
+// tableRow matches a markdown table's row.
+var tableRow = regexp.MustCompile(`(?m)^\s*\|.*\|\s*$`)
+
+// hasTable reports whether markdown text holds a table.
+func hasTable(text string) bool { return tableRow.MatchString(text) }
+
+// trailingBlank matches the spaces (and styles) a renderer pads a line
+// with to its width.
+var trailingBlank = regexp.MustCompile(`(?:[ ]|\x1b\[[0-9;:]*m)+$`)
+
+// trimRightBlank drops a line's padding, closing any style it leaves open.
+func trimRightBlank(l string) string {
+	loc := trailingBlank.FindStringIndex(l)
+	if loc == nil {
+		return l
+	}
+	if strings.Contains(l[loc[0]:], "\x1b[") {
+		return l[:loc[0]] + "\x1b[m"
+	}
+	return l[:loc[0]]
+}
+
+// listMarker matches the start of a list item: a bullet or a number.
+var listMarker = regexp.MustCompile(`^\s*(?:[-*•+]|\d+[.)])\s+`)
+
+// listIndent puts the rows of a wrapped list item under its first word,
+// and those of other lines under their first row.
+func listIndent(plain string) int {
+	if m := listMarker.FindString(plain); m != "" {
+		return textWidth(m)
+	}
+	return ownIndent(plain)
+}
+
+// renderAt renders text with glamour wrapping at width.
+func (c *markdownRenderers) renderAt(text string, width int, style string) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.renders++

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strconv"
+	"strings"
 
 	"ohwatch/format"
 	"ohwatch/model"
@@ -48,7 +49,7 @@ func (p metricsPane) lines() []string {
 		for _, u := range p.metrics.ByUsage {
 			name := model.SanitizeLine(u.UsageID)
 			if u.Model != "" {
-				name += " (" + model.SanitizeLine(u.Model) + ")"
+				name += " (" + shortModel(u.Model) + ")"
 			}
 			out = append(out, p.styles.Accent.Render(name)+" "+p.cost(u)+
 				m.Render(" · ")+format.Count(u.Prompt+u.Completion)+" tok"+
@@ -56,9 +57,21 @@ func (p metricsPane) lines() []string {
 		}
 	} else if len(p.metrics.ByUsage) == 1 && p.metrics.ByUsage[0].Model != "" {
 		u := p.metrics.ByUsage[0]
-		out = append(out, m.Render("model     ")+model.SanitizeLine(u.Model)+m.Render(" ("+model.SanitizeLine(u.UsageID)+")"))
+		out = append(out, m.Render("model     ")+shortModel(u.Model)+m.Render(" ("+model.SanitizeLine(u.UsageID)+")"))
 	}
 	return out
+}
+
+// shortModel is a model's name without its routing prefix
+// ("litellm_proxy/anthropic/claude-sonnet-4-5-20250929" reads
+// "claude-sonnet-4-5-20250929"): in a side pane the prefix pushed the name
+// itself onto a second row, cut at a hyphen. The raw JSON keeps it whole.
+func shortModel(name string) string {
+	name = model.SanitizeLine(name)
+	if i := strings.LastIndex(name, "/"); i >= 0 && i < len(name)-1 {
+		return name[i+1:]
+	}
+	return name
 }
 
 // cost prints a usage's cost, "unknown" when no price is known.

@@ -59,3 +59,20 @@ func TestPanesKeepTheContract(t *testing.T) {
 		}
 	}
 }
+
+// TestModelNameIsNotSplit: the metrics pane names the model without its
+// routing prefix, so the name is not cut at a hyphen onto a second row.
+func TestModelNameIsNotSplit(t *testing.T) {
+	t.Parallel()
+	if got := shortModel("litellm_proxy/anthropic/claude-sonnet-4-5-20250929"); got != "claude-sonnet-4-5-20250929" {
+		t.Fatalf("shortModel: %q", got)
+	}
+	if got := shortModel("gpt-5"); got != "gpt-5" {
+		t.Fatalf("shortModel of a bare name: %q", got)
+	}
+	m := newModel(Options{Log: demoLog(t, -1)}, 120, 40)
+	m, _ = press(t, m, "G")
+	if out := screen(m); !strings.Contains(out, "claude-sonnet-4-5-20250929") {
+		t.Fatalf("the model name is split at 120x40:\n%s", out)
+	}
+}

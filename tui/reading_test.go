@@ -49,6 +49,9 @@ func readingScenarios() []scenario {
 			m, _ = press(t, m, "G", "enter")
 			return m
 		}},
+		{"finish_message", func(t *testing.T, w, h int) *Conversation {
+			return finishInspected(t, w, h)
+		}},
 		{"export_path_prompt", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
 				Source: "replay trajectories/simple_echo_hello_world",
@@ -122,7 +125,7 @@ func TestTimesPastADay(t *testing.T) {
 	} {
 		m := newModel(Options{Log: spreadLog(t, span)}, tt.w, 24)
 		m, _ = press(t, m, "G")
-		row := lineWith(screen(m), "▶ "+ordinal(m.cursor))
+		row := lineWith(screen(m), "▶")
 		if !strings.Contains(row, tt.want) {
 			t.Errorf("%d columns: last row %q lacks %q", tt.w, row, tt.want)
 		}
@@ -361,7 +364,8 @@ func TestMarkdownFollowsThePalette(t *testing.T) {
 		bg   tea.Msg
 		want string
 	}{
-		{Options{Log: log, NoColor: true}, nil, "notty"},
+		{Options{Log: log, NoColor: true}, nil, "mono"},
+		{Options{Log: log, NoColor: true, Profile: colorprofile.NoTTY}, nil, "notty"},
 		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode}, nil, "dark"},
 		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.LightMode}, nil, "light"},
 		{Options{Log: log, Profile: colorprofile.TrueColor}, tea.BackgroundColorMsg{Color: color.White}, "light"},
@@ -541,4 +545,111 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// finishInspected is the demo with the inspector open on the agent's
+// finish action, whose message is markdown.
+func finishInspected(t *testing.T, w, h int) *Conversation {
+	t.Helper()
+	log := demoLog(t, -1)
+	at := -1
+	for i := 0; i < log.Len(); i++ {
+		if a, ok := log.Event(i).Body.(*model.Action); ok && a.ToolName == "finish" {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Fatal("the demo has no finish action")
+	}
+	m := newModel(Options{Log: log, Title: "demo", Source: "replay demo"}, w, h)
+	m = jumpTo(t, m, itoa(at+1))
+	m, _ = press(t, m, "enter")
+	return m
+}
+
+// TestFinishMessageReads: the finish message is rendered as markdown (no
+// asterisks around bold words) and every prose line of the inspector is
+// wrapped between words, at the smallest screen.
+func TestFinishMessageReads(t *testing.T) {
+	t.Parallel()
+	m := finishInspected(t, 80, 24)
+	var all []string
+	for {
+		out := ansi.Strip(screen(m))
+		all = append(all, out)
+		if !strings.Contains(out, "/") || len(all) > 10 {
+			break
+		}
+		before := out
+		m, _ = press(t, m, "pgdown")
+		if ansi.Strip(screen(m)) == before {
+			break
+		}
+	}
+	text := strings.Join(all, "\n")
+	if !strings.Contains(text, "Eviction bug") || strings.Contains(text, "**Eviction bug**") {
+		t.Fatalf("the finish message is not rendered as markdown:\n%s", text)
+	}
+	for _, split := range []string{"recentl\n", "sync.Mute\n", "sync.\n"} {
+		if strings.Contains(strings.ReplaceAll(text, " \n", "\n"), split) {
+			t.Fatalf("a word is cut at the pane's edge (%q):\n%s", split, text)
+		}
+	}
+}
+
+// TestSelectedRowKeepsItsMark: the cursor has its own column, so a
+// bookmarked row keeps its ★ while it is selected.
+func TestSelectedRowKeepsItsMark(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: demoLog(t, 40)}, 80, 24)
+	m, _ = press(t, m, "j", "m")
+	row := lineWith(screen(m), m.styles.Glyphs.Cursor)
+	if !strings.HasPrefix(row, m.styles.Glyphs.Cursor+m.styles.Glyphs.MarkBook) {
+		t.Fatalf("the selected, bookmarked row lost its mark: %q", row)
+	}
+	m, _ = press(t, m, "j")
+	if row := lineWith(screen(m), m.styles.Glyphs.MarkBook); !strings.HasPrefix(row, " "+m.styles.Glyphs.MarkBook) {
+		t.Fatalf("the bookmarked row, not selected: %q", row)
+	}
+}
+
+// TestTimeGoingBackwardsIsMarked: an event stamped before the one above it
+// keeps its recorded time, marked, in the relative and absolute modes.
+func TestTimeGoingBackwardsIsMarked(t *testing.T) {
+	t.Parallel()
+	src := spreadLog(t, 10*time.Minute)
+	log := reducer.NewLog(nil, 0)
+	for i := 0; i < src.Len(); i++ {
+		ev := src.Event(i)
+		if i == 3 {
+			ev.Time = src.Event(2).Time.Add(-2 * time.Second)
+		}
+		log.Append(ev)
+	}
+	m := newModel(Options{Log: log}, 160, 48)
+	for range 2 {
+		out := screen(m)
+		if row := lineWith(out, " #4 "); !strings.Contains(row, timeBackwards) {
+			t.Fatalf("%v: the earlier time is not marked: %q", m.timeMode, row)
+		}
+		if row := lineWith(out, " #3 "); strings.Contains(row, timeBackwards) {
+			t.Fatalf("%v: an ordered time is marked: %q", m.timeMode, row)
+		}
+		m, _ = press(t, m, "t")
+	}
+}
+
+// TestFailedCommandIsMarked: a terminal observation that exited non-zero
+// is marked as a failure in its row (the golden demo_midrun shows #137).
+func TestFailedCommandIsMarked(t *testing.T) {
+	t.Parallel()
+	failed := func(c int) bool { return failedCommand(&model.Event{Body: &model.Observation{ExitCode: &c}}) }
+	if !failed(1) || failed(0) || failed(-1) {
+		t.Fatal("exit 1 is a failure; exit 0 and a soft timeout (-1) are not")
+	}
+	m := newModel(Options{Log: demoLog(t, -1)}, 80, 24)
+	m = jumpTo(t, m, "137")
+	if row := lineWith(screen(m), "terminal: exit 1"); !strings.Contains(row, m.styles.Glyphs.Error) {
+		t.Fatalf("the failed command's row: %q", row)
+	}
 }

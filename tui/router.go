@@ -186,6 +186,9 @@ func (m *Model) push(s Screen) tea.Cmd {
 	if r, ok := s.(rooted); ok {
 		r.setAtRoot(false)
 	}
+	if t, ok := s.(trailed); ok {
+		t.setTrail(m.trail())
+	}
 	var resized tea.Cmd
 	if m.sized {
 		s.SetSize(m.width, m.height)
@@ -197,6 +200,25 @@ func (m *Model) push(s Screen) tea.Cmd {
 		return tea.Batch(resized, s.Init())
 	}
 	return resized
+}
+
+// crumbed is a screen that names itself in the breadcrumb of the
+// screens pushed over it ("fleet", a conversation's title).
+type crumbed interface{ Crumb() string }
+
+// trailed is a screen that shows the breadcrumb of the screens under it.
+type trailed interface{ setTrail(trail []string) }
+
+// trail is the breadcrumb of the screens under the one being pushed (the
+// stack without its top).
+func (m *Model) trail() []string {
+	var out []string
+	for _, s := range m.stack[:len(m.stack)-1] {
+		if c, ok := s.(crumbed); ok && c.Crumb() != "" {
+			out = append(out, c.Crumb())
+		}
+	}
+	return out
 }
 
 // pop removes the top screen; a releasable one, shown nowhere else on the
@@ -246,6 +268,9 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "ohwatch"
+	if t, ok := m.Top().(interface{ WindowTitle() string }); ok && t.WindowTitle() != "" {
+		v.WindowTitle = t.WindowTitle() + " — ohwatch"
+	}
 	return v
 }
 
