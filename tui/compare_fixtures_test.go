@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/charmbracelet/colorprofile"
+
 	"ohwatch/client/files"
 	"ohwatch/gen"
 	"ohwatch/reducer"
@@ -75,6 +77,7 @@ func compareFixture(t *testing.T, w, h int) *Compare {
 		A:       CompareSide{Title: "parent", Source: "replay parent", Log: loadedLog(t, dirs[0]), Ended: true},
 		B:       CompareSide{Title: "fork", Source: "replay fork", Log: loadedLog(t, dirs[1]), Ended: true},
 		NoColor: true,
+		Profile: colorprofile.NoTTY,
 	})
 	c.SetSize(w, h)
 	alignNow(c)

@@ -43,15 +43,15 @@ func TestRebindFleetKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFleetScreen(t, 120, 30, FleetOptions{KeyMap: km})
-	pressFleet(f, "g")
+	pressFleet(f, "v")
 	if f.query.BySource {
-		t.Fatal("g still groups")
+		t.Fatal("v still groups")
 	}
 	pressFleet(f, "b")
 	if !f.query.BySource {
 		t.Fatal("b does not group")
 	}
-	if !slices.ContainsFunc(f.keys.FullHelp()[1], func(b key.Binding) bool { return b.Help().Key == "b" && b.Help().Desc == "group by source" }) {
+	if !slices.ContainsFunc(f.keys.FullHelp()[1], func(b key.Binding) bool { return b.Help().Key == "b" && b.Help().Desc == "view grouped by source" }) {
 		t.Error("the fleet's help does not show b for grouping")
 	}
 }
