@@ -157,9 +157,9 @@ func TestWrite(t *testing.T) {
 	for _, want := range []string{
 		`theme: light\s+# ` + regexp.QuoteMeta(path) + `:1\n`,
 		`notifications: true\s+# default\n`,
-		`    bookmark: \[M\]\s+# ` + regexp.QuoteMeta(path) + `:4\n`,
+		`    bookmark: \[K\]\s+# ` + regexp.QuoteMeta(path) + `:4\n`,
 		`    prev-bookmark: \["\\""\]\s+# default\n`,
-		`  fleet:\s*\n(    .*\n)*    group: \[g\]\s+# default\n`,
+		`  fleet:\s*\n(    .*\n)*    group: \[v\]\s+# default\n`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {
 			t.Errorf("lacks %s:\n%s", want, out.String())
