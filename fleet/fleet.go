@@ -323,8 +323,11 @@ func (e *entry) stated() reducer.Verdict {
 	ms := model.SanitizeLine(e.meta.Status)
 	if e.hasConn && e.conn.Phase == model.PhaseListed && ms != "" {
 		// Shown from the listing, with no stream: the listing, asked
-		// at every interval, is newer than the events, if any came.
-		return reducer.Verdict{Status: ms, Source: e.listingSource(), Confirmed: ms == model.StatusFinished}
+		// at every interval, is newer than the events, if any came. A
+		// server's listing states its status (REST, not an inference),
+		// so an idle or paused one is at rest and a finished is final.
+		return reducer.Verdict{Status: ms, Source: e.listingSource(),
+			Confirmed: ms == model.StatusFinished || e.ref.Kind != model.SourceLocal}
 	}
 	if ended && e.meta.BaseStatus && ms != "" {
 		if v, ok := reducer.BaseVerdict(&model.BaseState{ExecutionStatus: ms}); ok {

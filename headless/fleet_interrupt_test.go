@@ -108,3 +108,24 @@ func TestFleetUntilAwaitsEventsOfAListedConversation(t *testing.T) {
 		t.Fatalf("done %v, exit %d; want finished", done, code)
 	}
 }
+
+// TestFleetUntilAllDoesNotWaitOnAListedIdleConversation: a server's
+// conversation shown from its listing alone (PhaseListed: nothing streams
+// it) whose listing says idle is at rest, as the server states it: --until
+// all ends beside a finished one, counting it by its status.
+func TestFleetUntilAllDoesNotWaitOnAListedIdleConversation(t *testing.T) {
+	w := NewFleetWatch(FleetOptions{Until: UntilAll, JSON: true})
+	idle := model.ConversationRef{Source: "s", Kind: model.SourceServer, ID: "a"}
+	done := model.ConversationRef{Source: "s", Kind: model.SourceServer, ID: "b"}
+	listed := &model.ConnState{Phase: model.PhaseListed}
+	lines, ended, code := w.Handle([]model.FleetUpdate{
+		{Ref: idle, Meta: &model.ConversationMeta{Status: model.StatusIdle}, Batch: model.Batch{Conn: listed}},
+		{Ref: done, Meta: &model.ConversationMeta{Status: model.StatusFinished}, Batch: model.Batch{Conn: listed}},
+	})
+	if !ended || code != ExitNoTerminal {
+		t.Fatalf("ended %v, exit %d; want ended with %d:\n%s", ended, code, ExitNoTerminal, strings.Join(lines, ""))
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"idle":1`) || !strings.Contains(last, `"finished":1`) {
+		t.Fatalf("result %s", last)
+	}
+}
