@@ -143,3 +143,11 @@ func TestCompareCloudFailures(t *testing.T) {
 		}
 	}
 }
+
+// compare's help names every spelling of a run, the Cloud one too.
+func TestCompareHelpNamesCloudRuns(t *testing.T) {
+	code, out, errs := runCmd(t, nil, "help", "compare")
+	if code != 0 || !strings.Contains(out, "cloud:ID") || !strings.Contains(out, "OH_API_KEY") || !strings.Contains(out, "http://HOST:PORT#ID") {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errs)
+	}
+}
