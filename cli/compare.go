@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ohwatch/client/cloud"
 	"ohwatch/model"
 	"ohwatch/session"
 )
@@ -16,9 +17,10 @@ const compareUsage = "compare A [B] [--json | --md] [--session-key-file F]"
 
 // newCompare is `ohwatch compare A B`: two runs lined up step by step,
 // in the compare screen, or the report (--json, --md, text when stdout is
-// not a terminal). A run is a recording's path or an agent-server
+// not a terminal). A run is a recording's path, an agent-server
 // conversation, http://HOST:PORT/api/conversations/ID (or
-// http://HOST:PORT#ID). `compare FORK` compares a fork with the
+// http://HOST:PORT#ID), or a Cloud conversation, cloud:ID (OH_API_KEY,
+// OH_API_BASE). `compare FORK` compares a fork with the
 // conversation it was forked from, along the branch it was forked from.
 func newCompare(env *session.Env) *cobra.Command {
 	var asJSON, asMD bool
@@ -26,6 +28,20 @@ func newCompare(env *session.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   compareUsage,
 		Short: "compare two runs step by step: compare A B [--json|--md], or compare FORK",
+		Long: `Compare two runs step by step: where they part, what each cost.
+
+A run is a recording's path (a conversation directory, a JSONL file, a
+trajectory zip), an agent-server conversation
+(http://HOST:PORT/api/conversations/ID or http://HOST:PORT#ID; its key from
+SESSION_API_KEY or --session-key-file), or an OpenHands Cloud conversation,
+cloud:ID (the key from OH_API_KEY, the app server from OH_API_BASE): a
+running one is watched on its sandbox's agent-server, a paused one read
+from the events Cloud stored, without resuming its sandbox. Runs mix
+freely. compare FORK alone compares a fork with the conversation it was
+forked from.
+
+The screen follows live runs as they go; --json, --md and the text report
+read each run as it stands when asked.`,
 		RunE: func(cmd *cobra.Command, p []string) error {
 			runs, err := compareRuns(p, asJSON, asMD)
 			if err != nil {
@@ -37,6 +53,13 @@ func newCompare(env *session.Env) *cobra.Command {
 			}
 			secrets := new(model.Secrets)
 			secrets.Add(key)
+			keys := session.CompareKeys{Session: key, Secrets: secrets}
+			if anyCloud(runs) {
+				if keys.Cloud, err = cloudConfig(env); err != nil {
+					return err
+				}
+				secrets.Add(keys.Cloud.APIKey)
+			}
 			env, flush := env.WithSecrets(secrets)
 			defer flush()
 			ctx, stop := session.Interruptible()
@@ -50,7 +73,7 @@ func newCompare(env *session.Env) *cobra.Command {
 			case !env.IsTerminal:
 				format = session.CompareText
 			}
-			return exit(session.Compare(ctx, env, runs, key, format))
+			return exit(session.Compare(ctx, env, runs, keys, format))
 		},
 	}
 	fs := cmd.Flags()
@@ -63,7 +86,7 @@ func newCompare(env *session.Env) *cobra.Command {
 // compareRuns checks compare's arguments: one or two runs, one report
 // format at most.
 func compareRuns(p []string, asJSON, asMD bool) ([]session.CompareRun, error) {
-	const hint = "ohwatch compare A B (recording paths or http://HOST:PORT/api/conversations/ID), or compare FORK"
+	const hint = "ohwatch compare A B (recording paths, http://HOST:PORT/api/conversations/ID or cloud:ID), or compare FORK"
 	switch {
 	case len(p) == 0:
 		return nil, usageErr("missing the runs to compare", hint)
@@ -83,9 +106,16 @@ func compareRuns(p []string, asJSON, asMD bool) ([]session.CompareRun, error) {
 	return runs, nil
 }
 
-// parseRun reads a run: a URL with a scheme is an agent-server
-// conversation, anything else a path that must exist.
+// parseRun reads a run: cloud:ID is a Cloud conversation, a URL with a
+// scheme an agent-server conversation, anything else a path that must
+// exist.
 func parseRun(s string) (session.CompareRun, error) {
+	if id, ok := strings.CutPrefix(s, session.CloudRunPrefix); ok {
+		if err := checkConversationID(id, "copy the id from the conversation's Cloud URL: cloud:ID"); err != nil {
+			return session.CompareRun{}, err
+		}
+		return session.CompareRun{Cloud: true, ID: model.NormalizeConversationID(id)}, nil
+	}
 	if !strings.Contains(s, "://") {
 		if err := existingPath(s); err != nil {
 			return session.CompareRun{}, err
@@ -115,4 +145,27 @@ func parseRun(s string) (session.CompareRun, error) {
 		return session.CompareRun{}, err
 	}
 	return session.CompareRun{Server: base, ID: model.NormalizeConversationID(id)}, nil
+}
+
+// anyCloud reports whether a run is a Cloud conversation.
+func anyCloud(runs []session.CompareRun) bool {
+	for _, r := range runs {
+		if r.Cloud {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudConfig is the Cloud account a Cloud run is read with: OH_API_KEY
+// and OH_API_BASE, as `ohwatch cloud` reads them.
+func cloudConfig(env *session.Env) (cloud.Config, error) {
+	cfg, err := cloud.ConfigFromEnv(env.Getenv)
+	if err != nil {
+		return cfg, usageErr(err.Error(), "fix the variable or unset it")
+	}
+	if cfg.APIKey == "" {
+		return cfg, usageErr("no OpenHands Cloud API key for a cloud: run", "set OH_API_KEY (your key from the Cloud settings)")
+	}
+	return cfg, nil
 }

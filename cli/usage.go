@@ -107,7 +107,10 @@ func rootHelp(w io.Writer, root *cobra.Command) {
 // each spelled --flag as the README spells them.
 func printHelp(w io.Writer, cmd *cobra.Command) {
 	fmt.Fprintf(w, "Usage: ohwatch %s\n", cmd.Use)
-	if cmd.Short != "" {
+	// Long, when a command has one, says more than Short: it replaces it.
+	if text := cmd.Long; text != "" {
+		fmt.Fprintf(w, "\n%s\n", text)
+	} else if cmd.Short != "" {
 		fmt.Fprintf(w, "\n%s\n", cmd.Short)
 	}
 	if cmd.HasAvailableSubCommands() {

@@ -15,11 +15,13 @@ import (
 	"ohwatch/tui"
 )
 
-// CompareRun is one run of `compare`: a recording's path, or a
-// conversation of an agent-server.
+// CompareRun is one run of `compare`: a recording's path, a
+// conversation of an agent-server, or a Cloud conversation (Cloud set, ID
+// its id).
 type CompareRun struct {
 	Path       string
 	Server, ID string
+	Cloud      bool
 	// Through is the event whose branch is compared ("" for HEAD's).
 	Through string
 }
@@ -28,6 +30,9 @@ type CompareRun struct {
 func (r CompareRun) String() string {
 	if r.Path != "" {
 		return r.Path
+	}
+	if r.Cloud {
+		return CloudRunPrefix + r.ID
 	}
 	return r.Server + "/api/conversations/" + r.ID
 }
@@ -47,11 +52,10 @@ const (
 // Compare lines two runs up step by step (package compare) and shows them
 // in the compare screen or prints the report; a single run is a fork,
 // compared with the conversation it was forked from, along the branch it
-// was forked from. key is the agent-server's session key. It returns the
-// exit code.
-func Compare(ctx context.Context, env *Env, runs []CompareRun, key string, format CompareFormat) int {
+// was forked from. keys reach the runs' servers. It returns the exit code.
+func Compare(ctx context.Context, env *Env, runs []CompareRun, keys CompareKeys, format CompareFormat) int {
 	if len(runs) == 1 {
-		parent, through, err := parentOf(ctx, runs[0], key)
+		parent, through, err := parentOf(ctx, runs[0], keys)
 		if err != nil {
 			return compareFailed(ctx, env, err)
 		}
@@ -59,9 +63,9 @@ func Compare(ctx context.Context, env *Env, runs []CompareRun, key string, forma
 		runs = []CompareRun{parent, runs[0]}
 	}
 	if format == CompareScreen {
-		return compareScreen(ctx, env, runs, key)
+		return compareScreen(ctx, env, runs, keys)
 	}
-	return compareReport(ctx, env, runs, key, format)
+	return compareReport(ctx, env, runs, keys, format)
 }
 
 // notAFork says a single run given is no fork.
@@ -73,7 +77,7 @@ func (e notAFork) Error() string {
 
 // parentOf is the conversation a fork was forked from, on the same
 // source, and the event it was forked at.
-func parentOf(ctx context.Context, fork CompareRun, key string) (CompareRun, string, error) {
+func parentOf(ctx context.Context, fork CompareRun, keys CompareKeys) (CompareRun, string, error) {
 	if fork.Path != "" {
 		r, err := files.Open(fork.Path)
 		if err != nil {
@@ -90,7 +94,10 @@ func parentOf(ctx context.Context, fork CompareRun, key string) (CompareRun, str
 		}
 		return CompareRun{Path: dir}, h.ForkedFromEvent, nil
 	}
-	c, err := agentserver.New(fork.Server, key)
+	if fork.Cloud {
+		return CompareRun{}, "", notAFork{fork.String()}
+	}
+	c, err := agentserver.New(fork.Server, keys.Session)
 	if err != nil {
 		return CompareRun{}, "", err
 	}
@@ -124,16 +131,16 @@ func siblingDir(ctx context.Context, dir, id string) (string, error) {
 }
 
 // compareFailed reports a run that could not be read: 130 when
-// interrupted, 4 for a server that could not be reached or does not have
-// the conversation, else 2 (a single run that is no fork, a path that
-// holds no conversation).
+// interrupted, 4 for a server (an agent-server, Cloud) that could not be
+// reached, refused the key or does not have the conversation, else 2 (a
+// single run that is no fork, a path that holds no conversation).
 func compareFailed(ctx context.Context, env *Env, err error) int {
 	if ctx.Err() != nil {
 		fmt.Fprintf(env.Stderr, "ohwatch compare: %v\n", context.Cause(ctx))
 		return InterruptedExit(ctx)
 	}
 	fmt.Fprintf(env.Stderr, "ohwatch compare: %s\n", model.SanitizeLine(err.Error()))
-	if errors.Is(err, agentserver.ErrAuth) || errors.Is(err, agentserver.ErrNotFound) || errors.Is(err, agentserver.ErrConnect) {
+	if errors.Is(err, agentserver.ErrAuth) || errors.Is(err, agentserver.ErrNotFound) || errors.Is(err, agentserver.ErrConnect) || errors.As(err, new(cloudError)) {
 		return headless.ExitUnreachable
 	}
 	return headless.ExitUsage
@@ -141,7 +148,7 @@ func compareFailed(ctx context.Context, env *Env, err error) int {
 
 // loadRun reads a run whole for the report: a recording from disk, a
 // conversation from the agent-server's event history.
-func loadRun(ctx context.Context, run CompareRun, name, key string) (*compare.Run, error) {
+func loadRun(ctx context.Context, run CompareRun, name string, keys CompareKeys) (*compare.Run, error) {
 	side := compare.Side{Name: name, Through: run.Through}
 	if run.Path != "" {
 		conv, log, err := LoadLog(ctx, run.Path)
@@ -152,7 +159,10 @@ func loadRun(ctx context.Context, run CompareRun, name, key string) (*compare.Ru
 		side.Log, side.Ended = log, true
 		return compare.NewRun(side), nil
 	}
-	c, err := agentserver.New(run.Server, key)
+	if run.Cloud {
+		return loadCloudRun(ctx, run, side, keys)
+	}
+	c, err := agentserver.New(run.Server, keys.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -167,10 +177,10 @@ func loadRun(ctx context.Context, run CompareRun, name, key string) (*compare.Ru
 }
 
 // compareReport prints the report of the two runs.
-func compareReport(ctx context.Context, env *Env, runs []CompareRun, key string, format CompareFormat) int {
+func compareReport(ctx context.Context, env *Env, runs []CompareRun, keys CompareKeys, format CompareFormat) int {
 	var sides [2]*compare.Run
 	for k, name := range []string{"A", "B"} {
-		run, err := loadRun(ctx, runs[k], name, key)
+		run, err := loadRun(ctx, runs[k], name, keys)
 		if err != nil {
 			if runs[k].Path != "" && ctx.Err() == nil {
 				return LoadFailed(ctx, env, "compare", err)
@@ -197,12 +207,12 @@ func compareReport(ctx context.Context, env *Env, runs []CompareRun, key string,
 // compareScreen shows the compare screen: recordings stream in as they
 // are read, agent-server conversations are watched live, so the
 // comparison follows both.
-func compareScreen(ctx context.Context, env *Env, runs []CompareRun, key string) int {
+func compareScreen(ctx context.Context, env *Env, runs []CompareRun, keys CompareKeys) int {
 	sctx, end := context.WithCancel(ctx)
 	defer end()
 	var sides [2]tui.CompareSide
 	for k, run := range runs {
-		side, err := openSide(sctx, run, key)
+		side, err := openSide(sctx, run, keys)
 		if err != nil {
 			if run.Path != "" && ctx.Err() == nil {
 				return ReportUsage(env.Stderr, "compare", Usage(fmt.Sprintf("%s: %v", run.Path, err), "give a conversation directory, a JSONL file or a trajectory zip"))
@@ -216,7 +226,7 @@ func compareScreen(ctx context.Context, env *Env, runs []CompareRun, key string)
 }
 
 // openSide opens a run for the compare screen, with its feed.
-func openSide(ctx context.Context, run CompareRun, key string) (tui.CompareSide, error) {
+func openSide(ctx context.Context, run CompareRun, keys CompareKeys) (tui.CompareSide, error) {
 	if run.Path != "" {
 		r, err := files.Open(run.Path)
 		if err != nil {
@@ -228,7 +238,10 @@ func openSide(ctx context.Context, run CompareRun, key string) (tui.CompareSide,
 		return tui.CompareSide{Title: TitleOf(h.Title, h.ID, run.Path), Source: "replay " + run.Path,
 			Log: reducer.NewLog(h.Base, h.EventFiles), Feed: feed, Through: run.Through, Ended: true}, nil
 	}
-	c, err := agentserver.New(run.Server, key)
+	if run.Cloud {
+		return openCloudSide(ctx, run, keys)
+	}
+	c, err := agentserver.New(run.Server, keys.Session)
 	if err != nil {
 		return tui.CompareSide{}, err
 	}

@@ -111,27 +111,12 @@ func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *mod
 			}
 			return sandboxSession(ctx, target, title, secrets, logger)
 		}
-		feed := make(chan model.Batch, 4)
-		go func() {
-			defer close(feed)
-			loaded := 0
-			err := sess.StoredEvents(ctx, id, func(evs []model.Event) error {
-				loaded += len(evs)
-				if !sendBatch(ctx, feed, model.Batch{Events: evs, Progress: &model.Progress{Loaded: loaded}}) {
-					return ctx.Err()
-				}
-				return nil
-			})
-			if err != nil && ctx.Err() == nil {
-				sendBatch(ctx, feed, model.Batch{Warnings: []string{model.SanitizeLine(sess.Redact(err.Error()))}})
-			}
-		}()
 		return conversation{
 			id:        id,
-			title:     title + " (sandbox paused: Cloud's stored events)",
+			title:     title + pausedNote,
 			source:    "cloud stored events",
 			log:       reducer.NewLog(nil, 0),
-			feed:      feed,
+			feed:      storedFeed(ctx, sess, id),
 			recording: true,
 			traceID:   id,
 		}, nil
@@ -179,6 +164,31 @@ func sandboxSession(ctx context.Context, target cloud.Target, title string, secr
 		return conversation{}, err
 	}
 	return serverSession(ctx, c, target.ConversationID, title), nil
+}
+
+// pausedNote follows the title of a Cloud conversation shown from the
+// events Cloud stored.
+const pausedNote = " (sandbox paused: Cloud's stored events)"
+
+// storedFeed hands on the events Cloud stored for conversation id, page
+// by page, then closes; a failure is a warning in the feed.
+func storedFeed(ctx context.Context, sess *cloud.Session, id string) <-chan model.Batch {
+	feed := make(chan model.Batch, 4)
+	go func() {
+		defer close(feed)
+		loaded := 0
+		err := sess.StoredEvents(ctx, id, func(evs []model.Event) error {
+			loaded += len(evs)
+			if !sendBatch(ctx, feed, model.Batch{Events: evs, Progress: &model.Progress{Loaded: loaded}}) {
+				return ctx.Err()
+			}
+			return nil
+		})
+		if err != nil && ctx.Err() == nil {
+			sendBatch(ctx, feed, model.Batch{Warnings: []string{model.SanitizeLine(sess.Redact(err.Error()))}})
+		}
+	}()
+	return feed
 }
 
 // sendBatch hands b to feed unless ctx ends first; it reports whether it
