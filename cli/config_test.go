@@ -84,3 +84,40 @@ func TestConfigFleetSources(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
 }
+
+// TestConfigGuards: the file's guards judge a replay given no --guard;
+// --guard replaces them; `ohwatch config` prints them with their line; a
+// bad rule in the file is one line naming it, exit 2.
+func TestConfigGuards(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "0123456789abcdef0123456789abcdef")
+	if code, _, errs := runCmd(t, nil, "gen", dir, "--events", "40"); code != 0 {
+		t.Fatal(errs)
+	}
+	env, path := configHome(t, "guards: [\"steps>1\"]\n")
+	rules := func(args ...string) []any {
+		t.Helper()
+		code, out, errs := runCmd(t, env, append([]string{"replay", dir, "--headless", "--json"}, args...)...)
+		if code == exitUsage {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var got []any
+		for _, l := range guardLines(t, out) {
+			got = append(got, l["rule"])
+		}
+		return got
+	}
+	if got := rules(); len(got) != 1 || got[0] != "steps>1" {
+		t.Errorf("the file's guard: tripped %v, want [steps>1]", got)
+	}
+	if got := rules("--guard", "steps>2"); len(got) != 1 || got[0] != "steps>2" {
+		t.Errorf("with --guard: tripped %v, want [steps>2] alone", got)
+	}
+	if _, out, _ := runCmd(t, env, "config"); !regexp.MustCompile(`guards: \["steps>1"\]\s+# ` + regexp.QuoteMeta(path) + `:1\n`).MatchString(out) {
+		t.Errorf("config does not print the guards:\n%s", out)
+	}
+	env, path = configHome(t, "theme: dark\nguards:\n  - steps>1\n  - cost>lots\n")
+	code, _, errs := runCmd(t, env, "replay", dir, "--headless")
+	if want := "ohwatch: config: " + path + `:4: guards: guard "cost>lots"`; code != exitUsage || !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d\n%s\nwant %s", code, errs, want)
+	}
+}

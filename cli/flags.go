@@ -57,7 +57,7 @@ func (v *viewFlags) options(env *session.Env, secrets *model.Secrets) (session.O
 		Notify:       !v.noNotify && env.Config.Notify(),
 		OTLP:         v.otlp.options(),
 		Secrets:      secrets,
-		Guards:       v.guards.rules,
+		Guards:       env.Config.GuardRules(v.guards.rules),
 	}
 	mode, err := v.theme.resolve(env.Getenv, env.Config)
 	if err != nil && !o.Headless {

@@ -84,7 +84,7 @@ func newFleet(env *session.Env) *cobra.Command {
 func (ff *fleetFlags) options(env *session.Env, p []string) ([]string, session.FleetOptions, error) {
 	o := session.FleetOptions{JSON: ff.json, Interval: ff.interval, Notify: !ff.noNotify && env.Config.Notify(), OTLP: ff.otlp.options(), KeyFiles: ff.keys.byURL(),
 		MaxStreams: ff.scale.maxStreams, MaxListed: ff.scale.maxListed, WatchTimeout: ff.scale.watchTimeout,
-		Guards: ff.guards.rules}
+		Guards: env.Config.GuardRules(ff.guards.rules)}
 	if err := ff.scale.check(); err != nil {
 		return nil, o, err
 	}

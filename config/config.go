@@ -1,7 +1,7 @@
 // Package config reads ohwatch's configuration file,
 // $XDG_CONFIG_HOME/ohwatch/config.yaml (~/.config/ohwatch/config.yaml when
 // XDG_CONFIG_HOME is not set): the theme, notifications, the fleet's
-// default sources, columns, sort and grouping, and remapped keys. Every
+// default sources, columns, sort and grouping, guards, and remapped keys. Every
 // setting remembers where its value came from (the default, a line of
 // the file, an environment variable or a flag), so `ohwatch config` can
 // say it. Flags override the environment, which overrides the file,
@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"ohwatch/fleet"
+	"ohwatch/guard"
 	"ohwatch/theme"
 	"ohwatch/tui"
 )
@@ -90,6 +91,8 @@ type Config struct {
 	Sort    Setting[fleet.Column]
 	Reverse Setting[bool]
 	Group   Setting[string]
+	// Guards are the rules judged when no --guard is given.
+	Guards Setting[[]guard.Rule]
 	// Keys and FleetKeys are every binding by action name, as the file
 	// left them.
 	Keys      map[string]Setting[[]string]
@@ -165,6 +168,15 @@ func (c *Config) FleetOrder() fleet.Query {
 		return fleet.Query{Sort: fleet.ColIdle}
 	}
 	return fleet.Query{Sort: c.Sort.Value, Desc: c.Reverse.Value, BySource: c.Group.Value == GroupSource}
+}
+
+// GuardRules are the guards of a command: its --guard rules when it was
+// given any (they replace the file's, not add to them), else the file's.
+func (c *Config) GuardRules(flags []guard.Rule) []guard.Rule {
+	if len(flags) > 0 || c == nil {
+		return flags
+	}
+	return c.Guards.Value
 }
 
 // Notify says whether the TUI rings and notifies when someone is needed.

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"ohwatch/fleet"
+	"ohwatch/guard"
 	"ohwatch/theme"
 	"ohwatch/tui"
 )
@@ -146,7 +147,7 @@ func contains(list []string, s string) bool {
 }
 
 func (p *parser) top(n *yaml.Node) error {
-	return p.mapping(n, "", []string{"theme", "notifications", "fleet", "keys"}, func(k string, v *yaml.Node) error {
+	return p.mapping(n, "", []string{"theme", "notifications", "guards", "fleet", "keys"}, func(k string, v *yaml.Node) error {
 		switch k {
 		case "theme":
 			s, err := p.scalar(v, k)
@@ -164,6 +165,8 @@ func (p *parser) top(n *yaml.Node) error {
 				return err
 			}
 			p.c.Notifications.Set(b, p.at(v))
+		case "guards":
+			return p.guards(v, k)
 		case "fleet":
 			return p.fleet(v, k)
 		case "keys":
@@ -229,6 +232,28 @@ func (p *parser) fleet(n *yaml.Node, key string) error {
 		}
 		return nil
 	})
+}
+
+// guards reads guards: a RULE or [RULE, …], each as --guard takes it; a
+// rule that does not parse is refused at its own line.
+func (p *parser) guards(n *yaml.Node, key string) error {
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		items = n.Content
+	}
+	rules := make([]guard.Rule, 0, len(items))
+	for _, e := range items {
+		if e.Kind != yaml.ScalarNode {
+			return p.fail(e, key, "want a rule or a list of rules (%s)", guard.Usage)
+		}
+		r, err := guard.Parse(e.Value)
+		if err != nil {
+			return p.fail(e, key, "%v", err)
+		}
+		rules = append(rules, r)
+	}
+	p.c.Guards.Set(rules, p.at(n))
+	return nil
 }
 
 // keys reads keys.monitor and keys.fleet: action: KEY or [KEY, …].

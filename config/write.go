@@ -31,6 +31,11 @@ func (c *Config) Write(w io.Writer) error {
 	head := func(indent int, key string) { fmt.Fprintf(tw, "%s%s:\n", strings.Repeat("  ", indent), key) }
 	line(0, "theme", c.Theme.Value.String(), c.Theme.From)
 	line(0, "notifications", strconv.FormatBool(c.Notifications.Value), c.Notifications.From)
+	rules := []string{}
+	for _, r := range c.Guards.Value {
+		rules = append(rules, r.Text)
+	}
+	line(0, "guards", flow(rules), c.Guards.From)
 	head(0, "fleet")
 	from := c.Sources.From.String()
 	if c.Sources.Value == nil {

@@ -213,3 +213,36 @@ func TestFormat(t *testing.T) {
 		t.Errorf("Short(cost, 5) = %q", Short(Cost, 5))
 	}
 }
+
+// TestTakeOverArmsNewRulesAndKeepsOldOnes: a rule added midway that is
+// already past its limit trips at the next event; a rule that was there
+// before and tripped stays tripped.
+func TestTakeOverArmsNewRulesAndKeepsOldOnes(t *testing.T) {
+	old := New(mustRules(t, "steps>1:pause"))
+	st := reducer.State{Status: model.StatusRunning, Steps: 3}
+	ev := model.Event{ID: "e0"}
+	if reps := old.Observe(0, ev, &st); len(reps) != 1 {
+		t.Fatalf("old set: %d reports, want a trip", len(reps))
+	}
+	set := New(mustRules(t, "steps>1:pause", "steps>2"))
+	set.Observe(0, ev, &st) // the catch-up: both past their limits
+	set.TakeOver(old)
+	gs := set.Guards()
+	if !gs[0].Tripped || gs[1].Tripped || gs[1].Next != 2 {
+		t.Fatalf("after TakeOver: %+v", gs)
+	}
+	st.Steps = 4
+	reps := set.Observe(1, model.Event{ID: "e1"}, &st)
+	if len(reps) != 1 || reps[0].Rule.Text != "steps>2" || reps[0].EventID != "e1" {
+		t.Fatalf("next event: %+v, want steps>2 to trip at e1", reps)
+	}
+}
+
+func mustRules(t *testing.T, specs ...string) []Rule {
+	t.Helper()
+	rules, err := ParseAll(specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules
+}

@@ -97,7 +97,7 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k.Pick.SetEnabled(m.picker.open)
 	k.Invert.SetEnabled(m.picker.open)
 	k.Clear.SetEnabled(m.picker.open)
-	k.Submit.SetEnabled(m.input.kind == promptSearch || m.input.kind == promptJump || m.input.kind == promptExportPath || m.input.kind == promptNarrow)
+	k.Submit.SetEnabled(m.input.kind == promptSearch || m.input.kind == promptJump || m.input.kind == promptExportPath || m.input.kind == promptNarrow || m.input.kind == promptGuards)
 	k.Confirm.SetEnabled(m.input.kind == promptConfirm || m.input.kind == promptControl)
 	m.controlKeys(&k)
 	exporting := m.input.kind == promptExport

@@ -52,3 +52,78 @@ func TestGuardOnARecordingIsADryRun(t *testing.T) {
 		t.Fatalf("no dry-run banner:\n%s", s)
 	}
 }
+
+// TestGuardKeyListsTheArmedGuards: L opens a prompt holding the rules in
+// force to edit, with where each stands, a tripped one apart.
+func TestGuardKeyListsTheArmedGuards(t *testing.T) {
+	m := newModel(Options{Log: errorLog(t), Guards: guardSet(t, "steps>100:pause", "errors>0")}, 200, 48)
+	m = runCmd(t, m, m.Init())
+	press(t, m, "L")
+	if m.input.kind != promptGuards {
+		t.Fatal("L opens no prompt")
+	}
+	if got := m.input.in.Value(); got != "steps>100:pause, errors>0" {
+		t.Errorf("the prompt holds %q", got)
+	}
+	s := screen(m)
+	if !strings.Contains(s, "guards: steps>100:pause, errors>0") || !strings.Contains(s, "/100") ||
+		!strings.Contains(s, "tripped: errors>0") {
+		t.Fatalf("the prompt does not list the guards and their state:\n%s", s)
+	}
+}
+
+// TestGuardKeyReplacesTheRules: a new rule replaces the set, the header
+// shows it, and a rule already past its limit trips at the next event;
+// empty input removes every guard.
+func TestGuardKeyReplacesTheRules(t *testing.T) {
+	full := waitingLog(t)
+	steer := &fakeSteering{}
+	feed := make(chan model.Batch)
+	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: feed, Controls: steer,
+		Guards: guardSet(t, "errors>5")}, 160, 48)
+	var evs []model.Event
+	for i := 0; i < full.Len()-1; i++ {
+		evs = append(evs, full.Event(i))
+	}
+	m = runCmd(t, m, m.Update(batchMsg{batch: model.Batch{Events: evs}}))
+	press(t, m, "L")
+	m.input.in.SetValue("")
+	typeText(t, m, "steps>0:pause")
+	_, cmd := press(t, m, "enter")
+	m = runCmd(t, m, cmd)
+	if steer.got() != "" {
+		t.Fatalf("the new guard acted on the past: sent %q", steer.got())
+	}
+	s := screen(m)
+	if !strings.Contains(s, "guard 3/0") || strings.Contains(s, "/5") {
+		t.Fatalf("the header does not show the new guard alone:\n%s", s)
+	}
+	m = runCmd(t, m, m.Update(batchMsg{batch: model.Batch{Events: []model.Event{full.Event(full.Len() - 1)}}}))
+	if steer.got() != "pause" {
+		t.Fatalf("the new guard past its limit did not trip at the next event: sent %q", steer.got())
+	}
+	press(t, m, "L")
+	m.input.in.SetValue("")
+	press(t, m, "enter")
+	if m.opts.Guards != nil || strings.Contains(screen(m), "guard ") {
+		t.Fatalf("empty input left guards:\n%s", screen(m))
+	}
+}
+
+// TestGuardKeyRefusesABadRule: a rule that does not parse says why in the
+// footer and changes nothing.
+func TestGuardKeyRefusesABadRule(t *testing.T) {
+	set := guardSet(t, "errors>5")
+	m := newModel(Options{Log: errorLog(t), Guards: set}, 200, 48)
+	m = runCmd(t, m, m.Init())
+	press(t, m, "L")
+	m.input.in.SetValue("")
+	typeText(t, m, "steps>10, cost>five:pause")
+	press(t, m, "enter")
+	if m.opts.Guards != set {
+		t.Fatal("a bad rule changed the guards")
+	}
+	if s := screen(m); !strings.Contains(s, `guard "cost>five:pause"`) {
+		t.Fatalf("no error for the bad rule:\n%s", s)
+	}
+}

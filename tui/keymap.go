@@ -69,6 +69,8 @@ type KeyMap struct {
 	// SendMessage sends the message field's text; RunToggle switches
 	// between sending with run and appending only.
 	SendMessage, RunToggle key.Binding
+	// Guards lists the armed guards and edits their rules.
+	Guards key.Binding
 	// CompareParent compares a fork with the conversation it was forked
 	// from, from the fork point.
 	CompareParent key.Binding
@@ -154,6 +156,7 @@ func DefaultKeyMap() KeyMap {
 		PolicyPick:     b("C 1-5", "pick a policy", "1", "2", "3", "4", "5"),
 		SendMessage:    b("M enter", "send the message", "enter"),
 		RunToggle:      b("M tab", "run on it, or append only", "tab"),
+		Guards:         b("L", "guards: list and change", "L"),
 		Help:           b("?", "help", "?"),
 		Quit:           b("q", "back a screen, or quit", "q"),
 		Interrupt:      b("ctrl+c", "interrupt (exit 130)", "ctrl+c"),
@@ -172,7 +175,7 @@ func (k KeyMap) helpGroups() []helpGroup {
 		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Home, k.End, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.CopyText, k.Edit, k.Pager,
 			k.Export, k.ExportMarkdown, k.ExportJSON, k.ExportJSONL}},
 		{"Live", []key.Binding{k.Accept, k.Reject, k.Confirm, k.Fork, k.Navigate,
-			k.PauseRun, k.ResumeRun, k.InterruptRun, k.Message, k.SendMessage, k.RunToggle, k.Policy, k.PolicyPick}},
+			k.PauseRun, k.ResumeRun, k.InterruptRun, k.Message, k.SendMessage, k.RunToggle, k.Policy, k.PolicyPick, k.Guards}},
 		{"App", []key.Binding{k.Help, k.Quit, k.Interrupt}},
 	}
 }

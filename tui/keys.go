@@ -228,6 +228,9 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 	case key.Matches(msg, k.Narrow):
 		m.openNarrow()
 		return nil
+	case key.Matches(msg, k.Guards):
+		m.openGuards()
+		return nil
 	case key.Matches(msg, k.Noise):
 		f := m.filter
 		f.hideNoise = !f.hideNoise

@@ -40,6 +40,8 @@ const (
 	promptMessage
 	// promptNarrow asks the text filter (|, narrow.go).
 	promptNarrow
+	// promptGuards edits the guards' rules (L, guardprompt.go).
+	promptGuards
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -54,7 +56,7 @@ type prompt struct {
 	hist   int
 	q      question     // for promptConfirm: what is asked
 	format string       // for promptExportPath: the format chosen
-	note   string       // for promptConfirm: the warning shown with the question
+	note   string       // for promptConfirm: the warning shown with the question; for promptGuards: where the guards stand
 	fork   forkPlan     // for the fork and navigate prompts: what is asked
 	pick   branchChoice // for promptBranches: what is offered
 	links  linkChoice   // for promptLinks: what is offered
@@ -68,7 +70,7 @@ func (p prompt) active() bool { return p.kind != promptNone }
 // Render draws the prompt line, width cells wide at most.
 func (p prompt) Render(s theme.Styles, width int) string {
 	switch p.kind {
-	case promptJump, promptSearch, promptExportPath, promptNarrow:
+	case promptJump, promptSearch, promptExportPath, promptNarrow, promptGuards:
 		return p.renderText(s, width)
 	case promptConfirm:
 		verb := "Reject"

@@ -106,6 +106,8 @@ func (p prompt) renderText(s theme.Styles, width int) string {
 		lead, hint = "export "+p.format+" to: ", "  enter write · esc cancel"
 	case promptNarrow:
 		lead, hint = "| ", "  text · tool:NAME · failed · exit:N · exit:!0 · enter keep (empty: all) · esc cancel"
+	case promptGuards:
+		lead, hint = "guards: ", "  "+p.note+" · enter keep (empty: none) · esc cancel"
 	}
 	room := width - textWidth(lead) - textWidth(hint)
 	if room < 20 {
@@ -138,6 +140,8 @@ func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 		case promptNarrow:
 			m.setNarrowing(p.in.Value())
 			return nil
+		case promptGuards:
+			return m.setGuards(p.in.Value())
 		case promptForkTitle, promptForkMessage:
 			return m.forkTextEntered(p)
 		}
@@ -163,7 +167,7 @@ func (m *Conversation) promptPaste(msg tea.PasteMsg) tea.Cmd {
 		return m.messagePaste(msg)
 	}
 	switch m.input.kind {
-	case promptSearch, promptJump, promptExportPath, promptForkTitle, promptForkMessage, promptNarrow:
+	case promptSearch, promptJump, promptExportPath, promptForkTitle, promptForkMessage, promptNarrow, promptGuards:
 	default:
 		return nil
 	}

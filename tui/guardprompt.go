@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/guard"
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// openGuards opens the L prompt: the rules in force to edit, and where
+// each stands beside them.
+func (m *Conversation) openGuards() {
+	in := newTextInput()
+	var rules []string
+	for _, g := range m.opts.Guards.Guards() {
+		rules = append(rules, g.Rule.Text)
+	}
+	in.SetValue(strings.Join(rules, ", "))
+	in.CursorEnd()
+	m.input = prompt{kind: promptGuards, in: in, note: m.guardStates()}
+}
+
+// guardStates says where every guard stands, "cost>5:pause $4.10/$5 ·
+// steps>20 12/20 · tripped: repeat>3", or that there are none.
+func (m *Conversation) guardStates() string {
+	var armed, tripped []string
+	for _, g := range m.opts.Guards.Guards() {
+		if g.Tripped {
+			tripped = append(tripped, g.Rule.Text)
+			continue
+		}
+		value := "?"
+		if g.Known {
+			value = guard.Format(g.Rule.Metric, g.Value)
+		}
+		armed = append(armed, g.Rule.Text+" "+value+"/"+guard.Short(g.Rule.Metric, g.Next))
+	}
+	if len(tripped) > 0 {
+		armed = append(armed, "tripped: "+strings.Join(tripped, ", "))
+	}
+	if len(armed) == 0 {
+		return "no guards (" + guardExample + ")"
+	}
+	return model.SanitizeLine(strings.Join(armed, " · "))
+}
+
+// guardExample shows the rule syntax in the prompt when there is none.
+const guardExample = "cost>5:pause, steps>50, idle>10m"
+
+// setGuards puts the typed rules in force in place of the old ones (empty:
+// none). A rule that does not parse changes nothing and says why. The new
+// set catches up on the events so far without acting, then judges from
+// the next event on: a rule kept from before keeps where it stood, a new
+// one already past its limit trips at the next event (guard.TakeOver).
+func (m *Conversation) setGuards(text string) tea.Cmd {
+	rules, err := guard.ParseAll(splitRules(text))
+	if err != nil {
+		return m.setFlash(model.SanitizeLine(err.Error()))
+	}
+	if len(rules) == 0 {
+		m.opts.Guards, m.guarded = nil, guardView{}
+		return m.setFlash("guards: none")
+	}
+	set := guard.New(rules)
+	st := m.log.Initial()
+	var note string
+	for i := 0; i < m.log.Len(); i++ {
+		ev := m.log.Event(i)
+		st = reducer.ApplyAt(st, i, ev)
+		for _, rep := range set.Observe(i, ev, &st) {
+			if rep.Kind == guard.CannotJudge {
+				note = "guard " + rep.Rule.Text + ": " + rep.Note
+			}
+		}
+	}
+	set.TakeOver(m.opts.Guards)
+	m.opts.Guards = set
+	m.guarded = guardView{st: st, n: m.log.Len(), note: note}
+	m.fixTop()
+	texts := make([]string, len(rules))
+	for i, r := range rules {
+		texts[i] = r.Text
+	}
+	return m.setFlash("guards: " + model.SanitizeLine(strings.Join(texts, ", ")))
+}
+
+// splitRules cuts the typed rules at commas and spaces; a rule holds
+// neither ("cost>5:pause").
+func splitRules(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+}
