@@ -113,7 +113,7 @@ func startJaeger(t *testing.T) (query, otlp string) {
 
 // TestOTLPToJaeger: a watch of a real run with --otlp puts one trace in
 // Jaeger, its id the conversation's: the agent's root span, a chat span
-// per LLM answer and a tool span per action.
+// per LLM call the server's metrics record and a tool span per action.
 func TestOTLPToJaeger(t *testing.T) {
 	query, otlp := startJaeger(t)
 	id := shared.create(t, convSpec{message: "STEPS=3"})
@@ -127,6 +127,7 @@ func TestOTLPToJaeger(t *testing.T) {
 			actions++
 		}
 	}
+	calls, perUsage := llmCalls(t, id)
 	traceID := strings.ReplaceAll(id, "-", "")
 	var roots, chats, tools int
 	ok := eventually(30*time.Second, func() bool {
@@ -164,9 +165,32 @@ func TestOTLPToJaeger(t *testing.T) {
 				}
 			}
 		}
-		return roots == 1 && chats == actions && tools == actions
+		return roots == 1 && chats == calls && tools == actions
 	})
 	if !ok {
-		t.Fatalf("Jaeger holds %d roots, %d chat and %d tool spans for %s; want 1, %d, %d", roots, chats, tools, traceID, actions, actions)
+		t.Fatalf("Jaeger holds %d roots, %d chat and %d tool spans for %s; want 1, %d (the LLM calls the server's metrics record: %v), %d",
+			roots, chats, tools, traceID, calls, perUsage, actions)
 	}
+}
+
+// llmCalls counts the LLM calls the server's metrics record for
+// conversation id (one token_usages entry per call, per usage id): a chat
+// span stands for each, which is not one per action when the server makes
+// calls of its own (the generated title).
+func llmCalls(t *testing.T, id string) (int, map[string]int) {
+	t.Helper()
+	var doc struct {
+		Stats struct {
+			UsageToMetrics map[string]struct {
+				TokenUsages []json.RawMessage `json:"token_usages"`
+			} `json:"usage_to_metrics"`
+		} `json:"stats"`
+	}
+	shared.get(t, "/api/conversations/"+id, &doc)
+	n, per := 0, map[string]int{}
+	for usage, m := range doc.Stats.UsageToMetrics {
+		per[usage] = len(m.TokenUsages)
+		n += len(m.TokenUsages)
+	}
+	return n, per
 }
