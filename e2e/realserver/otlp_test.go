@@ -113,7 +113,7 @@ func startJaeger(t *testing.T) (query, otlp string) {
 
 // TestOTLPToJaeger: a watch of a real run with --otlp puts one trace in
 // Jaeger, its id the conversation's: the agent's root span, a chat span
-// per LLM call the server's metrics record and a tool span per action.
+// per LLM call the watch learnt of and a tool span per action.
 func TestOTLPToJaeger(t *testing.T) {
 	query, otlp := startJaeger(t)
 	id := shared.create(t, convSpec{message: "STEPS=3"})
@@ -165,18 +165,23 @@ func TestOTLPToJaeger(t *testing.T) {
 				}
 			}
 		}
-		return roots == 1 && chats == calls && tools == actions
+		// A chat span stands for each LLM call the watch learnt of from
+		// the server's stats: one per action at least, and the call the
+		// server makes to title the conversation with the agent's LLM
+		// (AutoTitleSubscriber, conversation_service.py) when it ended
+		// before the watch's last snapshot. It runs beside the run, so
+		// the server's final metrics are the upper bound, not the count.
+		return roots == 1 && chats >= actions && chats <= calls && tools == actions
 	})
 	if !ok {
-		t.Fatalf("Jaeger holds %d roots, %d chat and %d tool spans for %s; want 1, %d (the LLM calls the server's metrics record: %v), %d",
-			roots, chats, tools, traceID, calls, perUsage, actions)
+		t.Fatalf("Jaeger holds %d roots, %d chat and %d tool spans for %s; want 1, %d to %d (the LLM calls the server's metrics record: %v), %d",
+			roots, chats, tools, traceID, actions, calls, perUsage, actions)
 	}
 }
 
 // llmCalls counts the LLM calls the server's metrics record for
-// conversation id (one token_usages entry per call, per usage id): a chat
-// span stands for each, which is not one per action when the server makes
-// calls of its own (the generated title).
+// conversation id once the run is over (one token_usages entry per call,
+// per usage id).
 func llmCalls(t *testing.T, id string) (int, map[string]int) {
 	t.Helper()
 	var doc struct {
