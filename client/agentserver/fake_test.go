@@ -48,6 +48,11 @@ type fakeServer struct {
 	// beforeSubscribe, when set, runs as a socket connects, before the
 	// server subscribes it (to change the conversation in between).
 	beforeSubscribe func()
+	// whileSubscribing, when set, runs once the socket is subscribed and
+	// before its snapshot: the live frames it emits precede the snapshot
+	// and the replay, as those the server publishes while it builds the
+	// snapshot do.
+	whileSubscribing func()
 	// snapshotStatus is the status of the socket's first full_state
 	// ("running" when empty).
 	snapshotStatus string
@@ -390,7 +395,15 @@ func (f *fakeServer) socket(w http.ResponseWriter, r *http.Request) {
 	}
 	stale := f.staleUpdates
 	replayTwice := f.replayTwice
+	during := f.whileSubscribing
 	f.mu.Unlock()
+	var early [][]byte
+	if during != nil {
+		during()
+		for len(ch) > 0 {
+			early = append(early, <-ch)
+		}
+	}
 	defer func() {
 		f.mu.Lock()
 		delete(f.subs, sub)
@@ -399,6 +412,11 @@ func (f *fakeServer) socket(w http.ResponseWriter, r *http.Request) {
 	// Keep reading so that pings are answered and client frames consumed.
 	rctx := f.readAfterAuth(ctx, conn)
 	write := func(raw []byte) bool { return conn.Write(rctx, websocket.MessageText, raw) == nil }
+	for _, raw := range early {
+		if !write(raw) {
+			return
+		}
+	}
 	if !write(snapshot) {
 		return
 	}

@@ -194,7 +194,21 @@ func (c *connection) onFrame(f frame) error {
 		w.q.warn(fmt.Sprintf("skipped a socket frame that is not a JSON object (%d bytes)", f.bad))
 		return nil
 	}
-	subscribeFrame := c.first && f.ev.Kind == model.KindStateUpdate
+	if c.first && !c.reconnect {
+		// The server subscribes the socket before it builds its snapshot
+		// and before it replays the events since the anchor, so live
+		// frames can overtake both: events persisted after the history
+		// loaded would show after newer ones. Any frame proves the
+		// subscription is in place, so the server's log read now holds
+		// every event the socket will not send live.
+		if err := w.catchUp(c.ctx, c.anchorTS); err != nil {
+			if _, final := classify(err); final {
+				return err
+			}
+			w.c.log.Warn("catching up over REST failed", "conversation", w.id, "error", redact(err.Error(), w.c.key))
+		}
+	}
+	subscribeFrame := subscribeSnapshot(f.ev, c.first)
 	c.first = false
 	if su, ok := f.ev.Body.(*model.StateUpdate); ok && subscribeFrame {
 		// The server's state as the socket subscribed, not an event of
@@ -243,7 +257,10 @@ func (c *connection) onTerminalSnapshot(ev model.Event) (held bool, err error) {
 		c.startReconcile("")
 		return true, nil
 	}
-	// First connection: fetch them over REST, then go on.
+	if !c.reconnect {
+		return false, nil // the first frame caught up over REST already
+	}
+	// A reconnect whose reconcile has run: fetch them over REST, then go on.
 	if err := c.w.catchUp(c.ctx, c.anchorTS); err != nil {
 		if _, final := classify(err); final {
 			return false, err
@@ -350,6 +367,23 @@ func (w *watcher) reconcile(ctx context.Context, from, until string, out chan<- 
 	})
 	w.c.log.Debug("reconciled over REST", "conversation", w.id, "events", len(evs))
 	out <- reconciled{events: evs, err: err}
+}
+
+// subscribeSnapshot reports whether ev is the state the server sends as a
+// socket subscribes: a full_state snapshot (wherever it comes, as live
+// events published while the server builds it can precede it), or, as the
+// first frame, the per-field execution_status=idle of a conversation whose
+// service is not active. A per-field update that is not first is a live
+// event of the server's log.
+func subscribeSnapshot(ev model.Event, first bool) bool {
+	u, ok := ev.Body.(*model.StateUpdate)
+	if !ok {
+		return false
+	}
+	if u.FullState {
+		return true
+	}
+	return first && u.Key == "execution_status" && u.ExecutionStatus == model.StatusIdle
 }
 
 // terminalSnapshot reports whether ev is a state snapshot that says the

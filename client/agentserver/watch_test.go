@@ -128,6 +128,9 @@ func TestWatchHistoryThenLive(t *testing.T) {
 	opts := fastWatch()
 	opts.OnFullState = func(model.Event) { snapshots++ }
 	c := f.watchLive(t, opts)
+	// Emitted once the socket has subscribed (its snapshot is in), the
+	// events come live; emitted before, they would be history.
+	c.waitFor(t, "the snapshot", func(c *collector) bool { return len(c.events) >= 151 })
 	want = append(want, f.emit(5)...)
 	c.waitFor(t, "live events", func(c *collector) bool { return len(c.events) >= 156 })
 	c.stop()

@@ -36,7 +36,7 @@ type server struct {
 	mu   sync.Mutex
 	cmd  *exec.Cmd
 	done chan struct{}
-	log  *bytes.Buffer
+	log  *lockedBuffer
 }
 
 var (
@@ -87,7 +87,7 @@ func (s *server) start() error {
 	cmd := exec.Command("python3", filepath.Join(kit, "serve_real.py"))
 	cmd.Dir = s.dir
 	cmd.Env = s.env
-	s.log = new(bytes.Buffer)
+	s.log = new(lockedBuffer)
 	cmd.Stdout, cmd.Stderr = s.log, s.log
 	cmd.SysProcAttr = serverProcAttr()
 	if err := cmd.Start(); err != nil {
@@ -129,6 +129,25 @@ func (s *server) stop() {
 	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	<-s.done
 	s.cmd = nil
+}
+
+// lockedBuffer is the server's log: the process writes it from exec's
+// copying goroutine while a failing test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // logTail is the end of the server's log, for a failure message.

@@ -47,7 +47,7 @@ func assertEveryServerEvent(t *testing.T, s *server, id string, lines []map[stri
 			t.Fatalf("the watch did not print the server's %s %s; it printed:\n%s", ev.Kind, ev.ID, summaries(lines))
 		}
 		if i < prev {
-			t.Fatalf("the watch printed %s out of the server's order", ev.ID)
+			t.Fatalf("the watch printed %s out of the server's order\nthe server's order:\n%s\nthe watch printed:\n%s", ev.ID, serverOrder(want), summaries(lines))
 		}
 		prev = i
 	}
@@ -188,6 +188,15 @@ func TestLongRiskyRun(t *testing.T) {
 	if n := strings.Count(text.stdout, "[HIGH risk]"); n != 12 {
 		t.Errorf("the text flags %d actions HIGH, want 12:\n%s", n, text.stdout)
 	}
+}
+
+// serverOrder lists the server's events, one a line, for a failure message.
+func serverOrder(evs []serverEvent) string {
+	var b strings.Builder
+	for i, ev := range evs {
+		fmt.Fprintf(&b, "  %d %s %s\n", i, ev.ID, ev.Kind)
+	}
+	return b.String()
 }
 
 // summaries are the event and status lines of a --json watch, short.
