@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // banner lines sit under the header, across the screen: first a
@@ -16,6 +17,7 @@ const bannerMaxLines = 2
 // needs the user.
 type banner struct {
 	box
+	cells text.Cells
 	noKeys
 	styles *theme.Styles
 	// conn is the connection problem's text, attention the status's and
@@ -27,7 +29,7 @@ type banner struct {
 
 // bannerOf gives the banners what they say.
 func (m *Conversation) bannerOf() *banner {
-	return &banner{styles: &m.styles, conn: m.connProblem(), attention: m.attentionText(), status: m.attn.status, guard: m.guardBanner()}
+	return &banner{styles: &m.styles, cells: m.cells, conn: m.connProblem(), attention: m.attentionText(), status: m.attn.status, guard: m.guardBanner()}
 }
 
 // View implements Pane: the first lines of the banners, exactly
@@ -36,7 +38,7 @@ func (b *banner) View() string {
 	if b.height <= 0 {
 		return ""
 	}
-	return fit(strings.Join(b.lines(b.width), "\n"), b.width, b.height)
+	return b.cells.Block(strings.Join(b.lines(b.width), "\n"), b.width, b.height)
 }
 
 // lines renders the banners for width; nil when there are none.
@@ -50,13 +52,13 @@ func (b *banner) lines(width int) []string {
 		if text == "" {
 			return
 		}
-		wrapped := strings.Split(cellMethod().Wordwrap(glyph+" "+text, width, ""), "\n")
+		wrapped := strings.Split(b.cells.Wordwrap(glyph+" "+text, width, ""), "\n")
 		if len(wrapped) > bannerMaxLines {
 			wrapped = wrapped[:bannerMaxLines]
 			wrapped[bannerMaxLines-1] += "…"
 		}
 		for _, line := range wrapped {
-			out = append(out, fitLine(style(line), width))
+			out = append(out, b.cells.Fit(style(line), width))
 		}
 	}
 	if b.conn != "" {

@@ -9,6 +9,7 @@ import (
 
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // A conversation that was navigated or forked is a tree. The list shows
@@ -138,7 +139,7 @@ func (m *Conversation) branchKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // renderBranches draws B's list on the prompt line.
-func (p prompt) renderBranches(s theme.Styles, width int) string {
+func (p prompt) renderBranches(s theme.Styles, cells text.Cells, width int) string {
 	b := p.pick
 	items := make([]string, len(b.choices))
 	for k, c := range b.choices {
@@ -147,13 +148,13 @@ func (p prompt) renderBranches(s theme.Styles, width int) string {
 			items[k] += s.Info.Render(" HEAD")
 		}
 	}
-	return renderChoices(s, "branches at "+ordinal(b.at)+":", items, width)
+	return renderChoices(s, cells, "branches at "+ordinal(b.at)+":", items, width)
 }
 
 // renderChoices draws a numbered pick on the prompt line (B's branches,
 // O's conversations): the heading, the first maxChoices items numbered
 // from 1, an ellipsis for the rest, and how to cancel.
-func renderChoices(s theme.Styles, heading string, items []string, width int) string {
+func renderChoices(s theme.Styles, cells text.Cells, heading string, items []string, width int) string {
 	parts := []string{s.Prompt.Render(heading)}
 	for k, item := range items {
 		if k == maxChoices {
@@ -163,7 +164,7 @@ func renderChoices(s theme.Styles, heading string, items []string, width int) st
 		parts = append(parts, s.Key.Render(strconv.Itoa(k+1))+" "+item)
 	}
 	parts = append(parts, s.Muted.Render("esc cancel"))
-	return fitLine(strings.Join(parts, "  "), width)
+	return cells.Fit(strings.Join(parts, "  "), width)
 }
 
 // choice reads a numbered pick (B's branches, O's conversations): the

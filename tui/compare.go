@@ -8,12 +8,12 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/compare"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // The compare screen shows two runs side by side, their steps lined up
@@ -61,6 +61,8 @@ type Compare struct {
 	opts   CompareOptions
 	keys   CompareKeyMap
 	colour colours
+	// cells is the terminal's width model, as the router last told it.
+	cells  text.Cells
 	styles theme.Styles
 	width  int
 	height int
@@ -182,6 +184,13 @@ func (c *Compare) SetSize(w, h int) {
 	}
 }
 
+// setCells implements measured: the screen measures under the terminal's
+// width model; it keeps no rows measured under another.
+func (c *Compare) setCells(cells text.Cells) tea.Cmd {
+	c.cells = cells
+	return nil
+}
+
 // waitFeed reads the next batch of side's feed.
 func (c *Compare) waitFeed(side int) tea.Cmd {
 	feed, done := c.opts.A.Feed, c.doneA
@@ -233,10 +242,6 @@ func newCompareRows(cmp *compare.Comparison) *compareRows {
 // Update answers a message.
 func (c *Compare) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.ModeReportMsg:
-		if unicodeCoreReport(msg) {
-			setCellMethod(ansi.GraphemeWidth)
-		}
 	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
 		if c.colour.update(msg) {
 			c.styles = c.colour.styles()

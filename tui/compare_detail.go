@@ -150,7 +150,7 @@ func diffLines(c *Compare, a, b string) []string {
 func (d *compareDetail) view(c *Compare, w, h int) []string {
 	out := make([]string, 0, h)
 	for i := d.top; i < len(d.lines) && len(out) < h; i++ {
-		out = append(out, fitLine(d.lines[i], w))
+		out = append(out, c.cells.Fit(d.lines[i], w))
 	}
 	return out
 }

@@ -48,14 +48,14 @@ func (c *Compare) View() string {
 		return ""
 	}
 	if c.showHelp {
-		return fit(c.helpView(w), w, h)
+		return c.cells.Block(c.helpView(w), w, h)
 	}
 	lines := c.headerLines(w)
 	if c.detail != nil {
 		body := c.detail.view(c, w, h-len(lines)-1)
 		lines = append(lines, body...)
 		lines = append(lines, c.footer(w))
-		return fit(strings.Join(lines, "\n"), w, h)
+		return c.cells.Block(strings.Join(lines, "\n"), w, h)
 	}
 	lines = append(lines, c.panes(w)...)
 	lines = append(lines, c.styles.Muted.Render(strings.Repeat(c.styles.Glyphs.HRule, w)))
@@ -71,7 +71,7 @@ func (c *Compare) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines[:h-1], c.footer(w))
-	return fit(strings.Join(lines, "\n"), w, h)
+	return c.cells.Block(strings.Join(lines, "\n"), w, h)
 }
 
 // headerLines are the screen's first two lines: what is compared, and how
@@ -105,7 +105,7 @@ func (c *Compare) headerLines(w int) []string {
 			sum += s.Muted.Render(" · ") + s.Live.Render("live")
 		}
 	}
-	return []string{fitLine(title, w), fitLine(sum, w)}
+	return []string{c.cells.Fit(title, w), c.cells.Fit(sum, w)}
 }
 
 // shortID is the first eight characters of an id.
@@ -166,7 +166,7 @@ func (c *Compare) panes(w int) []string {
 		la, lb := c.paneOf(a, colW, true), c.paneOf(b, w-3-colW, true)
 		out := make([]string, len(la))
 		for k := range la {
-			out[k] = fitLine(la[k], colW) + c.styles.Muted.Render(" "+c.styles.Glyphs.VRule+" ") + fitLine(lb[k], w-3-colW)
+			out[k] = c.cells.Fit(la[k], colW) + c.styles.Muted.Render(" "+c.styles.Glyphs.VRule+" ") + c.cells.Fit(lb[k], w-3-colW)
 		}
 		return out
 	}
@@ -190,9 +190,9 @@ func (c *Compare) paneOf(sd sideAt, w int, wide bool) []string {
 		format.Int(u.LLMCalls, rep) + " LLM calls" + s.Muted.Render(" · ") + "errors " + strconv.Itoa(st.ErrorCount)
 	tasks := tasksLine(st.Tasks)
 	if wide {
-		return []string{fitLine(head, w), fitLine("  "+metrics, w), fitLine("  "+tasks, w)}
+		return []string{c.cells.Fit(head, w), c.cells.Fit("  "+metrics, w), c.cells.Fit("  "+tasks, w)}
 	}
-	return []string{fitLine(head+s.Muted.Render(" · ")+tasks, w), fitLine("  "+metrics, w)}
+	return []string{c.cells.Fit(head+s.Muted.Render(" · ")+tasks, w), c.cells.Fit("  "+metrics, w)}
 }
 
 // tasksLine is the checklist in one line: how many are done, and the one
@@ -268,7 +268,7 @@ func (c *Compare) gutter(i int) string {
 func (c *Compare) cell(side, k, w int) string {
 	s := c.styles
 	if k < 0 {
-		return fitLine(s.Muted.Render(strings.Repeat("·", min(3, w))), w)
+		return c.cells.Fit(s.Muted.Render(strings.Repeat("·", min(3, w))), w)
 	}
 	run, steps := c.runA, c.cmp.StepsA
 	if side == 1 {
@@ -279,21 +279,21 @@ func (c *Compare) cell(side, k, w int) string {
 	// A message's summary names its sender ("user: …").
 	switch st.Kind {
 	case compare.UserMessage:
-		return fitLine(s.SourceUser.Render(ev.Summary), w)
+		return c.cells.Fit(s.SourceUser.Render(ev.Summary), w)
 	case compare.AgentMessage:
-		return fitLine(s.SourceAgt.Render(ev.Summary), w)
+		return c.cells.Fit(s.SourceAgt.Render(ev.Summary), w)
 	}
 	mark := s.SourceEnv.Render(model.SanitizeLine(st.Tool))
 	if st.Outcome == compare.Failed || st.Outcome == compare.Rejected {
 		mark = s.Error.Render(s.Glyphs.Error) + " " + mark
 	}
-	return fitLine(mark+" "+ev.Summary, w)
+	return c.cells.Fit(mark+" "+ev.Summary, w)
 }
 
 // rowNumber is a row's number, right-aligned to the widest on the
 // screen.
 func (c *Compare) rowNumber(i, digits int) string {
-	return c.styles.Muted.Render(pad(strconv.Itoa(i), digits, true)) + " "
+	return c.styles.Muted.Render(c.cells.Pad(strconv.Itoa(i), digits, true)) + " "
 }
 
 // listWide is the aligned rows from top, both sides on each line.
@@ -312,7 +312,7 @@ func (c *Compare) listWide(w, n int) []string {
 		row := c.cmp.Rows[i]
 		line := c.gutter(i) + c.rowNumber(i, digits) + c.opMark(row) + " " +
 			c.cell(0, row.A, aW) + s.Muted.Render(" "+s.Glyphs.VRule+" ") + c.cell(1, row.B, bW)
-		out = append(out, c.rowStyle(i, fitLine(line, w)))
+		out = append(out, c.rowStyle(i, c.cells.Fit(line, w)))
 	}
 	return out
 }
@@ -336,7 +336,7 @@ func (c *Compare) listSide(side, w, n int) []string {
 			k = row.B
 		}
 		line := c.gutter(i) + c.rowNumber(i, digits) + c.opMark(row) + " " + c.styles.Bold.Render(name) + " " + c.cell(side, k, max(w-fixed, 1))
-		out = append(out, c.rowStyle(i, fitLine(line, w)))
+		out = append(out, c.rowStyle(i, c.cells.Fit(line, w)))
 	}
 	for len(out) < n {
 		out = append(out, "")
@@ -356,7 +356,7 @@ func (c *Compare) rowStyle(i int, line string) string {
 func (c *Compare) footer(w int) string {
 	s := c.styles
 	if c.flash != "" {
-		return fitLine(s.Warn.Render(c.flash), w)
+		return c.cells.Fit(s.Warn.Render(c.flash), w)
 	}
 	h := help.New()
 	h.ShortSeparator = "  "
@@ -370,12 +370,12 @@ func (c *Compare) footer(w int) string {
 		quit = shortly(quit, "q", "quit")
 	}
 	tail := h.ShortHelpView([]key.Binding{keys[len(keys)-2], quit})
-	h.SetWidth(max(w-textWidth(tail)-2, 0))
+	h.SetWidth(max(w-c.cells.Width(tail)-2, 0))
 	head := h.ShortHelpView(keys[:len(keys)-2])
 	if head == "" {
-		return fitLine(tail, w)
+		return c.cells.Fit(tail, w)
 	}
-	return fitLine(head+"  "+tail, w)
+	return c.cells.Fit(head+"  "+tail, w)
 }
 
 // helpView is every key of the screen.

@@ -4,11 +4,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // pane names the panes that take focus with tab.
@@ -49,6 +49,8 @@ type Conversation struct {
 	log    *reducer.Log
 	styles theme.Styles
 	colour colours
+	// cells is the terminal's width model, as the router last told it.
+	cells  text.Cells
 	width  int
 	height int
 
@@ -104,7 +106,7 @@ type Conversation struct {
 	// refresh of opts.Links listed them (links.go).
 	links []Link
 	// markdown renders messages for the inspector, in commands.
-	markdown *markdownRenderers
+	markdown *text.Markdown
 	showHelp bool
 	helpAt   int // the help's scroll offset
 	input    prompt
@@ -147,7 +149,7 @@ func NewConversation(opts Options) *Conversation {
 		play:   playState{speed: 1},
 		cache:  newRenderCache(),
 
-		markdown: &markdownRenderers{},
+		markdown: &text.Markdown{},
 	}
 	m.styles = m.colour.styles()
 	if n := m.log.Len(); n > 0 {
@@ -195,6 +197,17 @@ func (m *Conversation) SetSize(width, height int) {
 // again for the new width.
 func (m *Conversation) resized() tea.Cmd { return m.refreshMarkdown() }
 
+// setCells implements measured: the view drops the rows it measured under
+// the other model and has the inspector's markdown wrapped again.
+func (m *Conversation) setCells(c text.Cells) tea.Cmd {
+	if c == m.cells {
+		return nil
+	}
+	m.cells = c
+	m.cache.clearRows()
+	return m.refreshMarkdown()
+}
+
 // Update implements Screen. Messages addressed to another view never
 // reach it: the router delivers each to its own. Opening the inspector
 // (enter, or moving while it is open) only asks for its view: the view is
@@ -213,15 +226,6 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.SetSize(msg.Width, msg.Height)
 		return m.resized()
-	case tea.ModeReportMsg:
-		if unicodeCoreReport(msg) {
-			// The renderer now measures clusters: so must the layout.
-			// Every view hears the report (the router tells them all), so
-			// each drops the rows it measured the other way.
-			setCellMethod(ansi.GraphemeWidth)
-			m.cache.clearRows()
-		}
-		return nil
 	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
 		if m.colour.update(msg) {
 			m.styles = m.colour.styles()

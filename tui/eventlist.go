@@ -12,6 +12,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // pairScan bounds the backward search for the action an AgentErrorEvent
@@ -25,6 +26,7 @@ const pairScan = 64
 // events from and the view settings it draws (listOf), nothing else.
 type eventList struct {
 	box
+	cells text.Cells
 	// km is the key map as it applies now; live words G as "live".
 	km     *KeyMap
 	live   bool
@@ -82,7 +84,7 @@ func (m *Conversation) listOf(h int, k *KeyMap) *eventList {
 	if m.opts.Feed == nil || m.feedDone {
 		empty = "no events"
 	}
-	return &eventList{km: k, live: m.opts.Live, styles: &m.styles, log: m.log, rows: rows, forgotten: forgotten,
+	return &eventList{km: k, live: m.opts.Live, styles: &m.styles, cells: m.cells, log: m.log, rows: rows, forgotten: forgotten,
 		cursor: m.cursor, focused: m.focus == paneList, labels: labels, timeMode: m.timeMode, bookmarks: m.bookmarks,
 		query: m.search.query, empty: empty, start: m.cache.startTime(m.log), cache: &m.cache.rows,
 		branchPoints: m.branchPoints(), linked: m.linkedRows(rows)}
@@ -105,9 +107,9 @@ func (l *eventList) View() string {
 	// Every line is made exactly width cells here, so the block is joined
 	// without measuring the (cached) rows again.
 	out := make([]string, 0, height)
-	out = append(out, fitLine(l.title(width, anyForgotten, anyLinked), width))
+	out = append(out, l.cells.Fit(l.title(width, anyForgotten, anyLinked), width))
 	if l.log.Len() == 0 {
-		out = append(out, fitLine(l.styles.Muted.Render(l.empty), width))
+		out = append(out, l.cells.Fit(l.styles.Muted.Render(l.empty), width))
 	}
 	numWidth := len(strconv.Itoa(l.log.Len())) + 1
 	l.wide = l.wideTimes(width-2, l.start)
@@ -143,7 +145,7 @@ func (l *eventList) title(width int, forgotten, linked bool) string {
 		st, mark = s.PaneFocus, "▌"
 	}
 	head := st.Render(mark + " " + strings.Join(parts, " · ") + " ")
-	return head + s.Subtle.Render(strings.Repeat(s.Glyphs.HRule, max(width-textWidth(head), 0)))
+	return head + s.Subtle.Render(strings.Repeat(s.Glyphs.HRule, max(width-l.cells.Width(head), 0)))
 }
 
 // row renders event i's row: the gutter, then the cached text. The
@@ -170,7 +172,7 @@ func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool)
 	}
 	if i == l.cursor {
 		text := l.rowText(i, max(width-rowGutter, 0), numWidth, start, true)
-		return s.Selected.Render(fitLine(g.Cursor+mark+gone+text, width))
+		return s.Selected.Render(l.cells.Fit(g.Cursor+mark+gone+text, width))
 	}
 	text := l.cache.row(key, func() string { return l.rowText(i, max(width-rowGutter, 0), numWidth, start, false) })
 	if mark != " " {
@@ -217,7 +219,7 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) str
 	if source == "environment" {
 		source = "env"
 	}
-	source = fitLine(source, 5)
+	source = l.cells.Fit(source, 5)
 	kind := shortKind(&ev)
 	summary := model.SanitizeLine(ev.Summary)
 	if summary == "" {
@@ -228,9 +230,9 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) str
 		style(s.Source(ev.Source), source) + " ")
 	errRow := isError(&ev) || failedCommand(&ev)
 	if errRow {
-		b.WriteString(style(s.Error, fitLine(s.Glyphs.Error+kind, kindColumnLen)) + " ")
+		b.WriteString(style(s.Error, l.cells.Fit(s.Glyphs.Error+kind, kindColumnLen)) + " ")
 	} else {
-		b.WriteString(style(s.Accent, fitLine(kind, kindColumnLen)) + " ")
+		b.WriteString(style(s.Accent, l.cells.Fit(kind, kindColumnLen)) + " ")
 	}
 	if pair := l.pairing(&ev); pair != "" {
 		b.WriteString(style(s.Muted, pair) + " ")
@@ -245,7 +247,7 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) str
 	} else {
 		b.WriteString(highlight(*s, l.query, summary, s.Text, plain))
 	}
-	return fitLine(b.String(), w)
+	return l.cells.Fit(b.String(), w)
 }
 
 // wideTimeFrom is the row width from which the time column has room for

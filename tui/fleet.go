@@ -8,12 +8,12 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/fleet"
 	"ohwatch/guard"
 	"ohwatch/model"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // FleetOptions is everything the fleet table needs from its caller, which
@@ -76,6 +76,8 @@ type Fleet struct {
 	keys   FleetKeyMap
 	fleet  *fleet.Fleet
 	colour colours
+	// cells is the terminal's width model, as the router last told it.
+	cells  text.Cells
 	styles theme.Styles
 	width  int
 	height int
@@ -200,6 +202,13 @@ func (f *Fleet) SetSize(w, h int) {
 	f.scrollToCursor()
 }
 
+// setCells implements measured: the table measures under the terminal's
+// width model; it keeps no rows measured under another.
+func (f *Fleet) setCells(c text.Cells) tea.Cmd {
+	f.cells = c
+	return nil
+}
+
 // waitFeed reads the next slices of the feed.
 func (f *Fleet) waitFeed() tea.Cmd {
 	feed, to := f.opts.Feed, f.addr()
@@ -241,10 +250,6 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		f.SetSize(msg.Width, msg.Height)
-	case tea.ModeReportMsg:
-		if unicodeCoreReport(msg) {
-			setCellMethod(ansi.GraphemeWidth)
-		}
 	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
 		if f.colour.update(msg) {
 			f.styles = f.colour.styles()

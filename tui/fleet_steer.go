@@ -230,16 +230,16 @@ func (f *Fleet) controlLines(w int) []string {
 		lines := strings.Split(p.renderControl(s, w), "\n")
 		lines[0] = s.Prompt.Render("to "+name+": ") + lines[0]
 		for i := range lines {
-			lines[i] = fitLine(lines[i], w)
+			lines[i] = f.cells.Fit(lines[i], w)
 		}
 		return lines
 	case a.picking:
 		p := prompt{kind: promptPolicy}
-		return []string{fitLine(s.Prompt.Render(name+" ")+p.renderControl(s, w), w)}
+		return []string{f.cells.Fit(s.Prompt.Render(name+" ")+p.renderControl(s, w), w)}
 	case a.all:
-		return []string{fitLine(s.Warn.Render(fmt.Sprintf("Pause all %s running shown? [y/n]", format.Plural(len(a.to), "conversation"))), w)}
+		return []string{f.cells.Fit(s.Warn.Render(fmt.Sprintf("Pause all %s running shown? [y/n]", format.Plural(len(a.to), "conversation"))), w)}
 	case a.what == ctlPolicy:
-		return []string{fitLine(s.Warn.Render("Set the confirmation policy of "+name+" to "+a.policy+"? [y/n]"), w)}
+		return []string{f.cells.Fit(s.Warn.Render("Set the confirmation policy of "+name+" to "+a.policy+"? [y/n]"), w)}
 	}
-	return []string{fitLine(s.Warn.Render("Interrupt "+name+"? [y/n]")+" "+s.Muted.Render("(cancels its LLM call in flight)"), w)}
+	return []string{f.cells.Fit(s.Warn.Render("Interrupt "+name+"? [y/n]")+" "+s.Muted.Render("(cancels its LLM call in flight)"), w)}
 }

@@ -65,7 +65,7 @@ func (f *Fleet) bodyHeight() int { return max(f.height-2-len(f.footerLines(1)), 
 func (f *Fleet) View() string {
 	w, h := max(f.width, 1), max(f.height, 1)
 	if f.showHelp {
-		return fit(f.helpView(w, h), w, h)
+		return f.cells.Block(f.helpView(w, h), w, h)
 	}
 	cols := f.columns()
 	titleW := w - fleetMarkWidth
@@ -73,7 +73,7 @@ func (f *Fleet) View() string {
 		titleW -= c.width + 1
 	}
 	titleW = max(titleW, 8)
-	lines := []string{fitLine(f.heading(), w), fitLine(f.styles.PaneTitle.Render(f.columnNames(cols, titleW)), w)}
+	lines := []string{f.cells.Fit(f.heading(), w), f.cells.Fit(f.styles.PaneTitle.Render(f.columnNames(cols, titleW)), w)}
 	body := f.bodyLines(cols, titleW, w)
 	lines = append(lines, body...)
 	foot := f.footerLines(w)
@@ -81,7 +81,7 @@ func (f *Fleet) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines[:min(len(lines), max(h-len(foot), 0))], foot...)
-	return fit(strings.Join(lines, "\n"), w, h)
+	return f.cells.Block(strings.Join(lines, "\n"), w, h)
 }
 
 // footerLines is the footer: the question about a paused conversation
@@ -99,7 +99,7 @@ func (f *Fleet) footerLines(w int) []string {
 		s.Muted.Render(" (shown from Cloud's stored events). Resuming starts the sandbox again on Cloud, where it runs on your account until paused.")
 	ask := s.Key.Render(k.Resume.Help().Key) + " " + s.KeyDesc.Render("resume the sandbox and open it live") +
 		s.Muted.Render(" · ") + s.Key.Render(k.ReadOnly.Help().Key) + " " + s.KeyDesc.Render("open the stored events read-only")
-	return []string{fitLine(what, w), fitLine(ask, w)}
+	return []string{f.cells.Fit(what, w), f.cells.Fit(ask, w)}
 }
 
 // heading says what is watched, how many conversations, how many need
@@ -172,9 +172,9 @@ func (f *Fleet) columnNames(cols []fleetColumn, titleW int) string {
 		}
 		return n
 	}
-	parts := []string{strings.Repeat(" ", fleetMarkWidth) + pad(name(fleet.ColTitle), titleW, false)}
+	parts := []string{strings.Repeat(" ", fleetMarkWidth) + f.cells.Pad(name(fleet.ColTitle), titleW, false)}
 	for _, c := range cols {
-		parts = append(parts, pad(name(c.col), c.width, c.col.Numeric()))
+		parts = append(parts, f.cells.Pad(name(c.col), c.width, c.col.Numeric()))
 	}
 	return strings.Join(parts, " ")
 }
@@ -191,7 +191,7 @@ func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
 		case f.feedDone:
 			msg = "no conversations"
 		}
-		return []string{fitLine(s.Muted.Render("   "+msg), w)}
+		return []string{f.cells.Fit(s.Muted.Render("   "+msg), w)}
 	}
 	var out []string
 	// Start at the first row the window can show: each row is a line,
@@ -234,7 +234,7 @@ func (f *Fleet) groupHeading(g fleet.Group, w int) string {
 	case name == "":
 		name = "conversations"
 	}
-	return fitLine(style.Render(s.Glyphs.HRule+" "+model.SanitizeLine(name))+s.Muted.Render(" ("+strconv.Itoa(len(g.Rows))+")"), w)
+	return f.cells.Fit(style.Render(s.Glyphs.HRule+" "+model.SanitizeLine(name))+s.Muted.Render(" ("+strconv.Itoa(len(g.Rows))+")"), w)
 }
 
 // row draws one conversation: the cursor, the attention mark, the title
@@ -264,9 +264,9 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 	// in its colour on the selection's background where the profile has
 	// one (reverse video, below 256 colours, would turn it inside out).
 	keepStatus := selected && s.Profile >= colorprofile.ANSI256
-	cells := []string{pad(truncate(title, titleW), titleW, false)}
+	cells := []string{f.cells.Pad(f.cells.Truncate(title, titleW, "…"), titleW, false)}
 	for _, c := range cols {
-		text := pad(truncate(f.cellText(r, c.col), c.width), c.width, c.col.Numeric())
+		text := f.cells.Pad(f.cells.Truncate(f.cellText(r, c.col), c.width, "…"), c.width, c.col.Numeric())
 		switch {
 		case !selected:
 			text = f.cellStyle(r, c.col).Render(text)
@@ -282,19 +282,19 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 		cells[0] = s.Selected.Render(cells[0])
 		gap := s.Selected.Render(" ")
 		line := s.Selected.Render(s.Glyphs.Cursor+mark+" ") + strings.Join(cells, gap)
-		if pad := w - textWidth(line); pad > 0 {
+		if pad := w - f.cells.Width(line); pad > 0 {
 			line += s.Selected.Render(strings.Repeat(" ", pad))
 		}
-		return fitLine(line, w)
+		return f.cells.Fit(line, w)
 	}
 	line := strings.Join(cells, " ")
 	if selected {
-		return s.Selected.Render(fitLine(s.Glyphs.Cursor+mark+" "+line, w))
+		return s.Selected.Render(f.cells.Fit(s.Glyphs.Cursor+mark+" "+line, w))
 	}
 	if mark != " " {
 		mark = f.attnStyle(r.Attn).Render(mark)
 	}
-	return fitLine(" "+mark+" "+line, w)
+	return f.cells.Fit(" "+mark+" "+line, w)
 }
 
 // cellText is a cell's words; the status in a word that fits its column,
@@ -366,9 +366,9 @@ func (f *Fleet) footer(w int) string {
 	s := f.styles
 	switch {
 	case f.filtering:
-		return fitLine(s.Prompt.Render("/")+inputField(f.in, max(w-30, 10))+s.Muted.Render("  enter keep · esc clear"), w)
+		return f.cells.Fit(s.Prompt.Render("/")+inputField(f.cells, f.in, max(w-30, 10))+s.Muted.Render("  enter keep · esc clear"), w)
 	case f.flash != "":
-		return fitLine(s.Warn.Render(f.flash), w)
+		return f.cells.Fit(s.Warn.Render(f.flash), w)
 	}
 	// The keys that fit, and always "? all keys  q quit" last.
 	h := help.New()
@@ -376,12 +376,12 @@ func (f *Fleet) footer(w int) string {
 	h.Styles = help.Styles{Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.KeyDesc, ShortSeparator: s.Muted}
 	keys := f.ShortHelp()
 	tail := h.ShortHelpView(keys[len(keys)-2:])
-	h.SetWidth(max(w-textWidth(tail)-2, 0))
+	h.SetWidth(max(w-f.cells.Width(tail)-2, 0))
 	head := h.ShortHelpView(keys[:len(keys)-2])
 	if head == "" {
-		return fitLine(tail, w)
+		return f.cells.Fit(tail, w)
 	}
-	return fitLine(head+"  "+tail, w)
+	return f.cells.Fit(head+"  "+tail, w)
 }
 
 // fleetColumnsHelp says what each column of the table holds.

@@ -3,6 +3,7 @@ package tui
 import (
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 
 	"charm.land/bubbles/v2/key"
 )
@@ -11,6 +12,7 @@ import (
 // message and the keys of the focused pane (its ShortHelp).
 type footer struct {
 	box
+	cells text.Cells
 	noKeys
 	styles *theme.Styles
 	// input is the open prompt, if any.
@@ -26,7 +28,7 @@ type footer struct {
 // footerOf gives the footer what it says.
 func (m *Conversation) footerOf(st reducer.State) *footer {
 	k := m.activeKeys(st)
-	f := &footer{styles: &m.styles, input: m.input, help: k.Help, quit: k.Quit, keys: m.paneKeyMap(st)}
+	f := &footer{styles: &m.styles, cells: m.cells, input: m.input, help: k.Help, quit: k.Quit, keys: m.paneKeyMap(st)}
 	if m.flash != "" {
 		f.lead = m.styles.Warn.Render(m.flash)
 	} else {
@@ -40,18 +42,18 @@ func (f *footer) View() string {
 	width, height := f.width, f.height
 	s := f.styles
 	if f.input.active() {
-		return fit(f.input.Render(*s, width), width, height)
+		return f.cells.Block(f.input.Render(*s, f.cells, width), width, height)
 	}
 	lead, keys := f.lead, f.keys
 	if lead == "" {
-		return fit(shortHelp(keys, f.help, f.quit, s, width), width, height)
+		return f.cells.Block(shortHelp(keys, f.help, f.quit, s, f.cells, width), width, height)
 	}
 	// The message comes first; the keys take the room it leaves, and
 	// "? help  q quit" stays at the end whatever the message's length.
-	tail := shortHelp(paneKeys{back: keys.back}, f.help, f.quit, s, width)
-	lead = truncate(lead, max(width-textWidth(tail)-2, 0))
-	rest := width - textWidth(lead) - 2
-	return fit(lead+"  "+shortHelp(keys, f.help, f.quit, s, rest), width, height)
+	tail := shortHelp(paneKeys{back: keys.back}, f.help, f.quit, s, f.cells, width)
+	lead = f.cells.Truncate(lead, max(width-f.cells.Width(tail)-2, 0), "…")
+	rest := width - f.cells.Width(lead) - 2
+	return f.cells.Block(lead+"  "+shortHelp(keys, f.help, f.quit, s, f.cells, rest), width, height)
 }
 
 // activeKeys returns the key map with the bindings that do not apply now

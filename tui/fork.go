@@ -11,6 +11,7 @@ import (
 
 	"ohwatch/model"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // "The agent went wrong here; try again from here": b forks the
@@ -228,7 +229,7 @@ func (m *Conversation) navigateDone(msg navigateDoneMsg) tea.Cmd {
 }
 
 // renderTreePrompt draws b's and H's prompts.
-func (p prompt) renderTreePrompt(s theme.Styles, width int) string {
+func (p prompt) renderTreePrompt(s theme.Styles, cells text.Cells, width int) string {
 	plan := p.fork
 	switch p.kind {
 	case promptForkTitle, promptForkMessage:
@@ -236,11 +237,11 @@ func (p prompt) renderTreePrompt(s theme.Styles, width int) string {
 		if p.kind == promptForkMessage {
 			lead, hint = "first message: ", "  enter (empty: run on from there) · esc cancel"
 		}
-		room := width - textWidth(lead) - textWidth(hint)
+		room := width - cells.Width(lead) - cells.Width(hint)
 		if room < 20 {
-			room, hint = width-textWidth(lead), ""
+			room, hint = width-cells.Width(lead), ""
 		}
-		return s.Prompt.Render(lead) + inputField(p.in, room) + s.Muted.Render(hint)
+		return s.Prompt.Render(lead) + inputField(cells, p.in, room) + s.Muted.Render(hint)
 	case promptForkConfirm:
 		what := "Fork at " + ordinal(plan.index)
 		if plan.title != "" {
@@ -251,9 +252,9 @@ func (p prompt) renderTreePrompt(s theme.Styles, width int) string {
 		} else {
 			what += ", run it on from there"
 		}
-		return s.Warn.Render(truncate(what+" and open it? [y/n]", width))
+		return s.Warn.Render(cells.Truncate(what+" and open it? [y/n]", width, "…"))
 	case promptNavigate:
-		return s.Warn.Render(truncate("Move this conversation's HEAD to "+ordinal(plan.index)+"? The agent goes on from there. [y/n]", width))
+		return s.Warn.Render(cells.Truncate("Move this conversation's HEAD to "+ordinal(plan.index)+"? The agent goes on from there. [y/n]", width, "…"))
 	}
 	return ""
 }

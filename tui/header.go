@@ -8,6 +8,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // header renders the top lines: what is watched and from where, the
@@ -16,6 +17,7 @@ import (
 // connection and position (headerOf); the header lays them out.
 type header struct {
 	box
+	cells text.Cells
 	noKeys
 	styles        *theme.Styles
 	title, source string
@@ -53,7 +55,7 @@ func (m *Conversation) headerOf(st reducer.State) *header {
 		l := m.log.Latest()
 		live = s.Muted.Render(" · live ") + statusText(s, l.Status, l.StatusConfirmed, format.Status(l.Status, l.StatusConfirmed))
 	}
-	return &header{styles: &m.styles, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
+	return &header{styles: &m.styles, cells: m.cells, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
 		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
 		branch: m.branchLabel(m.styles), guards: m.guardBadge(),
 		trail: m.trail, unknown: m.opts.Live && m.log.Len() == 0 && !m.socketLive()}
@@ -76,43 +78,35 @@ func (h *header) View() string {
 		// Where am I: the screens under this one, as k9s shows them.
 		crumbs := make([]string, len(h.trail))
 		for i, c := range h.trail {
-			crumbs[i] = truncate(c, max(width/4, 8))
+			crumbs[i] = h.cells.Truncate(c, max(width/4, 8), "…")
 		}
 		brand = s.Muted.Render(strings.Join(crumbs, " › ") + " › ")
 	}
-	room := max(width-textWidth(brand)-textWidth(conn), 0)
+	room := max(width-h.cells.Width(brand)-h.cells.Width(conn), 0)
 	src := model.SanitizeLine(h.source)
-	titleW, sepW, srcW := textWidth(title), textWidth(sep), textWidth(src)
+	titleW, sepW, srcW := h.cells.Width(title), h.cells.Width(sep), h.cells.Width(src)
 	switch {
 	case src == "":
 		titleW = min(titleW, room)
 	case titleW+sepW+srcW > room:
 		titleW = min(titleW, max(room-sepW-srcW, room*2/3, minTitleWidth))
 	}
-	line1 := brand + s.Bold.Render(truncate(title, titleW))
+	line1 := brand + s.Bold.Render(h.cells.Truncate(title, titleW, "…"))
 	if src != "" {
 		if srcW := room - titleW - sepW; srcW > 0 {
-			line1 += sep + s.Muted.Render(truncate(src, srcW))
+			line1 += sep + s.Muted.Render(h.cells.Truncate(src, srcW, "…"))
 		}
 	}
 	line1 += conn
 	line2 := h.statusLine(width)
 	if height == 1 {
-		return fit(line2+sep+line1, width, 1)
+		return h.cells.Block(line2+sep+line1, width, 1)
 	}
-	return fit(line1+"\n"+line2, width, height)
+	return h.cells.Block(line1+"\n"+line2, width, height)
 }
 
 // minTitleWidth is the room the title keeps however long the source is.
 const minTitleWidth = 16
-
-// truncate cuts s to w cells with an ellipsis.
-func truncate(s string, w int) string {
-	if textWidth(s) <= w {
-		return s
-	}
-	return truncateCells(s, w, "…")
-}
 
 // connBadge describes the source's connection state, styled.
 func (m *Conversation) connBadge() string {
@@ -186,7 +180,7 @@ func (h *header) statusLine(width int) string {
 	}
 	line := strings.Join(parts, sep)
 	for _, short := range labels[1:] {
-		if textWidth(line) <= width {
+		if h.cells.Width(line) <= width {
 			break
 		}
 		parts[0] = status(short)

@@ -6,12 +6,14 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // helpView is the full key reference, generated from the key map so it can
 // never disagree with what the keys do.
 type helpView struct {
 	box
+	cells  text.Cells
 	keys   KeyMap
 	styles *theme.Styles
 	scroll int
@@ -27,12 +29,12 @@ func (h helpView) groups() ([][]string, int) {
 	keyW := 0
 	for _, g := range h.keys.helpGroups() {
 		for _, b := range g.bindings {
-			keyW = max(keyW, textWidth(b.Help().Key))
+			keyW = max(keyW, h.cells.Width(b.Help().Key))
 		}
 	}
 	for _, g := range legend(s.Glyphs) {
 		for _, e := range g.entries {
-			keyW = max(keyW, textWidth(e[0]))
+			keyW = max(keyW, h.cells.Width(e[0]))
 		}
 	}
 	colW := 0
@@ -41,16 +43,16 @@ func (h helpView) groups() ([][]string, int) {
 		block := []string{s.PaneFocus.Render(g.title)}
 		for _, b := range g.bindings {
 			hp := b.Help()
-			colW = max(colW, keyW+2+textWidth(hp.Desc))
-			block = append(block, s.Key.Render(fitLine(hp.Key, keyW))+"  "+s.KeyDesc.Render(hp.Desc))
+			colW = max(colW, keyW+2+h.cells.Width(hp.Desc))
+			block = append(block, s.Key.Render(h.cells.Fit(hp.Key, keyW))+"  "+s.KeyDesc.Render(hp.Desc))
 		}
 		out = append(out, block)
 	}
 	for _, g := range legend(s.Glyphs) {
 		block := []string{s.PaneFocus.Render(g.title)}
 		for _, e := range g.entries {
-			colW = max(colW, keyW+2+textWidth(e[1]))
-			block = append(block, s.Key.Render(fitLine(e[0], keyW))+"  "+s.KeyDesc.Render(e[1]))
+			colW = max(colW, keyW+2+h.cells.Width(e[1]))
+			block = append(block, s.Key.Render(h.cells.Fit(e[0], keyW))+"  "+s.KeyDesc.Render(e[1]))
 		}
 		out = append(out, block)
 	}
@@ -183,10 +185,10 @@ func (h *helpView) View() string {
 	scroll := max(0, min(h.scroll, tallest-rows))
 	blocks := make([]string, 0, len(cols))
 	for _, c := range cols {
-		blocks = append(blocks, fit(strings.Join(c, "\n"), min(colW, width), tallest))
+		blocks = append(blocks, h.cells.Block(strings.Join(c, "\n"), min(colW, width), tallest))
 	}
 	all := strings.Split(joinColumns("", blocks...), "\n")
 	all = all[scroll:min(scroll+rows, len(all))]
 	title := h.styles.PaneFocus.Render("▌ Keys") + h.styles.Muted.Render(hint)
-	return fit(title+"\n"+strings.Join(all, "\n"), width, height)
+	return h.cells.Block(title+"\n"+strings.Join(all, "\n"), width, height)
 }

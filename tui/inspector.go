@@ -10,6 +10,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // inspectMode is what the inspector shows of its event.
@@ -88,7 +89,7 @@ func (m *Conversation) openInspector() {
 		to: m.addr(), seq: m.inspSeq, index: m.cursor,
 		ev: m.log.Event(m.cursor), styles: m.styles,
 		diff: m.log.Diff(m.cursor), links: m.linkLines(m.cursor),
-		md:        markdownKey{m.layout().list.w, m.markdownStyle()},
+		md:        m.markdownWant(),
 		renderers: m.markdown,
 	}
 	if r, ok := m.resultOf(m.cursor); ok {
@@ -121,8 +122,8 @@ type inspectJob struct {
 	resultIndex int
 	diff        []reducer.Change
 	links       []string
-	md          markdownKey // the markdown's list width and style
-	renderers   *markdownRenderers
+	md          markdownKey // the markdown's list width, style and width model
+	renderers   *text.Markdown
 	// started is set once Update has handed the build to the runtime.
 	started bool
 }
@@ -144,8 +145,8 @@ func (j inspectJob) run() tea.Msg {
 		d.tree.foldDeep(0, 40)
 	}
 	if d.md != nil {
-		d.md.width, d.md.style, d.md.asked = j.md.width, j.md.style, j.md
-		d.md.lines = j.renderers.render(d.md.text, markdownWidth(j.md.width), j.md.style)
+		d.md.width, d.md.style, d.md.cells, d.md.asked = j.md.width, j.md.style, j.md.cells, j.md
+		d.md.lines = j.renderers.Render(d.md.text, markdownWidth(j.md.width), j.md.style, j.md.cells)
 	}
 	return inspectedMsg{addr: j.to, seq: j.seq, data: d}
 }
@@ -164,7 +165,7 @@ func (m *Conversation) inspected(msg inspectedMsg) tea.Cmd {
 // lines returns the current mode's lines, wrapped (rendered, diff) or left
 // whole (raw JSON, where the selected line matters) to width.
 // raw is the event's raw bytes, shown when they are not valid JSON.
-func (in inspector) lines(s theme.Styles, raw []byte, width int) ([]string, []*jsonNode) {
+func (in inspector) lines(s theme.Styles, cells text.Cells, raw []byte, width int) ([]string, []*jsonNode) {
 	d := in.data
 	if d == nil {
 		if !in.open {
@@ -179,9 +180,9 @@ func (in inspector) lines(s theme.Styles, raw []byte, width int) ([]string, []*j
 			if d.treeErr != nil {
 				msg += ": " + model.SanitizeLine(d.treeErr.Error())
 			}
-			return wrapLines(append([]string{s.Error.Render(msg)}, strings.Split(model.Sanitize(string(raw)), "\n")...), width), nil
+			return cells.WrapLines(append([]string{s.Error.Render(msg)}, strings.Split(model.Sanitize(string(raw)), "\n")...), width), nil
 		}
-		return d.rawView(s, width-rawGutter, !in.nowrap)
+		return d.rawView(s, cells, width-rawGutter, !in.nowrap)
 	case modeDiff:
 		out := []string{s.Bold.Render("What " + ordinal(in.index) + " changed in the derived state"), ""}
 		if len(d.diff) == 0 {
@@ -190,18 +191,18 @@ func (in inspector) lines(s theme.Styles, raw []byte, width int) ([]string, []*j
 		for _, c := range d.diff {
 			field := model.SanitizeLine(c.Field)
 			before, after := model.SanitizeLine(c.Before), model.SanitizeLine(c.After)
-			if textWidth(field+before+after)+8 <= width {
+			if cells.Width(field+before+after)+8 <= width {
 				out = append(out, s.Accent.Render(field)+": "+s.DiffDel.Render(before)+" "+s.Glyphs.Arrow+" "+s.DiffAdd.Render(after))
 				continue
 			}
 			out = append(out, s.Accent.Render(field), s.DiffDel.Render("  - "+before), s.DiffAdd.Render("  + "+after))
 		}
-		return wrapLines(out, width), nil
+		return cells.WrapLines(out, width), nil
 	}
 	if len(d.links) > 0 {
-		return append(wrapLines(d.links, width), d.withMarkdown(width)...), nil
+		return append(cells.WrapLines(d.links, width), d.withMarkdown(cells, width)...), nil
 	}
-	return d.withMarkdown(width), nil
+	return d.withMarkdown(cells, width), nil
 }
 
 // rawGutter is the raw view's left column: the selected line's marker.
@@ -210,7 +211,7 @@ const rawGutter = 2
 // rawView returns the raw JSON's rows, each with the container it opens:
 // wrapped to width (every row of a wrapped line folds its container), or
 // whole when wrap is off. Built once per width, wrap and fold change.
-func (d *inspectData) rawView(s theme.Styles, width int, wrap bool) ([]string, []*jsonNode) {
+func (d *inspectData) rawView(s theme.Styles, cells text.Cells, width int, wrap bool) ([]string, []*jsonNode) {
 	r := &d.raw
 	if r.folds0 && r.width == width && r.wrap == wrap && r.folds == d.folds {
 		return r.text, r.nodes
@@ -220,7 +221,7 @@ func (d *inspectData) rawView(s theme.Styles, width int, wrap bool) ([]string, [
 	for _, l := range jl {
 		rows := []string{l.text}
 		if wrap {
-			rows = wrapRows(rows, width, nestedIndent)
+			rows = cells.WrapRows(rows, width, nestedIndent)
 		}
 		for _, row := range rows {
 			r.text = append(r.text, row)
@@ -230,25 +231,11 @@ func (d *inspectData) rawView(s theme.Styles, width int, wrap bool) ([]string, [
 	return r.text, r.nodes
 }
 
-// wrapLines wraps lines to width between words, so prose reads whole: a
-// word is cut only when it is wider than the pane. Rows after a line's
-// first keep its indent, and a style open at a cut goes on in the next row.
-func wrapLines(lines []string, width int) []string {
-	if width <= 0 {
-		return nil
-	}
-	return wrapRows(lines, width, ownIndent)
-}
-
-// ownIndent puts a wrapped line's rows under its first: at its own indent.
-func ownIndent(plain string) int {
-	return len(plain) - len(strings.TrimLeft(plain, " "))
-}
-
 // inspectorPane draws the inspector: a title with the mode, then the
 // lines of the event it was opened on.
 type inspectorPane struct {
 	box
+	cells  text.Cells
 	km     *KeyMap
 	styles *theme.Styles
 	in     inspector
@@ -257,7 +244,7 @@ type inspectorPane struct {
 
 // inspectorOf gives the inspector pane what it draws.
 func (m *Conversation) inspectorOf(k *KeyMap) *inspectorPane {
-	return &inspectorPane{km: k, styles: &m.styles, in: m.insp, raw: m.inspRaw()}
+	return &inspectorPane{km: k, styles: &m.styles, cells: m.cells, in: m.insp, raw: m.inspRaw()}
 }
 
 // inspRaw is the raw bytes of the inspected event.
@@ -265,7 +252,7 @@ func (m *Conversation) inspRaw() []byte { return m.log.Event(m.insp.index).Raw }
 
 // inspLines is the inspector's lines at width.
 func (m *Conversation) inspLines(width int) ([]string, []*jsonNode) {
-	return m.insp.lines(m.styles, m.inspRaw(), width)
+	return m.insp.lines(m.styles, m.cells, m.inspRaw(), width)
 }
 
 // ShortHelp implements Pane.
@@ -278,7 +265,7 @@ func (p *inspectorPane) View() string {
 		return ""
 	}
 	s, in := p.styles, p.in
-	lines, nodes := in.lines(*s, p.raw, width)
+	lines, nodes := in.lines(*s, p.cells, p.raw, width)
 	body := height - 1
 	scroll := clampScroll(in.scroll, len(lines), body)
 	modes := []string{"event", "raw JSON", "state diff"}
@@ -297,37 +284,37 @@ func (p *inspectorPane) View() string {
 	title := s.PaneFocus.Render("▌ Inspect "+ordinal(in.index)) + " " + strings.Join(tabs, "") + pos
 	raw := in.mode == modeRaw && nodes != nil
 	if raw {
-		title += s.Muted.Render(in.rawLabel(lines, width))
+		title += s.Muted.Render(in.rawLabel(p.cells, lines, width))
 	}
 	out := []string{title}
 	for k := scroll; k < min(scroll+body, len(lines)); k++ {
 		line := lines[k]
 		if raw && in.nowrap {
-			line = sideways(line, in.xoff, width-rawGutter)
+			line = sideways(p.cells, line, in.xoff, width-rawGutter)
 		}
 		if raw {
 			// A gutter marks the selected line (the one enter/z folds),
 			// visible without colours too.
 			if k == in.line {
-				line = s.Selected.Render(fitLine(s.Glyphs.Cursor+" "+ansi.Strip(line), width))
+				line = s.Selected.Render(p.cells.Fit(s.Glyphs.Cursor+" "+ansi.Strip(line), width))
 			} else {
 				line = "  " + line
 			}
 		}
 		out = append(out, line)
 	}
-	return fit(strings.Join(out, "\n"), width, height)
+	return p.cells.Block(strings.Join(out, "\n"), width, height)
 }
 
 // rawLabel says how the raw view treats long lines: wrapped, or whole
 // and how far scrolled, and that some are longer than the screen.
-func (in inspector) rawLabel(lines []string, width int) string {
+func (in inspector) rawLabel(cells text.Cells, lines []string, width int) string {
 	if !in.nowrap {
 		return " · wrapped"
 	}
 	longest := 0
 	for _, l := range lines {
-		longest = max(longest, textWidth(l))
+		longest = max(longest, cells.Width(l))
 	}
 	if longest <= width-rawGutter {
 		return " · unwrapped"
@@ -337,8 +324,8 @@ func (in inspector) rawLabel(lines []string, width int) string {
 
 // sideways shows the w cells of line from column x on, marking with ‹ and
 // › that it goes on to the left or right, so nothing is cut silently.
-func sideways(line string, x, w int) string {
-	total := textWidth(line)
+func sideways(cells text.Cells, line string, x, w int) string {
+	total := cells.Width(line)
 	if w <= 2 || (x == 0 && total <= w) {
 		return line
 	}
@@ -349,9 +336,9 @@ func sideways(line string, x, w int) string {
 	if total-x > w {
 		right = "›"
 	}
-	inner := w - textWidth(left) - textWidth(right)
+	inner := w - cells.Width(left) - cells.Width(right)
 	// ansi's Cut drops the left cut under wcwidth: cut right, then left.
-	part := cellMethod().TruncateLeft(truncateCells(line, x+inner, ""), x, "")
+	part := cells.TruncateLeft(cells.Truncate(line, x+inner, ""), x, "")
 	if strings.Contains(part, "\x1b[") {
 		part += "\x1b[m" // a style cut open ends before the marker
 	}

@@ -13,8 +13,8 @@ func TestEnterAsksForTheInspectorsView(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		m := newModel(Options{Log: fixtureLog(t, strings.Split(bigMessage(t, 4<<10), "\x00")...)}, 120, 40)
 		cmd := m.Update(keyMsg("enter"))
-		if !m.insp.open || m.insp.data != nil || m.markdown.count() != 0 {
-			t.Fatalf("enter built the view in Update: open %v, data %v, renders %d", m.insp.open, m.insp.data != nil, m.markdown.count())
+		if !m.insp.open || m.insp.data != nil || m.markdown.Renders() != 0 {
+			t.Fatalf("enter built the view in Update: open %v, data %v, renders %d", m.insp.open, m.insp.data != nil, m.markdown.Renders())
 		}
 		if out := screen(m); !strings.Contains(out, "rendering…") {
 			t.Fatalf("no rendering marker while the view is built:\n%s", out)
@@ -70,30 +70,4 @@ func TestStaleInspectorBuildsAreDropped(t *testing.T) {
 			t.Fatal("a rendering for an earlier width replaced the current one")
 		}
 	})
-}
-
-// TestMarkdownRenderersAreKeptPerWidthAndStyle: a renderer is built once
-// per width and style and reused. Only a table is rendered to the pane's
-// width (other text is wrapped after), so the texts hold one.
-func TestMarkdownRenderersAreKeptPerWidthAndStyle(t *testing.T) {
-	t.Parallel()
-	var c markdownRenderers
-	table := "| a |\n|---|\n| 1 |\n"
-	c.render(table+"# a", 60, "dark")
-	r := c.byKey[markdownKey{60, "dark"}]
-	c.render(table+"# b", 60, "dark")
-	if len(c.byKey) != 1 || c.byKey[markdownKey{60, "dark"}] != r {
-		t.Fatalf("a second render at the same width and style built a renderer: %d kept", len(c.byKey))
-	}
-	c.render(table+"# c", 61, "dark")
-	c.render(table+"# d", 60, "light")
-	if len(c.byKey) != 3 || c.count() != 4 {
-		t.Fatalf("%d renderers for 3 widths and styles, %d renders", len(c.byKey), c.count())
-	}
-	for w := range 2 * markdownRendererCap {
-		c.render(table+"x", 20+w, "notty")
-	}
-	if len(c.byKey) > markdownRendererCap {
-		t.Fatalf("%d renderers kept, cap %d", len(c.byKey), markdownRendererCap)
-	}
 }

@@ -123,7 +123,7 @@ func (m *Conversation) rawLongest() int {
 	lines, _ := m.inspLines(r.w)
 	longest := 0
 	for _, l := range lines {
-		longest = max(longest, textWidth(l))
+		longest = max(longest, m.cells.Width(l))
 	}
 	return max(longest-(r.w-rawGutter)+2, 0)
 }

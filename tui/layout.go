@@ -71,44 +71,6 @@ func (m *Conversation) layout() screenLayout {
 	return l
 }
 
-// fit makes text exactly w cells wide and h lines tall: long lines are
-// truncated with an ellipsis (never wrapped into the next pane), short ones
-// padded, missing lines added blank.
-func fit(text string, w, h int) string {
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	lines := strings.Split(text, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	var b strings.Builder
-	for i := 0; i < h; i++ {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		line := ""
-		if i < len(lines) {
-			line = lines[i]
-		}
-		b.WriteString(fitLine(line, w))
-	}
-	return b.String()
-}
-
-// fitLine makes one line exactly w cells wide.
-func fitLine(line string, w int) string {
-	lw := textWidth(line)
-	if lw > w {
-		line = truncateCells(line, w, "…")
-		lw = textWidth(line)
-	}
-	if lw < w {
-		line += strings.Repeat(" ", w-lw)
-	}
-	return line
-}
-
 // joinColumns puts blocks of equal height side by side, separated by sep.
 func joinColumns(sep string, blocks ...string) string {
 	cols := make([][]string, len(blocks))

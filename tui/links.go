@@ -9,6 +9,7 @@ import (
 
 	"ohwatch/model"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // A conversation's events can start other conversations: a fork made from
@@ -301,11 +302,11 @@ func (c *linkedConversation) release() {
 }
 
 // renderLinks draws O's list on the prompt line.
-func (p prompt) renderLinks(s theme.Styles, width int) string {
+func (p prompt) renderLinks(s theme.Styles, cells text.Cells, width int) string {
 	l := p.links
 	items := make([]string, len(l.choices))
 	for k, c := range l.choices {
 		items[k] = linkLabel(c)
 	}
-	return renderChoices(s, "open from "+ordinal(l.at)+":", items, width)
+	return renderChoices(s, cells, "open from "+ordinal(l.at)+":", items, width)
 }

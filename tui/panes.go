@@ -1,14 +1,13 @@
 package tui
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // Pane is the contract of every pane of the conversation view (header,
@@ -48,6 +47,7 @@ func draw(p Pane, width, height int) string {
 // title ("3-9/20"), so nothing is silently cut.
 type paneFrame struct {
 	box
+	cells text.Cells
 	// km is the key map as it applies now, pane the side pane framed:
 	// its keys are what the pane answers while it has focus.
 	km      *KeyMap
@@ -93,14 +93,14 @@ func (p *paneFrame) View() string {
 		mark = "▌"
 	}
 	head := st.Render(mark + " " + title + " ")
-	head += p.styles.Subtle.Render(strings.Repeat(p.styles.Glyphs.HRule, max(width-textWidth(head), 0)))
+	head += p.styles.Subtle.Render(strings.Repeat(p.styles.Glyphs.HRule, max(width-p.cells.Width(head), 0)))
 	out := make([]string, 0, height)
 	out = append(out, head)
 	end := min(scroll+body, len(p.lines))
 	if scroll < end {
 		out = append(out, p.lines[scroll:end]...)
 	}
-	return fit(strings.Join(out, "\n"), width, height)
+	return p.cells.Block(strings.Join(out, "\n"), width, height)
 }
 
 // clampScroll keeps a scroll offset inside [0, n-h].
@@ -111,14 +111,14 @@ func clampScroll(scroll, n, h int) int {
 // hangingIndent is where the rows of a wrapped line start: under the
 // value of a "label     value" line (the metrics), else two cells past
 // the line's own indent (a task's notes under its title).
-func hangingIndent(plain string) int {
+func hangingIndent(cells text.Cells, plain string) int {
 	lead := len(plain) - len(strings.TrimLeft(plain, " "))
 	if k := strings.Index(plain[lead:], "   "); k > 0 && k < 12 {
 		v := lead + k
 		for v < len(plain) && plain[v] == ' ' {
 			v++
 		}
-		return textWidth(plain[:v])
+		return cells.Width(plain[:v])
 	}
 	return lead + 2
 }
@@ -129,63 +129,12 @@ func nestedIndent(plain string) int {
 	return len(plain) - len(strings.TrimLeft(plain, " ")) + 2
 }
 
-// sgrSeq matches one SGR (colour and attribute) sequence.
-var sgrSeq = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
-
 // wrapPaneLines wraps the lines of a side pane to width cells, at spaces
 // where it can, so a pane shows whole task notes and model names instead
 // of cutting them. Rows after the first are indented two cells past the
 // line's own indent, so a wrapped line reads as one. A style open at the
 // end of a row is closed there and opened again on the next, so it never
 // spills into the next column of the screen.
-func wrapPaneLines(lines []string, width int) []string {
-	return wrapRows(lines, width, hangingIndent)
-}
-
-// wrapRows wraps styled lines to width cells; indentOf says where the rows
-// after a line's first start, from its plain text.
-func wrapRows(lines []string, width int, indentOf func(plain string) int) []string {
-	if width <= 0 {
-		return lines
-	}
-	out := make([]string, 0, len(lines))
-	for _, line := range lines {
-		if textWidth(line) <= width {
-			out = append(out, line)
-			continue
-		}
-		indent := min(indentOf(ansi.Strip(line)), width/2)
-		var rows []string
-		for _, row := range strings.Split(cellMethod().Wrap(line, width-indent, " "), "\n") {
-			if textWidth(strings.TrimLeft(row, " ")) > width-indent {
-				// Wrap can leave a row long at a break it keeps whole.
-				row = cellMethod().Hardwrap(strings.TrimLeft(row, " "), width-indent, true)
-			}
-			rows = append(rows, strings.Split(row, "\n")...)
-		}
-		open := ""
-		for k, row := range rows {
-			// The style open before this row's own sequences.
-			reopen := open
-			for _, seq := range sgrSeq.FindAllString(row, -1) {
-				if seq == "\x1b[m" || seq == "\x1b[0m" {
-					open = ""
-				} else {
-					open += seq
-				}
-			}
-			if k > 0 {
-				pad := indent
-				if textWidth(strings.TrimLeft(row, " "))+pad > width {
-					pad = 0 // a cluster wider than the room: no indent
-				}
-				row = strings.Repeat(" ", pad) + reopen + strings.TrimLeft(row, " ")
-			}
-			if open != "" {
-				row += "\x1b[m"
-			}
-			out = append(out, row)
-		}
-	}
-	return out
+func wrapPaneLines(cells text.Cells, lines []string, width int) []string {
+	return cells.WrapRows(lines, width, func(plain string) int { return hangingIndent(cells, plain) })
 }

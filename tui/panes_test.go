@@ -51,8 +51,8 @@ func TestPanesKeepTheContract(t *testing.T) {
 				continue
 			}
 			for i, l := range lines {
-				if textWidth(l) != w {
-					t.Errorf("%s at %dx%d: line %d is %d cells: %q", p.name, w, h, i, textWidth(l), l)
+				if m.cells.Width(l) != w {
+					t.Errorf("%s at %dx%d: line %d is %d cells: %q", p.name, w, h, i, m.cells.Width(l), l)
 					break
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // kindPicker is the kind filter: a checklist of kinds with an invert flag.
@@ -45,6 +46,7 @@ func (m *Conversation) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 // highlighted kind.
 type pickerPane struct {
 	box
+	cells  text.Cells
 	km     *KeyMap
 	styles *theme.Styles
 	filter kindFilter
@@ -53,7 +55,7 @@ type pickerPane struct {
 
 // pickerOf gives the picker what it draws.
 func (m *Conversation) pickerOf(k *KeyMap) *pickerPane {
-	return &pickerPane{km: k, styles: &m.styles, filter: m.filter, at: m.picker.at}
+	return &pickerPane{km: k, styles: &m.styles, cells: m.cells, filter: m.filter, at: m.picker.at}
 }
 
 // ShortHelp implements Pane.
@@ -88,7 +90,7 @@ func (p *pickerPane) View() string {
 		}
 		lines = append(lines, line)
 	}
-	return fit(joinLines(lines), width, height)
+	return p.cells.Block(joinLines(lines), width, height)
 }
 
 // joinLines joins lines with newlines.

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // promptKind says what the footer's input line is asking for.
@@ -67,11 +68,11 @@ type prompt struct {
 // active reports whether a prompt is open.
 func (p prompt) active() bool { return p.kind != promptNone }
 
-// Render draws the prompt line, width cells wide at most.
-func (p prompt) Render(s theme.Styles, width int) string {
+// Render draws the prompt line, width cells wide at most under cells.
+func (p prompt) Render(s theme.Styles, cells text.Cells, width int) string {
 	switch p.kind {
 	case promptJump, promptSearch, promptExportPath, promptNarrow, promptGuards:
-		return p.renderText(s, width)
+		return p.renderText(s, cells, width)
 	case promptConfirm:
 		verb := "Reject"
 		if p.q.accept {
@@ -83,11 +84,11 @@ func (p prompt) Render(s theme.Styles, width int) string {
 		}
 		return s.Warn.Render(verb+" "+noun+ordinals(p.q.indices)+"? [y/n]") + " " + s.Muted.Render(p.note)
 	case promptForkTitle, promptForkMessage, promptForkConfirm, promptNavigate:
-		return p.renderTreePrompt(s, width)
+		return p.renderTreePrompt(s, cells, width)
 	case promptBranches:
-		return p.renderBranches(s, width)
+		return p.renderBranches(s, cells, width)
 	case promptLinks:
-		return p.renderLinks(s, width)
+		return p.renderLinks(s, cells, width)
 	case promptControl, promptPolicy, promptMessage:
 		return p.renderControl(s, width)
 	case promptExport:

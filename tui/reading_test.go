@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"ohwatch/theme"
 
 	"ohwatch/reducer"
+	"ohwatch/tui/text"
 )
 
 // readingScenarios are the screens of the reading aids: time modes, side
@@ -225,7 +227,7 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 		}
 		joined := ""
 		for _, l := range lines {
-			if w := textWidth(l); w > 78-rawGutter {
+			if w := m.cells.Width(l); w > 78-rawGutter {
 				t.Fatalf("%v: a wrapped row is %d cells: %q", profile, w, l)
 			}
 			if n := strings.Count(l, "\x1b["); n > 12 {
@@ -291,7 +293,7 @@ func TestSidePanesTakeWhatTheyNeed(t *testing.T) {
 		t.Errorf("side column cuts a line:\n%s", side)
 	}
 	// A style open where a row wraps is closed on that row.
-	for _, row := range wrapPaneLines([]string{m.styles.Muted.Render(strings.Repeat("word ", 30))}, 40) {
+	for _, row := range wrapPaneLines(m.cells, []string{m.styles.Muted.Render(strings.Repeat("word ", 30))}, 40) {
 		if strings.Contains(row, "\x1b[") && !strings.HasSuffix(row, "\x1b[m") {
 			t.Errorf("wrapped row leaves its style open: %q", row)
 		}
@@ -335,22 +337,22 @@ func TestMessagesRenderAsMarkdownInACommand(t *testing.T) {
 			t.Fatalf("markdown not rendered:\n%s", out)
 		}
 		// Frames read the rendering; they never render.
-		before := m.markdown.count()
+		before := m.markdown.Renders()
 		for range 3 {
 			_ = screen(m)
 			m, _ = press(t, m, "j")
 		}
-		if n := m.markdown.count() - before; n != 0 {
+		if n := m.markdown.Renders() - before; n != 0 {
 			t.Fatalf("frames and scrolling rendered markdown %d times", n)
 		}
 		// A resize asks for it again, at the new width, in a command; until
 		// it comes the plain text shows.
 		m, cmd := send(m, windowSize(90, 30))
-		if m.markdown.count() != before || m.insp.data.md.width == m.layout().list.w {
+		if m.markdown.Renders() != before || m.insp.data.md.width == m.layout().list.w {
 			t.Fatal("the resize rendered markdown in Update")
 		}
 		m = runCmd(t, m, cmd)
-		if m.insp.data.md.width != m.layout().list.w || m.markdown.count() == before {
+		if m.insp.data.md.width != m.layout().list.w || m.markdown.Renders() == before {
 			t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
 		}
 	})
@@ -497,6 +499,9 @@ func TestExportAsksWhereAndSaysWhere(t *testing.T) {
 	})
 }
 
+// sgrRun matches one SGR (colour and attribute) sequence.
+var sgrRun = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
 // FuzzWrapPaneLines: whatever the text and its styles, every wrapped row
 // fits the width, no style is left open at a row's end, and no visible
 // character is lost.
@@ -504,6 +509,7 @@ func FuzzWrapPaneLines(f *testing.F) {
 	f.Add("  Fill the cache past capacity and check which key goes", 20, true)
 	f.Add("model     litellm_proxy/anthropic/claude-sonnet-4-5-20250929 (agent)", 30, false)
 	f.Add("👩‍👩‍👧‍👦 日本語のテキスト wide", 7, true)
+	var cells text.Cells // wcwidth
 	f.Fuzz(func(t *testing.T, text string, width int, styled bool) {
 		width = 4 + abs(width)%120
 		text = model.SanitizeLine(text)
@@ -511,15 +517,15 @@ func FuzzWrapPaneLines(f *testing.F) {
 		if styled {
 			line = theme.New(true, colorprofile.TrueColor).Accent.Render(text)
 		}
-		rows := wrapPaneLines([]string{line}, width)
+		rows := wrapPaneLines(cells, []string{line}, width)
 		var kept strings.Builder
 		for _, r := range rows {
 			// A single cluster wider than the room is never cut inside.
 			single := uniseg.GraphemeClusterCount(strings.TrimSpace(ansi.Strip(r))) == 1
-			if w := textWidth(r); w > width && !single {
+			if w := cells.Width(r); w > width && !single {
 				t.Fatalf("row of %d cells at width %d: %q", w, width, r)
 			}
-			seqs := sgrSeq.FindAllString(r, -1)
+			seqs := sgrRun.FindAllString(r, -1)
 			if n := len(seqs); n > 0 && seqs[n-1] != "\x1b[m" && seqs[n-1] != "\x1b[0m" {
 				t.Fatalf("row leaves a style open: %q", r)
 			}

@@ -54,7 +54,7 @@ func (m *Conversation) helpArea() rect {
 
 // helpOf gives the key reference what it draws.
 func (m *Conversation) helpOf() *helpView {
-	return &helpView{keys: m.keys, styles: &m.styles, scroll: m.helpAt}
+	return &helpView{keys: m.keys, styles: &m.styles, cells: m.cells, scroll: m.helpAt}
 }
 
 // helpScroll scrolls the key reference by n lines, within its length.
@@ -96,7 +96,7 @@ func (m *Conversation) renderSide(st reducer.State, k *KeyMap, r rect) string {
 			blocks = append(blocks, draw(frames[j], r.w, heights[j]))
 		}
 	}
-	return fit(stack(blocks...), r.w, r.h)
+	return m.cells.Block(stack(blocks...), r.w, r.h)
 }
 
 // sideGiveOrder is the order in which the panes under the timeline get
@@ -145,7 +145,7 @@ func (m *Conversation) sideLayout(st reducer.State, k *KeyMap, r rect) ([]pane, 
 // any screen).
 // k is the key map as it applies now, for the pane's help.
 func (m *Conversation) sidePane(st reducer.State, k *KeyMap, p pane, width, height int) *paneFrame {
-	f := &paneFrame{km: k, pane: p, title: p.title(), focused: m.focus == p, scroll: m.scroll[p], styles: &m.styles}
+	f := &paneFrame{km: k, pane: p, title: p.title(), focused: m.focus == p, scroll: m.scroll[p], styles: &m.styles, cells: m.cells}
 	switch p {
 	case paneTimeline:
 		now := m.log.Event(max(m.cursor, 0)).Time
@@ -167,6 +167,6 @@ func (m *Conversation) sidePane(st reducer.State, k *KeyMap, p pane, width, heig
 	default:
 		return m.sidePane(st, k, paneMetrics, width, height)
 	}
-	f.lines = wrapPaneLines(f.lines, width)
+	f.lines = wrapPaneLines(m.cells, f.lines, width)
 	return f
 }

@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/tui/text"
 )
 
 // Screen is one screen of the program: the root Model shows the screen on
@@ -97,6 +99,9 @@ type Model struct {
 	alive         map[screenID]Screen
 	width, height int
 	sized         bool
+	// cells is the terminal's width model: wcwidth until it reports mode
+	// 2027, then grapheme clusters. Every screen is told it.
+	cells text.Cells
 }
 
 // New builds the root model of one conversation: a router whose root is
@@ -154,6 +159,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmds...)
 	case tea.ColorProfileMsg, tea.BackgroundColorMsg, tea.ModeReportMsg:
 		var cmds []tea.Cmd
+		if r, ok := msg.(tea.ModeReportMsg); ok && unicodeCoreReport(r) {
+			// The renderer now measures clusters: so must every screen.
+			m.cells = text.Graphemes()
+			cmds = append(cmds, m.measure(m.screens()...))
+		}
 		for _, s := range m.screens() {
 			cmds = append(cmds, s.Update(msg))
 		}
@@ -189,6 +199,7 @@ func (m *Model) push(s Screen) tea.Cmd {
 	if t, ok := s.(trailed); ok {
 		t.setTrail(m.trail())
 	}
+	measured := m.measure(s)
 	var resized tea.Cmd
 	if m.sized {
 		s.SetSize(m.width, m.height)
@@ -197,9 +208,20 @@ func (m *Model) push(s Screen) tea.Cmd {
 		}
 	}
 	if m.register(s) {
-		return tea.Batch(resized, s.Init())
+		return tea.Batch(measured, resized, s.Init())
 	}
-	return resized
+	return tea.Batch(measured, resized)
+}
+
+// measure tells screens the terminal's width model.
+func (m *Model) measure(screens ...Screen) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, s := range screens {
+		if ms, ok := s.(measured); ok {
+			cmds = append(cmds, ms.setCells(m.cells))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // crumbed is a screen that names itself in the breadcrumb of the

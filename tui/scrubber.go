@@ -8,6 +8,7 @@ import (
 
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // scrubber draws the whole conversation as one line: a cell per stretch of
@@ -16,6 +17,7 @@ import (
 // version and width; a frame only draws the cells.
 type scrubber struct {
 	box
+	cells text.Cells
 	noKeys
 	styles *theme.Styles
 	// n is the log's length, version its version (the cells' cache key),
@@ -36,7 +38,7 @@ type scrubber struct {
 
 // scrubberOf gives the scrubber what it draws.
 func (m *Conversation) scrubberOf() *scrubber {
-	return &scrubber{styles: &m.styles, n: m.log.Len(), version: m.log.Version(), marks: m.log.Marks,
+	return &scrubber{styles: &m.styles, cells: m.cells, n: m.log.Len(), version: m.log.Version(), marks: m.log.Marks,
 		cursor: m.cursor, matches: m.search.matches, gen: m.search.gen, bookmarks: m.bookmarks, cache: &m.cache.scrub,
 		branchPoints: m.log.BranchPoints}
 }
@@ -62,7 +64,7 @@ func (p *scrubber) View() string {
 		return ""
 	}
 	if n == 0 || width < 4 {
-		return fit(s.Subtle.Render(strings.Repeat(g.ScrubEmpty, width)), width, height)
+		return p.cells.Block(s.Subtle.Render(strings.Repeat(g.ScrubEmpty, width)), width, height)
 	}
 	found := [2]int{p.gen, len(p.matches)}
 	cells := p.cache.get(p.version, width, p.bookmarks, found, func() []int8 {
@@ -129,7 +131,7 @@ func (p *scrubber) View() string {
 		run.WriteString(glyph)
 	}
 	flush()
-	return fit(b.String(), width, height)
+	return p.cells.Block(b.String(), width, height)
 }
 
 // cellOf maps event i of n to one of width cells.

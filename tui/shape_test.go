@@ -3,18 +3,27 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"ohwatch/tui/text"
 )
 
 // assertScreenShape checks that a screen is exactly w×h cells: no line
 // wraps into the next, none is missing.
 func assertScreenShape(t *testing.T, out string, w, h int) {
 	t.Helper()
+	assertShapeUnder(t, text.Cells{}, out, w, h)
+}
+
+// assertShapeUnder is assertScreenShape with the cells counted as cells
+// count them.
+func assertShapeUnder(t *testing.T, cells text.Cells, out string, w, h int) {
+	t.Helper()
 	lines := strings.Split(out, "\n")
 	if len(lines) != h {
 		t.Fatalf("screen has %d lines, want %d", len(lines), h)
 	}
 	for k, l := range lines {
-		if got := textWidth(l); got != w {
+		if got := cells.Width(l); got != w {
 			t.Fatalf("line %d is %d cells wide, want %d: %q", k, got, w, l)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // paneKeys is the help.KeyMap of one focused pane or screen: the few keys
@@ -107,7 +108,7 @@ func listKeys(k KeyMap, live bool) []key.Binding {
 // focused pane's keys, as many as fit, and always "? help  q quit" last
 // ("q back" where q goes back a screen).
 // helpKey and quit are the ? and q bindings.
-func shortHelp(keys paneKeys, helpKey, quit key.Binding, s *theme.Styles, width int) string {
+func shortHelp(keys paneKeys, helpKey, quit key.Binding, s *theme.Styles, cells text.Cells, width int) string {
 	h := help.New()
 	h.ShortSeparator = "  "
 	h.Styles = help.Styles{Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.KeyDesc, ShortSeparator: s.Muted}
@@ -116,8 +117,8 @@ func shortHelp(keys paneKeys, helpKey, quit key.Binding, s *theme.Styles, width 
 		word = "back"
 	}
 	tail := h.ShortHelpView([]key.Binding{shortly(helpKey, "?", "help"), shortly(quit, "q", word)})
-	room := width - textWidth(tail) - 2
-	shown, cut := fitBindings(keys.ShortHelp(), room, textWidth(h.ShortSeparator))
+	room := width - cells.Width(tail) - 2
+	shown, cut := fitBindings(cells, keys.ShortHelp(), room, cells.Width(h.ShortSeparator))
 	if len(shown) == 0 {
 		return tail
 	}
@@ -131,13 +132,13 @@ func shortHelp(keys paneKeys, helpKey, quit key.Binding, s *theme.Styles, width 
 // fitBindings returns the enabled bindings that fit in width cells, in
 // order, leaving room for a " …" when some are left out (help.Model's own
 // truncation keeps adding items once the ellipsis no longer fits).
-func fitBindings(bindings []key.Binding, width, sepW int) (shown []key.Binding, cut bool) {
+func fitBindings(cells text.Cells, bindings []key.Binding, width, sepW int) (shown []key.Binding, cut bool) {
 	used := 0
 	for k, b := range bindings {
 		if !b.Enabled() {
 			continue
 		}
-		w := textWidth(b.Help().Key) + 1 + textWidth(b.Help().Desc)
+		w := cells.Width(b.Help().Key) + 1 + cells.Width(b.Help().Desc)
 		if used > 0 {
 			w += sepW
 		}

@@ -39,7 +39,7 @@ func TestShortHelpFitsAndEndsWithHelpQuit(t *testing.T) {
 				if !strings.HasSuffix(line, want) {
 					t.Fatalf("the help does not end with %s: %q", want, line)
 				}
-				if got := textWidth(line); got > w {
+				if got := m.cells.Width(line); got > w {
 					t.Fatalf("the help is %d cells wide at %d: %q", got, w, line)
 				}
 			})

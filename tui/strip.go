@@ -7,6 +7,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // changesUpTo counts the marks at or before the cursor.
@@ -18,6 +19,7 @@ func changesUpTo(marks []int, cursor int) int {
 // metrics, tasks and pending actions in one or two lines.
 type summaryStrip struct {
 	box
+	cells text.Cells
 	noKeys
 	styles *theme.Styles
 	st     reducer.State
@@ -27,7 +29,7 @@ type summaryStrip struct {
 
 // stripOf gives the strip what it draws.
 func (m *Conversation) stripOf(st reducer.State) *summaryStrip {
-	return &summaryStrip{styles: &m.styles, st: st, transitions: changesUpTo(m.log.Marks().StatusChanges, m.cursor)}
+	return &summaryStrip{styles: &m.styles, cells: m.cells, st: st, transitions: changesUpTo(m.log.Marks().StatusChanges, m.cursor)}
 }
 
 // View implements Pane: exactly width×height cells.
@@ -69,7 +71,7 @@ func (p *summaryStrip) View() string {
 		line2 += sep + s.Muted.Render("transitions ") + itoa(n)
 	}
 	if height == 1 {
-		return fit(line1+sep+line2, width, 1)
+		return p.cells.Block(line1+sep+line2, width, 1)
 	}
-	return fit(line1+"\n"+line2, width, height)
+	return p.cells.Block(line1+"\n"+line2, width, height)
 }

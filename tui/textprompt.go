@@ -11,6 +11,7 @@ import (
 
 	"ohwatch/model"
 	"ohwatch/theme"
+	"ohwatch/tui/text"
 )
 
 // maxInputRunes bounds what a text prompt takes.
@@ -61,7 +62,7 @@ func editInput(in textinput.Model, msg tea.Msg) (out textinput.Model, changed bo
 
 // inputField draws a text input's value with its cursor, at most width
 // cells: a long value scrolls so the cursor stays on the screen.
-func inputField(in textinput.Model, width int) string {
+func inputField(cells text.Cells, in textinput.Model, width int) string {
 	value := []rune(in.Value())
 	pos := min(in.Position(), len(value))
 	before, after := string(value[:pos]), string(value[pos:])
@@ -71,8 +72,8 @@ func inputField(in textinput.Model, width int) string {
 		under = lipgloss.NewStyle().Reverse(true).Render(string(r[0]))
 		after = string(r[1:])
 	}
-	if room := max(width-2, 4); textWidth(before) >= room {
-		before = "…" + cellMethod().TruncateLeft(before, textWidth(before)-room+2, "")
+	if room := max(width-2, 4); cells.Width(before) >= room {
+		before = "…" + cells.TruncateLeft(before, cells.Width(before)-room+2, "")
 	}
 	return before + under + after
 }
@@ -97,7 +98,7 @@ func (m *Conversation) openSearch() {
 }
 
 // renderText draws the search or jump prompt.
-func (p prompt) renderText(s theme.Styles, width int) string {
+func (p prompt) renderText(s theme.Styles, cells text.Cells, width int) string {
 	lead, hint := ":", "  #151 · +1:02:03 · 14:03:00 · 14:03:00+05:30 · ISO · esc cancel"
 	switch p.kind {
 	case promptSearch:
@@ -109,12 +110,12 @@ func (p prompt) renderText(s theme.Styles, width int) string {
 	case promptGuards:
 		lead, hint = "guards: ", "  "+p.note+" · enter keep (empty: none) · esc cancel"
 	}
-	room := width - textWidth(lead) - textWidth(hint)
+	room := width - cells.Width(lead) - cells.Width(hint)
 	if room < 20 {
 		// The value (and its cursor) matter more than the hint.
-		room, hint = width-textWidth(lead), ""
+		room, hint = width-cells.Width(lead), ""
 	}
-	return s.Prompt.Render(lead) + inputField(p.in, room) + s.Muted.Render(hint)
+	return s.Prompt.Render(lead) + inputField(cells, p.in, room) + s.Muted.Render(hint)
 }
 
 // textPromptKey answers a key while the search or jump prompt is open:

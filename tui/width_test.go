@@ -4,24 +4,25 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"ohwatch/reducer"
+	"ohwatch/tui/text"
 )
 
 // widthMethods are the terminal's two ways of counting cells: per
 // codepoint (the renderer's default) and by grapheme cluster (mode 2027).
 var widthMethods = map[string]ansi.Method{"wcwidth": ansi.WcWidth, "grapheme": ansi.GraphemeWidth}
 
-// underWidth runs f with the width model set to method, restoring the
-// default after.
-func underWidth(t *testing.T, method ansi.Method, f func()) {
-	t.Helper()
-	setCellMethod(method)
-	defer setCellMethod(ansi.WcWidth)
-	f()
+// measuredAs has m measure under method, as the router tells it once the
+// terminal reports its model.
+func measuredAs(m *Conversation, method ansi.Method) *Conversation {
+	m.setCells(text.Of(method))
+	return m
 }
 
 // wideTextLog is a conversation of emoji with skin tones and joiners, CJK,
@@ -42,11 +43,13 @@ func wideTextLog(t *testing.T) *reducer.Log {
 // exactly the screen's width, the pane divider stays in its column on
 // every row, and the screens are kept as goldens.
 func TestWideTextUnderBothWidthModels(t *testing.T) {
+	t.Parallel()
 	for name, method := range widthMethods {
 		for _, size := range [][2]int{{80, 24}, {160, 48}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", name, size[0], size[1]), func(t *testing.T) {
-				underWidth(t, method, func() {
-					m := newModel(Options{Log: wideTextLog(t), Title: "wide 👩\u200d👩\u200d👧\u200d👦 漢字"}, size[0], size[1])
+				t.Parallel()
+				func() {
+					m := measuredAs(newModel(Options{Log: wideTextLog(t), Title: "wide 👩\u200d👩\u200d👧\u200d👦 漢字"}, size[0], size[1]), method)
 					m, _ = press(t, m, "j")
 					out := screen(m)
 					buf := drawCells(out, size[0]+10, size[1], method)
@@ -68,7 +71,7 @@ func TestWideTextUnderBothWidthModels(t *testing.T) {
 						}
 					}
 					golden.RequireEqual(t, out)
-				})
+				}()
 			})
 		}
 	}
@@ -78,14 +81,16 @@ func TestWideTextUnderBothWidthModels(t *testing.T) {
 // emoji, CJK and combining marks without cutting a cluster in two, under
 // both width models.
 func TestWrapNeverSplitsACluster(t *testing.T) {
+	t.Parallel()
 	family := "👩\u200d👩\u200d👧\u200d👦"
 	for name, method := range widthMethods {
-		underWidth(t, method, func() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			log := fixtureLog(t, evMessage("w1", "agent", strings.Repeat(family+"e\u0301漢", 60)))
-			m := newModel(Options{Log: log}, 37, 24)
+			m := measuredAs(newModel(Options{Log: log}, 37, 24), method)
 			m, _ = press(t, m, "enter")
 			out := screen(m)
-			assertScreenShape(t, out, 37, 24)
+			assertShapeUnder(t, text.Of(method), out, 37, 24)
 			for _, line := range strings.Split(out, "\n") {
 				if strings.Count(line, "👩") != 2*strings.Count(line, family) {
 					t.Fatalf("%s: a family is cut: %q", name, line)
@@ -98,5 +103,84 @@ func TestWrapNeverSplitsACluster(t *testing.T) {
 				t.Fatalf("%s: no family on the screen:\n%s", name, out)
 			}
 		})
+	}
+}
+
+// TestWidthModelsSideBySide: two views of the same conversation, one
+// measuring per codepoint and one by cluster, drawn at the same time:
+// each screen is exactly as wide as its own model counts, every drawing
+// is the same as its view's first, and the two views differ, so neither
+// measured under the other's model.
+func TestWidthModelsSideBySide(t *testing.T) {
+	t.Parallel()
+	// Each view writes only its own string; both are read once the two
+	// have ended.
+	var byCodepoint, byCluster string
+	drawn := map[ansi.Method]*string{ansi.WcWidth: &byCodepoint, ansi.GraphemeWidth: &byCluster}
+	t.Run("views", func(t *testing.T) {
+		for name, method := range widthMethods {
+			first := drawn[method]
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				cells := text.Of(method)
+				for k := range 10 {
+					m := measuredAs(newModel(Options{Log: wideTextLog(t)}, 80, 24), method)
+					m, _ = press(t, m, "j", "enter")
+					out := screen(m)
+					assertShapeUnder(t, cells, out, 80, 24)
+					if k == 0 {
+						*first = out
+					} else if out != *first {
+						t.Fatalf("drawing %d differs from the first:\n%s\n---\n%s", k, out, *first)
+					}
+				}
+			})
+		}
+	})
+	if byCodepoint == "" || byCodepoint == byCluster {
+		t.Fatal("the views under the two width models drew the same screen")
+	}
+}
+
+// unicodeCore is the terminal's report that it clusters graphemes.
+var unicodeCore = tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeSet}
+
+// TestModeReportReachesEveryScreen: the terminal's report of mode 2027
+// reaches every screen through the router (the one on top, one beneath
+// it, one pushed after the report), and a view draws again, by cluster,
+// the rows it had measured per codepoint.
+func TestModeReportReachesEveryScreen(t *testing.T) {
+	t.Parallel()
+	root := newModel(Options{Log: wideTextLog(t)}, 80, 24)
+	r := NewModel(root)
+	r.Update(windowSize(80, 24))
+	before := screen(root)
+	assertShapeUnder(t, text.Cells{}, before, 80, 24)
+	top := newModel(Options{Log: wideTextLog(t)}, 80, 24)
+	r.Update(Push(top)())
+	r.Update(unicodeCore)
+	later := newModel(Options{Log: wideTextLog(t)}, 80, 24)
+	r.Update(Push(later)())
+	for name, m := range map[string]*Conversation{"beneath": root, "on top": top, "pushed after": later} {
+		if m.cells != text.Graphemes() {
+			t.Errorf("the view %s measures per codepoint after the report", name)
+		}
+	}
+	after := screen(root)
+	assertShapeUnder(t, text.Graphemes(), after, 80, 24)
+	if after == before {
+		t.Error("the view kept the rows it measured per codepoint")
+	}
+
+	fleetRoot := NewFleet(FleetOptions{Now: func() time.Time { return fleetNow }})
+	NewModel(fleetRoot).Update(unicodeCore)
+	if fleetRoot.cells != text.Graphemes() {
+		t.Error("the fleet table measures per codepoint after the report")
+	}
+	// A terminal that does not know the mode keeps the renderer's count.
+	plain := newModel(Options{Log: wideTextLog(t)}, 80, 24)
+	NewModel(plain).Update(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeNotRecognized})
+	if plain.cells != (text.Cells{}) {
+		t.Error("a terminal that does not know mode 2027 is measured by cluster")
 	}
 }

@@ -17,7 +17,7 @@ func (m *Conversation) WindowTitle() string {
 	if title == "" {
 		title = "conversation"
 	}
-	title = truncateCells(title, windowTitleMax, "…")
+	title = m.cells.Truncate(title, windowTitleMax, "…")
 	l := m.log.Latest()
 	g := m.styles.Glyphs
 	switch {
@@ -42,7 +42,7 @@ func (m *Conversation) Crumb() string {
 	if title == "" {
 		title = "conversation"
 	}
-	return truncateCells(title, crumbMax, "…")
+	return m.cells.Truncate(title, crumbMax, "…")
 }
 
 // setTrail keeps the breadcrumb of the screens this view was pushed over;
