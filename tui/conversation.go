@@ -111,6 +111,9 @@ type Conversation struct {
 	helpAt   int // the help's scroll offset
 	input    prompt
 	search   searchState
+	// searchChunk is the most events one search command scans; 0 is
+	// searchChunkEvents (a test makes it small to watch a search move).
+	searchChunk int
 	// searchHist is the searches kept with enter, the latest last.
 	searchHist []string
 	play       playState

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -36,6 +37,8 @@ type searchState struct {
 	match  *matcher
 	ctx    context.Context
 	cancel context.CancelFunc
+	// chunk is the most events one command scans.
+	chunk int
 }
 
 // inlineScanMax is the most events a frame searches itself when a search
@@ -44,9 +47,10 @@ const inlineScanMax = 4096
 
 // searchChunkBytes and searchChunkEvents bound what one search command
 // scans before it reports: enough that the round trips cost nothing, few
-// enough that the progress moves several times a second. (Variables only
-// so that tests can watch a small log being searched in steps.)
-var (
+// enough that the progress moves several times a second. (A view's
+// searchChunk can make the events fewer, so that a test watches a small
+// log being searched in steps.)
+const (
 	searchChunkBytes  = 16 << 20
 	searchChunkEvents = 50_000
 )
@@ -71,6 +75,7 @@ func (m *Conversation) startSearch(query string, jump, quiet bool) tea.Cmd {
 		query: query, running: true, gen: gen, end: m.log.Len(),
 		jump: jump, origin: max(m.cursor, 0), quiet: quiet,
 		match: newMatcher(query), ctx: ctx, cancel: cancel,
+		chunk: cmp.Or(m.searchChunk, searchChunkEvents),
 	}
 	return m.search.scanCmd(m.addr(), m.log, 0, m.search.end)
 }
@@ -85,20 +90,21 @@ func (m *Conversation) stopSearch() {
 // scanCmd scans events [from, end) as a command, a chunk at a time, and
 // addresses what it found to the view to.
 func (s searchState) scanCmd(to addr, log *reducer.Log, from, end int) tea.Cmd {
-	ctx, match, gen := s.ctx, s.match, s.gen
+	ctx, match, gen, chunk := s.ctx, s.match, s.gen, s.chunk
 	return func() tea.Msg {
-		next, matches, ok := scanEvents(ctx, log, match, from, end)
+		next, matches, ok := scanEvents(ctx, log, match, from, end, chunk)
 		return searchProgressMsg{addr: to, gen: gen, from: from, next: next, end: end, matches: matches, cancelled: !ok}
 	}
 }
 
 // scanEvents returns the indices in [from, end) whose summary or raw JSON
-// holds the query, stopping after a chunk's worth of text: next is the
-// first index not looked at. ok is false when ctx was cancelled.
-func scanEvents(ctx context.Context, log *reducer.Log, match *matcher, from, end int) (next int, matches []int, ok bool) {
+// holds the query, stopping after a chunk's worth of text or chunk events:
+// next is the first index not looked at. ok is false when ctx was
+// cancelled.
+func scanEvents(ctx context.Context, log *reducer.Log, match *matcher, from, end, chunk int) (next int, matches []int, ok bool) {
 	read, sinceCheck := 0, 0
 	i := from
-	for ; i < end && i-from < searchChunkEvents && read < searchChunkBytes; i++ {
+	for ; i < end && i-from < max(chunk, 1) && read < searchChunkBytes; i++ {
 		if sinceCheck >= cancelCheckBytes || (i-from)%256 == 0 {
 			if ctx.Err() != nil {
 				return i, matches, false
@@ -193,7 +199,7 @@ func (m *Conversation) searchNew() tea.Cmd {
 		return s.scanCmd(m.addr(), m.log, s.scanned, n)
 	}
 	for s.scanned < n {
-		next, more, _ := scanEvents(context.Background(), m.log, s.match, s.scanned, n)
+		next, more, _ := scanEvents(context.Background(), m.log, s.match, s.scanned, n, s.chunk)
 		if len(more) > 0 {
 			s.matches = append(slices.Clip(s.matches), more...)
 		}

@@ -298,12 +298,10 @@ func TestCancelStopsInsideAHugeEvent(t *testing.T) {
 
 func TestSearchShowsProgressAndMatchesSoFar(t *testing.T) {
 	t.Parallel()
-	old := searchChunkEvents
-	searchChunkEvents = 100
-	t.Cleanup(func() { searchChunkEvents = old })
 	log := generated(t, 1000, 3)
 	want := matchesOf(log, "read")
 	m := newModel(Options{Log: log}, 160, 48)
+	m.searchChunk = 100
 	m = jumpTo(t, m, "900")
 	cmd := m.startSearch("read", true, false)
 	m, next := send(m, cmd())

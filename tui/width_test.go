@@ -123,7 +123,7 @@ func TestWidthModelsSideBySide(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				cells := text.Of(method)
-				for k := range 10 {
+				for k := range 5 {
 					m := measuredAs(newModel(Options{Log: wideTextLog(t)}, 80, 24), method)
 					m, _ = press(t, m, "j", "enter")
 					out := screen(m)

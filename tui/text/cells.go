@@ -24,9 +24,6 @@ func Graphemes() Cells { return Cells{ansi.GraphemeWidth} }
 // Of is the width model that counts cells as method does.
 func Of(method ansi.Method) Cells { return Cells{method} }
 
-// Method is how c counts cells, for the ansi functions that take one.
-func (c Cells) Method() ansi.Method { return c.method }
-
 // Width is the number of cells s takes; escape sequences take none.
 func (c Cells) Width(s string) int { return c.method.StringWidth(s) }
 
