@@ -62,9 +62,10 @@ type inspectData struct {
 	links []string
 }
 
-// rawRows is the raw JSON view laid out for one width.
+// rawRows is the raw JSON view laid out for one width and width model.
 type rawRows struct {
 	width, folds int
+	cells        text.Cells
 	wrap         bool
 	text         []string
 	nodes        []*jsonNode
@@ -210,14 +211,15 @@ const rawGutter = 2
 
 // rawView returns the raw JSON's rows, each with the container it opens:
 // wrapped to width (every row of a wrapped line folds its container), or
-// whole when wrap is off. Built once per width, wrap and fold change.
+// whole when wrap is off. Built once per width, width model, wrap and
+// fold change.
 func (d *inspectData) rawView(s theme.Styles, cells text.Cells, width int, wrap bool) ([]string, []*jsonNode) {
 	r := &d.raw
-	if r.folds0 && r.width == width && r.wrap == wrap && r.folds == d.folds {
+	if r.folds0 && r.width == width && r.cells == cells && r.wrap == wrap && r.folds == d.folds {
 		return r.text, r.nodes
 	}
 	jl := d.tree.lines(s)
-	*r = rawRows{width: width, wrap: wrap, folds: d.folds, folds0: true}
+	*r = rawRows{width: width, cells: cells, wrap: wrap, folds: d.folds, folds0: true}
 	for _, l := range jl {
 		rows := []string{l.text}
 		if wrap {
