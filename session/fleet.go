@@ -39,8 +39,8 @@ type FleetOptions struct {
 	// interrupt guard stops an agent-server's conversation, and the watch
 	// goes on.
 	Guards []guard.Rule
-	// MaxStreams is the most conversations of one server streamed live at
-	// once; MaxListed caps the conversations one listing takes (the
+	// MaxStreams is the most conversations of one server (or of Cloud)
+	// streamed live at once; MaxListed caps the conversations one listing takes (the
 	// sources' defaults when 0).
 	MaxStreams int
 	MaxListed  int
@@ -82,7 +82,8 @@ func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets
 			if err != nil {
 				return nil, Usage(err.Error(), "set OH_API_KEY, and OH_API_BASE to https://HOST when it is not the default")
 			}
-			src := fleetsource.Cloud(sess, fleetsource.CloudOptions{Interval: o.Interval, Client: agentserver.WithLogger(logger)})
+			src := fleetsource.Cloud(sess, fleetsource.CloudOptions{Interval: o.Interval, Client: agentserver.WithLogger(logger),
+				MaxStreams: o.MaxStreams, StreamAll: o.OTLP.On})
 			fl.add(src, cloudOpener(src, sess, secrets, logger))
 			fl.resumers[sourceOf(src)] = cloudResumer(src, sess, secrets, logger)
 		case IsURL(w):
