@@ -14,6 +14,7 @@ import (
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/theme"
+	"ohwatch/tui"
 )
 
 // FleetOptions say how a fleet is watched: the parsed command line of
@@ -56,12 +57,17 @@ type Fleet struct {
 	// resumers open a paused conversation live after resuming its
 	// sandbox, for the sources that can (Cloud), by source.
 	resumers map[model.ConversationRef]opener
-	where    []string
+	// steers give the table the controls of a conversation of the
+	// sources whose controls are not an agent-server's own (Cloud), by
+	// source.
+	steers map[model.ConversationRef]func(id string) tui.Steering
+	where  []string
 }
 
 // NewFleet returns a fleet without sources.
 func NewFleet() *Fleet {
-	return &Fleet{openers: map[model.ConversationRef]opener{}, resumers: map[model.ConversationRef]opener{}}
+	return &Fleet{openers: map[model.ConversationRef]opener{}, resumers: map[model.ConversationRef]opener{},
+		steers: map[model.ConversationRef]func(string) tui.Steering{}}
 }
 
 // BuildFleet makes the sources of a fleet: each of where is "cloud", an
@@ -86,6 +92,7 @@ func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets
 				MaxStreams: o.MaxStreams, StreamAll: o.OTLP.On})
 			fl.add(src, cloudOpener(src, sess, secrets, logger))
 			fl.resumers[sourceOf(src)] = cloudResumer(src, sess, secrets, logger)
+			fl.steers[sourceOf(src)] = cloudSteer(src, sess, secrets, logger)
 		case IsURL(w):
 			probe, err := agentserver.New(w, "")
 			if err != nil {
