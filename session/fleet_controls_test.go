@@ -252,3 +252,74 @@ func TestFleetRowControlsActOnServe(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetCloudRowControlsActOnTheSandbox drives the table's controls on
+// a Cloud row (an httptest Cloud whose sandbox URL is serve, over real
+// sockets). While the sandbox is paused, each control says so and sends
+// nothing, anywhere; once the sandbox runs, p pauses the conversation on
+// the sandbox's agent-server (a PauseEvent, status paused), R resumes it
+// and M's message enters its log. Cloud itself only ever gets GETs: no
+// control resumes a sandbox. No key reaches a URL or the screen.
+func TestFleetCloudRowControlsActOnTheSandbox(t *testing.T) {
+	srv := serve.New(serve.Options{Key: pausedAgentKey, Speed: 0.1})
+	runningConv(t, srv, pausedConvID, "Tidy the release notes", 5)
+	agentURL := startTestServer(t, srv)
+	c, err := agentserver.New(agentURL, pausedAgentKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := onServer{t: t, c: c}
+	cl := newPausedCloud(t, agentURL, nil)
+	env := &Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(k string) string {
+		return map[string]string{"OH_API_KEY": pausedAPIKey, "OH_API_BASE": cl.srv.URL}[k]
+	}}
+	d := fleetTableOver(t, env, "cloud")
+	const title = "Tidy the release notes"
+
+	// Its sandbox is paused: nothing is sent.
+	d.untilRow(title, "paused")
+	for _, k := range []string{"p", "R", "M"} {
+		d.press(k)
+		d.until(k2name[k] + ": “" + title + "”: its sandbox is paused: open it to resume (enter); nothing sent")
+	}
+	if n := server.count(pausedConvID, model.KindPause, ""); n != 0 {
+		t.Fatalf("p on a paused sandbox reached its server: %d PauseEvents", n)
+	}
+
+	// Someone resumed it: the controls go to its sandbox's agent-server.
+	cl.mu.Lock()
+	cl.running = true
+	cl.mu.Unlock()
+	d.untilRow(title, "running", "live")
+	d.press("p")
+	d.until("“" + title + "”: pause accepted")
+	if got := server.status(pausedConvID); got != model.StatusPaused || server.count(pausedConvID, model.KindPause, "") != 1 {
+		t.Fatalf("p: the sandbox's conversation is %s with %d PauseEvents", got, server.count(pausedConvID, model.KindPause, ""))
+	}
+	d.untilRow(title, "paused")
+	d.press("R")
+	d.until("“" + title + "”: resume accepted")
+	eventually(t, "running again", func() bool { return server.status(pausedConvID) == model.StatusRunning })
+	d.untilRow(title, "running")
+	d.press("M")
+	d.typeText("summarise the notes")
+	d.press("enter")
+	screen := d.until("“" + title + "”: message sent")
+	if server.count(pausedConvID, model.KindMessage, "summarise the notes") != 1 {
+		t.Fatal("M: the message is not in the conversation's log")
+	}
+	for _, r := range cl.sent() {
+		if !strings.HasPrefix(r, "GET ") {
+			t.Errorf("the table sent %s to Cloud", r)
+		}
+		if strings.Contains(r, pausedAPIKey) || strings.Contains(r, pausedAgentKey) {
+			t.Errorf("a key in a URL: %s", r)
+		}
+	}
+	if strings.Contains(screen, pausedAPIKey) || strings.Contains(screen, pausedAgentKey) {
+		t.Error("a key on the screen")
+	}
+}
+
+// k2name is the name a fleet control's key gives it in the footer.
+var k2name = map[string]string{"p": "pause", "R": "resume", "M": "message"}
