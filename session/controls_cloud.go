@@ -37,7 +37,7 @@ func cloudSteer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *mode
 
 // errSandboxPaused refuses a control on a conversation whose sandbox is
 // paused: resuming it is the person's choice, made when opening it.
-var errSandboxPaused = errors.New("its sandbox is paused: open it to resume (enter)")
+var errSandboxPaused = errors.New("its sandbox is paused: open it to resume")
 
 // server is the conversation's controls on its sandbox's agent-server.
 func (cc cloudControls) server(ctx context.Context) (confirmer, error) {

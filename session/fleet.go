@@ -172,7 +172,7 @@ func (fl *Fleet) Run(ctx context.Context, env *Env, o FleetOptions) int {
 			AwaitEvents: o.OTLP.On, Sources: len(fl.sources),
 			// stderr has said it; JSON lines carry it too, for a script.
 			SourcesReported: !o.JSON, Timeout: o.WatchTimeout,
-			Guards: o.Guards, Act: fleetGuardAct(o, env)})
+			Guards: o.Guards, Act: fl.guardAct(o, env)})
 	}
 	return fl.table(ctx, env, o, feed)
 }
