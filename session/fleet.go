@@ -37,8 +37,8 @@ type FleetOptions struct {
 	// is for every server without its own. Else SESSION_API_KEY.
 	KeyFiles map[string]string
 	// Guards judge every conversation on its own; a tripped pause or
-	// interrupt guard stops an agent-server's or a Cloud conversation, and the watch
-	// goes on.
+	// interrupt guard stops an agent-server's or a Cloud conversation, and
+	// the watch goes on.
 	Guards []guard.Rule
 	// MaxStreams is the most conversations of one server (or of Cloud)
 	// streamed live at once; MaxListed caps the conversations one listing
