@@ -84,18 +84,26 @@ func (m *Conversation) openInspector() {
 		mode = modeRendered
 	}
 	m.inspSeq++
-	job := &inspectJob{
-		to: m.addr(), seq: m.inspSeq, index: m.cursor,
-		ev: m.log.Event(m.cursor), styles: m.styles,
-		diff: m.log.Diff(m.cursor), links: m.linkLines(m.cursor),
+	job := m.inspectJobFor(m.cursor)
+	job.seq = m.inspSeq
+	m.insp = inspector{open: true, index: m.cursor, mode: mode, nowrap: m.insp.nowrap, seq: m.inspSeq, build: &job}
+}
+
+// inspectJobFor takes what building the inspector's view of event i
+// needs (the inspector and the pager build it alike).
+func (m *Conversation) inspectJobFor(i int) inspectJob {
+	job := inspectJob{
+		to: m.addr(), index: i,
+		ev: m.log.Event(i), styles: m.styles,
+		diff: m.log.Diff(i), links: m.linkLines(i),
 		md:        markdownKey{m.layout().list.w, m.markdownStyle()},
 		renderers: m.markdown,
 	}
-	if r, ok := m.resultOf(m.cursor); ok {
+	if r, ok := m.resultOf(i); ok {
 		obs := m.log.Event(r)
 		job.result, job.resultIndex = &obs, r
 	}
-	m.insp = inspector{open: true, index: m.cursor, mode: mode, nowrap: m.insp.nowrap, seq: m.inspSeq, build: job}
+	return job
 }
 
 // startInspect is the command that builds the inspector's view, once per

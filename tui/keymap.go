@@ -132,7 +132,7 @@ func DefaultKeyMap() KeyMap {
 		Copy:           b("y", "copy JSON", "y"),
 		CopyText:       b("Y", "copy the text shown", "Y"),
 		Edit:           b("E", "edit the changed file", "E"),
-		Pager:          b("o", "open in pager", "o"),
+		Pager:          b("o", "page the text shown", "o"),
 		Export:         b("e", "export", "e"),
 		ExportMarkdown: b("e m", "export markdown", "m"),
 		ExportJSON:     b("e j", "export state JSON", "j"),
