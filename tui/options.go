@@ -91,8 +91,7 @@ type Options struct {
 	// stdout is a terminal and --no-notify is not given.
 	Notify bool
 	// Pager is the command that pages what the inspector shows of an
-	// event, as plain text ("less"); empty
-	// means "less".
+	// event, as plain text ("less"); empty means "less".
 	Pager string
 	// Editor is the command that opens a changed file ($VISUAL, else
 	// $EDITOR); empty means "vi".
