@@ -90,6 +90,9 @@ type Conversation struct {
 
 	focus  pane
 	scroll [paneCount]int
+	// zoom gives the focused pane (or the inspector) the whole width
+	// (Z, zoom.go).
+	zoom   bool
 	filter kindFilter
 	// narrow is the text filter (|, narrow.go); nil shows all.
 	narrow *narrowing

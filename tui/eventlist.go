@@ -78,6 +78,9 @@ func (m *Conversation) listOf(h int, k *KeyMap) *eventList {
 	if m.timeMode != timeRelative {
 		labels = append(labels, m.timeMode.String()+" times")
 	}
+	if m.zoom {
+		labels = append(labels, "zoomed ("+k.Zoom.Help().Key+")")
+	}
 	empty := "waiting for events…"
 	if m.opts.Feed == nil || m.feedDone {
 		empty = "no events"

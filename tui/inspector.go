@@ -261,11 +261,14 @@ type inspectorPane struct {
 	styles *theme.Styles
 	in     inspector
 	raw    []byte
+	// zoomed says the inspector has the whole width (Z), which its
+	// title says with the key that gives the side panes back.
+	zoomed bool
 }
 
 // inspectorOf gives the inspector pane what it draws.
 func (m *Conversation) inspectorOf(k *KeyMap) *inspectorPane {
-	return &inspectorPane{km: k, styles: &m.styles, in: m.insp, raw: m.inspRaw()}
+	return &inspectorPane{km: k, styles: &m.styles, in: m.insp, raw: m.inspRaw(), zoomed: m.zoom}
 }
 
 // inspRaw is the raw bytes of the inspected event.
@@ -306,6 +309,9 @@ func (p *inspectorPane) View() string {
 	raw := in.mode == modeRaw && nodes != nil
 	if raw {
 		title += s.Muted.Render(in.rawLabel(lines, width))
+	}
+	if p.zoomed {
+		title += s.Muted.Render(" · zoomed (" + p.km.Zoom.Help().Key + ")")
 	}
 	out := []string{title}
 	for k := scroll; k < min(scroll+body, len(lines)); k++ {

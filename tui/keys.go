@@ -262,6 +262,8 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 	case key.Matches(msg, k.Export):
 		m.input = prompt{kind: promptExport}
 		return nil
+	case key.Matches(msg, k.Zoom):
+		return m.toggleZoom()
 	case key.Matches(msg, k.Focus):
 		m.focus = (m.focus + 1) % paneCount
 		m.fixTop()
