@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -41,6 +42,10 @@ type inspector struct {
 	// build is that build until its view comes.
 	seq   int
 	build *inspectJob
+	// hit is the current search match's line, plus one (0: none yet);
+	// hitLast opens on the event's last match (it was reached by N).
+	hit     int
+	hitLast bool
 }
 
 // inspectData is what the inspector derived from its event.
@@ -59,6 +64,9 @@ type inspectData struct {
 	// links are the first lines of the rendered view when conversations
 	// were forked or launched from the event (links.go).
 	links []string
+	// hits are the lines that hold the search's query
+	// (inspector_search.go).
+	hits hitCache
 }
 
 // rawRows is the raw JSON view laid out for one width.
@@ -166,6 +174,7 @@ func (m *Conversation) inspected(msg inspectedMsg) tea.Cmd {
 		return nil
 	}
 	m.insp.data, m.insp.build = msg.data, nil
+	m.firstHit()
 	return m.refreshMarkdown()
 }
 
@@ -264,11 +273,16 @@ type inspectorPane struct {
 	// zoomed says the inspector has the whole width (Z), which its
 	// title says with the key that gives the side panes back.
 	zoomed bool
+	// query is the search, whose matches the lines highlight; matched
+	// says the search matched the event.
+	query   string
+	matched bool
 }
 
 // inspectorOf gives the inspector pane what it draws.
 func (m *Conversation) inspectorOf(k *KeyMap) *inspectorPane {
-	return &inspectorPane{km: k, styles: &m.styles, in: m.insp, raw: m.inspRaw(), zoomed: m.zoom}
+	return &inspectorPane{km: k, styles: &m.styles, in: m.insp, raw: m.inspRaw(), zoomed: m.zoom,
+		query: m.search.query, matched: m.inSearch(m.insp.index)}
 }
 
 // inspRaw is the raw bytes of the inspected event.
@@ -305,7 +319,11 @@ func (p *inspectorPane) View() string {
 	if len(lines) > body && body > 0 {
 		pos = s.Muted.Render(" " + itoa(scroll+1) + "-" + itoa(min(scroll+body, len(lines))) + "/" + itoa(len(lines)))
 	}
+	hits := in.hitLines(lines, p.query, width)
 	title := s.PaneFocus.Render("▌ Inspect "+ordinal(in.index)) + " " + strings.Join(tabs, "") + pos
+	if h := p.hitLabel(hits); h != "" {
+		title += s.Info.Render(h)
+	}
 	raw := in.mode == modeRaw && nodes != nil
 	if raw {
 		title += s.Muted.Render(in.rawLabel(lines, width))
@@ -316,6 +334,9 @@ func (p *inspectorPane) View() string {
 	out := []string{title}
 	for k := scroll; k < min(scroll+body, len(lines)); k++ {
 		line := lines[k]
+		if _, hit := slices.BinarySearch(hits, k); hit {
+			line = highlightLine(*s, p.query, line)
+		}
 		if raw && in.nowrap {
 			line = sideways(line, in.xoff, width-rawGutter)
 		}
