@@ -2,7 +2,6 @@ package tui
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -103,8 +102,7 @@ func (m *Conversation) inspectHit(forward bool) bool {
 	}
 	var next int
 	if forward {
-		k, found := slices.BinarySearch(hits, cur+1)
-		_ = found
+		k, _ := slices.BinarySearch(hits, cur+1)
 		if k == len(hits) {
 			return false
 		}
@@ -163,5 +161,5 @@ func (m *Conversation) onlyMatch() bool {
 // inSearch reports whether the search matched event i.
 func (m *Conversation) inSearch(i int) bool {
 	_, found := slices.BinarySearch(m.search.matches, i)
-	return found && strings.TrimSpace(m.search.query) != ""
+	return found && m.search.query != ""
 }

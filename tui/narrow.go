@@ -45,7 +45,7 @@ type narrowing struct {
 	end     int
 	ctx     context.Context
 	cancel  context.CancelFunc
-	// readInline counts the events read in Update (narrowInline): at
+	// readInline counts the events read in Update (narrowNew): at
 	// most inlineScanMax per call, whatever the log's length.
 	readInline int
 }
