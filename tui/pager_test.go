@@ -63,7 +63,13 @@ func TestPagerPagesTheRenderedText(t *testing.T) {
 		}
 	}
 
-	text, _ = pagedText(t, m, "j", "j")
+	// The observation alone: its output, as the inspector shows it.
+	text, _ = pagedText(t, m, "j")
+	if !strings.Contains(text, "Output\n80      el := c.ll.Front()\n81      if el != nil {\n") || strings.Contains(text, `\n`) {
+		t.Errorf("the paged observation:\n%s", text)
+	}
+
+	text, _ = pagedText(t, m, "j")
 	if !strings.Contains(text, "Message\nEviction bug fixed:\n") || !strings.Contains(text, "• the list now evicts") || strings.Contains(text, "\x1b") {
 		t.Errorf("the paged message is not rendered plain:\n%s", text)
 	}
