@@ -13,8 +13,7 @@ import (
 // where it takes the side column.
 var zoomSizes = [][2]int{{80, 24}, {200, 50}}
 
-// zoomedInspector is the inspector on the demo's longest terminal
-// output, zoomed.
+// zoomedInspector is the inspector on a failed terminal run, zoomed.
 func zoomedInspector(t *testing.T, w, h int) *Conversation {
 	t.Helper()
 	m := newModel(Options{Log: errorLog(t), Title: "hello world, then errors", Source: "replay ./errors"}, w, h)
