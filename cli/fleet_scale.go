@@ -19,7 +19,7 @@ type fleetScale struct {
 }
 
 func (s *fleetScale) bind(fs *pflag.FlagSet) {
-	fs.IntVar(&s.maxStreams, "max-streams", fleetsource.DefaultMaxStreams, "stream at most `N` conversations of a server live at once, the most urgent first (waiting for you, running, just changed); the others (finished, error, stuck, idle) are shown from the listing, asked every --interval")
+	fs.IntVar(&s.maxStreams, "max-streams", fleetsource.DefaultMaxStreams, "stream at most `N` conversations of a server (or of Cloud) live at once, the most urgent first (waiting for you, running, just changed); the others (finished, error, stuck, idle) are shown from the listing, asked every --interval")
 	fs.IntVar(&s.maxListed, "max-listed", agentserver.DefaultMaxListed, "take at most `N` conversations from one listing of a server (said on stderr when it is cut)")
 	fs.DurationVar(&s.watchTimeout, "watch-timeout", 0, "with --headless: give up (exit 5) when the watch has not ended within this `duration` (0: never)")
 }

@@ -54,12 +54,15 @@ func (cf confirmer) Policy(ctx context.Context, policy string) (string, error) {
 	return p.String(), cf.c.SetConfirmationPolicy(ctx, cf.id, p)
 }
 
-// fleetSteer gives the fleet table the controls of a conversation of an
-// agent-server source, bound to it (with that server's session key); a
-// Cloud or local conversation has none on the table (open it).
-func fleetSteer(o FleetOptions, env *Env) func(model.ConversationRef) tui.Steering {
+// steer gives the fleet table the controls of a conversation, bound to
+// it: one of an agent-server through that server (with its session key),
+// one of Cloud through its sandbox's agent-server; a local one has none.
+func (fl *Fleet) steer(o FleetOptions, env *Env) func(model.ConversationRef) tui.Steering {
 	return func(ref model.ConversationRef) tui.Steering {
 		if ref.Kind != model.SourceServer {
+			if s, ok := fl.steers[model.ConversationRef{Source: ref.Source, Kind: ref.Kind}]; ok {
+				return s(ref.ID)
+			}
 			return nil
 		}
 		key, err := keyFor(o.KeyFiles, ref.Source, env)

@@ -14,6 +14,7 @@ import (
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/theme"
+	"ohwatch/tui"
 )
 
 // FleetOptions say how a fleet is watched: the parsed command line of
@@ -36,12 +37,12 @@ type FleetOptions struct {
 	// is for every server without its own. Else SESSION_API_KEY.
 	KeyFiles map[string]string
 	// Guards judge every conversation on its own; a tripped pause or
-	// interrupt guard stops an agent-server's conversation, and the watch
-	// goes on.
+	// interrupt guard stops an agent-server's or a Cloud conversation, and
+	// the watch goes on.
 	Guards []guard.Rule
-	// MaxStreams is the most conversations of one server streamed live at
-	// once; MaxListed caps the conversations one listing takes (the
-	// sources' defaults when 0).
+	// MaxStreams is the most conversations of one server (or of Cloud)
+	// streamed live at once; MaxListed caps the conversations one listing
+	// takes (the sources' defaults when 0).
 	MaxStreams int
 	MaxListed  int
 	// WatchTimeout bounds a headless watch (0: none).
@@ -56,12 +57,17 @@ type Fleet struct {
 	// resumers open a paused conversation live after resuming its
 	// sandbox, for the sources that can (Cloud), by source.
 	resumers map[model.ConversationRef]opener
-	where    []string
+	// steers give the table the controls of a conversation of the
+	// sources whose controls are not an agent-server's own (Cloud), by
+	// source.
+	steers map[model.ConversationRef]func(id string) tui.Steering
+	where  []string
 }
 
 // NewFleet returns a fleet without sources.
 func NewFleet() *Fleet {
-	return &Fleet{openers: map[model.ConversationRef]opener{}, resumers: map[model.ConversationRef]opener{}}
+	return &Fleet{openers: map[model.ConversationRef]opener{}, resumers: map[model.ConversationRef]opener{},
+		steers: map[model.ConversationRef]func(string) tui.Steering{}}
 }
 
 // BuildFleet makes the sources of a fleet: each of where is "cloud", an
@@ -82,9 +88,11 @@ func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets
 			if err != nil {
 				return nil, Usage(err.Error(), "set OH_API_KEY, and OH_API_BASE to https://HOST when it is not the default")
 			}
-			src := fleetsource.Cloud(sess, fleetsource.CloudOptions{Interval: o.Interval, Client: agentserver.WithLogger(logger)})
+			src := fleetsource.Cloud(sess, fleetsource.CloudOptions{Interval: o.Interval, Client: agentserver.WithLogger(logger),
+				MaxStreams: o.MaxStreams, StreamAll: o.OTLP.On})
 			fl.add(src, cloudOpener(src, sess, secrets, logger))
 			fl.resumers[sourceOf(src)] = cloudResumer(src, sess, secrets, logger)
+			fl.steers[sourceOf(src)] = cloudSteer(src, sess, secrets, logger)
 		case IsURL(w):
 			probe, err := agentserver.New(w, "")
 			if err != nil {
@@ -164,7 +172,7 @@ func (fl *Fleet) Run(ctx context.Context, env *Env, o FleetOptions) int {
 			AwaitEvents: o.OTLP.On, Sources: len(fl.sources),
 			// stderr has said it; JSON lines carry it too, for a script.
 			SourcesReported: !o.JSON, Timeout: o.WatchTimeout,
-			Guards: o.Guards, Act: fleetGuardAct(o, env)})
+			Guards: o.Guards, Act: fl.guardAct(o, env)})
 	}
 	return fl.table(ctx, env, o, feed)
 }

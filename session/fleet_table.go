@@ -46,7 +46,7 @@ func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, fee
 		Notify:  o.Notify && env.IsTerminal,
 		NoColor: env.NoColor,
 		Theme:   o.Theme,
-		Steer:   fleetSteer(o, env),
+		Steer:   fl.steer(o, env),
 		Guards:  o.Guards,
 		KeyMap:  env.Config.FleetKeyMap(),
 		Columns: env.Config.FleetColumns(),

@@ -72,17 +72,23 @@ func stopRun(ctx context.Context, ctl conversationControls, a guard.Action) (str
 	return "pause accepted by the server", nil
 }
 
-// fleetGuardAct stops a fleet's conversation for a tripped guard: one of
-// an agent-server through that server (with its session key); a Cloud or
-// local one is not stopped from the fleet (a Cloud conversation's server
-// sits in its sandbox: open it; a local one has none).
-func fleetGuardAct(o FleetOptions, env *Env) headless.FleetAct {
+// guardAct stops a fleet's conversation for a tripped guard: one of an
+// agent-server through that server (with its session key), one of Cloud
+// through its sandbox's agent-server (not while its sandbox is paused); a
+// local one is not stopped (it has no server).
+func (fl *Fleet) guardAct(o FleetOptions, env *Env) headless.FleetAct {
 	return func(ctx context.Context, ref model.ConversationRef, a guard.Action) (string, error) {
-		switch ref.Kind {
-		case model.SourceCloud:
-			return "", errors.New("not sent: a Cloud conversation is paused from its own view (open it), not from the fleet")
-		case model.SourceLocal:
+		if ref.Kind == model.SourceLocal {
 			return "", errors.New("not sent: a local conversation has no server to pause it")
+		}
+		if ref.Kind == model.SourceCloud {
+			steer, ok := fl.steers[model.ConversationRef{Source: ref.Source, Kind: ref.Kind}]
+			if !ok {
+				return "", errors.New("not sent: this fleet has no controls for Cloud")
+			}
+			ctx, cancel := context.WithTimeout(ctx, controlTimeout)
+			defer cancel()
+			return stopRun(ctx, steer(ref.ID), a)
 		}
 		key, err := keyFor(o.KeyFiles, ref.Source, env)
 		if err != nil {

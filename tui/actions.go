@@ -31,32 +31,6 @@ func (m *Conversation) eventForAction() int {
 	return m.cursor
 }
 
-// writePagerFile writes the event's JSON to a temporary file (I/O, so in a
-// command); the pager opens it when the file is ready.
-func (m *Conversation) writePagerFile() tea.Cmd {
-	i := m.eventForAction()
-	if i < 0 {
-		return nil
-	}
-	raw, to := m.log.Event(i).Raw, m.addr()
-	return func() tea.Msg {
-		f, err := os.CreateTemp("", "ohwatch-event-*.json")
-		if err != nil {
-			return pagerFileMsg{addr: to, err: err}
-		}
-		_, werr := f.Write(prettyJSON(raw))
-		cerr := f.Close()
-		if werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			_ = os.Remove(f.Name())
-			return pagerFileMsg{addr: to, err: werr}
-		}
-		return pagerFileMsg{addr: to, path: f.Name()}
-	}
-}
-
 // openPager suspends the TUI and runs the pager on the written file.
 func (m *Conversation) openPager(msg pagerFileMsg) tea.Cmd {
 	if msg.err != nil {

@@ -17,6 +17,7 @@ var (
 	_ addressed = batchMsg{}
 	_ addressed = feedClosedMsg{}
 	_ addressed = searchProgressMsg{}
+	_ addressed = narrowProgressMsg{}
 	_ addressed = playTickMsg{}
 	_ addressed = retryTickMsg{}
 	_ addressed = respondDoneMsg{}

@@ -20,6 +20,7 @@ type rowKey struct {
 	wide     bool   // times past a day in full
 	start    int64  // the conversation start, for relative times
 	query    string // the search, whose matches the row highlights
+	detail   bool   // the search matched only in the event's raw JSON
 }
 
 // renderCache memoises what is costly to recompute each frame; each

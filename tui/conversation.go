@@ -92,6 +92,9 @@ type Conversation struct {
 
 	focus  pane
 	scroll [paneCount]int
+	// zoom gives the focused pane (or the inspector) the whole width
+	// (Z, zoom.go).
+	zoom   bool
 	filter kindFilter
 	// narrow is the text filter (|, narrow.go); nil shows all.
 	narrow *narrowing
@@ -259,6 +262,8 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.handleClick(msg)
 	case searchProgressMsg:
 		return m.searchProgress(msg)
+	case narrowProgressMsg:
+		return m.narrowProgress(msg)
 	case playTickMsg:
 		return m.playTick(msg)
 	case retryTickMsg:
@@ -316,6 +321,7 @@ func (m *Conversation) ingest(b model.Batch) tea.Cmd {
 	if len(b.Events) > 0 {
 		m.log.Append(b.Events...)
 	}
+	narrowed := m.narrowNew()
 	liveBefore := m.wasLive
 	var countdown tea.Cmd
 	if b.Conn != nil {
@@ -349,7 +355,7 @@ func (m *Conversation) ingest(b model.Batch) tea.Cmd {
 	search := m.searchNew()
 	guards := m.guardNew()
 	m.fixTop() // a guard's banner takes a line too
-	return tea.Batch(m.waitFeed(), search, withdrawn, notify, countdown, guards)
+	return tea.Batch(m.waitFeed(), search, narrowed, withdrawn, notify, countdown, guards)
 }
 
 // waitFeed is the one point where events enter the UI: it waits for the

@@ -13,7 +13,7 @@ func (m *Conversation) shows(i int) bool {
 		return true
 	}
 	ev := m.log.Event(i)
-	return m.filter.shows(shortKind(&ev)) && m.onShownBranch(i) && m.narrow.keeps(m.log, i)
+	return m.filter.shows(shortKind(&ev)) && m.onShownBranch(i) && m.narrow.keeps(i)
 }
 
 // nextShown returns the first shown event after i. It asks the log's index

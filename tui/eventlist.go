@@ -48,8 +48,10 @@ type eventList struct {
 	branchPoints []int
 	// linked are the rows another conversation came from (linkedRows).
 	linked []int
-	// query is the search the rows highlight.
-	query string
+	// query is the search the rows highlight; details are its matches
+	// found only in an event's raw JSON, which their rows mark.
+	query   string
+	details []int
 	// empty is what the list says while the log is empty.
 	empty string
 	start time.Time
@@ -80,13 +82,16 @@ func (m *Conversation) listOf(h int, k *KeyMap) *eventList {
 	if m.timeMode != timeRelative {
 		labels = append(labels, m.timeMode.String()+" times")
 	}
+	if m.zoom {
+		labels = append(labels, "zoomed ("+k.Zoom.Help().Key+")")
+	}
 	empty := "waiting for events…"
 	if m.opts.Feed == nil || m.feedDone {
 		empty = "no events"
 	}
 	return &eventList{km: k, live: m.opts.Live, styles: &m.styles, cells: m.cells, log: m.log, rows: rows, forgotten: forgotten,
 		cursor: m.cursor, focused: m.focus == paneList, labels: labels, timeMode: m.timeMode, bookmarks: m.bookmarks,
-		query: m.search.query, empty: empty, start: m.cache.startTime(m.log), cache: &m.cache.rows,
+		query: m.search.query, details: m.search.details, empty: empty, start: m.cache.startTime(m.log), cache: &m.cache.rows,
 		branchPoints: m.branchPoints(), linked: m.linkedRows(rows)}
 }
 
@@ -100,6 +105,10 @@ func (l *eventList) View() string {
 		return ""
 	}
 	anyForgotten := slices.Contains(l.forgotten, true)
+	anyDetail := false
+	for _, i := range l.rows {
+		anyDetail = anyDetail || l.inDetails(i)
+	}
 	anyLinked := false
 	for _, i := range l.linked {
 		anyLinked = anyLinked || (i != l.cursor && !slices.Contains(l.bookmarks, i) && !slices.Contains(l.branchPoints, i))
@@ -107,7 +116,7 @@ func (l *eventList) View() string {
 	// Every line is made exactly width cells here, so the block is joined
 	// without measuring the (cached) rows again.
 	out := make([]string, 0, height)
-	out = append(out, l.cells.Fit(l.title(width, anyForgotten, anyLinked), width))
+	out = append(out, l.cells.Fit(l.title(width, anyForgotten, anyLinked, anyDetail), width))
 	if l.log.Len() == 0 {
 		out = append(out, l.cells.Fit(l.styles.Muted.Render(l.empty), width))
 	}
@@ -124,9 +133,9 @@ func (l *eventList) View() string {
 }
 
 // title is the list's heading: position, filter and search state, and the
-// legends of the forgotten and linked marks when a row on the screen
-// carries them.
-func (l *eventList) title(width int, forgotten, linked bool) string {
+// legends of the forgotten, linked and matched-in-details marks when a row
+// on the screen carries them.
+func (l *eventList) title(width int, forgotten, linked, detail bool) string {
 	s := l.styles
 	parts := []string{paneList.title()}
 	if l.cursor >= 0 {
@@ -138,6 +147,9 @@ func (l *eventList) title(width int, forgotten, linked bool) string {
 	}
 	if linked {
 		parts = append(parts, s.Glyphs.MarkLink+" forked or launched here ("+l.km.OpenLink.Help().Key+")")
+	}
+	if detail {
+		parts = append(parts, detailMark+" matched in details ("+l.km.Inspect.Help().Key+")")
 	}
 	st := s.PaneTitle
 	mark := s.Glyphs.HRule
@@ -156,7 +168,8 @@ func (l *eventList) title(width int, forgotten, linked bool) string {
 func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool) string {
 	s := l.styles
 	g := s.Glyphs
-	key := rowKey{index: i, width: width, numWidth: numWidth, timeMode: l.timeMode, wide: l.wide, start: start.UnixNano(), query: l.query}
+	detail := l.inDetails(i)
+	key := rowKey{index: i, width: width, numWidth: numWidth, timeMode: l.timeMode, wide: l.wide, start: start.UnixNano(), query: l.query, detail: detail}
 	gone := " "
 	if forgotten {
 		gone = g.Forgotten
@@ -171,10 +184,10 @@ func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool)
 		mark, markStyle = g.MarkLink, s.Info
 	}
 	if i == l.cursor {
-		text := l.rowText(i, max(width-rowGutter, 0), numWidth, start, true)
+		text := l.rowText(i, max(width-rowGutter, 0), numWidth, start, true, detail)
 		return s.Selected.Render(l.cells.Fit(g.Cursor+mark+gone+text, width))
 	}
-	text := l.cache.row(key, func() string { return l.rowText(i, max(width-rowGutter, 0), numWidth, start, false) })
+	text := l.cache.row(key, func() string { return l.rowText(i, max(width-rowGutter, 0), numWidth, start, false, detail) })
 	if mark != " " {
 		mark = markStyle.Render(mark)
 	}
@@ -196,9 +209,22 @@ func failedCommand(ev *model.Event) bool {
 	return ok && o.ExitCode != nil && *o.ExitCode > 0
 }
 
+// inDetails reports whether event i matches the search only in its raw
+// JSON (a binary search in the search's details).
+func (l *eventList) inDetails(i int) bool {
+	_, found := slices.BinarySearch(l.details, i)
+	return found && l.query != ""
+}
+
+// detailMark leads the summary of a row the search matched only in its
+// event's raw JSON: the row itself shows nothing of the match, and the
+// inspector (enter) shows where it is.
+const detailMark = "…"
+
 // rowText renders the text of event i's row, w cells wide; plain leaves
-// out colours (the selected row is drawn in one style).
-func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) string {
+// out colours (the selected row is drawn in one style); detail marks a
+// search match found only in the event's details (detailMark).
+func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain, detail bool) string {
 	s := l.styles
 	style := func(st interface{ Render(...string) string }, text string) string {
 		if plain {
@@ -241,6 +267,11 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain bool) str
 		// A HIGH-risk action is what a person must notice while scanning:
 		// said in words, so it survives NO_COLOR and the selected row.
 		b.WriteString(style(s.Risk(a.SecurityRisk), "HIGH") + " ")
+	}
+	if detail {
+		// In the match colour, as a highlight would be (the mark alone
+		// where there are no colours).
+		b.WriteString(highlight(*s, detailMark, detailMark, s.Text, plain) + " ")
 	}
 	if errRow {
 		b.WriteString(highlight(*s, l.query, summary, s.Error, plain))

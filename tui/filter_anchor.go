@@ -24,7 +24,7 @@ func (m *Conversation) reanchor(cursor int, rows []int) {
 		m.top = 0
 		return
 	}
-	if ev := m.log.Event(m.cursor); !m.follow && (!m.filter.shows(shortKind(&ev)) || !m.narrow.keeps(m.log, m.cursor)) {
+	if ev := m.log.Event(m.cursor); !m.follow && (!m.filter.shows(shortKind(&ev)) || !m.narrow.keeps(m.cursor)) {
 		if i, ok := m.nearestShown(m.cursor); ok {
 			m.moveTo(i)
 			m.afterMove(cursor)

@@ -98,7 +98,7 @@ func (f *Fleet) controlKey(what control) tea.Cmd {
 func (f *Fleet) pauseAll() tea.Cmd {
 	ask := fleetAsk{what: ctlPause, all: true}
 	for _, r := range f.rows {
-		if r.Verdict.Status != model.StatusRunning {
+		if r.Verdict.Status != model.StatusRunning || r.Paused {
 			continue
 		}
 		if s := f.steerOf(r.Ref); s != nil {
@@ -118,6 +118,10 @@ func (f *Fleet) pauseAll() tea.Cmd {
 func fleetRefusal(what control, r fleet.Row, steer Steering) string {
 	if steer == nil {
 		return "its source offers no controls here (open it: enter)"
+	}
+	if r.Paused {
+		// Resuming a Cloud sandbox is asked for when it is opened.
+		return "its sandbox is paused: open it to resume (enter)"
 	}
 	status := r.Verdict.Status
 	switch what {

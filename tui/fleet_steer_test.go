@@ -80,13 +80,54 @@ func TestFleetControlsSayWhyOnARowWithoutThem(t *testing.T) {
 	steers := fleetSteers{}
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
 	for i, r := range f.rows {
-		if r.Ref.Kind == model.SourceCloud {
+		if r.Ref.Kind == model.SourceLocal {
 			f.cursor = i
 			break
 		}
 	}
 	if cmd := pressFleet(f, "p"); cmd != nil || !strings.Contains(f.flash, "its source offers no controls here") || !strings.Contains(f.flash, "nothing sent") {
-		t.Fatalf("p on a Cloud row: %q", f.flash)
+		t.Fatalf("p on a local row: %q", f.flash)
+	}
+}
+
+// TestFleetControlsRefuseAPausedSandbox: a Cloud row has controls, but
+// while its sandbox is paused every one says so and sends nothing (the
+// sandbox is resumed only when it is opened, on y), and P leaves it out.
+func TestFleetControlsRefuseAPausedSandbox(t *testing.T) {
+	steers := map[string]*fakeSteering{}
+	steer := func(ref model.ConversationRef) Steering {
+		if ref.Kind == model.SourceLocal {
+			return nil
+		}
+		if steers[ref.ID] == nil {
+			steers[ref.ID] = &fakeSteering{}
+		}
+		return steers[ref.ID]
+	}
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steer})
+	paused := ""
+	for i, r := range f.rows {
+		if r.Paused {
+			f.cursor, paused = i, r.Ref.ID
+			break
+		}
+	}
+	if paused == "" {
+		t.Fatal("fixture: no paused sandbox")
+	}
+	for _, k := range []string{"p", "R", "I", "M", "C"} {
+		if cmd := pressFleet(f, k); cmd != nil || f.ask.active() || !strings.Contains(f.flash, "its sandbox is paused: open it to resume") || !strings.Contains(f.flash, "nothing sent") {
+			t.Fatalf("%s on a paused sandbox: %q", k, f.flash)
+		}
+	}
+	pressFleet(f, "P")
+	for _, to := range f.ask.to {
+		if to.ref.ID == paused {
+			t.Fatal("P counts the paused sandbox")
+		}
+	}
+	if s := steers[paused]; s != nil && s.got() != "" {
+		t.Errorf("sent to the paused sandbox: %q", s.got())
 	}
 }
 

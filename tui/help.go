@@ -83,6 +83,7 @@ func legend(g theme.Glyphs) []legendGroup {
 			{g.Cursor, "the selected event"}, {g.Error, "an error"}, {g.MarkBook, "bookmarked"},
 			{g.Paired + "#12", "answers #12, after"}, {g.Forgotten, "condensed out of view"},
 			{timeBackwards + "+2:01", "earlier than the row above"},
+			{detailMark, "search matched in details"},
 		}},
 		{"Header", [][2]string{
 			{g.Live + " LIVE", "following the newest"}, {g.Pinned, "pinned in the past"}, {g.Playing, "replay playing"},

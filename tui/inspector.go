@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -42,6 +43,10 @@ type inspector struct {
 	// build is that build until its view comes.
 	seq   int
 	build *inspectJob
+	// hit is the current search match's line, plus one (0: none yet);
+	// hitLast opens on the event's last match (it was reached by N).
+	hit     int
+	hitLast bool
 }
 
 // inspectData is what the inspector derived from its event.
@@ -60,6 +65,9 @@ type inspectData struct {
 	// links are the first lines of the rendered view when conversations
 	// were forked or launched from the event (links.go).
 	links []string
+	// hits are the lines that hold the search's query
+	// (inspector_search.go).
+	hits hitCache
 }
 
 // rawRows is the raw JSON view laid out for one width and width model.
@@ -86,18 +94,26 @@ func (m *Conversation) openInspector() {
 		mode = modeRendered
 	}
 	m.inspSeq++
-	job := &inspectJob{
-		to: m.addr(), seq: m.inspSeq, index: m.cursor,
-		ev: m.log.Event(m.cursor), styles: m.styles,
-		diff: m.log.Diff(m.cursor), links: m.linkLines(m.cursor),
+	job := m.inspectJobFor(m.cursor)
+	job.seq = m.inspSeq
+	m.insp = inspector{open: true, index: m.cursor, mode: mode, nowrap: m.insp.nowrap, seq: m.inspSeq, build: &job}
+}
+
+// inspectJobFor takes what building the inspector's view of event i
+// needs (the inspector and the pager build it alike).
+func (m *Conversation) inspectJobFor(i int) inspectJob {
+	job := inspectJob{
+		to: m.addr(), index: i,
+		ev: m.log.Event(i), styles: m.styles,
+		diff: m.log.Diff(i), links: m.linkLines(i),
 		md:        m.markdownWant(),
 		renderers: m.markdown,
 	}
-	if r, ok := m.resultOf(m.cursor); ok {
+	if r, ok := m.resultOf(i); ok {
 		obs := m.log.Event(r)
 		job.result, job.resultIndex = &obs, r
 	}
-	m.insp = inspector{open: true, index: m.cursor, mode: mode, nowrap: m.insp.nowrap, seq: m.inspSeq, build: job}
+	return job
 }
 
 // startInspect is the command that builds the inspector's view, once per
@@ -160,6 +176,7 @@ func (m *Conversation) inspected(msg inspectedMsg) tea.Cmd {
 		return nil
 	}
 	m.insp.data, m.insp.build = msg.data, nil
+	m.firstHit()
 	return m.refreshMarkdown()
 }
 
@@ -242,11 +259,19 @@ type inspectorPane struct {
 	styles *theme.Styles
 	in     inspector
 	raw    []byte
+	// zoomed says the inspector has the whole width (Z), which its
+	// title says with the key that gives the side panes back.
+	zoomed bool
+	// query is the search, whose matches the lines highlight; matched
+	// says the search matched the event.
+	query   string
+	matched bool
 }
 
 // inspectorOf gives the inspector pane what it draws.
 func (m *Conversation) inspectorOf(k *KeyMap) *inspectorPane {
-	return &inspectorPane{km: k, styles: &m.styles, cells: m.cells, in: m.insp, raw: m.inspRaw()}
+	return &inspectorPane{km: k, styles: &m.styles, cells: m.cells, in: m.insp, raw: m.inspRaw(), zoomed: m.zoom,
+		query: m.search.query, matched: m.inSearch(m.insp.index)}
 }
 
 // inspRaw is the raw bytes of the inspected event.
@@ -283,14 +308,24 @@ func (p *inspectorPane) View() string {
 	if len(lines) > body && body > 0 {
 		pos = s.Muted.Render(" " + itoa(scroll+1) + "-" + itoa(min(scroll+body, len(lines))) + "/" + itoa(len(lines)))
 	}
+	hits := in.hitLines(lines, p.query, width)
 	title := s.PaneFocus.Render("▌ Inspect "+ordinal(in.index)) + " " + strings.Join(tabs, "") + pos
+	if h := p.hitLabel(hits); h != "" {
+		title += s.Info.Render(h)
+	}
 	raw := in.mode == modeRaw && nodes != nil
 	if raw {
 		title += s.Muted.Render(in.rawLabel(p.cells, lines, width))
 	}
+	if p.zoomed {
+		title += s.Muted.Render(" · zoomed (" + p.km.Zoom.Help().Key + ")")
+	}
 	out := []string{title}
 	for k := scroll; k < min(scroll+body, len(lines)); k++ {
 		line := lines[k]
+		if _, hit := slices.BinarySearch(hits, k); hit {
+			line = highlightLine(*s, p.query, line)
+		}
 		if raw && in.nowrap {
 			line = sideways(p.cells, line, in.xoff, width-rawGutter)
 		}

@@ -49,7 +49,10 @@ type KeyMap struct {
 	// Export asked for one.
 	ExportMarkdown, ExportJSON, ExportJSONL key.Binding
 	Focus, FocusPane                        key.Binding
-	Accept, Reject                          key.Binding
+	// Zoom gives the focused pane, or the inspector, the whole screen's
+	// width, and gives the other panes their room back.
+	Zoom           key.Binding
+	Accept, Reject key.Binding
 	// Confirm answers yes to the question accept or reject asks; any
 	// other key cancels it.
 	Confirm key.Binding
@@ -132,13 +135,14 @@ func DefaultKeyMap() KeyMap {
 		Copy:           b("y", "copy JSON", "y"),
 		CopyText:       b("Y", "copy the text shown", "Y"),
 		Edit:           b("E", "edit the changed file", "E"),
-		Pager:          b("o", "open in pager", "o"),
+		Pager:          b("o", "page the text shown", "o"),
 		Export:         b("e", "export", "e"),
 		ExportMarkdown: b("e m", "export markdown", "m"),
 		ExportJSON:     b("e j", "export state JSON", "j"),
 		ExportJSONL:    b("e l", "export events JSONL", "l"),
 		Focus:          b("tab", "next pane", "tab"),
 		FocusPane:      b("1-5", "focus pane by number", "1", "2", "3", "4", "5"),
+		Zoom:           b("Z", "zoom the pane (full width)", "Z"),
 		Accept:         b("a", "accept pending", "a"),
 		Reject:         b("x", "reject pending", "x"),
 		Confirm:        b("y", "in a/x/b/H/I/C: yes, send", "y", "Y"),
@@ -171,7 +175,7 @@ func (k KeyMap) helpGroups() []helpGroup {
 		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink, k.CompareParent}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.Narrow, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
-		{"Panes", []key.Binding{k.Focus, k.FocusPane}},
+		{"Panes", []key.Binding{k.Focus, k.FocusPane, k.Zoom}},
 		{"Inspect", []key.Binding{k.Inspect, k.Back, k.Home, k.End, k.Raw, k.Diff, k.Fold, k.Wrap, k.Left, k.Right, k.Copy, k.CopyText, k.Edit, k.Pager,
 			k.Export, k.ExportMarkdown, k.ExportJSON, k.ExportJSONL}},
 		{"Live", []key.Binding{k.Accept, k.Reject, k.Confirm, k.Fork, k.Navigate,

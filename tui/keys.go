@@ -76,15 +76,26 @@ func (m *Conversation) inspectorKey(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, boo
 		m.insp.open = false
 	case key.Matches(msg, k.Raw):
 		m.insp.mode = toggleMode(m.insp.mode, modeRaw)
-		m.insp.scroll, m.insp.line = 0, 0
+		m.insp.scroll, m.insp.line, m.insp.hit = 0, 0, 0
 	case key.Matches(msg, k.Diff):
 		m.insp.mode = toggleMode(m.insp.mode, modeDiff)
-		m.insp.scroll, m.insp.line = 0, 0
+		m.insp.scroll, m.insp.line, m.insp.hit = 0, 0, 0
+	case m.search.query != "" && key.Matches(msg, k.NextMatch, k.PrevMatch):
+		// The matches inside the event first, then the next event's.
+		forward := key.Matches(msg, k.NextMatch)
+		if !m.inspectHit(forward) {
+			if !m.onlyMatch() {
+				return nil, false
+			}
+			// The one matching event: round its matches again.
+			m.insp.hit, m.insp.hitLast = 0, !forward
+			m.firstHit()
+		}
 	case m.insp.mode == modeRaw && key.Matches(msg, k.Fold):
 		m.toggleFold()
 	case key.Matches(msg, k.Wrap):
 		m.insp.nowrap, m.insp.xoff = !m.insp.nowrap, 0
-		m.insp.scroll, m.insp.line = 0, 0
+		m.insp.scroll, m.insp.line, m.insp.hit = 0, 0, 0
 	case key.Matches(msg, k.Left):
 		m.insp.xoff = max(m.insp.xoff-sidewaysStep, 0)
 	case key.Matches(msg, k.Right):
@@ -222,6 +233,11 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		m.nextMatch(true)
 	case key.Matches(msg, k.PrevMatch):
 		m.nextMatch(false)
+		m.afterMove(before)
+		// The inspector, reopened on the previous matching event, starts
+		// at its last match.
+		m.insp.hitLast = m.insp.open
+		return nil
 	case key.Matches(msg, k.Filter):
 		m.picker.open = true
 		return nil
@@ -262,6 +278,8 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 	case key.Matches(msg, k.Export):
 		m.input = prompt{kind: promptExport}
 		return nil
+	case key.Matches(msg, k.Zoom):
+		return m.toggleZoom()
 	case key.Matches(msg, k.Focus):
 		m.focus = (m.focus + 1) % paneCount
 		m.fixTop()

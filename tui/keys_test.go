@@ -360,14 +360,15 @@ func TestCopyPagerExportKeys(t *testing.T) {
 		if !strings.Contains(m.flash, "copied #2 JSON") {
 			t.Fatalf("y flash: %q", m.flash)
 		}
-		// o writes the event to a temporary file, then runs the pager on it.
+		// o writes what the inspector shows of the event to a temporary
+		// file, then runs the pager on it.
 		m, cmd = press(t, m, "o")
 		msg := cmd().(pagerFileMsg)
 		if msg.err != nil {
 			t.Fatal(msg.err)
 		}
 		raw, err := os.ReadFile(msg.path)
-		if err != nil || !strings.Contains(string(raw), `"kind": "MessageEvent"`) {
+		if err != nil || !strings.Contains(string(raw), "Message\necho hello world\n") {
 			t.Fatalf("pager file: %v %q", err, raw)
 		}
 		cmd = m.Update(msg)

@@ -14,7 +14,9 @@ func (r rect) contains(x, y int) bool {
 
 // screenLayout is where every pane goes for the current terminal size.
 type screenLayout struct {
-	compact  bool
+	compact bool
+	// zoomed gives the whole body to one pane (zoom.go).
+	zoomed   bool
 	header   rect
 	banner   rect // connection and attention banners, under the header
 	list     rect // the event list (or the inspector, help, kind picker)
@@ -50,6 +52,10 @@ func (m *Conversation) layout() screenLayout {
 	bodyY := headerH + bannerH
 	bodyH := max(h-headerH-bannerH-footerH-scrubH, 0)
 	l.compact = w < wideMinWidth || h < wideMinHeight
+	if m.zoom {
+		m.zoomLayout(&l, rect{0, bodyY, w, bodyH})
+		return l
+	}
 	if !l.compact {
 		sideW := max(34, min(60, w*34/100))
 		l.list = rect{0, bodyY, w - sideW - 1, bodyH}

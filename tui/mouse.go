@@ -69,7 +69,7 @@ func (m *Conversation) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 
 // sidePaneAt finds the side pane at screen row y.
 func (m *Conversation) sidePaneAt(l screenLayout, y int) (pane, bool) {
-	if l.compact {
+	if l.compact || l.zoomed {
 		return m.focus, m.focus != paneList
 	}
 	order, heights, _ := m.sideLayout(m.state(), &m.keys, l.side)

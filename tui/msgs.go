@@ -25,6 +25,7 @@ type searchProgressMsg struct {
 	gen             int
 	from, next, end int
 	matches         []int
+	details         []int
 	cancelled       bool
 }
 

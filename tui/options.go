@@ -90,8 +90,8 @@ type Options struct {
 	// OSC 777) when a live status needs the user. main sets it only when
 	// stdout is a terminal and --no-notify is not given.
 	Notify bool
-	// Pager is the command that opens an event's JSON ("less -R"); empty
-	// means "less".
+	// Pager is the command that pages what the inspector shows of an
+	// event, as plain text ("less"); empty means "less".
 	Pager string
 	// Editor is the command that opens a changed file ($VISUAL, else
 	// $EDITOR); empty means "vi".

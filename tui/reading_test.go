@@ -199,7 +199,7 @@ func TestFlashClearsOnNextAction(t *testing.T) {
 		t.Fatal("] at the end says nothing")
 	}
 	// A key bound to nothing keeps the message.
-	m, _ = press(t, m, "Z")
+	m, _ = press(t, m, "Q")
 	if m.flash == "" {
 		t.Fatal("an unbound key cleared the message")
 	}

@@ -19,7 +19,9 @@ func (m *Conversation) render() string {
 		parts = append(parts, draw(m.bannerOf(), l.banner.w, l.banner.h))
 	}
 	main := draw(m.mainPane(k, l.list.h), l.list.w, l.list.h)
-	if m.showHelp && l.compact {
+	if l.zoomed {
+		parts = append(parts, m.zoomedPane(st, k, l, main))
+	} else if m.showHelp && l.compact {
 		// The reference needs the room more than the summary does.
 		help := m.helpArea()
 		parts = append(parts, draw(m.helpOf(), help.w, help.h))

@@ -21,6 +21,10 @@ import (
 type searchState struct {
 	query   string
 	matches []int
+	// details are the matches found only in the event's raw JSON, not
+	// in its summary (sorted): the list marks them, since their rows
+	// show nothing of the match (detailMark).
+	details []int
 	running bool
 	gen     int
 	// scanned is how many events, from the first, the search has looked
@@ -92,22 +96,22 @@ func (m *Conversation) stopSearch() {
 func (s searchState) scanCmd(to addr, log *reducer.Log, from, end int) tea.Cmd {
 	ctx, match, gen, chunk := s.ctx, s.match, s.gen, s.chunk
 	return func() tea.Msg {
-		next, matches, ok := scanEvents(ctx, log, match, from, end, chunk)
-		return searchProgressMsg{addr: to, gen: gen, from: from, next: next, end: end, matches: matches, cancelled: !ok}
+		next, matches, details, ok := scanEvents(ctx, log, match, from, end, chunk)
+		return searchProgressMsg{addr: to, gen: gen, from: from, next: next, end: end, matches: matches, details: details, cancelled: !ok}
 	}
 }
 
 // scanEvents returns the indices in [from, end) whose summary or raw JSON
-// holds the query, stopping after a chunk's worth of text or chunk events:
-// next is the first index not looked at. ok is false when ctx was
-// cancelled.
-func scanEvents(ctx context.Context, log *reducer.Log, match *matcher, from, end, chunk int) (next int, matches []int, ok bool) {
+// holds the query, and of those the ones whose summary does not (details),
+// stopping after a chunk's worth of text or chunk events: next is the
+// first index not looked at. ok is false when ctx was cancelled.
+func scanEvents(ctx context.Context, log *reducer.Log, match *matcher, from, end, chunk int) (next int, matches, details []int, ok bool) {
 	read, sinceCheck := 0, 0
 	i := from
 	for ; i < end && i-from < max(chunk, 1) && read < searchChunkBytes; i++ {
 		if sinceCheck >= cancelCheckBytes || (i-from)%256 == 0 {
 			if ctx.Err() != nil {
-				return i, matches, false
+				return i, matches, details, false
 			}
 			sinceCheck = 0
 		}
@@ -115,11 +119,14 @@ func scanEvents(ctx context.Context, log *reducer.Log, match *matcher, from, end
 		size := len(ev.Summary) + len(ev.Raw)
 		read += size
 		sinceCheck += size
-		if match.matchString(ev.Summary) || matchLarge(ctx, match, ev.Raw) {
+		if match.matchString(ev.Summary) {
 			matches = append(matches, i)
+		} else if matchLarge(ctx, match, ev.Raw) {
+			matches = append(matches, i)
+			details = append(details, i)
 		}
 	}
-	return i, matches, ctx.Err() == nil
+	return i, matches, details, ctx.Err() == nil
 }
 
 // matchLarge matches raw JSON, a slice of cancelCheckBytes at a time when
@@ -150,6 +157,7 @@ func (m *Conversation) searchProgress(msg searchProgressMsg) tea.Cmd {
 	}
 	if len(msg.matches) > 0 {
 		s.matches = append(slices.Clip(s.matches), msg.matches...)
+		s.details = append(slices.Clip(s.details), msg.details...)
 	}
 	s.scanned = msg.next
 	if msg.next < msg.end {
@@ -199,9 +207,10 @@ func (m *Conversation) searchNew() tea.Cmd {
 		return s.scanCmd(m.addr(), m.log, s.scanned, n)
 	}
 	for s.scanned < n {
-		next, more, _ := scanEvents(context.Background(), m.log, s.match, s.scanned, n, s.chunk)
+		next, more, details, _ := scanEvents(context.Background(), m.log, s.match, s.scanned, n, s.chunk)
 		if len(more) > 0 {
 			s.matches = append(slices.Clip(s.matches), more...)
+			s.details = append(slices.Clip(s.details), details...)
 		}
 		s.scanned = next
 	}

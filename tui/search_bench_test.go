@@ -57,7 +57,7 @@ func searchAll(log *reducer.Log, query string) int {
 	match := newMatcher(query)
 	total := 0
 	for from := 0; from < log.Len(); {
-		next, matches, _ := scanEvents(context.Background(), log, match, from, log.Len(), searchChunkEvents)
+		next, matches, _, _ := scanEvents(context.Background(), log, match, from, log.Len(), searchChunkEvents)
 		total += len(matches)
 		from = next
 	}

@@ -139,8 +139,7 @@ func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 		case promptExportPath:
 			return m.startExport(p.format, p.in.Value())
 		case promptNarrow:
-			m.setNarrowing(p.in.Value())
-			return nil
+			return m.setNarrowing(p.in.Value())
 		case promptGuards:
 			return m.setGuards(p.in.Value())
 		case promptForkTitle, promptForkMessage:

@@ -21,6 +21,11 @@ type CloudOptions struct {
 	// Client is given to each sandbox's agent-server client (TLS settings,
 	// tests); nil uses the default.
 	Client agentserver.Option
+	// MaxStreams is the most conversations streamed live at once
+	// (DefaultMaxStreams when 0); StreamAll streams each running one
+	// once, settled or not, as for a server.
+	MaxStreams int
+	StreamAll  bool
 }
 
 // CloudSource is every conversation of an OpenHands Cloud account.
@@ -35,14 +40,20 @@ type CloudSource struct {
 }
 
 // Cloud watches every conversation of the account sess reaches: the
-// account's listing is asked at an interval (every page); a conversation
-// whose sandbox runs is streamed live from the sandbox's agent-server, as
-// `ohwatch cloud --conversation` does, and one whose sandbox is paused is
+// account's listing is asked at an interval (every page). A conversation
+// whose sandbox runs is chosen for a live stream from the sandbox's
+// agent-server (as `ohwatch cloud --conversation` watches it) by the rule
+// of a server's: what can change, the most urgent first, at most
+// MaxStreams at once; the rest are shown from the listing (PhaseListed)
+// and streamed once their listing changes. One whose sandbox is paused is
 // shown from the events Cloud stored, without resuming the sandbox
 // (Meta.Paused). If it runs again later, its live stream starts where the
 // stored events ended. The source never starts, resumes or deletes a
 // sandbox.
 func Cloud(sess *cloud.Session, opts CloudOptions) *CloudSource {
+	if opts.MaxStreams <= 0 {
+		opts.MaxStreams = DefaultMaxStreams
+	}
 	return &CloudSource{sess: sess, opts: opts, listed: map[string]cloud.Conversation{}, readers: make(chan struct{}, DefaultReaders*2)}
 }
 
@@ -62,13 +73,12 @@ func (s *CloudSource) Conversation(id string) (cloud.Conversation, bool) {
 	return c, ok
 }
 
-// cloudConv is what the source remembers of one conversation: its listing
-// and, while it is shown from stored events, their ids, so the live stream
-// that may follow does not deliver them twice.
-type cloudConv struct {
-	meta   *model.ConversationMeta
-	live   bool
-	stored chan []string // the stored events' ids, once read; nil when none were read
+// storedRead is the reading of a conversation's stored events: once done
+// is closed, ids are theirs, so the live stream that may follow does not
+// deliver them twice.
+type storedRead struct {
+	done chan struct{}
+	ids  []string
 }
 
 // Run implements Source.
@@ -76,7 +86,17 @@ func (s *CloudSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	self := sourceRef(s)
-	convs := map[string]*cloudConv{}
+	// Owned by the polling goroutine, as the scheduler is.
+	stored := map[string]*storedRead{}
+	streamed := map[string]bool{}
+	sch := &scheduler{ctx: ctx, self: self, emit: emit, wg: &wg, convs: map[string]*serverConv{}, parents: map[string]string{},
+		maxStreams: s.opts.MaxStreams, streamAll: s.opts.StreamAll,
+		watch: func(ref model.ConversationRef) streamFunc {
+			streamed[ref.ID] = true
+			lc, _ := s.Conversation(ref.ID)
+			read := stored[ref.ID]
+			return func(ctx context.Context, send func(model.Batch)) { s.watch(ctx, lc, read, send) }
+		}}
 	p := newPoller(s.opts.Interval, s.opts.MaxBackoff, cloudCode)
 	p.run(ctx, func(ctx context.Context) error {
 		list, err := s.sess.Conversations(ctx)
@@ -88,60 +108,67 @@ func (s *CloudSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 			s.listed[lc.ID] = lc
 		}
 		s.mu.Unlock()
+		sch.poll++
 		// The listing's changes travel together, before any stream starts.
 		var changed []model.FleetUpdate
-		for _, lc := range list {
-			c := convs[lc.ID]
-			if c == nil {
-				c = &cloudConv{}
-				convs[lc.ID] = c
+		for i := range list {
+			lc := &list[i]
+			c, known := sch.convs[lc.ID]
+			if !known {
+				c = &serverConv{ref: model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: lc.ID}}
+				sch.convs[lc.ID] = c
+				sch.order = append(sch.order, c)
 			}
-			if meta := cloudMeta(&lc); !sameListing(c.meta, meta) {
-				c.meta = meta
-				changed = append(changed, model.FleetUpdate{Ref: model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: lc.ID}, Meta: meta})
+			c.offline = !lc.Running()
+			meta := cloudMeta(lc)
+			if known && sameListing(c.meta, meta) {
+				continue
 			}
+			c.meta = meta
+			if known || sch.poll > 1 {
+				c.changed = sch.poll
+			}
+			u := model.FleetUpdate{Ref: c.ref, Meta: meta}
+			if !c.offline && c.stream == nil && sch.urgency(c) == 0 {
+				u.Batch.Conn = &model.ConnState{Phase: model.PhaseListed}
+			}
+			changed = append(changed, u)
 		}
 		emit(changed...)
 		for _, lc := range list {
-			ref := model.ConversationRef{Source: self.Source, Kind: self.Kind, ID: lc.ID}
-			c := convs[lc.ID]
-			switch {
-			case c.live:
-			case lc.Running():
-				c.live = true
-				stored := c.stored
-				wg.Add(1)
-				go func() { defer wg.Done(); s.watch(ctx, ref, lc, stored, emit) }()
-			case c.stored == nil:
-				c.stored = make(chan []string, 1)
-				wg.Add(1)
-				go func() { defer wg.Done(); s.readStored(ctx, ref, c.stored, emit) }()
+			if lc.Running() || stored[lc.ID] != nil || streamed[lc.ID] {
+				continue
 			}
+			read := &storedRead{done: make(chan struct{})}
+			stored[lc.ID] = read
+			ref := sch.convs[lc.ID].ref
+			wg.Add(1)
+			go func() { defer wg.Done(); s.readStored(ctx, ref, read, emit) }()
 		}
+		sch.schedule(true)
 		return nil
 	}, func(cs model.ConnState) { emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Conn: &cs}}) })
 }
 
 // readStored hands on the events Cloud stored for a conversation whose
-// sandbox does not run, and passes their ids on for a live stream that may
+// sandbox does not run, and keeps their ids for a live stream that may
 // follow.
-func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef, ids chan<- []string, emit func(...model.FleetUpdate)) {
+func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef, read *storedRead, emit func(...model.FleetUpdate)) {
+	defer close(read.done)
 	// A few at a time: an account of thousands of paused conversations
 	// must not open thousands of requests at once.
 	select {
 	case s.readers <- struct{}{}:
 		defer func() { <-s.readers }()
 	case <-ctx.Done():
-		ids <- nil
 		return
 	}
-	var seen []string
 	loaded := 0
 	emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseConnecting}}})
 	err := s.sess.StoredEvents(ctx, ref.ID, func(evs []model.Event) error {
 		for _, ev := range evs {
 			if ev.ID != "" {
-				seen = append(seen, ev.ID)
+				read.ids = append(read.ids, ev.ID)
 			}
 		}
 		loaded += len(evs)
@@ -153,18 +180,17 @@ func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef,
 		done.Reason = model.SanitizeLine(s.sess.Redact(err.Error()))
 	}
 	emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &done}})
-	ids <- seen
 }
 
 // watch streams a running conversation from its sandbox's agent-server.
-// When its stored events were shown first, it waits for their ids and
-// delivers only what they did not hold.
-func (s *CloudSource) watch(ctx context.Context, ref model.ConversationRef, lc cloud.Conversation, stored <-chan []string, emit func(...model.FleetUpdate)) {
+// When its stored events were shown first, it waits for their reading to
+// end and delivers only what they did not hold.
+func (s *CloudSource) watch(ctx context.Context, lc cloud.Conversation, read *storedRead, send func(model.Batch)) {
 	opts := s.opts.Watch
-	if stored != nil {
+	if read != nil {
 		select {
-		case ids := <-stored:
-			opts.Seen = append(append([]string(nil), opts.Seen...), ids...)
+		case <-read.done:
+			opts.Seen = append(append([]string(nil), opts.Seen...), read.ids...)
 		case <-ctx.Done():
 			return
 		}
@@ -172,7 +198,7 @@ func (s *CloudSource) watch(ctx context.Context, ref model.ConversationRef, lc c
 	target, err := s.sess.Live(ctx, lc)
 	if err != nil {
 		if ctx.Err() == nil {
-			emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLost, Final: true, Code: cloudCode(err), Reason: model.SanitizeLine(err.Error())}}})
+			send(model.Batch{Conn: &model.ConnState{Phase: model.PhaseLost, Final: true, Code: cloudCode(err), Reason: model.SanitizeLine(err.Error())}})
 		}
 		return
 	}
@@ -182,10 +208,12 @@ func (s *CloudSource) watch(ctx context.Context, ref model.ConversationRef, lc c
 	}
 	c, err := agentserver.New(target.AgentServerURL, target.SessionKey, copts...)
 	if err != nil {
-		emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLost, Final: true, Code: agentserver.CodeConnect, Reason: model.SanitizeLine(s.sess.Redact(err.Error()))}}})
+		send(model.Batch{Conn: &model.ConnState{Phase: model.PhaseLost, Final: true, Code: agentserver.CodeConnect, Reason: model.SanitizeLine(s.sess.Redact(err.Error()))}})
 		return
 	}
-	forward(ref, c.Watch(ctx, target.ConversationID, opts), emit)
+	for b := range c.Watch(ctx, target.ConversationID, opts) {
+		send(b)
+	}
 }
 
 // cloudMeta is the listing of a Cloud conversation.

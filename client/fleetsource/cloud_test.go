@@ -2,15 +2,19 @@ package fleetsource
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"ohwatch/client/cloud"
 	"ohwatch/internal/testevents"
+	"ohwatch/model"
 )
 
 // fakeCloud is the part of the Cloud app server a fleet reads: the
@@ -112,6 +116,17 @@ func (f *fakeCloud) resume(id, agentURL, key string) {
 	}
 }
 
+// set changes one field of a listed conversation.
+func (f *fakeCloud) set(id, field string, value any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.list {
+		if c["id"] == id {
+			c[field] = value
+		}
+	}
+}
+
 func cloudSession(t *testing.T, f *fakeCloud) *cloud.Session {
 	s, err := cloud.New(cloud.Config{APIKey: cloudKey, BaseURL: f.srv.URL})
 	if err != nil {
@@ -138,7 +153,8 @@ func TestCloudSourceRunningAndPaused(t *testing.T) {
 	}
 	f.add(paused, "paused one", "", "")
 
-	v, _ := watchFleet(t, Cloud(cloudSession(t, f), CloudOptions{Interval: fastServer.Interval, MaxBackoff: fastServer.MaxBackoff, Watch: fastWatch}))
+	// Streams enough for every one: the cap is the next test's.
+	v, _ := watchFleet(t, Cloud(cloudSession(t, f), CloudOptions{Interval: fastServer.Interval, MaxBackoff: fastServer.MaxBackoff, Watch: fastWatch, MaxStreams: 200}))
 	v.waitFor(t, "every running conversation and the stored one", func(v *fleetView) bool {
 		for id, rec := range recs {
 			if !hasAll(v.conv(id), rec) {
@@ -174,4 +190,77 @@ func TestCloudSourceRunningAndPaused(t *testing.T) {
 	if c := v.conv(paused); len(c.metas) < 2 || c.metas[len(c.metas)-1].Paused {
 		t.Errorf("the resumed one's listing still says paused: %+v", c.metas)
 	}
+}
+
+// TestCloudSourceStreamsAtMostMaxStreams lists 10 conversations whose
+// sandboxes run (2 finished, 6 running, 2 waiting for confirmation) with
+// at most 3 streams: the 2 waiting ones and the most recently updated
+// running one are streamed, never more than 3 sockets at once; the
+// finished ones rest on their listing with no socket. A finished one that
+// runs again, updated last, is streamed and displaces the older run.
+func TestCloudSourceStreamsAtMostMaxStreams(t *testing.T) {
+	h := newHostile(t)
+	f := newFakeCloud(t)
+	base := time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)
+	for i := range 10 {
+		status := model.StatusRunning
+		switch {
+		case i < 2:
+			status = model.StatusFinished
+		case i >= 8:
+			status = model.StatusWaitingForConfirmation
+		}
+		id := hexID(i)
+		h.serveConversation(id)
+		f.add(id, fmt.Sprint("run ", i), h.srv.URL, "sandbox-key")
+		f.set(id, "execution_status", status)
+		f.set(id, "updated_at", base.Add(-time.Duration(i)*time.Minute).Format(time.RFC3339))
+	}
+	v, _ := watchFleet(t, Cloud(cloudSession(t, f), CloudOptions{Interval: fastServer.Interval, MaxBackoff: fastServer.MaxBackoff, Watch: fastWatch, MaxStreams: 3}))
+	want := []string{hexID(2), hexID(8), hexID(9)}
+	v.waitFor(t, "the 3 most urgent streamed and live", func(v *fleetView) bool {
+		for _, id := range want {
+			if lastConn(v.conv(id)).Phase != model.PhaseLive {
+				return false
+			}
+		}
+		return v.conversations() == 10
+	})
+	// Several listings later, nothing else was streamed.
+	listings := func() int {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		n := 0
+		for _, r := range f.requests {
+			if r == "GET /api/v1/app-conversations/search" {
+				n++
+			}
+		}
+		return n
+	}
+	seen := listings()
+	v.waitFor(t, "three more listings", func(*fleetView) bool { return listings() >= seen+3 })
+	h.state(func(h *hostile) {
+		if h.peak > 3 {
+			t.Errorf("%d sockets open at once, want at most 3", h.peak)
+		}
+		for id := range h.streamed {
+			if !slices.Contains(want, id) {
+				t.Errorf("%s was streamed; only %v should be", id, want)
+			}
+		}
+	})
+	v.mu.Lock()
+	for i := range 2 {
+		if c := v.conv(hexID(i)); lastConn(c).Phase != model.PhaseListed || len(c.ids) > 0 {
+			t.Errorf("finished %s: conn %+v, %d events; want its listing alone", hexID(i), lastConn(c), len(c.ids))
+		}
+	}
+	v.mu.Unlock()
+	// A finished one runs again, updated last.
+	f.set(hexID(0), "execution_status", model.StatusRunning)
+	f.set(hexID(0), "updated_at", base.Add(time.Hour).Format(time.RFC3339))
+	v.waitFor(t, "the one that runs again streamed, the older run displaced", func(v *fleetView) bool {
+		return lastConn(v.conv(hexID(0))).Phase == model.PhaseLive && lastConn(v.conv(hexID(2))).Phase == model.PhaseListed
+	})
 }

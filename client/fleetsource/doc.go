@@ -1,10 +1,11 @@
 // Package fleetsource watches many conversations at once, from any mix of
 // places: a local conversations root (every conversation directory, new
 // ones noticed, growing ones followed), an agent-server (every
-// conversation it hosts, listed by polling its search and each streamed
-// live), and an OpenHands Cloud account (every conversation; a running one
-// streamed from its sandbox's agent-server, a paused one read from the
-// events Cloud stored, without resuming it).
+// conversation it hosts, listed by polling its search; those that can
+// change streamed live, the most urgent first, at most MaxStreams at
+// once), and an OpenHands Cloud account (every conversation; a running one
+// streamed from its sandbox's agent-server by the same rule, a paused one
+// read from the events Cloud stored, without resuming it).
 //
 // Watch merges every source into one stream of []model.FleetUpdate, about
 // one slice per frame for the whole fleet, never one send per event. A

@@ -81,6 +81,9 @@ type serverConv struct {
 	// once a stream of it went live or gave up (StreamAll needs no more).
 	stream   *stream
 	streamed bool
+	// offline is set for a Cloud conversation whose sandbox does not run:
+	// there is nothing to stream.
+	offline bool
 }
 
 // stream is one conversation's live watch. mu orders its updates with
@@ -124,8 +127,16 @@ func (st *stream) emit(ref model.ConversationRef, b model.Batch, emit func(...mo
 func (s *server) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	sch := &scheduler{ctx: ctx, s: s, emit: emit, wg: &wg, convs: map[string]*serverConv{}, parents: map[string]string{}}
 	self := sourceRef(s)
+	sch := &scheduler{ctx: ctx, self: self, emit: emit, wg: &wg, convs: map[string]*serverConv{}, parents: map[string]string{},
+		maxStreams: s.opts.MaxStreams, streamAll: s.opts.StreamAll,
+		watch: func(ref model.ConversationRef) streamFunc {
+			return func(ctx context.Context, send func(model.Batch)) {
+				for b := range s.c.Watch(ctx, ref.ID, s.opts.Watch) {
+					send(b)
+				}
+			}
+		}}
 	warned := ""
 	p := newPoller(s.opts.Interval, s.opts.MaxBackoff, agentserverCode)
 	p.run(ctx, func(ctx context.Context) error {
@@ -166,12 +177,19 @@ func listingWarning(l agentserver.Listing, maxListed int) string {
 	return w
 }
 
-// scheduler decides which of a server's conversations stream live. It is
-// owned by the source's polling goroutine.
+// scheduler decides which of a source's conversations stream live (an
+// agent-server's, or Cloud's whose sandboxes run). It is owned by the
+// source's polling goroutine.
 type scheduler struct {
-	ctx   context.Context
-	s     *server
-	emit  func(...model.FleetUpdate)
+	ctx  context.Context
+	self model.ConversationRef
+	emit func(...model.FleetUpdate)
+	// maxStreams and streamAll are the source's MaxStreams and StreamAll.
+	maxStreams int
+	streamAll  bool
+	// watch is how a conversation is streamed, asked in the polling
+	// goroutine as its stream starts.
+	watch func(ref model.ConversationRef) streamFunc
 	wg    *sync.WaitGroup
 	poll  int
 	convs map[string]*serverConv
@@ -181,11 +199,15 @@ type scheduler struct {
 	parents map[string]string
 }
 
+// streamFunc streams one conversation, handing each batch to send, until
+// its watch ends or ctx does.
+type streamFunc func(ctx context.Context, send func(model.Batch))
+
 // page folds one page of the listing: each conversation new or changed is
 // handed on at once, the page's updates together, and the streams are
 // started for what now needs one, so rows show page by page.
 func (sch *scheduler) page(infos []*agentserver.ConversationInfo) {
-	self := sourceRef(sch.s)
+	self := sch.self
 	var changed []model.FleetUpdate
 	// A conversation that delegated others may come on a later page than
 	// they do (newest first): those already shown learn their parent now.
@@ -227,16 +249,19 @@ func (sch *scheduler) page(infos []*agentserver.ConversationInfo) {
 }
 
 // urgency ranks a conversation's claim to a live stream: 0 for none
-// (settled and unchanged), then a listing that just changed, a run, a
+// (settled and unchanged, or offline), then a listing that just changed, a run, a
 // status not known, and a wait for confirmation, which needs a person.
 func (sch *scheduler) urgency(c *serverConv) int {
+	if c.offline {
+		return 0
+	}
 	switch c.meta.Status {
 	case model.StatusWaitingForConfirmation:
 		return 4
 	case model.StatusRunning:
 		return 3
 	case model.StatusFinished, model.StatusError, model.StatusStuck, model.StatusIdle, model.StatusPaused:
-		if c.changed == sch.poll && c.changed > 0 || sch.s.opts.StreamAll && !c.streamed {
+		if c.changed == sch.poll && c.changed > 0 || sch.streamAll && !c.streamed {
 			return 1
 		}
 		return 0
@@ -271,7 +296,7 @@ func (sch *scheduler) schedule(settle bool) {
 	sortByUrgency(want, sch.urgency)
 	keep := map[*serverConv]bool{}
 	for i, c := range want {
-		if i >= sch.s.opts.MaxStreams {
+		if i >= sch.maxStreams {
 			break
 		}
 		keep[c] = true
@@ -290,7 +315,7 @@ func (sch *scheduler) schedule(settle bool) {
 		}
 	}
 	for _, c := range want {
-		if running >= sch.s.opts.MaxStreams {
+		if running >= sch.maxStreams {
 			return
 		}
 		if keep[c] && c.stream == nil {
@@ -306,14 +331,13 @@ func (sch *scheduler) start(c *serverConv) {
 	st := &stream{cancel: cancel, done: make(chan struct{})}
 	c.stream = st
 	ref := c.ref
+	watch := sch.watch(ref)
 	sch.wg.Add(1)
 	go func() {
 		defer sch.wg.Done()
 		defer close(st.done)
 		defer cancel()
-		for b := range sch.s.c.Watch(ctx, ref.ID, sch.s.opts.Watch) {
-			st.emit(ref, b, sch.emit)
-		}
+		watch(ctx, func(b model.Batch) { st.emit(ref, b, sch.emit) })
 	}()
 }
 
@@ -340,14 +364,6 @@ func sortByUrgency(cs []*serverConv, urgency func(*serverConv) int) {
 		}
 		return b.meta.UpdatedAt.Compare(a.meta.UpdatedAt)
 	})
-}
-
-// forward hands a conversation's batches on as updates until its feed
-// closes.
-func forward(ref model.ConversationRef, feed <-chan model.Batch, emit func(...model.FleetUpdate)) {
-	for b := range feed {
-		emit(model.FleetUpdate{Ref: ref, Batch: b})
-	}
 }
 
 // serverMeta is the listing of a conversation from the server's search.
