@@ -61,6 +61,15 @@ func (f *Fleet) columns() []fleetColumn {
 // less the heading, the column names and the footer.
 func (f *Fleet) bodyHeight() int { return max(f.height-2-len(f.footerLines(1)), 1) }
 
+// titleWidth is the title column's width: what the other columns leave.
+func (f *Fleet) titleWidth(cols []fleetColumn) int {
+	titleW := max(f.width, 1) - fleetMarkWidth
+	for _, c := range cols {
+		titleW -= c.width + 1
+	}
+	return max(titleW, 8)
+}
+
 // View draws the table, exactly width×height cells.
 func (f *Fleet) View() string {
 	w, h := max(f.width, 1), max(f.height, 1)
@@ -68,11 +77,7 @@ func (f *Fleet) View() string {
 		return fit(f.helpView(w, h), w, h)
 	}
 	cols := f.columns()
-	titleW := w - fleetMarkWidth
-	for _, c := range cols {
-		titleW -= c.width + 1
-	}
-	titleW = max(titleW, 8)
+	titleW := f.titleWidth(cols)
 	lines := []string{fitLine(f.heading(), w), fitLine(f.styles.PaneTitle.Render(f.columnNames(cols, titleW)), w)}
 	body := f.bodyLines(cols, titleW, w)
 	lines = append(lines, body...)
