@@ -132,7 +132,7 @@ func (f *Fleet) heading() string {
 		if src.Conn.Phase == model.PhaseLost {
 			style = s.Error
 		}
-		head += sep + style.Render(src.Label()+": "+fleet.ConnText(fleet.Row{Conn: src.Conn, ConnKnown: true}))
+		head += sep + style.Render(src.Label()+": "+src.Status())
 	}
 	order := "↑"
 	if f.query.Desc {
