@@ -269,7 +269,7 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 	// in its colour on the selection's background where the profile has
 	// one (reverse video, below 256 colours, would turn it inside out).
 	keepStatus := selected && s.Profile >= colorprofile.ANSI256
-	cells := []string{pad(truncate(title, titleW), titleW, false)}
+	cells := []string{pad(f.fitTitle(title, r, titleW), titleW, false)}
 	for _, c := range cols {
 		text := pad(truncate(f.cellText(r, c.col), c.width), c.width, c.col.Numeric())
 		switch {
@@ -390,7 +390,7 @@ func (f *Fleet) footer(w int) string {
 }
 
 // fleetColumnsHelp says what each column of the table holds.
-const fleetColumnsHelp = "columns: STATUS the run's status (✓ final, ? may change) · " +
+const fleetColumnsHelp = "columns: TITLE (a title runs share adds the start and id) · STATUS the run's status (✓ final, ? may change) · " +
 	"STEPS LLM steps since the last user message / in the whole conversation · COST in dollars · " +
 	"TOKENS prompt+completion · CALLS LLM calls · PEND actions waiting for your confirmation · " +
 	"ERR errors · LAST the newest event's time · IDLE how long nothing came (- once the run ended) · " +
@@ -414,7 +414,8 @@ func (f *Fleet) helpView(w, h int) string {
 	}
 	lines = append(lines, hm.FullHelpView(row), "")
 	about := "needs you: ! marks a conversation that waits for confirmation, ended in an error or stuck, " +
-		"or finished since you last looked; space marks it seen, enter opens it, esc in it comes back here."
+		"or finished since you last looked; space marks it seen, enter opens it, esc in it comes back here. " +
+		"Mouse: the wheel moves, a click selects, a click on the selected row opens it, a click on a column name sorts."
 	if len(f.opts.Guards) > 0 {
 		about += " " + fleetGuardMark + " marks a run a --guard stopped."
 	}
