@@ -15,7 +15,7 @@ import (
 
 // TestFleetRootThatDoesNotExist: a local root that does not exist (a
 // HOME with no ~/.openhands) is said so in the heading, as ls says it,
-// not "reconnect #0". The real local source reports it; the golden names
+// not "reconnect #0", and in the empty table, whole at 80 columns too. The real local source reports it; the golden names
 // the root as a person's would be named.
 func TestFleetRootThatDoesNotExist(t *testing.T) {
 	t.Parallel()
@@ -49,6 +49,10 @@ func TestFleetRootThatDoesNotExist(t *testing.T) {
 		feedFleet(f, []model.FleetUpdate{u})
 		out := f.View()
 		assertScreenShape(t, out, size[0], size[1])
+		// The heading may cut it at 80 columns: the empty table says it whole.
+		if !strings.Contains(out, "\n     does not exist (listed once created)") {
+			t.Errorf("%dx%d: the empty table does not say why:\n%s", size[0], size[1], out)
+		}
 		t.Run(strings.Join([]string{itoa(size[0]), itoa(size[1])}, "x"), func(t *testing.T) { golden.RequireEqual(t, out) })
 	}
 }

@@ -196,7 +196,17 @@ func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
 		case f.feedDone:
 			msg = "no conversations"
 		}
-		return []string{fitLine(s.Muted.Render("   "+msg), w)}
+		out := []string{fitLine(s.Muted.Render("   "+msg), w)}
+		if f.fleet.Len() == 0 {
+			// Nothing to list: say why, whole, where the heading may cut
+			// it (a root that does not exist, a server down).
+			for _, src := range f.fleet.Sources() {
+				if src.Troubled() {
+					out = append(out, "", fitLine(s.Warn.Render("   "+src.Label()+":"), w), fitLine(s.Warn.Render("     "+src.Status()), w))
+				}
+			}
+		}
+		return out
 	}
 	var out []string
 	// Start at the first row the window can show: each row is a line,
