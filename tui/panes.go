@@ -138,9 +138,26 @@ var sgrSeq = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 // line's own indent, so a wrapped line reads as one. A style open at the
 // end of a row is closed there and opened again on the next, so it never
 // spills into the next column of the screen.
+//
+// A value and its unit or label ("write 107k", "69 calls") are glued by
+// glue's non-breaking spaces: a row breaks between them, never inside one,
+// and the glue is drawn as a plain space.
 func wrapPaneLines(lines []string, width int) []string {
-	return wrapRows(lines, width, hangingIndent)
+	out := wrapRows(lines, width, hangingIndent)
+	for i, row := range out {
+		if strings.Contains(row, nbsp) {
+			out[i] = strings.ReplaceAll(row, nbsp, " ")
+		}
+	}
+	return out
 }
+
+// nbsp glues the words of a side pane's figure (glue).
+const nbsp = "\u00a0"
+
+// glue joins words that a side pane's row must not split: a figure and
+// its label or unit.
+func glue(words ...string) string { return strings.Join(words, nbsp) }
 
 // wrapRows wraps styled lines to width cells; indentOf says where the rows
 // after a line's first start, from its plain text.
