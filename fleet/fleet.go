@@ -17,11 +17,13 @@ type Fleet struct {
 	// sources are the sources that reported about themselves.
 	sources  []*SourceState
 	sourceAt map[sourceKey]*SourceState
+	// titles counts the conversations under each title (SameTitle).
+	titles map[string]int
 }
 
 // New returns an empty fleet.
 func New() *Fleet {
-	return &Fleet{entries: make(map[model.ConversationRef]*entry)}
+	return &Fleet{entries: make(map[model.ConversationRef]*entry), titles: map[string]int{}}
 }
 
 // entry is one conversation: what its row and its attention mark are made
@@ -46,6 +48,9 @@ type entry struct {
 	listedReported bool
 
 	lastEvent time.Time // the latest event time seen
+	// firstEvent is the earliest event time seen: when the run started,
+	// as far as its events say.
+	firstEvent time.Time
 	// liveAt is when the latest new event arrived once the history was
 	// in (ApplyAt's clock; zero with Apply): a served or replayed run
 	// carries its recorded times, yet it is active now.
@@ -124,6 +129,7 @@ func (f *Fleet) ApplyAt(ups []model.FleetUpdate, at time.Time) []Change {
 		attn    Attention
 		isNew   bool
 		settled bool
+		title   string
 	}
 	var touched []*entry
 	was := map[*entry]before{}
@@ -139,7 +145,7 @@ func (f *Fleet) ApplyAt(ups []model.FleetUpdate, at time.Time) []Change {
 			e = f.add(u.Ref)
 		}
 		if _, seen := was[e]; !seen {
-			was[e] = before{verdict: e.verdict, attn: e.attention(), isNew: isNew, settled: e.settled}
+			was[e] = before{verdict: e.verdict, attn: e.attention(), isNew: isNew, settled: e.settled, title: e.title()}
 			touched = append(touched, e)
 		}
 		settled := e.settled
@@ -150,7 +156,12 @@ func (f *Fleet) ApplyAt(ups []model.FleetUpdate, at time.Time) []Change {
 	var out []Change
 	for _, e := range touched {
 		b := was[e]
-		c := Change{Ref: e.ref, Title: e.title(), New: b.isNew, From: b.verdict, To: e.verdict}
+		title := e.title()
+		if b.isNew || title != b.title {
+			f.countTitle(b.title, -1, b.isNew)
+			f.countTitle(title, 1, false)
+		}
+		c := Change{Ref: e.ref, Title: title, New: b.isNew, From: b.verdict, To: e.verdict}
 		if a := e.attention(); a != NoAttention && a != b.attn && b.settled {
 			c.Raised = a
 		}
@@ -159,6 +170,21 @@ func (f *Fleet) ApplyAt(ups []model.FleetUpdate, at time.Time) []Change {
 		}
 	}
 	return out
+}
+
+// SameTitle is the number of conversations titled title: more than one
+// when a run was started again (`serve --loop`, a retried task), whose
+// rows a reader must tell apart by more than their title.
+func (f *Fleet) SameTitle(title string) int { return f.titles[title] }
+
+// countTitle adds n to the count of title; a new conversation had none.
+func (f *Fleet) countTitle(title string, n int, isNew bool) {
+	if isNew {
+		return
+	}
+	if f.titles[title] += n; f.titles[title] <= 0 {
+		delete(f.titles, title)
+	}
 }
 
 func (f *Fleet) add(ref model.ConversationRef) *entry {
@@ -227,6 +253,9 @@ func (e *entry) apply(u *model.FleetUpdate) (added int) {
 		e.state = reducer.Apply(e.state, ev)
 		if ev.Time.After(e.lastEvent) {
 			e.lastEvent = ev.Time
+		}
+		if !ev.Time.IsZero() && (e.firstEvent.IsZero() || ev.Time.Before(e.firstEvent)) {
+			e.firstEvent = ev.Time
 		}
 		if e.firstUser == "" && ev.Source == "user" {
 			if _, ok := ev.Body.(*model.Message); ok && ev.Summary != "" {

@@ -105,6 +105,9 @@ type Row struct {
 	Loading  bool
 	Progress model.Progress
 	Attn     Attention
+	// Started is when the run started: the listing's creation time, else
+	// its earliest event's; zero when neither is known.
+	Started time.Time
 	// Depth is the row's depth under its parent in a listing (Rows sets
 	// it: 0 at the top level).
 	Depth int
@@ -147,6 +150,10 @@ func (e *entry) row() Row {
 		Progress:        e.progress,
 		Attn:            e.attention(),
 		seq:             e.seq,
+	}
+	r.Started = e.meta.CreatedAt
+	if r.Started.IsZero() {
+		r.Started = e.firstEvent
 	}
 	for _, t := range []time.Time{e.meta.UpdatedAt, e.liveAt} {
 		if t.After(r.LastActivity) {

@@ -25,6 +25,17 @@ func (s SourceState) Label() string {
 	return SourceLabel(model.ConversationRef{Source: s.Source, Kind: s.Kind})
 }
 
+// Status is the state of the source's listing in a few words: the
+// source's reason while it retries without counting attempts (a local
+// root that does not exist: "does not exist (listed once created)"),
+// else as ConnText words a row's ("reconnect #3", "lost").
+func (s SourceState) Status() string {
+	if s.Conn.Phase == model.PhaseReconnecting && s.Conn.Attempt == 0 && s.Conn.Reason != "" {
+		return s.Conn.Reason
+	}
+	return ConnText(Row{Conn: s.Conn, ConnKnown: true})
+}
+
 // Troubled reports whether the source's listing is not live: it is being
 // retried, or was given up.
 func (s SourceState) Troubled() bool {

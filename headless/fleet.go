@@ -189,8 +189,9 @@ func (w *FleetWatch) sourceLines() []string {
 				Connection: s.Conn.Phase.String(), Reason: s.Conn.Reason, Final: s.Conn.Final}))
 			continue
 		}
-		line := "  -- source " + s.Label() + ": " + fleet.ConnText(fleet.Row{Conn: s.Conn, ConnKnown: true})
-		if s.Conn.Reason != "" {
+		status := s.Status()
+		line := "  -- source " + s.Label() + ": " + status
+		if s.Conn.Reason != "" && s.Conn.Reason != status {
 			line += " (" + s.Conn.Reason + ")"
 		}
 		lines = append(lines, line+"\n")

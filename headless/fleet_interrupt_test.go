@@ -129,3 +129,17 @@ func TestFleetUntilAllDoesNotWaitOnAListedIdleConversation(t *testing.T) {
 		t.Fatalf("result %s", last)
 	}
 }
+
+// TestFleetSourceMissingRootLine: a local root that does not exist is
+// said so, once, in the words of its source ("does not exist"), not as
+// "reconnect #0".
+func TestFleetSourceMissingRootLine(t *testing.T) {
+	w := NewFleetWatch(FleetOptions{})
+	const missing = "does not exist (listed once created)"
+	up := model.FleetUpdate{Ref: model.ConversationRef{Source: "/home/u/.openhands/conversations", Kind: model.SourceLocal},
+		Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Reason: missing}}}
+	lines, _, _ := w.Handle([]model.FleetUpdate{up})
+	if want := "  -- source /home/u/.openhands/conversations: " + missing + "\n"; len(lines) != 1 || lines[0] != want {
+		t.Fatalf("lines %q, want %q", lines, want)
+	}
+}

@@ -216,6 +216,11 @@ func sourceReporter(env *Env) func(model.FleetUpdate) {
 			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: listing again\n", model.SanitizeLine(u.Ref.Source))
 		case c.Phase == model.PhaseLost && c.Final:
 			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (given up: asking again would change nothing)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason))
+		case (c.Phase == model.PhaseReconnecting || c.Phase == model.PhaseLost) && c.RetryIn == 0:
+			// A source that looks again on its own clock (a local root
+			// that does not exist yet) has no retry to count down.
+			troubled[u.Ref.Source] = true
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason))
 		case c.Phase == model.PhaseReconnecting || c.Phase == model.PhaseLost:
 			troubled[u.Ref.Source] = true
 			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (retrying in %s)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason), c.RetryIn)

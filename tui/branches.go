@@ -89,6 +89,9 @@ func (m *Conversation) branchLabel(s theme.Styles) string {
 	}
 	g := s.Glyphs.MarkBranch
 	if !m.tree.branch.other || path.Tip() == m.log.Head() {
+		if at, ok := m.rejectedBranchPoint(); ok {
+			return s.Info.Render(g + " " + ordinal(at) + " rejected: the next step branches there")
+		}
 		return s.Info.Render(g + " HEAD's branch")
 	}
 	return s.Warn.Render(g + " not HEAD: branch to " + ordinal(path.Tip()))

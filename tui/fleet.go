@@ -277,6 +277,10 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		return f.showCompare(msg)
 	case tea.KeyPressMsg:
 		return f.key(msg)
+	case tea.MouseWheelMsg:
+		return f.handleWheel(msg)
+	case tea.MouseClickMsg:
+		return f.handleClick(msg)
 	case tea.PasteMsg:
 		if f.filtering {
 			f.filterInput(msg)

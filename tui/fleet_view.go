@@ -61,6 +61,15 @@ func (f *Fleet) columns() []fleetColumn {
 // less the heading, the column names and the footer.
 func (f *Fleet) bodyHeight() int { return max(f.height-2-len(f.footerLines(1)), 1) }
 
+// titleWidth is the title column's width: what the other columns leave.
+func (f *Fleet) titleWidth(cols []fleetColumn) int {
+	titleW := max(f.width, 1) - fleetMarkWidth
+	for _, c := range cols {
+		titleW -= c.width + 1
+	}
+	return max(titleW, 8)
+}
+
 // View draws the table, exactly width×height cells.
 func (f *Fleet) View() string {
 	w, h := max(f.width, 1), max(f.height, 1)
@@ -68,11 +77,7 @@ func (f *Fleet) View() string {
 		return f.cells.Block(f.helpView(w, h), w, h)
 	}
 	cols := f.columns()
-	titleW := w - fleetMarkWidth
-	for _, c := range cols {
-		titleW -= c.width + 1
-	}
-	titleW = max(titleW, 8)
+	titleW := f.titleWidth(cols)
 	lines := []string{f.cells.Fit(f.heading(), w), f.cells.Fit(f.styles.PaneTitle.Render(f.columnNames(cols, titleW)), w)}
 	body := f.bodyLines(cols, titleW, w)
 	lines = append(lines, body...)
@@ -127,7 +132,7 @@ func (f *Fleet) heading() string {
 		if src.Conn.Phase == model.PhaseLost {
 			style = s.Error
 		}
-		head += sep + style.Render(src.Label()+": "+fleet.ConnText(fleet.Row{Conn: src.Conn, ConnKnown: true}))
+		head += sep + style.Render(src.Label()+": "+src.Status())
 	}
 	order := "↑"
 	if f.query.Desc {
@@ -191,7 +196,17 @@ func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
 		case f.feedDone:
 			msg = "no conversations"
 		}
-		return []string{f.cells.Fit(s.Muted.Render("   "+msg), w)}
+		out := []string{f.cells.Fit(s.Muted.Render("   "+msg), w)}
+		if f.fleet.Len() == 0 {
+			// Nothing to list: say why, whole, where the heading may cut
+			// it (a root that does not exist, a server down).
+			for _, src := range f.fleet.Sources() {
+				if src.Troubled() {
+					out = append(out, "", f.cells.Fit(s.Warn.Render("   "+src.Label()+":"), w), f.cells.Fit(s.Warn.Render("     "+src.Status()), w))
+				}
+			}
+		}
+		return out
 	}
 	var out []string
 	// Start at the first row the window can show: each row is a line,
@@ -264,7 +279,7 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 	// in its colour on the selection's background where the profile has
 	// one (reverse video, below 256 colours, would turn it inside out).
 	keepStatus := selected && s.Profile >= colorprofile.ANSI256
-	cells := []string{f.cells.Pad(f.cells.Truncate(title, titleW, "…"), titleW, false)}
+	cells := []string{f.cells.Pad(f.fitTitle(title, r, titleW), titleW, false)}
 	for _, c := range cols {
 		text := f.cells.Pad(f.cells.Truncate(f.cellText(r, c.col), c.width, "…"), c.width, c.col.Numeric())
 		switch {
@@ -385,7 +400,7 @@ func (f *Fleet) footer(w int) string {
 }
 
 // fleetColumnsHelp says what each column of the table holds.
-const fleetColumnsHelp = "columns: STATUS the run's status (✓ final, ? may change) · " +
+const fleetColumnsHelp = "columns: TITLE (a title runs share adds the start and id) · STATUS the run's status (✓ final, ? may change) · " +
 	"STEPS LLM steps since the last user message / in the whole conversation · COST in dollars · " +
 	"TOKENS prompt+completion · CALLS LLM calls · PEND actions waiting for your confirmation · " +
 	"ERR errors · LAST the newest event's time · IDLE how long nothing came (- once the run ended) · " +
@@ -409,7 +424,8 @@ func (f *Fleet) helpView(w, h int) string {
 	}
 	lines = append(lines, hm.FullHelpView(row), "")
 	about := "needs you: ! marks a conversation that waits for confirmation, ended in an error or stuck, " +
-		"or finished since you last looked; space marks it seen, enter opens it, esc in it comes back here."
+		"or finished since you last looked; space marks it seen, enter opens it, esc in it comes back here. " +
+		"Mouse: the wheel moves, a click selects, a click on the selected row opens it, a click on a column name sorts."
 	if len(f.opts.Guards) > 0 {
 		about += " " + fleetGuardMark + " marks a run a --guard stopped."
 	}

@@ -39,6 +39,8 @@ type treeView struct {
 	unsupported string
 	// branch is which branch the list shows (branches.go).
 	branch branchView
+	// reject is the branch point a rejection made (branch_reject.go).
+	reject rejectBranch
 }
 
 // forkDoneMsg is sent when Branching.Fork finished, with the fork's view

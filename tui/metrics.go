@@ -21,7 +21,8 @@ type metricsPane struct {
 }
 
 // lines renders the combined usage, then one block per usage id when there
-// is more than one.
+// is more than one. Each figure is glued to its label or unit, so a
+// narrow pane breaks a line between figures, never inside one.
 func (p metricsPane) lines() []string {
 	c := p.metrics.Combined
 	m := p.styles.Muted
@@ -38,11 +39,11 @@ func (p metricsPane) lines() []string {
 	}
 	out := []string{
 		m.Render("cost      ") + p.cost(c),
-		m.Render("tokens    ") + "in " + format.Count(c.Prompt) + "  out " + format.Count(c.Completion) +
-			"  reason " + format.Count(c.Reasoning),
-		m.Render("cache     ") + "read " + format.Count(c.CacheRead) + "  write " + format.Count(c.CacheWrite) +
-			"  hit " + format.CacheHit(c.Prompt, c.CacheRead),
-		m.Render("context   ") + contextLabel(c),
+		m.Render("tokens    ") + glue("in", format.Count(c.Prompt)) + "  " + glue("out", format.Count(c.Completion)) +
+			"  " + glue("reason", format.Count(c.Reasoning)),
+		m.Render("cache     ") + glue("read", format.Count(c.CacheRead)) + "  " + glue("write", format.Count(c.CacheWrite)) +
+			"  " + glue("hit", format.CacheHit(c.Prompt, c.CacheRead)),
+		m.Render("context   ") + strings.ReplaceAll(contextLabel(c), " ", nbsp),
 		m.Render("LLM calls ") + strconv.Itoa(c.LLMCalls),
 	}
 	if len(p.metrics.ByUsage) > 1 {
@@ -52,8 +53,8 @@ func (p metricsPane) lines() []string {
 				name += " (" + shortModel(u.Model) + ")"
 			}
 			out = append(out, p.styles.Accent.Render(name)+" "+p.cost(u)+
-				m.Render(" · ")+format.Count(u.Prompt+u.Completion)+" tok"+
-				m.Render(" · ")+strconv.Itoa(u.LLMCalls)+" calls")
+				m.Render(" · ")+glue(format.Count(u.Prompt+u.Completion), "tok")+
+				m.Render(" · ")+glue(strconv.Itoa(u.LLMCalls), "calls"))
 		}
 	} else if len(p.metrics.ByUsage) == 1 && p.metrics.ByUsage[0].Model != "" {
 		u := p.metrics.ByUsage[0]

@@ -135,6 +135,23 @@ func nestedIndent(plain string) int {
 // line's own indent, so a wrapped line reads as one. A style open at the
 // end of a row is closed there and opened again on the next, so it never
 // spills into the next column of the screen.
+//
+// A value and its unit or label ("write 107k", "69 calls") are glued by
+// glue's non-breaking spaces: a row breaks between them, never inside one,
+// and the glue is drawn as a plain space.
 func wrapPaneLines(cells text.Cells, lines []string, width int) []string {
-	return cells.WrapRows(lines, width, func(plain string) int { return hangingIndent(cells, plain) })
+	out := cells.WrapRows(lines, width, func(plain string) int { return hangingIndent(cells, plain) })
+	for i, row := range out {
+		if strings.Contains(row, nbsp) {
+			out[i] = strings.ReplaceAll(row, nbsp, " ")
+		}
+	}
+	return out
 }
+
+// nbsp glues the words of a side pane's figure (glue).
+const nbsp = "\u00a0"
+
+// glue joins words that a side pane's row must not split: a figure and
+// its label or unit.
+func glue(words ...string) string { return strings.Join(words, nbsp) }

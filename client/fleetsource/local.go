@@ -2,6 +2,8 @@ package fleetsource
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -160,8 +162,10 @@ func (s *LocalSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 		// The source's state after its listing: a watch that waits for
 		// every source to have listed knows the listing is in.
 		switch {
-		case err != nil && err.Error() != failing:
-			failing = err.Error()
+		case err != nil && rootTrouble(err) != failing:
+			// Said once per trouble: the first look and the later ones
+			// word the same missing root differently.
+			failing = rootTrouble(err)
 			emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Reason: model.SanitizeLine(failing)}}})
 		case err == nil && (first || failing != ""):
 			failing = ""
@@ -196,6 +200,22 @@ func (s *LocalSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 		case <-t.C:
 		}
 	}
+}
+
+// RootMissing is the reason a local source gives while its root does not
+// exist: it looks again every poll and lists the root once it is there.
+const RootMissing = "does not exist (listed once created)"
+
+// rootTrouble words a failed look at the root for a line that names the
+// root already: as ls says it ("does not exist"), not the error's chain.
+func rootTrouble(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return RootMissing
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	return err.Error()
 }
 
 // look lists the root and returns the conversations not known before,

@@ -121,7 +121,8 @@ func TestLocalRootListsReadsFollowsAndNotices(t *testing.T) {
 }
 
 // TestLocalRootThatIsNotThereYet reports the source as reconnecting, not
-// a crash, and picks the root up once it exists.
+// a crash, says the root does not exist (as ls does), and picks the root
+// up once it exists.
 func TestLocalRootThatIsNotThereYet(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "later")
 	v, _ := watchFleet(t, Local(root, fastLocal))
@@ -129,6 +130,12 @@ func TestLocalRootThatIsNotThereYet(t *testing.T) {
 		c := v.convs[model.ConversationRef{Source: root, Kind: model.SourceLocal}]
 		return c != nil && len(c.conns) > 0 && c.conns[0].Phase == model.PhaseReconnecting
 	})
+	v.mu.Lock()
+	reason := v.convs[model.ConversationRef{Source: root, Kind: model.SourceLocal}].conns[0].Reason
+	v.mu.Unlock()
+	if reason != RootMissing {
+		t.Errorf("a missing root is reported as %q, want %q", reason, RootMissing)
+	}
 	_, id := writeConv(t, root, 1, 4)
 	v.waitFor(t, "the conversation", func(v *fleetView) bool {
 		c := v.conv(id)

@@ -89,8 +89,8 @@ settle() {
 shot monitor 120 36 "Events" "G" -- "$ohwatch" replay "$conv"
 shot inspector 120 36 "Events" ": 1 1 Enter Enter" -- "$ohwatch" replay "$conv"
 shot fleet 120 24 "TITLE" "-" -- "$ohwatch" fleet fleet
-if "$ohwatch" help compare >/dev/null 2>&1; then
-	first=$(cd "$work" && ls -d fleet/*/ | head -1)
-	second=$(cd "$work" && ls -d fleet/*/ | sed -n 2p)
-	shot compare 120 30 "#" "-" -- "$ohwatch" compare "$first" "$second"
-fi
+# compare: the conversation and the first fork of it, side by side, from
+# the start (the divergence is marked ⑂ further down).
+parent=$(cd "$work" && dirname "$(grep -L forked_from fleet/*/meta.json | head -1)")
+fork=$(cd "$work" && dirname "$(grep -l forked_from fleet/*/meta.json | head -1)")
+shot compare 120 30 "compare A" "-" -- "$ohwatch" compare "$parent" "$fork"
