@@ -21,6 +21,7 @@ import (
 // loopback, watched over the WebSocket by the client, shown by the real
 // Bubble Tea program, until the status is a confirmed finished.
 func TestDemoEndToEndInTheTUI(t *testing.T) {
+	t.Parallel()
 	base, events, url, c := serveDemo(t, serve.Options{Speed: 200, ConfirmHold: 10 * time.Millisecond, FinishConfirmDelay: 20 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -147,10 +147,12 @@ func statusIs(status string, confirmed bool) func(*reducer.Log) bool {
 // server's confirmation: accepted runs on to finished, rejected leaves it
 // idle, and the TUI says what the server says.
 func TestTUIAcceptAndReject(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		key, want string
 	}{{"a", "finished"}, {"x", "idle"}} {
 		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
 			id := shared.create(t, convSpec{message: "Plan, then finish.", confirm: true, tracker: true})
 			s := openTUI(t, id)
 			s.waitLog("waiting for confirmation", func(l *reducer.Log) bool {
@@ -171,6 +173,7 @@ func TestTUIAcceptAndReject(t *testing.T) {
 // TestTUIFork: b forks the real conversation from the event under the
 // cursor, runs the fork on from there and opens it.
 func TestTUIFork(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "STEPS=2"})
 	s := openTUI(t, id)
 	s.waitLog("finished", statusIs("finished", true))
@@ -206,6 +209,7 @@ func TestTUIFork(t *testing.T) {
 // TestTUINavigate: H moves the real server's HEAD to the event under the
 // cursor, and the TUI's status stays the server's.
 func TestTUINavigate(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "STEPS=2"})
 	s := openTUI(t, id)
 	s.waitLog("finished", statusIs("finished", true))
