@@ -28,6 +28,11 @@ const serverKey = "rs-7f3a9c2e51d84b06e2"
 // quick, but a run still streams over the WebSocket.
 const llmDelay = "0.05"
 
+// startBound bounds a server's start: a failure limit, not a wait. The
+// start is seconds of CPU (the SDK's imports), so beside other builds on
+// two cores it can take minutes.
+const startBound = 5 * time.Minute
+
 // server is one real agent-server the suite started.
 type server struct {
 	dir  string // RUNDIR: conversations/, project/
@@ -103,7 +108,7 @@ func (s *server) start() error {
 	done := s.done
 	go func() { _ = cmd.Wait(); close(done) }()
 	s.mu.Unlock()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(startBound)
 	for {
 		resp, err := http.Get(s.url() + "/server_info")
 		if err == nil {
@@ -119,7 +124,7 @@ func (s *server) start() error {
 		}
 		if time.Now().After(deadline) {
 			s.stop()
-			return fmt.Errorf("the agent-server did not answer in 90s:\n%s", s.logTail())
+			return fmt.Errorf("the agent-server did not answer in %s:\n%s", startBound, s.logTail())
 		}
 	}
 }

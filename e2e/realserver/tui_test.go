@@ -11,18 +11,19 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ohwatch/client/agentserver"
+	"ohwatch/internal/termtest"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/tui"
 )
 
-// The TUI is driven in-process through teatest, over the real client and
-// the real server: teatest gives the model itself (its log, its final
-// screen), so a test waits on conditions rather than on escape sequences
-// read from a pty at the speed a loaded machine draws them. The controls
+// The TUI is driven in-process (internal/termtest), over the real client
+// and the real server: the test has the model itself (its log, its final
+// screen), so it waits on conditions, checked after each Update, rather
+// than on escape sequences read from a pty at the speed a loaded machine
+// draws them. The controls
 // below are what main hands the TUI (cmd_watch.go, branching.go), over
 // the same client calls.
 
@@ -84,7 +85,7 @@ func (k *controls) forked() []string {
 // tuiSession is the TUI watching conversation id of the shared server.
 type tuiSession struct {
 	t   *testing.T
-	tm  *teatest.TestModel
+	tm  *termtest.Program
 	log *reducer.Log
 	k   *controls
 }
@@ -103,7 +104,7 @@ func openTUI(t *testing.T, id string) *tuiSession {
 	m := tui.New(tui.Options{Title: id, Source: "ws " + shared.url(), Log: log, Live: true, NoColor: true,
 		Server: shared.url(), Conversation: id, Feed: c.Watch(ctx, id, agentserver.WatchOptions{}),
 		Controls: k, Branching: k})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+	tm := termtest.Start(t, m, 160, 48)
 	return &tuiSession{t: t, tm: tm, log: log, k: k}
 }
 
@@ -122,18 +123,14 @@ func (s *tuiSession) press(keys ...string) {
 // waitLog waits until the TUI's log satisfies cond.
 func (s *tuiSession) waitLog(what string, cond func(*reducer.Log) bool) {
 	s.t.Helper()
-	if !eventually(runBound, func() bool { return cond(s.log) }) {
-		st := s.log.Latest()
-		s.t.Fatalf("the TUI's log: not %s after %s (%d events, %s)", what, runBound, s.log.Len(), st.Verdict(false))
-	}
+	s.tm.WaitUntil(s.t, runBound, "in the TUI's log: "+what, func() bool { return cond(s.log) })
 }
 
 // quit ends the program and returns its last screen.
 func (s *tuiSession) quit() string {
 	s.t.Helper()
 	s.tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	s.tm.WaitFinished(s.t, teatest.WithFinalTimeout(30*time.Second))
-	return s.tm.FinalModel(s.t).View().Content
+	return s.tm.Final(s.t, 30*time.Second).View().Content
 }
 
 func statusIs(status string, confirmed bool) func(*reducer.Log) bool {
