@@ -155,16 +155,9 @@ func TestE2ESoakDroppedConnections(t *testing.T) {
 	col := collect(c.Watch(ctx, id, fastWatch()))
 	col.waitFor(t, "live", func(c *collector) bool { return c.lives() >= 1 })
 	s.Run(id)
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		col.mu.Lock()
-		done := len(col.events) >= n && len(recordedOf(col.events, evs)) >= n
-		col.mu.Unlock()
-		if done {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	col.waitWithin(t, 60*time.Second, "every event", func(c *collector) bool {
+		return len(c.events) >= n && len(recordedOf(c.events, evs)) >= n
+	})
 	cancel()
 	<-col.done
 	reconnects := 0
