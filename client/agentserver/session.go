@@ -72,6 +72,7 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 		return false, err
 	}
 	defer ws.CloseNow()
+	w.opened = true
 	w.c.log.Info("agent-server socket open", "conversation", w.id, "since", mode == resendSince, "reconnect", reconnect)
 
 	c := &connection{

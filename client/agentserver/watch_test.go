@@ -490,3 +490,40 @@ func TestWatchFirstAttemptsFailsFastBeforeLive(t *testing.T) {
 		t.Errorf("%d states: %+v", n, col.conns)
 	}
 }
+
+// TestWatchWhoseSocketOpenedOutlastsFirstAttempts: the history loads and
+// the socket opens, but the server closes it (1012, restarting) before
+// its first frame, and refuses the next connections for longer than
+// FirstAttempts allow. The server was there, so the watch keeps retrying,
+// as one that went live does, and goes live once the server is back.
+func TestWatchWhoseSocketOpenedOutlastsFirstAttempts(t *testing.T) {
+	f := newFakeServer(t, "k")
+	want := f.persist(3)
+	f.closeWith = 1012 // service restart
+	opts := fastWatch()
+	opts.FirstAttempts = 2
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	col := collect(f.client(t).Watch(ctx, f.id, opts))
+	col.waitFor(t, "more failed attempts than FirstAttempts", func(c *collector) bool {
+		n := 0
+		for _, cs := range c.conns {
+			if cs.Phase == model.PhaseReconnecting {
+				n++
+			}
+		}
+		return n > 2*opts.FirstAttempts
+	})
+	f.mu.Lock()
+	f.closeWith = 0
+	f.mu.Unlock()
+	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	cancel()
+	<-col.done
+	for _, cs := range col.conns {
+		if cs.Final {
+			t.Fatalf("the watch gave up: %+v", cs)
+		}
+	}
+	checkExactly(t, col.ids(), want)
+}
