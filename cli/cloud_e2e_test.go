@@ -19,6 +19,7 @@ import (
 // serving the demo: the watch must reach a confirmed finished, delete the
 // sandbox afterwards, and print neither key.
 func TestCloudStartWatchAndCleanUp(t *testing.T) {
+	t.Parallel()
 	const (
 		apiKey     = "oh-api-key-secret-123"
 		sessionKey = "sandbox-session-key-456"

@@ -252,6 +252,7 @@ func TestBadUsageIsExit2(t *testing.T) {
 }
 
 func TestWatchUnreachableIsExit4(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runCmd(t, nil, "watch", "http://127.0.0.1:1", "--conversation", "0123456789abcdef0123456789abcdef", "--headless", "--watch-timeout", "20s")
 	if code != headless.ExitUnreachable {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)

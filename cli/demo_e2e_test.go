@@ -7,9 +7,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ohwatch/client/agentserver"
+	"ohwatch/internal/termtest"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/serve"
@@ -21,6 +21,7 @@ import (
 // loopback, watched over the WebSocket by the client, shown by the real
 // Bubble Tea program, until the status is a confirmed finished.
 func TestDemoEndToEndInTheTUI(t *testing.T) {
+	t.Parallel()
 	base, events, url, c := serveDemo(t, serve.Options{Speed: 200, ConfirmHold: 10 * time.Millisecond, FinishConfirmDelay: 20 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -29,24 +30,15 @@ func TestDemoEndToEndInTheTUI(t *testing.T) {
 		Title: base.Title, Source: "ws " + url, Log: log, Live: true, NoColor: true,
 		Feed: c.Watch(ctx, base.ID, agentserver.WatchOptions{}),
 	})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
-
-	deadline := time.Now().Add(45 * time.Second)
-	for {
+	tm := termtest.Start(t, m, 160, 48)
+	tm.WaitUntil(t, 45*time.Second, "a confirmed finished in the TUI's log", func() bool {
 		s := log.Latest()
-		if s.Status == model.StatusFinished && s.StatusConfirmed {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no confirmed finished after 45s: %d events, status %q confirmed %v", log.Len(), s.Status, s.StatusConfirmed)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	// Let the program render the last batch, then quit.
-	time.Sleep(100 * time.Millisecond)
+		return s.Status == model.StatusFinished && s.StatusConfirmed
+	})
+	// The TUI's log holds it once Update has folded it: the last model's
+	// view shows it whatever the renderer has drawn by then.
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	screen := tm.FinalModel(t).View().Content
+	screen := tm.Final(t, 5*time.Second).View().Content
 	if log.Len() < len(events) {
 		t.Errorf("the TUI's log holds %d events, the demo has %d", log.Len(), len(events))
 	}

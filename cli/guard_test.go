@@ -50,6 +50,7 @@ func guardLines(t *testing.T, out string) []map[string]any {
 }
 
 func TestWatchGuardPausesTheServerAndExits8(t *testing.T) {
+	t.Parallel()
 	_, url, _ := servePaced(t, serve.Faults{})
 	code, out, errs := runCmd(t, nil, "watch", url, "--conversation", guardConv, "--headless", "--json", "--guard", "steps>20:pause")
 	if code != headless.ExitGuard {
@@ -97,6 +98,7 @@ func TestWatchGuardPausesTheServerAndExits8(t *testing.T) {
 }
 
 func TestGuardInterruptFallsBackToPauseOnAnOlderServer(t *testing.T) {
+	t.Parallel()
 	_, url, _ := servePaced(t, serve.Faults{NoInterrupt: true})
 	code, out, errs := runCmd(t, nil, "watch", url, "--conversation", guardConv, "--headless", "--guard", "steps>5:interrupt")
 	if code != headless.ExitGuard {
@@ -118,6 +120,7 @@ func TestGuardRuleErrorIsAUsageError(t *testing.T) {
 // conversation of an agent-server as it passes the limit, reports each
 // trip, and --until all ends with the worst outcome: stopped by a guard.
 func TestFleetGuardIsAWatchdog(t *testing.T) {
+	t.Parallel()
 	ids := []string{"5e0c1a2b3c4d4e5f8a9b0c1d2e3f4a01", "5e0c1a2b3c4d4e5f8a9b0c1d2e3f4a02"}
 	srv := serve.New(serve.Options{Speed: 20})
 	for i, id := range ids {
@@ -151,6 +154,7 @@ func TestFleetGuardIsAWatchdog(t *testing.T) {
 // waits five seconds before its next event) trips an idle guard, set above
 // the recorded gaps before the stall, between events, which pauses it.
 func TestIdleGuardTripsWhileNothingArrives(t *testing.T) {
+	t.Parallel()
 	b := gen.NewBuilder(9, gen.DefaultStart(), gen.DefaultEnvironment())
 	var evs []model.Event
 	add := func(raw []byte) {

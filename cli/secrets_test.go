@@ -47,6 +47,7 @@ func leaks(text, key string) []string {
 // the conversation's title and its error bodies: stdout, stderr and --log
 // must hold none of them.
 func TestHostileServerEchoesNoFormOfTheKey(t *testing.T) {
+	t.Parallel()
 	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
 	const id = "0123456789abcdef0123456789abcdef"
 	var all []string

@@ -21,17 +21,6 @@ import (
 // signalNames are the signals as ohwatch names them.
 var signalNames = map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}
 
-// buildBinary builds ohwatch into dir and returns its path.
-func buildBinary(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "ohwatch")
-	cmd := exec.Command("go", "build", "-o", bin, "ohwatch")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestSignalsLeaveAConsistentRecording runs the real binary — the demo,
 // live over a real WebSocket, recorded with --record — and ends it with
 // each signal once events are flowing: it exits 128+signal, and the
@@ -43,7 +32,8 @@ func TestSignalsLeaveAConsistentRecording(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t, t.TempDir())
+	t.Parallel()
+	bin := ohwatchBinary(t)
 	_, demoEvents, err := demoConversation()
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +47,7 @@ func TestSignalsLeaveAConsistentRecording(t *testing.T) {
 		{syscall.SIGHUP, 129},
 	} {
 		t.Run(signalNames[tc.sig], func(t *testing.T) {
+			t.Parallel()
 			rec := filepath.Join(t.TempDir(), "rec")
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
@@ -137,7 +128,8 @@ func TestServeEndsBySignalCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t, t.TempDir())
+	t.Parallel()
+	bin := ohwatchBinary(t)
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int

@@ -72,10 +72,8 @@ func TestReplayToDevNullRunsHeadless(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "ohwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, "ohwatch").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	t.Parallel()
+	bin := ohwatchBinary(t)
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os/exec"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -36,11 +35,9 @@ func TestVersionLineNamesTheCommit(t *testing.T) {
 // into that binary (go version -m reads it back), -dirty included.
 func TestVersionPrintsTheBinarysCommit(t *testing.T) {
 	// Stamped when the checkout lets the go command read its VCS state;
-	// else built as any other test binary is, and then it says so.
-	bin := filepath.Join(t.TempDir(), "ohwatch")
-	if err := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, "ohwatch").Run(); err != nil {
-		bin = buildBinary(t, t.TempDir())
-	}
+	// else built unstamped, and then it says so.
+	t.Parallel()
+	bin := ohwatchBinary(t)
 	out, err := exec.Command("go", "version", "-m", bin).Output()
 	if err != nil {
 		t.Fatalf("go version -m: %v", err)

@@ -114,6 +114,12 @@ func TestDemoRejectedPushTakesItsBranch(t *testing.T) {
 	got := ws.until(func(ev model.Event) bool { ok, st := isFullState(ev); return ok && st == model.StatusFinished })
 	var reply string
 	for _, ev := range got {
+		// Upstream stamps every event with the HEAD of its moment: after
+		// the rejection, nothing hangs from the rejected action but the
+		// rejection itself, or a client sees a branch nobody made.
+		if _, reject := ev.Body.(*model.UserReject); ev.ParentID == actionID && !reject {
+			t.Errorf("after the rejection, %s names the rejected action as its parent: %s", ev.Kind, ev.Raw)
+		}
 		if o, ok := ev.Body.(*model.Observation); ok && o.ActionID == actionID {
 			t.Fatalf("the push ran: %s", ev.Raw)
 		}

@@ -78,7 +78,7 @@ func (c *conversation) placeLocked(ev model.Event, madeUp bool) model.Event {
 				c.tree.parents[ev.ID] = c.tree.headParent()
 			}
 		}
-		return ev
+		return c.restampArtifactLocked(ev, madeUp)
 	}
 	t := &c.tree
 	parent := t.headParent()
@@ -110,6 +110,27 @@ func (c *conversation) placeLocked(ev model.Event, madeUp bool) model.Event {
 		t.parents[ev.ID] = parent
 		t.head, t.lastServed, t.detached = ev.ID, ev.ID, false
 	}
+	return ev
+}
+
+// restampArtifactLocked gives a recorded artifact that names the
+// recording's line as its parent the HEAD of the moment instead, as
+// upstream stamps every event. HEAD differs from the recording's line
+// after a navigate, a fork or a rejection (the rejection is made up and
+// becomes HEAD): a state update still naming the rejected action would
+// read to a client as a second child of it, a branch nobody made.
+func (c *conversation) restampArtifactLocked(ev model.Event, madeUp bool) model.Event {
+	t := &c.tree
+	head := t.headParent()
+	if madeUp || ev.ParentID == "" || ev.ParentID != t.recHead || head == "" || head == ev.ParentID {
+		return ev
+	}
+	raw, err := withParentID(ev.Raw, head)
+	if err != nil {
+		c.log.Error("cannot place event in the tree", "conversation", c.id, "event", ev.ID, "err", err)
+		return ev
+	}
+	ev.Raw, ev.ParentID = raw, head
 	return ev
 }
 

@@ -56,6 +56,7 @@ func pressView(t *testing.T, m *tui.Conversation, keys ...string) {
 // wired as watch wires them, against serve over real sockets, and checks
 // each one's effect on the server.
 func TestTUIControlsActOnTheServer(t *testing.T) {
+	t.Parallel()
 	_, url, _ := servePaced(t, serve.Faults{})
 	c, _ := agentserver.New(url, "")
 	ctx := context.Background()

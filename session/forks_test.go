@@ -13,6 +13,7 @@ import (
 // knows the forks made from it (their meta.json), each at its event, and
 // opens one as a recording with links of its own.
 func TestReplayLinksOpenTheForks(t *testing.T) {
+	t.Parallel()
 	root, ids := forkedRoot(t)
 	ctx := context.Background()
 	l, ok := newLocalLinks(filepath.Join(root, ids[0]), ids[0]).(localLinks)

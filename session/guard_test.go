@@ -57,6 +57,7 @@ func guardLines(t *testing.T, out string) []map[string]any {
 // from the tripping event reaching ohwatch to the pause request reaching
 // the server. It reports the figure; the bound only catches a hang.
 func TestGuardPauseReachesTheServerQuickly(t *testing.T) {
+	t.Parallel()
 	evs := testevents.Generated(t, 300, 3)
 	srv := serve.New(serve.Options{Speed: 20})
 	srv.Add(guardConv, nil, evs)

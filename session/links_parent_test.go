@@ -10,6 +10,7 @@ import (
 // conversation it was forked from and the event forked at (what D
 // compares with), once the listing is read; the source itself has none.
 func TestForkLinksKnowTheirParent(t *testing.T) {
+	t.Parallel()
 	root, ids := forkedRoot(t)
 	source := newLocalLinks(filepath.Join(root, ids[0]), ids[0]).(localLinks)
 	source.Refresh(context.Background())

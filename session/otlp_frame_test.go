@@ -71,6 +71,7 @@ func feedOf(evs []model.Event, pace time.Duration) <-chan model.Batch {
 // work it does without --otlp. The spans are built on the tee's own
 // goroutine before it hands the batch on, and sent from the sink's.
 func TestOTLPTeeLeavesTheTUIsBatchesAlone(t *testing.T) {
+	t.Parallel()
 	evs := testevents.Generated(t, 5000, 5)
 	url, requests := discardEndpoint(t)
 	var stderr bytes.Buffer // written by finish, on this goroutine

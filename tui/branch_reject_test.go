@@ -13,11 +13,13 @@ import (
 	"ohwatch/reducer"
 )
 
-// rejectedDemoLog is the demo as `ohwatch demo` records it when the force
-// push is rejected: the rejection and the idle status carry no parent_id
-// (they follow the action), the branch's statuses name the action as
+// rejectedDemoLog is the demo recorded by a server that left the state
+// updates after a rejection naming the rejected action (serve did, until
+// it stamped them with HEAD as upstream does): the rejection and the idle
+// status carry no parent_id, the branch's statuses name the action as
 // their parent and its first step names the rejection. That leaves the
-// action and the rejection as branch points, though nobody navigated.
+// action and the rejection as branch points, though nobody navigated;
+// such recordings exist, and the header says what the branch is.
 func rejectedDemoLog(t *testing.T) *reducer.Log {
 	t.Helper()
 	log := demoLog(t, 236)

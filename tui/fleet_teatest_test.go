@@ -1,47 +1,27 @@
 package tui
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"ohwatch/internal/termtest"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
 
-// termWaiter reads a test program's terminal output as it comes and waits
-// for text that one step alone puts on the screen.
+// termWaiter waits for text that one step alone puts on the terminal of a
+// test program; 5 s is only how long before the test fails.
 type termWaiter struct {
-	t    *testing.T
-	tm   *teatest.TestModel
-	seen bytes.Buffer
+	t  *testing.T
+	tm *termtest.Program
 }
 
 func (w *termWaiter) wait(what ...string) {
 	w.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if _, err := io.Copy(&w.seen, w.tm.Output()); err != nil {
-			w.t.Fatal(err)
-		}
-		all := true
-		for _, s := range what {
-			all = all && bytes.Contains(w.seen.Bytes(), []byte(s))
-		}
-		if all {
-			w.seen.Reset()
-			return
-		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("not all of %q on the terminal after 5s; output since the last step:\n%q", what, w.seen.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	w.tm.WaitFor(w.t, 5*time.Second, what...)
 }
 
 // TestEndToEndFleetTable runs the fleet table as a program over a live
@@ -51,7 +31,7 @@ func TestEndToEndFleetTable(t *testing.T) {
 	t.Parallel()
 	feed := make(chan []model.FleetUpdate)
 	f := NewFleet(FleetOptions{Feed: feed, NoColor: true, Where: "fleet", Now: func() time.Time { return fleetStart }})
-	tm := teatest.NewTestModel(t, NewModel(f), teatest.WithInitialTermSize(160, 48))
+	tm := termtest.Start(t, NewModel(f), 160, 48)
 	w := &termWaiter{t: t, tm: tm}
 	history, live := fleetFixture(t)
 	feed <- history
@@ -61,7 +41,7 @@ func TestEndToEndFleetTable(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 's', Text: "s"})
 	w.wait("CONN↑")
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.Final(t, 5*time.Second)
 }
 
 // TestEndToEndFleetDrillDown opens a conversation from the table in the
@@ -78,7 +58,7 @@ func TestEndToEndFleetDrillDown(t *testing.T) {
 			return Options{Title: "Opened: the build cache", Source: "ws 127.0.0.1:8000", Live: true,
 				Log: reducer.NewLog(nil, 0), Feed: convFeed, NoColor: true}, nil
 		}})
-	tm := teatest.NewTestModel(t, NewModel(f), teatest.WithInitialTermSize(160, 48))
+	tm := termtest.Start(t, NewModel(f), 160, 48)
 	w := &termWaiter{t: t, tm: tm}
 	history, live := fleetFixture(t)
 	feed <- history
@@ -107,8 +87,7 @@ func TestEndToEndFleetDrillDown(t *testing.T) {
 	feed <- []model.FleetUpdate{metaUp(late, model.ConversationMeta{Title: "A conversation started just now"}), connUp(late, model.PhaseLive)}
 	w.wait("A conversation started just now")
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	if n := tm.FinalModel(t).(*Model).Root().(*Fleet).fleet.Len(); n != 10 {
+	if n := tm.Final(t, 5*time.Second).(*Model).Root().(*Fleet).fleet.Len(); n != 10 {
 		t.Fatalf("%d conversations at the end, want 10", n)
 	}
 }
@@ -134,7 +113,7 @@ func TestEndToEndFleetOpensAFork(t *testing.T) {
 			convFeed <- model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}, Events: events}
 			return Options{Title: title, Source: "ws 127.0.0.1:8000", Live: true, Log: reducer.NewLog(nil, 0), Feed: convFeed, NoColor: true}, nil
 		}})
-	tm := teatest.NewTestModel(t, NewModel(f), teatest.WithInitialTermSize(160, 48))
+	tm := termtest.Start(t, NewModel(f), 160, 48)
 	w := &termWaiter{t: t, tm: tm}
 	feed <- []model.FleetUpdate{
 		metaUp(parent, model.ConversationMeta{Title: "The parent conversation"}),
@@ -157,7 +136,7 @@ func TestEndToEndFleetOpensAFork(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
 	w.wait("The parent conversation", "Try it another way")
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.Final(t, 5*time.Second)
 	if len(asked) != 2 || asked[0] != parent.ID || asked[1] != fork.ID {
 		t.Fatalf("opened %v", asked)
 	}

@@ -1,13 +1,12 @@
 package tui
 
 import (
-	"bytes"
-	"io"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"ohwatch/internal/termtest"
 )
 
 // TestEndToEndReplayErrorInspectorRaw runs the real Bubble Tea program on a
@@ -17,30 +16,12 @@ import (
 func TestEndToEndReplayErrorInspectorRaw(t *testing.T) {
 	t.Parallel()
 	m := New(Options{Log: errorLog(t), Title: "errors", Source: "replay ./errors", NoColor: true})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
-	// The output is read as it comes and kept, so each step can look at
-	// everything written since the step before.
-	var seen bytes.Buffer
+	tm := termtest.Start(t, m, 160, 48)
+	// Each step waits for what it puts on the terminal; a bound of 5 s is
+	// only how long before the test fails.
 	wait := func(what ...string) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			if _, err := io.Copy(&seen, tm.Output()); err != nil {
-				t.Fatal(err)
-			}
-			all := true
-			for _, w := range what {
-				all = all && bytes.Contains(seen.Bytes(), []byte(w))
-			}
-			if all {
-				seen.Reset()
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("not all of %q on the terminal after 5s; output since the last step:\n%q", what, seen.String())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		tm.WaitFor(t, 5*time.Second, what...)
 	}
 	wait("system prompt, 6 tools")
 	tm.Send(tea.KeyPressMsg{Code: ']', Text: "]"})
@@ -54,8 +35,7 @@ func TestEndToEndReplayErrorInspectorRaw(t *testing.T) {
 	// it quits.
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	final := tm.FinalModel(t).(*Model).Root().(*Conversation)
+	final := tm.Final(t, 5*time.Second).(*Model).Root().(*Conversation)
 	if final.insp.open || final.insp.mode != modeRaw || final.cursor != 6 {
 		t.Fatalf("final state: open %v mode %v cursor %d", final.insp.open, final.insp.mode, final.cursor)
 	}

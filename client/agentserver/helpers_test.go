@@ -15,15 +15,19 @@ type liveWatch struct {
 	cancel context.CancelFunc
 }
 
-// watchLive starts a watch with opts and waits for its first live state:
-// the opening that every history-then-live test shares. The watch is
+// watchLive starts a watch with opts and waits for its first live state
+// and its first frame: the opening that every history-then-live test
+// shares. The watch is
 // cancelled when the test ends if stop was not called first.
 func (f *fakeServer) watchLive(t *testing.T, opts WatchOptions) *liveWatch {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	col := collect(f.client(t).Watch(ctx, f.id, opts))
-	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	// Live is announced on the first frame, before the watch has caught
+	// up over REST and delivered that frame: what the test emits from
+	// here on must come after it, so the wait is for the frame too.
+	col.waitFor(t, "live and the first frame", func(c *collector) bool { return c.lives() == 1 && len(c.events) > 0 })
 	return &liveWatch{collector: col, cancel: cancel}
 }
 

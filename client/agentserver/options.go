@@ -39,9 +39,10 @@ type WatchOptions struct {
 	// a final "connect" failure; zero retries until the context ends.
 	MaxAttempts int
 	// FirstAttempts, when set, is how many consecutive failed attempts end
-	// the watch before it has ever been live: a wrong URL or a server that is
-	// not up fails fast, while a watch that was live once keeps retrying
-	// under MaxAttempts.
+	// the watch before it has ever been live or opened a socket: a wrong
+	// URL or a server that is not up fails fast, while a watch that was
+	// live once, or whose socket opened and then dropped before its first
+	// frame (a server restarting), keeps retrying under MaxAttempts.
 	FirstAttempts int
 
 	// PingInterval is how often the client pings (default 20 s); a ping not

@@ -72,6 +72,7 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 		return false, err
 	}
 	defer ws.CloseNow()
+	w.opened = true
 	w.c.log.Info("agent-server socket open", "conversation", w.id, "since", mode == resendSince, "reconnect", reconnect)
 
 	c := &connection{
@@ -222,7 +223,9 @@ func (c *connection) onFrame(f frame) error {
 		}
 	}
 	if !subscribeFrame && model.Persisted(f.ev) {
-		c.onPersisted(f.ev)
+		if err := c.onPersisted(f.ev); err != nil {
+			return err
+		}
 	}
 	w.deliverAnchored(!subscribeFrame, f.ev)
 	return nil
@@ -272,23 +275,32 @@ func (c *connection) onTerminalSnapshot(ev model.Event) (held bool, err error) {
 
 // onPersisted weighs an event of the server's log as it arrives: evidence
 // for or against since-replay, and the first new one bounds a pending
-// reconcile.
-func (c *connection) onPersisted(ev model.Event) {
+// reconcile, which runs before that event is delivered.
+func (c *connection) onPersisted(ev model.Event) error {
 	if c.probe.active {
 		// Only the replayed boundary (at or before the anchor) proves the
 		// server honours since; a new event that a concurrent REST
 		// reconcile has already delivered proves nothing.
 		c.w.judgeSince(&c.probe, !ev.Time.After(c.anchorAt))
 	}
-	if c.rec.pending && !c.w.seenBefore(ev.ID) {
-		// The first new event bounds the gap. Seen frames (a replayed
-		// boundary, stale state updates) say nothing.
-		until := c.anchorTS
-		if ev.Time.After(c.anchorAt) {
-			until = eventTimestamp(ev)
-		}
-		c.startReconcile(until)
+	if !c.rec.pending || c.w.seenBefore(ev.ID) {
+		return nil
 	}
+	// The first new event bounds the gap. Seen frames (a replayed
+	// boundary, stale state updates) say nothing. It need not be the
+	// oldest the connection will bring: the server subscribes the socket
+	// before it replays, so a live frame can overtake the replay of what
+	// the dropped connection missed. The reconcile therefore runs here,
+	// on the watch goroutine, and delivers the gap (up to this event and
+	// the slack past it) before this event is.
+	until := c.anchorTS
+	if ev.Time.After(c.anchorAt) {
+		until = eventTimestamp(ev)
+	}
+	c.rec.pending, c.rec.quiet = false, nil
+	out := make(chan reconciled, 1)
+	c.w.reconcile(c.ctx, c.from, until, out)
+	return c.onReconciled(<-out)
 }
 
 // onReconciled merges the reconcile's events and releases a held snapshot.

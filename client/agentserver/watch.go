@@ -60,6 +60,10 @@ type watcher struct {
 	// confirmed is the timestamp up to which every event is known to have
 	// been delivered (checked over REST); reconciles start there.
 	confirmed string
+	// opened is set once a socket has opened: the server and the way to
+	// its sockets are there, so a drop after it is retried under
+	// MaxAttempts, not FirstAttempts, even before any frame came.
+	opened bool
 	// delivered counts the new persisted events delivered so far: a
 	// connection that ends without adding to it made no progress.
 	delivered int
@@ -134,7 +138,7 @@ func (w *watcher) run(ctx context.Context) {
 		}
 		attempt++
 		limit := w.opts.MaxAttempts
-		if !everLive && w.opts.FirstAttempts > 0 {
+		if !everLive && !w.opened && w.opts.FirstAttempts > 0 {
 			limit = w.opts.FirstAttempts
 		}
 		if limit > 0 && attempt > limit {

@@ -32,10 +32,13 @@ type collector struct {
 	warnings []string
 	batches  int
 	done     chan struct{}
+	// changed is signalled (capacity 1) after each batch: waitFor wakes
+	// on it.
+	changed chan struct{}
 }
 
 func collect(ch <-chan model.Batch) *collector {
-	c := &collector{done: make(chan struct{})}
+	c := &collector{done: make(chan struct{}), changed: make(chan struct{}, 1)}
 	go func() {
 		defer close(c.done)
 		for b := range ch {
@@ -47,23 +50,47 @@ func collect(ch <-chan model.Batch) *collector {
 			c.events = append(c.events, b.Events...)
 			c.warnings = append(c.warnings, b.Warnings...)
 			c.mu.Unlock()
+			select {
+			case c.changed <- struct{}{}:
+			default:
+			}
 		}
 	}()
 	return c
 }
 
-// waitFor polls cond until it holds or the test times out.
+// waitFor checks cond after each batch until it holds; 10 s without it
+// fails the test (a bound, not a pace).
 func (c *collector) waitFor(t *testing.T, what string, cond func(c *collector) bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	c.waitWithin(t, 10*time.Second, what, cond)
+}
+
+// waitWithin is waitFor with another bound.
+func (c *collector) waitWithin(t *testing.T, within time.Duration, what string, cond func(c *collector) bool) {
+	t.Helper()
+	bound := time.NewTimer(within)
+	defer bound.Stop()
+	for {
 		c.mu.Lock()
 		ok := cond(c)
 		c.mu.Unlock()
 		if ok {
 			return
 		}
-		time.Sleep(2 * time.Millisecond)
+		select {
+		case <-c.changed:
+			continue
+		case <-c.done:
+			c.mu.Lock()
+			ok = cond(c)
+			c.mu.Unlock()
+			if ok {
+				return
+			}
+		case <-bound.C:
+		}
+		break
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -462,4 +489,41 @@ func TestWatchFirstAttemptsFailsFastBeforeLive(t *testing.T) {
 	if n := len(col.conns); n != 4 { // connecting, 2 × reconnecting, lost
 		t.Errorf("%d states: %+v", n, col.conns)
 	}
+}
+
+// TestWatchWhoseSocketOpenedOutlastsFirstAttempts: the history loads and
+// the socket opens, but the server closes it (1012, restarting) before
+// its first frame, and refuses the next connections for longer than
+// FirstAttempts allow. The server was there, so the watch keeps retrying,
+// as one that went live does, and goes live once the server is back.
+func TestWatchWhoseSocketOpenedOutlastsFirstAttempts(t *testing.T) {
+	f := newFakeServer(t, "k")
+	want := f.persist(3)
+	f.closeWith = 1012 // service restart
+	opts := fastWatch()
+	opts.FirstAttempts = 2
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	col := collect(f.client(t).Watch(ctx, f.id, opts))
+	col.waitFor(t, "more failed attempts than FirstAttempts", func(c *collector) bool {
+		n := 0
+		for _, cs := range c.conns {
+			if cs.Phase == model.PhaseReconnecting {
+				n++
+			}
+		}
+		return n > 2*opts.FirstAttempts
+	})
+	f.mu.Lock()
+	f.closeWith = 0
+	f.mu.Unlock()
+	col.waitFor(t, "live", func(c *collector) bool { return c.lives() == 1 })
+	cancel()
+	<-col.done
+	for _, cs := range col.conns {
+		if cs.Final {
+			t.Fatalf("the watch gave up: %+v", cs)
+		}
+	}
+	checkExactly(t, col.ids(), want)
 }

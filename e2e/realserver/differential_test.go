@@ -67,6 +67,7 @@ var knownDifferences = []knownDifference{
 // TestServeDifferential records a conversation from the real server, serves
 // the recording, and compares the answers to the same requests.
 func TestServeDifferential(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "Plan, then finish.", tracker: true})
 	shared.waitStatus(t, id, "finished")
 	rec := filepath.Join(t.TempDir(), "rec")

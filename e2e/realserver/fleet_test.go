@@ -28,6 +28,7 @@ func fleetServer(t *testing.T) (s *server, finished, failed, fork string) {
 // rest (idle, no run drives it), with the worst outcome's exit code and
 // counts that name the statuses shown, in text and JSON.
 func TestLsAndFleet(t *testing.T) {
+	t.Parallel()
 	s, finished, failed, fork := fleetServer(t)
 	want := map[string]string{finished: "finished", failed: "error", fork: "idle"}
 
@@ -81,6 +82,7 @@ func TestLsAndFleet(t *testing.T) {
 // comes back on the same port with its conversations on disk; the watch
 // reconnects, and sees the run resumed to a confirmed finished.
 func TestServerRestartMidWatch(t *testing.T) {
+	t.Parallel()
 	s := ownServer(t)
 	id := s.create(t, convSpec{message: "STEPS=20 DELAY=0.2"})
 	w := start(t, watchArgs(s, id, "--json")...)

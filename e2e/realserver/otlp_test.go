@@ -115,6 +115,7 @@ func startJaeger(t *testing.T) (query, otlp string) {
 // Jaeger, its id the conversation's: the agent's root span, a chat span
 // per LLM call the watch learnt of and a tool span per action.
 func TestOTLPToJaeger(t *testing.T) {
+	t.Parallel()
 	query, otlp := startJaeger(t)
 	id := shared.create(t, convSpec{message: "STEPS=3"})
 	r := ohwatch(t, watchArgs(shared, id, "--otlp="+otlp)...)

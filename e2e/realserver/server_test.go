@@ -28,6 +28,11 @@ const serverKey = "rs-7f3a9c2e51d84b06e2"
 // quick, but a run still streams over the WebSocket.
 const llmDelay = "0.05"
 
+// startBound bounds a server's start: a failure limit, not a wait. The
+// start is seconds of CPU (the SDK's imports), so beside other builds on
+// two cores it can take minutes.
+const startBound = 5 * time.Minute
+
 // server is one real agent-server the suite started.
 type server struct {
 	dir  string // RUNDIR: conversations/, project/
@@ -74,6 +79,11 @@ func startServer(dir string, env []string) (*server, error) {
 		"OH_CONVERSATIONS_PATH="+filepath.Join(dir, "conversations"), "OH_WORKSPACE_PATH="+filepath.Join(dir, "project"),
 		"OH_BASH_EVENTS_DIR="+filepath.Join(dir, "bash_events"), "OH_CONVERSATION_WORKTREE_ROOT="+filepath.Join(dir, "wt"),
 		"OH_ENABLE_VSCODE=false", "OH_ENABLE_VNC=false", "OH_PRELOAD_TOOLS=false", "TMUX_TMPDIR="+filepath.Join(dir, "tmux"))
+	if cache := pycache(); cache != "" {
+		// The kit's sources are read-only: without a cache of its own
+		// every start compiles them all again.
+		s.env = append(s.env, "PYTHONDONTWRITEBYTECODE=", "PYTHONPYCACHEPREFIX="+cache)
+	}
 	s.env = append(s.env, env...)
 	serversMu.Lock()
 	servers = append(servers, s)
@@ -98,7 +108,7 @@ func (s *server) start() error {
 	done := s.done
 	go func() { _ = cmd.Wait(); close(done) }()
 	s.mu.Unlock()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(startBound)
 	for {
 		resp, err := http.Get(s.url() + "/server_info")
 		if err == nil {
@@ -114,9 +124,19 @@ func (s *server) start() error {
 		}
 		if time.Now().After(deadline) {
 			s.stop()
-			return fmt.Errorf("the agent-server did not answer in 90s:\n%s", s.logTail())
+			return fmt.Errorf("the agent-server did not answer in %s:\n%s", startBound, s.logTail())
 		}
 	}
+}
+
+// pycache is where the servers' Python keeps the kit's compiled modules
+// between runs, as the go command keeps its build cache ("" for none).
+func pycache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "ohwatch", "realserver-pycache")
 }
 
 // stop kills the server's process group and waits for it.
@@ -166,10 +186,23 @@ func (s *server) folder(id string) string {
 	return filepath.Join(s.dir, "conversations", strings.ReplaceAll(id, "-", ""))
 }
 
-// ownServer starts a server for one test alone, stopped with it.
+// ownServer is a server for one test alone, stopped with it: one TestMain
+// started ahead if one is left, else one started now.
 func ownServer(t *testing.T) *server {
 	t.Helper()
-	s, err := startServer(t.TempDir(), nil)
+	sparesMu.Lock()
+	ahead := sparesLeft > 0
+	if ahead {
+		sparesLeft--
+	}
+	sparesMu.Unlock()
+	var sp spare
+	if ahead {
+		sp = <-spares
+	} else {
+		sp.s, sp.err = startServer(t.TempDir(), nil)
+	}
+	s, err := sp.s, sp.err
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,18 +11,19 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ohwatch/client/agentserver"
+	"ohwatch/internal/termtest"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/tui"
 )
 
-// The TUI is driven in-process through teatest, over the real client and
-// the real server: teatest gives the model itself (its log, its final
-// screen), so a test waits on conditions rather than on escape sequences
-// read from a pty at the speed a loaded machine draws them. The controls
+// The TUI is driven in-process (internal/termtest), over the real client
+// and the real server: the test has the model itself (its log, its final
+// screen), so it waits on conditions, checked after each Update, rather
+// than on escape sequences read from a pty at the speed a loaded machine
+// draws them. The controls
 // below are what main hands the TUI (cmd_watch.go, branching.go), over
 // the same client calls.
 
@@ -84,7 +85,7 @@ func (k *controls) forked() []string {
 // tuiSession is the TUI watching conversation id of the shared server.
 type tuiSession struct {
 	t   *testing.T
-	tm  *teatest.TestModel
+	tm  *termtest.Program
 	log *reducer.Log
 	k   *controls
 }
@@ -103,7 +104,7 @@ func openTUI(t *testing.T, id string) *tuiSession {
 	m := tui.New(tui.Options{Title: id, Source: "ws " + shared.url(), Log: log, Live: true, NoColor: true,
 		Server: shared.url(), Conversation: id, Feed: c.Watch(ctx, id, agentserver.WatchOptions{}),
 		Controls: k, Branching: k})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+	tm := termtest.Start(t, m, 160, 48)
 	return &tuiSession{t: t, tm: tm, log: log, k: k}
 }
 
@@ -122,18 +123,14 @@ func (s *tuiSession) press(keys ...string) {
 // waitLog waits until the TUI's log satisfies cond.
 func (s *tuiSession) waitLog(what string, cond func(*reducer.Log) bool) {
 	s.t.Helper()
-	if !eventually(runBound, func() bool { return cond(s.log) }) {
-		st := s.log.Latest()
-		s.t.Fatalf("the TUI's log: not %s after %s (%d events, %s)", what, runBound, s.log.Len(), st.Verdict(false))
-	}
+	s.tm.WaitUntil(s.t, runBound, "in the TUI's log: "+what, func() bool { return cond(s.log) })
 }
 
 // quit ends the program and returns its last screen.
 func (s *tuiSession) quit() string {
 	s.t.Helper()
 	s.tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	s.tm.WaitFinished(s.t, teatest.WithFinalTimeout(30*time.Second))
-	return s.tm.FinalModel(s.t).View().Content
+	return s.tm.Final(s.t, 30*time.Second).View().Content
 }
 
 func statusIs(status string, confirmed bool) func(*reducer.Log) bool {
@@ -147,10 +144,12 @@ func statusIs(status string, confirmed bool) func(*reducer.Log) bool {
 // server's confirmation: accepted runs on to finished, rejected leaves it
 // idle, and the TUI says what the server says.
 func TestTUIAcceptAndReject(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		key, want string
 	}{{"a", "finished"}, {"x", "idle"}} {
 		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
 			id := shared.create(t, convSpec{message: "Plan, then finish.", confirm: true, tracker: true})
 			s := openTUI(t, id)
 			s.waitLog("waiting for confirmation", func(l *reducer.Log) bool {
@@ -171,6 +170,7 @@ func TestTUIAcceptAndReject(t *testing.T) {
 // TestTUIFork: b forks the real conversation from the event under the
 // cursor, runs the fork on from there and opens it.
 func TestTUIFork(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "STEPS=2"})
 	s := openTUI(t, id)
 	s.waitLog("finished", statusIs("finished", true))
@@ -206,6 +206,7 @@ func TestTUIFork(t *testing.T) {
 // TestTUINavigate: H moves the real server's HEAD to the event under the
 // cursor, and the TUI's status stays the server's.
 func TestTUINavigate(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "STEPS=2"})
 	s := openTUI(t, id)
 	s.waitLog("finished", statusIs("finished", true))

@@ -56,6 +56,7 @@ func assertEveryServerEvent(t *testing.T, s *server, id string, lines []map[stri
 // TestPlainRun: a run watched from its start ends in a confirmed finished
 // (exit 0), with every event of the server printed in its order.
 func TestPlainRun(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "STEPS=3"})
 	r := ohwatch(t, watchArgs(shared, id, "--json")...)
 	if r.code != 0 {
@@ -78,6 +79,7 @@ func TestPlainRun(t *testing.T) {
 // page of /events/search; a watch that starts once the run is over reads
 // every page and prints them all.
 func TestRunLongerThanOnePage(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "STEPS=70"})
 	shared.waitStatus(t, id, "finished")
 	evs := shared.events(t, id)
@@ -98,6 +100,7 @@ func TestRunLongerThanOnePage(t *testing.T) {
 // TestPauseResume: a pause shows as paused, and the run resumed from there
 // ends in a confirmed finished the same watch sees.
 func TestPauseResume(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "STEPS=12 DELAY=0.3"})
 	w := start(t, watchArgs(shared, id, "--json")...)
 	w.waitLine(`"type":"event"`, "think step 2")
@@ -117,6 +120,7 @@ func TestPauseResume(t *testing.T) {
 // TestInterrupt: an interrupt shows as paused with its event, and a run
 // started again finishes under the same watch.
 func TestInterrupt(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "STEPS=12 DELAY=0.3"})
 	w := start(t, watchArgs(shared, id, "--json")...)
 	w.waitLine(`"type":"event"`, "think step 2")
@@ -133,6 +137,7 @@ func TestInterrupt(t *testing.T) {
 // TestWrongKey: a rejected key is exit 4 with a one-line reason, and the
 // key given never reaches the output.
 func TestWrongKey(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "STEPS=1"})
 	const wrong = "sk-wrong-key-of-the-suite"
 	r := ohwatchEnvRun(t, ohwatchEnv("SESSION_API_KEY="+wrong), watchArgs(shared, id)...)
@@ -149,6 +154,7 @@ func TestWrongKey(t *testing.T) {
 
 // TestUnknownConversation: an id the server does not know is exit 4.
 func TestUnknownConversation(t *testing.T) {
+	t.Parallel()
 	r := ohwatch(t, watchArgs(shared, "0123456789abcdef0123456789abcdef")...)
 	if r.code != 4 {
 		t.Fatalf("exit %d, want 4:\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -162,6 +168,7 @@ func TestUnknownConversation(t *testing.T) {
 // runs 12 task_tracker steps at HIGH risk, each with a several-KiB output;
 // the watch flags every one HIGH and prints every event whole.
 func TestLongRiskyRun(t *testing.T) {
+	t.Parallel()
 	id := shared.create(t, convSpec{message: "LONG=12", tracker: true, analyzer: true})
 	r := ohwatch(t, watchArgs(shared, id, "--json")...)
 	if r.code != 0 {
