@@ -10,7 +10,7 @@ import (
 // of bytes per event and a million pointers for the collector; the ids of
 // nearly every event are uuids, which the records hold packed, so the
 // index is an open-addressing table of event positions (4 bytes a slot,
-// at most half full) keyed by the records' uuids. Other ids (hand-made,
+// at most 3/4 full) keyed by the records' uuids. Other ids (hand-made,
 // "<id>-summary") go to a map of copies.
 type idIndex struct {
 	slots  []int32 // event index + 1; 0 is an empty slot
@@ -60,7 +60,7 @@ func (x *idIndex) add(s *store, j int, id string, r *record) {
 		x.others[strings.Clone(id)] = j
 		return
 	}
-	if 2*(x.used+1) > len(x.slots) {
+	if 4*(x.used+1) > 3*len(x.slots) {
 		x.grow(s)
 	}
 	x.insert(r.id, j)

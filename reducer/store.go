@@ -53,7 +53,7 @@ const (
 	bigBlock   = 16 << 20
 	// offHeapFrom is the stored raw size past which blocks come from
 	// outside the Go heap: a log this big lives long.
-	offHeapFrom = 32 << 20
+	offHeapFrom = 4 << 20
 )
 
 // store is the events of a log. Every slice in it only grows by

@@ -1,4 +1,4 @@
-package files
+package session
 
 import (
 	"bufio"
@@ -10,10 +10,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
+	"ohwatch/client/files"
 	"ohwatch/internal/benchdir"
+	"ohwatch/model"
 	"ohwatch/reducer"
 )
 
@@ -31,13 +35,14 @@ func bigEvents(b *testing.B) int {
 }
 
 // BenchmarkOpenBig opens a generated million-event JSONL recording as
-// `replay` does (the reader streams it in chunks, each appended to the
-// log) and reports the process's resident memory against the JSON's
-// bytes: at its peak during the load (VmHWM, rss-peak/json) and once
-// loaded (VmRSS, rss/json), with the share of the load's CPU the garbage
-// collector took. Then it seeks the open log at random events, as the
-// scrubber does, and reports the median and the worst seek. Run it once
-// per process (-benchtime 1x): the peak is the process's.
+// `replay` does (the reader streams it into a feed, whose batches are
+// appended to the log, then settled as the TUI settles it) and reports the process's resident memory against
+// the JSON's bytes: at its peak during the load (VmHWM, rss-peak/json)
+// and once loaded (VmRSS, rss/json), with the share of the load's CPU the
+// garbage collector took and the heap's part. Then it seeks the open log
+// at random events, as the scrubber does, and reports the median and the
+// worst seek in wall time and in the seeking thread's CPU time. Run it
+// once per process (-benchtime 1x): the peak is the process's.
 func BenchmarkOpenBig(b *testing.B) {
 	n := bigEvents(b)
 	path := benchdir.JSONL(b, n)
@@ -49,16 +54,18 @@ func BenchmarkOpenBig(b *testing.B) {
 	for b.Loop() {
 		gc0, cpu0 := gcCPU()
 		start := time.Now()
-		r, err := Open(path)
+		r, err := files.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
 		h := r.Header()
 		log := reducer.NewLog(h.Base, h.EventFiles)
-		if _, err := r.Stream(context.Background(), func(c Chunk) { log.Append(c.Events...) }); err != nil {
-			b.Fatal(err)
+		feed := make(chan model.Batch, 4)
+		go streamInto(context.Background(), r, feed)
+		for batch := range feed {
+			log.Append(batch.Events...)
 		}
-		r.Close()
+		log.Settle() // as the TUI does when the feed ends
 		load := time.Since(start)
 		gc1, cpu1 := gcCPU()
 		if log.Len() != n {
@@ -67,29 +74,57 @@ func BenchmarkOpenBig(b *testing.B) {
 		b.ReportMetric(float64(procStatus(b, "VmHWM"))/size, "rss-peak/json")
 		b.ReportMetric(float64(procStatus(b, "VmRSS"))/size, "rss/json")
 		b.ReportMetric(load.Seconds(), "load-s")
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapSys-ms.HeapReleased)/size, "heap-held/json")
+		b.ReportMetric(float64(ms.NextGC)/size, "heap-goal/json")
+		b.ReportMetric(float64(liveHeap())/size, "heap-live/json")
 		b.ReportMetric((gc1-gc0)/(cpu1-cpu0), "gc-share")
-		median, worst := seekTimes(log, n, 2000)
+		median, worst, worstCPU := seekTimes(log, n, 2000)
 		b.ReportMetric(float64(median.Microseconds()), "seek-median-µs")
 		b.ReportMetric(float64(worst.Microseconds()), "seek-worst-µs")
+		b.ReportMetric(float64(worstCPU.Microseconds()), "seek-worst-cpu-µs")
 		b.ReportMetric(float64(procStatus(b, "VmRSS"))/size, "rss-after-seeks/json")
 		runtime.KeepAlive(log)
 	}
 }
 
 // seekTimes seeks log at count random events and returns the median and
-// the worst wall time of one seek.
-func seekTimes(log *reducer.Log, n, count int) (median, worst time.Duration) {
+// the worst wall time of one seek, and the worst in CPU time of the
+// seeking thread (what the seek cost, whatever else the machine ran).
+func seekTimes(log *reducer.Log, n, count int) (median, worst, worstCPU time.Duration) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	rng := rand.New(rand.NewPCG(1, 2))
 	ds := make([]time.Duration, 0, count)
 	for range count {
 		i := rng.IntN(n)
-		t0 := time.Now()
+		t0, c0 := time.Now(), threadCPU()
 		s := log.At(i)
 		ds = append(ds, time.Since(t0))
+		worstCPU = max(worstCPU, threadCPU()-c0)
 		runtime.KeepAlive(s)
 	}
 	slices.Sort(ds)
-	return ds[len(ds)/2], ds[len(ds)-1]
+	return ds[len(ds)/2], ds[len(ds)-1], worstCPU
+}
+
+// threadCPU is the CPU time of the calling thread (0 where unknown).
+func threadCPU() time.Duration {
+	var ts syscall.Timespec
+	const clockThreadCPUTime = 3
+	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
+
+// liveHeap is the heap in use after a full collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
 
 // gcCPU is the CPU the garbage collector and the whole process have used,
