@@ -1,9 +1,6 @@
 package model
 
-import (
-	"strings"
-	"unsafe"
-)
+import "unsafe"
 
 // Detached returns a copy of ev whose strings no longer share the memory
 // of its Raw: every string that aliases Raw (see alias) is copied, all of
@@ -25,7 +22,7 @@ func (ev Event) Detached() Event {
 		return ev
 	}
 	ev.Body = copyBody(ev.Body)
-	d.block = make([]byte, 0, d.need)[:0:d.need]
+	d.block = make([]byte, 0, d.need)
 	d.event(&ev) // move
 	return ev
 }
@@ -54,24 +51,6 @@ func (d *detacher) str(s *string) {
 	at := len(d.block)
 	d.block = append(d.block, *s...)
 	*s = unsafe.String(&d.block[at], len(*s))
-}
-
-// own moves one of the longer strings (a summary, a command) to an
-// allocation of its own: a State that keeps only an event's ids then keeps
-// a few dozen bytes, not the event's summary with them.
-func (d *detacher) own(s *string) {
-	if len(*s) == 0 {
-		return
-	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(*s)))
-	if p < d.lo || p >= d.hi {
-		return
-	}
-	if d.block == nil {
-		d.need++ // moved, though not into the block
-		return
-	}
-	*s = strings.Clone(*s)
 }
 
 // strs visits a list of strings; when moving, into a copy of the list.
@@ -103,7 +82,7 @@ func (d *detacher) event(ev *Event) {
 	d.str(&ev.ID)
 	d.str(&ev.Source)
 	d.str(&ev.ParentID)
-	d.own(&ev.Summary)
+	d.str(&ev.Summary)
 	switch b := ev.Body.(type) {
 	case *Action:
 		d.str(&b.ActionKind)
@@ -111,7 +90,7 @@ func (d *detacher) event(ev *Event) {
 		d.str(&b.ToolCallID)
 		d.str(&b.LLMResponseID)
 		d.str(&b.SecurityRisk)
-		d.own(&b.Command)
+		d.str(&b.Command)
 		d.str(&b.TaskCommand)
 		d.tasks(&b.Plan)
 	case *Observation:

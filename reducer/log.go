@@ -21,12 +21,35 @@ const chunkSize = 4096
 
 // eventCache is the number of decoded events a log keeps at hand: the
 // rows on screen and the newest events, which views read again and again.
-const eventCache = 1024
+const eventCache = 512
 
-// cachedEvent is a decoded event and its index.
+// cachedEvent is a decoded event and its index + 1 (0: an empty slot).
 type cachedEvent struct {
-	i  int
+	i1 int
 	ev model.Event
+}
+
+// cached returns event i when the cache holds it.
+func (l *Log) cached(i int) (model.Event, bool) {
+	l.cacheMu.Lock()
+	defer l.cacheMu.Unlock()
+	if l.cache == nil {
+		return model.Event{}, false
+	}
+	if c := &l.cache[i&(eventCache-1)]; c.i1 == i+1 {
+		return c.ev, true
+	}
+	return model.Event{}, false
+}
+
+// keep puts event i in the cache.
+func (l *Log) keep(i int, ev model.Event) {
+	l.cacheMu.Lock()
+	if l.cache == nil {
+		l.cache = new([eventCache]cachedEvent)
+	}
+	l.cache[i&(eventCache-1)] = cachedEvent{i1: i + 1, ev: ev}
+	l.cacheMu.Unlock()
 }
 
 // Log is the append-only event log of one conversation, with the derived
@@ -43,7 +66,8 @@ type Log struct {
 	initial State
 	st      store // the events (store.go)
 	n       int
-	cache   [eventCache]atomic.Pointer[cachedEvent]
+	cacheMu sync.Mutex
+	cache   *[eventCache]cachedEvent // by index mod eventCache, made on first use
 	// segs are the runs of the tree in file order, with their checkpoints;
 	// a linear log has one.
 	segs       []segment
@@ -116,7 +140,7 @@ func (l *Log) Append(evs ...model.Event) int {
 		if len(evs)-k <= eventCache {
 			// The newest events are read next (a live view, headless
 			// lines): kept decoded, in the form the log folded.
-			l.cache[j&(eventCache-1)].Store(&cachedEvent{i: j, ev: folded})
+			l.keep(j, folded)
 		}
 		l.byGroup.add(j, &ev)
 		l.n++
@@ -164,8 +188,8 @@ func (l *Log) Len() int {
 // decoded again from its raw bytes unless it is one of the few kept at
 // hand.
 func (l *Log) Event(i int) model.Event {
-	if c := l.cache[i&(eventCache-1)].Load(); c != nil && c.i == i {
-		return c.ev
+	if ev, ok := l.cached(i); ok && i >= 0 {
+		return ev
 	}
 	l.mu.RLock()
 	if i < 0 || i >= l.n {
@@ -175,7 +199,7 @@ func (l *Log) Event(i int) model.Event {
 	v := l.st.view()
 	l.mu.RUnlock()
 	ev := v.event(i)
-	l.cache[i&(eventCache-1)].Store(&cachedEvent{i: i, ev: ev})
+	l.keep(i, ev)
 	return ev
 }
 
