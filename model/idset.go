@@ -57,22 +57,6 @@ func (s *IDSet) Add(id string) bool {
 	return true
 }
 
-// Has reports whether id was added.
-func (s *IDSet) Has(id string) bool {
-	if id == "" {
-		return false
-	}
-	if hi, lo, ok := packUUID(id); ok {
-		if old, taken := s.uuids[hi]; taken && old == lo {
-			return true
-		}
-		_, clash := s.clash[[2]uint64{hi, lo}]
-		return clash
-	}
-	_, ok := s.others[id]
-	return ok
-}
-
 // Len is the number of ids held.
 func (s *IDSet) Len() int { return len(s.uuids) + len(s.clash) + len(s.others) }
 
