@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"bytes"
 	"sync"
 	"sync/atomic"
 
@@ -24,9 +25,13 @@ const chunkSize = 4096
 const eventCache = 512
 
 // cachedEvent is a decoded event and its index + 1 (0: an empty slot).
+// An event kept as Append folded it has its Raw in the log's block
+// (shared), which is copied when the event is handed out: nothing outside
+// the log may point into a block a collected log's cleanup pools.
 type cachedEvent struct {
-	i1 int
-	ev model.Event
+	i1     int
+	ev     model.Event
+	shared bool
 }
 
 // cached returns event i when the cache holds it.
@@ -37,18 +42,22 @@ func (l *Log) cached(i int) (model.Event, bool) {
 		return model.Event{}, false
 	}
 	if c := &l.cache[i&(eventCache-1)]; c.i1 == i+1 {
-		return c.ev, true
+		ev := c.ev
+		if c.shared {
+			ev.Raw = bytes.Clone(ev.Raw)
+		}
+		return ev, true
 	}
 	return model.Event{}, false
 }
 
 // keep puts event i in the cache.
-func (l *Log) keep(i int, ev model.Event) {
+func (l *Log) keep(i int, ev model.Event, shared bool) {
 	l.cacheMu.Lock()
 	if l.cache == nil {
 		l.cache = new([eventCache]cachedEvent)
 	}
-	l.cache[i&(eventCache-1)] = cachedEvent{i1: i + 1, ev: ev}
+	l.cache[i&(eventCache-1)] = cachedEvent{i1: i + 1, ev: ev, shared: shared}
 	l.cacheMu.Unlock()
 }
 
@@ -140,7 +149,7 @@ func (l *Log) Append(evs ...model.Event) int {
 		if len(evs)-k <= eventCache {
 			// The newest events are read next (a live view, headless
 			// lines): kept decoded, in the form the log folded.
-			l.keep(j, folded)
+			l.keep(j, folded, true)
 		}
 		l.byGroup.add(j, &ev)
 		l.n++
@@ -199,7 +208,7 @@ func (l *Log) Event(i int) model.Event {
 	v := l.st.view()
 	l.mu.RUnlock()
 	ev := v.event(i)
-	l.keep(i, ev)
+	l.keep(i, ev, false)
 	return ev
 }
 

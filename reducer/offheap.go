@@ -18,8 +18,9 @@ import (
 // touched for the first time costs tens of microseconds, as much as
 // copying the whole event into it many times over. Past the cap their
 // pages are given back to the system (madvise DONTNEED). Either way the
-// addresses stay mapped: a string or slice someone kept from an event of
-// a log that is gone reads other bytes or zeros, never faults.
+// addresses stay mapped. Reuse is safe because nothing the log hands out
+// points into a block: an event is decoded from a heap copy of its bytes,
+// and one kept as appended has its Raw copied when it is handed out.
 type offHeap struct {
 	mu     sync.Mutex
 	blocks [][]byte

@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"bytes"
 	"time"
 
 	"ohwatch/model"
@@ -102,7 +103,10 @@ func (v *view) event(i int) model.Event {
 	if r.flags&flagWhole != 0 {
 		return v.whole[r.block]
 	}
-	raw := v.raw(r)
+	// Decode aliases the strings it reads into the bytes it is given: a
+	// heap copy keeps every event and State handed out free of the blocks,
+	// which a collected log's cleanup pools for the next log to reuse.
+	raw := bytes.Clone(v.raw(r))
 	ev, err := model.Decode(raw)
 	if err != nil {
 		// The bytes decoded once, when they came; they never change.
