@@ -285,10 +285,7 @@ func writeListing(w io.Writer, rows []listed, now time.Time) {
 		if r.Events < 0 {
 			events = format.Unknown
 		}
-		status := "-"
-		if r.Verdict.Status != "" {
-			status = model.SanitizeLine(r.Verdict.String())
-		}
+		status := model.SanitizeLine(r.Verdict.String()) // "unknown" when not known
 		title := fleet.ColTitle.Text(r, now)
 		if n.Depth > 0 {
 			title = strings.Repeat("  ", n.Depth-1) + "└ " + title

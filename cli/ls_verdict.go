@@ -3,26 +3,44 @@ package cli
 import (
 	"context"
 
+	"ohwatch/client/files"
 	"ohwatch/fleet"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/session"
 )
 
+// lsTail is how many of a conversation's last event files `ls` reads when
+// base_state.json does not state its status: enough to hold the newest
+// status update of a real run, and never the whole of a long conversation.
+const lsTail = 256
+
 // recordedVerdict gives a conversation on disk the verdict every other
 // surface gives it (reducer.Verdict): a directory is a recording, its last
 // status final. base_state.json's status is that last status, so reading
-// it is enough; a recording without one (the CLI's, a JSONL export) is
-// folded to find it, and its cost is then known only if it reported
-// metrics.
+// it is enough. A recording without one (the CLI's) is decided from its
+// last lsTail event files (reducer.TailVerdict), or folded whole when that
+// is all of it; when its tail does not decide, the status is unknown
+// rather than guessed. Its cost, when base_state.json did not give it, is
+// then the fold's, or the newest stats update's of the tail, as a
+// server's listing gives it.
 func recordedVerdict(ctx context.Context, r fleet.Row, status, path string) fleet.Row {
 	if v, ok := reducer.BaseVerdict(&model.BaseState{ExecutionStatus: status}); ok {
 		r.Verdict = v
 		return r
 	}
+	tail, total := files.Tail(path, lsTail)
+	if total > lsTail {
+		r.Verdict, _ = reducer.TailVerdict(tail)
+		if st := newestStats(tail); st != nil && !r.CostKnown {
+			r.Cost, r.CostKnown = statsCost(st)
+			r.MetricsReported = len(st.UsageToMetrics) > 0
+		}
+		return r
+	}
 	_, log, err := session.LoadLog(ctx, path)
 	if err != nil {
-		return r // its warnings were said; "-" is all there is to say
+		return r // its warnings were said; "unknown" is all there is to say
 	}
 	s := log.Latest()
 	if !r.CostKnown {
@@ -32,6 +50,17 @@ func recordedVerdict(ctx context.Context, r fleet.Row, status, path string) flee
 	}
 	r.Verdict = s.Verdict(true)
 	return r
+}
+
+// newestStats is the stats of the newest update among events that carries
+// them (accumulated totals), nil for none.
+func newestStats(events []model.Event) *model.Stats {
+	for i := len(events) - 1; i >= 0; i-- {
+		if u, ok := events[i].Body.(*model.StateUpdate); ok && u.Stats != nil {
+			return u.Stats
+		}
+	}
+	return nil
 }
 
 // serverVerdict words a server's status: the agent-server's REST answer is

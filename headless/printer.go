@@ -27,6 +27,8 @@ type printer struct {
 	w    *bufio.Writer
 	json bool
 	err  error // the first write error; later writes are skipped
+	// events builds the JSON lines of events, the bulk of a JSON run.
+	events eventJSON
 }
 
 // newPrinter returns a printer writing to out.
@@ -66,7 +68,10 @@ func (m eventMarks) text() string {
 
 func (p *printer) event(index int, ev model.Event, marks eventMarks) {
 	if p.json {
-		p.writeJSON(eventLine{
+		if p.err != nil {
+			return
+		}
+		line := p.events.append(eventLine{
 			Type:      "event",
 			Index:     index,
 			ID:        model.SanitizeLine(ev.ID),
@@ -76,8 +81,8 @@ func (p *printer) event(index int, ev model.Event, marks eventMarks) {
 			Summary:   ev.Summary,
 			Risk:      model.SanitizeLine(marks.risk),
 			Awaiting:  marks.awaiting,
-			Event:     json.RawMessage(safeJSON(ev.Raw)),
-		})
+		}, ev.Raw)
+		_, p.err = p.w.Write(line)
 		return
 	}
 	kind := model.SanitizeLine(ev.Kind)
@@ -277,15 +282,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// safeJSON returns raw on one line with nothing a terminal could act on
-// (model.TerminalSafeJSON, the rule every output of raw events follows).
-// Invalid input becomes a JSON string holding a marker, so a JSONL line is
-// always valid.
-func safeJSON(raw []byte) []byte {
-	if out, ok := model.TerminalSafeJSON(raw); ok {
-		return out
-	}
-	return []byte(`"<invalid JSON>"`)
 }

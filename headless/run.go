@@ -233,14 +233,19 @@ func (w *watcher) catchUp(ctx context.Context) (Result, bool) {
 // onBatch takes one batch from the feed. A connection change took effect
 // before the batch's events arrived (model.Batch), so it is printed first.
 func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
-	w.later(func() {
-		if b.Conn != nil {
-			w.p.connection(*b.Conn)
-		}
-		for _, msg := range b.Warnings {
-			w.p.note("warning", msg)
-		}
-	})
+	// The note keeps the connection change and the warnings, not the
+	// batch: a recording's batches would otherwise stay alive, events and
+	// all, until it has been read and printed.
+	if conn, warnings := b.Conn, b.Warnings; conn != nil || len(warnings) > 0 {
+		w.later(func() {
+			if conn != nil {
+				w.p.connection(*conn)
+			}
+			for _, msg := range warnings {
+				w.p.note("warning", msg)
+			}
+		})
+	}
 	w.log.Append(b.Events...)
 	if len(b.Events) > 0 {
 		w.guard.lastArrival = time.Now()

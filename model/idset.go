@@ -100,3 +100,22 @@ var hexValue = func() (t [256]byte) {
 	}
 	return t
 }()
+
+// PackUUID reads a lower-case canonical uuid as its two halves; ok is
+// false for any other string.
+func PackUUID(s string) (hi, lo uint64, ok bool) { return packUUID(s) }
+
+// FormatUUID is the canonical spelling of the uuid PackUUID read.
+func FormatUUID(hi, lo uint64) string {
+	const digits = "0123456789abcdef"
+	b := []byte("00000000-0000-0000-0000-000000000000")
+	for k := 15; k >= 0; k-- {
+		b[uuidDigits[k]] = digits[hi&0xf]
+		hi >>= 4
+	}
+	for k := 15; k >= 0; k-- {
+		b[uuidDigits[16+k]] = digits[lo&0xf]
+		lo >>= 4
+	}
+	return string(b)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // TerminalSafeJSON returns a JSON value compacted onto one line with every
@@ -19,6 +20,7 @@ import (
 // ok is false when raw is not valid JSON; nothing is returned then.
 func TerminalSafeJSON(raw []byte) (out []byte, ok bool) {
 	var buf bytes.Buffer
+	buf.Grow(len(raw))
 	if err := json.Compact(&buf, raw); err != nil {
 		return nil, false
 	}
@@ -26,7 +28,32 @@ func TerminalSafeJSON(raw []byte) (out []byte, ok bool) {
 	if isClean(string(src), false) {
 		return src, true
 	}
-	out = make([]byte, 0, len(src)+16)
+	return appendTerminalSafe(make([]byte, 0, len(src)+16), src), true
+}
+
+// AppendTerminalSafeJSON is TerminalSafeJSON appending to dst. scratch
+// holds the compacted value on the way: a caller writing many events keeps
+// both and so allocates nothing per event once they have grown. When raw
+// is not valid JSON, dst is returned as it was and ok is false.
+func AppendTerminalSafeJSON(dst []byte, scratch *bytes.Buffer, raw []byte) (out []byte, ok bool) {
+	scratch.Reset()
+	if err := json.Compact(scratch, raw); err != nil {
+		return dst, false
+	}
+	src := scratch.Bytes()
+	if isClean(bytesView(src), false) {
+		return append(dst, src...), true
+	}
+	return appendTerminalSafe(dst, src), true
+}
+
+// bytesView is b as a string without copying it, for a scan that neither
+// keeps nor outlives it: string(b) would copy every event once more.
+func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// appendTerminalSafe appends compact JSON src with the characters a
+// terminal could act on escaped.
+func appendTerminalSafe(out, src []byte) []byte {
 	for i := 0; i < len(src); {
 		c := src[i]
 		if c < utf8.RuneSelf {
@@ -52,5 +79,5 @@ func TerminalSafeJSON(raw []byte) (out []byte, ok bool) {
 		}
 		i += size
 	}
-	return out, true
+	return out
 }

@@ -65,10 +65,7 @@ func BenchmarkAtBranched(b *testing.B) {
 
 func benchSeek(b *testing.B, o gen.Options) {
 	n := o.Events
-	evs := leanOf(b, o)
-	log := NewLog(nil, 0)
-	log.Append(evs...)
-	evs = nil
+	log := loadGenerated(b, o)
 	if got := len(log.BranchPoints()); got != o.Branches {
 		b.Fatalf("%d branch points, want %d", got, o.Branches)
 	}
@@ -100,6 +97,26 @@ func benchSeek(b *testing.B, o gen.Options) {
 	b.ReportMetric(float64(worst.Nanoseconds())/1e3, "worst-µs")
 	b.ReportMetric(float64(totalCPU.Nanoseconds())/1e3/float64(ops), "mean-cpu-µs")
 	b.ReportMetric(float64(worstCPU.Nanoseconds())/1e3, "worst-cpu-µs")
+}
+
+// loadGenerated appends a generated conversation to a new log, as a
+// reader streams it: decoded in batches, each event's raw bytes with it.
+func loadGenerated(b *testing.B, o gen.Options) *Log {
+	b.Helper()
+	log := NewLog(nil, 0)
+	batch := make([]model.Event, 0, 1024)
+	for raw := range gen.Events(o) {
+		ev, err := model.Decode(raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if batch = append(batch, ev); len(batch) == cap(batch) {
+			log.Append(batch...)
+			batch = batch[:0]
+		}
+	}
+	log.Append(batch...)
+	return log
 }
 
 // BenchmarkAppend appends a generated conversation in batches of 64, as a

@@ -51,7 +51,7 @@ func (l *Log) Leaf() int {
 func (l *Log) SetLeaf(id string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	k, ok := l.ids[id]
+	k, ok := l.st.ids.find(&l.st, id)
 	if ok && l.leaf != k {
 		l.leaf = k
 		l.version++

@@ -200,7 +200,9 @@ func (m *eqMemo) errors(a, b *errorNode) bool {
 
 func (m *eqMemo) forgotten(a, b *forgetNode) bool {
 	return sameChain(m, a, b,
-		func(a, b *forgetNode) bool { return a.total == b.total && reflect.DeepEqual(a.ids, b.ids) },
+		func(a, b *forgetNode) bool {
+			return a.total == b.total && reflect.DeepEqual(a.uuids, b.uuids) && reflect.DeepEqual(a.others, b.others)
+		},
 		func(n *forgetNode) *forgetNode { return n.prev })
 }
 

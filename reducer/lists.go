@@ -1,6 +1,12 @@
 package reducer
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"ohwatch/model"
+)
 
 // The growing collections of a State are persistent: each State points at
 // the newest node of a singly linked list whose older nodes are shared with
@@ -70,20 +76,37 @@ func (n *errorNode) slice() []ErrorRef {
 
 // forgetNode is the set of ids one Condensation forgot, and the sets of
 // the condensations before it. Condensations are rare, so a membership test
-// walks them.
+// walks them. The uuids are held packed and sorted (16 bytes an id, no
+// string of the event kept), other ids as sorted copies.
 type forgetNode struct {
-	ids   map[string]struct{}
-	prev  *forgetNode
-	total int // distinct ids forgotten up to and including this node
+	uuids  [][2]uint64
+	others []string
+	prev   *forgetNode
+	total  int // distinct ids forgotten up to and including this node
 }
 
 func (n *forgetNode) has(id string) bool {
+	hi, lo, packed := model.PackUUID(id)
 	for ; n != nil; n = n.prev {
-		if _, ok := n.ids[id]; ok {
+		var found bool
+		if packed {
+			_, found = slices.BinarySearchFunc(n.uuids, [2]uint64{hi, lo}, compareUUID)
+		} else {
+			_, found = slices.BinarySearch(n.others, id)
+		}
+		if found {
 			return true
 		}
 	}
 	return false
+}
+
+// compareUUID orders packed uuids.
+func compareUUID(a, b [2]uint64) int {
+	if c := cmp.Compare(a[0], b[0]); c != 0 {
+		return c
+	}
+	return cmp.Compare(a[1], b[1])
 }
 
 func (n *forgetNode) count() int {
@@ -98,16 +121,24 @@ func (n *forgetNode) count() int {
 // condensation forgets events of the current view, which holds no event
 // already forgotten, and the check would cost a walk per id.
 func (n *forgetNode) forget(ids []string) *forgetNode {
-	fresh := make(map[string]struct{}, len(ids))
+	f := &forgetNode{prev: n}
 	for _, id := range ids {
-		if id != "" {
-			fresh[id] = struct{}{}
+		if hi, lo, ok := model.PackUUID(id); ok {
+			f.uuids = append(f.uuids, [2]uint64{hi, lo})
+		} else if id != "" {
+			f.others = append(f.others, strings.Clone(id))
 		}
 	}
-	if len(fresh) == 0 {
+	slices.SortFunc(f.uuids, compareUUID)
+	f.uuids = slices.Clip(slices.Compact(f.uuids))
+	slices.Sort(f.others)
+	f.others = slices.Clip(slices.Compact(f.others))
+	fresh := len(f.uuids) + len(f.others)
+	if fresh == 0 {
 		return n
 	}
-	return &forgetNode{ids: fresh, prev: n, total: n.count() + len(fresh)}
+	f.total = n.count() + fresh
+	return f
 }
 
 // kindCount is one entry of a kindTable.

@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"bytes"
 	"sync"
 	"sync/atomic"
 
@@ -16,10 +17,49 @@ import (
 // million-event heap, not folding.
 const checkpointEvery = 64
 
-// chunkSize is the number of events per storage chunk: appends fill fixed
-// chunks, so growing the log never copies the events already stored. Every
-// checkpoint distance divides it, so that no seek spans two chunks.
+// chunkSize bounds the checkpoint distance K (every K divides it).
 const chunkSize = 4096
+
+// eventCache is the number of decoded events a log keeps at hand: the
+// rows on screen and the newest events, which views read again and again.
+const eventCache = 512
+
+// cachedEvent is a decoded event and its index + 1 (0: an empty slot).
+// An event kept as Append folded it has its Raw in the log's block
+// (shared), which is copied when the event is handed out: nothing outside
+// the log may point into a block a collected log's cleanup pools.
+type cachedEvent struct {
+	i1     int
+	ev     model.Event
+	shared bool
+}
+
+// cached returns event i when the cache holds it.
+func (l *Log) cached(i int) (model.Event, bool) {
+	l.cacheMu.Lock()
+	defer l.cacheMu.Unlock()
+	if l.cache == nil {
+		return model.Event{}, false
+	}
+	if c := &l.cache[i&(eventCache-1)]; c.i1 == i+1 {
+		ev := c.ev
+		if c.shared {
+			ev.Raw = bytes.Clone(ev.Raw)
+		}
+		return ev, true
+	}
+	return model.Event{}, false
+}
+
+// keep puts event i in the cache.
+func (l *Log) keep(i int, ev model.Event, shared bool) {
+	l.cacheMu.Lock()
+	if l.cache == nil {
+		l.cache = new([eventCache]cachedEvent)
+	}
+	l.cache[i&(eventCache-1)] = cachedEvent{i1: i + 1, ev: ev, shared: shared}
+	l.cacheMu.Unlock()
+}
 
 // Log is the append-only event log of one conversation, with the derived
 // State at every event. One goroutine appends while others read: every
@@ -33,9 +73,10 @@ const chunkSize = 4096
 type Log struct {
 	mu      sync.RWMutex
 	initial State
-	chunks  [][]model.Event
+	st      store // the events (store.go)
 	n       int
-	ids     map[string]int
+	cacheMu sync.Mutex
+	cache   *[eventCache]cachedEvent // by index mod eventCache, made on first use
 	// segs are the runs of the tree in file order, with their checkpoints;
 	// a linear log has one.
 	segs       []segment
@@ -65,7 +106,6 @@ func newLogEvery(base *model.BaseState, baseEventCount, k int) *Log {
 		every:      k,
 		initial:    init,
 		latest:     init,
-		ids:        make(map[string]int),
 		lastAnchor: anchorNone,
 		leaf:       -1,
 		base:       base,
@@ -80,12 +120,10 @@ func (l *Log) Append(evs ...model.Event) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	added := 0
-	for _, ev := range evs {
-		if ev.ID != "" {
-			if _, dup := l.ids[ev.ID]; dup {
-				l.duplicates++
-				continue
-			}
+	for k, ev := range evs {
+		if _, dup := l.st.ids.find(&l.st, ev.ID); dup {
+			l.duplicates++
+			continue
 		}
 		j := l.n
 		parent, anchor := l.foldParent(j, &ev)
@@ -105,16 +143,14 @@ func (l *Log) Append(evs ...model.Event) int {
 			}
 			l.segs = append(l.segs, segment{start: j, parent: parent, depth: depth})
 		}
-		if ev.ID != "" {
-			l.ids[ev.ID] = j
+		folded := l.st.add(j, ev)
+		l.latest = applyAt(prev, j, folded)
+		l.marks = l.marks.add(j, folded, prev, l.latest)
+		if len(evs)-k <= eventCache {
+			// The newest events are read next (a live view, headless
+			// lines): kept decoded, in the form the log folded.
+			l.keep(j, folded, true)
 		}
-		if j%chunkSize == 0 {
-			l.chunks = append(l.chunks, make([]model.Event, 0, chunkSize))
-		}
-		c := len(l.chunks) - 1
-		l.chunks[c] = append(l.chunks[c], ev)
-		l.latest = applyAt(prev, j, ev)
-		l.marks = l.marks.add(j, ev, prev, l.latest)
 		l.byGroup.add(j, &ev)
 		l.n++
 		l.lastAnchor = anchor
@@ -139,12 +175,12 @@ func (l *Log) moveHead(j int, ev *model.Event) {
 		l.leaf = j
 	}
 	if u, ok := ev.Body.(*model.StateUpdate); ok && u.LeafEventID != "" {
-		if k, ok := l.ids[u.LeafEventID]; ok {
+		if k, ok := l.st.ids.find(&l.st, u.LeafEventID); ok {
 			l.leaf = k
 		}
 	}
 	if l.base != nil && l.base.LeafEventID != "" && j == l.baseCount-1 {
-		if k, ok := l.ids[l.base.LeafEventID]; ok {
+		if k, ok := l.st.ids.find(&l.st, l.base.LeafEventID); ok {
 			l.leaf = k
 		}
 	}
@@ -157,22 +193,30 @@ func (l *Log) Len() int {
 	return l.n
 }
 
-// Event returns event i; the zero Event when i is out of range.
+// Event returns event i; the zero Event when i is out of range. It is
+// decoded again from its raw bytes unless it is one of the few kept at
+// hand.
 func (l *Log) Event(i int) model.Event {
+	if ev, ok := l.cached(i); ok && i >= 0 {
+		return ev
+	}
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if i < 0 || i >= l.n {
+		l.mu.RUnlock()
 		return model.Event{}
 	}
-	return l.chunks[i/chunkSize][i%chunkSize]
+	v := l.st.view()
+	l.mu.RUnlock()
+	ev := v.event(i)
+	l.keep(i, ev, false)
+	return ev
 }
 
 // IndexOf returns the index of the event with this id.
 func (l *Log) IndexOf(id string) (int, bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	i, ok := l.ids[id]
-	return i, ok
+	return l.st.ids.find(&l.st, id)
 }
 
 // Duplicates is the number of events not added because their id was
@@ -237,7 +281,7 @@ func (l *Log) At(i int) State {
 func (l *Log) atLocked(i int) State {
 	var buf [4]run
 	s, runs := l.seek(i, buf[:0])
-	return foldRuns(s, runs)
+	return foldRuns(s, runs, l.st.view())
 }
 
 // seekUnlock is At for 0 <= i < n, called with the read lock held; it
@@ -245,20 +289,17 @@ func (l *Log) atLocked(i int) State {
 func (l *Log) seekUnlock(i int) State {
 	var buf [4]run
 	s, runs := l.seek(i, buf[:0])
+	v := l.st.view()
 	l.mu.RUnlock()
-	return foldRuns(s, runs)
+	return foldRuns(s, runs, v)
 }
 
-// run is a stretch of stored events to fold, the first at index from.
-type run struct {
-	from int
-	evs  []model.Event
-}
+// run is a stretch of stored events to fold, from through to.
+type run struct{ from, to int }
 
 // seek returns the checkpoint nearest below event i on i's path and the
 // runs of events from it to i, tip first. Stored events never move and
-// never change: the slices taken under the lock are read after it is
-// released.
+// never change: a view taken under the lock is read after it is released.
 func (l *Log) seek(i int, runs []run) (State, []run) {
 	k := l.segIdx(i)
 	g := &l.segs[k]
@@ -270,7 +311,7 @@ func (l *Log) seek(i int, runs []run) (State, []run) {
 		if c >= g.depth {
 			from = g.start + c - g.depth + 1
 		}
-		runs = l.chunkRuns(runs, from, to)
+		runs = append(runs, run{from: from, to: to})
 		if c >= g.depth {
 			return g.ck[(c-g.firstCk(l.every))/l.every], runs
 		}
@@ -282,23 +323,12 @@ func (l *Log) seek(i int, runs []run) (State, []run) {
 	}
 }
 
-// chunkRuns appends the events from..to as runs that each lie in one
-// chunk, the last chunk first (runs are folded from the end).
-func (l *Log) chunkRuns(runs []run, from, to int) []run {
-	for to >= from {
-		a := max(from, to/chunkSize*chunkSize)
-		off := a % chunkSize
-		runs = append(runs, run{from: a, evs: l.chunks[a/chunkSize][off : off+to-a+1]})
-		to = a - 1
-	}
-	return runs
-}
-
-// foldRuns folds runs (tip first, as seek returns them) onto s.
-func foldRuns(s State, runs []run) State {
+// foldRuns folds runs (tip first, as seek returns them) onto s, each
+// event decoded again from its raw bytes.
+func foldRuns(s State, runs []run, v view) State {
 	for r := len(runs) - 1; r >= 0; r-- {
-		for k, ev := range runs[r].evs {
-			s = applyAt(s, runs[r].from+k, ev)
+		for i := runs[r].from; i <= runs[r].to; i++ {
+			s = applyAt(s, i, v.event(i))
 		}
 	}
 	return s

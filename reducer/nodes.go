@@ -15,7 +15,7 @@ func (l *Log) PathNodes(p Path) (nodes, artifacts int) {
 	defer l.mu.RUnlock()
 	for _, sp := range p {
 		for i := sp.From; i <= sp.To && i < l.n; i++ {
-			if isArtifact(&l.chunks[i/chunkSize][i%chunkSize]) {
+			if l.artifactAt(i) {
 				artifacts++
 			} else {
 				nodes++
@@ -33,10 +33,15 @@ func (l *Log) NodeTip(p Path) int {
 	defer l.mu.RUnlock()
 	for k := len(p) - 1; k >= 0; k-- {
 		for i := min(p[k].To, l.n-1); i >= p[k].From; i-- {
-			if !isArtifact(&l.chunks[i/chunkSize][i%chunkSize]) {
+			if !l.artifactAt(i) {
 				return i
 			}
 		}
 	}
 	return -1
+}
+
+// artifactAt is isArtifact of stored event i; the lock is held.
+func (l *Log) artifactAt(i int) bool {
+	return l.st.recs[i/recChunk][i%recChunk].flags&flagArtifact != 0
 }

@@ -152,7 +152,7 @@ func (l *Log) foldParent(j int, ev *model.Event) (parent, anchor int) {
 	case ev.ParentID == RootParent:
 		p = anchorRoot
 	case ev.ParentID != "":
-		k, ok := l.ids[ev.ParentID]
+		k, ok := l.st.ids.find(&l.st, ev.ParentID)
 		if !ok {
 			return j - 1, self
 		}

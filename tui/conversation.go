@@ -251,6 +251,11 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 			// A loaded recording has no newest event to follow.
 			m.follow = false
 		}
+		if log := m.log; log.Large() {
+			// The load's garbage goes back to the system (off the
+			// UI's goroutine: it is a full collection).
+			return func() tea.Msg { log.Settle(); return nil }
+		}
 		return nil
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package cli
+
+import "time"
+
+// cpuTime is not measured here; benchmarks report no CPU figure.
+func cpuTime() time.Duration { return 0 }

@@ -1,0 +1,143 @@
+package headless
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+
+	"ohwatch/model"
+)
+
+// eventJSON writes the JSON lines of events, byte for byte as
+// json.Marshal writes an eventLine, without its reflection and without
+// compacting each raw event a second time: with one line per event of a
+// long recording, that work was most of `replay --headless --json`. Its
+// buffers are kept from line to line.
+type eventJSON struct {
+	line    []byte
+	safe    []byte
+	scratch bytes.Buffer
+}
+
+// append builds l's line, its newline included, in the line buffer and
+// returns it; raw is the event's JSON as recorded.
+func (e *eventJSON) append(l eventLine, raw []byte) []byte {
+	b := append(e.line[:0], `{"type":`...)
+	b = appendJSONString(b, l.Type)
+	b = append(b, `,"index":`...)
+	b = strconv.AppendInt(b, int64(l.Index), 10)
+	b = append(b, `,"id":`...)
+	b = appendJSONString(b, l.ID)
+	b = append(b, `,"kind":`...)
+	b = appendJSONString(b, l.Kind)
+	if l.Source != "" {
+		b = append(b, `,"source":`...)
+		b = appendJSONString(b, l.Source)
+	}
+	if l.Timestamp != "" {
+		b = append(b, `,"timestamp":`...)
+		b = appendJSONString(b, l.Timestamp)
+	}
+	b = append(b, `,"summary":`...)
+	b = appendJSONString(b, l.Summary)
+	if l.Risk != "" {
+		b = append(b, `,"security_risk":`...)
+		b = appendJSONString(b, l.Risk)
+	}
+	if l.Awaiting {
+		b = append(b, `,"awaiting_confirmation":true`...)
+	}
+	b = append(b, `,"event":`...)
+	safe, ok := model.AppendTerminalSafeJSON(e.safe[:0], &e.scratch, raw)
+	if !ok {
+		safe = append(safe[:0], invalidJSON...)
+	}
+	e.safe = safe
+	b = appendHTMLEscaped(b, safe)
+	b = append(b, '}', '\n')
+	e.line = b
+	return b
+}
+
+// invalidJSON stands for an event whose raw bytes are not valid JSON, so a
+// JSONL line is always valid.
+const invalidJSON = `"<invalid JSON>"`
+
+// hexDigits are the digits of a \u escape, in lower case as encoding/json
+// writes them.
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string exactly as encoding/json
+// writes it: quotes, backslashes and control characters escaped (\b \f \n
+// \r \t by name), <, > and & as \u escapes (its HTML escaping), invalid
+// UTF-8 as \ufffd, U+2028 and U+2029 escaped.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendHTMLEscaped appends compact JSON src as encoding/json embeds a
+// json.RawMessage: <, > and & as \u escapes, and U+2028 and U+2029
+// escaped. Outside strings valid JSON holds none of them, so this is the
+// same value.
+func appendHTMLEscaped(dst, src []byte) []byte {
+	start := 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '<' || c == '>' || c == '&':
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			start = i + 1
+		case c == 0xe2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xa8:
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xf])
+			i += 2
+			start = i + 1
+		}
+	}
+	return append(dst, src[start:]...)
+}

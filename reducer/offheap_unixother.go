@@ -1,0 +1,7 @@
+//go:build unix && !linux
+
+package reducer
+
+// mapPopulate is Linux's alone; elsewhere pages are made as they are
+// touched.
+const mapPopulate = 0
