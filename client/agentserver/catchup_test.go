@@ -2,6 +2,8 @@ package agentserver
 
 import (
 	"testing"
+
+	"ohwatch/model"
 )
 
 // TestWatchDeliversTheLastEventsBeforeATerminalSnapshot: the conversation
@@ -85,5 +87,61 @@ func terminalSnapshotLast(t *testing.T, f *fakeServer, c *liveWatch, wantp *[]st
 		if !isFullState(ev) {
 			seen++
 		}
+	}
+}
+
+// TestWatchDeliversEventsNewerThanTheSubscribeFrameAfterIt: the socket
+// subscribes before the run starts, so its first frame says idle; the run
+// starts (execution_status=running) before the client reads the log to
+// catch up. The running update is newer than the frame and arrives after
+// it: the conversation shows running, not the frame's idle.
+func TestWatchDeliversEventsNewerThanTheSubscribeFrameAfterIt(t *testing.T) {
+	f := newFakeServer(t, "k")
+	f.persist(3)
+	subscribed, started := false, ""
+	f.mu.Lock()
+	f.snapshotStatus = model.StatusIdle
+	f.beforeSubscribe = func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		subscribed = true
+	}
+	f.beforeEventSearch = func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if !subscribed || started != "" {
+			return
+		}
+		raw := f.eventLocked("ConversationStateUpdateEvent", `"key":"execution_status","value":"running"`)
+		f.persistLocked(raw)
+		for _, ch := range f.subs {
+			ch <- raw
+		}
+		started = idOf(raw)
+	}
+	f.mu.Unlock()
+	startedID := func() string {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return started
+	}
+	c := f.watchLive(t, fastWatch())
+	c.waitFor(t, "the run's start", func(c *collector) bool {
+		for _, ev := range c.events {
+			if id := startedID(); id != "" && ev.ID == id {
+				return true
+			}
+		}
+		return false
+	})
+	c.stop()
+	last := ""
+	for _, ev := range c.events {
+		if u, ok := ev.Body.(*model.StateUpdate); ok && u.ExecutionStatus != "" {
+			last = u.ExecutionStatus
+		}
+	}
+	if last != model.StatusRunning {
+		t.Fatalf("the latest status is %q, want running (events %v)", last, c.ids())
 	}
 }
