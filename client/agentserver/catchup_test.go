@@ -2,6 +2,7 @@ package agentserver
 
 import (
 	"testing"
+	"time"
 
 	"ohwatch/model"
 )
@@ -92,9 +93,9 @@ func terminalSnapshotLast(t *testing.T, f *fakeServer, c *liveWatch, wantp *[]st
 
 // TestWatchDeliversEventsNewerThanTheSubscribeFrameAfterIt: the socket
 // subscribes before the run starts, so its first frame says idle; the run
-// starts (execution_status=running) before the client reads the log to
-// catch up. The running update is newer than the frame and arrives after
-// it: the conversation shows running, not the frame's idle.
+// starts (execution_status=running, stamped the frame's moment) before
+// the client reads the log to catch up. The running update arrives after
+// the frame: the conversation shows running, not the frame's idle.
 func TestWatchDeliversEventsNewerThanTheSubscribeFrameAfterIt(t *testing.T) {
 	f := newFakeServer(t, "k")
 	f.persist(3)
@@ -112,6 +113,9 @@ func TestWatchDeliversEventsNewerThanTheSubscribeFrameAfterIt(t *testing.T) {
 		if !subscribed || started != "" {
 			return
 		}
+		// Stamped the frame's very moment, as serve stamps a snapshot
+		// with the time of the event it has yet to send.
+		f.clock = f.clock.Add(-time.Millisecond)
 		raw := f.eventLocked("ConversationStateUpdateEvent", `"key":"execution_status","value":"running"`)
 		f.persistLocked(raw)
 		for _, ch := range f.subs {

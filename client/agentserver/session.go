@@ -411,9 +411,11 @@ func terminalSnapshot(ev model.Event) bool {
 // the resume anchor (less the slack) that the watch has not seen: those
 // the socket would replay only after the snapshot. With asOf set (the time
 // of a subscribe frame that is not terminal) it returns, undelivered, the
-// events persisted after that moment: the run went on between the frame
-// and this read, so they come after the frame, or the frame's older state
-// (idle before the run started) would stand as the latest.
+// events stamped at or after that moment: the run went on between the
+// frame and this read, so they come after the frame, or the frame's older
+// state (idle before the run started) would stand as the latest. An event
+// of the frame's very moment counts as newer: a replaying server stamps a
+// snapshot with the time of the event it has yet to send.
 func (w *watcher) catchUp(ctx context.Context, anchorTS string, asOf time.Time) ([]model.Event, error) {
 	q := eventQuery{}
 	if anchorTS != "" {
@@ -429,7 +431,7 @@ func (w *watcher) catchUp(ctx context.Context, anchorTS string, asOf time.Time) 
 			split = 0
 		} else if !asOf.IsZero() {
 			for i, ev := range page {
-				if ev.Time.After(asOf) {
+				if !ev.Time.IsZero() && !ev.Time.Before(asOf) {
 					split = i
 					break
 				}
