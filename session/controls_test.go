@@ -17,7 +17,8 @@ import (
 
 // drive runs a view's command as the program would and hands its
 // messages back to the view; a command still waiting after a moment is a
-// tick (the footer's expiry) and is dropped.
+// tick (the footer's expiry), or a request the test waits for through
+// reported, and is dropped.
 func drive(t *testing.T, m *tui.Conversation, cmd tea.Cmd) {
 	t.Helper()
 	if cmd == nil {
@@ -59,6 +60,7 @@ func TestTUIControlsActOnTheServer(t *testing.T) {
 	t.Parallel()
 	_, url, _ := servePaced(t, serve.Faults{})
 	c, _ := agentserver.New(url, "")
+	done := make(chan string, 8)
 	ctx := context.Background()
 	status := func() string {
 		info, err := c.Conversation(ctx, guardConv)
@@ -74,7 +76,7 @@ func TestTUIControlsActOnTheServer(t *testing.T) {
 		}
 		log := reducer.NewLog(nil, 0)
 		log.Append(evs...)
-		m := tui.NewConversation(tui.Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: confirmer{c: c, id: guardConv}, NoColor: true})
+		m := tui.NewConversation(tui.Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: reported{confirmer{c: c, id: guardConv}, done}, NoColor: true})
 		m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
 		return m
 	}
@@ -83,14 +85,17 @@ func TestTUIControlsActOnTheServer(t *testing.T) {
 		time.Sleep(10 * time.Millisecond) // the replay's start: a poll bounded by the deadline
 	}
 	pressView(t, view(), "p")
+	answered(t, done, "pause")
 	if status() != model.StatusPaused {
 		t.Fatalf("p: the server reports %s", status())
 	}
 	pressView(t, view(), "R")
+	answered(t, done, "run")
 	if status() == model.StatusPaused {
 		t.Fatal("R: still paused")
 	}
 	pressView(t, view(), "I", "y")
+	answered(t, done, "interrupt")
 	if status() != model.StatusPaused {
 		t.Fatalf("I y: the server reports %s", status())
 	}
@@ -99,11 +104,13 @@ func TestTUIControlsActOnTheServer(t *testing.T) {
 	pressView(t, m, "M", "o", "k")
 	drive(t, m, m.Update(tea.KeyPressMsg{Code: tea.KeyTab}))
 	pressView(t, m, "enter")
+	answered(t, done, "message")
 	evs, _ := c.Events(ctx, guardConv)
 	if after := len(evs); after != before+1 || !strings.Contains(string(evs[len(evs)-1].Raw), `"ok"`) || status() != model.StatusPaused {
 		t.Fatalf("M ok tab enter: %d → %d events, status %s", before, after, status())
 	}
 	pressView(t, view(), "C", "5", "y")
+	answered(t, done, "policy")
 	found := false
 	for _, ev := range mustEvents(t, c) {
 		if u, ok := ev.Body.(*model.StateUpdate); ok && u.ConfirmationPolicy == agentserver.PolicyAlways {
@@ -112,6 +119,54 @@ func TestTUIControlsActOnTheServer(t *testing.T) {
 	}
 	if !found {
 		t.Error("C 5 y: no confirmation_policy update on the server")
+	}
+}
+
+// reported is the view's Steering in a test: each request, once the
+// server has answered it, is named on done. The server acts on a control
+// before it answers, so the test reads the server's state after waiting
+// for the answer, however slow the machine is.
+type reported struct {
+	confirmer
+	done chan<- string
+}
+
+func (r reported) Pause(ctx context.Context) error {
+	defer func() { r.done <- "pause" }()
+	return r.confirmer.Pause(ctx)
+}
+
+func (r reported) Run(ctx context.Context) error {
+	defer func() { r.done <- "run" }()
+	return r.confirmer.Run(ctx)
+}
+
+func (r reported) Interrupt(ctx context.Context) error {
+	defer func() { r.done <- "interrupt" }()
+	return r.confirmer.Interrupt(ctx)
+}
+
+func (r reported) Message(ctx context.Context, text string, run bool) error {
+	defer func() { r.done <- "message" }()
+	return r.confirmer.Message(ctx, text, run)
+}
+
+func (r reported) Policy(ctx context.Context, policy string) (string, error) {
+	defer func() { r.done <- "policy" }()
+	return r.confirmer.Policy(ctx, policy)
+}
+
+// answered waits until the server has answered the control what; the
+// bound only catches a hang.
+func answered(t *testing.T, done <-chan string, what string) {
+	t.Helper()
+	select {
+	case got := <-done:
+		if got != what {
+			t.Fatalf("the server answered %s, not %s", got, what)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no answer to %s", what)
 	}
 }
 

@@ -2,6 +2,9 @@ package agentserver
 
 import (
 	"testing"
+	"time"
+
+	"ohwatch/model"
 )
 
 // TestWatchDeliversTheLastEventsBeforeATerminalSnapshot: the conversation
@@ -85,5 +88,64 @@ func terminalSnapshotLast(t *testing.T, f *fakeServer, c *liveWatch, wantp *[]st
 		if !isFullState(ev) {
 			seen++
 		}
+	}
+}
+
+// TestWatchDeliversEventsNewerThanTheSubscribeFrameAfterIt: the socket
+// subscribes before the run starts, so its first frame says idle; the run
+// starts (execution_status=running, stamped the frame's moment) before
+// the client reads the log to catch up. The running update arrives after
+// the frame: the conversation shows running, not the frame's idle.
+func TestWatchDeliversEventsNewerThanTheSubscribeFrameAfterIt(t *testing.T) {
+	f := newFakeServer(t, "k")
+	f.persist(3)
+	subscribed, started := false, ""
+	f.mu.Lock()
+	f.snapshotStatus = model.StatusIdle
+	f.beforeSubscribe = func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		subscribed = true
+	}
+	f.beforeEventSearch = func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if !subscribed || started != "" {
+			return
+		}
+		// Stamped the frame's very moment, as serve stamps a snapshot
+		// with the time of the event it has yet to send.
+		f.clock = f.clock.Add(-time.Millisecond)
+		raw := f.eventLocked("ConversationStateUpdateEvent", `"key":"execution_status","value":"running"`)
+		f.persistLocked(raw)
+		for _, ch := range f.subs {
+			ch <- raw
+		}
+		started = idOf(raw)
+	}
+	f.mu.Unlock()
+	startedID := func() string {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return started
+	}
+	c := f.watchLive(t, fastWatch())
+	c.waitFor(t, "the run's start", func(c *collector) bool {
+		for _, ev := range c.events {
+			if id := startedID(); id != "" && ev.ID == id {
+				return true
+			}
+		}
+		return false
+	})
+	c.stop()
+	last := ""
+	for _, ev := range c.events {
+		if u, ok := ev.Body.(*model.StateUpdate); ok && u.ExecutionStatus != "" {
+			last = u.ExecutionStatus
+		}
+	}
+	if last != model.StatusRunning {
+		t.Fatalf("the latest status is %q, want running (events %v)", last, c.ids())
 	}
 }

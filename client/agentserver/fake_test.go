@@ -53,6 +53,9 @@ type fakeServer struct {
 	// and the replay, as those the server publishes while it builds the
 	// snapshot do.
 	whileSubscribing func()
+	// beforeEventSearch, when set, runs as a search of the event log
+	// starts (to change the conversation just before a client reads it).
+	beforeEventSearch func()
 	// snapshotStatus is the status of the socket's first full_state
 	// ("running" when empty).
 	snapshotStatus string
@@ -244,6 +247,12 @@ func (f *fakeServer) searchConversations(w http.ResponseWriter, r *http.Request)
 // searchEvents pages the log like the agent-server: page_id is inclusive,
 // an unknown page_id restarts from the beginning, timestamp__gte filters.
 func (f *fakeServer) searchEvents(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	before := f.beforeEventSearch
+	f.mu.Unlock()
+	if before != nil {
+		before()
+	}
 	q := r.URL.Query()
 	limit, _ := strconv.Atoi(q.Get("limit"))
 	if limit <= 0 || limit > 100 {

@@ -195,6 +195,8 @@ func (c *connection) onFrame(f frame) error {
 		w.q.warn(fmt.Sprintf("skipped a socket frame that is not a JSON object (%d bytes)", f.bad))
 		return nil
 	}
+	subscribeFrame := subscribeSnapshot(f.ev, c.first)
+	var newer []model.Event
 	if c.first && !c.reconnect {
 		// The server subscribes the socket before it builds its snapshot
 		// and before it replays the events since the anchor, so live
@@ -202,14 +204,18 @@ func (c *connection) onFrame(f frame) error {
 		// loaded would show after newer ones. Any frame proves the
 		// subscription is in place, so the server's log read now holds
 		// every event the socket will not send live.
-		if err := w.catchUp(c.ctx, c.anchorTS); err != nil {
+		var asOf time.Time
+		if subscribeFrame && !terminalSnapshot(f.ev) {
+			asOf = f.ev.Time
+		}
+		var err error
+		if newer, err = w.catchUp(c.ctx, c.anchorTS, asOf); err != nil {
 			if _, final := classify(err); final {
 				return err
 			}
 			w.c.log.Warn("catching up over REST failed", "conversation", w.id, "error", redact(err.Error(), w.c.key))
 		}
 	}
-	subscribeFrame := subscribeSnapshot(f.ev, c.first)
 	c.first = false
 	if su, ok := f.ev.Body.(*model.StateUpdate); ok && subscribeFrame {
 		// The server's state as the socket subscribed, not an event of
@@ -228,6 +234,7 @@ func (c *connection) onFrame(f frame) error {
 		}
 	}
 	w.deliverAnchored(!subscribeFrame, f.ev)
+	w.deliver(newer...)
 	return nil
 }
 
@@ -264,7 +271,7 @@ func (c *connection) onTerminalSnapshot(ev model.Event) (held bool, err error) {
 		return false, nil // the first frame caught up over REST already
 	}
 	// A reconnect whose reconcile has run: fetch them over REST, then go on.
-	if err := c.w.catchUp(c.ctx, c.anchorTS); err != nil {
+	if _, err := c.w.catchUp(c.ctx, c.anchorTS, time.Time{}); err != nil {
 		if _, final := classify(err); final {
 			return false, err
 		}
@@ -414,8 +421,14 @@ func terminalSnapshot(ev model.Event) bool {
 
 // catchUp delivers, before a terminal snapshot, the events persisted since
 // the resume anchor (less the slack) that the watch has not seen: those
-// the socket would replay only after the snapshot.
-func (w *watcher) catchUp(ctx context.Context, anchorTS string) error {
+// the socket would replay only after the snapshot. With asOf set (the time
+// of a subscribe frame that is not terminal) it returns, undelivered, the
+// events stamped at or after that moment: the run went on between the
+// frame and this read, so they come after the frame, or the frame's older
+// state (idle before the run started) would stand as the latest. An event
+// of the frame's very moment counts as newer: a replaying server stamps a
+// snapshot with the time of the event it has yet to send.
+func (w *watcher) catchUp(ctx context.Context, anchorTS string, asOf time.Time) ([]model.Event, error) {
 	q := eventQuery{}
 	if anchorTS != "" {
 		q.Since = anchorTS
@@ -423,10 +436,24 @@ func (w *watcher) catchUp(ctx context.Context, anchorTS string) error {
 			q.Since = s
 		}
 	}
-	return w.c.eachEventPage(ctx, w.id, q, func(page []model.Event) error {
-		w.deliver(page...)
+	var newer []model.Event
+	err := w.c.eachEventPage(ctx, w.id, q, func(page []model.Event) error {
+		split := len(page)
+		if len(newer) > 0 {
+			split = 0
+		} else if !asOf.IsZero() {
+			for i, ev := range page {
+				if !ev.Time.IsZero() && !ev.Time.Before(asOf) {
+					split = i
+					break
+				}
+			}
+		}
+		w.deliver(page[:split]...)
+		newer = append(newer, page[split:]...)
 		return nil
 	})
+	return newer, err
 }
 
 // eventTimestamp is an event's timestamp as the server wrote it.

@@ -112,7 +112,8 @@ func (h *hostile) page(w http.ResponseWriter, r *http.Request) {
 		next = fmt.Sprint(start + h.pageSize)
 	} else {
 		end := min(start+h.pageSize, len(h.items))
-		items = h.items[start:end]
+		// A copy: the test may rewrite an item while this page is written.
+		items = append([]string(nil), h.items[start:end]...)
 		if end < len(h.items) {
 			next = fmt.Sprint(end)
 		}
