@@ -350,6 +350,15 @@ func cloneMeta(m model.ConversationMeta) model.ConversationMeta {
 func (e *entry) stated() reducer.Verdict {
 	ended := e.hasConn && e.conn.Phase == model.PhaseDone
 	ms := model.SanitizeLine(e.meta.Status)
+	if e.hasConn && e.conn.Phase == model.PhaseListed && ms != "" && e.ref.Kind == model.SourceLocal {
+		// A local conversation at rest shown from its summary is a
+		// recording whose summary settled its last status: final, as a
+		// whole read states it.
+		if v, ok := reducer.BaseVerdict(&model.BaseState{ExecutionStatus: ms}); ok && e.meta.BaseStatus {
+			return v
+		}
+		return reducer.Verdict{Status: ms, Source: reducer.SourceBaseState, Confirmed: ms == model.StatusFinished, Recorded: true}
+	}
 	if e.hasConn && e.conn.Phase == model.PhaseListed && ms != "" {
 		// Shown from the listing, with no stream: the listing, asked
 		// at every interval, is newer than the events, if any came. A
