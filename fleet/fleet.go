@@ -334,6 +334,7 @@ func cloneMeta(m model.ConversationMeta) model.ConversationMeta {
 	m.Status = strings.Clone(m.Status)
 	m.ParentID = strings.Clone(m.ParentID)
 	m.ForkedFromEvent = strings.Clone(m.ForkedFromEvent)
+	m.StatusSource = strings.Clone(m.StatusSource)
 	return m
 }
 
@@ -357,7 +358,11 @@ func (e *entry) stated() reducer.Verdict {
 		if v, ok := reducer.BaseVerdict(&model.BaseState{ExecutionStatus: ms}); ok && e.meta.BaseStatus {
 			return v
 		}
-		return reducer.Verdict{Status: ms, Source: reducer.SourceBaseState, Confirmed: ms == model.StatusFinished, Recorded: true}
+		src := reducer.SourceBaseState
+		if e.meta.StatusSource != "" {
+			src = reducer.StatusSource(model.SanitizeLine(e.meta.StatusSource))
+		}
+		return reducer.Verdict{Status: ms, Source: src, Confirmed: ms == model.StatusFinished, Recorded: true}
 	}
 	if e.hasConn && e.conn.Phase == model.PhaseListed && ms != "" {
 		// Shown from the listing, with no stream: the listing, asked

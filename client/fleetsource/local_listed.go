@@ -48,7 +48,7 @@ func (l *local) listSettled(c *localConv, stamp time.Time, emit func(...model.Fl
 		if !ok || !finalStatus(v.Status) {
 			return false
 		}
-		meta.Status, meta.BaseStatus = v.Status, false
+		meta.Status, meta.BaseStatus, meta.StatusSource = v.Status, false, string(v.Source)
 		if meta.Stats == nil {
 			meta.Stats = newestStats(tail)
 		}

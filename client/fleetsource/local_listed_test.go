@@ -141,6 +141,10 @@ func TestLocalListedConversationIsReadOnceItGrows(t *testing.T) {
 		c := v.conv(id)
 		return lastConnOf(c).Phase == model.PhaseListed && c.metas[len(c.metas)-1].Status == model.StatusFinished
 	})
+	ref := model.ConversationRef{Source: root, Kind: model.SourceLocal, ID: id}
+	if got, want := listedRow(v, ref), wholeRow(t, dir, ref); got.Verdict.String() != want.Verdict.String() || got.Verdict.Status != model.StatusFinished {
+		t.Fatalf("listed from its tail as %q; a whole read states %q", got.Verdict, want.Verdict)
+	}
 	added := appendEvent(t, dir, 1000)
 	v.waitFor(t, "read whole and followed", func(v *fleetView) bool {
 		c := v.conv(id)
