@@ -213,11 +213,11 @@ func tableVerdicts(t *testing.T, root string) map[string]string {
 		case ups := <-feed:
 			f.Apply(ups)
 		case <-deadline:
-			t.Fatalf("the table of %s did not read every conversation", root)
+			t.Fatalf("the table of %s did not read or list every conversation", root)
 		}
 		out := map[string]string{}
 		for _, ref := range f.Refs() {
-			if r, _ := f.Row(ref); r.ConnKnown && r.Conn.Phase == model.PhaseDone {
+			if r, _ := f.Row(ref); r.ConnKnown && (r.Conn.Phase == model.PhaseDone || r.Conn.Phase == model.PhaseListed) {
 				out[ref.ID] = r.Verdict.String()
 			}
 		}

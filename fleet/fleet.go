@@ -334,6 +334,7 @@ func cloneMeta(m model.ConversationMeta) model.ConversationMeta {
 	m.Status = strings.Clone(m.Status)
 	m.ParentID = strings.Clone(m.ParentID)
 	m.ForkedFromEvent = strings.Clone(m.ForkedFromEvent)
+	m.StatusSource = strings.Clone(m.StatusSource)
 	return m
 }
 
@@ -350,6 +351,19 @@ func cloneMeta(m model.ConversationMeta) model.ConversationMeta {
 func (e *entry) stated() reducer.Verdict {
 	ended := e.hasConn && e.conn.Phase == model.PhaseDone
 	ms := model.SanitizeLine(e.meta.Status)
+	if e.hasConn && e.conn.Phase == model.PhaseListed && ms != "" && e.ref.Kind == model.SourceLocal {
+		// A local conversation at rest shown from its summary is a
+		// recording whose summary settled its last status: final, as a
+		// whole read states it.
+		if v, ok := reducer.BaseVerdict(&model.BaseState{ExecutionStatus: ms}); ok && e.meta.BaseStatus {
+			return v
+		}
+		src := reducer.SourceBaseState
+		if e.meta.StatusSource != "" {
+			src = reducer.StatusSource(model.SanitizeLine(e.meta.StatusSource))
+		}
+		return reducer.Verdict{Status: ms, Source: src, Confirmed: ms == model.StatusFinished, Recorded: true}
+	}
 	if e.hasConn && e.conn.Phase == model.PhaseListed && ms != "" {
 		// Shown from the listing, with no stream: the listing, asked
 		// at every interval, is newer than the events, if any came. A

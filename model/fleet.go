@@ -51,8 +51,13 @@ type ConversationMeta struct {
 	// recording's last status, as a full fold of the recording states it
 	// ("finished (recorded, base_state)").
 	BaseStatus bool
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// StatusSource is where Status came from when a source decided it
+	// from events rather than a listing's word (a long local
+	// conversation's last event files: "state_update", "inferred", …),
+	// so the row words it as a fold of every event would; "" otherwise.
+	StatusSource string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 	// Stats are the metrics the listing reports, nil when it reports none.
 	Stats *Stats
 	// Paused is set for a Cloud conversation whose sandbox is paused: its

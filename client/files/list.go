@@ -32,6 +32,9 @@ type Summary struct {
 	// CostKnown is false when there is no base state to read it from.
 	CostUSD   float64
 	CostKnown bool
+	// Stats are base_state.json's stats (nil when none): a fleet shows a
+	// conversation it does not read from them.
+	Stats *model.Stats
 	// LastActivity is the timestamp of the last event, or else meta.json's
 	// updated_at, or else the directory's modification time.
 	LastActivity time.Time
@@ -157,6 +160,7 @@ func summarise(dir string) Summary {
 		s.Status = model.SanitizeLine(conv.Base.ExecutionStatus)
 		s.StatusDerived = conv.Base.Derived
 		s.CostUSD, s.CostKnown = totalCost(conv.Base.Stats), true
+		s.Stats = conv.Base.Stats
 	}
 
 	eventsDir := filepath.Join(dir, eventsDirName)

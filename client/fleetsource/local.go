@@ -57,6 +57,10 @@ type localConv struct {
 	ref  model.ConversationRef
 	dir  string
 	meta *model.ConversationMeta
+	// events is the number of event files the listing counted, and stats
+	// base_state.json's stats: what shows a conversation not read.
+	events int
+	stats  *model.Stats
 	// state: reading (queued or being read), following (a Follower runs),
 	// resting (read; looked at with the root).
 	state localState
@@ -254,7 +258,7 @@ func (l *local) look(ctx context.Context, first bool) ([]*localConv, error) {
 		// even while base_state.json is not written yet (the SDK names
 		// the directory after the conversation's id).
 		id := filepath.Base(s.Path)
-		c := &localConv{ref: model.ConversationRef{Source: l.root, Kind: model.SourceLocal, ID: id}, dir: s.Path, meta: localMeta(s)}
+		c := &localConv{ref: model.ConversationRef{Source: l.root, Kind: model.SourceLocal, ID: id}, dir: s.Path, meta: localMeta(s), events: s.Events, stats: s.Stats}
 		l.convs[s.Path] = c
 		l.paths[id] = s.Path
 		fresh = append(fresh, c)
@@ -272,6 +276,9 @@ func localMeta(s files.Summary) *model.ConversationMeta {
 // with the progress of the read, then leaves it resting.
 func (l *local) read(ctx context.Context, c *localConv, emit func(...model.FleetUpdate)) {
 	stamp := eventsStamp(c.dir)
+	if l.listSettled(c, stamp, emit) {
+		return
+	}
 	r, err := files.Open(c.dir)
 	if err != nil {
 		emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}}})

@@ -74,7 +74,7 @@ func sameListing(a, b *model.ConversationMeta) bool {
 		return a == b
 	}
 	if a.Title != b.Title || a.Status != b.Status || !a.CreatedAt.Equal(b.CreatedAt) || !a.UpdatedAt.Equal(b.UpdatedAt) ||
-		a.Paused != b.Paused || a.ParentID != b.ParentID || a.ForkedFromEvent != b.ForkedFromEvent {
+		a.Paused != b.Paused || a.ParentID != b.ParentID || a.ForkedFromEvent != b.ForkedFromEvent || a.StatusSource != b.StatusSource {
 		return false
 	}
 	if (a.Stats == nil) != (b.Stats == nil) {
