@@ -106,7 +106,7 @@ func (c Column) Text(r Row, now time.Time) string {
 	case ColTokens:
 		return format.Tokens(r.Tokens, r.MetricsReported)
 	case ColCalls:
-		return format.Int(r.LLMCalls, r.MetricsReported)
+		return format.Int(r.LLMCalls, r.LLMCallsKnown)
 	case ColPending:
 		if r.Pending == 0 {
 			return "-"
@@ -203,7 +203,7 @@ func (c Column) Compare(a, b Row) int {
 	case ColTokens:
 		d = compareKnown(a.MetricsReported, b.MetricsReported, a.Tokens, b.Tokens)
 	case ColCalls:
-		d = compareKnown(a.MetricsReported, b.MetricsReported, a.LLMCalls, b.LLMCalls)
+		d = compareKnown(a.LLMCallsKnown, b.LLMCallsKnown, a.LLMCalls, b.LLMCalls)
 	case ColPending:
 		d = cmp.Compare(a.Pending, b.Pending)
 	case ColErrors:

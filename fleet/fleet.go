@@ -46,6 +46,9 @@ type entry struct {
 	// (reported false when it reports none).
 	listed         reducer.Metrics
 	listedReported bool
+	// listedCalls is false when the listing's stats carry no per-call
+	// lists (a stats update's snapshot form): its call count is not known.
+	listedCalls bool
 
 	lastEvent time.Time // the latest event time seen
 	// firstEvent is the earliest event time seen: when the run started,
@@ -242,6 +245,7 @@ func (e *entry) apply(u *model.FleetUpdate) (added int) {
 	if u.Meta != nil {
 		e.meta = cloneMeta(*u.Meta)
 		e.listed, e.listedReported = listedMetrics(e.meta.Stats)
+		e.listedCalls = listsCalls(e.meta.Stats)
 	}
 	b := &u.Batch
 	for _, ev := range b.Events {
@@ -325,6 +329,26 @@ func listedMetrics(st *model.Stats) (reducer.Metrics, bool) {
 	}
 	s := reducer.Initial(&model.BaseState{Stats: st}, 0)
 	return s.Metrics, s.MetricsReported()
+}
+
+// listsCalls reports whether stats say how many LLM calls were made:
+// full stats carry one entry per call; the snapshot form a per-field
+// stats update sends has only the accumulated usage, from which the
+// count cannot be told (the reducer would count the usages, not calls).
+func listsCalls(st *model.Stats) bool {
+	if st == nil {
+		return false
+	}
+	for _, m := range st.UsageToMetrics {
+		if m == nil {
+			continue
+		}
+		used := m.AccumulatedCost != 0 || m.Accumulated.Prompt != 0 || m.Accumulated.Completion != 0
+		if used && len(m.TokenUsages) == 0 && len(m.Costs) == 0 && len(m.Latencies) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // cloneMeta copies a listing's strings, so that no string of it keeps a

@@ -480,3 +480,29 @@ func TestNestPlacesEveryItemOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestListedCallsAreKnownOnlyFromPerCallLists: stats in the snapshot form
+// (accumulated usage, no per-call lists, as a stats update or a local
+// recording's tail gives them) cannot say how many calls were made; the
+// row says unknown rather than counting the usages. Full stats count
+// their calls.
+func TestListedCallsAreKnownOnlyFromPerCallLists(t *testing.T) {
+	f := New()
+	snap := newConv("local", "snap")
+	full := newConv("local", "full")
+	usage := model.TokenUsage{Prompt: 1000, Completion: 200}
+	f.Apply([]model.FleetUpdate{
+		snap.meta(model.ConversationMeta{Status: "finished", UpdatedAt: t0, Stats: &model.Stats{UsageToMetrics: map[string]*model.Metrics{
+			"agent":     {ModelName: "m", AccumulatedCost: 0.5, Accumulated: usage},
+			"condenser": {ModelName: "m", AccumulatedCost: 0.1, Accumulated: usage}}}}),
+		full.meta(model.ConversationMeta{Status: "finished", UpdatedAt: t0, Stats: &model.Stats{UsageToMetrics: map[string]*model.Metrics{
+			"agent": {ModelName: "m", AccumulatedCost: 0.5, Accumulated: usage,
+				TokenUsages: []model.TokenUsage{usage, usage, usage}, Costs: []model.Cost{{Cost: 0.2}, {Cost: 0.2}, {Cost: 0.1}}}}}}),
+	})
+	if r, _ := f.Row(snap.ref); r.LLMCallsKnown || ColCalls.Text(r, t0) != format.Unknown || ColCost.Text(r, t0) != "$0.60" {
+		t.Fatalf("snapshot stats: calls %q (known %v), cost %q", ColCalls.Text(r, t0), r.LLMCallsKnown, ColCost.Text(r, t0))
+	}
+	if r, _ := f.Row(full.ref); !r.LLMCallsKnown || ColCalls.Text(r, t0) != "3" {
+		t.Fatalf("full stats: calls %q (known %v)", ColCalls.Text(r, t0), r.LLMCallsKnown)
+	}
+}

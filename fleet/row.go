@@ -89,6 +89,9 @@ type Row struct {
 	CostKnown       bool
 	Tokens          int64
 	LLMCalls        int
+	// LLMCallsKnown is false when the count would be a guess: metrics
+	// from a listing whose stats carry no per-call lists.
+	LLMCallsKnown bool
 	// Pending is the number of actions waiting for the person's
 	// confirmation (0 unless the status is waiting_for_confirmation).
 	Pending int
@@ -164,9 +167,11 @@ func (e *entry) row() Row {
 		r.Pending = len(s.Pending)
 	}
 	m, reported := s.Metrics, s.MetricsReported()
+	callsKnown := reported
 	if !reported && e.listedReported {
-		m, reported = e.listed, true
+		m, reported, callsKnown = e.listed, true, e.listedCalls
 	}
+	r.LLMCallsKnown = callsKnown
 	c := m.Combined
 	r.MetricsReported = reported
 	r.Cost, r.CostKnown = c.CostUSD, reported && c.CostKnown
