@@ -32,7 +32,7 @@ func recordedVerdict(ctx context.Context, r fleet.Row, status, path string) flee
 	tail, total := files.Tail(path, lsTail)
 	if total > lsTail {
 		r.Verdict, _ = reducer.TailVerdict(tail)
-		if st := newestStats(tail); st != nil && !r.CostKnown {
+		if st := reducer.TailStats(tail); st != nil && !r.CostKnown {
 			r.Cost, r.CostKnown = statsCost(st)
 			r.MetricsReported = len(st.UsageToMetrics) > 0
 		}
@@ -50,17 +50,6 @@ func recordedVerdict(ctx context.Context, r fleet.Row, status, path string) flee
 	}
 	r.Verdict = s.Verdict(true)
 	return r
-}
-
-// newestStats is the stats of the newest update among events that carries
-// them (accumulated totals), nil for none.
-func newestStats(events []model.Event) *model.Stats {
-	for i := len(events) - 1; i >= 0; i-- {
-		if u, ok := events[i].Body.(*model.StateUpdate); ok && u.Stats != nil {
-			return u.Stats
-		}
-	}
-	return nil
 }
 
 // serverVerdict words a server's status: the agent-server's REST answer is

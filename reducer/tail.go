@@ -119,3 +119,15 @@ func staleInTail(before []model.Event, ev model.Event, u *model.StateUpdate) boo
 	}
 	return false
 }
+
+// TailStats is the stats of the newest status update among a recording's
+// last events (accumulated totals, in the snapshot form: no per-call
+// lists), nil when none carries them.
+func TailStats(events []model.Event) *model.Stats {
+	for i := len(events) - 1; i >= 0; i-- {
+		if u, ok := events[i].Body.(*model.StateUpdate); ok && u.Stats != nil {
+			return u.Stats
+		}
+	}
+	return nil
+}

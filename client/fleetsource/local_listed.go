@@ -50,7 +50,7 @@ func (l *local) listSettled(c *localConv, stamp time.Time, emit func(...model.Fl
 		}
 		meta.Status, meta.BaseStatus, meta.StatusSource = v.Status, false, string(v.Source)
 		if meta.Stats == nil {
-			meta.Stats = newestStats(tail)
+			meta.Stats = reducer.TailStats(tail)
 		}
 	}
 	l.mu.Lock()
@@ -59,15 +59,4 @@ func (l *local) listSettled(c *localConv, stamp time.Time, emit func(...model.Fl
 	l.rest(c, 0, stamp)
 	emit(model.FleetUpdate{Ref: c.ref, Meta: &meta, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseListed}}})
 	return true
-}
-
-// newestStats is the stats of the newest status update among events that
-// carries them (accumulated totals), nil for none.
-func newestStats(events []model.Event) *model.Stats {
-	for i := len(events) - 1; i >= 0; i-- {
-		if u, ok := events[i].Body.(*model.StateUpdate); ok && u.Stats != nil {
-			return u.Stats
-		}
-	}
-	return nil
 }
