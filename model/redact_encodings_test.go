@@ -35,7 +35,10 @@ var echoes = map[string]func(text string, at, n int) (string, int, int){
 // of it, and minPartial bytes); "" when none.
 func leaked(out, key string, whole int) string {
 	need := min(len(key), max(minPartial, (whole+1)/2))
-	lower := strings.ToLower(out)
+	// The marker is not the key's: a key holding "[" must not be found
+	// leaking in the marker's own bracket. Keys are printable ASCII, so a
+	// NUL in its place can match none of them.
+	lower := strings.ToLower(strings.ReplaceAll(out, Redacted, "\x00"))
 	for i := 0; i+need <= len(key); i++ {
 		if piece := strings.ToLower(key[i : i+need]); strings.Contains(lower, piece) {
 			return key[i : i+need]
