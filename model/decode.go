@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // topFields holds the value spans of the top-level members Decode reads;
@@ -143,7 +144,28 @@ var ErrNotObject = errors.New("not a JSON object")
 // Decode reads only the small fields the reducer and the event list need
 // and steps over the big ones (outputs, file contents, prompts); the full
 // payload is decoded on demand by Event.Detail.
-func Decode(raw []byte) (Event, error) {
+func Decode(raw []byte) (Event, error) { return decode(raw, false) }
+
+// Redecode decodes again bytes that Decode accepted before (a log keeps
+// the raw bytes and rebuilds the event when asked for it): it gives what
+// Decode gave, but for Time, which it leaves zero for the caller to set
+// from what it kept. It validates nothing: give it only bytes Decode
+// accepted, unchanged since.
+func Redecode(raw []byte) (Event, error) { return decode(raw, true) }
+
+// decodeScratch is what decode reads an event's members into. The kinds'
+// decoders are called through the kind table, so escape analysis puts it
+// on the heap: pooled, it is not 2 KB of garbage per event. Nothing
+// decoded keeps a pointer to it (the spans it holds point into raw).
+type decodeScratch struct {
+	f topFields
+	r leanReader
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(decodeScratch) }}
+
+// decode is Decode, or Redecode when trusted.
+func decode(raw []byte, trusted bool) (Event, error) {
 	start := skipWS(raw, 0)
 	if start >= len(raw) {
 		return Event{}, fmt.Errorf("%w: empty input", ErrNotObject)
@@ -154,15 +176,17 @@ func Decode(raw []byte) (Event, error) {
 		}
 		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, syntaxError(raw, start, "looking for '{'"))
 	}
-	var f topFields
-	end, err := readTopObject(raw, start, &f)
+	sc := scratchPool.Get().(*decodeScratch)
+	defer scratchPool.Put(sc)
+	*sc = decodeScratch{}
+	f, r := &sc.f, &sc.r
+	end, err := readTopObject(raw, start, f, trusted)
 	if err != nil {
 		return Event{}, fmt.Errorf("%w: %w", ErrNotObject, err)
 	}
 	if rest := skipWS(raw, end); rest < len(raw) {
 		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, syntaxError(raw, rest, "after the end of the object"))
 	}
-	var r leanReader
 	ev := Event{Raw: raw}
 	ev.Kind = SanitizeLine(r.str(f.kind, "kind"))
 	k := KindIndex(ev.Kind)
@@ -170,13 +194,13 @@ func Decode(raw []byte) (Event, error) {
 		ev.Kind = kinds[k].Name // one shared string, not an alias of raw
 	}
 	ev.ID = r.str(f.id, "id")
-	if ts := r.str(f.timestamp, "timestamp"); ts != "" {
+	if ts := r.str(f.timestamp, "timestamp"); ts != "" && !trusted {
 		ev.Time, _ = ParseTime(ts)
 	}
 	ev.Source = SanitizeLine(r.str(f.source, "source"))
 	ev.ParentID = r.str(f.parentID, "parent_id")
 	if r.reason == "" {
-		ev.Body, ev.Summary = decodeBody(&r, k, ev.Kind, &f)
+		ev.Body, ev.Summary = decodeBody(r, k, ev.Kind, f)
 	}
 	if r.reason != "" {
 		ev.Body, ev.Summary = &Unknown{Reason: r.reason}, malformedSummary(ev.Kind, r.reason)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
+	"time"
 
 	"ohwatch/internal/upstream"
 )
@@ -50,6 +52,15 @@ func FuzzDecode(f *testing.F) {
 		}
 		if !bytes.Equal(ev.Raw, in) || len(raw) > 0 && &ev.Raw[0] != &raw[0] {
 			t.Fatal("Raw is not the input")
+		}
+		again, err := Redecode(raw)
+		if err != nil {
+			t.Fatalf("Redecode: %v", err)
+		}
+		want := ev
+		want.Time = time.Time{}
+		if !reflect.DeepEqual(again, want) {
+			t.Fatalf("Redecode gives %+v, Decode %+v", again, want)
 		}
 		checkSafe(t, ev.Summary, false)
 		checkSafe(t, ev.Kind, false)

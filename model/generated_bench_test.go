@@ -36,3 +36,23 @@ func BenchmarkDecodeGeneratedResident(b *testing.B) {
 	}
 	model.MeasureResident(b, events)
 }
+
+// BenchmarkRedecodeGenerated is BenchmarkDecodeGenerated for a log
+// rebuilding events from bytes it validated when they came.
+func BenchmarkRedecodeGenerated(b *testing.B) {
+	var events [][]byte
+	var total int64
+	for raw := range gen.Events(gen.Options{Events: 20000, Seed: 1}) {
+		events = append(events, raw)
+		total += int64(len(raw))
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, raw := range events {
+			if _, err := model.Redecode(raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -9,12 +9,15 @@ type members struct {
 	i     int
 	depth int
 	empty bool
+	// trusted steps over keys and values without validating them, for
+	// bytes that were validated before (Redecode).
+	trusted bool
 }
 
 // openMembers starts walking the object whose '{' is at data[i], nested at
 // depth.
-func openMembers(data []byte, i, depth int) members {
-	m := members{data: data, i: skipWS(data, i+1), depth: depth}
+func openMembers(data []byte, i, depth int, trusted bool) members {
+	m := members{data: data, i: skipWS(data, i+1), depth: depth, trusted: trusted}
 	if m.i < len(data) && data[m.i] == '}' {
 		m.empty = true
 		m.i++
@@ -33,8 +36,10 @@ func (m *members) next() (key []byte, vStart int, ok bool, err error) {
 	if i >= len(data) || data[i] != '"' {
 		return nil, 0, false, syntaxError(data, i, "looking for an object key")
 	}
-	kEnd, err := stringEnd(data, i)
-	if err != nil {
+	var kEnd int
+	if m.trusted {
+		kEnd = skipStringLit(data, i)
+	} else if kEnd, err = stringEnd(data, i); err != nil {
 		return nil, 0, false, err
 	}
 	key = data[i+1 : kEnd-1]
@@ -47,6 +52,9 @@ func (m *members) next() (key []byte, vStart int, ok bool, err error) {
 
 // value validates the plain value at vStart and returns its end.
 func (m *members) value(vStart int) (int, error) {
+	if m.trusted {
+		return skipValue(m.data, vStart), nil
+	}
 	return valueEnd(m.data, vStart, m.depth+1)
 }
 
@@ -72,9 +80,9 @@ func (m *members) after(vEnd int) (done bool, err error) {
 // readTopObject validates the event object at data[i] and stores the spans
 // of the members Decode reads in f, reading an action or observation
 // object's members into f as well. It returns the index just past the
-// object.
-func readTopObject(data []byte, i int, f *topFields) (int, error) {
-	m := openMembers(data, i, 0)
+// object. Trusted, it validates nothing (see Redecode).
+func readTopObject(data []byte, i int, f *topFields, trusted bool) (int, error) {
+	m := openMembers(data, i, 0, trusted)
 	for {
 		key, vStart, ok, err := m.next()
 		if err != nil {
@@ -85,7 +93,7 @@ func readTopObject(data []byte, i int, f *topFields) (int, error) {
 		}
 		var vEnd int
 		if nested := f.nestedFields(key); nested != nil && vStart < len(data) && data[vStart] == '{' {
-			vEnd, err = readNestedObject(data, vStart, 1, nested)
+			vEnd, err = readNestedObject(data, vStart, 1, nested, trusted)
 		} else {
 			vEnd, err = m.value(vStart)
 		}
@@ -103,8 +111,8 @@ func readTopObject(data []byte, i int, f *topFields) (int, error) {
 
 // readNestedObject validates the object at data[i] and stores the spans of
 // its members in f.
-func readNestedObject(data []byte, i, depth int, f *actionFields) (int, error) {
-	m := openMembers(data, i, depth)
+func readNestedObject(data []byte, i, depth int, f *actionFields, trusted bool) (int, error) {
+	m := openMembers(data, i, depth, trusted)
 	for {
 		key, vStart, ok, err := m.next()
 		if err != nil {
@@ -130,7 +138,7 @@ func readNestedObject(data []byte, i, depth int, f *actionFields) (int, error) {
 // and value span of each member; for readers off the hot path (base
 // state). It returns the index just past the object.
 func objectFields(data []byte, i int, fn func(key, val []byte)) (int, error) {
-	m := openMembers(data, i, 0)
+	m := openMembers(data, i, 0, false)
 	for {
 		key, vStart, ok, err := m.next()
 		if err != nil {

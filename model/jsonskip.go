@@ -1,36 +1,30 @@
 package model
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "bytes"
 
 // Stepping over values that readTopObject or valueEnd already validated:
 // the second look at an event's nested fields needs no checks, only speed.
 
 // skipStringLit returns the index just past the already validated string
-// literal whose opening quote is at i, eight bytes at a time.
+// literal whose opening quote is at i. It looks for the next quote with
+// bytes.IndexByte (vector instructions: most of an event is the text of
+// long strings) and counts the backslashes before it: after an odd number
+// the quote is escaped and the string goes on.
 func skipStringLit(data []byte, i int) int {
 	i++
 	for {
-		for i+8 <= len(data) {
-			w := binary.LittleEndian.Uint64(data[i:])
-			if m := hasZero(w^(ones*'"')) | hasZero(w^(ones*'\\')); m != 0 {
-				i += bits.TrailingZeros64(m) / 8
-				break
-			}
-			i += 8
-		}
-		if i >= len(data) {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
 			return len(data)
 		}
-		switch data[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			i += 2
-		default:
-			i++
+		i += q
+		bs := 0
+		for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
+			bs++
+		}
+		i++
+		if bs%2 == 0 {
+			return i
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package reducer
 
 import (
+	"strings"
+
 	"ohwatch/model"
 )
 
@@ -27,7 +29,9 @@ func (s *State) countResponse(i int, ev model.Event, id string, step bool) {
 			return
 		}
 	}
-	s.recentIDs[s.recentNext] = id
+	// A copy: States keep the ids for good (a checkpoint every K events),
+	// and the event's id shares one block with all its other strings.
+	s.recentIDs[s.recentNext] = strings.Clone(id)
 	s.recentNext = (s.recentNext + 1) % responseWindow
 	if step {
 		s.Iteration++

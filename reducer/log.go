@@ -9,14 +9,13 @@ import (
 )
 
 // checkpointEvery is K, the default distance between stored States: a seek
-// folds at most K events from the nearest checkpoint. Chosen by BenchmarkAt
-// on a 1M-event generated log (2 cores): K=256 gave a mean seek of 74 µs;
-// K=128 39 µs (p99.9 225 µs of CPU); K=64 23-25 µs (p99.9 190-200 µs), for
-// 15,600 checkpoint States (a few MB) per million events. Since events are
-// decoded again from their raw bytes for each seek, K=64 costs 158 µs of
-// CPU on average; K=16 doubled the log's heap (0.06x to 0.14x the JSON)
-// and took resident memory past 1.2x the JSON for little gain.
-const checkpointEvery = 64
+// folds at most K events from the nearest checkpoint, each decoded again
+// from its raw bytes. Chosen by BenchmarkAt and BenchmarkOpenBig on a
+// 1M-event generated log (2 cores): K=64 gave a mean seek of 130 µs of
+// CPU (p99.9 600 µs) and 1.147x the JSON in resident memory; K=32 68 µs
+// (p99.9 350 µs) and 1.169x, 31,250 checkpoint States per million events;
+// K=16 had taken resident memory past 1.2x for little gain.
+const checkpointEvery = 32
 
 // chunkSize bounds the checkpoint distance K (every K divides it).
 const chunkSize = 4096
@@ -329,7 +328,7 @@ func (l *Log) seek(i int, runs []run) (State, []run) {
 func foldRuns(s State, runs []run, v view) State {
 	for r := len(runs) - 1; r >= 0; r-- {
 		for i := runs[r].from; i <= runs[r].to; i++ {
-			s = applyAt(s, i, v.event(i))
+			s = applyAt(s, i, v.folded(i))
 		}
 	}
 	return s

@@ -80,6 +80,15 @@ func metricsFromStats(st *model.Stats, prev Metrics, ctx *context) Metrics {
 		if u.Model == "" {
 			u.Model = a.Model
 		}
+		if old, ok := prev.usage(id); ok {
+			// The same strings as the State before, not this event's: a
+			// State kept for good would otherwise keep every string of the
+			// event they came from.
+			u.UsageID = old.UsageID
+			if old.Model == u.Model {
+				u.Model = old.Model
+			}
+		}
 		if len(m.TokenUsages) > 0 {
 			u.LLMCalls = len(m.TokenUsages)
 		} else if n, ok := ctx.callsFor(id, a); ok {

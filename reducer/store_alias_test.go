@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"reflect"
 	"testing"
 	"unsafe"
 
@@ -45,14 +46,51 @@ func TestEventsHandedOutShareNoBlock(t *testing.T) {
 			str("ToolName", a.ToolName)
 			str("Command", a.Command)
 		}
-		s := log.At(i)
-		str("At's status", s.Status)
-		for _, it := range s.Tasks.Items {
-			str("At's task", it.Title)
+		walkMemory(reflect.ValueOf(log.At(i)), "At", map[uintptr]bool{}, func(what string, p unsafe.Pointer) {
+			if inBlock(p) {
+				t.Fatalf("%s of At(%d) points into a block of the log", what, i)
+			}
+		})
+	}
+}
+
+// walkMemory calls fn with the address of every string's and slice's bytes
+// reachable from v, unexported fields and maps included, each pointer
+// followed once.
+func walkMemory(v reflect.Value, path string, seen map[uintptr]bool, fn func(string, unsafe.Pointer)) {
+	switch v.Kind() {
+	case reflect.String:
+		if v.Len() > 0 {
+			fn(path, unsafe.Pointer(unsafe.StringData(v.String())))
 		}
-		for _, p := range s.Pending {
-			str("At's pending summary", p.Summary)
-			str("At's pending id", p.ID)
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return
+		}
+		if v.Kind() == reflect.Pointer {
+			if seen[v.Pointer()] {
+				return
+			}
+			seen[v.Pointer()] = true
+		}
+		walkMemory(v.Elem(), path, seen, fn)
+	case reflect.Struct:
+		for k := range v.NumField() {
+			walkMemory(v.Field(k), path+"."+v.Type().Field(k).Name, seen, fn)
+		}
+	case reflect.Slice:
+		if v.Len() > 0 {
+			fn(path, v.UnsafePointer())
+		}
+		fallthrough
+	case reflect.Array:
+		for k := range v.Len() {
+			walkMemory(v.Index(k), path+"[]", seen, fn)
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			walkMemory(it.Key(), path+"{key}", seen, fn)
+			walkMemory(it.Value(), path+"{}", seen, fn)
 		}
 	}
 }
