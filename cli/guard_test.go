@@ -131,13 +131,22 @@ func TestFleetGuardIsAWatchdog(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
+	// Until a replay has sent its first status the server lists it idle,
+	// at rest, and --until all would end at once without watching it.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	for _, id := range ids {
+		if err := srv.WaitStatus(ctx, id, model.StatusRunning); err != nil {
+			t.Fatal(err)
+		}
+	}
 	code, out, errs := runCmd(t, nil, "fleet", url, "--headless", "--json", "--until", "all", "--guard", "steps>20:pause")
 	if code != headless.ExitGuard {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
 	lines := guardLines(t, out)
 	if len(lines) != 2 || lines[0]["id"] == lines[1]["id"] || lines[0]["result"] != "pause accepted by the server" || lines[1]["result"] != "pause accepted by the server" {
-		t.Fatalf("guard lines %v", lines)
+		t.Fatalf("guard lines %v\n%s\n%s", lines, out, errs)
 	}
 	if !strings.Contains(out, `"stopped by a guard":2`) {
 		t.Errorf("the result does not count two stopped by a guard:\n%s", out)

@@ -77,6 +77,10 @@ type conversation struct {
 	// so none is built for no one.
 	snapshots int
 	silent    bool
+	// statusSent is closed, and made anew, each time a status is sent, and
+	// hadStatus holds every status sent so far (WaitStatus).
+	statusSent chan struct{}
+	hadStatus  map[string]bool
 	// holds is whether the replay holds at waiting_for_confirmation
 	// (Options.ConfirmHold); holding is set in the step that emits that
 	// status, so a decision that comes before the player reaches hold is
@@ -154,6 +158,8 @@ func newConversation(id string, base *model.BaseState, events []model.Event, opt
 		tree:      tree{parents: make(map[string]string)},
 	}
 	c.sentStatus, c.derived = model.StatusIdle, model.StatusIdle
+	c.statusSent = make(chan struct{})
+	c.hadStatus = map[string]bool{model.StatusIdle: true}
 	c.onHoldPassed = opts.OnHoldPassed
 	c.tmpl = newTemplate(base, c.dashedID)
 	for _, ev := range c.recorded {
@@ -224,6 +230,9 @@ func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 	}
 	if sentStatus {
 		c.sentStatus = u.ExecutionStatus
+		c.hadStatus[u.ExecutionStatus] = true
+		close(c.statusSent)
+		c.statusSent = make(chan struct{})
 	}
 	if ev.Time.After(c.lastStamp) {
 		c.lastStamp = ev.Time

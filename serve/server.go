@@ -220,6 +220,31 @@ func (s *Server) Silence(id string) bool {
 	return true
 }
 
+// WaitStatus returns once the conversation has had the execution status
+// (now or earlier in its replay): for a test that must not act before a
+// replay has got somewhere (a fleet that lists a conversation before its
+// run starts sees it idle, at rest). It fails when ctx ends first or there
+// is no such conversation.
+func (s *Server) WaitStatus(ctx context.Context, id, status string) error {
+	c := s.conversation(id)
+	if c == nil {
+		return fmt.Errorf("no conversation %s", id)
+	}
+	for {
+		c.mu.Lock()
+		had, now, sent := c.hadStatus[status], c.statusLocked(), c.statusSent
+		c.mu.Unlock()
+		if had {
+			return nil
+		}
+		select {
+		case <-sent:
+		case <-ctx.Done():
+			return fmt.Errorf("conversation %s is %s and has not been %s: %w", id, now, status, ctx.Err())
+		}
+	}
+}
+
 // Run restarts a conversation's playback clock, as POST /run does. It
 // reports whether the conversation exists.
 func (s *Server) Run(id string) bool {

@@ -26,6 +26,13 @@ func TestFleetGuardPausesACloudConversation(t *testing.T) {
 	srv := serve.New(serve.Options{Key: pausedAgentKey, Speed: 20})
 	srv.Add(pausedConvID, nil, testevents.Generated(t, 300, 3))
 	agentURL := startTestServer(t, srv)
+	// Until the replay has sent its first status the sandbox reports it
+	// idle, at rest, and --until all would end at once (exit 5).
+	started, stop := context.WithTimeout(t.Context(), time.Minute)
+	defer stop()
+	if err := srv.WaitStatus(started, pausedConvID, model.StatusRunning); err != nil {
+		t.Fatal(err)
+	}
 	cl := newPausedCloud(t, agentURL, nil)
 	cl.running = true
 	env := &Env{Stdout: new(bytes.Buffer), Stderr: io.Discard, Getenv: func(k string) string {
