@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"math/rand/v2"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"testing"
 	"time"
@@ -61,7 +62,8 @@ func BenchmarkApply(b *testing.B) {
 // a control, a fixed computation of about the same cost (a SHA-256 of
 // 96 KiB) timed the same way, and its worst and count over 1 ms are
 // reported beside the seeks'. Seeks slower than the control's outliers
-// are the program's.
+// are the program's; over-1ms-gc-ended counts the slow seeks during which
+// a garbage collection ended.
 func BenchmarkAt(b *testing.B) {
 	benchSeek(b, gen.Options{Events: 1_000_000, Seed: 1})
 }
@@ -88,11 +90,18 @@ func benchSeek(b *testing.B, o gen.Options) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var total, worst time.Duration
 	var seeks, controls timings
+	gc := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	slowInGC := 0
 	for b.Loop() {
 		i := rng.IntN(n)
+		metrics.Read(gc)
+		g0 := gc[0].Value.Uint64()
 		t0, c0 := time.Now(), threadCPUTime()
 		s := log.At(i)
 		d, c := time.Since(t0), threadCPUTime()-c0
+		if metrics.Read(gc); c > time.Millisecond && gc[0].Value.Uint64() != g0 {
+			slowInGC++
+		}
 		if s.Applied != log.Depth(i)+1 {
 			b.Fatalf("At(%d).Applied = %d", i, s.Applied)
 		}
@@ -105,6 +114,7 @@ func benchSeek(b *testing.B, o gen.Options) {
 		control[0] ^= sum[0]
 	}
 	seeks.report(b, "")
+	b.ReportMetric(float64(slowInGC), "over-1ms-gc-ended")
 	controls.report(b, "control-")
 	b.ReportMetric(float64(total.Nanoseconds())/1e3/float64(len(seeks)), "mean-µs")
 	b.ReportMetric(float64(worst.Nanoseconds())/1e3, "worst-µs")
