@@ -177,8 +177,10 @@ func decode(raw []byte, trusted bool) (Event, error) {
 		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, syntaxError(raw, start, "looking for '{'"))
 	}
 	sc := scratchPool.Get().(*decodeScratch)
-	defer scratchPool.Put(sc)
-	*sc = decodeScratch{}
+	defer func() {
+		*sc = decodeScratch{} // it must not keep raw alive in the pool
+		scratchPool.Put(sc)
+	}()
 	f, r := &sc.f, &sc.r
 	end, err := readTopObject(raw, start, f, trusted)
 	if err != nil {
