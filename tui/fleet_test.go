@@ -263,7 +263,7 @@ func rawOf(cmd tea.Cmd) string {
 	var msg tea.Msg
 	select {
 	case msg = <-done:
-	case <-time.After(100 * time.Millisecond):
+	case <-time.After(runCmdWait):
 		return "" // a feed or a tick: it waits
 	}
 	if b, ok := msg.(tea.BatchMsg); ok {
