@@ -74,6 +74,16 @@ func hasAll(c *convView, rec []model.Event) bool {
 // having just changed, streams whole, then rests on its listing again.
 func TestServerSourceEveryPageListedNewOnesStreamed(t *testing.T) {
 	srv, url, recs := serveFleet(t, "k-one", 130, 12, 1)
+	// Serve's players emit everything at once, but in goroutines of their
+	// own: one still idle at the first listing and finished at the next has
+	// changed, and is rightly streamed. The test is about settled ones.
+	played, stop := context.WithTimeout(t.Context(), time.Minute)
+	defer stop()
+	for id := range recs {
+		if err := srv.WaitStatus(played, id, model.StatusFinished); err != nil {
+			t.Fatal(err)
+		}
+	}
 	v, _ := watchFleet(t, Server(client(t, url, "k-one"), fastServer))
 	v.waitFor(t, "every conversation listed", func(v *fleetView) bool {
 		for id := range recs {
