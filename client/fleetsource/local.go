@@ -375,8 +375,14 @@ func (l *local) follow(ctx context.Context, c *localConv, emit func(...model.Fle
 			emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}}})
 		}
 	}()
+	// Quiet counts from the follower's first scan, not from its start:
+	// reading what piled up (a whole listed conversation) can take longer
+	// than Quiet, and a follow that ended before its first scan rested
+	// with nothing read and its stamp taken: never read again.
 	quiet := time.NewTimer(l.opts.Quiet)
+	quiet.Stop()
 	defer quiet.Stop()
+	scanned := false
 	var stamp time.Time
 	n := from
 	for {
@@ -394,8 +400,9 @@ func (l *local) follow(ctx context.Context, c *localConv, emit func(...model.Fle
 			if len(b.Events) > 0 || len(b.Warnings) > 0 || b.Conn != nil {
 				emit(model.FleetUpdate{Ref: c.ref, Batch: b})
 			}
-			if len(b.Events) > 0 {
+			if len(b.Events) > 0 || !scanned {
 				quiet.Reset(l.opts.Quiet)
+				scanned = true
 			}
 		case <-quiet.C:
 			// The stamp before the last scan: anything written after it

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"ohwatch/client/files"
 	"ohwatch/fleet"
@@ -149,6 +150,33 @@ func TestLocalListedConversationIsReadOnceItGrows(t *testing.T) {
 	v.waitFor(t, "read whole and followed", func(v *fleetView) bool {
 		c := v.conv(id)
 		return len(c.ids) == 1001 && c.ids[1000] == added && lastConnOf(c).Phase != model.PhaseListed
+	})
+	noDuplicates(t, v)
+}
+
+// TestLocalFollowOutlastsQuietWhileItReadsThePile: a listed conversation
+// that grows is read whole by its follower, however much longer than
+// Quiet that first scan takes (here Quiet is 1 ms and the scan reads 1001
+// files). The follow used to count Quiet from its start, end before the
+// first scan came in, and rest with nothing read, never to be read again.
+func TestLocalFollowOutlastsQuietWhileItReadsThePile(t *testing.T) {
+	root := t.TempDir()
+	dir, id := writeConv(t, root, 0, 1000)
+	if err := os.Remove(filepath.Join(dir, "base_state.json")); err != nil {
+		t.Fatal(err)
+	}
+	age(t, dir)
+	opts := fastLocal
+	opts.Quiet = time.Millisecond
+	v, _ := watchFleet(t, Local(root, opts))
+	v.waitFor(t, "listed from its tail", func(v *fleetView) bool {
+		c := v.conv(id)
+		return lastConnOf(c).Phase == model.PhaseListed
+	})
+	added := appendEvent(t, dir, 1000)
+	v.waitFor(t, "read whole", func(v *fleetView) bool {
+		c := v.conv(id)
+		return len(c.ids) == 1001 && c.ids[1000] == added
 	})
 	noDuplicates(t, v)
 }
