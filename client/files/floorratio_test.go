@@ -4,7 +4,6 @@ package files
 
 import (
 	"path/filepath"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -22,27 +21,7 @@ func BenchmarkLoadReduceVsFloor(b *testing.B) {
 	var floor, load, floorCPU, loadCPU time.Duration
 	for b.Loop() {
 		t0, c0 := time.Now(), processCPU()
-		names, err := readNames(events)
-		if err != nil {
-			b.Fatal(err)
-		}
-		d, err := openDirFiles(events)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var total atomic.Int64
-		parallelEach(len(names), func() func(int) {
-			var s slab
-			return func(i int) {
-				if raw, err := d.read(names[i], &s); err == nil {
-					total.Add(int64(len(raw)))
-				}
-			}
-		})
-		d.Close()
-		if total.Load() != size {
-			b.Fatalf("read %d bytes, want %d", total.Load(), size)
-		}
+		readFloor(b, events, size)
 		t1, c1 := time.Now(), processCPU()
 		if log := loadLog(b, dir); log.Len() != benchEvents {
 			b.Fatalf("log has %d events", log.Len())

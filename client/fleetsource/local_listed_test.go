@@ -132,11 +132,7 @@ func TestLocalRootListsALongFinishedConversationFromItsSummary(t *testing.T) {
 // followed, every event handed on once.
 func TestLocalListedConversationIsReadOnceItGrows(t *testing.T) {
 	root := t.TempDir()
-	dir, id := writeConv(t, root, 0, 1000)
-	if err := os.Remove(filepath.Join(dir, "base_state.json")); err != nil {
-		t.Fatal(err)
-	}
-	age(t, dir)
+	dir, id := writeCLIConv(t, root)
 	v, _ := watchFleet(t, Local(root, fastLocal))
 	v.waitFor(t, "listed from its tail", func(v *fleetView) bool {
 		c := v.conv(id)
@@ -161,11 +157,7 @@ func TestLocalListedConversationIsReadOnceItGrows(t *testing.T) {
 // first scan came in, and rest with nothing read, never to be read again.
 func TestLocalFollowOutlastsQuietWhileItReadsThePile(t *testing.T) {
 	root := t.TempDir()
-	dir, id := writeConv(t, root, 0, 1000)
-	if err := os.Remove(filepath.Join(dir, "base_state.json")); err != nil {
-		t.Fatal(err)
-	}
-	age(t, dir)
+	dir, id := writeCLIConv(t, root)
 	opts := fastLocal
 	opts.Quiet = time.Millisecond
 	v, _ := watchFleet(t, Local(root, opts))
@@ -179,4 +171,16 @@ func TestLocalFollowOutlastsQuietWhileItReadsThePile(t *testing.T) {
 		return len(c.ids) == 1001 && c.ids[1000] == added
 	})
 	noDuplicates(t, v)
+}
+
+// writeCLIConv writes a finished 1000-event conversation without
+// base_state.json (as the CLI leaves one), last written an hour ago.
+func writeCLIConv(t *testing.T, root string) (dir, id string) {
+	t.Helper()
+	dir, id = writeConv(t, root, 0, 1000)
+	if err := os.Remove(filepath.Join(dir, "base_state.json")); err != nil {
+		t.Fatal(err)
+	}
+	age(t, dir)
+	return dir, id
 }
