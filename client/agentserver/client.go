@@ -34,7 +34,10 @@ type Client struct {
 	base *url.URL // scheme, host and optional path prefix; no query, no credentials
 	key  string
 	http *http.Client
-	log  *slog.Logger
+	// sockets is http on a transport whose connections can gather their
+	// reads (socketHTTP).
+	sockets *http.Client
+	log     *slog.Logger
 	// timeout bounds each REST request beside the caller's context.
 	timeout time.Duration
 	// maxBody bounds a response body (maxResponseBytes; tests lower it).
@@ -114,6 +117,7 @@ func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 		o(c)
 	}
 	c.http = guardRedirects(c.http, u)
+	c.sockets = socketHTTP(c.http)
 	return c, nil
 }
 

@@ -32,6 +32,67 @@ const (
 type ListOptions struct {
 	// MaxItems is the most conversations taken (DefaultMaxListed when 0).
 	MaxItems int
+	// Memo, when set, remembers this listing's items for the next one
+	// given the same memo (see ListingMemo).
+	Memo *ListingMemo
+}
+
+// ListingMemo remembers the items of the last whole listing as the server
+// sent them, with what each decoded to, so the next listing decodes only
+// the items that changed. A fleet lists every few seconds and almost all
+// of a large account's items come back byte for byte: decoding 20,000 of
+// them every 5 s made 80 MB of garbage and a tenth of the fleet's CPU.
+// An item comes back as the very *ConversationInfo handed out before, so
+// callers must not change what they are given. Not safe for concurrent
+// listings.
+type ListingMemo struct {
+	prev, next map[string]memoItem
+}
+
+// memoItem is one remembered item: key is its raw bytes (kept so a
+// carried item needs no new key).
+type memoItem struct {
+	key  string
+	info *ConversationInfo
+}
+
+// lookup returns what raw decoded to in the last listing, carrying it
+// into this one.
+func (m *ListingMemo) lookup(raw []byte) (*ConversationInfo, bool) {
+	if m == nil {
+		return nil, false
+	}
+	it, ok := m.prev[string(raw)]
+	if ok {
+		m.keep(it)
+	}
+	return it.info, ok
+}
+
+// remember keeps what raw decoded to for the next listing.
+func (m *ListingMemo) remember(raw []byte, info *ConversationInfo) {
+	if m != nil {
+		m.keep(memoItem{key: string(raw), info: info})
+	}
+}
+
+func (m *ListingMemo) keep(it memoItem) {
+	if m.next == nil {
+		m.next = make(map[string]memoItem, len(m.prev))
+	}
+	m.next[it.key] = it
+}
+
+// done ends a listing: a whole one replaces what is remembered; one that
+// failed leaves it as it was.
+func (m *ListingMemo) done(whole bool) {
+	if m == nil {
+		return
+	}
+	if whole {
+		m.prev = m.next
+	}
+	m.next = nil
 }
 
 // Listing is how one listing went.
@@ -56,14 +117,14 @@ type Listing struct {
 // server's last page, at the first page that brings nothing new, at
 // opts.MaxItems conversations, or after the pages that many conversations
 // would fill twice over; Listing.Cut says which.
-func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each func([]*ConversationInfo)) (Listing, error) {
+func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each func([]*ConversationInfo)) (l Listing, err error) {
+	defer func() { opts.Memo.done(err == nil) }()
 	const route = "/api/conversations/search"
 	maxItems := opts.MaxItems
 	if maxItems <= 0 {
 		maxItems = DefaultMaxListed
 	}
 	maxPages := min(c.maxPages, max(10, 2*maxItems/searchPageLimit))
-	var l Listing
 	limit := searchPageLimit
 	q := url.Values{"limit": {strconv.Itoa(limit)}}
 	seenIDs := map[string]bool{}
@@ -93,16 +154,21 @@ func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each f
 			if isJSONNull(raw) {
 				continue
 			}
-			info, err := decodeConversation(raw)
-			if err == nil {
-				err = model.CheckConversationID(info.ID)
-			}
-			if err != nil {
-				if l.Skipped == 0 {
-					l.FirstSkip = redact(err.Error(), c.key)
+			info, known := opts.Memo.lookup(raw)
+			if !known {
+				var err error
+				info, err = decodeConversation(raw)
+				if err == nil {
+					err = model.CheckConversationID(info.ID)
 				}
-				l.Skipped++
-				continue
+				if err != nil {
+					if l.Skipped == 0 {
+						l.FirstSkip = redact(err.Error(), c.key)
+					}
+					l.Skipped++
+					continue
+				}
+				opts.Memo.remember(raw, info)
 			}
 			if seenIDs[info.ID] {
 				continue

@@ -57,6 +57,12 @@ type WatchOptions struct {
 	// Coalesce is how long events gather before a Batch is handed over
 	// (default 16 ms, about one frame).
 	Coalesce time.Duration
+	// GatherReads, when positive, is how long a socket lets its frames
+	// gather in the kernel between two reads (default off: each frame is
+	// read as it comes). A fleet streaming many busy conversations sets
+	// it: one read, one wake-up per gathering instead of per frame, for at
+	// most this much more delay.
+	GatherReads time.Duration
 	// ReconcileSlack widens the REST reconcile after a reconnect back from
 	// the resume anchor (default 2 s), to catch an event whose frame was
 	// overtaken by a newer one just before the connection dropped.

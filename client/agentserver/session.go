@@ -67,7 +67,7 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 	if w.feat.since && anchorTS != "" {
 		mode = resendSince
 	}
-	ws, err := w.c.dialSocket(sctx, w.id, mode, anchorTS, !w.feat.firstFrameAuth)
+	ws, err := w.c.dialSocket(sctx, w.id, mode, anchorTS, !w.feat.firstFrameAuth, w.opts.GatherReads)
 	if err != nil {
 		return false, err
 	}

@@ -100,6 +100,16 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// minorFaults is the number of minor page faults this process has taken:
+// each first touch of a page the runtime got back from the kernel.
+func minorFaults() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Minflt
+}
+
 // benchWatch is a server source tuned as a real fleet is, with the REST
 // check off (it would only add a request per conversation every 30 s),
 // streaming all of the benchmarks' 100 conversations: a fleet streams at
@@ -200,13 +210,20 @@ func BenchmarkFleetMemory100x10k(b *testing.B) {
 }
 
 // residentBytes is this process's resident set (VmRSS), 0 when unknown.
-func residentBytes() int64 {
+func residentBytes() int64 { return procStatusBytes("VmRSS:") }
+
+// peakResidentBytes is the most memory this process has held resident
+// (VmHWM): what a user's machine had to give it, collections or not.
+func peakResidentBytes() int64 { return procStatusBytes("VmHWM:") }
+
+// procStatusBytes reads one kB figure of /proc/self/status.
+func procStatusBytes(field string) int64 {
 	raw, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for line := range strings.SplitSeq(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10
 		}

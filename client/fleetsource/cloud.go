@@ -124,10 +124,7 @@ func (s *CloudSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 			if known && sameListing(c.meta, meta) {
 				continue
 			}
-			c.meta = meta
-			if known || sch.poll > 1 {
-				c.changed = sch.poll
-			}
+			sch.relist(c, meta, known)
 			u := model.FleetUpdate{Ref: c.ref, Meta: meta}
 			if !c.offline && c.stream == nil && sch.urgency(c) == 0 {
 				u.Batch.Conn = &model.ConnState{Phase: model.PhaseListed}
@@ -186,7 +183,7 @@ func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef,
 // When its stored events were shown first, it waits for their reading to
 // end and delivers only what they did not hold.
 func (s *CloudSource) watch(ctx context.Context, lc cloud.Conversation, read *storedRead, send func(model.Batch)) {
-	opts := s.opts.Watch
+	opts := fleetWatch(s.opts.Watch)
 	if read != nil {
 		select {
 		case <-read.done:

@@ -41,6 +41,7 @@ type hostile struct {
 	requests   int
 	paths      []string
 	open, peak int             // sockets open now and at most
+	opened     int             // sockets opened in all
 	streamed   map[string]bool // conversations whose socket was opened
 }
 
@@ -84,6 +85,7 @@ func (h *hostile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		h.open++
 		h.peak = max(h.peak, h.open)
+		h.opened++
 		h.streamed[id] = true
 		h.mu.Unlock()
 		defer func() { h.mu.Lock(); h.open--; h.mu.Unlock() }()
@@ -230,6 +232,73 @@ func TestHostileServerStreamsOnlyWhatCanChange(t *testing.T) {
 	h.mu.Unlock()
 	v.waitFor(t, "the conversation that runs again streamed, an older run displaced", func(v *fleetView) bool {
 		return lastConn(v.conv(hexID(0))).Phase == model.PhaseLive && lastConn(v.conv(hexID(21))).Phase == model.PhaseListed
+	})
+}
+
+// TestStreamsKeepTheirPlaceAmongEquals lists 6 running conversations
+// with at most 3 streams, then reverses their updated_at at every listing,
+// as busy runs do: the 3 streams stay where they are, no socket is opened
+// again (each reopening read a whole history again), until one of the
+// others begins a new run, which displaces one.
+func TestStreamsKeepTheirPlaceAmongEquals(t *testing.T) {
+	h := newHostile(t)
+	var convs [][2]string
+	for i := range 6 {
+		convs = append(convs, [2]string{hexID(i), model.StatusRunning})
+	}
+	h.list(convs...)
+	opts := fastServer
+	opts.MaxStreams = 3
+	v, _ := watchFleet(t, Server(client(t, h.srv.URL, ""), opts))
+	first := []string{hexID(0), hexID(1), hexID(2)}
+	v.waitFor(t, "the 3 most recently updated streamed and live", func(v *fleetView) bool {
+		for _, id := range first {
+			if lastConn(v.conv(id)).Phase != model.PhaseLive {
+				return false
+			}
+		}
+		return true
+	})
+	at := func(min int) string {
+		return time.Date(2026, 1, 1, 0, min, 0, 0, time.UTC).Format(time.RFC3339)
+	}
+	listings := func() (n int) {
+		h.state(func(h *hostile) { n = h.listings })
+		return n
+	}
+	for round := range 4 {
+		h.state(func(h *hostile) {
+			for i := range h.items {
+				newest := i // the later ones updated last this round, then the earlier
+				if round%2 == 1 {
+					newest = 5 - i
+				}
+				h.items[i] = fmt.Sprintf(`{"id":%q,"title":"t%d","execution_status":"running","updated_at":%q}`, hexID(i), i, at(10*round+newest))
+			}
+		})
+		seen := listings()
+		v.waitFor(t, "two more listings", func(*fleetView) bool { return listings() >= seen+2 })
+	}
+	h.state(func(h *hostile) {
+		if h.opened != 3 || h.peak > 3 {
+			t.Errorf("%d sockets opened (%d at once) while the runs only moved their updated_at, want the first 3", h.opened, h.peak)
+		}
+	})
+	// One of the others is paused, then runs again: a new run displaces a stream.
+	for _, status := range []string{model.StatusPaused, model.StatusRunning} {
+		h.state(func(h *hostile) {
+			h.items[5] = fmt.Sprintf(`{"id":%q,"title":"t5","execution_status":%q,"updated_at":%q}`, hexID(5), status, at(60))
+		})
+		seen := listings()
+		v.waitFor(t, "two more listings", func(*fleetView) bool { return listings() >= seen+2 })
+	}
+	v.waitFor(t, "the new run streamed", func(v *fleetView) bool {
+		return lastConn(v.conv(hexID(5))).Phase == model.PhaseLive
+	})
+	h.state(func(h *hostile) {
+		if h.peak > 3 {
+			t.Errorf("%d sockets open at once, want at most 3", h.peak)
+		}
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
@@ -131,7 +132,11 @@ func benchScale(b *testing.B, listed, live, maxStreams int) {
 		}
 		allIn := time.Since(began)
 		var events int
-		start, from := cpuTime(), time.Now()
+		stopProfile := windowProfile(b)
+		start, from, faults := cpuTime(), time.Now(), minorFaults()
+		var gcs runtime.MemStats
+		runtime.ReadMemStats(&gcs)
+		gcsBefore := gcs.NumGC
 		window := time.After(10 * time.Second)
 	measure:
 		for {
@@ -146,8 +151,11 @@ func benchScale(b *testing.B, listed, live, maxStreams int) {
 				break measure
 			}
 		}
-		cpu, wall := cpuTime()-start, time.Since(from)
+		cpu, wall, faulted := cpuTime()-start, time.Since(from), minorFaults()-faults
+		stopProfile()
+		runtime.ReadMemStats(&gcs)
 		fds := openFiles()
+		rssBeforeGC, peak := residentBytes(), peakResidentBytes()
 		runtime.GC()
 		debug.FreeOSMemory()
 		rss := residentBytes()
@@ -159,7 +167,11 @@ func benchScale(b *testing.B, listed, live, maxStreams int) {
 		b.ReportMetric(float64(cpu)/float64(wall)*100, "%cpu")
 		b.ReportMetric(float64(events)/wall.Seconds(), "events/s")
 		b.ReportMetric(float64(fds), "open-files")
+		b.ReportMetric(float64(faulted)/wall.Seconds(), "minor-faults/s")
+		b.ReportMetric(float64(gcs.NumGC-gcsBefore)/wall.Seconds(), "gcs/s")
 		b.ReportMetric(float64(rss)/(1<<20), "rss-MiB")
+		b.ReportMetric(float64(rssBeforeGC)/(1<<20), "rss-before-gc-MiB")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-rss-MiB")
 	}
 }
 
@@ -178,3 +190,26 @@ func BenchmarkFleetScale20kDefault(b *testing.B) { benchScale(b, 20_000, 100, De
 // have ended by the time the listing is in: its CPU and events/s are not
 // the figure of a live fleet.
 func BenchmarkFleetScale100k(b *testing.B) { benchScale(b, 100_000, 100, 100) }
+
+// windowProfileEnv names a file to write a CPU profile of the measured
+// window alone to, without the listing and history reads before it.
+const windowProfileEnv = "OHWATCH_BENCH_WINDOW_PROFILE"
+
+// windowProfile starts that profile when asked and returns its stop.
+func windowProfile(b *testing.B) func() {
+	path := os.Getenv(windowProfileEnv)
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}

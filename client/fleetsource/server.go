@@ -21,6 +21,22 @@ import (
 // listing, which costs nothing per conversation.
 const DefaultMaxStreams = 64
 
+// DefaultGatherReads is how long a fleet's socket lets frames gather
+// between two reads (agentserver.WatchOptions.GatherReads) unless its
+// watch options say otherwise: a table refreshed a few times a second
+// loses nothing to 50 ms, and a hundred busy streams cost a read each
+// per 50 ms instead of one per event (BenchmarkFleetScale20k).
+const DefaultGatherReads = 100 * time.Millisecond
+
+// fleetWatch is w with the fleet's read gathering unless w sets its own
+// (negative: off).
+func fleetWatch(w agentserver.WatchOptions) agentserver.WatchOptions {
+	if w.GatherReads == 0 {
+		w.GatherReads = DefaultGatherReads
+	}
+	return w
+}
+
 // ServerOptions tunes a server source. The zero value is right for real
 // use; tests shrink the durations.
 type ServerOptions struct {
@@ -64,6 +80,7 @@ func Server(c *agentserver.Client, opts ServerOptions) Source {
 	if opts.MaxStreams <= 0 {
 		opts.MaxStreams = DefaultMaxStreams
 	}
+	opts.Watch = fleetWatch(opts.Watch)
 	return &server{c: c, opts: opts}
 }
 
@@ -77,6 +94,9 @@ type serverConv struct {
 	// changed is the poll at which the listing last changed (0: only
 	// first seen at the first poll).
 	changed int
+	// entered is the poll its listed status was first seen at: a run
+	// that just began, not one that only moved its updated_at.
+	entered int
 	// stream is its live stream, nil when it has none; streamed is set
 	// once a stream of it went live or gave up (StreamAll needs no more).
 	stream   *stream
@@ -138,10 +158,11 @@ func (s *server) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 			}
 		}}
 	warned := ""
+	memo := &agentserver.ListingMemo{} // each poll decodes only what changed
 	p := newPoller(s.opts.Interval, s.opts.MaxBackoff, agentserverCode)
 	p.run(ctx, func(ctx context.Context) error {
 		sch.poll++
-		l, err := s.c.ListConversations(ctx, agentserver.ListOptions{MaxItems: s.opts.MaxListed}, sch.page)
+		l, err := s.c.ListConversations(ctx, agentserver.ListOptions{MaxItems: s.opts.MaxListed, Memo: memo}, sch.page)
 		if w := listingWarning(l, s.opts.MaxListed); w != warned {
 			// Said once, not at every poll, and again when it changes.
 			warned = w
@@ -205,10 +226,15 @@ type streamFunc func(ctx context.Context, send func(model.Batch))
 
 // page folds one page of the listing: each conversation new or changed is
 // handed on at once, the page's updates together, and the streams are
-// started for what now needs one, so rows show page by page.
+// started for what now needs one, so rows show page by page. Streams are
+// scheduled again only after a page that brought a conversation wanting
+// one: scheduling walks every conversation listed so far, and doing it at
+// every page made a listing of 20,000 walk 2 million (the end of the
+// listing schedules in any case).
 func (sch *scheduler) page(infos []*agentserver.ConversationInfo) {
 	self := sch.self
 	var changed []model.FleetUpdate
+	wants := false
 	// A conversation that delegated others may come on a later page than
 	// they do (newest first): those already shown learn their parent now.
 	for child, parent := range delegators(infos) {
@@ -234,18 +260,34 @@ func (sch *scheduler) page(infos []*agentserver.ConversationInfo) {
 			sch.convs[info.ID] = c
 			sch.order = append(sch.order, c)
 		}
-		c.meta = meta
-		if known || sch.poll > 1 {
-			c.changed = sch.poll
-		}
+		sch.relist(c, meta, known)
 		u := model.FleetUpdate{Ref: c.ref, Meta: meta}
-		if c.stream == nil && sch.urgency(c) == 0 {
-			u.Batch.Conn = &model.ConnState{Phase: model.PhaseListed}
+		if c.stream == nil {
+			if sch.urgency(c) == 0 {
+				u.Batch.Conn = &model.ConnState{Phase: model.PhaseListed}
+			} else {
+				wants = true
+			}
 		}
 		changed = append(changed, u)
 	}
 	sch.emit(changed...)
-	sch.schedule(false)
+	if wants {
+		sch.schedule(false)
+	}
+}
+
+// relist records a conversation's new listing, when its status changed
+// and that the listing changed at this poll (not at the first: what is
+// there when the fleet starts is not news).
+func (sch *scheduler) relist(c *serverConv, meta *model.ConversationMeta, known bool) {
+	if !known || c.meta.Status != meta.Status {
+		c.entered = sch.poll
+	}
+	c.meta = meta
+	if known || sch.poll > 1 {
+		c.changed = sch.poll
+	}
 }
 
 // urgency ranks a conversation's claim to a live stream: 0 for none
@@ -293,7 +335,7 @@ func (sch *scheduler) schedule(settle bool) {
 			want = append(want, c)
 		}
 	}
-	sortByUrgency(want, sch.urgency)
+	sch.rank(want)
 	keep := map[*serverConv]bool{}
 	for i, c := range want {
 		if i >= sch.maxStreams {
@@ -355,11 +397,28 @@ func (sch *scheduler) stop(c *serverConv) {
 	}
 }
 
-// sortByUrgency orders conversations by urgency, most urgent first, the
-// most recently updated first among equals.
-func sortByUrgency(cs []*serverConv, urgency func(*serverConv) int) {
+// rank orders conversations by their claim to a stream, the strongest
+// first: the more urgent; among equals, one whose status changed at this
+// poll (a run that just began), then one already streaming, then the most
+// recently updated. Streams keep their place among equals: a hundred
+// running conversations with 64 streams traded places at every poll as
+// their updated_at moved, and each displaced one read its whole history
+// again when it came back (three quarters of the fleet's CPU).
+func (sch *scheduler) rank(cs []*serverConv) {
+	tier := func(c *serverConv) int {
+		switch {
+		case c.entered == sch.poll:
+			return 0
+		case c.stream != nil && !c.stream.ended():
+			return 1
+		}
+		return 2
+	}
 	slices.SortStableFunc(cs, func(a, b *serverConv) int {
-		if d := cmp.Compare(urgency(b), urgency(a)); d != 0 {
+		if d := cmp.Compare(sch.urgency(b), sch.urgency(a)); d != 0 {
+			return d
+		}
+		if d := cmp.Compare(tier(a), tier(b)); d != 0 {
 			return d
 		}
 		return b.meta.UpdatedAt.Compare(a.meta.UpdatedAt)

@@ -160,3 +160,26 @@ func TestServerSourceKeyPerServer(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetStreamsGatherTheirReads: a fleet's streams read their sockets
+// every DefaultGatherReads unless the watch options say otherwise, both
+// for a server's conversations and for Cloud's.
+func TestFleetStreamsGatherTheirReads(t *testing.T) {
+	c, err := agentserver.New("http://127.0.0.1:1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ set, want time.Duration }{
+		{0, DefaultGatherReads},
+		{-1, -1},
+		{time.Second, time.Second},
+	} {
+		src := Server(c, ServerOptions{Watch: agentserver.WatchOptions{GatherReads: tc.set}}).(*server)
+		if got := src.opts.Watch.GatherReads; got != tc.want {
+			t.Errorf("server source with GatherReads %v gathers %v, want %v", tc.set, got, tc.want)
+		}
+		if got := fleetWatch(agentserver.WatchOptions{GatherReads: tc.set}).GatherReads; got != tc.want {
+			t.Errorf("a fleet watch (Cloud's) with GatherReads %v gathers %v, want %v", tc.set, got, tc.want)
+		}
+	}
+}

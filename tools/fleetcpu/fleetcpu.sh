@@ -1,7 +1,8 @@
 #!/bin/bash
 # fleetcpu: the CPU the whole ohwatch binary uses while its fleet table (in
 # tmux, 160x48) watches 100 conversations played live at 100 events/s each
-# by a server in another process (the fleetsource benchmark's server).
+# by a server in another process (the fleetsource benchmark's server),
+# all 100 streamed (--max-streams 100).
 # usage: tools/fleetcpu/fleetcpu.sh   (from the repository root; needs tmux)
 set -eu
 dir=$(mktemp -d)
@@ -14,7 +15,7 @@ coproc SRV { OHWATCH_FLEET_BENCH_SERVER=100:3000:100 "$dir/fleetsource.test" -te
 read -r line <&"${SRV[0]}"
 url=${line%% *}
 session=fleetcpu-$$
-tmux new-session -d -s "$session" -x 160 -y 48 "$dir/ohwatch fleet $url --interval 1s"
+tmux new-session -d -s "$session" -x 160 -y 48 "$dir/ohwatch fleet $url --interval 1s --max-streams 100"
 sleep 6 # every conversation listed and streaming
 pid=$(pgrep -f "^$dir/ohwatch fleet" | head -1)
 t0=$(awk '{print $14+$15}' "/proc/$pid/stat"); s0=$(date +%s.%N)

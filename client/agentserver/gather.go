@@ -1,0 +1,135 @@
+package agentserver
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// gatherBufferSize is how much one gathered read takes in: a second of a
+// conversation at 100 events a second is about 140 KB, so a read every
+// 50 ms fits, and a replay's burst takes few.
+const gatherBufferSize = 64 << 10
+
+// gatherKey carries, in a dial's context, how long that socket's frames
+// may gather between two reads.
+type gatherKey struct{}
+
+// withGather asks the socket dialled with ctx to gather reads every d.
+func withGather(ctx context.Context, d time.Duration) context.Context {
+	if d <= 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, gatherKey{}, d)
+}
+
+// socketHTTP returns the client sockets are dialled with: hc's settings
+// on a transport of its own whose connections gather their reads when the
+// dial asks (withGather). A client whose transport is not an
+// *http.Transport is used as it is: its reads are not gathered.
+func socketHTTP(hc *http.Client) *http.Client {
+	var base *http.Transport
+	switch t := hc.Transport.(type) {
+	case nil:
+		base, _ = http.DefaultTransport.(*http.Transport)
+	case *http.Transport:
+		base = t
+	}
+	if base == nil || base.DialTLSContext != nil {
+		return hc
+	}
+	t := base.Clone()
+	dial := t.DialContext
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if every, ok := ctx.Value(gatherKey{}).(time.Duration); ok {
+			return newGatherConn(conn, every), nil
+		}
+		return conn, nil
+	}
+	// A connection upgraded to a socket never goes back to the pool; one
+	// whose handshake failed must not be reused by a dial asking other
+	// gathering.
+	t.DisableKeepAlives = true
+	sc := *hc
+	sc.Transport = t
+	return &sc
+}
+
+// gatherConn is a socket's connection read at most once every `every`:
+// the frames that arrive meanwhile wait in the kernel and come in with one
+// read. A fleet streaming a hundred conversations at 100 events a second
+// each otherwise paid a read system call, a wake-up and a pass of the
+// scheduler per frame — a third of its CPU — for news no table shows
+// faster than a few times a second. A frame waits at most `every` longer.
+type gatherConn struct {
+	net.Conn
+	every time.Duration
+
+	buf    []byte // what the last read took in; buf[next:] is not handed out yet
+	next   int
+	last   time.Time // when the last read returned
+	timer  *time.Timer
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newGatherConn(conn net.Conn, every time.Duration) *gatherConn {
+	return &gatherConn{Conn: conn, every: every, buf: make([]byte, 0, gatherBufferSize), closed: make(chan struct{})}
+}
+
+// Read hands out what the last read took in, and reads again only once
+// every has passed since it returned. A read that blocks (a quiet
+// conversation) wakes at its first byte as before. Reads come from one
+// goroutine at a time, as net.Conn's reader does.
+func (g *gatherConn) Read(p []byte) (int, error) {
+	if g.next == len(g.buf) {
+		if err := g.wait(); err != nil {
+			return 0, err
+		}
+		n, err := g.Conn.Read(g.buf[:cap(g.buf)])
+		g.last = time.Now()
+		g.buf, g.next = g.buf[:n], 0
+		if n == 0 {
+			return 0, err
+		}
+	}
+	n := copy(p, g.buf[g.next:])
+	g.next += n
+	return n, nil
+}
+
+// wait sleeps until every has passed since the last read, or the
+// connection is closed.
+func (g *gatherConn) wait() error {
+	rest := g.every - time.Since(g.last)
+	if rest <= 0 {
+		return nil
+	}
+	if g.timer == nil {
+		g.timer = time.NewTimer(rest)
+	} else {
+		g.timer.Reset(rest)
+	}
+	select {
+	case <-g.timer.C:
+		return nil
+	case <-g.closed:
+		g.timer.Stop()
+		return net.ErrClosed
+	}
+}
+
+// Close ends a read waiting to gather and closes the connection.
+func (g *gatherConn) Close() error {
+	g.once.Do(func() { close(g.closed) })
+	return g.Conn.Close()
+}

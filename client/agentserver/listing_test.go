@@ -1,0 +1,98 @@
+package agentserver
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+// TestListingMemoDecodesOnlyWhatChanged: with a memo, a second listing
+// hands out the very infos of the first for items that came back byte for
+// byte, and decodes afresh the one whose status changed; a listing that
+// failed halfway leaves the memo as the last whole one left it.
+func TestListingMemoDecodesOnlyWhatChanged(t *testing.T) {
+	var mu sync.Mutex
+	status := "running"
+	failSecondPage := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.URL.Query().Get("page_id") == "" {
+			fmt.Fprintf(w, `{"items":[{"id":"%032d","title":"a","execution_status":"finished"},{"id":"%032d","title":"b","execution_status":%q}],"next_page_id":"p2"}`, 1, 2, status)
+			return
+		}
+		if failSecondPage {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintf(w, `{"items":[{"id":"%032d","title":"c","execution_status":"idle"}]}`, 3)
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL, "")
+	memo := &ListingMemo{}
+	list := func() map[string]*ConversationInfo {
+		t.Helper()
+		got := map[string]*ConversationInfo{}
+		_, err := c.ListConversations(context.Background(), ListOptions{Memo: memo}, func(infos []*ConversationInfo) {
+			for _, in := range infos {
+				got[in.ID] = in
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	first := list()
+	mu.Lock()
+	status = "finished"
+	mu.Unlock()
+	second := list()
+	if len(second) != 3 {
+		t.Fatalf("second listing has %d conversations, want 3", len(second))
+	}
+	for _, id := range []string{fmt.Sprintf("%032d", 1), fmt.Sprintf("%032d", 3)} {
+		if first[id] != second[id] {
+			t.Errorf("%s came back unchanged but was decoded again", id)
+		}
+	}
+	changed := fmt.Sprintf("%032d", 2)
+	if first[changed] == second[changed] || second[changed].ExecutionStatus != "finished" {
+		t.Errorf("the changed item was not decoded afresh: %+v", second[changed])
+	}
+
+	// A listing that fails on its second page keeps the whole one's memo.
+	mu.Lock()
+	failSecondPage = true
+	mu.Unlock()
+	if _, err := c.ListConversations(context.Background(), ListOptions{Memo: memo}, func([]*ConversationInfo) {}); err == nil {
+		t.Fatal("a listing whose second page failed reported no error")
+	}
+	mu.Lock()
+	failSecondPage = false
+	mu.Unlock()
+	third := list()
+	for id, in := range second {
+		if third[id] != in {
+			t.Errorf("%s was forgotten by a listing that failed", id)
+		}
+	}
+
+	// Without a memo every listing decodes every item.
+	plain := map[string]*ConversationInfo{}
+	if _, err := c.ListConversations(context.Background(), ListOptions{}, func(infos []*ConversationInfo) {
+		for _, in := range infos {
+			plain[in.ID] = in
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for id, in := range plain {
+		if third[id] == in {
+			t.Errorf("%s shared without a memo", id)
+		}
+	}
+}
