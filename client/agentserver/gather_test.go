@@ -111,6 +111,26 @@ func TestGatherConnReadsOncePerInterval(t *testing.T) {
 	})
 }
 
+// TestGatherConnTakesALargeFrameAtOnce: a 4 MB frame (a big observation)
+// fills many buffers; each full read is followed by the next without a
+// wait, so it comes in at once instead of a buffer every interval.
+func TestGatherConnTakesALargeFrameAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		k := newKernelConn()
+		g := newGatherConn(k, 100*time.Millisecond)
+		frame := bytes.Repeat([]byte("0123456789abcdef"), 4<<20/16)
+		k.Write(frame)
+		got := make([]byte, len(frame))
+		start := time.Now()
+		if _, err := io.ReadFull(g, got); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took != 0 || !bytes.Equal(got, frame) {
+			t.Errorf("a 4 MB frame took %v (%d reads), want it at once", took, k.readCount())
+		}
+	})
+}
+
 func TestGatherConnHandsAQuietStreamsFirstFrameAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		k := newKernelConn()
