@@ -128,6 +128,7 @@ func (s *CloudSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 			u := model.FleetUpdate{Ref: c.ref, Meta: meta}
 			if !c.offline && c.stream == nil && sch.urgency(c) == 0 {
 				u.Batch.Conn = &model.ConnState{Phase: model.PhaseListed}
+				c.listedShown = true
 			}
 			changed = append(changed, u)
 		}

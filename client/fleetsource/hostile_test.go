@@ -236,8 +236,8 @@ func TestHostileServerStreamsOnlyWhatCanChange(t *testing.T) {
 }
 
 // TestStreamsKeepTheirPlaceAmongEquals lists 6 running conversations
-// with at most 3 streams, then reverses their updated_at at every listing,
-// as busy runs do: the 3 streams stay where they are, no socket is opened
+// with at most 3 streams (the other 3 shown from their listing, and saying
+// so), then reverses their updated_at at every listing, as busy runs do: the 3 streams stay where they are, no socket is opened
 // again (each reopening read a whole history again), until one of the
 // others begins a new run, which displaces one.
 func TestStreamsKeepTheirPlaceAmongEquals(t *testing.T) {
@@ -251,9 +251,14 @@ func TestStreamsKeepTheirPlaceAmongEquals(t *testing.T) {
 	opts.MaxStreams = 3
 	v, _ := watchFleet(t, Server(client(t, h.srv.URL, ""), opts))
 	first := []string{hexID(0), hexID(1), hexID(2)}
-	v.waitFor(t, "the 3 most recently updated streamed and live", func(v *fleetView) bool {
+	v.waitFor(t, "the 3 most recently updated streamed and live, the others said to wait on their listing", func(v *fleetView) bool {
 		for _, id := range first {
 			if lastConn(v.conv(id)).Phase != model.PhaseLive {
+				return false
+			}
+		}
+		for _, id := range []string{hexID(3), hexID(4), hexID(5)} {
+			if lastConn(v.conv(id)).Phase != model.PhaseListed {
 				return false
 			}
 		}

@@ -101,6 +101,10 @@ type serverConv struct {
 	// once a stream of it went live or gave up (StreamAll needs no more).
 	stream   *stream
 	streamed bool
+	// listedShown is set once PhaseListed was handed on for it since its
+	// last stream: one that wants a stream and waits for a free one says
+	// so once, not at every schedule.
+	listedShown bool
 	// offline is set for a Cloud conversation whose sandbox does not run:
 	// there is nothing to stream.
 	offline bool
@@ -265,6 +269,7 @@ func (sch *scheduler) page(infos []*agentserver.ConversationInfo) {
 		if c.stream == nil {
 			if sch.urgency(c) == 0 {
 				u.Batch.Conn = &model.ConnState{Phase: model.PhaseListed}
+				c.listedShown = true
 			} else {
 				wants = true
 			}
@@ -356,14 +361,21 @@ func (sch *scheduler) schedule(settle bool) {
 			running++
 		}
 	}
+	var waiting []model.FleetUpdate
 	for _, c := range want {
-		if running >= sch.maxStreams {
-			return
-		}
-		if keep[c] && c.stream == nil {
+		if keep[c] && c.stream == nil && running < sch.maxStreams {
 			sch.start(c)
 			running++
 		}
+		if c.stream == nil && !c.listedShown {
+			// It waits for a free stream: shown from its listing
+			// meanwhile, and saying so, not a blank connection.
+			c.listedShown = true
+			waiting = append(waiting, model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseListed}}})
+		}
+	}
+	if len(waiting) > 0 {
+		sch.emit(waiting...)
 	}
 }
 
@@ -371,7 +383,7 @@ func (sch *scheduler) schedule(settle bool) {
 func (sch *scheduler) start(c *serverConv) {
 	ctx, cancel := context.WithCancel(sch.ctx)
 	st := &stream{cancel: cancel, done: make(chan struct{})}
-	c.stream = st
+	c.stream, c.listedShown = st, false
 	ref := c.ref
 	watch := sch.watch(ref)
 	sch.wg.Add(1)
@@ -392,6 +404,7 @@ func (sch *scheduler) stop(c *serverConv) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.stopped = true
+	c.listedShown = true
 	if sch.ctx.Err() == nil {
 		sch.emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseListed}}})
 	}
