@@ -275,8 +275,14 @@ func TestWatchGathersSocketReads(t *testing.T) {
 	if conns != 1 {
 		t.Fatalf("%d socket connections, want 1", conns)
 	}
-	// At most one read per 100 ms of the stream, and the one it began in.
-	if reads, most := after-before, int64(took/(100*time.Millisecond))+2; reads > most {
+	// At most one read per 100 ms of the stream, and the one it began in,
+	// besides the reads right after one that filled the buffer (a burst
+	// the server sent at once while the machine was busy).
+	size := 0
+	for _, ev := range evs {
+		size += len(ev.Raw)
+	}
+	if reads, most := after-before, int64(took/(100*time.Millisecond))+2+int64(size/gatherBufferSize); reads > most {
 		t.Errorf("%d socket reads for %d frames in %v, want at most %d", reads, n, took, most)
 	}
 }
