@@ -59,7 +59,7 @@ type memoItem struct {
 // lookup returns what raw decoded to in the last listing, carrying it
 // into this one.
 func (m *ListingMemo) lookup(raw []byte) (*ConversationInfo, bool) {
-	if m == nil {
+	if m == nil || len(raw) > memoMaxItem {
 		return nil, false
 	}
 	it, ok := m.prev[string(raw)]
@@ -69,9 +69,14 @@ func (m *ListingMemo) lookup(raw []byte) (*ConversationInfo, bool) {
 	return it.info, ok
 }
 
+// memoMaxItem is the largest item a memo keeps: a real item is a few
+// hundred bytes, and a memo must not hold a hostile server's megabyte
+// titles (what they decode to is capped; their bytes would not be).
+const memoMaxItem = 8 << 10
+
 // remember keeps what raw decoded to for the next listing.
 func (m *ListingMemo) remember(raw []byte, info *ConversationInfo) {
-	if m != nil {
+	if m != nil && len(raw) <= memoMaxItem {
 		m.keep(memoItem{key: string(raw), info: info})
 	}
 }

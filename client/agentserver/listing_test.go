@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -94,5 +95,34 @@ func TestListingMemoDecodesOnlyWhatChanged(t *testing.T) {
 		if third[id] == in {
 			t.Errorf("%s shared without a memo", id)
 		}
+	}
+}
+
+// TestListingMemoKeepsNoLargeItem: an item over memoMaxItem (a hostile
+// server's megabyte title) is decoded at every listing, its bytes never
+// kept; the small items beside it are remembered.
+func TestListingMemoKeepsNoLargeItem(t *testing.T) {
+	big := strings.Repeat("t", 1<<20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"items":[{"id":"%032d","title":%q},{"id":"%032d","title":"small"}]}`, 1, big, 2)
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL, "")
+	memo := &ListingMemo{}
+	for range 2 {
+		l, err := c.ListConversations(context.Background(), ListOptions{Memo: memo}, func([]*ConversationInfo) {})
+		if err != nil || l.Items != 2 {
+			t.Fatalf("listing: %+v, %v", l, err)
+		}
+	}
+	kept := 0
+	for key := range memo.prev {
+		kept += len(key)
+		if len(key) > memoMaxItem {
+			t.Errorf("the memo keeps an item of %d bytes", len(key))
+		}
+	}
+	if len(memo.prev) != 1 {
+		t.Errorf("the memo keeps %d items (%d bytes), want the small one", len(memo.prev), kept)
 	}
 }
