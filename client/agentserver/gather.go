@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -13,16 +14,47 @@ import (
 // 50 ms fits, and a replay's burst takes few.
 const gatherBufferSize = 64 << 10
 
-// gatherKey carries, in a dial's context, how long that socket's frames
-// may gather between two reads.
+// gatherKey carries, in a dial's context, the socket's gatherDial.
 type gatherKey struct{}
 
-// withGather asks the socket dialled with ctx to gather reads every d.
-func withGather(ctx context.Context, d time.Duration) context.Context {
+// gatherDial is one socket dial that asks for gathered reads: how long
+// frames may gather, and the connection the dial made, whose gathering
+// starts once the handshake is over.
+type gatherDial struct {
+	every time.Duration
+	mu    sync.Mutex
+	conn  *gatherConn
+}
+
+// withGather asks the socket dialled with ctx to gather reads every d once
+// its handshake is over (start); the returned dial is nil when d is not
+// positive.
+func withGather(ctx context.Context, d time.Duration) (context.Context, *gatherDial) {
 	if d <= 0 {
-		return ctx
+		return ctx, nil
 	}
-	return context.WithValue(ctx, gatherKey{}, d)
+	gd := &gatherDial{every: d}
+	return context.WithValue(ctx, gatherKey{}, gd), gd
+}
+
+// made records the connection the dial made.
+func (gd *gatherDial) made(g *gatherConn) {
+	gd.mu.Lock()
+	defer gd.mu.Unlock()
+	gd.conn = g
+}
+
+// start turns gathering on: the TLS and HTTP handshakes went frame by
+// frame, each of their round trips not held up to an interval.
+func (gd *gatherDial) start() {
+	if gd == nil {
+		return
+	}
+	gd.mu.Lock()
+	defer gd.mu.Unlock()
+	if gd.conn != nil {
+		gd.conn.on.Store(true)
+	}
 }
 
 // socketHTTP returns the client sockets are dialled with: hc's settings
@@ -50,8 +82,10 @@ func socketHTTP(hc *http.Client) *http.Client {
 		if err != nil {
 			return nil, err
 		}
-		if every, ok := ctx.Value(gatherKey{}).(time.Duration); ok {
-			return newGatherConn(conn, every), nil
+		if gd, ok := ctx.Value(gatherKey{}).(*gatherDial); ok {
+			g := newGatherConn(conn, gd.every)
+			gd.made(g)
+			return g, nil
 		}
 		return conn, nil
 	}
@@ -75,6 +109,9 @@ func socketHTTP(hc *http.Client) *http.Client {
 type gatherConn struct {
 	net.Conn
 	every time.Duration
+	// on is set once the handshakes are over (gatherDial.start); until
+	// then every read goes straight through.
+	on atomic.Bool
 
 	buf  []byte // what the last read took in; buf[next:] is not handed out yet
 	next int
@@ -88,6 +125,7 @@ type gatherConn struct {
 	once   sync.Once
 }
 
+// newGatherConn wraps conn; its gathering starts with start.
 func newGatherConn(conn net.Conn, every time.Duration) *gatherConn {
 	return &gatherConn{Conn: conn, every: every, buf: make([]byte, 0, gatherBufferSize), closed: make(chan struct{})}
 }
@@ -97,6 +135,9 @@ func newGatherConn(conn net.Conn, every time.Duration) *gatherConn {
 // conversation) wakes at its first byte as before. Reads come from one
 // goroutine at a time, as net.Conn's reader does.
 func (g *gatherConn) Read(p []byte) (int, error) {
+	if !g.on.Load() && g.next == len(g.buf) {
+		return g.Conn.Read(p)
+	}
 	if g.next == len(g.buf) {
 		if err := g.wait(); err != nil {
 			return 0, err

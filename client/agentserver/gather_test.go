@@ -78,10 +78,48 @@ func (k *kernelConn) readCount() int {
 	return k.reads
 }
 
+// gathering is a gatherConn over k whose handshake is over.
+func gathering(k *kernelConn, every time.Duration) *gatherConn {
+	g := newGatherConn(k, every)
+	g.on.Store(true)
+	return g
+}
+
+// TestGatherConnReadsStraightThroughUntilStarted: the TLS and HTTP
+// handshakes read as they would without gathering, each round trip at
+// once; gathering starts when the dial says the handshake is over.
+func TestGatherConnReadsStraightThroughUntilStarted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		k := newKernelConn()
+		gd := &gatherDial{every: time.Hour}
+		g := newGatherConn(k, gd.every)
+		gd.made(g)
+		buf := make([]byte, 64)
+		start := time.Now()
+		for _, msg := range []string{"server hello", "finished", "HTTP/1.1 101"} {
+			k.Write([]byte(msg))
+			if n, _ := g.Read(buf); string(buf[:n]) != msg {
+				t.Fatalf("read %q, want %q", buf[:n], msg)
+			}
+		}
+		if took := time.Since(start); took != 0 {
+			t.Errorf("the handshake's reads took %v, want them at once", took)
+		}
+		gd.start()
+		k.Write([]byte("frame 1"))
+		g.Read(buf) // the first gathered read: at once, after a quiet spell
+		k.Write([]byte("frame 2"))
+		start = time.Now()
+		if n, _ := g.Read(buf); string(buf[:n]) != "frame 2" || time.Since(start) != time.Hour {
+			t.Errorf("read %q after %v; once started, the next read waits the interval", buf[:n], time.Since(start))
+		}
+	})
+}
+
 func TestGatherConnReadsOncePerInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		k := newKernelConn()
-		g := newGatherConn(k, 100*time.Millisecond)
+		g := gathering(k, 100*time.Millisecond)
 		var want bytes.Buffer
 		for i := range 100 {
 			fmt.Fprintf(&want, "frame %03d;", i)
@@ -117,7 +155,7 @@ func TestGatherConnReadsOncePerInterval(t *testing.T) {
 func TestGatherConnTakesALargeFrameAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		k := newKernelConn()
-		g := newGatherConn(k, 100*time.Millisecond)
+		g := gathering(k, 100*time.Millisecond)
 		frame := bytes.Repeat([]byte("0123456789abcdef"), 4<<20/16)
 		k.Write(frame)
 		got := make([]byte, len(frame))
@@ -134,7 +172,7 @@ func TestGatherConnTakesALargeFrameAtOnce(t *testing.T) {
 func TestGatherConnHandsAQuietStreamsFirstFrameAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		k := newKernelConn()
-		g := newGatherConn(k, time.Second)
+		g := gathering(k, time.Second)
 		buf := make([]byte, 64)
 		k.Write([]byte("first"))
 		if n, _ := g.Read(buf); string(buf[:n]) != "first" {
@@ -153,7 +191,7 @@ func TestGatherConnHandsAQuietStreamsFirstFrameAtOnce(t *testing.T) {
 func TestGatherConnCloseEndsAGatheringRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		k := newKernelConn()
-		g := newGatherConn(k, time.Hour)
+		g := gathering(k, time.Hour)
 		k.Write([]byte("x"))
 		buf := make([]byte, 8)
 		g.Read(buf)

@@ -97,7 +97,7 @@ func (c *Client) dialSocket(ctx context.Context, id string, mode resendMode, anc
 	if headerAuth && c.key != "" {
 		opts.HTTPHeader.Set(sessionHeader, c.key)
 	}
-	dialCtx := withGather(ctx, gather)
+	dialCtx, gd := withGather(ctx, gather)
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
 		dialCtx, cancel = context.WithTimeout(dialCtx, c.timeout)
@@ -112,6 +112,7 @@ func (c *Client) dialSocket(ctx context.Context, id string, mode resendMode, anc
 		return nil, de
 	}
 	conn.SetReadLimit(c.readLimit)
+	gd.start()
 	if !headerAuth {
 		frame, _ := json.Marshal(authFrame{Type: "auth", SessionAPIKey: c.key})
 		if err := conn.Write(ctx, websocket.MessageText, frame); err != nil {
