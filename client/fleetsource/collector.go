@@ -10,9 +10,9 @@ import (
 
 // collector sits between the sources of a fleet and its consumer. Sources
 // never block on the consumer: they add updates, and one sender goroutine
-// hands everything that accumulated over a frame to the consumer as one
+// hands everything that accumulated over a window to the consumer as one
 // slice. Nothing is dropped; a slow consumer gets a larger slice. Updates
-// of one conversation that arrive within a frame join into one, unless a
+// of one conversation that arrive within a window join into one, unless a
 // connection change starts a new one (Conn took effect before the events
 // of its batch, as in a single-conversation feed).
 type collector struct {
@@ -83,21 +83,23 @@ func (c *collector) take() ([]model.FleetUpdate, bool) {
 	return out, c.finished
 }
 
-// send delivers one slice per wake-up, a window after it so that a frame's
-// updates travel together, until the collector is finished and drained or
-// ctx ends; it closes out either way.
+// send delivers the updates queued, at most one slice per window: the
+// first after a quiet spell at once, later ones gathered until a window
+// has passed since the last, until the collector is finished and drained
+// or ctx ends; it closes out either way.
 func (c *collector) send(ctx context.Context, out chan<- []model.FleetUpdate) {
 	defer close(out)
 	timer := time.NewTimer(c.window)
 	timer.Stop()
+	var last time.Time // when the last slice was handed over
 	for {
 		select {
 		case <-c.wake:
 		case <-ctx.Done():
 			return
 		}
-		if c.window > 0 {
-			timer.Reset(c.window)
+		if wait := c.window - time.Since(last); !last.IsZero() && wait > 0 {
+			timer.Reset(wait)
 			select {
 			case <-timer.C:
 			case <-ctx.Done():
@@ -111,6 +113,7 @@ func (c *collector) send(ctx context.Context, out chan<- []model.FleetUpdate) {
 			case <-ctx.Done():
 				return
 			}
+			last = time.Now()
 		}
 		if finished {
 			// Nothing is added once finished is set (every source has

@@ -7,8 +7,9 @@
 // streamed from its sandbox's agent-server by the same rule, a paused one
 // read from the events Cloud stored, without resuming it).
 //
-// Watch merges every source into one stream of []model.FleetUpdate, about
-// one slice per frame for the whole fleet, never one send per event. A
+// Watch merges every source into one stream of []model.FleetUpdate, at
+// most ten slices a second for the whole fleet (the first change after a
+// quiet spell at once), never one send per event. A
 // source keeps no events: what it reads goes to the consumer, which folds
 // it; what a source remembers of a conversation is what it needs to resume
 // (event ids for dedupe, the number of event files read).
