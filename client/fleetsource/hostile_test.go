@@ -72,6 +72,16 @@ func (h *hostile) list(convs ...[2]string) {
 	}
 }
 
+// listAll lists n conversations, hexID(0) to hexID(n-1), all of one
+// status, as list does.
+func (h *hostile) listAll(n int, status string) {
+	convs := make([][2]string, n)
+	for i := range convs {
+		convs[i] = [2]string{hexID(i), status}
+	}
+	h.list(convs...)
+}
+
 func (h *hostile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	h.requests++
@@ -237,16 +247,13 @@ func TestHostileServerStreamsOnlyWhatCanChange(t *testing.T) {
 
 // TestStreamsKeepTheirPlaceAmongEquals lists 6 running conversations
 // with at most 3 streams (the other 3 shown from their listing, and saying
-// so), then reverses their updated_at at every listing, as busy runs do: the 3 streams stay where they are, no socket is opened
-// again (each reopening read a whole history again), until one of the
-// others begins a new run, which displaces one.
+// so), then reverses their updated_at at every listing, as busy runs do:
+// the 3 streams stay where they are, no socket is opened again (each
+// reopening read a whole history again), until one of the others begins
+// a new run, which displaces one.
 func TestStreamsKeepTheirPlaceAmongEquals(t *testing.T) {
 	h := newHostile(t)
-	var convs [][2]string
-	for i := range 6 {
-		convs = append(convs, [2]string{hexID(i), model.StatusRunning})
-	}
-	h.list(convs...)
+	h.listAll(6, model.StatusRunning)
 	opts := fastServer
 	opts.MaxStreams = 3
 	v, _ := watchFleet(t, Server(client(t, h.srv.URL, ""), opts))
@@ -322,11 +329,7 @@ func TestStreamsKeepTheirPlaceAmongEquals(t *testing.T) {
 // listing of 250: the first page's 100 rows are handed on before it comes.
 func TestHostileServerListingShowsPageByPage(t *testing.T) {
 	h := newHostile(t)
-	var convs [][2]string
-	for i := range 250 {
-		convs = append(convs, [2]string{hexID(i), model.StatusFinished})
-	}
-	h.list(convs...)
+	h.listAll(250, model.StatusFinished)
 	h.gate = make(chan struct{})
 	v, _ := watchFleet(t, Server(client(t, h.srv.URL, ""), fastServer))
 	v.waitFor(t, "the first page's rows while the second is held", func(v *fleetView) bool { return v.conversations() == 100 })
@@ -462,11 +465,7 @@ func reverse(s string) string {
 // arrive.
 func TestServerStreamAllReadsEverySettledConversationOnce(t *testing.T) {
 	h := newHostile(t)
-	var convs [][2]string
-	for i := range 12 {
-		convs = append(convs, [2]string{hexID(i), model.StatusFinished})
-	}
-	h.list(convs...)
+	h.listAll(12, model.StatusFinished)
 	opts := fastServer
 	opts.MaxStreams, opts.StreamAll = 3, true
 	v, _ := watchFleet(t, Server(client(t, h.srv.URL, ""), opts))
