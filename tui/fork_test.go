@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -88,27 +87,21 @@ func liveTree(t *testing.T, b Branching) (*Conversation, int) {
 // ticks aside.
 func results(t *testing.T, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
-	if cmd == nil {
+	if cmd == nil || isTick(cmd) {
 		return nil
 	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	select {
-	case msg := <-done:
-		if batch, ok := msg.(tea.BatchMsg); ok {
-			var out []tea.Msg
-			for _, c := range batch {
-				out = append(out, results(t, c)...)
-			}
-			return out
+	msg := answerOf(t, cmd)
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range batch {
+			out = append(out, results(t, c)...)
 		}
-		if _, tick := msg.(flashExpiredMsg); tick || msg == nil {
-			return nil
-		}
-		return []tea.Msg{msg}
-	case <-time.After(runCmdWait):
-		return nil // a tick: not worth waiting for
+		return out
 	}
+	if _, tick := msg.(flashExpiredMsg); tick || msg == nil {
+		return nil
+	}
+	return []tea.Msg{msg}
 }
 
 // answer feeds the messages of cmd to the view and returns the messages

@@ -161,41 +161,6 @@ func inBubble(t *testing.T, f func(t *testing.T)) {
 	})
 }
 
-// runCmdWait is how long runCmd waits for a command before taking it for
-// a tick. Longer than any real command takes on a loaded machine (an HTTP
-// round trip to an httptest server, a search step), shorter than the
-// flash's 4 s; the shorter ticks it waits out are dropped.
-const runCmdWait = 2 * time.Second
-
-// runCmd runs a command and feeds its message (and those of a batch) back
-// into the model, skipping ticks, which would wait.
-func runCmd(tb testing.TB, m *Conversation, cmd tea.Cmd) *Conversation {
-	tb.Helper()
-	if cmd == nil {
-		return m
-	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	var msg tea.Msg
-	select {
-	case msg = <-done:
-	case <-time.After(runCmdWait):
-		return m // a tick: not worth waiting for
-	}
-	switch msg := msg.(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			m = runCmd(tb, m, c)
-		}
-		return m
-	case nil, flashExpiredMsg, playTickMsg, retryTickMsg:
-		return m
-	}
-	cmd2 := m.Update(msg)
-	_ = cmd2
-	return m
-}
-
 // screen renders the model as plain text.
 func screen(m *Conversation) string {
 	return m.View()
