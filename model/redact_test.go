@@ -39,6 +39,13 @@ func TestRedactEveryEncoding(t *testing.T) {
 		{"suffix", "…" + key[len(key)-16:]},
 		{"middle upper", strings.ToUpper(key[5:25])},
 		{"twice", key + key},
+		// Long runs around escapes that decode and escapes that do not:
+		// the cheap pass skips runs and looks only near a decoded escape.
+		{"escaped inside a long event", strings.Repeat(`text \"quoted\" \n `, 50) + strings.ReplaceAll(key, "-", `\u002d`) + strings.Repeat(` more\n`, 50)},
+		// Half the key, its first byte escaped: no run of the plain text is
+		// long enough to redact; only the decoded form shows the piece.
+		{"only decoding shows it", strings.Repeat("z", 50) + `\u0073` + key[1:15] + " and no more"},
+		{"escaped first and last", strings.Repeat("x", 99) + `\u0073` + key[1:len(key)-1] + `%63` + strings.Repeat("y", 99)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Redact(tc.in, key)
@@ -68,8 +75,35 @@ func TestRedactEveryEncoding(t *testing.T) {
 			t.Errorf("Redact(%q) = %q, want it unchanged", in, got)
 		}
 	}
-	if got := Redact("k is k", "k"); got != "[redacted] is [redacted]" {
-		t.Errorf("a short key: %q", got)
+	// A short key goes where it stands as a token, and only there: inside
+	// words and JSON names it is ordinary text.
+	for in, want := range map[string]string{
+		"k is k":                    "[redacted] is [redacted]",
+		"think of the kind of key":  "think of the kind of key",
+		`{"kind":"x","key":"k"}`:    `{"kind":"x","key":"[redacted]"}`,
+		"Authorization: Bearer k\n": "Authorization: Bearer [redacted]\n",
+		"key=k&k2=kk":               "key=[redacted]&k2=kk",
+	} {
+		if got := Redact(in, "k"); got != want {
+			t.Errorf("Redact(%q, \"k\") = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// standsAlone reports whether secret occurs in s with no key character
+// (isKeyByte) on either side.
+func standsAlone(s, secret string) bool {
+	for i := 0; ; i++ {
+		at := strings.Index(s[i:], secret)
+		if at < 0 {
+			return false
+		}
+		at += i
+		end := at + len(secret)
+		if (at == 0 || !isKeyByte(s[at-1])) && (end == len(s) || !isKeyByte(s[end])) {
+			return true
+		}
+		i = at
 	}
 }
 
@@ -113,11 +147,15 @@ func FuzzRedact(f *testing.F) {
 			}
 			return string(b)
 		}
-		if len(secret) < minPartial {
-			lower = func(s string) string { return s }
-		}
 		if strings.ContainsAny(lower(secret), Redacted) {
 			return // the secret could be read across the marker itself
+		}
+		if len(secret) < minPartial {
+			// A short secret goes where it stands alone (redactToken).
+			if standsAlone(got, secret) {
+				t.Fatalf("Redact(%q, %q) = %q keeps the short secret as a token", text, secret, got)
+			}
+			return
 		}
 		if strings.Contains(lower(got), lower(secret)) {
 			t.Fatalf("Redact(%q, %q) = %q keeps the secret", text, secret, got)

@@ -49,6 +49,13 @@ type conversationHeader struct {
 	UpdatedAt       string `json:"updated_at"`
 }
 
+// decodeConversation decodes one ConversationInfo object the server sent,
+// with the session key cut out of it first (a title, a base state's
+// fields) wherever it was echoed (model.RedactJSON).
+func (c *Client) decodeConversation(raw []byte) (*ConversationInfo, error) {
+	return decodeConversation(model.RedactJSON(raw, c.key))
+}
+
 // decodeConversation turns one ConversationInfo object into the typed form.
 func decodeConversation(raw []byte) (*ConversationInfo, error) {
 	var h conversationHeader
@@ -104,7 +111,7 @@ func (c *Client) Conversation(ctx context.Context, id string) (*ConversationInfo
 	if err := c.getJSON(ctx, route, nil, &raw); err != nil {
 		return nil, err
 	}
-	info, err := decodeConversation(raw)
+	info, err := c.decodeConversation(raw)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", route, err)
 	}

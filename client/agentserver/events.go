@@ -54,7 +54,7 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 			if isJSONNull(raw) {
 				continue
 			}
-			ev, err := model.Decode(raw)
+			ev, err := c.decodeEvent(raw)
 			if err != nil {
 				c.log.Warn("skipping an event that is not a JSON object", "route", route, "error", redact(err.Error(), c.key))
 				continue
@@ -72,4 +72,12 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 		}
 		return len(evs), nil
 	})
+}
+
+// decodeEvent decodes one event the server sent, with the session key cut
+// out of it first wherever it was echoed (model.RedactJSON): an agent that
+// prints its environment echoes the key into an observation, and the
+// event's bytes go on to the screen, the search and a recording.
+func (c *Client) decodeEvent(raw []byte) (model.Event, error) {
+	return model.Decode(model.RedactJSON(raw, c.key))
 }

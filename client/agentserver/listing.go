@@ -162,7 +162,7 @@ func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each f
 			info, known := opts.Memo.lookup(raw)
 			if !known {
 				var err error
-				info, err = decodeConversation(raw)
+				info, err = c.decodeConversation(raw)
 				if err == nil {
 					err = model.CheckConversationID(info.ID)
 				}

@@ -3,12 +3,16 @@ package agentserver
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"ohwatch/model"
 )
 
 // lockedBuffer is a log sink safe for the watch's goroutines.
@@ -93,5 +97,55 @@ func TestSessionKeyNeverLeaks(t *testing.T) {
 		if strings.HasPrefix(u, "/api/") && f.headers[i].Get(sessionHeader) == "" {
 			t.Errorf("REST request %s carries no session header", u)
 		}
+	}
+}
+
+// TestEchoedKeyNeverReachesAnEvent: an agent that prints its environment
+// echoes the session key into its observations, as is, base64-encoded and
+// in hex; over REST history and over the socket, the events handed out
+// hold none of it (their raw bytes go on to the screen, a search and a
+// recording), and they still decode as what they were.
+func TestEchoedKeyNeverReachesAnEvent(t *testing.T) {
+	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c"
+	forms := []string{key, base64.StdEncoding.EncodeToString([]byte("Bearer " + key)), hex.EncodeToString([]byte(key))}
+	echo := func(f *fakeServer) []byte {
+		text := "SESSION_API_KEY=" + forms[0] + `\nAUTH=` + forms[1] + `\nHEX=` + forms[2]
+		return f.eventLocked("ObservationEvent", `"tool_name":"terminal","tool_call_id":"c1","action_id":"a1",`+
+			`"observation":{"kind":"TerminalObservation","content":[{"type":"text","text":"`+text+`"}],"exit_code":0}`)
+	}
+	f := newFakeServer(t, key)
+	f.mu.Lock()
+	f.persistLocked(echo(f))
+	f.mu.Unlock()
+	w := f.watchLive(t, fastWatch())
+	f.mu.Lock()
+	raw := echo(f)
+	f.persistLocked(raw)
+	for _, ch := range f.subs {
+		ch <- raw
+	}
+	f.mu.Unlock()
+	w.waitCount(t, "the echo over the socket", 2)
+	w.stop()
+	observations := 0
+	for _, ev := range w.events {
+		if ev.Kind == "ObservationEvent" {
+			observations++
+		}
+		for _, form := range forms {
+			if strings.Contains(string(ev.Raw), form[:16]) || strings.Contains(ev.Summary, form[:16]) {
+				t.Fatalf("the key (%s…) reached an event: %s", form[:8], ev.Raw)
+			}
+		}
+	}
+	if observations != 2 {
+		t.Errorf("%d of the 2 echoing observations decoded as observations", observations)
+	}
+
+	// A listing's title and a conversation's fields echo it too.
+	c := f.client(t)
+	info, err := c.decodeConversation([]byte(`{"id":"a1b2c3d4e5f60718293a4b5c6d7e8f90","title":"deploy with ` + key + `","execution_status":"idle"}`))
+	if err != nil || strings.Contains(info.Title, key[:16]) || !strings.Contains(info.Title, model.Redacted) {
+		t.Fatalf("title %q (%v)", info.Title, err)
 	}
 }

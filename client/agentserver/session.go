@@ -107,7 +107,7 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 
 // start runs the connection's reader and keepalive goroutines.
 func (c *connection) start(ws *websocket.Conn) {
-	go readFrames(c.ctx, ws, c.w.c.readLimit, c.frames)
+	go readFrames(c.ctx, c.w.c, ws, c.frames)
 	go keepAlive(c.ctx, ws, c.w.opts.PingInterval, c.w.opts.PingTimeout,
 		func() { notify(c.pong, struct{}{}) }, func(e error) { notify(c.dead, e) })
 }

@@ -153,11 +153,11 @@ type frame struct {
 // the connection when ctx ends, which ends a blocked read as well, while a
 // cancellable context costs the library a context.AfterFunc set up and
 // torn down per frame (5% of a busy fleet's CPU).
-func readFrames(ctx context.Context, conn *websocket.Conn, limit int64, out chan<- frame) {
+func readFrames(ctx context.Context, c *Client, conn *websocket.Conn, out chan<- frame) {
 	var buf bytes.Buffer
 	reads := context.WithoutCancel(ctx)
 	for {
-		f, ok := readFrame(reads, conn, &buf, limit)
+		f, ok := readFrame(reads, c, conn, &buf)
 		if !ok {
 			continue
 		}
@@ -176,7 +176,8 @@ func readFrames(ctx context.Context, conn *websocket.Conn, limit int64, out chan
 // exact-size copy of it: the event keeps its raw bytes for as long as the
 // log lives, so they must not carry the slack of a growing buffer. It
 // reports false for a message to skip (a control or unknown type).
-func readFrame(ctx context.Context, conn *websocket.Conn, buf *bytes.Buffer, limit int64) (frame, bool) {
+func readFrame(ctx context.Context, c *Client, conn *websocket.Conn, buf *bytes.Buffer) (frame, bool) {
+	limit := c.readLimit
 	typ, r, err := conn.Reader(ctx)
 	if err != nil {
 		return frame{err: err}, true
@@ -198,7 +199,7 @@ func readFrame(ctx context.Context, conn *websocket.Conn, buf *bytes.Buffer, lim
 		defer func() { *buf = bytes.Buffer{} }() // do not hold a huge frame's buffer
 	}
 	data := bytes.Clone(buf.Bytes())
-	ev, derr := model.Decode(data)
+	ev, derr := c.decodeEvent(data)
 	if derr != nil {
 		return frame{bad: len(data)}, true
 	}

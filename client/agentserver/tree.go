@@ -57,7 +57,7 @@ func (c *Client) Fork(ctx context.Context, id, fromEventID, title string, resetM
 	if err := c.postJSON(ctx, conversationRoute(id, "/fork"), body, (*rawJSON)(&raw)); err != nil {
 		return "", c.treeError(ctx, id, "fork", err)
 	}
-	info, err := decodeConversation(raw)
+	info, err := c.decodeConversation(raw)
 	if err != nil {
 		return "", fmt.Errorf("POST %s: %w", conversationRoute(id, "/fork"), err)
 	}

@@ -175,7 +175,7 @@ func (s *Session) StoredEvents(ctx context.Context, id string, fn func([]model.E
 	err := s.eachPage(ctx, path, url.Values{}, func(items []json.RawMessage) int {
 		evs := make([]model.Event, 0, len(items))
 		for _, raw := range items {
-			if ev, err := model.Decode(raw); err == nil {
+			if ev, err := model.Decode(s.secrets.RedactJSON(raw)); err == nil {
 				evs = append(evs, ev)
 			}
 		}

@@ -183,11 +183,14 @@ func TestStreamHandsOutOrderedChunks(t *testing.T) {
 }
 
 // TestStreamStopsWhenCancelled cancels a load midway: Stream returns the
-// context's error and stops handing out events, and what it handed out is
-// a whole prefix of the conversation, with no hole.
+// context's error and hands out nothing after the chunk that cancelled,
+// and what it handed out is a whole prefix of the conversation, with no
+// hole. (How much the first chunk holds depends on how far the readers got
+// before the consumer ran: on a loaded machine, at times all of it, so
+// that is not what the test counts.)
 func TestStreamStopsWhenCancelled(t *testing.T) {
 	t.Parallel()
-	const n = 2000
+	const n = 5000 // eight jobs of the loader's growing sizes
 	raws := make([][]byte, n)
 	ids := make([]string, n)
 	for i := range raws {
@@ -196,8 +199,11 @@ func TestStreamStopsWhenCancelled(t *testing.T) {
 	}
 	dir := writeConversation(t, raws, ids)
 	ctx, cancel := context.WithCancel(context.Background())
-	loaded := 0
+	loaded, afterCancel := 0, 0
 	_, err := Stream(ctx, dir, func(c Chunk) {
+		if ctx.Err() != nil {
+			afterCancel++
+		}
 		for _, ev := range c.Events {
 			if ev.ID != eventID(loaded) {
 				t.Errorf("event %d is %s: a hole in the stream", loaded, ev.ID)
@@ -211,8 +217,8 @@ func TestStreamStopsWhenCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if loaded >= n {
-		t.Errorf("all %d events were handed out after cancel", loaded)
+	if afterCancel > 0 {
+		t.Errorf("%d chunks were handed out after cancel (%d of %d events in all)", afterCancel, loaded, n)
 	}
 }
 

@@ -108,7 +108,7 @@ func benchScale(b *testing.B, listed, live, maxStreams int) {
 	for b.Loop() {
 		url, stop := benchproc.Start(b, scaleServerEnv, fmt.Sprintf("%d:%d:100", listed, live))
 		ctx, cancel := context.WithCancel(context.Background())
-		c := client(b, url, "")
+		c := client(b, url, benchKey)
 		began := time.Now()
 		feed := Watch(ctx, []Source{Server(c, ServerOptions{MaxStreams: maxStreams})}, Options{})
 		f := fleet.New()

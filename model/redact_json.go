@@ -1,0 +1,42 @@
+package model
+
+import "unsafe"
+
+// RedactJSON removes the secrets from an event's raw JSON (or any JSON), in every form
+// Redact knows, before it is decoded: an agent that runs `env` in its
+// sandbox echoes the session key into an observation, and everything
+// derived from the raw bytes (the summaries, the inspector, a search, a
+// recording, the headless lines) would carry it. raw is returned as it is
+// when it holds no secret; otherwise a redacted copy, which the caller
+// decodes as usual. Redacted is plain text, so a secret inside a JSON
+// string leaves the string valid; one whose echo spans the JSON around it
+// leaves bytes that no longer decode, and the event is then dropped as
+// malformed, never shown with the secret.
+func RedactJSON(raw []byte, secrets ...string) []byte {
+	any := false
+	for _, s := range secrets {
+		any = any || s != ""
+	}
+	if !any || len(raw) == 0 {
+		return raw
+	}
+	// Read in place: Redact returns its input itself when it finds
+	// nothing, and only a changed event is copied.
+	text := unsafe.String(unsafe.SliceData(raw), len(raw))
+	if out := Redact(text, secrets...); unsafe.StringData(out) != unsafe.StringData(text) || len(out) != len(text) {
+		return []byte(out)
+	}
+	return raw
+}
+
+// RedactJSON is RedactJSON with every secret the set has learnt so far.
+// A nil set redacts nothing.
+func (s *Secrets) RedactJSON(raw []byte) []byte {
+	if s == nil {
+		return raw
+	}
+	s.mu.Lock()
+	list := s.list
+	s.mu.Unlock()
+	return RedactJSON(raw, list...)
+}
