@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -34,6 +35,17 @@ type fleetFlags struct {
 	guards   guardFlag
 }
 
+// collectAsAFleet sets the garbage collector's target a fleet runs with
+// (fleetsource.GCPercent), unless GOGC chose one, and returns what puts
+// the previous target back.
+func collectAsAFleet(getenv func(string) string) (restore func()) {
+	if getenv("GOGC") != "" {
+		return func() {}
+	}
+	prev := debug.SetGCPercent(fleetsource.GCPercent)
+	return func() { debug.SetGCPercent(prev) }
+}
+
 func newFleet(env *session.Env) *cobra.Command {
 	var ff fleetFlags
 	cmd := &cobra.Command{
@@ -44,6 +56,7 @@ func newFleet(env *session.Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			defer collectAsAFleet(env.Getenv)()
 			secrets := new(model.Secrets)
 			env, flush := env.WithSecrets(secrets)
 			defer flush()

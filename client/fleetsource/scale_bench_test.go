@@ -105,6 +105,7 @@ func openFiles() int {
 // listing is asked again every 5 s), its open files, and its resident
 // memory after a GC.
 func benchScale(b *testing.B, listed, live, maxStreams int) {
+	gcAsAFleet(b)
 	for b.Loop() {
 		url, stop := benchproc.Start(b, scaleServerEnv, fmt.Sprintf("%d:%d:100", listed, live))
 		ctx, cancel := context.WithCancel(context.Background())
