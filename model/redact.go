@@ -391,12 +391,15 @@ func (s *Secrets) Add(secret string) {
 
 // Redact removes every secret learnt so far from text (see Redact). A nil
 // set redacts nothing.
-func (s *Secrets) Redact(text string) string {
+func (s *Secrets) Redact(text string) string { return Redact(text, s.learnt()...) }
+
+// learnt is the secrets learnt so far (none for a nil set). The list only
+// grows by appending, so the slice taken under the lock stays valid.
+func (s *Secrets) learnt() []string {
 	if s == nil {
-		return text
+		return nil
 	}
 	s.mu.Lock()
-	list := s.list
-	s.mu.Unlock()
-	return Redact(text, list...)
+	defer s.mu.Unlock()
+	return s.list
 }

@@ -31,12 +31,4 @@ func RedactJSON(raw []byte, secrets ...string) []byte {
 
 // RedactJSON is RedactJSON with every secret the set has learnt so far.
 // A nil set redacts nothing.
-func (s *Secrets) RedactJSON(raw []byte) []byte {
-	if s == nil {
-		return raw
-	}
-	s.mu.Lock()
-	list := s.list
-	s.mu.Unlock()
-	return RedactJSON(raw, list...)
-}
+func (s *Secrets) RedactJSON(raw []byte) []byte { return RedactJSON(raw, s.learnt()...) }

@@ -77,6 +77,8 @@ func TestStoredEventsOfAPausedConversation(t *testing.T) {
 		h.cloud.store(id, []byte(fmt.Sprintf(`{"kind":"MessageEvent","id":"ev-%03d","timestamp":"2026-08-13T10:00:00","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"m %d"}]}}`, i, i)))
 	}
 	h.cloud.store(id, []byte(`[1,2]`)) // not an object: skipped
+	// An agent that printed its environment: the API key is cut out.
+	h.cloud.store(id, []byte(`{"kind":"MessageEvent","id":"ev-env","timestamp":"2026-08-13T10:00:01","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":"OH_API_KEY=`+testAPIKey+`"}]}}`))
 	s := h.session(t, h.config())
 	convs, err := s.Conversations(context.Background())
 	if err != nil || len(convs) != 1 || !convs[0].Paused() {
@@ -90,8 +92,11 @@ func TestStoredEventsOfAPausedConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 130 || got[0].ID != "ev-000" || got[129].ID != "ev-129" {
+	if len(got) != 131 || got[0].ID != "ev-000" || got[129].ID != "ev-129" || got[130].ID != "ev-env" {
 		t.Fatalf("%d stored events", len(got))
+	}
+	if raw := string(got[130].Raw); strings.Contains(raw, testAPIKey) || !strings.Contains(raw, "OH_API_KEY="+model.Redacted) {
+		t.Errorf("the API key reached a stored event: %s", raw)
 	}
 	if _, err := s.Live(context.Background(), convs[0]); !errors.Is(err, ErrSandbox) {
 		t.Errorf("Live of a paused conversation: %v, want ErrSandbox", err)
