@@ -87,10 +87,14 @@ type Log struct {
 	marksMemo  atomic.Pointer[marksMemo]
 	every      int // the checkpoint distance K; divides chunkSize
 	lastAnchor int // the tree line event n-1 left off (see foldParent)
-	leaf       int // HEAD's tree event; -1 while there is none
-	base       *model.BaseState
-	baseCount  int
-	byGroup    groupIndex // the events of each group (groupindex.go)
+	// unknownAt is lastAnchor when an event of a kind this build does not
+	// know set it (-1 otherwise), unknownFrom the anchor that event named
+	// as its parent (see foldParent).
+	unknownAt, unknownFrom int
+	leaf                   int // HEAD's tree event; -1 while there is none
+	base                   *model.BaseState
+	baseCount              int
+	byGroup                groupIndex // the events of each group (groupindex.go)
 }
 
 // NewLog returns an empty log. base and baseEventCount are as for Initial.
@@ -107,6 +111,7 @@ func newLogEvery(base *model.BaseState, baseEventCount, k int) *Log {
 		initial:    init,
 		latest:     init,
 		lastAnchor: anchorNone,
+		unknownAt:  -1,
 		leaf:       -1,
 		base:       base,
 		baseCount:  baseEventCount,
@@ -126,7 +131,7 @@ func (l *Log) Append(evs ...model.Event) int {
 			continue
 		}
 		j := l.n
-		parent, anchor := l.foldParent(j, &ev)
+		parent, anchor, named := l.foldParent(j, &ev)
 		var prev State
 		switch {
 		case parent == j-1 && j > 0:
@@ -154,6 +159,10 @@ func (l *Log) Append(evs ...model.Event) int {
 		l.byGroup.add(j, &ev)
 		l.n++
 		l.lastAnchor = anchor
+		l.unknownAt = -1
+		if anchor == j && model.KindOf(&ev) == nil {
+			l.unknownAt, l.unknownFrom = j, named
+		}
 		l.moveHead(j, &ev)
 		if l.latest.Applied%l.every == 0 {
 			g := &l.segs[len(l.segs)-1]

@@ -141,7 +141,16 @@ func isArtifact(ev *model.Event) bool {
 // (before SDK v1.31) and events naming a parent the log does not hold
 // chain to the previous event in file order, as upstream's
 // _effective_parent_id does; RootParent starts a new root.
-func (l *Log) foldParent(j int, ev *model.Event) (parent, anchor int) {
+//
+// An event of a kind this build does not know may be one upstream treats
+// as an artifact (a newer SDK's kind): HEAD did not move to it, so the
+// event after it names the same parent it did. Such an event continues
+// the line rather than branching from that parent (a fuzzed recording
+// whose state update had its kind garbled read as a tree otherwise).
+//
+// named is the anchor ev's parent_id names (anchorNone when it names none
+// the log holds), for that rule's next use.
+func (l *Log) foldParent(j int, ev *model.Event) (parent, anchor, named int) {
 	art := isArtifact(ev)
 	self := j
 	if art {
@@ -154,22 +163,22 @@ func (l *Log) foldParent(j int, ev *model.Event) (parent, anchor int) {
 	case ev.ParentID != "":
 		k, ok := l.st.ids.find(&l.st, ev.ParentID)
 		if !ok {
-			return j - 1, self
+			return j - 1, self, anchorNone
 		}
 		p = k
 	default:
-		return j - 1, self
+		return j - 1, self, anchorNone
 	}
 	if art {
 		self = p
 	}
-	if p == l.lastAnchor {
-		return j - 1, self
+	if p == l.lastAnchor || l.unknownAt >= 0 && l.lastAnchor == l.unknownAt && p == l.unknownFrom {
+		return j - 1, self, p
 	}
 	if p == anchorRoot {
-		return -1, self
+		return -1, self, p
 	}
-	return p, self
+	return p, self, p
 }
 
 // segIdx is the index in segs of the segment holding event i (0 <= i < n).

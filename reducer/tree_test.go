@@ -366,3 +366,39 @@ func TestBranchedLogConcurrentAppendAndRead(t *testing.T) {
 	})
 	checkTree(t, log, newRefTree(evs))
 }
+
+// TestAnUnknownKindThatHEADDidNotMoveToContinuesTheLine: an event of a kind
+// this build does not know, after which the server stamps the next event
+// with the same parent (it treated the kind as an artifact), leaves the
+// log linear; one the next event names as its parent does too; a known
+// tree event named past in the same way is a branch, as before.
+func TestAnUnknownKindThatHEADDidNotMoveToContinuesTheLine(t *testing.T) {
+	build := func(kind string, nextNamesIt bool) *Log {
+		sc := newScript()
+		sc.user()                                           // 0
+		a := sc.action("TerminalAction", "r1", "c1", "LOW") // 1
+		evs := chain(sc.evs)
+		odd := model.Event{Kind: kind, ID: "e0e0e0e0-0000-4000-8000-00000000aaaa", Source: "environment", ParentID: evs[1].ID, Body: &model.Unknown{}}
+		if kind == "MessageEvent" {
+			odd.Body = &model.Message{Role: "user"}
+		}
+		evs = append(evs, odd) // 2
+		sc.observe("TerminalObservation", a)
+		obs := sc.evs[len(sc.evs)-1] // 3
+		obs.ParentID = evs[1].ID
+		if nextNamesIt {
+			obs.ParentID = odd.ID
+		}
+		log := NewLog(nil, 0)
+		log.Append(append(evs, obs)...)
+		return log
+	}
+	for _, nextNamesIt := range []bool{false, true} {
+		if log := build("SomeNewerSDKEvent", nextNamesIt); !log.Linear() || log.Head() != 3 || len(log.BranchPoints()) != 0 {
+			t.Errorf("unknown kind, next names it %v: linear %v head %d branch points %v", nextNamesIt, log.Linear(), log.Head(), log.BranchPoints())
+		}
+	}
+	if log := build("MessageEvent", false); log.Linear() || !slices.Equal(log.BranchPoints(), []int{1}) {
+		t.Errorf("a known tree event named past: linear %v branch points %v", log.Linear(), log.BranchPoints())
+	}
+}
