@@ -1,6 +1,8 @@
 package model
 
 import (
+	"math"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -53,9 +55,16 @@ func Redact(s string, secrets ...string) string {
 // each one turned every line into "thin[redacted]" and every event's JSON
 // into an unknown kind, and hid nothing: a key that short is no secret,
 // but where it is echoed as a key ("Bearer k", "key=k", "\"k\"") it goes.
+//
+// A secret that begins or ends with another character (`0\`) has no
+// word to be inside of; redacting one echo could make the one next to it
+// stand alone. It goes wherever it is written.
 func redactToken(s, secret string) string {
 	if secret == "" || !strings.Contains(s, secret) {
 		return s
+	}
+	if !isKeyByte(secret[0]) || !isKeyByte(secret[len(secret)-1]) {
+		return strings.ReplaceAll(s, secret, Redacted)
 	}
 	var b strings.Builder
 	last := 0
@@ -96,13 +105,13 @@ func isKeyByte(c byte) bool {
 // grams, so a bit set of their hashes finds the few places worth
 // comparing in one pass over the text.
 func redactOne(s string, r *redactor, decode bool) string {
-	if len(r.keys) == 0 || len(s) < r.least || decode && !strings.ContainsAny(s, `%\`) {
-		return s // too short to hold a piece, or nothing to decode
+	if len(r.keys) == 0 || len(s) < r.least || decode && (!strings.ContainsAny(s, `%\`) || len(s) > math.MaxInt32) {
+		return s // too short to hold a piece, nothing to decode, or too long to decode
 	}
 	var norm []byte
-	var from, to []int // nil: the identity (no decoding)
+	var esc escapes // empty: the identity (no decoding)
 	if decode {
-		norm, from, to = normalise(s)
+		norm, esc = normalise(s)
 	} else {
 		norm = []byte(asciiLower(s))
 	}
@@ -128,10 +137,7 @@ func redactOne(s string, r *redactor, decode bool) string {
 			continue
 		}
 		have = 0
-		start, end := i, i+best
-		if from != nil {
-			start, end = from[i], to[i+best-1]
-		}
+		start, end := esc.from(i), esc.to(i+best-1)
 		if k := len(spans) - 1; k >= 0 && spans[k][1] >= start {
 			spans[k][1] = end
 		} else {
@@ -295,22 +301,79 @@ func asciiLower(s string) string {
 }
 
 // normalise lowercases ASCII and decodes the escapes a secret may be
-// echoed in; from[i] and to[i] are the span of s that norm[i] came from.
-func normalise(s string) (norm []byte, from, to []int) {
+// echoed in, and says where each normal byte came from (escapes.from and
+// to). Only the escapes are noted: a span per normal byte was 16 bytes per
+// byte of text, a gigabyte for one 64 MiB event that echoed a key.
+func normalise(s string) (norm []byte, esc escapes) {
 	norm = make([]byte, 0, len(s))
-	from = make([]int, 0, len(s))
-	to = make([]int, 0, len(s))
+	esc = make(escapes, 0, countEscapes(s))
 	for i := 0; i < len(s); {
 		c, n := decodeAt(s, i)
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
+		if n > 1 {
+			esc = append(esc, escape{at: int32(len(norm)), src: int32(i), n: int32(n)})
+		}
 		norm = append(norm, c)
-		from = append(from, i)
-		to = append(to, i+n)
 		i += n
 	}
-	return norm, from, to
+	return norm, esc
+}
+
+// escapes are the decoded escapes of a normal form, in order: every other
+// normal byte is one byte of the original, at the same distance from the
+// escape before it.
+type escapes []escape
+
+// escape is one: normal byte at came from s[src:src+n]. Offsets are
+// 32-bit: Redact is given lines and events, never 2 GB at once (longer
+// text is redacted as written only, see redactOne).
+type escape struct{ at, src, n int32 }
+
+// countEscapes is how many escapes normalise will note in s, so that
+// their list is made once at its size.
+func countEscapes(s string) int {
+	count := 0
+	for i := 0; i < len(s); {
+		j := strings.IndexAny(s[i:], `%\`)
+		if j < 0 {
+			break
+		}
+		i += j
+		_, n := decodeAt(s, i)
+		if n > 1 {
+			count++
+		}
+		i += n
+	}
+	return count
+}
+
+// from is where in the original normal byte i begins.
+func (e escapes) from(i int) int {
+	k := e.last(i)
+	switch {
+	case k < 0:
+		return i // before the first escape, byte for byte
+	case int(e[k].at) == i:
+		return int(e[k].src)
+	}
+	return int(e[k].src+e[k].n) + (i - int(e[k].at) - 1)
+}
+
+// to is where in the original normal byte i ends.
+func (e escapes) to(i int) int {
+	if k := e.last(i); k >= 0 && int(e[k].at) == i {
+		return int(e[k].src + e[k].n)
+	}
+	return e.from(i) + 1
+}
+
+// last is the index of the last escape at or before normal byte i, -1
+// when there is none.
+func (e escapes) last(i int) int {
+	return sort.Search(len(e), func(k int) bool { return int(e[k].at) > i }) - 1
 }
 
 // decodeAt decodes the byte at s[i]: an escape (%XX, \xXX, \uXXXX for an

@@ -1,7 +1,10 @@
 package model
 
 import (
+	"bytes"
 	"encoding/base64"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -63,5 +66,33 @@ func TestLowerGramIsTheGramOfTheLoweredText(t *testing.T) {
 				t.Fatalf("byte %#x at %d: %#x, want %#x", c, pos, got, want)
 			}
 		}
+	}
+}
+
+// TestRedactingABigEventStaysBounded: a 16 MB event full of escapes that
+// echoes the key where only decoding shows it costs a few times its size
+// to redact, not the 19 times a span per byte cost (a 64 MiB event would
+// have taken over a gigabyte). Not parallel: it counts the process's
+// allocations.
+func TestRedactingABigEventStaysBounded(t *testing.T) {
+	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
+	var hidden strings.Builder // every sixth byte escaped: no plain piece is long enough
+	for i := 0; i < len(key); i++ {
+		if i%6 == 0 {
+			fmt.Fprintf(&hidden, `\u%04x`, key[i])
+		} else {
+			hidden.WriteByte(key[i])
+		}
+	}
+	raw := []byte(`{"kind":"ObservationEvent","id":"x","text":"` + strings.Repeat(`line \"q\"\n`, 1_500_000) + hidden.String() + `"}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out := RedactJSON(raw, key)
+	runtime.ReadMemStats(&after)
+	if !bytes.Contains(out, []byte(Redacted)) || bytes.Contains(out, []byte(hidden.String())) {
+		t.Fatal("the hidden key was not redacted")
+	}
+	if ratio := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(raw)); ratio > 8 {
+		t.Errorf("redacting a %d MB event allocated %.1fx its size", len(raw)>>20, ratio)
 	}
 }
