@@ -96,3 +96,31 @@ func TestRedactingABigEventStaysBounded(t *testing.T) {
 		t.Errorf("redacting a %d MB event allocated %.1fx its size", len(raw)>>20, ratio)
 	}
 }
+
+// FuzzRedactJSON: RedactJSON never panics, hands back the very bytes it
+// was given when it changes nothing, leaves its input as it was, and
+// leaves no echo of a secret of eight or more characters, in any ASCII
+// case, in what it changed.
+func FuzzRedactJSON(f *testing.F) {
+	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c"
+	f.Add([]byte(`{"kind":"MessageEvent","id":"e1","llm_message":{"role":"user","content":[{"type":"text","text":"key `+key+`"}]}}`), key)
+	f.Add([]byte(`{"kind":"ObservationEvent","id":"e2","text":"\u0073k-oh-5f1b4a7e9d3c2b1a0f9e8d7c"}`), key)
+	f.Add([]byte(`{"kind":"MessageEvent","id":"e3"}`), "k")
+	f.Fuzz(func(t *testing.T, raw []byte, secret string) {
+		in := bytes.Clone(raw)
+		out := RedactJSON(raw, secret)
+		if !bytes.Equal(raw, in) {
+			t.Fatal("RedactJSON changed its input")
+		}
+		if bytes.Equal(out, raw) {
+			if len(out) > 0 && &out[0] != &raw[0] {
+				t.Fatal("an unchanged event was copied")
+			}
+			return
+		}
+		if len(secret) >= minPartial && !strings.ContainsAny(asciiLower(secret), Redacted) &&
+			strings.Contains(asciiLower(string(out)), asciiLower(secret)) {
+			t.Fatalf("RedactJSON(%q, %q) = %q keeps the secret", raw, secret, out)
+		}
+	})
+}
