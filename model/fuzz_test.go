@@ -19,6 +19,7 @@ var hostileEvents = []string{
 	`{"kind":"ObservationEvent","observation":{"kind":"TaskTrackerObservation","task_list":[{"title":"\ud83d\ude00","status":"done"},{"title":"\ud800","status":7}]}}`,
 	`{"kind":"ConversationStateUpdateEvent","key":"full_state","value":{"agent_status":"running","stats":{"service_to_metrics":{"a":{"accumulated_cost":1e400}}}}}`,
 	`{"kind":"ConversationStateUpdateEvent","key":"stats","value":{"usage_to_metrics":{"default":null}}}`,
+	"{\"kind\":\"ConversationStateUpdateEvent\",\"key\":\"full_state\",\"value\":{\"stats\": { \"usage_to_metrics\" : {\"a\" : { \"costs\" : [ {\"cost\":1,\"model\":\"m\"} , { } , 5 ] ,\n \"token_usages\":[{\"prompt_tokens\":2,\"response_id\":\"r\"}], \"response_latencies\": {} , \"x\":[[1],{\"y\":\"}\"}]}, \"b\" : null } } } }",
 	`{"kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"image","image_urls":["data:"]}],"tool_calls":[{}]}}`,
 	`{"kind":"Condensation","forgotten_event_ids":["a",null]}`,
 	`{"kind":"HookExecutionEvent","exit_code":1.5}`,

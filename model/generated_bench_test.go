@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"bytes"
 	"testing"
 
 	"ohwatch/gen"
@@ -50,4 +51,42 @@ func BenchmarkDecodeGeneratedResident(b *testing.B) {
 		events = append(events, raw)
 	}
 	model.MeasureResident(b, events)
+}
+
+// BenchmarkDecodeBaseStateGenerated decodes the base_state.json of a
+// generated 100k-event conversation: 16 MB, nearly all of it the cost,
+// latency and token-usage lists of every LLM call, read before a load
+// shows its first screen.
+func BenchmarkDecodeBaseStateGenerated(b *testing.B) {
+	raw := gen.BaseState(gen.Options{Events: 100000, Seed: 1})
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := model.DecodeBaseState(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeStatsGenerated decodes only the stats updates of a
+// generated conversation: a third of its events, each a snapshot of the
+// usages' metrics.
+func BenchmarkDecodeStatsGenerated(b *testing.B) {
+	var events [][]byte
+	var total int64
+	for raw := range gen.Events(gen.Options{Events: 20000, Seed: 1}) {
+		if bytes.Contains(raw, []byte(`"key":"stats"`)) {
+			events = append(events, raw)
+			total += int64(len(raw))
+		}
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, raw := range events {
+			if _, err := model.Decode(raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

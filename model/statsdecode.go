@@ -34,130 +34,181 @@ func readStats(r *leanReader, v []byte, field string) *Stats {
 		return nil
 	}
 	st := &Stats{UsageToMetrics: map[string]*Metrics{}}
-	eachField(obj, func(key, val []byte) bool {
+	walkMembers(obj, 0, func(key []byte, at int) int {
 		switch string(key) {
 		case "usage_to_metrics", "service_to_metrics":
-			usages := r.object(val, "usage_to_metrics")
-			eachField(usages, func(id, m []byte) bool {
-				if absent(m) {
-					return true
+			if obj[at] != '{' {
+				r.object(valueAt(obj, at), "usage_to_metrics")
+				return -1
+			}
+			return walkMembers(obj, at, func(id []byte, at int) int {
+				if obj[at] == 'n' {
+					return -1
 				}
-				name := SanitizeLine(intern(id))
-				st.UsageToMetrics[name] = readMetrics(r, m)
-				return true
+				m, end := readMetrics(r, obj, at)
+				st.UsageToMetrics[SanitizeLine(intern(id))] = m
+				return end
 			})
 		}
-		return true
+		return -1
 	})
 	return st
 }
 
-// readMetrics reads one usage's Metrics. Field names in type errors are
-// constants: building the full path for every field would allocate on the
-// hot path.
-func readMetrics(r *leanReader, v []byte) *Metrics {
-	const field = "metrics"
-	obj := r.object(v, field)
+// readMetrics reads one usage's Metrics, the value at data[at], and
+// returns the index past it. Field names in type errors are constants:
+// building the full path for every field would allocate on the hot path.
+func readMetrics(r *leanReader, data []byte, at int) (*Metrics, int) {
 	m := &Metrics{}
-	eachField(obj, func(key, val []byte) bool {
+	if data[at] != '{' {
+		v := valueAt(data, at)
+		r.object(v, "metrics")
+		return m, at + len(v)
+	}
+	end := walkMembers(data, at, func(key []byte, at int) int {
 		switch string(key) {
 		case "model_name":
-			m.ModelName = SanitizeLine(r.str(val, "metrics.model_name"))
+			v := valueAt(data, at)
+			m.ModelName = SanitizeLine(r.str(v, "metrics.model_name"))
+			return at + len(v)
 		case "accumulated_cost":
-			m.AccumulatedCost = r.number(val, "metrics.accumulated_cost")
+			v := valueAt(data, at)
+			m.AccumulatedCost = r.number(v, "metrics.accumulated_cost")
+			return at + len(v)
 		case "max_budget_per_task":
-			if !absent(val) {
-				b := r.number(val, "metrics.max_budget_per_task")
+			v := valueAt(data, at)
+			if !absent(v) {
+				b := r.number(v, "metrics.max_budget_per_task")
 				m.MaxBudgetPerTask = &b
 			}
+			return at + len(v)
 		case "accumulated_token_usage":
-			if !absent(val) {
-				m.Accumulated = readTokenUsage(r, val, "metrics.accumulated_token_usage")
+			if data[at] == 'n' {
+				return -1
 			}
+			var end int
+			m.Accumulated, end = readTokenUsage(r, data, at, "metrics.accumulated_token_usage")
+			return end
 		case "costs":
-			eachElement(r.array(val, "metrics.costs"), func(el []byte) bool {
-				m.Costs = append(m.Costs, readCost(r, el, "metrics.costs[]"))
-				return true
+			return eachListed(r, data, at, "metrics.costs", func(at int) int {
+				c, end := readCost(r, data, at)
+				m.Costs = append(m.Costs, c)
+				return end
 			})
 		case "response_latencies":
-			eachElement(r.array(val, "metrics.response_latencies"), func(el []byte) bool {
-				m.Latencies = append(m.Latencies, readLatency(r, el, "metrics.response_latencies[]"))
-				return true
+			return eachListed(r, data, at, "metrics.response_latencies", func(at int) int {
+				l, end := readLatency(r, data, at)
+				m.Latencies = append(m.Latencies, l)
+				return end
 			})
 		case "token_usages":
-			eachElement(r.array(val, "metrics.token_usages"), func(el []byte) bool {
-				m.TokenUsages = append(m.TokenUsages, readTokenUsage(r, el, "metrics.token_usages[]"))
-				return true
+			return eachListed(r, data, at, "metrics.token_usages", func(at int) int {
+				t, end := readTokenUsage(r, data, at, "metrics.token_usages[]")
+				m.TokenUsages = append(m.TokenUsages, t)
+				return end
 			})
 		}
-		return true
+		return -1
 	})
-	return m
+	return m, end
 }
 
-// readTokenUsage reads one TokenUsage.
-func readTokenUsage(r *leanReader, v []byte, field string) TokenUsage {
-	var t TokenUsage
-	count := func(val []byte, name string) int64 {
-		n, _ := r.integer(val, name)
-		return n
+// eachListed walks the array at data[at] with read, or records a mismatch
+// when it is not an array (null is an empty list); it returns the index
+// past the value.
+func eachListed(r *leanReader, data []byte, at int, field string, read func(at int) int) int {
+	if data[at] != '[' {
+		v := valueAt(data, at)
+		r.array(v, field)
+		return at + len(v)
 	}
-	eachField(r.object(v, field), func(key, val []byte) bool {
+	return walkElements(data, at, read)
+}
+
+// readTokenUsage reads the TokenUsage at data[at] and returns the index
+// past it.
+func readTokenUsage(r *leanReader, data []byte, at int, field string) (TokenUsage, int) {
+	var t TokenUsage
+	if data[at] != '{' {
+		v := valueAt(data, at)
+		r.object(v, field)
+		return t, at + len(v)
+	}
+	end := walkMembers(data, at, func(key []byte, at int) int {
+		v := valueAt(data, at)
+		count := func(name string) int64 {
+			n, _ := r.integer(v, name)
+			return n
+		}
 		switch string(key) {
 		case "model":
-			t.Model = SanitizeLine(r.str(val, "token_usage.model"))
+			t.Model = SanitizeLine(r.str(v, "token_usage.model"))
 		case "prompt_tokens":
-			t.Prompt = count(val, "token_usage.prompt_tokens")
+			t.Prompt = count("token_usage.prompt_tokens")
 		case "completion_tokens":
-			t.Completion = count(val, "token_usage.completion_tokens")
+			t.Completion = count("token_usage.completion_tokens")
 		case "cache_read_tokens":
-			t.CacheRead = count(val, "token_usage.cache_read_tokens")
+			t.CacheRead = count("token_usage.cache_read_tokens")
 		case "cache_write_tokens":
-			t.CacheWrite = count(val, "token_usage.cache_write_tokens")
+			t.CacheWrite = count("token_usage.cache_write_tokens")
 		case "reasoning_tokens":
-			t.Reasoning = count(val, "token_usage.reasoning_tokens")
+			t.Reasoning = count("token_usage.reasoning_tokens")
 		case "context_window":
-			t.ContextWindow = count(val, "token_usage.context_window")
+			t.ContextWindow = count("token_usage.context_window")
 		case "per_turn_token":
-			t.PerTurn = count(val, "token_usage.per_turn_token")
+			t.PerTurn = count("token_usage.per_turn_token")
 		case "response_id":
-			t.ResponseID = r.str(val, "token_usage.response_id")
+			t.ResponseID = r.str(v, "token_usage.response_id")
 		}
-		return true
+		return at + len(v)
 	})
-	return t
+	return t, end
 }
 
-// readCost reads one priced call.
-func readCost(r *leanReader, v []byte, field string) Cost {
+// readCost reads the priced call at data[at] and returns the index past
+// it.
+func readCost(r *leanReader, data []byte, at int) (Cost, int) {
 	var c Cost
-	eachField(r.object(v, field), func(key, val []byte) bool {
+	if data[at] != '{' {
+		v := valueAt(data, at)
+		r.object(v, "metrics.costs[]")
+		return c, at + len(v)
+	}
+	end := walkMembers(data, at, func(key []byte, at int) int {
+		v := valueAt(data, at)
 		switch string(key) {
 		case "model":
-			c.Model = SanitizeLine(r.str(val, "costs[].model"))
+			c.Model = SanitizeLine(r.str(v, "costs[].model"))
 		case "cost":
-			c.Cost = r.number(val, "costs[].cost")
+			c.Cost = r.number(v, "costs[].cost")
 		case "timestamp":
-			c.Timestamp = r.number(val, "costs[].timestamp")
+			c.Timestamp = r.number(v, "costs[].timestamp")
 		}
-		return true
+		return at + len(v)
 	})
-	return c
+	return c, end
 }
 
-// readLatency reads one call's latency.
-func readLatency(r *leanReader, v []byte, field string) Latency {
+// readLatency reads the call latency at data[at] and returns the index
+// past it.
+func readLatency(r *leanReader, data []byte, at int) (Latency, int) {
 	var l Latency
-	eachField(r.object(v, field), func(key, val []byte) bool {
+	if data[at] != '{' {
+		v := valueAt(data, at)
+		r.object(v, "metrics.response_latencies[]")
+		return l, at + len(v)
+	}
+	end := walkMembers(data, at, func(key []byte, at int) int {
+		v := valueAt(data, at)
 		switch string(key) {
 		case "model":
-			l.Model = SanitizeLine(r.str(val, "response_latencies[].model"))
+			l.Model = SanitizeLine(r.str(v, "response_latencies[].model"))
 		case "latency":
-			l.Latency = r.number(val, "response_latencies[].latency")
+			l.Latency = r.number(v, "response_latencies[].latency")
 		case "response_id":
-			l.ResponseID = r.str(val, "response_latencies[].response_id")
+			l.ResponseID = r.str(v, "response_latencies[].response_id")
 		}
-		return true
+		return at + len(v)
 	})
-	return l
+	return l, end
 }

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -53,4 +55,58 @@ func TestUnixFloatTime(t *testing.T) {
 	if !UnixFloatTime(0).IsZero() {
 		t.Error("0 is not the zero time")
 	}
+}
+
+// TestCommonTimeAgreesWithTheLayouts checks the digit-by-digit reading of
+// the common form against time.Parse on every form near it: each day of
+// a leap and a plain year and the days past them, hours, minutes and
+// seconds at and past their ends, fractions of every length, with and
+// without Z or a space.
+func TestCommonTimeAgreesWithTheLayouts(t *testing.T) {
+	var inputs []string
+	for _, y := range []string{"2024", "2026", "1900", "2000", "0000", "9999"} {
+		for m := 0; m <= 13; m++ {
+			for d := 0; d <= 32; d++ {
+				inputs = append(inputs, fmt.Sprintf("%s-%02d-%02dT12:00:00", y, m, d))
+			}
+		}
+	}
+	for _, hms := range []string{"00:00:00", "23:59:59", "24:00:00", "23:60:00", "23:59:60", "99:99:99", "1a:00:00", "-1:00:00"} {
+		inputs = append(inputs, "2026-03-14T"+hms)
+	}
+	base := "2026-03-14T09:50:58"
+	for n := 0; n <= 12; n++ {
+		frac := "." + strings.Repeat("7", n)
+		inputs = append(inputs, base+frac, base+frac+"Z", base+frac+"z", strings.Replace(base+frac, "T", " ", 1), base+frac+"+01:00", base+frac+"x")
+	}
+	inputs = append(inputs, base+".", base+".5.5", base+".-5", "2026-3-14T09:50:58", "2026/03/14T09:50:58", " "+base, base+"ZZ")
+	for _, in := range inputs {
+		s := strings.TrimSpace(in)
+		fast, ok := parseCommonTime(s)
+		slow, err := parseTimeLayouts(s)
+		if ok && (err != nil || !fast.Equal(slow) || fast.Location() != slow.Location()) {
+			t.Errorf("%q: read as %v, time.Parse says %v, %v", in, fast, slow, err)
+		}
+		if !ok && err == nil && !strings.ContainsAny(s[min(len(s), 19):], "+-zx") && len(s) >= 19 && len(strings.TrimSuffix(s, "Z")) <= 29 {
+			t.Errorf("%q: left to the layouts, which read it as %v", in, slow)
+		}
+	}
+}
+
+// FuzzParseTime checks that whatever the common form's reader accepts,
+// time.Parse reads as the same instant.
+func FuzzParseTime(f *testing.F) {
+	for _, s := range []string{"2026-01-27T03:56:22.906445", "2024-02-29T23:59:59Z", "2026-01-27 03:56:22", "2026-02-29T00:00:00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		fast, ok := parseCommonTime(s)
+		if !ok {
+			return
+		}
+		slow, err := parseTimeLayouts(s)
+		if err != nil || !fast.Equal(slow) || fast.Location() != slow.Location() {
+			t.Fatalf("%q: read as %v, time.Parse says %v, %v", s, fast, slow, err)
+		}
+	})
 }

@@ -132,12 +132,14 @@ func readSpan(ctx context.Context, span []eventFile, prefix string, read func(na
 			return p
 		}
 		raw, err := read(f.Name, &s)
-		if ev, warn, ok := placeholderFor(prefix+f.Name, err); ok {
-			p.Events, p.Warnings = append(p.Events, ev), append(p.Warnings, warn)
-			continue
-		}
 		if err != nil {
-			p.Warnings = append(p.Warnings, model.SanitizeLine(prefix+f.Name+": cannot read: "+shortError(err)))
+			// Names are joined only here: on the path of every event that
+			// reads, the join was an allocation per event.
+			if ev, warn, ok := placeholderFor(prefix+f.Name, err); ok {
+				p.Events, p.Warnings = append(p.Events, ev), append(p.Warnings, warn)
+			} else {
+				p.Warnings = append(p.Warnings, model.SanitizeLine(prefix+f.Name+": cannot read: "+shortError(err)))
+			}
 			continue
 		}
 		ev, warn, ok := decodeEvent(fileWhere(prefix, f.Name), raw)

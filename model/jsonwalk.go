@@ -1,0 +1,55 @@
+package model
+
+// Reading nested values of an already validated span in one pass. eachField
+// hands a callback each member's whole span, so it must skip the value
+// first; a reader that then walks that value's members skips them again,
+// and a value nested d deep is scanned d times. A stats object is nested
+// four deep (usages, metrics, lists, entries) and base_state.json's is
+// megabytes: walkMembers and walkElements hand the callback where the
+// value starts instead, and the callback, which reads it, says where it
+// ended, so every byte is looked at once.
+
+// walkMembers calls fn with the raw key and the index of the value of
+// every member of the validated object whose '{' is at data[i]. fn returns
+// the index just past the value when it read it, or -1 to have it skipped.
+// walkMembers returns the index just past the object.
+func walkMembers(data []byte, i int, fn func(key []byte, at int) int) int {
+	i = skipWS(data, i+1)
+	for i < len(data) && data[i] == '"' {
+		kEnd := skipStringLit(data, i)
+		key := data[i+1 : kEnd-1]
+		at := skipWS(data, skipWS(data, kEnd)+1) // past ':'
+		end := fn(key, at)
+		if end < 0 {
+			end = skipValue(data, at)
+		}
+		i = skipWS(data, end)
+		if i < len(data) && data[i] == ',' {
+			i = skipWS(data, i+1)
+		}
+	}
+	return min(i+1, len(data)) // past '}'
+}
+
+// walkElements is walkMembers for the elements of the validated array
+// whose '[' is at data[i].
+func walkElements(data []byte, i int, fn func(at int) int) int {
+	i = skipWS(data, i+1)
+	for i < len(data) && data[i] != ']' {
+		end := fn(i)
+		if end < 0 {
+			end = skipValue(data, i)
+		}
+		i = skipWS(data, end)
+		if i < len(data) && data[i] == ',' {
+			i = skipWS(data, i+1)
+		}
+	}
+	return min(i+1, len(data)) // past ']'
+}
+
+// valueAt returns the span of the validated value at data[at], for a
+// callback of walkMembers that reads it whole.
+func valueAt(data []byte, at int) []byte {
+	return data[at:skipValue(data, at)]
+}
