@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -93,4 +94,68 @@ func BenchmarkIDSetAdd(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/id")
+}
+
+// packUUIDByTable is packUUID digit by digit, as it was written first:
+// the reference the word-at-a-time reading is checked against.
+func packUUIDByTable(s string) (hi, lo uint64, ok bool) {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return 0, 0, false
+	}
+	value := func(c byte) (uint64, bool) {
+		switch {
+		case c >= '0' && c <= '9':
+			return uint64(c - '0'), true
+		case c >= 'a' && c <= 'f':
+			return uint64(c-'a') + 10, true
+		}
+		return 0, false
+	}
+	ok = true
+	n := 0
+	for i := 0; i < 36; i++ {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			continue
+		}
+		d, good := value(s[i])
+		ok = ok && good
+		if n < 16 {
+			hi = hi<<4 | d
+		} else {
+			lo = lo<<4 | d
+		}
+		n++
+	}
+	return hi, lo, ok
+}
+
+// TestPackUUIDReadsEveryDigitAsTheTableDoes puts every byte value at every
+// position of a uuid (and of random ones) and compares the word-at-a-time
+// reading with the table's.
+func TestPackUUIDReadsEveryDigitAsTheTableDoes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ids := []string{"00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff", "0123abcd-4567-89ef-fedc-ba9876543210"}
+	for range 200 {
+		b := []byte("00000000-0000-0000-0000-000000000000")
+		for i := range b {
+			if b[i] != '-' {
+				b[i] = "0123456789abcdef"[rng.IntN(16)]
+			}
+		}
+		ids = append(ids, string(b))
+	}
+	for _, id := range ids {
+		for pos := range 36 {
+			for c := range 256 {
+				b := []byte(id)
+				b[pos] = byte(c)
+				s := string(b)
+				hi, lo, ok := packUUID(s)
+				whi, wlo, wok := packUUIDByTable(s)
+				if ok != wok || ok && (hi != whi || lo != wlo) {
+					t.Fatalf("%q: packed %x %x %v, the table says %x %x %v", s, hi, lo, ok, whi, wlo, wok)
+				}
+			}
+		}
+	}
 }

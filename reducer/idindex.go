@@ -9,14 +9,33 @@ import (
 // idIndex finds an event by its id. A map of a million id strings is tens
 // of bytes per event and a million pointers for the collector; the ids of
 // nearly every event are uuids, which the records hold packed, so the
-// index is an open-addressing table of event positions (4 bytes a slot,
+// index is an open-addressing table of event positions (8 bytes a slot,
 // at most 3/4 full) keyed by the records' uuids. Other ids (hand-made,
 // "<id>-summary") go to a map of copies.
+//
+// Every appended event is looked up first (is it a duplicate?), and
+// nearly always missed: a miss walks the probe sequence to an empty slot,
+// and comparing ids there read a record per slot, a cache miss each in a
+// table of megabytes. Each slot also holds the high half of its id's
+// hash, so a probe reads a record only when that half matches.
 type idIndex struct {
-	slots  []int32 // event index + 1; 0 is an empty slot
+	slots  []idSlot
 	used   int
 	others map[string]int
 }
+
+// idSlot is an event's index + 1 in its low half (0: an empty slot) and
+// the high half of its id's uuidHash in its high half.
+type idSlot uint64
+
+// newSlot is the slot of event j whose id hashes to h.
+func newSlot(j int, h uint64) idSlot { return idSlot(h&^0xffffffff | uint64(uint32(j+1))) }
+
+// event is the slot's event index; -1 for an empty slot.
+func (v idSlot) event() int { return int(uint32(v)) - 1 }
+
+// sameHash reports whether the slot's id may be the one hashing to h.
+func (v idSlot) sameHash(h uint64) bool { return uint64(v)>>32 == h>>32 }
 
 // uuidHash spreads a uuid over the table (uuid4s are random already;
 // anything else still spreads).
@@ -36,14 +55,18 @@ func (x *idIndex) find(s *store, id string) (int, bool) {
 		return 0, false
 	}
 	key := [2]uint64{hi, lo}
+	hash := uuidHash(key)
 	mask := uint64(len(x.slots) - 1)
-	for h := uuidHash(key) & mask; ; h = (h + 1) & mask {
+	for h := hash & mask; ; h = (h + 1) & mask {
 		v := x.slots[h]
 		if v == 0 {
 			return 0, false
 		}
-		if r := &s.recs[(v-1)/recChunk][(v-1)%recChunk]; r.id == key {
-			return int(v - 1), true
+		if !v.sameHash(hash) {
+			continue
+		}
+		if j := v.event(); s.recs[j/recChunk][j%recChunk].id == key {
+			return j, true
 		}
 	}
 }
@@ -69,21 +92,22 @@ func (x *idIndex) add(s *store, j int, id string, r *record) {
 
 // insert puts event j in the first free slot of its probe sequence.
 func (x *idIndex) insert(key [2]uint64, j int) {
+	hash := uuidHash(key)
 	mask := uint64(len(x.slots) - 1)
-	h := uuidHash(key) & mask
+	h := hash & mask
 	for x.slots[h] != 0 {
 		h = (h + 1) & mask
 	}
-	x.slots[h] = int32(j + 1)
+	x.slots[h] = newSlot(j, hash)
 }
 
 // grow doubles the table and files every event again.
 func (x *idIndex) grow(s *store) {
 	old := x.slots
-	x.slots = make([]int32, max(64, 2*len(old)))
+	x.slots = make([]idSlot, max(64, 2*len(old)))
 	for _, v := range old {
-		if v != 0 {
-			x.insert(s.recs[(v-1)/recChunk][(v-1)%recChunk].id, int(v-1))
+		if j := v.event(); j >= 0 {
+			x.insert(s.recs[j/recChunk][j%recChunk].id, j)
 		}
 	}
 }
