@@ -17,13 +17,23 @@ func (ev Event) Detached() Event {
 	}
 	d := detacher{lo: uintptr(unsafe.Pointer(unsafe.SliceData(ev.Raw)))}
 	d.hi = d.lo + uintptr(len(ev.Raw))
-	d.event(&ev) // count, changing nothing
+	// Count, changing nothing. The header's strings (an id, nearly always)
+	// are in ev itself; only a body holding some is copied and visited
+	// again. A stats update's names are interned by the decoder, so its
+	// body, copied whole, was most of the cost of detaching one.
+	d.header(&ev)
+	headerNeed := d.need
+	d.body(ev.Body)
 	if d.need == 0 {
 		return ev
 	}
-	ev.Body = copyBody(ev.Body)
+	bodyMoves := d.need > headerNeed
 	d.block = make([]byte, 0, d.need)
-	d.event(&ev) // move
+	d.header(&ev) // move
+	if bodyMoves {
+		ev.Body = copyBody(ev.Body)
+		d.body(ev.Body)
+	}
 	return ev
 }
 
@@ -76,14 +86,18 @@ func (d *detacher) tasks(list *[]Task) {
 	}
 }
 
-// event visits the header and the (already copied) body.
-func (d *detacher) event(ev *Event) {
+// header visits the strings an Event holds itself.
+func (d *detacher) header(ev *Event) {
 	d.str(&ev.Kind)
 	d.str(&ev.ID)
 	d.str(&ev.Source)
 	d.str(&ev.ParentID)
 	d.str(&ev.Summary)
-	switch b := ev.Body.(type) {
+}
+
+// body visits the strings of a body (when moving, a copy of it).
+func (d *detacher) body(body Body) {
+	switch b := body.(type) {
 	case *Action:
 		d.str(&b.ActionKind)
 		d.str(&b.ToolName)

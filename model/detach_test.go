@@ -113,3 +113,28 @@ func TestFormatUUIDReadsBackPackUUID(t *testing.T) {
 		t.Fatal("upper case packed: it would not read back the same")
 	}
 }
+
+// TestDetachingAStatsUpdateLeavesItsBody: a stats update's strings that
+// are not its header (usage and model names) come from the decoder's name
+// cache, so detaching one copies its header's id and leaves its body, the
+// bulk of it, as it is, sharing nothing with Raw either way.
+func TestDetachingAStatsUpdateLeavesItsBody(t *testing.T) {
+	t.Parallel()
+	raw := []byte(`{"kind":"ConversationStateUpdateEvent","id":"5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e6f","timestamp":"2026-02-01T10:00:00","source":"environment","key":"stats","value":{"usage_to_metrics":{"condenser":{"model_name":"litellm_proxy/claude-x","accumulated_cost":0.5,"accumulated_token_usage":{"model":"litellm_proxy/claude-x","prompt_tokens":10}},"agent":{"model_name":"litellm_proxy/claude-y","accumulated_cost":1}}}}`)
+	ev, err := model.Decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ev.Detached()
+	if d.Body != ev.Body {
+		t.Error("the body was copied: one of its strings shares Raw's memory")
+	}
+	if unsafe.StringData(d.ID) == unsafe.StringData(ev.ID) {
+		t.Error("the id was not copied out of Raw")
+	}
+	var left []string
+	aliases(reflect.ValueOf(d), raw, "ev", &left)
+	if len(left) > 0 {
+		t.Fatalf("still in Raw: %v", left)
+	}
+}

@@ -46,7 +46,7 @@ func readStats(r *leanReader, v []byte, field string) *Stats {
 					return -1
 				}
 				m, end := readMetrics(r, obj, at)
-				st.UsageToMetrics[SanitizeLine(intern(id))] = m
+				st.UsageToMetrics[SanitizeLine(internName(id))] = m
 				return end
 			})
 		}
@@ -69,7 +69,7 @@ func readMetrics(r *leanReader, data []byte, at int) (*Metrics, int) {
 		switch string(key) {
 		case "model_name":
 			v := valueAt(data, at)
-			m.ModelName = SanitizeLine(r.str(v, "metrics.model_name"))
+			m.ModelName = SanitizeLine(r.name(v, "metrics.model_name"))
 			return at + len(v)
 		case "accumulated_cost":
 			v := valueAt(data, at)
@@ -142,7 +142,7 @@ func readTokenUsage(r *leanReader, data []byte, at int, field string) (TokenUsag
 		}
 		switch string(key) {
 		case "model":
-			t.Model = SanitizeLine(r.str(v, "token_usage.model"))
+			t.Model = SanitizeLine(r.name(v, "token_usage.model"))
 		case "prompt_tokens":
 			t.Prompt = count("token_usage.prompt_tokens")
 		case "completion_tokens":
@@ -178,7 +178,7 @@ func readCost(r *leanReader, data []byte, at int) (Cost, int) {
 		v := valueAt(data, at)
 		switch string(key) {
 		case "model":
-			c.Model = SanitizeLine(r.str(v, "costs[].model"))
+			c.Model = SanitizeLine(r.name(v, "costs[].model"))
 		case "cost":
 			c.Cost = r.number(v, "costs[].cost")
 		case "timestamp":
@@ -202,7 +202,7 @@ func readLatency(r *leanReader, data []byte, at int) (Latency, int) {
 		v := valueAt(data, at)
 		switch string(key) {
 		case "model":
-			l.Model = SanitizeLine(r.str(v, "response_latencies[].model"))
+			l.Model = SanitizeLine(r.name(v, "response_latencies[].model"))
 		case "latency":
 			l.Latency = r.number(v, "response_latencies[].latency")
 		case "response_id":
