@@ -29,9 +29,12 @@ func parseSDKName(name string) (eventFile, bool) {
 		return eventFile{}, false
 	}
 	digits := 0
+	var idx int64
 	for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
+		idx = idx*10 + int64(rest[digits]-'0')
 		digits++
 	}
+	// More than 18 digits may not fit an int64: ParseInt says.
 	if digits < 5 || digits >= len(rest) || rest[digits] != '-' {
 		return eventFile{}, false
 	}
@@ -40,22 +43,28 @@ func parseSDKName(name string) (eventFile, bool) {
 		return eventFile{}, false
 	}
 	for i := 0; i < len(id); i++ {
-		if !isIDByte(id[i]) {
+		if !idBytes[id[i]] {
 			return eventFile{}, false
 		}
 	}
-	idx, err := strconv.ParseInt(rest[:digits], 10, 64)
-	if err != nil {
-		return eventFile{}, false
+	if digits > 18 {
+		var err error
+		if idx, err = strconv.ParseInt(rest[:digits], 10, 64); err != nil {
+			return eventFile{}, false
+		}
 	}
 	return eventFile{Name: name, Index: idx, ID: id}, true
 }
 
-// isIDByte reports whether c may appear in the id part of an SDK event file
-// name: hex digits and dashes.
-func isIDByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == '-'
-}
+// idBytes are the bytes that may appear in the id part of an SDK event
+// file name: hex digits and dashes. A table: a 100k-file listing checks
+// 3.6 million of them before the first event is read.
+var idBytes = func() (t [256]bool) {
+	for _, c := range []byte("0123456789abcdefABCDEF-") {
+		t[c] = true
+	}
+	return t
+}()
 
 // parseSeedName parses a seed-layout file name: a number, then "_" or "-"
 // and a description, then ".json" (0001_user_message.json).

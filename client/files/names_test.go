@@ -16,6 +16,8 @@ func TestParseSDKNameMatchesTheSDKRule(t *testing.T) {
 	names := []string{
 		"event-00000-65867a0d-6fc0-421d-bafc-7474d174aef8.json",
 		"event-123456-abcdef01.json",
+		"event-123456789012345678-abcdef01.json",
+		"event-9223372036854775807-abcdef01.json",
 		"event-0000-abcdef01.json",
 		"event-00001-abcdef0.json",
 		"event-00001-abcdefgh.json",

@@ -126,7 +126,7 @@ func fileID(ev model.Event) string {
 	if len(ev.ID) >= 8 && len(ev.ID) <= 64 {
 		ok := true
 		for i := 0; i < len(ev.ID); i++ {
-			ok = ok && isIDByte(ev.ID[i])
+			ok = ok && idBytes[ev.ID[i]]
 		}
 		if ok {
 			return ev.ID
