@@ -138,6 +138,29 @@ func hex4(b []byte) int {
 // parseIntSpan parses a number span as an integer (accepting an integral
 // float such as 0.0 or 1e3).
 func parseIntSpan(v []byte) (int64, bool) {
+	// Token counts, exit codes, indices: a few plain digits, read here
+	// without strconv's generality (every stats update holds dozens).
+	if len(v) > 0 && len(v) <= 18 {
+		neg := v[0] == '-'
+		digits := v
+		if neg {
+			digits = v[1:]
+		}
+		n, plain := int64(0), len(digits) > 0
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				plain = false
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if plain {
+			if neg {
+				n = -n
+			}
+			return n, true
+		}
+	}
 	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 		return n, true
 	}

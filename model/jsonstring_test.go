@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 func TestUnquote(t *testing.T) {
 	tests := []struct {
@@ -40,6 +43,16 @@ func TestParseIntSpan(t *testing.T) {
 	for _, in := range []string{"1.5", "1e400", "99999999999999999999"} {
 		if _, ok := parseIntSpan([]byte(in)); ok {
 			t.Errorf("parseIntSpan(%s) accepted", in)
+		}
+	}
+	// The plain-digits path agrees with strconv at every length around
+	// its limit, signed or not.
+	for _, in := range []string{"-0", "5", "-5", "123456789012345678", "-123456789012345678", "999999999999999999",
+		"1234567890123456789", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-", ""} {
+		got, ok := parseIntSpan([]byte(in))
+		want, err := strconv.ParseInt(in, 10, 64)
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("parseIntSpan(%q) = %d, %v; strconv says %d, %v", in, got, ok, want, err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/binary"
 	"sync/atomic"
 	"unsafe"
 )
@@ -31,18 +32,27 @@ func cachedName(b []byte) string {
 	if len(b) > maxCachedName {
 		return string(b)
 	}
-	// FNV-1a.
-	h := uint32(2166136261)
-	for _, c := range b {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	slot := &nameCache[h&(nameSlots-1)]
+	slot := &nameCache[nameHash(b)&(nameSlots-1)]
 	if p := slot.Load(); p != nil && *p == string(b) {
 		return *p
 	}
 	s := string(b)
 	slot.Store(&s)
 	return s
+}
+
+// nameHash spreads names over the cache from their length and their
+// first and last eight bytes: names that differ only in between share a
+// slot, and take turns in it.
+func nameHash(b []byte) uint64 {
+	if len(b) < 8 {
+		var w [8]byte
+		copy(w[:], b)
+		return (binary.LittleEndian.Uint64(w[:]) + uint64(len(b))) * 0x9e3779b97f4a7c15 >> 32
+	}
+	first := binary.LittleEndian.Uint64(b)
+	last := binary.LittleEndian.Uint64(b[len(b)-8:])
+	return (first ^ last*0xbf58476d1ce4e5b9 + uint64(len(b))) * 0x9e3779b97f4a7c15 >> 32
 }
 
 // name reads a short string field that repeats from event to event (a
