@@ -36,13 +36,22 @@ func absent(v []byte) bool {
 	return len(v) == 0 || v[0] == 'n'
 }
 
-// str reads a short string field whole (ids, names, enums).
-func (r *leanReader) str(v []byte, field string) string {
+// isString reports whether v is a string literal; a value of another
+// type is a mismatch, and absent or null is neither.
+func (r *leanReader) isString(v []byte, field string) bool {
 	if absent(v) {
-		return ""
+		return false
 	}
 	if v[0] != '"' {
 		r.mismatch(field, "string", v)
+		return false
+	}
+	return true
+}
+
+// str reads a short string field whole (ids, names, enums).
+func (r *leanReader) str(v []byte, field string) string {
+	if !r.isString(v, field) {
 		return ""
 	}
 	return intern(v[1 : len(v)-1])
@@ -51,11 +60,7 @@ func (r *leanReader) str(v []byte, field string) string {
 // line reads the sanitised first line of a possibly huge string field,
 // capped to summaryLimit runes, without unescaping the rest.
 func (r *leanReader) line(v []byte, field string) string {
-	if absent(v) {
-		return ""
-	}
-	if v[0] != '"' {
-		r.mismatch(field, "string", v)
+	if !r.isString(v, field) {
 		return ""
 	}
 	return capLine(unquote(v, lineByteLimit, true))
@@ -64,11 +69,7 @@ func (r *leanReader) line(v []byte, field string) string {
 // text reads a short multi-line string field (task notes), sanitised and
 // capped to lineByteLimit bytes.
 func (r *leanReader) text(v []byte, field string) string {
-	if absent(v) {
-		return ""
-	}
-	if v[0] != '"' {
-		r.mismatch(field, "string", v)
+	if !r.isString(v, field) {
 		return ""
 	}
 	return Sanitize(unquote(v, lineByteLimit, false))

@@ -58,11 +58,7 @@ func nameHash(b []byte) uint64 {
 // name reads a short string field that repeats from event to event (a
 // model or usage name) as a cached copy; see cachedName.
 func (r *leanReader) name(v []byte, field string) string {
-	if absent(v) {
-		return ""
-	}
-	if v[0] != '"' {
-		r.mismatch(field, "string", v)
+	if !r.isString(v, field) {
 		return ""
 	}
 	return internName(v[1 : len(v)-1])
