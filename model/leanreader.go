@@ -39,14 +39,19 @@ func absent(v []byte) bool {
 // isString reports whether v is a string literal; a value of another
 // type is a mismatch, and absent or null is neither.
 func (r *leanReader) isString(v []byte, field string) bool {
-	if absent(v) {
-		return false
+	if len(v) > 0 && v[0] == '"' {
+		return true
 	}
-	if v[0] != '"' {
+	r.notString(v, field)
+	return false
+}
+
+// notString records a mismatch for a value that is not a string, unless
+// it is absent or null; apart from isString so that isString is inlined.
+func (r *leanReader) notString(v []byte, field string) {
+	if !absent(v) {
 		r.mismatch(field, "string", v)
-		return false
 	}
-	return true
 }
 
 // str reads a short string field whole (ids, names, enums).
