@@ -47,7 +47,10 @@ func (r *leanReader) isString(v []byte, field string) bool {
 }
 
 // notString records a mismatch for a value that is not a string, unless
-// it is absent or null; apart from isString so that isString is inlined.
+// it is absent or null; apart from isString, and never inlined into it,
+// so that isString is small enough to be inlined itself.
+//
+//go:noinline
 func (r *leanReader) notString(v []byte, field string) {
 	if !absent(v) {
 		r.mismatch(field, "string", v)
