@@ -27,6 +27,9 @@ func newExport(env *session.Env) *cobra.Command {
 			if err := existingPath(p[0]); err != nil {
 				return err
 			}
+			secrets := session.EnvSecrets(env.Getenv)
+			env, flush := env.WithSecrets(secrets)
+			defer flush()
 			ctx, stop := session.Interruptible()
 			defer stop()
 			conv, log, err := session.LoadLog(ctx, p[0])
@@ -47,7 +50,10 @@ func newExport(env *session.Env) *cobra.Command {
 					return exitCode(1)
 				}
 				defer f.Close()
-				w = f
+				// Cut the keys out of the file too; flushed before it closes.
+				var flushFile func() error
+				w, flushFile = session.RedactingWriter(f, secrets)
+				defer flushFile()
 			}
 			if format == "otlp" {
 				err = session.ExportOTLP(w, env, conv, log, path, p[0], content)

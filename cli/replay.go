@@ -23,7 +23,12 @@ func newReplay(env *session.Env) *cobra.Command {
 			if err := existingPath(args[0]); err != nil {
 				return err
 			}
-			o, err := vf.options(env, nil)
+			// A key the agent echoed into the recording is not shown,
+			// printed or recorded again (session.EnvSecrets).
+			secrets := session.EnvSecrets(env.Getenv)
+			env, flush := env.WithSecrets(secrets)
+			defer flush()
+			o, err := vf.options(env, secrets)
 			if err != nil {
 				return err
 			}

@@ -26,6 +26,8 @@ func newState(env *session.Env) *cobra.Command {
 			if err := existingPath(p[0]); err != nil {
 				return err
 			}
+			env, flush := env.WithSecrets(session.EnvSecrets(env.Getenv))
+			defer flush()
 			ctx, stop := session.Interruptible()
 			defer stop()
 			conv, log, err := session.LoadLog(ctx, p[0])

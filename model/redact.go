@@ -456,6 +456,9 @@ func (s *Secrets) Add(secret string) {
 // set redacts nothing.
 func (s *Secrets) Redact(text string) string { return Redact(text, s.learnt()...) }
 
+// Any reports whether the set holds a secret.
+func (s *Secrets) Any() bool { return len(s.learnt()) > 0 }
+
 // learnt is the secrets learnt so far (none for a nil set). The list only
 // grows by appending, so the slice taken under the lock stays valid.
 func (s *Secrets) learnt() []string {

@@ -30,6 +30,9 @@ type conversation struct {
 	server string
 	// recording: the feed is a finished recording (replay): its end decides.
 	recording bool
+	// fromFiles: the events were read from files, which no client cut the
+	// keys out of (see redactedFeed).
+	fromFiles bool
 	// branch is the id of an event whose branch a recording's headless
 	// lines follow; "" for HEAD's path.
 	branch string
@@ -56,6 +59,10 @@ type conversation struct {
 // present runs a conversation headless or in the TUI, after teeing the
 // feed into the --record directory. It returns the exit code.
 func present(ctx context.Context, env *Env, o Options, s conversation) (code int) {
+	if s.fromFiles && o.Secrets.Any() {
+		s.feed = redactedFeed(ctx, o.Secrets, s.feed)
+		s.title = o.Secrets.Redact(s.title)
+	}
 	if o.Record != "" {
 		rec, err := openRecording(ctx, o.Record, s.id, env.RecordWrite)
 		if err != nil {

@@ -35,6 +35,7 @@ func Replay(ctx context.Context, env *Env, o Options, path string) int {
 		log:       log,
 		feed:      feed,
 		recording: true,
+		fromFiles: true,
 		traceID:   traceKey(header.ID, path),
 		links:     newLocalLinks(path, header.ID),
 	})
@@ -62,6 +63,7 @@ func ReplayBranch(ctx context.Context, env *Env, o Options, path, id string) int
 		log:       log,
 		feed:      feed,
 		recording: true,
+		fromFiles: true,
 		branch:    id,
 		traceID:   traceKey(conv.ID, path),
 	})
@@ -126,6 +128,7 @@ func Follow(ctx context.Context, env *Env, o Options, dir string) int {
 		log:           reducer.NewLog(nil, 0),
 		feed:          feed,
 		live:          true,
+		fromFiles:     true,
 		confirm:       confirm,
 		confirmSource: "base_state.json",
 		// base_state.json is a local file: it confirms as soon as it says

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// recordingEchoingKey writes a JSONL recording in which the agent echoed
+// key: in the user's first message (so in the title), as is in a command's
+// output, and base64 and hex in another.
+func recordingEchoingKey(t *testing.T, key string) string {
+	t.Helper()
+	msg := func(id, parent, source, role, text string) string {
+		return fmt.Sprintf(`{"id":%q,"timestamp":"2026-03-14T09:50:5%s","source":%q,"parent_id":%q,"llm_message":{"role":%q,"content":[{"type":"text","text":%q}]},"kind":"MessageEvent"}`,
+			id, id[len(id)-1:], source, parent, role, text)
+	}
+	lines := []string{
+		msg("5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e61", "", "user", "user", "deploy with "+key+" please"),
+		msg("5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e62", "5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e61", "agent", "assistant", "env says SESSION_API_KEY="+key),
+		msg("5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e63", "5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e62", "agent", "assistant",
+			"encoded: "+base64.StdEncoding.EncodeToString([]byte("Bearer "+key))+" and "+hex.EncodeToString([]byte(key))),
+	}
+	path := filepath.Join(t.TempDir(), "echoed.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// keyForms is key as is and the forms the recording above echoes it in.
+func keyForms(key string) []string {
+	return []string{key, base64.StdEncoding.EncodeToString([]byte("Bearer " + key))[12:30], hex.EncodeToString([]byte(key))}
+}
+
+// TestRecordingsKeepTheEnvironmentsKeysSecret replays, states and exports
+// a recording in which the agent echoed the session key, with that key
+// in SESSION_API_KEY: no form of it reaches stdout, stderr, an export file
+// or a --record directory. Without the key set, the same commands print
+// it, so the recording does hold it.
+func TestRecordingsKeepTheEnvironmentsKeysSecret(t *testing.T) {
+	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
+	path := recordingEchoingKey(t, key)
+	dir := t.TempDir()
+	commands := [][]string{
+		{"replay", path, "--headless"},
+		{"replay", path, "--headless", "--json", "--record", filepath.Join(dir, "rec")},
+		{"state", path},
+		{"state", path, "--json"},
+		{"export", path, "--format", "md"},
+		{"export", path, "--format", "jsonl", "-o", filepath.Join(dir, "export.jsonl")},
+	}
+	found := func(env map[string]string) map[string][]string {
+		os.RemoveAll(dir)
+		os.MkdirAll(dir, 0o755)
+		seen := map[string][]string{}
+		for _, args := range commands {
+			code, out, errs := runCmd(t, env, args...)
+			if code != 0 && args[0] != "replay" {
+				t.Fatalf("%v: exit %d\n%s", args, code, errs)
+			}
+			for _, form := range keyForms(key) {
+				if strings.Contains(out+errs, form) {
+					seen[strings.Join(args[:2], " ")] = append(seen[strings.Join(args[:2], " ")], form)
+				}
+			}
+		}
+		filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() {
+				b, _ := os.ReadFile(p)
+				for _, form := range keyForms(key) {
+					if strings.Contains(string(b), form) {
+						seen[p] = append(seen[p], form)
+					}
+				}
+			}
+			return nil
+		})
+		return seen
+	}
+	if seen := found(nil); len(seen) == 0 {
+		t.Fatal("without the key set the commands print no form of it: the recording does not hold it")
+	}
+	if seen := found(map[string]string{"SESSION_API_KEY": key}); len(seen) > 0 {
+		t.Errorf("with SESSION_API_KEY set, the key was printed or written: %v", seen)
+	}
+	if seen := found(map[string]string{"OH_API_KEY": key}); len(seen) > 0 {
+		t.Errorf("with OH_API_KEY set, the key was printed or written: %v", seen)
+	}
+}

@@ -1,0 +1,56 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"ohwatch/model"
+)
+
+// TestRedactedFeedCutsTheKeysOut: an event that echoes a key comes out of
+// the feed decoded again from bytes without it (its summary too), an
+// event that does not is handed on as it came, warnings lose the key, and
+// the batch the reader sent is left as it was.
+func TestRedactedFeedCutsTheKeysOut(t *testing.T) {
+	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
+	decode := func(s string) model.Event {
+		ev, err := model.Decode([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev
+	}
+	echo := decode(`{"id":"5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e61","kind":"MessageEvent","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"deploy with ` + key + ` please"}]}}`)
+	plain := decode(`{"id":"5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e62","kind":"MessageEvent","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"hello"}]}}`)
+	sent := model.Batch{Events: []model.Event{echo, plain}, Warnings: []string{"events/x.json: bad " + key}}
+	feed := make(chan model.Batch, 1)
+	feed <- sent
+	close(feed)
+	secrets := new(model.Secrets)
+	secrets.Add(key)
+	var got []model.Batch
+	for b := range redactedFeed(context.Background(), secrets, feed) {
+		got = append(got, b)
+	}
+	if len(got) != 1 || len(got[0].Events) != 2 {
+		t.Fatalf("got %+v", got)
+	}
+	out := got[0]
+	if strings.Contains(string(out.Events[0].Raw), key) || strings.Contains(out.Events[0].Summary, key) || !strings.Contains(out.Events[0].Summary, "deploy with") {
+		t.Errorf("the echoing event came out as %q (summary %q)", out.Events[0].Raw, out.Events[0].Summary)
+	}
+	if &out.Events[1].Raw[0] != &plain.Raw[0] {
+		t.Error("an event without the key was decoded again")
+	}
+	if strings.Contains(out.Warnings[0], key) {
+		t.Errorf("warning %q", out.Warnings[0])
+	}
+	if !strings.Contains(string(sent.Events[0].Raw), key) || !strings.Contains(sent.Warnings[0], key) {
+		t.Error("the reader's batch was changed")
+	}
+	none := make(chan model.Batch)
+	if redactedFeed(context.Background(), new(model.Secrets), none) != (<-chan model.Batch)(none) {
+		t.Error("with no secret the feed is not handed on as it is")
+	}
+}
