@@ -92,3 +92,56 @@ func TestRecordingsKeepTheEnvironmentsKeysSecret(t *testing.T) {
 		t.Errorf("with OH_API_KEY set, the key was printed or written: %v", seen)
 	}
 }
+
+// TestFleetOfALocalRootKeepsTheEnvironmentsKeysSecret: a local root
+// holding a conversation in which the agent echoed the session key, its
+// first message (the listed title) included; the fleet's lines, text and
+// JSON, hold no form of it when SESSION_API_KEY is set, and do without.
+func TestFleetOfALocalRootKeepsTheEnvironmentsKeysSecret(t *testing.T) {
+	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
+	lines, err := os.ReadFile(recordingEchoingKey(t, key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	events := filepath.Join(root, "5d6e0c1a2b3c4d5e8f901a2b3c4d5e60", "events")
+	if err := os.MkdirAll(events, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	all := append(strings.Split(strings.TrimSpace(string(lines)), "\n"),
+		`{"id":"5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e64","timestamp":"2026-03-14T09:50:59","source":"environment","key":"execution_status","value":"finished","kind":"ConversationStateUpdateEvent"}`)
+	for i, line := range all {
+		name := fmt.Sprintf("event-%05d-5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e6%d.json", i, i+1)
+		if err := os.WriteFile(filepath.Join(events, name), []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A base state saying finished makes the recording's end final, so
+	// --until all ends at once.
+	base := `{"id":"5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e60","execution_status":"finished"}`
+	if err := os.WriteFile(filepath.Join(filepath.Dir(events), "base_state.json"), []byte(base), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	printed := func(env map[string]string) []string {
+		var seen []string
+		for _, json := range []bool{false, true} {
+			args := []string{"fleet", root, "--headless", "--until", "all", "--watch-timeout", "20s"}
+			if json {
+				args = append(args, "--json")
+			}
+			_, out, errs := runCmd(t, env, args...)
+			for _, form := range keyForms(key) {
+				if strings.Contains(out+errs, form) {
+					seen = append(seen, fmt.Sprintf("json=%v: %s", json, form))
+				}
+			}
+		}
+		return seen
+	}
+	if len(printed(nil)) == 0 {
+		t.Fatal("without the key set the fleet prints no form of it: the test shows nothing")
+	}
+	if seen := printed(map[string]string{"SESSION_API_KEY": key}); len(seen) > 0 {
+		t.Errorf("with SESSION_API_KEY set, the fleet printed %v", seen)
+	}
+}

@@ -15,16 +15,55 @@ import (
 // events read from files had no client in between. So the commands that
 // read recordings (replay, state, export) take the keys this environment
 // holds as the secrets to keep off the screen, their output, and what
-// they record.
+// they record; so does a fleet, for its local roots.
 
 // EnvSecrets is the keys set in the environment: the agent-server's
 // SESSION_API_KEY and the Cloud's OH_API_KEY.
 func EnvSecrets(getenv func(string) string) *model.Secrets {
 	s := new(model.Secrets)
+	addEnvSecrets(s, getenv)
+	return s
+}
+
+// addEnvSecrets adds the keys set in the environment to s.
+func addEnvSecrets(s *model.Secrets, getenv func(string) string) {
 	for _, name := range []string{"SESSION_API_KEY", "OH_API_KEY"} {
 		s.Add(strings.TrimSpace(getenv(name)))
 	}
-	return s
+}
+
+// redactedLocalUpdates forwards a fleet's updates with the secrets cut out
+// of what its local roots sent: their events and warnings (redactBatch)
+// and their listed titles. Servers' updates pass as they are: their
+// clients cut their keys out already. With no secret it is in itself.
+func redactedLocalUpdates(ctx context.Context, secrets *model.Secrets, in <-chan []model.FleetUpdate) <-chan []model.FleetUpdate {
+	if !secrets.Any() {
+		return in
+	}
+	out := make(chan []model.FleetUpdate, cap(in))
+	go func() {
+		defer close(out)
+		for ups := range in {
+			for i := range ups {
+				u := &ups[i]
+				if u.Ref.Kind != model.SourceLocal {
+					continue
+				}
+				redactBatch(secrets, &u.Batch)
+				if u.Meta != nil {
+					meta := *u.Meta
+					meta.Title = secrets.Redact(meta.Title)
+					u.Meta = &meta
+				}
+			}
+			select {
+			case out <- ups:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
 }
 
 // RedactingWriter is w with the secrets cut out of every line written to

@@ -54,3 +54,34 @@ func TestRedactedFeedCutsTheKeysOut(t *testing.T) {
 		t.Error("with no secret the feed is not handed on as it is")
 	}
 }
+
+// TestRedactedLocalUpdatesLeaveServersAlone: a local root's update loses
+// the key from its listed title and its events; a server's update, whose
+// client redacted it already, is handed on as it came.
+func TestRedactedLocalUpdatesLeaveServersAlone(t *testing.T) {
+	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
+	ev, err := model.Decode([]byte(`{"id":"5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e61","kind":"MessageEvent","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"deploy with ` + key + `"}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := &model.ConversationMeta{Title: "deploy with " + key}
+	in := make(chan []model.FleetUpdate, 1)
+	in <- []model.FleetUpdate{
+		{Ref: model.ConversationRef{Source: "/root", Kind: model.SourceLocal, ID: "a"}, Meta: meta, Batch: model.Batch{Events: []model.Event{ev}}},
+		{Ref: model.ConversationRef{Source: "http://h", Kind: model.SourceServer, ID: "b"}, Meta: meta, Batch: model.Batch{Events: []model.Event{ev}}},
+	}
+	close(in)
+	secrets := new(model.Secrets)
+	secrets.Add(key)
+	ups := <-redactedLocalUpdates(context.Background(), secrets, in)
+	local, server := ups[0], ups[1]
+	if strings.Contains(local.Meta.Title, key) || strings.Contains(string(local.Batch.Events[0].Raw), key) || strings.Contains(local.Batch.Events[0].Summary, key) {
+		t.Errorf("the local update still holds the key: %q, %q", local.Meta.Title, local.Batch.Events[0].Summary)
+	}
+	if server.Meta != meta || &server.Batch.Events[0].Raw[0] != &ev.Raw[0] {
+		t.Error("a server's update was changed")
+	}
+	if !strings.Contains(meta.Title, key) {
+		t.Error("the listed meta the source sent was changed in place")
+	}
+}

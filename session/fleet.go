@@ -62,6 +62,9 @@ type Fleet struct {
 	// source.
 	steers map[model.ConversationRef]func(id string) tui.Steering
 	where  []string
+	// fileSecrets are the keys set in the environment, cut out of what
+	// local roots hold (filekeys.go).
+	fileSecrets *model.Secrets
 }
 
 // NewFleet returns a fleet without sources.
@@ -75,6 +78,7 @@ func NewFleet() *Fleet {
 // secrets. Its errors are usage errors.
 func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets, logger *slog.Logger) (*Fleet, error) {
 	fl := NewFleet()
+	fl.fileSecrets = EnvSecrets(env.Getenv)
 	for _, w := range where {
 		switch {
 		case w == "cloud":
@@ -111,8 +115,12 @@ func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets
 				// Traces need every conversation's events.
 				StreamAll: o.OTLP.On})
 		default:
+			// What an agent echoed into its recordings is no more shown
+			// than what a server echoes: the environment's keys join the
+			// secrets of stdout and --log too.
+			addEnvSecrets(secrets, env.Getenv)
 			src := fleetsource.Local(w, fleetsource.LocalOptions{})
-			fl.add(src, localOpener(src))
+			fl.add(src, localOpener(src, fl.fileSecrets))
 		}
 	}
 	return fl, nil
@@ -146,6 +154,16 @@ func (fl *Fleet) add(s fleetsource.Source, o opener) {
 	fl.where = append(fl.where, s.Label())
 }
 
+// hasLocal reports whether a local root is among the fleet's sources.
+func (fl *Fleet) hasLocal() bool {
+	for _, s := range fl.sources {
+		if s.Kind() == model.SourceLocal {
+			return true
+		}
+	}
+	return false
+}
+
 // sourceOf is the key of a source's openers: a Ref without an ID.
 func sourceOf(s fleetsource.Source) model.ConversationRef {
 	return model.ConversationRef{Source: s.Label(), Kind: s.Kind()}
@@ -155,6 +173,9 @@ func sourceOf(s fleetsource.Source) model.ConversationRef {
 // code.
 func (fl *Fleet) Run(ctx context.Context, env *Env, o FleetOptions) int {
 	feed := fleetsource.Watch(ctx, fl.sources, fleetsource.Options{})
+	if fl.hasLocal() {
+		feed = redactedLocalUpdates(ctx, fl.fileSecrets, feed)
+	}
 	if o.OTLP.On {
 		var finish func()
 		var ok bool

@@ -24,7 +24,7 @@ type opener func(ctx context.Context, id string) (conversation, error)
 // `ohwatch replay` shows it (read with progress, a recording whose last
 // status is final), one being written read likewise and then followed
 // from where the read ended, live.
-func localOpener(src *fleetsource.LocalSource) opener {
+func localOpener(src *fleetsource.LocalSource, secrets *model.Secrets) opener {
 	return func(ctx context.Context, id string) (conversation, error) {
 		dir := src.Path(id)
 		if dir == "" {
@@ -51,11 +51,12 @@ func localOpener(src *fleetsource.LocalSource) opener {
 		}()
 		s := conversation{
 			id:        header.ID,
-			title:     TitleOf(header.Title, header.ID, dir),
+			title:     secrets.Redact(TitleOf(header.Title, header.ID, dir)),
 			source:    "replay " + dir,
 			log:       reducer.NewLog(header.Base, header.EventFiles),
-			feed:      feed,
+			feed:      redactedFeed(ctx, secrets, feed),
 			recording: !growing,
+			fromFiles: true,
 			traceID:   traceKey(header.ID, dir),
 		}
 		if growing {
