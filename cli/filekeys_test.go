@@ -95,8 +95,9 @@ func TestRecordingsKeepTheEnvironmentsKeysSecret(t *testing.T) {
 
 // TestFleetOfALocalRootKeepsTheEnvironmentsKeysSecret: a local root
 // holding a conversation in which the agent echoed the session key, its
-// first message (the listed title) included; the fleet's lines, text and
-// JSON, hold no form of it when SESSION_API_KEY is set, and do without.
+// first message (the listed title) included; the fleet's lines and ls,
+// text and JSON, hold no form of it when SESSION_API_KEY is set, and do
+// without.
 func TestFleetOfALocalRootKeepsTheEnvironmentsKeysSecret(t *testing.T) {
 	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
 	lines, err := os.ReadFile(recordingEchoingKey(t, key))
@@ -124,15 +125,16 @@ func TestFleetOfALocalRootKeepsTheEnvironmentsKeysSecret(t *testing.T) {
 	}
 	printed := func(env map[string]string) []string {
 		var seen []string
-		for _, json := range []bool{false, true} {
-			args := []string{"fleet", root, "--headless", "--until", "all", "--watch-timeout", "20s"}
-			if json {
-				args = append(args, "--json")
-			}
+		for _, args := range [][]string{
+			{"fleet", root, "--headless", "--until", "all", "--watch-timeout", "20s"},
+			{"fleet", root, "--headless", "--until", "all", "--watch-timeout", "20s", "--json"},
+			{"ls", root},
+			{"ls", root, "--json"},
+		} {
 			_, out, errs := runCmd(t, env, args...)
 			for _, form := range keyForms(key) {
 				if strings.Contains(out+errs, form) {
-					seen = append(seen, fmt.Sprintf("json=%v: %s", json, form))
+					seen = append(seen, fmt.Sprintf("%v: %s", args, form))
 				}
 			}
 		}

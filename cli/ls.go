@@ -127,9 +127,15 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 			// default root not existing yet.
 			return reportUsage(env.Stderr, "ls", missingPath(where, err, "give a conversations root, or an agent-server URL (http://HOST:PORT)"))
 		}
+		// The titles of recordings are what their agents were told: one
+		// may hold a key the environment has (session.EnvSecrets).
+		secrets := session.EnvSecrets(env.Getenv)
+		var flush func()
+		env, flush = env.WithSecrets(secrets)
+		defer flush()
 		one := files.IsConversationDir(where)
 		if env.IsTerminal && !asJSON && !one {
-			return listTable(ctx, env, where, "", themeF, new(model.Secrets))
+			return listTable(ctx, env, where, "", themeF, secrets)
 		}
 		var err error
 		if one {
