@@ -53,6 +53,8 @@ read each run as it stands when asked.`,
 			}
 			secrets := new(model.Secrets)
 			secrets.Add(key)
+			// A run read from files may hold the keys its agent echoed.
+			session.AddEnvSecrets(secrets, env.Getenv)
 			keys := session.CompareKeys{Session: key, Secrets: secrets}
 			if anyCloud(runs) {
 				if keys.Cloud, err = cloudConfig(env); err != nil {

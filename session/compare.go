@@ -235,8 +235,9 @@ func openSide(ctx context.Context, run CompareRun, keys CompareKeys) (tui.Compar
 		h := r.Header()
 		feed := make(chan model.Batch, 4)
 		go streamInto(ctx, r, feed)
-		return tui.CompareSide{Title: TitleOf(h.Title, h.ID, run.Path), Source: "replay " + run.Path,
-			Log: reducer.NewLog(h.Base, h.EventFiles), Feed: feed, Through: run.Through, Ended: true}, nil
+		// Read from files: the keys are cut out here (filekeys.go).
+		return tui.CompareSide{Title: keys.Secrets.Redact(TitleOf(h.Title, h.ID, run.Path)), Source: "replay " + run.Path,
+			Log: reducer.NewLog(h.Base, h.EventFiles), Feed: redactedFeed(ctx, keys.Secrets, feed), Through: run.Through, Ended: true}, nil
 	}
 	if run.Cloud {
 		return openCloudSide(ctx, run, keys)

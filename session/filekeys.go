@@ -15,18 +15,19 @@ import (
 // events read from files had no client in between. So the commands that
 // read recordings (replay, state, export) take the keys this environment
 // holds as the secrets to keep off the screen, their output, and what
-// they record; so does a fleet, for its local roots.
+// they record; so do a fleet, for its local roots, and compare, for the
+// runs it reads from files.
 
 // EnvSecrets is the keys set in the environment: the agent-server's
 // SESSION_API_KEY and the Cloud's OH_API_KEY.
 func EnvSecrets(getenv func(string) string) *model.Secrets {
 	s := new(model.Secrets)
-	addEnvSecrets(s, getenv)
+	AddEnvSecrets(s, getenv)
 	return s
 }
 
-// addEnvSecrets adds the keys set in the environment to s.
-func addEnvSecrets(s *model.Secrets, getenv func(string) string) {
+// AddEnvSecrets adds the keys set in the environment to s.
+func AddEnvSecrets(s *model.Secrets, getenv func(string) string) {
 	for _, name := range []string{"SESSION_API_KEY", "OH_API_KEY"} {
 		s.Add(strings.TrimSpace(getenv(name)))
 	}

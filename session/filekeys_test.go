@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,5 +85,32 @@ func TestRedactedLocalUpdatesLeaveServersAlone(t *testing.T) {
 	}
 	if !strings.Contains(meta.Title, key) {
 		t.Error("the listed meta the source sent was changed in place")
+	}
+}
+
+// TestCompareSideFromFilesHoldsNoKey: a run compare reads from a file
+// comes to the compare screen with the keys cut out of its title and its
+// events.
+func TestCompareSideFromFilesHoldsNoKey(t *testing.T) {
+	const key = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	line := `{"id":"5d6e0c1a-2b3c-4d5e-8f90-1a2b3c4d5e61","timestamp":"2026-03-14T09:50:51","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"deploy with ` + key + `"}]},"kind":"MessageEvent"}`
+	if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secrets := new(model.Secrets)
+	secrets.Add(key)
+	side, err := openSide(context.Background(), CompareRun{Path: path}, CompareKeys{Secrets: secrets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := side.Title
+	for b := range side.Feed {
+		for _, ev := range b.Events {
+			seen += string(ev.Raw) + ev.Summary
+		}
+	}
+	if strings.Contains(seen, key) || !strings.Contains(seen, "deploy with") {
+		t.Errorf("the side shows %q", seen)
 	}
 }

@@ -118,7 +118,7 @@ func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets
 			// What an agent echoed into its recordings is no more shown
 			// than what a server echoes: the environment's keys join the
 			// secrets of stdout and --log too.
-			addEnvSecrets(secrets, env.Getenv)
+			AddEnvSecrets(secrets, env.Getenv)
 			src := fleetsource.Local(w, fleetsource.LocalOptions{})
 			fl.add(src, localOpener(src, fl.fileSecrets))
 		}
