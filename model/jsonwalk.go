@@ -19,14 +19,7 @@ func walkMembers(data []byte, i int, fn func(key []byte, at int) int) int {
 		kEnd := skipStringLit(data, i)
 		key := data[i+1 : kEnd-1]
 		at := skipWS(data, skipWS(data, kEnd)+1) // past ':'
-		end := fn(key, at)
-		if end < 0 {
-			end = skipValue(data, at)
-		}
-		i = skipWS(data, end)
-		if i < len(data) && data[i] == ',' {
-			i = skipWS(data, i+1)
-		}
+		i = nextItem(data, at, fn(key, at))
 	}
 	return min(i+1, len(data)) // past '}'
 }
@@ -36,16 +29,23 @@ func walkMembers(data []byte, i int, fn func(key []byte, at int) int) int {
 func walkElements(data []byte, i int, fn func(at int) int) int {
 	i = skipWS(data, i+1)
 	for i < len(data) && data[i] != ']' {
-		end := fn(i)
-		if end < 0 {
-			end = skipValue(data, i)
-		}
-		i = skipWS(data, end)
-		if i < len(data) && data[i] == ',' {
-			i = skipWS(data, i+1)
-		}
+		i = nextItem(data, i, fn(i))
 	}
 	return min(i+1, len(data)) // past ']'
+}
+
+// nextItem is where the member or element after the value at data[at]
+// starts (or the closing bracket): past the value, which ended at end, or
+// skipped when end is -1, and past the comma after it.
+func nextItem(data []byte, at, end int) int {
+	if end < 0 {
+		end = skipValue(data, at)
+	}
+	i := skipWS(data, end)
+	if i < len(data) && data[i] == ',' {
+		i = skipWS(data, i+1)
+	}
+	return i
 }
 
 // valueAt returns the span of the validated value at data[at], for a

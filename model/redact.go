@@ -208,7 +208,7 @@ func (r *redactor) mayHoldDecoded(s string) bool {
 				g = lowerGram(s[j-minPartial : j])
 			} else {
 				for _, b := range []byte(s[i:j]) {
-					g = g<<8 | uint64(lowerByte(b))
+					g = g<<8 | uint64(LowerASCII(b))
 				}
 			}
 			n, i = n+j-i, j
@@ -222,7 +222,7 @@ func (r *redactor) mayHoldDecoded(s string) bool {
 			}
 			c, step = d, m
 		}
-		g = g<<8 | uint64(lowerByte(c))
+		g = g<<8 | uint64(LowerASCII(c))
 		n++
 		i += step
 		if n >= minPartial && n <= checkTo && r.hit(g) {
@@ -232,8 +232,9 @@ func (r *redactor) mayHoldDecoded(s string) bool {
 	return false
 }
 
-// lowerByte lowercases an ASCII letter.
-func lowerByte(c byte) byte {
+// LowerASCII lowercases an ASCII letter and leaves every other byte: the
+// case folding of redaction and of the event search.
+func LowerASCII(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
 		return c + 'a' - 'A'
 	}

@@ -1,6 +1,10 @@
 package tui
 
-import "slices"
+import (
+	"slices"
+
+	"ohwatch/model"
+)
 
 // anchorTrial picks a case-insensitive search's anchor byte from the
 // text it searches. The static guess (byteRank) orders the needle's
@@ -52,7 +56,7 @@ func newAnchorTrial(needle []byte) anchorTrial {
 	order := make([]int, 0, len(needle))
 	seen := map[byte]bool{}
 	for k, c := range needle {
-		if c = lowerByte(c); !seen[c] {
+		if c = model.LowerASCII(c); !seen[c] {
 			seen[c] = true
 			order = append(order, k)
 		}
@@ -122,12 +126,12 @@ func (m *matcher) observe(n int) {
 // choice's own check.
 func pairCheck(needle []byte, choice [2]int) int {
 	anchor, check := needle[choice[0]], choice[1]
-	if isLetter(lowerByte(anchor)) {
+	if isLetter(model.LowerASCII(anchor)) {
 		return check
 	}
 	best := -1
 	for k, c := range needle {
-		if c != anchor && !isLetter(lowerByte(c)) && (best < 0 || byteRank(c) < byteRank(needle[best])) {
+		if c != anchor && !isLetter(model.LowerASCII(c)) && (best < 0 || byteRank(c) < byteRank(needle[best])) {
 			best = k
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"strings"
 	"unsafe"
+
+	"ohwatch/model"
 )
 
 // matcher finds a query in event text. Smart case: a query with no
@@ -341,23 +343,15 @@ func (m *matcher) jumpScan(hay []byte, c, or byte, last int) (int, bool) {
 
 // verify compares the needle with hay at start, folding case.
 func (m *matcher) verify(hay []byte, start int) bool {
-	if lowerByte(hay[start+m.check]) != m.needle[m.check] {
+	if model.LowerASCII(hay[start+m.check]) != m.needle[m.check] {
 		return false
 	}
 	for j, c := range m.needle {
-		if lowerByte(hay[start+j]) != c {
+		if model.LowerASCII(hay[start+j]) != c {
 			return false
 		}
 	}
 	return true
-}
-
-// lowerByte lower-cases an ASCII letter.
-func lowerByte(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
 
 // foldWindows is the fallback: lower-case a window, search it with
@@ -402,6 +396,6 @@ func lowerASCII(b []byte) {
 		}
 	}
 	for ; i < len(b); i++ {
-		b[i] = lowerByte(b[i])
+		b[i] = model.LowerASCII(b[i])
 	}
 }
