@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -18,29 +19,44 @@ var countUnits = []string{"", "k", "M", "B", "T"}
 // not 1.00k). Past the trillions it switches to an exponent (9.22e18), so
 // no count is ever printed in a unit too small for it.
 func Count(n int64) string {
+	var buf [24]byte
+	return string(AppendCount(buf[:0], n))
+}
+
+// unitScale is 1000^k for the unit countUnits[k]: exact in a float64.
+var unitScale = [...]float64{1, 1e3, 1e6, 1e9, 1e12}
+
+// AppendCount is Count appending to dst: a summary built of several
+// figures is then one allocation, not one per figure.
+func AppendCount(dst []byte, n int64) []byte {
 	if n < 0 {
 		if n == math.MinInt64 {
-			return "-9.22e18"
+			return append(dst, "-9.22e18"...)
 		}
-		return "-" + Count(-n)
+		return AppendCount(append(dst, '-'), -n)
 	}
 	if n < 1000 {
-		return strconv.FormatInt(n, 10)
+		return strconv.AppendInt(dst, n, 10)
 	}
 	v := float64(n)
 	for k := 1; k < len(countUnits); k++ {
-		scaled := v / math.Pow(1000, float64(k))
+		scaled := v / unitScale[k]
 		if scaled >= 999.5 {
 			continue // rounds up into the next unit
 		}
-		return threeDigits(scaled) + countUnits[k]
+		return append(appendThreeDigits(dst, scaled), countUnits[k]...)
 	}
-	return strings.Replace(strconv.FormatFloat(v, 'g', 3, 64), "e+", "e", 1)
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, v, 'g', 3, 64)
+	if e := bytes.Index(dst[start:], []byte("e+")); e >= 0 {
+		dst = append(dst[:start+e+1], dst[start+e+2:]...)
+	}
+	return dst
 }
 
-// threeDigits prints v (1 <= v < 999.5) with three significant digits and
-// no trailing zeros: 1.23, 35.9, 200.
-func threeDigits(v float64) string {
+// appendThreeDigits appends v (1 <= v < 999.5) with three significant
+// digits and no trailing zeros: 1.23, 35.9, 200.
+func appendThreeDigits(dst []byte, v float64) []byte {
 	prec := 2
 	switch {
 	case v >= 99.95:
@@ -48,11 +64,12 @@ func threeDigits(v float64) string {
 	case v >= 9.995:
 		prec = 1
 	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, v, 'f', prec, 64)
+	if bytes.IndexByte(dst[start:], '.') >= 0 {
+		dst = bytes.TrimRight(bytes.TrimRight(dst, "0"), ".")
 	}
-	return s
+	return dst
 }
 
 // Exact prints a count in full with thousands separators, for where every
@@ -95,13 +112,19 @@ func Int(n int, reported bool) string {
 // $0 would tell the user the run was free. Sub-cent costs keep four
 // decimals so they do not round to $0.00.
 func Cost(usd float64, known bool) string {
+	var buf [32]byte
+	return string(AppendCost(buf[:0], usd, known))
+}
+
+// AppendCost is Cost appending to dst.
+func AppendCost(dst []byte, usd float64, known bool) []byte {
 	if !known {
-		return Unknown
+		return append(dst, Unknown...)
 	}
 	if usd > 0 && usd < 0.01 {
-		return "$" + strconv.FormatFloat(usd, 'f', 4, 64)
+		return strconv.AppendFloat(append(dst, '$'), usd, 'f', 4, 64)
 	}
-	return "$" + strconv.FormatFloat(usd, 'f', 2, 64)
+	return strconv.AppendFloat(append(dst, '$'), usd, 'f', 2, 64)
 }
 
 // Percent prints part/whole as a whole percentage, "-" when whole is not

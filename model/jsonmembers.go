@@ -94,6 +94,8 @@ func readTopObject(data []byte, i int, f *topFields, trusted bool) (int, error) 
 		var vEnd int
 		if nested := f.nestedFields(key); nested != nil && vStart < len(data) && data[vStart] == '{' {
 			vEnd, err = readNestedObject(data, vStart, 1, nested, trusted)
+		} else if string(key) == "value" {
+			vEnd, err = f.readValue(&m, vStart)
 		} else {
 			vEnd, err = m.value(vStart)
 		}
@@ -107,6 +109,19 @@ func readTopObject(data []byte, i int, f *topFields, trusted bool) (int, error) 
 			return m.i, nil
 		}
 	}
+}
+
+// readValue validates a state update's value, reading it as stats in the
+// same pass when it has their shape (fastStats).
+func (f *topFields) readValue(m *members, vStart int) (int, error) {
+	if !f.generalStats {
+		if st, end, ok := fastStats(m.data, vStart); ok {
+			f.stats = st
+			return end, nil
+		}
+	}
+	f.stats = nil
+	return m.value(vStart)
 }
 
 // readNestedObject validates the object at data[i] and stores the spans of

@@ -15,7 +15,9 @@ func decodeStateUpdate(r *leanReader, f *topFields) (Body, string) {
 		u.ExecutionStatus = SanitizeLine(r.str(f.value, "value"))
 		return u, capLine(u.Key + "=" + u.ExecutionStatus)
 	case "stats":
-		u.Stats = readStats(r, f.value, "value")
+		if u.Stats = f.stats; u.Stats == nil {
+			u.Stats = readStats(r, f.value, "value")
+		}
 		return u, statsSummary(u.Stats)
 	case "confirmation_policy":
 		u.ConfirmationPolicy = policyKind(r, f.value, "value")
@@ -80,12 +82,18 @@ func statsSummary(s *Stats) string {
 		return "stats"
 	}
 	cost, tokens := s.Totals()
+	// One buffer, one string: a third of the events are stats updates.
+	var buf [64]byte
+	b := append(buf[:0], "stats: "...)
 	if cost == 0 && tokens > 0 {
 		// Tokens spent at no reported price: the price is unknown, which
 		// is not the same as free.
-		return "stats: cost unknown, " + format.Count(tokens) + " tokens"
+		b = append(b, "cost unknown"...)
+	} else {
+		b = format.AppendCost(b, cost, true)
 	}
-	return "stats: " + format.Cost(cost, true) + ", " + format.Count(tokens) + " tokens"
+	b = append(format.AppendCount(append(b, ", "...), tokens), " tokens"...)
+	return string(b)
 }
 
 // Totals sums the accumulated cost and the prompt and completion tokens

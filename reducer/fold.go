@@ -99,6 +99,15 @@ func ApplyAt(s State, i int, ev model.Event) State { return applyAt(s, i, ev) }
 
 // applyAt is Apply for event index i.
 func applyAt(s State, i int, ev model.Event) State {
+	s.apply(i, &ev)
+	return s
+}
+
+// apply is applyAt changing s in place, for the folds that own their
+// State (a log's newest, a seek's): a State is 640 bytes, and copying it
+// in and out for every event was a tenth of appending one.
+func (s *State) apply(i int, evp *model.Event) {
+	ev := *evp
 	s.Applied++
 	s.kinds, s.otherKinds = countKind(s.kinds, s.otherKinds, ev.Kind)
 	switch b := ev.Body.(type) {
@@ -135,7 +144,6 @@ func applyAt(s State, i int, ev model.Event) State {
 	if s.ctx.baseAt(i, ev.ID) {
 		s.applyBase(i, ev.Time)
 	}
-	return s
 }
 
 // Fold applies evs in order to s; a convenience for tests and loaders.

@@ -132,15 +132,16 @@ func (l *Log) Append(evs ...model.Event) int {
 		}
 		j := l.n
 		parent, anchor, named := l.foldParent(j, &ev)
-		var prev State
+		// The newest State is folded in place: on a linear log, the
+		// parent's State is the newest already.
 		switch {
 		case parent == j-1 && j > 0:
-			prev = l.latest
 		case parent < 0:
-			prev = l.initial
+			l.latest = l.initial
 		default:
-			prev = l.atLocked(parent)
+			l.latest = l.atLocked(parent)
 		}
+		before := markedOf(&l.latest)
 		if j == 0 || parent != j-1 {
 			depth := 0
 			if parent >= 0 {
@@ -149,8 +150,8 @@ func (l *Log) Append(evs ...model.Event) int {
 			l.segs = append(l.segs, segment{start: j, parent: parent, depth: depth})
 		}
 		folded := l.st.add(j, ev)
-		l.latest = applyAt(prev, j, folded)
-		l.marks = l.marks.add(j, folded, prev, l.latest)
+		l.latest.apply(j, &folded)
+		l.marks = l.marks.add(j, &folded, before, markedOf(&l.latest))
 		if len(evs)-k <= eventCache {
 			// The newest events are read next (a live view, headless
 			// lines): kept decoded, in the form the log folded.
@@ -337,7 +338,8 @@ func (l *Log) seek(i int, runs []run) (State, []run) {
 func foldRuns(s State, runs []run, v view) State {
 	for r := len(runs) - 1; r >= 0; r-- {
 		for i := runs[r].from; i <= runs[r].to; i++ {
-			s = applyAt(s, i, v.folded(i))
+			ev := v.folded(i)
+			s.apply(i, &ev)
 		}
 	}
 	return s

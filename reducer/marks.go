@@ -15,13 +15,23 @@ type Marks struct {
 	UserTurns     []int
 }
 
+// marked is what the marks compare in the States before and after an
+// event: the rest of a State need not be kept to compare.
+type marked struct {
+	errors int
+	status string
+}
+
+// markedOf returns what the marks compare in s.
+func markedOf(s *State) marked { return marked{errors: s.ErrorCount, status: s.Status} }
+
 // add records the marks of event i, given the States before and after it.
 // The lists only grow by appending, so snapshots taken earlier stay valid.
-func (m Marks) add(i int, ev model.Event, before, after State) Marks {
-	if after.ErrorCount > before.ErrorCount {
+func (m Marks) add(i int, ev *model.Event, before, after marked) Marks {
+	if after.errors > before.errors {
 		m.Errors = append(m.Errors, i)
 	}
-	if after.Status != before.Status {
+	if after.status != before.status {
 		m.StatusChanges = append(m.StatusChanges, i)
 	}
 	if msg, ok := ev.Body.(*model.Message); ok && ev.Source == "user" && msg != nil {

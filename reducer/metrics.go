@@ -62,7 +62,8 @@ func (s *State) setMetrics(i int, m Metrics) {
 // the updates whose accumulated usage changed, from prev.
 func metricsFromStats(st *model.Stats, prev Metrics, ctx *context) Metrics {
 	by := make([]Usage, 0, len(st.UsageToMetrics))
-	for _, id := range usageIDs(st, prev) {
+	var buf [4]string
+	for _, id := range usageIDs(buf[:0], st, prev) {
 		m := st.UsageToMetrics[id]
 		a := m.Accumulated
 		u := Usage{
@@ -110,25 +111,27 @@ func metricsFromStats(st *model.Stats, prev Metrics, ctx *context) Metrics {
 	return combine(by)
 }
 
-// usageIDs returns the usage ids of st that have metrics, sorted. Stats
-// updates nearly always name the same ids as the previous ones, so those
-// are reused, in their order, without collecting and sorting the map keys.
-func usageIDs(st *model.Stats, prev Metrics) []string {
+// usageIDs appends to ids the usage ids of st that have metrics, sorted.
+// Stats updates nearly always name the same ids as the previous ones, so
+// those are reused, in their order, without collecting and sorting the map
+// keys. The caller's ids can live on its stack: a third of the events are
+// stats updates.
+func usageIDs(ids []string, st *model.Stats, prev Metrics) []string {
 	if len(prev.ByUsage) > 0 && len(prev.ByUsage) <= 4 && len(prev.ByUsage) == len(st.UsageToMetrics) {
-		var buf [4]string
-		ids := buf[:0]
+		same := true
 		for _, u := range prev.ByUsage {
 			if st.UsageToMetrics[u.UsageID] == nil {
-				ids = nil
+				same = false
 				break
 			}
-			ids = append(ids, u.UsageID)
 		}
-		if ids != nil {
-			return slices.Clone(ids)
+		if same {
+			for _, u := range prev.ByUsage {
+				ids = append(ids, u.UsageID)
+			}
+			return ids
 		}
 	}
-	ids := make([]string, 0, len(st.UsageToMetrics))
 	for id, m := range st.UsageToMetrics {
 		if m != nil {
 			ids = append(ids, id)

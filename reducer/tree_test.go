@@ -168,7 +168,7 @@ func checkTree(t *testing.T, log *Log, ref *refTree) {
 		}
 		// By purity this is the fold of the path to i.
 		states[i] = ApplyAt(before, i, ref.evs[i])
-		marks = marks.add(i, ref.evs[i], before, states[i])
+		marks = marks.add(i, &ref.evs[i], markedOf(&before), markedOf(&states[i]))
 		if d := diffState(log.At(i), states[i], memo); d != "" {
 			t.Fatalf("At(%d) != fold of its path %v: %s", i, ref.path(i), d)
 		}
