@@ -22,7 +22,9 @@ type acpNode struct {
 // same call; a failed call counts as an error once.
 func (s *State) applyACP(i int, ev model.Event, b *model.ACPToolCall) {
 	old, seen := s.acp.find(b.ToolCallID)
-	s.acp = &acpNode{call: ACPCall{ToolCallID: b.ToolCallID, Title: b.Title, Status: b.Status, IsError: b.IsError}, prev: s.acp}
+	call := ACPCall{ToolCallID: b.ToolCallID, Title: b.Title, Status: b.Status, IsError: b.IsError}
+	ownAll(&call.ToolCallID, &call.Title, &call.Status)
+	s.acp = &acpNode{call: call, prev: s.acp}
 	if b.IsError && !(seen && old.IsError) {
 		s.addError(i, ev.Kind, joinNonEmpty(b.Title, b.Status))
 	}

@@ -55,18 +55,20 @@ func (s *State) applyAction(i int, ev model.Event, a *model.Action) {
 		// nothing waits for a result.
 		return
 	}
-	s.Pending = appendPending(s.Pending, PendingAction{
+	p := PendingAction{
 		Index:        i,
 		ID:           ev.ID,
 		ToolName:     a.ToolName,
 		ToolCallID:   a.ToolCallID,
 		Summary:      ev.Summary,
 		SecurityRisk: a.SecurityRisk,
-	})
+	}
+	ownAll(&p.ID, &p.ToolName, &p.ToolCallID, &p.Summary, &p.SecurityRisk)
+	s.Pending = appendPending(s.Pending, p)
 	if a.ActionKind == "TaskTrackerAction" && a.TaskCommand == "plan" {
 		s.Tasks.Tentative = taskItems(a.Plan)
 		s.Tasks.TentativeAt = i
-		s.tentativeID = ev.ID
+		s.tentativeID = p.ID
 	}
 	switch {
 	case a.ActionKind == "FinishAction":
@@ -149,6 +151,7 @@ func (s *State) settle(actionID, toolCallID string) {
 
 // addError records one error.
 func (s *State) addError(i int, kind, text string) {
+	ownAll(&kind, &text)
 	s.errors = s.errors.push(ErrorRef{Index: i, Kind: kind, Text: text})
 	s.ErrorCount++
 }
@@ -174,7 +177,7 @@ func removePending(ps []PendingAction, k int) []PendingAction {
 	return append(out, ps[k+1:]...)
 }
 
-// taskItems converts the model's task list.
+// taskItems converts the model's task list, its strings copied (own.go).
 func taskItems(ts []model.Task) []TaskItem {
 	if ts == nil {
 		return []TaskItem{}
@@ -182,6 +185,7 @@ func taskItems(ts []model.Task) []TaskItem {
 	out := make([]TaskItem, len(ts))
 	for k, t := range ts {
 		out[k] = TaskItem{Title: t.Title, Notes: t.Notes, Status: t.Status}
+		ownAll(&out[k].Title, &out[k].Notes, &out[k].Status)
 	}
 	return out
 }

@@ -168,7 +168,9 @@ func (t kindTable) add(kind string) kindTable {
 		out[i].n++
 		return out
 	}
-	return slices.Insert(out, i, kindCount{kind: kind, n: 1})
+	// A copy: the name of a kind this version does not know is the
+	// event's own bytes, and the table lives in every State after it.
+	return slices.Insert(out, i, kindCount{kind: strings.Clone(kind), n: 1})
 }
 
 func (t kindTable) toMap(into map[string]int) map[string]int {

@@ -154,8 +154,12 @@ func (l *Log) Append(evs ...model.Event) int {
 		l.marks = l.marks.add(j, &folded, before, markedOf(&l.latest))
 		if len(evs)-k <= eventCache {
 			// The newest events are read next (a live view, headless
-			// lines): kept decoded, in the form the log folded.
-			l.keep(j, folded, true)
+			// lines): kept decoded, their strings copied out of the
+			// caller's buffers (a big event's own buffer would otherwise
+			// stay alive with them), their Raw the stored bytes.
+			kept := ev.Detached()
+			kept.Raw = folded.Raw
+			l.keep(j, kept, true)
 		}
 		l.byGroup.add(j, &ev)
 		l.n++

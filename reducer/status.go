@@ -15,6 +15,7 @@ func (s *State) setStatus(i int, at time.Time, status string, src StatusSource, 
 		return
 	}
 	if status != s.Status {
+		status = own(status)
 		s.transitions = s.transitions.push(Transition{Index: i, Time: at, From: s.Status, To: status, Source: src})
 		s.Status = status
 		s.StatusAt = i
@@ -39,8 +40,8 @@ func (s *State) infer(i int, at time.Time, status string) {
 // latest snapshot is a replay (the WebSocket resends history after the
 // fresh snapshot) and must not regress it.
 func (s *State) applyStateUpdate(i int, ev model.Event, u *model.StateUpdate) {
-	if u.ConfirmationPolicy != "" {
-		s.ConfirmationPolicy = u.ConfirmationPolicy
+	if u.ConfirmationPolicy != "" && u.ConfirmationPolicy != s.ConfirmationPolicy {
+		s.ConfirmationPolicy = own(u.ConfirmationPolicy)
 	}
 	if u.FullState {
 		if !ev.Time.IsZero() {

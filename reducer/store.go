@@ -164,9 +164,9 @@ func (r *record) time() time.Time {
 }
 
 // add stores ev as event j (= the number stored so far) and returns the
-// event the log folds: for an event stored as raw bytes, a copy whose
-// strings share nothing with the caller's memory (model.Event.Detached),
-// so the States the log keeps do not hold the caller's buffers.
+// event the log folds: ev, its Raw the stored bytes. Its strings still
+// share the caller's buffers; the States keep copies of the few they keep
+// (own.go), so they hold none of those buffers.
 func (s *store) add(j int, ev model.Event) model.Event {
 	if j%recChunk == 0 {
 		s.recs = append(s.recs, s.newRecs())
@@ -186,9 +186,8 @@ func (s *store) add(j int, ev model.Event) model.Event {
 		return ev
 	}
 	r.block, r.off, r.n = s.put(ev.Raw)
-	d := ev.Detached()
-	d.Raw = s.blocks[r.block][r.off : r.off+r.n : r.off+r.n]
-	return d
+	ev.Raw = s.blocks[r.block][r.off : r.off+r.n : r.off+r.n]
+	return ev
 }
 
 // compact fills r's header from ev and reports whether decoding ev.Raw
