@@ -17,26 +17,18 @@ import (
 // event). TestStatesKeepNothingOfTheCallersBuffers holds every State to
 // it.
 
-// own returns a copy of s, or the constant it equals for the values
-// States repeat (statuses).
+// statuses are the values every State repeats, kept as the constants.
+var statuses = [...]string{
+	model.StatusIdle, model.StatusRunning, model.StatusPaused, model.StatusWaitingForConfirmation,
+	model.StatusFinished, model.StatusError, model.StatusStuck,
+}
+
+// own returns a copy of s, or the constant it equals when it is a status.
 func own(s string) string {
-	switch s {
-	case "":
-		return ""
-	case model.StatusIdle:
-		return model.StatusIdle
-	case model.StatusRunning:
-		return model.StatusRunning
-	case model.StatusPaused:
-		return model.StatusPaused
-	case model.StatusWaitingForConfirmation:
-		return model.StatusWaitingForConfirmation
-	case model.StatusFinished:
-		return model.StatusFinished
-	case model.StatusError:
-		return model.StatusError
-	case model.StatusStuck:
-		return model.StatusStuck
+	for _, c := range statuses {
+		if s == c {
+			return c
+		}
 	}
 	return strings.Clone(s)
 }
