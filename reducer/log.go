@@ -82,6 +82,7 @@ type Log struct {
 	segs       []segment
 	latest     State // the State after event n-1, on its own path
 	duplicates int
+	snapshots  int // full_state snapshots appended (Snapshots)
 	version    uint64
 	marks      Marks // the marks of every event, in file order
 	marksMemo  atomic.Pointer[marksMemo]
@@ -162,6 +163,9 @@ func (l *Log) Append(evs ...model.Event) int {
 			l.keep(j, kept, true)
 		}
 		l.byGroup.add(j, &ev)
+		if su, ok := ev.Body.(*model.StateUpdate); ok && su.FullState {
+			l.snapshots++
+		}
 		l.n++
 		l.lastAnchor = anchor
 		l.unknownAt = -1
@@ -231,6 +235,15 @@ func (l *Log) IndexOf(id string) (int, bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.st.ids.find(&l.st, id)
+}
+
+// Snapshots is the number of full_state snapshots in the log: events only
+// a watch sees (a server's event count and a recording hold none), counted
+// as they come, so that telling them apart reads no event again.
+func (l *Log) Snapshots() int {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.snapshots
 }
 
 // Duplicates is the number of events not added because their id was

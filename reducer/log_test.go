@@ -192,3 +192,24 @@ func readWhileAppending(t *testing.T, log *Log, evs []model.Event, read func(i i
 	close(done)
 	wg.Wait()
 }
+
+// TestSnapshotsCountsTheFullStates: the log counts the full_state
+// snapshots as they come (a headless run's event count leaves them out),
+// a duplicate not counted twice.
+func TestSnapshotsCountsTheFullStates(t *testing.T) {
+	t.Parallel()
+	s := newScript()
+	evs := []model.Event{s.user(), s.snapshot("running", nil), s.status("running"), s.agentText("r1"), s.snapshot("finished", nil)}
+	log := NewLog(nil, 0)
+	log.Append(evs...)
+	log.Append(evs[1])
+	want := 0
+	for i := range log.Len() {
+		if su, ok := log.Event(i).Body.(*model.StateUpdate); ok && su.FullState {
+			want++
+		}
+	}
+	if got := log.Snapshots(); got != 2 || got != want {
+		t.Fatalf("Snapshots() = %d, want 2 (events say %d)", got, want)
+	}
+}
