@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -55,6 +56,33 @@ func FuzzTerminalSafeJSON(f *testing.F) {
 			if !reflect.DeepEqual(a, b) {
 				t.Fatalf("value changed: %v → %v", a, b)
 			}
+		}
+	})
+}
+
+// FuzzAppendCompact holds appendCompact to json.Compact: the same bytes
+// for what both accept, and nothing accepted that json.Compact refuses.
+func FuzzAppendCompact(f *testing.F) {
+	f.Add([]byte(" { \"a\" : [1, 2.5e3 , \"x y\\\" \\n\" ,null,true] ,\n\"b\":{ } }\r\n"))
+	f.Add([]byte(`"\u00e9 \\"`))
+	f.Add([]byte("[1, 2] [3]"))
+	f.Add([]byte(strings.Repeat("[", 1500) + strings.Repeat("]", 1500)))
+	f.Add([]byte("{\"k\":\"\xff\x80 raw\"}"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var want bytes.Buffer
+		wantErr := json.Compact(&want, raw)
+		got, ok := appendCompact([]byte("prefix"), raw)
+		if ok != (wantErr == nil) {
+			t.Fatalf("appendCompact(%q) ok=%v, json.Compact: %v", raw, ok, wantErr)
+		}
+		if !ok {
+			if string(got) != "prefix" {
+				t.Fatalf("refused %q but appended %q", raw, got)
+			}
+			return
+		}
+		if string(got) != "prefix"+want.String() {
+			t.Fatalf("appendCompact(%q) = %q, json.Compact %q", raw, got[len("prefix"):], want.Bytes())
 		}
 	})
 }
