@@ -136,33 +136,43 @@ func readTokenUsage(r *leanReader, data []byte, at int, field string) (TokenUsag
 	}
 	end := walkMembers(data, at, func(key []byte, at int) int {
 		v := valueAt(data, at)
-		count := func(name string) int64 {
-			n, _ := r.integer(v, name)
-			return n
-		}
 		switch string(key) {
 		case "model":
 			t.Model = SanitizeLine(r.name(v, "token_usage.model"))
-		case "prompt_tokens":
-			t.Prompt = count("token_usage.prompt_tokens")
-		case "completion_tokens":
-			t.Completion = count("token_usage.completion_tokens")
-		case "cache_read_tokens":
-			t.CacheRead = count("token_usage.cache_read_tokens")
-		case "cache_write_tokens":
-			t.CacheWrite = count("token_usage.cache_write_tokens")
-		case "reasoning_tokens":
-			t.Reasoning = count("token_usage.reasoning_tokens")
-		case "context_window":
-			t.ContextWindow = count("token_usage.context_window")
-		case "per_turn_token":
-			t.PerTurn = count("token_usage.per_turn_token")
 		case "response_id":
 			t.ResponseID = r.str(v, "token_usage.response_id")
+		default:
+			if n, field := tokenCount(&t, key); n != nil {
+				*n, _ = r.integer(v, field)
+			}
 		}
 		return at + len(v)
 	})
 	return t, end
+}
+
+// tokenCount returns the count of t a token_usage key names, with the
+// field's name for a type mismatch (a constant: building it per field
+// would allocate on the hot path); nil for a key that is not a count.
+// Both stats readers (this file's and fastStats) map keys through it.
+func tokenCount(t *TokenUsage, key []byte) (*int64, string) {
+	switch string(key) {
+	case "prompt_tokens":
+		return &t.Prompt, "token_usage.prompt_tokens"
+	case "completion_tokens":
+		return &t.Completion, "token_usage.completion_tokens"
+	case "cache_read_tokens":
+		return &t.CacheRead, "token_usage.cache_read_tokens"
+	case "cache_write_tokens":
+		return &t.CacheWrite, "token_usage.cache_write_tokens"
+	case "reasoning_tokens":
+		return &t.Reasoning, "token_usage.reasoning_tokens"
+	case "context_window":
+		return &t.ContextWindow, "token_usage.context_window"
+	case "per_turn_token":
+		return &t.PerTurn, "token_usage.per_turn_token"
+	}
+	return nil, ""
 }
 
 // readCost reads the priced call at data[at] and returns the index past

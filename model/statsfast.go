@@ -89,7 +89,6 @@ func (c *cursor) metricsMember(m *Metrics, key []byte) bool {
 
 // tokenMember reads the value of one member of a TokenUsage object.
 func (c *cursor) tokenMember(t *TokenUsage, key []byte) bool {
-	var n *int64
 	switch string(key) {
 	case "model":
 		s, ok := c.name()
@@ -103,21 +102,9 @@ func (c *cursor) tokenMember(t *TokenUsage, key []byte) bool {
 		s, ok := c.str()
 		t.ResponseID = intern(s)
 		return ok
-	case "prompt_tokens":
-		n = &t.Prompt
-	case "completion_tokens":
-		n = &t.Completion
-	case "cache_read_tokens":
-		n = &t.CacheRead
-	case "cache_write_tokens":
-		n = &t.CacheWrite
-	case "reasoning_tokens":
-		n = &t.Reasoning
-	case "context_window":
-		n = &t.ContextWindow
-	case "per_turn_token":
-		n = &t.PerTurn
-	default:
+	}
+	n, _ := tokenCount(t, key)
+	if n == nil {
 		return c.skip(statsDepth + 3)
 	}
 	v, ok := c.integer()
