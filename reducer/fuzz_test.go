@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ohwatch/gen"
+	"ohwatch/internal/testevents"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
@@ -80,7 +81,13 @@ func FuzzApply(f *testing.F) {
 		count := len(evs) / 2
 		log := newLogEvery(base, count, 2)
 		log.Append(evs...)
-		checkEveryPrefix(t, log, base, count)
+		if navigatesBack(evs) {
+			// A mutated stream can name an earlier event as the parent of
+			// a later one, as a navigation does: a tree, folded by path.
+			checkEveryPath(t, log, base, count)
+		} else {
+			checkEveryPrefix(t, log, base, count)
+		}
 		s := log.Latest()
 		_ = s.Transitions()
 		_ = s.Errors()
@@ -94,4 +101,17 @@ func FuzzApply(f *testing.F) {
 		}
 		_ = log.Marks().All()
 	})
+}
+
+// TestNavigatesBackTellsLinesFromTrees: FuzzApply holds a stream to the
+// strict checks of a line unless HEAD moved back in it, so the test that
+// tells them apart must not call a line a tree.
+func TestNavigatesBackTellsLinesFromTrees(t *testing.T) {
+	t.Parallel()
+	if navigatesBack(testevents.Generated(t, 3000, 2)) {
+		t.Fatal("a generated line reads as navigating back")
+	}
+	if !navigatesBack(testevents.GeneratedWith(t, gen.Options{Events: 3000, Seed: 2, Branches: 3})) {
+		t.Fatal("a conversation navigated back three times reads as a line")
+	}
 }

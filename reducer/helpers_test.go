@@ -212,6 +212,40 @@ func (m *eqMemo) acp(a, b *acpNode) bool {
 		func(n *acpNode) *acpNode { return n.prev })
 }
 
+// navigatesBack reports whether some event of evs, a tree node, names as
+// its parent a tree node already seen that is not the last one seen: HEAD
+// moved back, and the log may branch there. Without one a log is a line.
+func navigatesBack(evs []model.Event) bool {
+	seen := map[string]bool{}
+	last := ""
+	for _, ev := range evs {
+		if seen[ev.ID] || isArtifact(&ev) {
+			continue
+		}
+		if ev.ParentID != "" && ev.ParentID != last && seen[ev.ParentID] {
+			return true
+		}
+		seen[ev.ID], last = true, ev.ID
+	}
+	return false
+}
+
+// checkEveryPath asserts that log.At(k) equals a fresh fold of the events
+// on the path to k, for every k: what checkEveryPrefix asserts of a line.
+func checkEveryPath(t *testing.T, log *Log, base *model.BaseState, count int) {
+	t.Helper()
+	memo := newEqMemo()
+	for k := 0; k < log.Len(); k++ {
+		s := Initial(base, count)
+		for _, i := range log.Path(k).Indices() {
+			s = ApplyAt(s, i, log.Event(i))
+		}
+		if d := diffState(log.At(k), s, memo); d != "" {
+			t.Fatalf("At(%d) != fold of its path %v: %s", k, log.Path(k).Indices(), d)
+		}
+	}
+}
+
 // checkEveryPrefix asserts that log.At(k) equals a fresh fold of the first
 // k+1 events for every k, and At(-1) the initial State.
 func checkEveryPrefix(t *testing.T, log *Log, base *model.BaseState, count int) {
