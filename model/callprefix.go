@@ -6,13 +6,20 @@ import "slices"
 // (base_state.json's per-call token_usages, in call order): tokens[k] is
 // what the first k calls spent, so tokens[0] is zero.
 type CallPrefix struct {
-	tokens []TokenUsage
+	tokens []callTotal
+}
+
+// callTotal is the part of a TokenUsage a prefix sums: with no string in
+// it, the totals of a long conversation's calls are memory the collector
+// does not scan.
+type callTotal struct {
+	Prompt, Completion, CacheRead, CacheWrite, Reasoning int64
 }
 
 // NewCallPrefix sums a usage's per-call token_usages in order.
 func NewCallPrefix(m *Metrics) CallPrefix {
-	p := CallPrefix{tokens: make([]TokenUsage, 1, len(m.TokenUsages)+1)}
-	var run TokenUsage
+	p := CallPrefix{tokens: make([]callTotal, 1, len(m.TokenUsages)+1)}
+	var run callTotal
 	for _, t := range m.TokenUsages {
 		run.Prompt += t.Prompt
 		run.Completion += t.Completion
@@ -42,7 +49,7 @@ func NewCallPrefix(m *Metrics) CallPrefix {
 // update). Calls that spent nothing leave equal prefixes; the last one is
 // taken, since an update follows the call it reports.
 func (p CallPrefix) Calls(acc TokenUsage) (int, bool) {
-	k, found := slices.BinarySearchFunc(p.tokens, acc.Prompt, func(t TokenUsage, prompt int64) int {
+	k, found := slices.BinarySearchFunc(p.tokens, acc.Prompt, func(t callTotal, prompt int64) int {
 		switch {
 		case t.Prompt < prompt:
 			return -1

@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"slices"
+	"sync"
 	"time"
 
 	"ohwatch/model"
@@ -12,8 +13,13 @@ import (
 type context struct {
 	base           *model.BaseState
 	baseEventCount int
-	// byResponse maps an llm_response_id to the calls it made.
-	byResponse map[string][]llmCall
+	// responses maps an llm_response_id to the calls it made. It is
+	// built on first use: a recording with per-field stats updates (every
+	// SDK since they were added) never asks, and building it for the
+	// 30,000 calls of a long conversation was 30,000 small objects the
+	// collector walked on every cycle of a load.
+	responses     sync.Once
+	byResponseMap map[string][]llmCall
 	// byTime are the calls with no response id, by cost timestamp.
 	byTime []llmCall
 	// prefix are the running totals of each usage id's calls, which
@@ -30,45 +36,15 @@ type llmCall struct {
 	at      float64 // unix seconds, 0 when unknown
 }
 
-// newContext builds the shared context, indexing the base's LLM calls once.
+// newContext builds the shared context: the running totals and the calls
+// without a response id now, the index by response id when first asked.
 func newContext(base *model.BaseState, baseEventCount int) *context {
 	c := &context{base: base, baseEventCount: baseEventCount}
-	if base == nil || base.Stats == nil {
-		return c
-	}
-	ids := make([]string, 0, len(base.Stats.UsageToMetrics))
-	for id := range base.Stats.UsageToMetrics {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		m := base.Stats.UsageToMetrics[id]
-		if m == nil {
-			continue
+	c.eachCall(func(call llmCall) {
+		if call.tokens.ResponseID == "" && call.at > 0 {
+			c.byTime = append(c.byTime, call)
 		}
-		if len(m.TokenUsages) > 0 {
-			if c.prefix == nil {
-				c.prefix = make(map[string]model.CallPrefix, len(ids))
-			}
-			c.prefix[id] = model.NewCallPrefix(m)
-		}
-		aligned := len(m.Costs) == len(m.TokenUsages)
-		for k, tu := range m.TokenUsages {
-			call := llmCall{usageID: id, model: m.ModelName, tokens: tu}
-			if aligned {
-				call.cost = m.Costs[k].Cost
-				call.at = m.Costs[k].Timestamp
-			}
-			if tu.ResponseID != "" {
-				if c.byResponse == nil {
-					c.byResponse = make(map[string][]llmCall)
-				}
-				c.byResponse[tu.ResponseID] = append(c.byResponse[tu.ResponseID], call)
-			} else if call.at > 0 {
-				c.byTime = append(c.byTime, call)
-			}
-		}
-	}
+	})
 	slices.SortStableFunc(c.byTime, func(a, b llmCall) int {
 		switch {
 		case a.at < b.at:
@@ -78,7 +54,62 @@ func newContext(base *model.BaseState, baseEventCount int) *context {
 		}
 		return 0
 	})
+	if base == nil || base.Stats == nil {
+		return c
+	}
+	for id, m := range base.Stats.UsageToMetrics {
+		if m != nil && len(m.TokenUsages) > 0 {
+			if c.prefix == nil {
+				c.prefix = make(map[string]model.CallPrefix, len(base.Stats.UsageToMetrics))
+			}
+			c.prefix[id] = model.NewCallPrefix(m)
+		}
+	}
 	return c
+}
+
+// eachCall calls f with every recorded call of the base, by usage id in
+// order, then in call order.
+func (c *context) eachCall(f func(llmCall)) {
+	if c.base == nil || c.base.Stats == nil {
+		return
+	}
+	ids := make([]string, 0, len(c.base.Stats.UsageToMetrics))
+	for id := range c.base.Stats.UsageToMetrics {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		m := c.base.Stats.UsageToMetrics[id]
+		if m == nil {
+			continue
+		}
+		aligned := len(m.Costs) == len(m.TokenUsages)
+		for k, tu := range m.TokenUsages {
+			call := llmCall{usageID: id, model: m.ModelName, tokens: tu}
+			if aligned {
+				call.cost = m.Costs[k].Cost
+				call.at = m.Costs[k].Timestamp
+			}
+			f(call)
+		}
+	}
+}
+
+// byResponse returns the index of the base's calls by response id (nil
+// when none has one), building it on the first call.
+func (c *context) byResponse() map[string][]llmCall {
+	c.responses.Do(func() {
+		c.eachCall(func(call llmCall) {
+			if id := call.tokens.ResponseID; id != "" {
+				if c.byResponseMap == nil {
+					c.byResponseMap = make(map[string][]llmCall)
+				}
+				c.byResponseMap[id] = append(c.byResponseMap[id], call)
+			}
+		})
+	})
+	return c.byResponseMap
 }
 
 // callsFor is the number of LLM calls of usage id that a stats update
@@ -113,10 +144,10 @@ func (c *context) baseAt(i int, id string) bool {
 // attributeByResponse adds the base's calls made by response id, while no
 // stats update has been seen.
 func (s *State) attributeByResponse(i int, id string) {
-	if s.statsSeen || s.ctx.byResponse == nil {
+	if s.statsSeen || id == "" {
 		return
 	}
-	calls := s.ctx.byResponse[id]
+	calls := s.ctx.byResponse()[id]
 	if len(calls) == 0 {
 		return
 	}

@@ -213,3 +213,26 @@ func TestEmptyStatsReportNothing(t *testing.T) {
 		t.Fatal("a stats update naming a usage did not report metrics")
 	}
 }
+
+// TestCallsByResponseAreIndexedOnlyWhenAsked: the index of the base's calls
+// by response id is built by the first action folded before any stats
+// update, and never for a conversation whose stats updates come first (as
+// every recent SDK writes them): for a long conversation it was 30,000
+// small objects the collector walked on every cycle of a load, read by no
+// one.
+func TestCallsByResponseAreIndexedOnlyWhenAsked(t *testing.T) {
+	sc := newScript()
+	sc.stats(snapshotStats(0.5, 5000, 500, 0))
+	sc.action("TerminalAction", "r1", "c1", "LOW")
+	sc.action("TerminalAction", "r2", "c2", "LOW")
+	s := Fold(Initial(baseWithCalls(true, sc.start), 99), sc.evs...)
+	if s.ctx.byResponseMap != nil {
+		t.Fatalf("stats came first, yet the calls were indexed by response: %d ids", len(s.ctx.byResponseMap))
+	}
+	sc = newScript()
+	sc.action("TerminalAction", "r1", "c1", "LOW")
+	s = Fold(Initial(baseWithCalls(true, sc.start), 99), sc.evs...)
+	if len(s.ctx.byResponseMap) == 0 || s.Metrics.Combined.LLMCalls != 1 {
+		t.Fatalf("an action before any stats update: index %d ids, calls %d", len(s.ctx.byResponseMap), s.Metrics.Combined.LLMCalls)
+	}
+}
