@@ -2,6 +2,7 @@ package headless
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 
@@ -126,7 +127,14 @@ func appendJSONString(dst []byte, s string) []byte {
 // same value.
 func appendHTMLEscaped(dst, src []byte) []byte {
 	start := 0
-	for i := 0; i < len(src); i++ {
+	for i := 0; i < len(src); {
+		// Eight bytes at a time past the runs holding none of the four
+		// bytes that start an escape: most of an event is plain text,
+		// and a byte at a time this was a tenth of a --json replay.
+		if i+8 <= len(src) && !mayEscape(binary.LittleEndian.Uint64(src[i:])) {
+			i += 8
+			continue
+		}
 		switch c := src[i]; {
 		case c == '<' || c == '>' || c == '&':
 			dst = append(dst, src[start:i]...)
@@ -138,6 +146,23 @@ func appendHTMLEscaped(dst, src []byte) []byte {
 			i += 2
 			start = i + 1
 		}
+		i++
 	}
 	return append(dst, src[start:]...)
 }
+
+// Word-at-a-time tests: ones has a 1 in every byte, highs the top bit of
+// every byte.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// mayEscape reports whether the eight bytes of w may hold '<', '>', '&'
+// or 0xe2 (the first byte of U+2028 and U+2029).
+func mayEscape(w uint64) bool {
+	return hasZeroByte(w^(ones*'<'))|hasZeroByte(w^(ones*'>'))|hasZeroByte(w^(ones*'&'))|hasZeroByte(w^(ones*0xe2)) != 0
+}
+
+// hasZeroByte is non-zero exactly when a byte of x is zero.
+func hasZeroByte(x uint64) uint64 { return (x - ones) &^ x & highs }
