@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"time"
@@ -45,15 +46,7 @@ func newContext(base *model.BaseState, baseEventCount int) *context {
 			c.byTime = append(c.byTime, call)
 		}
 	})
-	slices.SortStableFunc(c.byTime, func(a, b llmCall) int {
-		switch {
-		case a.at < b.at:
-			return -1
-		case a.at > b.at:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(c.byTime, func(a, b llmCall) int { return cmp.Compare(a.at, b.at) })
 	if base == nil || base.Stats == nil {
 		return c
 	}
@@ -187,15 +180,7 @@ func (m Metrics) withCall(c llmCall) Metrics {
 	k := slices.IndexFunc(by, func(u Usage) bool { return u.UsageID == c.usageID })
 	if k < 0 {
 		by = append(by, Usage{UsageID: c.usageID, Model: c.model})
-		slices.SortFunc(by, func(a, b Usage) int {
-			switch {
-			case a.UsageID < b.UsageID:
-				return -1
-			case a.UsageID > b.UsageID:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(by, func(a, b Usage) int { return cmp.Compare(a.UsageID, b.UsageID) })
 		k = slices.IndexFunc(by, func(u Usage) bool { return u.UsageID == c.usageID })
 	}
 	u := &by[k]
