@@ -24,10 +24,15 @@ func (f *fakeServer) watchLive(t *testing.T, opts WatchOptions) *liveWatch {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	col := collect(f.client(t).Watch(ctx, f.id, opts))
-	// Live is announced on the first frame, before the watch has caught
-	// up over REST and delivered that frame: what the test emits from
-	// here on must come after it, so the wait is for the frame too.
-	col.waitFor(t, "live and the first frame", func(c *collector) bool { return c.lives() == 1 && len(c.events) > 0 })
+	// Live is announced on the first frame (the socket's full_state),
+	// before the watch has caught up over REST and delivered that frame:
+	// what the test persists or emits from here on must come after it, so
+	// the wait is for the frame itself, which the watch delivers once the
+	// catch-up is done. The history's events, delivered during the
+	// catch-up, are not enough: an event persisted after them could still
+	// be read by it, on a loaded machine, and arrive before the frames
+	// the test emits next.
+	col.waitFor(t, "live and the first frame", func(c *collector) bool { return c.lives() == 1 && len(c.events) > c.count() })
 	return &liveWatch{collector: col, cancel: cancel}
 }
 
