@@ -105,7 +105,7 @@ func (w *watcher) printRecording() reducer.State {
 // every event is printed exactly once, whatever it did to the status.
 func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
 	marks := marksOf(i, ev, cur)
-	w.p.event(i, ev, marks)
+	w.p.event(i, ev, marks, w.log.Decoded(i))
 	defer w.guardEvent(i, ev, cur)
 	if isErrorEvent(ev) {
 		w.errorEvent = i

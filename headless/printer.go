@@ -66,7 +66,7 @@ func (m eventMarks) text() string {
 	return "[" + strings.Join(parts, ", ") + "] "
 }
 
-func (p *printer) event(index int, ev model.Event, marks eventMarks) {
+func (p *printer) event(index int, ev model.Event, marks eventMarks, decoded bool) {
 	if p.json {
 		if p.err != nil {
 			return
@@ -81,7 +81,7 @@ func (p *printer) event(index int, ev model.Event, marks eventMarks) {
 			Summary:   ev.Summary,
 			Risk:      model.SanitizeLine(marks.risk),
 			Awaiting:  marks.awaiting,
-		}, ev.Raw)
+		}, ev.Raw, decoded)
 		_, p.err = p.w.Write(line)
 		return
 	}

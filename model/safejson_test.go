@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -83,6 +85,38 @@ func FuzzAppendCompact(f *testing.F) {
 		}
 		if string(got) != "prefix"+want.String() {
 			t.Fatalf("appendCompact(%q) = %q, json.Compact %q", raw, got[len("prefix"):], want.Bytes())
+		}
+	})
+}
+
+// FuzzAppendTerminalSafeDecodedJSON holds the form that does not validate
+// to the one that does, for every input Decode accepts (what a log
+// stores), and makes it take anything else without a panic.
+func FuzzAppendTerminalSafeDecodedJSON(f *testing.F) {
+	f.Add([]byte(" { \"id\" : \"a\", \"kind\":\"MessageEvent\",\n\"t\" : \"x\u009b\u202e\u2028\xff <&>\" }\r\n"))
+	f.Add([]byte(`{"kind":"ObservationEvent","observation":{"content":[{"text":"a\"b\\"}]}}`))
+	f.Add([]byte(`{"a":"unterminated`))
+	f.Add([]byte("  "))
+	for _, name := range []string{"sdk", "situations"} {
+		paths, _ := filepath.Glob(filepath.Join("..", "testdata", name, "events", "*.json"))
+		for _, p := range paths[:min(len(paths), 20)] {
+			if raw, err := os.ReadFile(p); err == nil {
+				f.Add(raw)
+			}
+		}
+	}
+	var scratch bytes.Buffer
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got := AppendTerminalSafeDecodedJSON([]byte("prefix"), &scratch, raw)
+		if _, err := Decode(raw); err != nil {
+			return
+		}
+		want, ok := AppendTerminalSafeJSON([]byte("prefix"), &scratch, raw)
+		if !ok {
+			t.Fatalf("Decode accepted %q, AppendTerminalSafeJSON did not", raw)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("%q:\ngot  %q\nwant %q", raw, got, want)
 		}
 	})
 }

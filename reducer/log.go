@@ -237,6 +237,21 @@ func (l *Log) IndexOf(id string) (int, bool) {
 	return l.st.ids.find(&l.st, id)
 }
 
+// Decoded reports whether event i's Raw is bytes model.Decode accepted
+// when they came, unchanged since: the log stores those (and rebuilds the
+// event from them). An event it keeps whole (a placeholder, one built by
+// hand) may hold any bytes. A writer of many events skips validating
+// those it is told are decoded.
+func (l *Log) Decoded(i int) bool {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if i < 0 || i >= l.n {
+		return false
+	}
+	v := l.st.view()
+	return v.rec(i).flags&flagWhole == 0
+}
+
 // Snapshots is the number of full_state snapshots in the log: events only
 // a watch sees (a server's event count and a recording hold none), counted
 // as they come, so that telling them apart reads no event again.

@@ -213,3 +213,30 @@ func TestSnapshotsCountsTheFullStates(t *testing.T) {
 		t.Fatalf("Snapshots() = %d, want 2 (events say %d)", got, want)
 	}
 }
+
+// TestDecodedTellsStoredBytesFromWholeEvents: events decoded from their
+// bytes are stored as bytes Decode accepted; a placeholder for a file
+// too large to read, and an event built by hand, are kept whole with
+// whatever bytes they hold.
+func TestDecodedTellsStoredBytesFromWholeEvents(t *testing.T) {
+	t.Parallel()
+	decoded, err := model.Decode([]byte(`{"id":"0b2c5a4e-8f31-4d1a-9e27-3c6b1f0a9d42","kind":"MessageEvent","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"hi"}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	placeholder, _ := model.UnreadableEvent([]byte(`{"id":"7f3e9c1a-2b4d-4e6f-8a0b-1c2d3e4f5a6b","kind":"ObservationEvent","observation":{"content":"`), 1<<30)
+	byHand := model.Event{ID: "e3", Kind: "MessageEvent", Raw: []byte("not JSON"), Body: &model.Message{Role: "user"}}
+	log := NewLog(nil, 0)
+	log.Append(decoded, placeholder, byHand)
+	if log.Len() != 3 {
+		t.Fatalf("log has %d events", log.Len())
+	}
+	for i, want := range []bool{true, false, false} {
+		if got := log.Decoded(i); got != want {
+			t.Errorf("Decoded(%d) = %v, want %v", i, got, want)
+		}
+	}
+	if log.Decoded(-1) || log.Decoded(3) {
+		t.Error("an index outside the log reads as decoded")
+	}
+}
