@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"iter"
+	"runtime"
 	"slices"
 
 	"ohwatch/model"
@@ -182,18 +183,25 @@ type Step struct {
 // Walk yields the events of path p in order, each with the State before
 // and after it: the same States as At, at one Apply per event instead of a
 // seek for each. Exports and transcripts read a conversation this way.
+//
+// A Step's Event is lent: its Raw is the log's own copy of the bytes,
+// which the yield must neither change nor keep (bytes.Clone them to keep
+// them); every other field of it is the event's own.
 func (l *Log) Walk(p Path) iter.Seq[Step] {
 	return func(yield func(Step) bool) {
+		// The events lend the blocks' bytes, which the log's collection
+		// would give to the next log: it is kept until the walk ends.
+		defer runtime.KeepAlive(l)
 		s := l.Initial()
-		for _, sp := range p {
-			for i := sp.From; i <= sp.To; i++ {
-				ev := l.Event(i)
-				next := applyAt(s, i, ev)
-				if !yield(Step{Index: i, Event: ev, Before: s, After: next}) {
-					return
-				}
-				s = next
+		l.mu.RLock()
+		v, n := l.st.view(), l.n
+		l.mu.RUnlock()
+		for i, ev := range v.lentEvents(p, n) {
+			next := applyAt(s, i, ev)
+			if !yield(Step{Index: i, Event: ev, Before: s, After: next}) {
+				return
 			}
+			s = next
 		}
 	}
 }

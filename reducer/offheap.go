@@ -19,8 +19,10 @@ import (
 // copying the whole event into it many times over. Past the cap their
 // pages are given back to the system (madvise DONTNEED). Either way the
 // addresses stay mapped. Reuse is safe because nothing the log hands out
-// points into a block: an event is decoded from a heap copy of its bytes,
-// and one kept as appended has its Raw copied when it is handed out.
+// to keep points into a block: an event is decoded from a heap copy of its
+// bytes, one kept as appended has its Raw copied when it is handed out,
+// and a walk lends its events' bytes only while the walk runs, keeping
+// the log alive until it ends (Log.Walk).
 type offHeap struct {
 	mu     sync.Mutex
 	blocks [][]byte
