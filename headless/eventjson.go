@@ -2,7 +2,6 @@ package headless
 
 import (
 	"bytes"
-	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 
@@ -50,18 +49,19 @@ func (e *eventJSON) append(l eventLine, raw []byte, decoded bool) []byte {
 		b = append(b, `,"awaiting_confirmation":true`...)
 	}
 	b = append(b, `,"event":`...)
-	var safe []byte
-	if decoded {
+	switch {
+	case decoded:
 		// Bytes the log stores were accepted by Decode: validating them
 		// again was a third of this line's work.
-		safe = model.AppendTerminalSafeDecodedJSON(e.safe[:0], &e.scratch, raw)
-	} else if s, ok := model.AppendTerminalSafeJSON(e.safe[:0], &e.scratch, raw); ok {
-		safe = s
-	} else {
-		safe = append(s[:0], invalidJSON...)
+		b = model.AppendTerminalSafeRawMessage(b, &e.scratch, raw)
+	default:
+		safe, ok := model.AppendTerminalSafeJSON(e.safe[:0], &e.scratch, raw)
+		if !ok {
+			safe = append(safe[:0], invalidJSON...)
+		}
+		e.safe = safe
+		b = model.AppendHTMLEscaped(b, safe)
 	}
-	e.safe = safe
-	b = appendHTMLEscaped(b, safe)
 	b = append(b, '}', '\n')
 	e.line = b
 	return b
@@ -127,49 +127,3 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
-
-// appendHTMLEscaped appends compact JSON src as encoding/json embeds a
-// json.RawMessage: <, > and & as \u escapes, and U+2028 and U+2029
-// escaped. Outside strings valid JSON holds none of them, so this is the
-// same value.
-func appendHTMLEscaped(dst, src []byte) []byte {
-	start := 0
-	for i := 0; i < len(src); {
-		// Eight bytes at a time past the runs holding none of the four
-		// bytes that start an escape: most of an event is plain text,
-		// and a byte at a time this was a tenth of a --json replay.
-		if i+8 <= len(src) && !mayEscape(binary.LittleEndian.Uint64(src[i:])) {
-			i += 8
-			continue
-		}
-		switch c := src[i]; {
-		case c == '<' || c == '>' || c == '&':
-			dst = append(dst, src[start:i]...)
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			start = i + 1
-		case c == 0xe2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xa8:
-			dst = append(dst, src[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xf])
-			i += 2
-			start = i + 1
-		}
-		i++
-	}
-	return append(dst, src[start:]...)
-}
-
-// Word-at-a-time tests: ones has a 1 in every byte, highs the top bit of
-// every byte.
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// mayEscape reports whether the eight bytes of w may hold '<', '>', '&'
-// or 0xe2 (the first byte of U+2028 and U+2029).
-func mayEscape(w uint64) bool {
-	return hasZeroByte(w^(ones*'<'))|hasZeroByte(w^(ones*'>'))|hasZeroByte(w^(ones*'&'))|hasZeroByte(w^(ones*0xe2)) != 0
-}
-
-// hasZeroByte is non-zero exactly when a byte of x is zero.
-func hasZeroByte(x uint64) uint64 { return (x - ones) &^ x & highs }

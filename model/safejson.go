@@ -48,8 +48,16 @@ func AppendTerminalSafeJSON(dst []byte, scratch *bytes.Buffer, raw []byte) (out 
 // writing a `replay --json` line. Given anything else it writes what it
 // makes of it, never more than raw's bytes and their escapes.
 func AppendTerminalSafeDecodedJSON(dst []byte, scratch *bytes.Buffer, raw []byte) []byte {
+	// Compacted straight into dst, which nearly always needs nothing
+	// more: going through scratch copied every event twice over.
+	start := len(dst)
+	dst = appendCompactRuns(dst, raw)
+	if isClean(bytesView(dst[start:]), false) {
+		return dst
+	}
 	scratch.Reset()
-	return appendSafeCompact(dst, scratch, appendCompactRuns(scratch.AvailableBuffer(), raw))
+	scratch.Write(dst[start:])
+	return appendTerminalSafe(dst[:start], scratch.Bytes())
 }
 
 // appendSafeCompact appends compact, which it keeps in scratch for the
