@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"ohwatch/client/files"
@@ -15,15 +16,25 @@ import (
 // read is kept, with warnings. The load ends early, with ctx's error, when
 // ctx does (Ctrl-C).
 func LoadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Log, error) {
-	conv, err := files.LoadContext(ctx, path)
-	if err != nil {
+	// Each batch goes into the log as it is read: holding every decoded
+	// event and the buffers read until the end, to append them at once,
+	// took half as much memory again as the log (464 MB of resident
+	// memory against 297 MB for a 100,000-event recording).
+	var log *reducer.Log
+	read := 0
+	conv, err := files.Stream(ctx, path, func(c files.Chunk) {
+		if c.Header != nil {
+			log = reducer.NewLog(c.Header.Base, c.Header.EventFiles)
+		}
+		read += files.Readable(c.Events)
+		log.Append(c.Events...)
+	})
+	if err != nil && (ctx.Err() != nil || !errors.Is(err, context.Canceled)) {
 		return nil, nil, err
 	}
-	if err := conv.Unreadable(); err != nil {
+	if err := conv.UnreadableAfter(read); err != nil {
 		return nil, nil, err
 	}
-	log := reducer.NewLog(conv.Base, conv.EventFiles)
-	log.Append(conv.Events...)
 	return conv, log, nil
 }
 

@@ -12,13 +12,11 @@ import (
 // state to show instead (an empty file, a file of garbage, a directory
 // whose only event is invalid). Every command that loads a recording
 // refuses such a one the same way, with the first reason.
-func (c *Conversation) Unreadable() error {
-	read := 0
-	for i := range c.Events {
-		if c.Events[i].Kind != model.KindUnreadable {
-			read++
-		}
-	}
+func (c *Conversation) Unreadable() error { return c.UnreadableAfter(Readable(c.Events)) }
+
+// UnreadableAfter is Unreadable for a conversation whose events were
+// streamed elsewhere: read is how many of them Readable counted.
+func (c *Conversation) UnreadableAfter(read int) error {
 	if read > 0 || c.Base != nil && len(c.Warnings) == 0 {
 		return nil
 	}
@@ -26,6 +24,17 @@ func (c *Conversation) Unreadable() error {
 		return fmt.Errorf("no event in %s: it is empty", model.SanitizeLine(c.Path))
 	}
 	return fmt.Errorf("no event could be read from %s (%s; first: %s)", model.SanitizeLine(c.Path), format.Plural(len(c.Warnings), "problem"), model.SanitizeLine(c.Warnings[0]))
+}
+
+// Readable counts the events that are not placeholders of unreadable ones.
+func Readable(evs []model.Event) int {
+	n := 0
+	for i := range evs {
+		if evs[i].Kind != model.KindUnreadable {
+			n++
+		}
+	}
+	return n
 }
 
 // WarningSummary is the one line a command says about what could not be
