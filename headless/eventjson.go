@@ -83,6 +83,12 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight bytes at a time past plain ASCII: ids, kinds, times and
+		// most summaries are nothing else.
+		if i+8 <= len(s) && plainASCII(word(s, i)) {
+			i += 8
+			continue
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
 				i++
@@ -127,3 +133,32 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// Word-at-a-time tests: ones has a 1 in every byte, highs the top bit of
+// every byte.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainASCII reports whether the eight bytes of w are ASCII that a JSON
+// string holds as they are: no control character, '"', '\\', '<', '>' or
+// '&' (encoding/json escapes the last three), and no byte of a longer rune.
+func plainASCII(w uint64) bool {
+	return hasLess(w, 0x20)|w&highs|hasZeroByte(w^(ones*'"'))|hasZeroByte(w^(ones*'\\'))|
+		hasZeroByte((w|ones*2)^(ones*'>'))|hasZeroByte(w^(ones*'&')) == 0 // '<' | 2 is '>'
+}
+
+// word is the eight bytes of s from i, little-endian (one load: the
+// compiler combines the shifts).
+func word(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// hasZeroByte is non-zero exactly when a byte of x is zero.
+func hasZeroByte(x uint64) uint64 { return (x - ones) &^ x & highs }
+
+// hasLess is non-zero exactly when a byte of x is below n (n ≤ 128).
+func hasLess(x, n uint64) uint64 { return (x - ones*n) &^ x & highs }

@@ -274,7 +274,34 @@ func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format("2006-01-02T15:04:05.000000Z")
+	t = t.UTC()
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.Format(timeLayout)
+	}
+	// Written digit by digit: Format parses its layout for every event
+	// line, a tenth of what a --json line costs beside its event.
+	h, mi, sec := t.Clock()
+	b := [len(timeLayout)]byte{4: '-', 7: '-', 10: 'T', 13: ':', 16: ':', 19: '.', 26: 'Z'}
+	digits(b[0:4], y)
+	digits(b[5:7], int(mo))
+	digits(b[8:10], d)
+	digits(b[11:13], h)
+	digits(b[14:16], mi)
+	digits(b[17:19], sec)
+	digits(b[20:26], t.Nanosecond()/1000)
+	return string(b[:])
+}
+
+// timeLayout is how a line gives an event's time: UTC, microseconds.
+const timeLayout = "2006-01-02T15:04:05.000000Z"
+
+// digits writes n into b in decimal, zero-padded to b's length.
+func digits(b []byte, n int) {
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
 }
 
 func orDash(s string) string {

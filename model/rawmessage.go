@@ -39,7 +39,7 @@ func appendCleanHTMLEscaped(dst, src []byte) (out []byte, clean bool) {
 		if i+8 <= len(src) {
 			w := binary.LittleEndian.Uint64(src[i:])
 			if hasLess(w, 0x20)|hasZero(w^(ones*0x7f))|w&(ones*0x80)|
-				hasZero(w^(ones*'<'))|hasZero(w^(ones*'>'))|hasZero(w^(ones*'&')) == 0 {
+				hasZero((w|ones*2)^(ones*'>'))|hasZero(w^(ones*'&')) == 0 { // '<' | 2 is '>'
 				i += 8
 				continue
 			}
