@@ -2,8 +2,6 @@ package model
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -79,14 +77,7 @@ func FuzzAppendTerminalSafeRawMessage(f *testing.F) {
 	f.Add([]byte(" { \"id\" : \"a\", \"kind\":\"MessageEvent\",\n\"t\" : \"x\u009b\u202e\u2028\xff <&>\" }\r\n"))
 	f.Add([]byte(`{"t":"👩` + "\u200d" + `👩 <b> &amp; \u2028"}`))
 	f.Add([]byte(`{"a":"unterminated`))
-	for _, name := range []string{"sdk", "situations"} {
-		paths, _ := filepath.Glob(filepath.Join("..", "testdata", name, "events", "*.json"))
-		for _, p := range paths[:min(len(paths), 20)] {
-			if raw, err := os.ReadFile(p); err == nil {
-				f.Add(raw)
-			}
-		}
-	}
+	addFixtureEvents(f)
 	var scratch bytes.Buffer
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		got := AppendTerminalSafeRawMessage([]byte("prefix"), &scratch, raw)

@@ -97,14 +97,7 @@ func FuzzAppendTerminalSafeDecodedJSON(f *testing.F) {
 	f.Add([]byte(`{"kind":"ObservationEvent","observation":{"content":[{"text":"a\"b\\"}]}}`))
 	f.Add([]byte(`{"a":"unterminated`))
 	f.Add([]byte("  "))
-	for _, name := range []string{"sdk", "situations"} {
-		paths, _ := filepath.Glob(filepath.Join("..", "testdata", name, "events", "*.json"))
-		for _, p := range paths[:min(len(paths), 20)] {
-			if raw, err := os.ReadFile(p); err == nil {
-				f.Add(raw)
-			}
-		}
-	}
+	addFixtureEvents(f)
 	var scratch bytes.Buffer
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		got := AppendTerminalSafeDecodedJSON([]byte("prefix"), &scratch, raw)
@@ -119,4 +112,17 @@ func FuzzAppendTerminalSafeDecodedJSON(f *testing.F) {
 			t.Fatalf("%q:\ngot  %q\nwant %q", raw, got, want)
 		}
 	})
+}
+
+// addFixtureEvents seeds f with the first 20 events of the sdk and
+// situations fixtures: real events, whitespace and all.
+func addFixtureEvents(f *testing.F) {
+	for _, name := range []string{"sdk", "situations"} {
+		paths, _ := filepath.Glob(filepath.Join("..", "testdata", name, "events", "*.json"))
+		for _, p := range paths[:min(len(paths), 20)] {
+			if raw, err := os.ReadFile(p); err == nil {
+				f.Add(raw)
+			}
+		}
+	}
 }
