@@ -156,7 +156,7 @@ func TestE2ESoakDroppedConnections(t *testing.T) {
 	// The first frame itself, not only the live state (see watchLive):
 	// a run started before the watch's REST catch-up is done can be read
 	// whole by it, on a loaded machine, and the test end before the
-	// socket has sent the frames it drops (once in 27 runs of the package
+	// socket has sent the frames it drops (once in 21 runs of the package
 	// beside two busy loops: 20,000 events, 0 reconnects).
 	col.waitFor(t, "live and the first frame", func(c *collector) bool { return c.lives() >= 1 && len(c.events) > 0 })
 	s.Run(id)
