@@ -8,13 +8,13 @@ import (
 )
 
 // A walk of a long path decodes its events one batch ahead, on another
-// goroutine: rebuilding each event from its bytes was half of a
+// goroutine: rebuilding each event from its bytes was nearly half of a
 // `replay --headless --json`'s walk, and it needs nothing the fold or the
 // yield does, so a second core does it while the first folds and prints.
 const (
 	walkAheadFrom = 4 * walkBatch // a shorter path is rebuilt in line
 	walkBatch     = 1024          // events per batch handed over
-	walkBatches   = 3             // batches in flight: two ready, one filling
+	walkBatches   = 3             // batches: one yielded, one handed over, one filling
 )
 
 // lentEvents yields the events of path p, rebuilt as view.lent rebuilds

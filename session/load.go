@@ -19,7 +19,7 @@ func LoadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Lo
 	// Each batch goes into the log as it is read: holding every decoded
 	// event and the buffers read until the end, to append them at once,
 	// took half as much memory again as the log (464 MB of resident
-	// memory against 297 MB for a 100,000-event recording).
+	// memory against 294 MB for a 100,000-event recording).
 	var log *reducer.Log
 	read := 0
 	conv, err := files.Stream(ctx, path, func(c files.Chunk) {
