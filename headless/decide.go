@@ -89,6 +89,9 @@ func (w *watcher) recordingPath() reducer.Path {
 // printRecording prints the events of a recording that has been read,
 // along the path the lines follow, and returns the State at its end.
 func (w *watcher) printRecording() reducer.State {
+	if s, ok := w.printFromLoad(); ok {
+		return s
+	}
 	s := w.log.Initial()
 	for st := range w.log.Walk(w.recordingPath()) {
 		w.notesUpTo(st.Index)

@@ -76,17 +76,32 @@ type Result struct {
 // is cancelled (ExitInterrupted). log may already hold events (history
 // loaded before the feed started); they are printed first.
 func Run(ctx context.Context, log *reducer.Log, feed <-chan model.Batch, opts Options) Result {
+	return newWatcher(ctx, log, opts).runAll(ctx, feed)
+}
+
+// newWatcher sets up a run of opts over log.
+func newWatcher(ctx context.Context, log *reducer.Log, opts Options) *watcher {
 	w := &watcher{log: log, opts: opts, p: newPrinter(opts.Out, opts.JSON), firstSnapshot: -1, errorEvent: -1, ctx: ctx}
+	if opts.Recording && opts.Branch == "" && opts.Guards.Len() == 0 && log.Len() == 0 {
+		// Guards judge whole States, and another branch is another
+		// path: those recordings are walked (printRecording).
+		w.lines = newLoadLines(log.Initial())
+	}
 	if w.opts.ConfirmGrace <= 0 {
 		w.opts.ConfirmGrace = DefaultConfirmGrace
 	}
 	if w.opts.ErrorGrace <= 0 {
 		w.opts.ErrorGrace = DefaultErrorGrace
 	}
+	return w
+}
+
+// runAll is Run's work once the watcher is set up.
+func (w *watcher) runAll(ctx context.Context, feed <-chan model.Batch) Result {
 	r := w.run(ctx, feed)
-	r.Events = conversationEvents(log)
+	r.Events = conversationEvents(w.log)
 	if r.Verdict == "" {
-		r.Verdict = log.Latest().Verdict(false).String()
+		r.Verdict = w.log.Latest().Verdict(false).String()
 	}
 	w.p.result(r)
 	w.p.flush()
@@ -125,6 +140,9 @@ type watcher struct {
 	offHead      bool
 	ctx          context.Context
 	guard        guardWatch
+	// lines is what a recording's lines need, taken as it is read (nil
+	// when they are to come from a walk of the log: loadlines.go).
+	lines *loadLines
 }
 
 // pendingNote is a line to print before event at of a recording.
@@ -246,7 +264,11 @@ func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
 			}
 		})
 	}
+	first := w.log.Len()
 	w.log.Append(b.Events...)
+	if w.lines != nil {
+		w.lines.take(w.log, first, b.Events)
+	}
 	if len(b.Events) > 0 {
 		w.guard.lastArrival = time.Now()
 	}

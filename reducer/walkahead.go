@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"iter"
+	"runtime"
 	"sync/atomic"
 
 	"ohwatch/model"
@@ -108,6 +109,23 @@ func (p Path) indices(n int) iter.Seq[int] {
 				if i < 0 || i >= n || !yield(i) {
 					return
 				}
+			}
+		}
+	}
+}
+
+// Raws yields the stored bytes of path p's events, lent as Walk lends an
+// event's Raw, and decodes nothing: for a reader that took what else it
+// needs of the events as they were appended.
+func (l *Log) Raws(p Path) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		defer runtime.KeepAlive(l)
+		l.mu.RLock()
+		v, n := l.st.view(), l.n
+		l.mu.RUnlock()
+		for i := range p.indices(n) {
+			if !yield(i, v.raw(v.rec(i))) {
+				return
 			}
 		}
 	}

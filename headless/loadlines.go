@@ -1,0 +1,231 @@
+package headless
+
+import (
+	"slices"
+	"time"
+	"unsafe"
+
+	"ohwatch/model"
+	"ohwatch/reducer"
+)
+
+// loadLines is what the lines of a recording need of its events, taken as
+// the events are read and appended: each event's id, kind, source, time,
+// summary and the little of its body a line shows, and the State folded
+// along the way. A recording is printed once read, along HEAD's final
+// path; when that path is every event in the order read (a recording whose
+// HEAD never moved back), the lines are printed from these, and the log
+// only lends each event's bytes for its JSON. Walking the log instead
+// decodes and folds every event a second time: a third of a
+// `replay --headless --json`.
+//
+// Its strings are kept in one buffer, so that the collector has a few
+// objects to scan, not several per event.
+type loadLines struct {
+	off   bool          // an event was not appended as read: walk the log
+	s     reducer.State // the fold of events 0..len(facts)-1
+	facts []lineFact
+	text  []byte            // the facts' ids and summaries, one after another
+	names []string          // kinds, sources, risks and statuses, each once
+	named map[string]uint16 // their positions in names
+	marks []stateMark       // where what a line shows of the State changed
+	// printed says the lines came from here (printFromLoad).
+	printed bool
+}
+
+// lineFact is one event as its lines show it.
+type lineFact struct {
+	id, summary                span
+	nanos                      int64
+	kind, source, risk, status uint16 // in names; risk and status for the bodies below
+	body                       uint8
+	hasTime                    bool
+	fullState                  bool
+}
+
+// span is a string in loadLines.text.
+type span struct{ off, n uint32 }
+
+// What of an event's body a line shows: an action's risk, a state
+// update's execution status, whether it is an error.
+const (
+	bodyOther = iota
+	bodyAction
+	bodyStatus // a StateUpdate that sets execution_status
+	bodyConversationError
+	bodyAgentError
+)
+
+// stateMark is what a line shows of the State after event at, from there
+// until the next mark.
+type stateMark struct {
+	at        int
+	status    string
+	confirmed bool
+	source    reducer.StatusSource
+	pending   []reducer.PendingAction // when waiting for confirmation
+}
+
+// newLoadLines starts taking the events of a log whose first State is
+// initial.
+func newLoadLines(initial reducer.State) *loadLines {
+	l := &loadLines{s: initial, named: map[string]uint16{}}
+	l.marks = append(l.marks, markOf(-1, &initial))
+	return l
+}
+
+// take folds and notes the events just appended to log, which held first
+// events before them; a batch the log did not take whole and in order
+// (a duplicate id) ends the taking.
+func (l *loadLines) take(log *reducer.Log, first int, evs []model.Event) {
+	if l.off {
+		return
+	}
+	if first != len(l.facts) || log.Len()-first != len(evs) {
+		l.off = true
+		return
+	}
+	for k := range evs {
+		ev := &evs[k]
+		i := first + k
+		l.s = reducer.ApplyAt(l.s, i, *ev)
+		l.facts = append(l.facts, l.factOf(ev))
+		if !l.marks[len(l.marks)-1].shows(&l.s) {
+			l.marks = append(l.marks, markOf(i, &l.s))
+		}
+	}
+}
+
+// factOf notes ev's line.
+func (l *loadLines) factOf(ev *model.Event) lineFact {
+	f := lineFact{
+		id: l.keep(ev.ID), summary: l.keep(ev.Summary),
+		kind: l.name(ev.Kind), source: l.name(ev.Source),
+		hasTime: !ev.Time.IsZero(),
+	}
+	if f.hasTime {
+		f.nanos = ev.Time.UnixNano()
+	}
+	switch b := ev.Body.(type) {
+	case *model.Action:
+		f.body, f.risk = bodyAction, l.name(b.SecurityRisk)
+	case *model.StateUpdate:
+		if b.ExecutionStatus != "" {
+			f.body, f.status, f.fullState = bodyStatus, l.name(b.ExecutionStatus), b.FullState
+		}
+	case *model.ConversationError:
+		f.body = bodyConversationError
+	case *model.AgentError:
+		f.body = bodyAgentError
+	}
+	return f
+}
+
+// keep appends s to the text.
+func (l *loadLines) keep(s string) span {
+	sp := span{off: uint32(len(l.text)), n: uint32(len(s))}
+	l.text = append(l.text, s...)
+	return sp
+}
+
+// name returns the position of a name, adding it when new.
+func (l *loadLines) name(s string) uint16 {
+	if k, ok := l.named[s]; ok {
+		return k
+	}
+	k := uint16(len(l.names))
+	s = string([]byte(s)) // its own copy: s may be in a reader's buffer
+	l.names = append(l.names, s)
+	l.named[s] = k
+	return k
+}
+
+// usable reports whether events 0..n-1 were all taken, with room for
+// their text and names, so that the lines can come from them.
+func (l *loadLines) usable(n int) bool {
+	return l != nil && !l.off && n > 0 && len(l.facts) == n && len(l.text) <= 1<<32-1 && len(l.names) < 1<<16
+}
+
+// event is event i as its lines need it, its Raw raw. Its strings are
+// views of the text, which no longer changes once the recording is read.
+func (l *loadLines) event(i int, raw []byte) model.Event {
+	f := &l.facts[i]
+	ev := model.Event{ID: l.str(f.id), Kind: l.names[f.kind], Source: l.names[f.source], Summary: l.str(f.summary), Raw: raw}
+	if f.hasTime {
+		ev.Time = time.Unix(0, f.nanos).UTC()
+	}
+	switch f.body {
+	case bodyAction:
+		ev.Body = &model.Action{SecurityRisk: l.names[f.risk]}
+	case bodyStatus:
+		ev.Body = &model.StateUpdate{ExecutionStatus: l.names[f.status], FullState: f.fullState}
+	case bodyConversationError:
+		ev.Body = &model.ConversationError{}
+	case bodyAgentError:
+		ev.Body = &model.AgentError{}
+	}
+	return ev
+}
+
+// str is the text of sp.
+func (l *loadLines) str(sp span) string {
+	if sp.n == 0 {
+		return ""
+	}
+	return unsafe.String(&l.text[sp.off], int(sp.n))
+}
+
+// markOf is what a line shows of s, the State after event at.
+func markOf(at int, s *reducer.State) stateMark {
+	m := stateMark{at: at, status: s.Status, confirmed: s.StatusConfirmed, source: s.StatusSource}
+	if s.Status == model.StatusWaitingForConfirmation {
+		m.pending = slices.Clone(s.Pending)
+	}
+	return m
+}
+
+// shows reports whether m shows what a line shows of s.
+func (m *stateMark) shows(s *reducer.State) bool {
+	if m.status != s.Status || m.confirmed != s.StatusConfirmed || m.source != s.StatusSource {
+		return false
+	}
+	return s.Status != model.StatusWaitingForConfirmation || slices.Equal(m.pending, s.Pending)
+}
+
+// state is a State holding what a line shows of m.
+func (m *stateMark) state() reducer.State {
+	return reducer.State{Status: m.status, StatusConfirmed: m.confirmed, StatusSource: m.source, Pending: m.pending}
+}
+
+// printFromLoad prints the recording's lines from what was taken as it was
+// read, when HEAD's path is every event in the order read, and returns
+// the State at its end; ok is false, and nothing is printed, otherwise.
+func (w *watcher) printFromLoad() (s reducer.State, ok bool) {
+	l, n := w.lines, w.log.Len()
+	if !l.usable(n) {
+		return s, false
+	}
+	if p := w.recordingPath(); len(p) != 1 || p[0].From != 0 || p[0].To != n-1 {
+		return s, false
+	}
+	path := reducer.Path{{From: 0, To: n - 1}}
+	next := 1 // the mark after the current one
+	prev := l.marks[0].state()
+	for i, raw := range w.log.Raws(path) {
+		for next < len(l.marks) && l.marks[next].at < i {
+			next++
+		}
+		cur := prev
+		if next < len(l.marks) && l.marks[next].at == i {
+			cur = l.marks[next].state()
+			next++
+		}
+		w.notesUpTo(i)
+		w.printEvent(i, l.event(i, raw), prev, cur)
+		prev = cur
+	}
+	w.notesUpTo(n)
+	w.printed = n
+	l.printed = true
+	return l.s, true
+}
