@@ -23,6 +23,21 @@ type eventJSON struct {
 // returns it; raw is the event's JSON as recorded, decoded when
 // model.Decode accepted it (see reducer.Log.Decoded).
 func (e *eventJSON) append(l eventLine, raw []byte, decoded bool) []byte {
+	b := e.appendEvent(e.header(l), raw, decoded)
+	e.line = append(b, '}', '\n')
+	return e.line
+}
+
+// appendMade is append for an event whose part was made already (by
+// appendEvent: jsonahead.go).
+func (e *eventJSON) appendMade(l eventLine, event []byte) []byte {
+	b := append(e.header(l), event...)
+	e.line = append(b, '}', '\n')
+	return e.line
+}
+
+// header starts l's line in the line buffer, up to its event.
+func (e *eventJSON) header(l eventLine) []byte {
 	b := append(e.line[:0], `{"type":`...)
 	b = appendJSONString(b, l.Type)
 	b = append(b, `,"index":`...)
@@ -48,23 +63,23 @@ func (e *eventJSON) append(l eventLine, raw []byte, decoded bool) []byte {
 	if l.Awaiting {
 		b = append(b, `,"awaiting_confirmation":true`...)
 	}
-	b = append(b, `,"event":`...)
-	switch {
-	case decoded:
+	return append(b, `,"event":`...)
+}
+
+// appendEvent appends a line's event: raw made terminal-safe and escaped
+// as json.Marshal escapes a RawMessage, or a marker when raw is no JSON.
+func (e *eventJSON) appendEvent(b, raw []byte, decoded bool) []byte {
+	if decoded {
 		// Bytes the log stores were accepted by Decode: validating them
 		// again was a third of this line's work.
-		b = model.AppendTerminalSafeRawMessage(b, &e.scratch, raw)
-	default:
-		safe, ok := model.AppendTerminalSafeJSON(e.safe[:0], &e.scratch, raw)
-		if !ok {
-			safe = append(safe[:0], invalidJSON...)
-		}
-		e.safe = safe
-		b = model.AppendHTMLEscaped(b, safe)
+		return model.AppendTerminalSafeRawMessage(b, &e.scratch, raw)
 	}
-	b = append(b, '}', '\n')
-	e.line = b
-	return b
+	safe, ok := model.AppendTerminalSafeJSON(e.safe[:0], &e.scratch, raw)
+	if !ok {
+		safe = append(safe[:0], invalidJSON...)
+	}
+	e.safe = safe
+	return model.AppendHTMLEscaped(b, safe)
 }
 
 // invalidJSON stands for an event whose raw bytes are not valid JSON, so a

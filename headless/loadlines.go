@@ -209,6 +209,13 @@ func (w *watcher) printFromLoad() (s reducer.State, ok bool) {
 		return s, false
 	}
 	path := reducer.Path{{From: 0, To: n - 1}}
+	if w.opts.JSON {
+		w.p.ahead = startJSONAhead(w.log, n)
+		defer func() {
+			w.p.ahead.stop()
+			w.p.ahead = nil
+		}()
+	}
 	next := 1 // the mark after the current one
 	prev := l.marks[0].state()
 	for i, raw := range w.log.Raws(path) {

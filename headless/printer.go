@@ -29,6 +29,8 @@ type printer struct {
 	err  error // the first write error; later writes are skipped
 	// events builds the JSON lines of events, the bulk of a JSON run.
 	events eventJSON
+	// ahead, when set, has each event's part of its line made already.
+	ahead *jsonAhead
 }
 
 // newPrinter returns a printer writing to out.
@@ -71,7 +73,7 @@ func (p *printer) event(index int, ev model.Event, marks eventMarks, decoded boo
 		if p.err != nil {
 			return
 		}
-		line := p.events.append(eventLine{
+		l := eventLine{
 			Type:      "event",
 			Index:     index,
 			ID:        model.SanitizeLine(ev.ID),
@@ -81,7 +83,13 @@ func (p *printer) event(index int, ev model.Event, marks eventMarks, decoded boo
 			Summary:   ev.Summary,
 			Risk:      model.SanitizeLine(marks.risk),
 			Awaiting:  marks.awaiting,
-		}, ev.Raw, decoded)
+		}
+		var line []byte
+		if made := p.ahead.event(index); made != nil {
+			line = p.events.appendMade(l, made)
+		} else {
+			line = p.events.append(l, ev.Raw, decoded)
+		}
 		_, p.err = p.w.Write(line)
 		return
 	}
