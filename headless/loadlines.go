@@ -123,6 +123,10 @@ func (l *loadLines) factOf(ev *model.Event) lineFact {
 
 // keep appends s to the text.
 func (l *loadLines) keep(s string) span {
+	if len(l.text)+len(s) > 1<<32-1 {
+		l.off = true // past what a span holds: walked
+		return span{}
+	}
 	sp := span{off: uint32(len(l.text)), n: uint32(len(s))}
 	l.text = append(l.text, s...)
 	return sp
@@ -133,6 +137,12 @@ func (l *loadLines) name(s string) uint16 {
 	if k, ok := l.named[s]; ok {
 		return k
 	}
+	if len(l.names) == 1<<16-1 {
+		// A recording of that many kinds, sources, risks or statuses is
+		// walked: a uint16 names no more.
+		l.off = true
+		return 0
+	}
 	k := uint16(len(l.names))
 	s = string([]byte(s)) // its own copy: s may be in a reader's buffer
 	l.names = append(l.names, s)
@@ -140,10 +150,10 @@ func (l *loadLines) name(s string) uint16 {
 	return k
 }
 
-// usable reports whether events 0..n-1 were all taken, with room for
-// their text and names, so that the lines can come from them.
+// usable reports whether events 0..n-1 were all taken, so that the
+// lines can come from them.
 func (l *loadLines) usable(n int) bool {
-	return l != nil && !l.off && n > 0 && len(l.facts) == n && len(l.text) <= 1<<32-1 && len(l.names) < 1<<16
+	return l != nil && !l.off && n > 0 && len(l.facts) == n
 }
 
 // event is event i as its lines need it, its Raw raw. Its strings are

@@ -78,3 +78,20 @@ func firstLineDiff(want, got string) string {
 	}
 	return "\n(one is longer)"
 }
+
+// TestLoadLinesGiveUpPastWhatTheyIndex: past 65,535 distinct names (a
+// hostile recording's risks, say) a uint16 names no more, and the lines
+// are left to the walk.
+func TestLoadLinesGiveUpPastWhatTheyIndex(t *testing.T) {
+	l := newLoadLines(reducer.State{})
+	for k := range 1<<16 - 1 {
+		l.name(itoa(k))
+	}
+	if l.off {
+		t.Fatal("gave up at 65,535 names")
+	}
+	l.name("one more")
+	if !l.off {
+		t.Fatal("a 65,536th name was taken")
+	}
+}
