@@ -62,14 +62,23 @@ const (
 // copied the slice headers under the log's lock (a view) can read what
 // they held after releasing it.
 type store struct {
-	recs    [][]record
-	blocks  [][]byte // full-length blocks; fill is how much of the last is used
+	recs   [][]record
+	blocks [][]byte // full-length blocks
+	// filling is 1 + the index of the block events are copied into, 0
+	// before the first; fill is how much of it is used.
+	filling int
 	fill    int
 	stored  int64 // raw bytes stored
 	whole   []model.Event
 	sources []string
 	ids     idIndex
 	arena   *offHeap
+	// space is what readers read events into (Log.Space); adopted are
+	// its blocks among blocks, by address, and lastAdopted is 1 + the
+	// index of the one the last event was found in.
+	space       *Space
+	adopted     []spaceBlock
+	lastAdopted int
 }
 
 // view is a reader's copy of a store's slice headers.
@@ -193,6 +202,12 @@ func (s *store) add(j int, ev model.Event) model.Event {
 	}
 	s.ids.add(s, j, ev.ID, r)
 	if !s.compact(r, &ev) {
+		if s.space != nil {
+			// A whole event is handed out as it is kept: nothing of it
+			// may lie in the space, which goes with the log.
+			ev = ev.Detached()
+			ev.Raw = bytes.Clone(ev.Raw)
+		}
 		r.flags |= flagWhole
 		r.block = uint32(len(s.whole))
 		s.whole = append(s.whole, ev)
@@ -258,20 +273,23 @@ func (s *store) source(name string) (uint8, bool) {
 	return uint8(len(s.sources) - 1), true
 }
 
-// put copies raw into the blocks and returns where it is.
+// put stores raw and returns where it is: where it was read, when that
+// is the log's space, else copied into the blocks.
 func (s *store) put(raw []byte) (block, off, n uint32) {
-	if len(s.blocks) == 0 || s.fill+len(raw) > len(s.blocks[len(s.blocks)-1]) {
-		size := bigBlock
-		if len(s.blocks) > 0 {
-			size = min(2*len(s.blocks[len(s.blocks)-1]), bigBlock)
-		} else {
-			size = firstBlock
+	if block, off, ok := s.adopt(raw); ok {
+		s.stored += int64(len(raw))
+		return block, off, uint32(len(raw))
+	}
+	if s.filling == 0 || s.fill+len(raw) > len(s.blocks[s.filling-1]) {
+		size := firstBlock
+		if s.filling > 0 {
+			size = min(2*len(s.blocks[s.filling-1]), bigBlock)
 		}
 		size = max(size, len(raw))
 		s.blocks = append(s.blocks, s.alloc(size))
-		s.fill = 0
+		s.filling, s.fill = len(s.blocks), 0
 	}
-	block, off = uint32(len(s.blocks)-1), uint32(s.fill)
+	block, off = uint32(s.filling-1), uint32(s.fill)
 	copy(s.blocks[block][s.fill:], raw)
 	s.fill += len(raw)
 	s.stored += int64(len(raw))

@@ -20,12 +20,18 @@ func LoadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Lo
 	// event and the buffers read until the end, to append them at once,
 	// took half as much memory again as the log (464 MB of resident
 	// memory against 294 MB for a 100,000-event recording).
-	var log *reducer.Log
+	r, err := files.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	h := r.Header()
+	log := reducer.NewLog(h.Base, h.EventFiles)
+	// The files are read into the log's own memory: the events go
+	// nowhere but the log.
+	r.ReadInto(log.Space().Block)
 	read := 0
-	conv, err := files.Stream(ctx, path, func(c files.Chunk) {
-		if c.Header != nil {
-			log = reducer.NewLog(c.Header.Base, c.Header.EventFiles)
-		}
+	conv, err := r.Stream(ctx, func(c files.Chunk) {
 		read += files.Readable(c.Events)
 		log.Append(c.Events...)
 	})

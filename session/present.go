@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"ohwatch/headless"
@@ -59,6 +60,9 @@ type conversation struct {
 // present runs a conversation headless or in the TUI, after teeing the
 // feed into the --record directory. It returns the exit code.
 func present(ctx context.Context, env *Env, o Options, s conversation) (code int) {
+	// The log lives until the last deferred finisher has run: events read
+	// into its space (Replay) lie in memory that goes with it.
+	defer runtime.KeepAlive(s.log)
 	if s.fromFiles && o.Secrets.Any() {
 		s.feed = redactedFeed(ctx, o.Secrets, s.feed)
 		s.title = o.Secrets.Redact(s.title)

@@ -26,6 +26,10 @@ func Replay(ctx context.Context, env *Env, o Options, path string) int {
 	// base_state.json describes the end of the recording: the reducer
 	// applies it at the last event file.
 	log := reducer.NewLog(header.Base, header.EventFiles)
+	// Read into the log's own memory: what the feed's other readers (the
+	// recorder, the OTLP exporter) keep of an event, they keep no longer
+	// than present holds the log.
+	r.ReadInto(log.Space().Block)
 	feed := make(chan model.Batch, 4)
 	go streamInto(ctx, r, feed)
 	return present(ctx, env, o, conversation{

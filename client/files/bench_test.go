@@ -124,7 +124,8 @@ func BenchmarkLoadReduceBranched(b *testing.B) {
 	b.ReportMetric(float64(tb)/float64(tl), "x-linear")
 }
 
-// loadLog streams path into a new reducer log, as the TUI does.
+// loadLog streams path into a new reducer log, as the TUI and
+// session.LoadLog do: read into the log's space.
 func loadLog(b *testing.B, path string) *reducer.Log {
 	r, err := Open(path)
 	if err != nil {
@@ -133,6 +134,7 @@ func loadLog(b *testing.B, path string) *reducer.Log {
 	defer r.Close()
 	h := r.Header()
 	log := reducer.NewLog(h.Base, h.EventFiles)
+	r.ReadInto(log.Space().Block)
 	conv, err := r.Stream(context.Background(), func(c Chunk) { log.Append(c.Events...) })
 	if err != nil {
 		b.Fatal(err)

@@ -109,7 +109,7 @@ func fileJobs(ctx context.Context, files []eventFile, prefix string, read func(n
 		for seq, lo := 0, 0; lo < len(files); seq++ {
 			hi := min(lo+size, len(files))
 			span := files[lo:hi]
-			j := job{seq: seq, units: int64(len(span)), run: func(ctx context.Context) part { return readSpan(ctx, span, prefix, read) }}
+			j := job{seq: seq, units: int64(len(span)), run: func(ctx context.Context, s *slab) part { return readSpan(ctx, span, prefix, read, s) }}
 			select {
 			case <-ctx.Done():
 				return
@@ -122,16 +122,14 @@ func fileJobs(ctx context.Context, files []eventFile, prefix string, read func(n
 	return jobs
 }
 
-// readSpan reads and decodes a run of event files, in order, into one
-// slab.
-func readSpan(ctx context.Context, span []eventFile, prefix string, read func(name string, s *slab) ([]byte, error)) part {
+// readSpan reads and decodes a run of event files, in order, into s.
+func readSpan(ctx context.Context, span []eventFile, prefix string, read func(name string, s *slab) ([]byte, error), s *slab) part {
 	p := part{Events: make([]model.Event, 0, len(span))}
-	var s slab
 	for i, f := range span {
 		if i%cancelCheck == cancelCheck-1 && ctx.Err() != nil {
 			return p
 		}
-		raw, err := read(f.Name, &s)
+		raw, err := read(f.Name, s)
 		if err != nil {
 			// Names are joined only here: on the path of every event that
 			// reads, the join was an allocation per event.

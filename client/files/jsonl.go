@@ -84,7 +84,7 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
 					first := line
 					ev, _ := model.UnreadableEvent(buf[:model.HeadScan], MaxEventBytes)
 					warn := model.SanitizeLine(fmt.Sprintf("%s:%d: not read: a line of %s, over the %s limit for one event", name, first, model.ByteSize(int64(len(buf))+n-int64(len(rest))), model.ByteSize(MaxEventBytes)))
-					j := job{seq: seq, units: unreported, run: func(context.Context) part {
+					j := job{seq: seq, units: unreported, run: func(context.Context, *slab) part {
 						return part{Events: []model.Event{ev}, Warnings: []string{warn}}
 					}}
 					unreported = 0
@@ -114,7 +114,7 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
 			first := line
 			line += bytes.Count(body, []byte{'\n'})
 			last := line
-			j := job{seq: seq, units: unreported, run: func(ctx context.Context) part {
+			j := job{seq: seq, units: unreported, run: func(ctx context.Context, _ *slab) part {
 				p := decodeLines(ctx, body, name, first)
 				if readErr != nil {
 					p.Warnings = append(p.Warnings, model.SanitizeLine(fmt.Sprintf("%s:%d: read failed, the rest of the file is lost: %s", name, last, shortError(readErr))))

@@ -19,9 +19,10 @@ type job struct {
 	seq int
 	// units is the progress the job stands for (files or bytes).
 	units int64
-	// run does the work; it gives up early, with what it has, when ctx is
-	// done, so a cancelled load stops within a few events.
-	run func(ctx context.Context) part
+	// run does the work, reading into s, the running goroutine's slab; it
+	// gives up early, with what it has, when ctx is done, so a cancelled
+	// load stops within a few events.
+	run func(ctx context.Context, s *slab) part
 }
 
 // part is what a job produced: the events it decoded, in order, and the
@@ -38,7 +39,8 @@ type result struct {
 	part
 }
 
-// runOrdered runs the jobs it receives on GOMAXPROCS workers and calls emit
+// runOrdered runs the jobs it receives on GOMAXPROCS workers, each with
+// its own slab taking its blocks from space (nil: the heap), and calls emit
 // with their results in seq order (seq numbers run 0, 1, 2, … without
 // holes), from the calling goroutine only. When several results are ready
 // at once they are handed out together, so a slow consumer gets fewer,
@@ -46,7 +48,7 @@ type result struct {
 // and every result is out, or with ctx's error when ctx is done first; in
 // both cases no worker is still running when it returns, so whatever the
 // jobs read from may be closed.
-func runOrdered(ctx context.Context, jobs <-chan job, emit func(p part, units int64)) error {
+func runOrdered(ctx context.Context, jobs <-chan job, space func(n int) []byte, emit func(p part, units int64)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	results := make(chan result, 2*runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -58,6 +60,7 @@ func runOrdered(ctx context.Context, jobs <-chan job, emit func(p part, units in
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s := slab{from: space}
 			for {
 				var j job
 				var open bool
@@ -69,7 +72,7 @@ func runOrdered(ctx context.Context, jobs <-chan job, emit func(p part, units in
 						return
 					}
 				}
-				r := result{seq: j.seq, units: j.units, part: j.run(ctx)}
+				r := result{seq: j.seq, units: j.units, part: j.run(ctx, &s)}
 				select {
 				case <-ctx.Done():
 					return

@@ -73,7 +73,17 @@ type Reader struct {
 	close func() error
 	// streamed is set by the first Stream: a Reader reads once.
 	streamed bool
+	// space is where event files are read into (ReadInto); nil: the heap.
+	space func(n int) []byte
 }
+
+// ReadInto has Stream read event files into blocks from space, called
+// from the reader's goroutines with the size of a block, instead of
+// into buffers of the reader's own: a log's space (reducer.Space.Block)
+// keeps each event where it was read, without a copy. The events handed
+// out then lie in that memory, and whoever receives them must keep
+// nothing of them past its owner's life. JSONL is read as before.
+func (r *Reader) ReadInto(space func(n int) []byte) { r.space = space }
 
 // Open identifies what path holds and reads its metadata: an SDK
 // conversation directory (or its events/ directory), a seed-layout
@@ -155,13 +165,15 @@ func (r *Reader) Stream(ctx context.Context, out func(Chunk)) (*Conversation, er
 	loaded := 0
 	var done int64
 	titled := conv.Title != ""
-	err := runOrdered(ctx, r.jobs(ctx), func(p part, units int64) {
+	err := runOrdered(ctx, r.jobs(ctx), r.space, func(p part, units int64) {
 		done += units
 		loaded += len(p.Events)
 		conv.Warnings = append(conv.Warnings, p.Warnings...)
 		if !titled {
 			if t := firstUserText(p.Events); t != "" {
-				conv.Title, titled = t, true
+				// Its own copy: the events may lie in a space that goes
+				// before the conversation does.
+				conv.Title, titled = strings.Clone(t), true
 			}
 		}
 		out(Chunk{Batch: model.Batch{Events: p.Events, Warnings: p.Warnings}, Done: done, Total: r.total, Loaded: loaded})

@@ -9,8 +9,13 @@ import (
 	"ohwatch/model"
 )
 
-// slabBlock is the size of the blocks a slab carves event buffers from.
-const slabBlock = 64 << 10
+// slabBlock is the size of the blocks a slab carves event buffers from;
+// blocks from a reader's space (Reader.ReadInto) grow from it to
+// spaceBlock.
+const (
+	slabBlock  = 64 << 10
+	spaceBlock = 1 << 20
+)
 
 // slab hands out byte buffers of exactly the size asked, carved from
 // shared 64 KiB blocks. An event's bytes stay resident for as long as the
@@ -19,18 +24,47 @@ const slabBlock = 64 << 10
 // over a whole conversation. Carved from blocks, the waste is the tail of
 // each block. Buffers larger than a quarter block get their own
 // allocation. A slab is for one goroutine.
+//
+// A slab given a space (from) takes its blocks there instead, the memory
+// the events will be kept in, so that they need no copy.
 type slab struct {
 	block []byte
+	from  func(n int) []byte
+	// next is the size of the next block taken from the space.
+	next int
 }
 
 // alloc returns a buffer of length and capacity n. A nil slab allocates
 // each buffer on its own, for one-off reads.
 func (s *slab) alloc(n int) []byte {
-	if s == nil || n > slabBlock/4 {
+	if s == nil {
+		return make([]byte, n)
+	}
+	if s.from != nil {
+		return s.fromSpace(n)
+	}
+	if n > slabBlock/4 {
 		return make([]byte, n)
 	}
 	if cap(s.block)-len(s.block) < n {
 		s.block = make([]byte, 0, slabBlock)
+	}
+	start := len(s.block)
+	s.block = s.block[:start+n]
+	return s.block[start : start+n : start+n]
+}
+
+// fromSpace is alloc from the space: blocks double from slabBlock to
+// spaceBlock, so a short conversation takes little, and a buffer larger
+// than a quarter of the next block is a block of its own.
+func (s *slab) fromSpace(n int) []byte {
+	s.next = max(s.next, slabBlock)
+	if n > s.next/4 {
+		return s.from(n)[:n:n]
+	}
+	if cap(s.block)-len(s.block) < n {
+		s.block = s.from(s.next)[:0]
+		s.next = min(2*s.next, spaceBlock)
 	}
 	start := len(s.block)
 	s.block = s.block[:start+n]

@@ -1,0 +1,123 @@
+package files
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"ohwatch/gen"
+	"ohwatch/internal/fixtures"
+	"ohwatch/model"
+)
+
+// testSpace hands out heap blocks and remembers them, as a log's space
+// would hand out its own.
+type testSpace struct {
+	mu     sync.Mutex
+	blocks [][]byte
+}
+
+// block is ReadInto's allocator.
+func (s *testSpace) block(n int) []byte {
+	b := make([]byte, n)
+	s.mu.Lock()
+	s.blocks = append(s.blocks, b)
+	s.mu.Unlock()
+	return b
+}
+
+// holding returns the block raw lies in, nil for none.
+func (s *testSpace) holding(raw []byte) []byte {
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	for _, b := range s.blocks {
+		lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		if p >= lo && p+uintptr(len(raw)) <= lo+uintptr(len(b)) {
+			return b
+		}
+	}
+	return nil
+}
+
+// streamAll streams path, into space when it is not nil, and returns
+// every event.
+func streamAll(t *testing.T, path string, space *testSpace) []model.Event {
+	t.Helper()
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if space != nil {
+		r.ReadInto(space.block)
+	}
+	var evs []model.Event
+	conv, err := r.Stream(context.Background(), func(c Chunk) { evs = append(evs, c.Events...) })
+	if err != nil || len(conv.Warnings) != 0 {
+		t.Fatalf("%s: %v, warnings %q", path, err, conv.Warnings)
+	}
+	return evs
+}
+
+// TestReadIntoReadsEveryEventIntoTheSpace streams a generated directory
+// with a 300 KB event at its end, and the same files zipped, once into a
+// space and once not: the same events both ways, and with the space each
+// one's bytes in a block it handed out, the blocks growing from 64 KiB to
+// 1 MiB and the big event in one of its own. JSONL is read as before.
+func TestReadIntoReadsEveryEventIntoTheSpace(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "conv")
+	const n = 3000
+	if err := gen.WriteDir(dir, gen.Options{Events: n, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	big := messageEvent(eventID(n), strings.Repeat("x", 300<<10))
+	writeEvent(t, filepath.Join(dir, "events"), n, eventID(n), big)
+	zipped := map[string][]byte{}
+	var order []string
+	names, err := readNames(filepath.Join(dir, "events"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		raw, err := os.ReadFile(filepath.Join(dir, "events", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zipped["events/"+name] = raw
+		order = append(order, "events/"+name)
+	}
+	for _, path := range []string{dir, writeZip(t, "conv.zip", zipped, order)} {
+		want := streamAll(t, path, nil)
+		space := &testSpace{}
+		got := streamAll(t, path, space)
+		if len(got) != n+1 || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: %d events read into the space differ from the %d read without", path, len(got), len(want))
+		}
+		sizes := map[int]int{}
+		for _, b := range space.blocks {
+			sizes[len(b)]++
+		}
+		if sizes[slabBlock] == 0 || sizes[spaceBlock] == 0 || sizes[len(big)] != 1 {
+			t.Errorf("%s: blocks by size %v: want 64 KiB ones, 1 MiB ones and one of %d bytes", path, sizes, len(big))
+		}
+		for i, ev := range got {
+			b := space.holding(ev.Raw)
+			if b == nil {
+				t.Fatalf("%s: event %d was read elsewhere than the space", path, i)
+			}
+			if i == n && len(b) != len(big) {
+				t.Fatalf("%s: the big event shares a block of %d bytes", path, len(b))
+			}
+		}
+	}
+	jsonl := fixtures.Path(t, fixtures.JSONL)
+	space := &testSpace{}
+	if evs := streamAll(t, jsonl, space); len(evs) == 0 || len(space.blocks) != 0 {
+		t.Fatalf("JSONL: %d events, %d blocks taken from the space", len(evs), len(space.blocks))
+	}
+}
