@@ -52,7 +52,7 @@ func (d *dirFiles) read(name string, s *slab) ([]byte, error) {
 	if size > MaxEventBytes {
 		return nil, readHead(fdReader(fd), size)
 	}
-	buf, err := readAllSized(fdReader(fd), s.alloc(int(size)))
+	buf, err := s.read(fdReader(fd), int(size))
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}

@@ -65,6 +65,32 @@ func TestOversizeEventFileIsAPlaceholder(t *testing.T) {
 	}
 }
 
+// TestOversizeZipEntryIsAPlaceholder: a trajectory zip of a few hundred
+// KB whose second event entry unpacks to 80 MiB is not read whole either:
+// the same placeholder and warning as a directory's file.
+func TestOversizeZipEntryIsAPlaceholder(t *testing.T) {
+	small := messageEvent(eventID(0), "hello")
+	huge := messageEvent(eventID(1), strings.Repeat("x", 80<<20))
+	names := []string{"events/event-00000-" + eventID(0) + ".json", "events/event-00001-" + eventID(1) + ".json"}
+	path := writeZip(t, "big.zip", map[string][]byte{names[0]: small, names[1]: huge}, names)
+	huge = nil
+	var conv *Conversation
+	var err error
+	n := allocated(func() { conv, err = LoadContext(context.Background(), path) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n > 32<<20 {
+		t.Errorf("allocated %d MiB to load it: the big entry was read", n>>20)
+	}
+	if len(conv.Events) != 2 || conv.Events[1].Kind != "UnreadableEvent" || conv.Events[1].ID != "unreadable-"+eventID(1) {
+		t.Fatalf("%d events, want 2, the second a placeholder", len(conv.Events))
+	}
+	if s := conv.WarningSummary(); !strings.Contains(s, "1 warning") || !strings.Contains(s, "over the 64 MiB limit") {
+		t.Errorf("summary %q", s)
+	}
+}
+
 // TestOversizeJSONLLineIsAPlaceholder: a line of 70 MiB (a hole, no
 // newline in it) between two good lines is read past in bounded chunks
 // and kept as a placeholder; the lines after it are read.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"unsafe"
 
 	"ohwatch/model"
 )
@@ -55,12 +56,14 @@ func (s *slab) alloc(n int) []byte {
 }
 
 // fromSpace is alloc from the space: blocks double from slabBlock to
-// spaceBlock, so a short conversation takes little, and a buffer larger
-// than a quarter of the next block is a block of its own.
+// spaceBlock, so a short conversation takes little. A buffer larger than
+// a quarter of the next block comes from the heap, and its event is
+// copied into the log: a block of the space for each would be memory the
+// log keeps for good, for a size a zip entry may only claim.
 func (s *slab) fromSpace(n int) []byte {
 	s.next = max(s.next, slabBlock)
 	if n > s.next/4 {
-		return s.from(n)[:n:n]
+		return make([]byte, n)
 	}
 	if cap(s.block)-len(s.block) < n {
 		s.block = s.from(s.next)[:0]
@@ -104,7 +107,7 @@ func readFile(path string, s *slab) ([]byte, error) {
 	if size < 0 {
 		size = 0
 	}
-	return readAllSized(f, s.alloc(int(size)))
+	return s.read(f, int(size))
 }
 
 // notRegular is the error for a path that is not a regular file, naming
@@ -122,6 +125,24 @@ func notRegular(mode fs.FileMode) error {
 		what = "device"
 	}
 	return fmt.Errorf("not a regular file (%s)", what)
+}
+
+// read reads r to its end into a buffer of size bytes carved from s (see
+// readAllSized), and gives back to s what the read did not fill: a file
+// that shrank or failed, a zip entry that claimed more than it held. What
+// a slab from a space hands out stays with the log for good.
+func (s *slab) read(r io.Reader, size int) ([]byte, error) {
+	buf := s.alloc(size)
+	got, err := readAllSized(r, buf)
+	used := len(got)
+	if err != nil || len(got) > 0 && unsafe.SliceData(got) != unsafe.SliceData(buf) {
+		used = 0 // read into a buffer of its own, or not at all
+	}
+	if s != nil && len(buf) > used && len(s.block) >= len(buf) && len(buf) > 0 &&
+		unsafe.SliceData(buf) == unsafe.SliceData(s.block[len(s.block)-len(buf):]) {
+		s.block = s.block[:len(s.block)-len(buf)+used]
+	}
+	return got, err
 }
 
 // readAllSized reads r to its end into buf, sized for the expected length,

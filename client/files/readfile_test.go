@@ -2,9 +2,11 @@ package files
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/iotest"
 )
 
 // TestSlabBuffersDoNotOverlap carves many buffers and checks that
@@ -56,5 +58,32 @@ func TestReadFileRejectsNonRegular(t *testing.T) {
 	got, err := readFile(path, &s)
 	if err != nil || string(got) != "{}" {
 		t.Fatalf("got %q, %v", got, err)
+	}
+}
+
+// TestSlabGivesBackWhatAReadDidNotFill: a read shorter than the size it
+// was given (a file that shrank, a zip entry that claimed more) leaves the
+// rest of its buffer to the next one, a failed read all of it, and a
+// buffer past a quarter of the next block is not taken from the space at
+// all: what a slab from a log's space carves, the log keeps.
+func TestSlabGivesBackWhatAReadDidNotFill(t *testing.T) {
+	space := &testSpace{}
+	s := slab{from: space.block}
+	got, err := s.read(bytes.NewReader([]byte("abc")), 100)
+	if err != nil || string(got) != "abc" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	next := s.alloc(5)
+	if &next[0] != &space.blocks[0][3] {
+		t.Fatal("the next buffer does not start where the short read ended")
+	}
+	if _, err := s.read(iotest.ErrReader(errors.New("disk gone")), 50); err == nil {
+		t.Fatal("a failed read gave no error")
+	}
+	if again := s.alloc(1); &again[0] != &space.blocks[0][8] {
+		t.Fatal("a failed read kept its buffer")
+	}
+	if big := s.alloc(slabBlock); len(big) != slabBlock || len(space.blocks) != 1 {
+		t.Fatalf("a buffer of a whole block came from the space (%d blocks)", len(space.blocks))
 	}
 }

@@ -59,7 +59,14 @@ func openZip(zipPath string) (*Reader, error) {
 	if !seed {
 		r.header.Warnings = append(r.header.Warnings, sanitizeAll(indexWarnings("events/", files))...)
 	}
-	readEvent := func(name string, s *slab) ([]byte, error) { return read(path.Join(eventsDirName, name), s) }
+	readEvent := func(name string, s *slab) ([]byte, error) {
+		if f, ok := entries[path.Join(prefix, eventsDirName, name)]; ok && f.UncompressedSize64 > MaxEventBytes {
+			// Not read whole, as a file of a directory would not be: a
+			// 100 KB archive can hold a 1 GB event.
+			return nil, readZipHead(f)
+		}
+		return read(path.Join(eventsDirName, name), s)
+	}
 	if r.header.Title == "" {
 		r.header.Title = probeTitle(files, func(name string) ([]byte, error) { return readEvent(name, nil) })
 	}
@@ -103,6 +110,17 @@ func depth(dir string) int {
 	return strings.Count(dir, "/") + 1
 }
 
+// readZipHead reads the head of an event entry over the limit for one
+// event, for its placeholder (see readHead).
+func readZipHead(f *zip.File) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return readHead(rc, int64(f.UncompressedSize64))
+}
+
 // readZipEntry reads one zip entry whole; archive/zip checks its size and
 // CRC as it reads.
 func readZipEntry(f *zip.File, s *slab) ([]byte, error) {
@@ -114,5 +132,5 @@ func readZipEntry(f *zip.File, s *slab) ([]byte, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	return readAllSized(rc, s.alloc(int(f.UncompressedSize64)))
+	return s.read(rc, int(f.UncompressedSize64))
 }
