@@ -61,6 +61,26 @@ func TestLogGivesBackEveryEventAsAppended(t *testing.T) {
 	if len(log.st.whole) != len(odd)-1 {
 		t.Fatalf("%d events kept whole, want %d", len(log.st.whole), len(odd)-1)
 	}
+	readBackBothWays(t, log, all, func(i int, _ model.Event) {
+		if id := all[i].ID; id != "" {
+			if j, ok := log.IndexOf(id); !ok || j != i {
+				t.Fatalf("IndexOf(%q) = %d, %v; want %d", id, j, ok, i)
+			}
+		}
+	})
+	if u, ok := log.Event(2500).Body.(*model.StateUpdate); !ok || !u.Subscribe {
+		t.Fatal("the subscribe mark was lost")
+	}
+	if added := log.Append(all[10], odd[2], all[len(all)-1]); added != 0 || log.Duplicates() != 3 {
+		t.Fatalf("appending events held again added %d, %d duplicates", added, log.Duplicates())
+	}
+}
+
+// readBackBothWays reads every event of log back, first to last and then
+// last to first, an order that defeats the cache of decoded events: each
+// must equal what was appended (all), and check is called with it.
+func readBackBothWays(t *testing.T, log *Log, all []model.Event, check func(i int, got model.Event)) {
+	t.Helper()
 	for pass := range 2 {
 		for k := range all {
 			i := k
@@ -71,18 +91,8 @@ func TestLogGivesBackEveryEventAsAppended(t *testing.T) {
 			if !reflect.DeepEqual(got, all[i]) {
 				t.Fatalf("Event(%d) = %+v\nwant %+v", i, got, all[i])
 			}
-			if id := all[i].ID; id != "" {
-				if j, ok := log.IndexOf(id); !ok || j != i {
-					t.Fatalf("IndexOf(%q) = %d, %v; want %d", id, j, ok, i)
-				}
-			}
+			check(i, got)
 		}
-	}
-	if u, ok := log.Event(2500).Body.(*model.StateUpdate); !ok || !u.Subscribe {
-		t.Fatal("the subscribe mark was lost")
-	}
-	if added := log.Append(all[10], odd[2], all[len(all)-1]); added != 0 || log.Duplicates() != 3 {
-		t.Fatalf("appending events held again added %d, %d duplicates", added, log.Duplicates())
 	}
 }
 
