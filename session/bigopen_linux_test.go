@@ -60,6 +60,7 @@ func BenchmarkOpenBig(b *testing.B) {
 		}
 		h := r.Header()
 		log := reducer.NewLog(h.Base, h.EventFiles)
+		r.ReadInto(log.Space().Block) // as Replay reads
 		feed := make(chan model.Batch, 4)
 		go streamInto(context.Background(), r, feed)
 		for batch := range feed {

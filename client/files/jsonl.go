@@ -33,7 +33,7 @@ func openJSONL(path string, size int64) (*Reader, error) {
 	if stem := strings.TrimSuffix(name, filepath.Ext(name)); model.IsConversationID(stem) {
 		r.header.ID = model.NormalizeConversationID(stem)
 	}
-	r.jobs = func(ctx context.Context) <-chan job { return jsonlJobs(ctx, f, name) }
+	r.jobs = func(ctx context.Context) <-chan job { return jsonlJobs(ctx, f, name, size, r.space) }
 	return r, nil
 }
 
@@ -42,12 +42,21 @@ func openJSONL(path string, size int64) (*Reader, error) {
 // the segment until it fits: there is no line-length limit. Each event's
 // Raw is a sub-slice of its segment, so the bytes are read once and never
 // copied.
-func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
+//
+// Given a space (Reader.ReadInto), segments are its blocks, so a log keeps
+// the events where they were read; each is cut to what is left of the
+// file as measured (fileSize) and one byte more, which tells its end from
+// a file that grew, so that no unread tail stays with the log. A line read
+// on past its segment grows in the heap instead (the log would keep each
+// smaller try), and so does what a file grew by.
+func jsonlJobs(ctx context.Context, f io.Reader, name string, fileSize int64, space func(n int) []byte) <-chan job {
 	jobs := make(chan job)
 	go func() {
 		defer close(jobs)
 		var carry []byte
 		var unreported int64 // bytes read but not yet counted in a job
+		var read int64       // bytes read in all
+		growing := false     // carry is a line longer than its segment
 		line := 1
 		size := firstSegment
 		for seq := 0; ; seq++ {
@@ -57,11 +66,19 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
 				// one event: past it, it is skipped (skipLine).
 				grow = max(MaxEventBytes-len(carry), firstSegment)
 			}
-			buf := make([]byte, len(carry)+grow)
+			var buf []byte
+			if space != nil && !growing && read <= fileSize {
+				grow = int(min(int64(grow), fileSize-read+1))
+				buf = space(len(carry) + grow)[:len(carry)+grow]
+			} else {
+				buf = make([]byte, len(carry)+grow)
+			}
 			copy(buf, carry)
 			n, err := io.ReadFull(f, buf[len(carry):])
 			buf = buf[:len(carry)+n]
 			unreported += int64(n)
+			read += int64(n)
+			growing = false
 			atEnd := err == io.EOF || err == io.ErrUnexpectedEOF
 			var readErr error
 			if err != nil && !atEnd {
@@ -105,7 +122,7 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string) <-chan job {
 					if ctx.Err() != nil {
 						return
 					}
-					carry, size = buf, 2*len(buf)
+					carry, size, growing = buf, 2*len(buf), true
 					seq--
 					continue
 				}

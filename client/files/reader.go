@@ -82,7 +82,8 @@ type Reader struct {
 // into buffers of the reader's own: a log's space (reducer.Space.Block)
 // keeps each event where it was read, without a copy. The events handed
 // out then lie in that memory, and whoever receives them must keep
-// nothing of them past its owner's life. JSONL is read as before.
+// nothing of them past its owner's life. A JSONL file's segments are
+// taken from space too (see jsonlJobs).
 func (r *Reader) ReadInto(space func(n int) []byte) { r.space = space }
 
 // Open identifies what path holds and reads its metadata: an SDK

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 	"unsafe"
 
 	"ohwatch/gen"
-	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 )
 
@@ -112,9 +112,73 @@ func TestReadIntoReadsEveryEventIntoTheSpace(t *testing.T) {
 			}
 		}
 	}
-	jsonl := fixtures.Path(t, fixtures.JSONL)
-	space := &testSpace{}
-	if evs := streamAll(t, jsonl, space); len(evs) == 0 || len(space.blocks) != 0 {
-		t.Fatalf("JSONL: %d events, %d blocks taken from the space", len(evs), len(space.blocks))
+}
+
+// TestReadIntoReadsJSONLIntoTheSpace streams a JSONL file whose first
+// line (300 KB) is longer than a segment, then 3,000 generated events, into
+// a space: every event but the long one, read on in the heap, lies in a
+// block of the space, and the blocks hold no more than the file and the
+// partial lines carried from one segment to the next: the last is cut to
+// what was left of the file. A file that grew after it was measured is
+// read to its end, what it grew by in the heap.
+func TestReadIntoReadsJSONLIntoTheSpace(t *testing.T) {
+	t.Parallel()
+	var data bytes.Buffer
+	data.Write(messageEvent(eventID(0), strings.Repeat("x", 300<<10)))
+	data.WriteByte('\n')
+	if err := gen.WriteJSONL(&data, gen.Options{Events: 3000, Seed: 6}); err != nil {
+		t.Fatal(err)
 	}
+	path := filepath.Join(t.TempDir(), "c.jsonl")
+	if err := os.WriteFile(path, data.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	space := &testSpace{}
+	got := streamAll(t, path, space)
+	if want := streamAll(t, path, nil); len(got) != 3001 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%d events read into the space differ from the %d read without", len(got), len(want))
+	}
+	// The long line's heap buffer holds the lines after it up to the
+	// segment's size too: those few, then all of the rest in the space.
+	inHeap := 0
+	for i, ev := range got {
+		if space.holding(ev.Raw) == nil {
+			if i != inHeap {
+				t.Fatalf("event %d, after events read into the space, was not", i)
+			}
+			inHeap++
+		}
+	}
+	if inHeap == 0 || inHeap > 1000 {
+		t.Fatalf("%d events of %d read on the heap", inHeap, len(got))
+	}
+	handed := 0
+	for _, b := range space.blocks {
+		handed += len(b)
+	}
+	if handed > data.Len()+64<<10 {
+		t.Errorf("the space handed out %d bytes for a file of %d", handed, data.Len())
+	}
+
+	grown := &testSpace{}
+	var evs []model.Event
+	measured := int64(data.Len() / 2)
+	err := runOrdered(context.Background(), jsonlJobs(context.Background(), bytes.NewReader(data.Bytes()), "c.jsonl", measured, grown.block), nil,
+		func(p part, _ int64) { evs = append(evs, p.Events...) })
+	if err != nil || !reflect.DeepEqual(evs, want(t, path)) {
+		t.Fatalf("a grown file: %d events, %v", len(evs), err)
+	}
+	handed = 0
+	for _, b := range grown.blocks {
+		handed += len(b)
+	}
+	if int64(handed) > measured+64<<10 {
+		t.Errorf("the space handed out %d bytes for a file measured at %d", handed, measured)
+	}
+}
+
+// want is every event of path, read without a space.
+func want(t *testing.T, path string) []model.Event {
+	t.Helper()
+	return streamAll(t, path, nil)
 }
