@@ -22,7 +22,9 @@ import (
 // to keep points into a block: an event is decoded from a heap copy of its
 // bytes, one kept as appended has its Raw copied when it is handed out,
 // and a walk lends its events' bytes only while the walk runs, keeping
-// the log alive until it ends (Log.Walk).
+// the log alive until it ends (Log.Walk). Events a reader read into the
+// log's Space lie in these blocks from the start: their readers keep
+// nothing of them past the log (see Space).
 type offHeap struct {
 	mu     sync.Mutex
 	blocks [][]byte
