@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -18,7 +19,8 @@ import (
 
 // serveEndings serves, under key, one generated conversation per end
 // ("finished", "error", "stuck"), everything at once, and returns the URL
-// and the ids.
+// and the ids once each has reached its end: a fleet that lists one
+// before its replay has started sees it idle, at rest, and is right to.
 func serveEndings(t *testing.T, key string, seed int64, ends ...string) (string, []string) {
 	t.Helper()
 	srv := serve.New(serve.Options{Key: key, Speed: 0, FinishConfirmDelay: 1})
@@ -32,7 +34,15 @@ func serveEndings(t *testing.T, key string, seed int64, ends ...string) (string,
 		srv.Add(id, nil, evs)
 		ids = append(ids, id)
 	}
-	return startTestServer(t, srv), ids
+	url := startTestServer(t, srv)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	for i, id := range ids {
+		if err := srv.WaitStatus(ctx, id, ends[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return url, ids
 }
 
 // TestFleetHeadlessUntilExitCodes watches fleets served by the real serve,
