@@ -93,7 +93,8 @@ func countUntil(t *testing.T, feed <-chan model.Batch, stop func(model.Batch) bo
 }
 
 // serveGenerated serves a generated conversation of n events (a finished
-// one) on loopback; the server stops with the test.
+// one) on loopback, once its replay has finished (listed before, it would
+// be idle, with no history); the server stops with the test.
 func serveGenerated(t *testing.T, n int, seed int64) (url, id string) {
 	t.Helper()
 	id = fmt.Sprintf("%032x", seed)
@@ -106,5 +107,10 @@ func serveGenerated(t *testing.T, n int, seed int64) (url, id string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close(); cancel() })
+	waitCtx, stop := context.WithTimeout(ctx, 30*time.Second)
+	defer stop()
+	if err := srv.WaitStatus(waitCtx, id, model.StatusFinished); err != nil {
+		t.Fatal(err)
+	}
 	return url, id
 }
