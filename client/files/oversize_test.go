@@ -37,6 +37,22 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
+// loadNotWhole loads path, which holds an event of 80 MiB, and fails t
+// when the load allocated enough to have read it whole.
+func loadNotWhole(t *testing.T, path string) *Conversation {
+	t.Helper()
+	var conv *Conversation
+	var err error
+	n := allocated(func() { conv, err = LoadContext(context.Background(), path) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n > 32<<20 {
+		t.Errorf("allocated %d MiB to load it: the big event was read", n>>20)
+	}
+	return conv
+}
+
 // TestOversizeEventFileIsAPlaceholder: an event file of 80 MiB in an SDK
 // directory is not read whole: its event is an UnreadableEvent named from
 // its head, with a warning, and the events around it are read.
@@ -47,15 +63,7 @@ func TestOversizeEventFileIsAPlaceholder(t *testing.T) {
 	}
 	sparse(t, filepath.Join(dir, "events", "event-00006-0123456789abcdef.json"),
 		`{"kind":"ObservationEvent","id":"huge-one","timestamp":"2026-01-01T00:00:00","source":"environment","observation":{"content":"`, 80<<20)
-	var conv *Conversation
-	var err error
-	n := allocated(func() { conv, err = LoadContext(context.Background(), dir) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n > 32<<20 {
-		t.Errorf("allocated %d MiB to load it: the big file was read", n>>20)
-	}
+	conv := loadNotWhole(t, dir)
 	last := conv.Events[len(conv.Events)-1]
 	if len(conv.Events) != 7 || last.Kind != "UnreadableEvent" || last.ID != "unreadable-huge-one" {
 		t.Fatalf("%d events, the last %s %s; want 7, the last a placeholder", len(conv.Events), last.Kind, last.ID)
@@ -74,15 +82,7 @@ func TestOversizeZipEntryIsAPlaceholder(t *testing.T) {
 	names := []string{"events/event-00000-" + eventID(0) + ".json", "events/event-00001-" + eventID(1) + ".json"}
 	path := writeZip(t, "big.zip", map[string][]byte{names[0]: small, names[1]: huge}, names)
 	huge = nil
-	var conv *Conversation
-	var err error
-	n := allocated(func() { conv, err = LoadContext(context.Background(), path) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n > 32<<20 {
-		t.Errorf("allocated %d MiB to load it: the big entry was read", n>>20)
-	}
+	conv := loadNotWhole(t, path)
 	if len(conv.Events) != 2 || conv.Events[1].Kind != "UnreadableEvent" || conv.Events[1].ID != "unreadable-"+eventID(1) {
 		t.Fatalf("%d events, want 2, the second a placeholder", len(conv.Events))
 	}
