@@ -64,6 +64,7 @@ read each run as it stands when asked.`,
 			}
 			env, flush := env.WithSecrets(secrets)
 			defer flush()
+			keys.Warn = func(w string) { fmt.Fprintf(env.Stderr, "ohwatch compare: warning: %s\n", model.SanitizeLine(w)) }
 			ctx, stop := session.Interruptible()
 			defer stop()
 			format := session.CompareScreen

@@ -23,6 +23,9 @@ type CompareKeys struct {
 	Session string
 	Cloud   cloud.Config
 	Secrets *model.Secrets
+	// Warn, when set, is told what a run read whole for the report could
+	// not settle (a stored event whose place is a guess).
+	Warn func(string)
 }
 
 // cloudError marks a failure to reach a Cloud run: like an unreachable
@@ -88,8 +91,13 @@ func loadCloudRun(ctx context.Context, run CompareRun, side compare.Side, keys C
 		}
 		log.Append(evs...)
 	} else {
-		err := sess.StoredEvents(ctx, conv.ID, func(evs []model.Event) error {
+		err := sess.StoredEvents(ctx, conv.ID, func(evs []model.Event, warnings []string) error {
 			log.Append(evs...)
+			for _, w := range warnings {
+				if keys.Warn != nil {
+					keys.Warn(sess.Redact(w))
+				}
+			}
 			return nil
 		})
 		if err != nil {

@@ -178,9 +178,9 @@ func storedFeed(ctx context.Context, sess *cloud.Session, id string) <-chan mode
 	go func() {
 		defer close(feed)
 		loaded := 0
-		err := sess.StoredEvents(ctx, id, func(evs []model.Event) error {
+		err := sess.StoredEvents(ctx, id, func(evs []model.Event, warnings []string) error {
 			loaded += len(evs)
-			if !sendBatch(ctx, feed, model.Batch{Events: evs, Progress: &model.Progress{Loaded: loaded}}) {
+			if !sendBatch(ctx, feed, model.Batch{Events: evs, Warnings: warnings, Progress: &model.Progress{Loaded: loaded}}) {
 				return ctx.Err()
 			}
 			return nil

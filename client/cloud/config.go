@@ -49,6 +49,9 @@ type Config struct {
 	PollInterval time.Duration
 	// CleanupTimeout bounds Close's delete request.
 	CleanupTimeout time.Duration
+	// StoreTimeout bounds AwaitStored, the wait for Cloud to store every
+	// event seen live before a started sandbox is deleted.
+	StoreTimeout time.Duration
 	// Keep leaves a started sandbox running instead of deleting it on Close.
 	Keep bool
 	// Logger receives request and lifecycle records; nil discards them.
@@ -108,6 +111,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PollTimeout <= 0 {
 		c.PollTimeout = DefaultPollTimeout
+	}
+	if c.StoreTimeout <= 0 {
+		c.StoreTimeout = DefaultStoreTimeout
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = DefaultPollInterval

@@ -3,6 +3,7 @@ package cloud
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The kinds of failure a caller may want to tell apart; test them with
@@ -47,3 +48,19 @@ func (e *APIError) Error() string {
 func (e *APIError) Is(target error) bool {
 	return target == ErrAuth && (e.Status == 401 || e.Status == 403)
 }
+
+// stepError says which step of the user's command Cloud refused, before
+// the request and the answer: "creating a sandbox … failed: POST …: HTTP
+// 500: Internal Server Error", one line.
+type stepError struct {
+	step string
+	err  error
+}
+
+// Error implements error.
+func (e *stepError) Error() string {
+	return "cloud: " + e.step + " failed: " + strings.TrimPrefix(e.err.Error(), "cloud: ")
+}
+
+// Unwrap keeps errors.Is and errors.As working through the step.
+func (e *stepError) Unwrap() error { return e.err }

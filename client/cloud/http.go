@@ -171,6 +171,11 @@ func (a *api) detail(data []byte) string {
 		default:
 			text = string(reply.Detail)
 		}
+	} else {
+		// A plain-text body (an unhandled exception's "Internal Server
+		// Error", an HTML page from a proxy): its first line says what
+		// it is; the rest would be a dump.
+		text = firstLine(text)
 	}
 	return a.secrets.clean(text)
 }
@@ -205,4 +210,14 @@ func (r *redactor) clean(s string) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// firstLine is the first line of text that is not blank.
+func firstLine(text string) string {
+	for line := range strings.Lines(text) {
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+	}
+	return ""
 }

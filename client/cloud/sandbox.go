@@ -21,7 +21,11 @@ func (s *Session) createSandbox(ctx context.Context) (*sandboxInfo, error) {
 	defer cancel()
 	var sb sandboxInfo
 	if err := s.api.do(createCtx, http.MethodPost, "/api/v1/sandboxes", q, nil, &sb); err != nil {
-		return nil, err
+		step := "creating a sandbox"
+		if s.cfg.SandboxSpecID != "" {
+			step += fmt.Sprintf(" with --sandbox-spec-id %q", s.secrets.clean(s.cfg.SandboxSpecID))
+		}
+		return nil, &stepError{step: step, err: err}
 	}
 	if sb.ID == "" {
 		return nil, errors.New("cloud: POST /api/v1/sandboxes: the reply has no sandbox id")

@@ -3,6 +3,7 @@ package cloud
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -14,7 +15,7 @@ import (
 
 // The account's listing: every conversation of the account
 // (GET /api/v1/app-conversations/search, all pages), the events Cloud
-// stored for one (GET /api/v1/conversation/{id}/events/search), and where
+// stored for one (StoredEvents), and where
 // a running one can be watched live — all without starting, resuming or
 // deleting any sandbox, so a fleet can show an account without waking it.
 
@@ -44,7 +45,7 @@ type Conversation struct {
 	// ParentID is the conversation this one is a sub-conversation of.
 	ParentID string
 	// Metrics is the listing's metrics snapshot (it may lag the events);
-	// nil when Cloud reported none.
+	// nil when Cloud reported none, or only zeros (metricsSnapshot.zero).
 	Metrics *model.Metrics
 
 	agentURL   string
@@ -91,6 +92,18 @@ type metricsSnapshot struct {
 		ContextWindow int64 `json:"context_window"`
 		PerTurn       int64 `json:"per_turn_token"`
 	} `json:"accumulated_token_usage"`
+}
+
+// zero reports whether the snapshot says no cost and no tokens. The
+// 2025-11 app server lists that for every conversation, one that ran an
+// LLM too (nothing writes its stored metrics): a zero there is not a
+// known $0.00, so the listing's metrics are unknown and the events tell.
+func (m *metricsSnapshot) zero() bool {
+	if m.AccumulatedCost != 0 {
+		return false
+	}
+	u := m.Usage
+	return u == nil || u.Prompt == 0 && u.Completion == 0 && u.CacheRead == 0 && u.CacheWrite == 0 && u.Reasoning == 0
 }
 
 // searchPage is AppConversationPage and EventPage alike.
@@ -154,7 +167,7 @@ func (s *Session) conversationOf(lc *listedConversation) Conversation {
 		c.ID = ""
 	}
 	var m metricsSnapshot
-	if len(lc.Metrics) > 0 && string(lc.Metrics) != "null" && json.Unmarshal(lc.Metrics, &m) == nil {
+	if len(lc.Metrics) > 0 && string(lc.Metrics) != "null" && json.Unmarshal(lc.Metrics, &m) == nil && !m.zero() {
 		c.Metrics = &model.Metrics{ModelName: s.secrets.clean(m.ModelName), AccumulatedCost: m.AccumulatedCost, MaxBudgetPerTask: m.MaxBudget}
 		if u := m.Usage; u != nil {
 			c.Metrics.Accumulated = model.TokenUsage{Prompt: u.Prompt, Completion: u.Completion, CacheRead: u.CacheRead,
@@ -164,33 +177,60 @@ func (s *Session) conversationOf(lc *listedConversation) Conversation {
 	return c
 }
 
-// StoredEvents hands fn the events Cloud stored for a conversation
-// (GET /api/v1/conversation/{id}/events/search, oldest first, every page)
-// page by page, so a long history shows while the rest loads. It reads
-// them where they are kept, without resuming a paused sandbox. Items that
-// are not JSON objects are skipped.
-func (s *Session) StoredEvents(ctx context.Context, id string, fn func([]model.Event) error) error {
-	path := "/api/v1/conversation/" + url.PathEscape(id) + "/events/search"
-	var fnErr error
-	err := s.eachPage(ctx, path, url.Values{}, func(items []json.RawMessage) int {
-		evs := make([]model.Event, 0, len(items))
+// storedChunk is how many stored events StoredEvents hands fn at a time,
+// so a long history shows while the rest is handed on.
+const storedChunk = 500
+
+// StoredEvents hands fn the events Cloud stored for a conversation, every
+// page, in the order they happened (orderStored), a chunk at a time; the
+// first call also carries the warnings of that ordering. It reads them
+// where they are kept, without resuming a paused sandbox, by the route of
+// later app servers (GET /api/v1/conversation/{id}/events/search) and, if
+// that one is not found, the older one
+// (GET /api/v1/events/search?conversation_id__eq=ID), as a client of
+// several Cloud versions must. Items that are not JSON objects are skipped.
+func (s *Session) StoredEvents(ctx context.Context, id string, fn func(evs []model.Event, warnings []string) error) error {
+	evs, err := s.storedAll(ctx, id)
+	if err != nil {
+		return err
+	}
+	evs, warns := orderStored(evs)
+	for len(evs) > 0 || warns != nil {
+		n := min(len(evs), storedChunk)
+		if err := fn(evs[:n:n], warns); err != nil {
+			return err
+		}
+		evs, warns = evs[n:], nil
+	}
+	return nil
+}
+
+// storedAll reads every page of a conversation's stored events, as the
+// server gives them: they are put in order only once all are in.
+func (s *Session) storedAll(ctx context.Context, id string) ([]model.Event, error) {
+	var evs []model.Event
+	collect := func(items []json.RawMessage) int {
+		fresh := 0
 		for _, raw := range items {
 			if ev, err := model.Decode(s.secrets.RedactJSON(raw)); err == nil {
 				evs = append(evs, ev)
+				fresh++
 			}
 		}
-		if fnErr == nil && len(evs) > 0 {
-			fnErr = fn(evs)
-		}
-		if fnErr != nil {
-			return 0 // ends the paging
-		}
-		return len(evs)
-	})
-	if fnErr != nil {
-		return fnErr
+		return fresh
 	}
-	return err
+	if !s.olderEvents.Load() {
+		err := s.eachPage(ctx, "/api/v1/conversation/"+url.PathEscape(id)+"/events/search", url.Values{}, collect)
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound {
+			return evs, err
+		}
+		// An app server older than the route: remembered for this session.
+		s.olderEvents.Store(true)
+		evs = evs[:0]
+	}
+	err := s.eachPage(ctx, "/api/v1/events/search", url.Values{"conversation_id__eq": {id}}, collect)
+	return evs, err
 }
 
 // eachPage follows a paged /api/v1 search from the first page until

@@ -85,7 +85,7 @@ func TestStoredEventsOfAPausedConversation(t *testing.T) {
 		t.Fatalf("listing %v, %v", convs, err)
 	}
 	var got []model.Event
-	err = s.StoredEvents(context.Background(), id, func(evs []model.Event) error {
+	err = s.StoredEvents(context.Background(), id, func(evs []model.Event, _ []string) error {
 		got = append(got, evs...)
 		return nil
 	})

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Target is where to watch a Cloud conversation: hand it to the
@@ -47,6 +48,10 @@ type Session struct {
 	secrets *redactor
 
 	closeMu sync.Mutex // serialises Close
+
+	// olderEvents is set once the app server answered 404 on the newer
+	// stored-events route: it serves only the older one.
+	olderEvents atomic.Bool
 
 	mu           sync.Mutex // guards the fields below
 	sandboxID    string     // the sandbox this session started, "" if none

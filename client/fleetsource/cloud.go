@@ -163,14 +163,14 @@ func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef,
 	}
 	loaded := 0
 	emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseConnecting}}})
-	err := s.sess.StoredEvents(ctx, ref.ID, func(evs []model.Event) error {
+	err := s.sess.StoredEvents(ctx, ref.ID, func(evs []model.Event, warnings []string) error {
 		for _, ev := range evs {
 			if ev.ID != "" {
 				read.ids = append(read.ids, ev.ID)
 			}
 		}
 		loaded += len(evs)
-		emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Events: evs, Progress: &model.Progress{Loaded: loaded}}})
+		emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Events: evs, Warnings: warnings, Progress: &model.Progress{Loaded: loaded}}})
 		return nil
 	})
 	done := model.ConnState{Phase: model.PhaseDone, Reason: "sandbox not running: stored events"}
