@@ -1,12 +1,13 @@
 package cli
 
 import (
-	"context"
+	"bytes"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,8 +20,7 @@ import (
 
 // serveEndings serves, under key, one generated conversation per end
 // ("finished", "error", "stuck"), everything at once, and returns the URL
-// and the ids once each has reached its end: a fleet that lists one
-// before its replay has started sees it idle, at rest, and is right to.
+// and the ids.
 func serveEndings(t *testing.T, key string, seed int64, ends ...string) (string, []string) {
 	t.Helper()
 	srv := serve.New(serve.Options{Key: key, Speed: 0, FinishConfirmDelay: 1})
@@ -34,15 +34,7 @@ func serveEndings(t *testing.T, key string, seed int64, ends ...string) (string,
 		srv.Add(id, nil, evs)
 		ids = append(ids, id)
 	}
-	url := startTestServer(t, srv)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	for i, id := range ids {
-		if err := srv.WaitStatus(ctx, id, ends[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return url, ids
+	return startTestServer(t, srv), ids
 }
 
 // TestFleetHeadlessUntilExitCodes watches fleets served by the real serve,
@@ -74,6 +66,86 @@ func TestFleetHeadlessUntilExitCodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFleetUntilAllWaitsForRunsNotYetStarted: a fleet started before its
+// server's conversations have begun to run (listed idle: created, their
+// start held) waits for them. Each is started only once the fleet has
+// printed it idle, and --until all ends on their outcomes, exit 1 (one
+// error). The fleet ended at once on the idle listing before (exit 5).
+func TestFleetUntilAllWaitsForRunsNotYetStarted(t *testing.T) {
+	srv := serve.New(serve.Options{Speed: 0, StartPaused: true, FinishConfirmDelay: 1})
+	ends := []string{"finished", "error", "finished"}
+	var ids []string
+	for i, end := range ends {
+		evs, err := generatedEnding(20+i, int64(700+i), end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := fmt.Sprintf("%08x%024x", 700, i+1)
+		srv.Add(id, nil, evs)
+		ids = append(ids, id)
+	}
+	url := startTestServer(t, srv)
+	out := &lineWatch{news: make(chan struct{}, 1)}
+	var errb bytes.Buffer
+	env := &session.Env{Stdout: out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"fleet", url, "--headless", "--until", "all", "--interval", "50ms"}, env)
+	}()
+	for _, id := range ids {
+		if !out.waitFor(done, id+"  unknown -> idle") {
+			t.Fatalf("the fleet did not list %s idle:\n%s", id, out.String())
+		}
+	}
+	for _, id := range ids {
+		srv.Run(id)
+	}
+	code := <-done
+	if code != headless.ExitError || !strings.Contains(out.String(), "every conversation ended; 3 conversations: 1 error, 2 finished (exit 1)") {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, headless.ExitError, out.String(), errb.String())
+	}
+}
+
+// lineWatch is a stdout a test reads while the command writes it.
+type lineWatch struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	news chan struct{}
+}
+
+func (w *lineWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	select {
+	case w.news <- struct{}{}:
+	default:
+	}
+	return w.buf.Write(p)
+}
+
+func (w *lineWatch) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// waitFor waits until the output holds s; false when the command ended
+// (done) without it or a minute passed (a failure limit, not a wait).
+func (w *lineWatch) waitFor(done chan int, s string) bool {
+	limit := time.After(time.Minute)
+	for !strings.Contains(w.String(), s) {
+		select {
+		case <-w.news:
+		case code := <-done:
+			done <- code
+			return strings.Contains(w.String(), s)
+		case <-limit:
+			return false
+		}
+	}
+	return true
 }
 
 // TestFleetKeyPerServer watches two servers with a key each, given by

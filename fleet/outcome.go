@@ -15,9 +15,13 @@ const (
 	OutcomeRunning Outcome = iota
 	OutcomeFinished
 	// OutcomeAtRest: the server says the conversation is idle or paused:
-	// no run drives it, and nothing comes until someone sends a message
-	// or resumes it (a fork, a rejected action, a navigate). No terminal
-	// state was reached, but a watch of the whole fleet need not wait.
+	// no run drives it now, and nothing comes until someone sends a
+	// message or resumes it (a fork, a rejected action, a navigate). No
+	// terminal state was reached. A row alone cannot tell an idle
+	// conversation about to run (just created, listed before its first
+	// run) from one at rest for good: a watch of the whole fleet decides
+	// that over time (headless, fleetrest.go: paused and idle after a run
+	// at once; idle before any run after a grace of 30 s).
 	OutcomeAtRest
 	// OutcomeNone: nothing more can come and no terminal state was
 	// reached (the source ended or gave up, a paused sandbox).

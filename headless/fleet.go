@@ -25,7 +25,12 @@ type Until int
 const (
 	// UntilNever watches until interrupted or the sources end.
 	UntilNever Until = iota
-	// UntilAll ends when every conversation known has ended.
+	// UntilAll ends when every conversation known has ended: each is
+	// finished, in an error, stuck, stopped by a guard or gone from its
+	// source, or at rest (paused, or idle by the rule of fleetrest.go:
+	// one idle that the watch has not seen run, just created or listed
+	// before its first run, is waited for until it has been idle for
+	// IdleGrace, 30 s).
 	UntilAll
 	// UntilAny ends when any conversation reaches a terminal state.
 	UntilAny
@@ -82,6 +87,9 @@ type FleetOptions struct {
 	// first, the watch ends as if its sources had, with exit 5 unless
 	// every conversation had ended.
 	Timeout time.Duration
+	// IdleGrace is how long an idle conversation the watch has not seen
+	// run is waited for (DefaultIdleGrace when 0; fleetrest.go).
+	IdleGrace time.Duration
 }
 
 // FleetWatch prints one line per status change of any conversation of a
@@ -98,12 +106,16 @@ type FleetWatch struct {
 	ctx        context.Context // for Act; set by RunFleet
 	// sourceWarned is the count of each source's warnings printed.
 	sourceWarned map[string]int
+	// rests times the conversations idle before a run (fleetrest.go);
+	// now is the watch's clock (time.Now when nil).
+	rests map[model.ConversationRef]*restClock
+	now   func() time.Time
 }
 
 // NewFleetWatch returns a watch over an empty fleet.
 func NewFleetWatch(opts FleetOptions) *FleetWatch {
 	return &FleetWatch{opts: opts, f: fleet.New(), outcomes: map[model.ConversationRef]fleet.Outcome{},
-		sourceConn: map[string]model.ConnState{}, sourceWarned: map[string]int{}}
+		sourceConn: map[string]model.ConnState{}, sourceWarned: map[string]int{}, rests: map[model.ConversationRef]*restClock{}}
 }
 
 // Handle folds one slice of updates and returns its lines (each ending in
@@ -134,6 +146,12 @@ func (w *FleetWatch) Handle(ups []model.FleetUpdate) (lines []string, done bool,
 				lines = append(lines, w.endedLine(r))
 			}
 			w.outcomes[ref] = o
+		}
+	}
+	now := w.clockNow()
+	for i := range ups {
+		if ups[i].Ref.ID != "" {
+			w.track(ups[i].Ref, now)
 		}
 	}
 	if !w.opts.SourcesReported {
@@ -283,7 +301,8 @@ func (w *FleetWatch) allEnded() bool {
 }
 
 // decisive is the outcome --until counts for ref: its outcome, or running
-// while AwaitEvents waits for its events.
+// while AwaitEvents waits for its events or while it is idle and still
+// expected to run (fleetrest.go).
 func (w *FleetWatch) decisive(ref model.ConversationRef) fleet.Outcome {
 	if w.opts.AwaitEvents {
 		r, _ := w.f.Row(ref)
@@ -300,7 +319,7 @@ func (w *FleetWatch) decisive(ref model.ConversationRef) fleet.Outcome {
 			return fleet.OutcomeRunning
 		}
 	}
-	return w.outcomes[ref]
+	return w.restOutcome(ref, w.outcomes[ref])
 }
 
 // worst is the exit code of the worst outcome among those keep accepts;
@@ -464,8 +483,26 @@ func RunFleet(ctx context.Context, feed <-chan []model.FleetUpdate, out io.Write
 		defer t.Stop()
 		timeout = t.C
 	}
+	// graceEnds wakes the watch when an idle conversation's grace ends:
+	// no update may come to decide again (its listing stays the same).
+	graceEnds := time.NewTimer(time.Hour)
+	graceEnds.Stop()
+	defer graceEnds.Stop()
+	rearm := func() {
+		graceEnds.Stop()
+		if at := w.wake(); !at.IsZero() {
+			graceEnds.Reset(at.Sub(w.clockNow()))
+		}
+	}
 	for {
 		select {
+		case <-graceEnds.C:
+			lines, done, code := w.Handle(nil)
+			write(lines)
+			if done {
+				return code
+			}
+			rearm()
 		case <-timeout:
 			line, code := w.End(fmt.Sprintf("no end within --watch-timeout %s", opts.Timeout))
 			write([]string{line})
@@ -488,6 +525,7 @@ func RunFleet(ctx context.Context, feed <-chan []model.FleetUpdate, out io.Write
 			if done {
 				return code
 			}
+			rearm()
 		}
 	}
 }

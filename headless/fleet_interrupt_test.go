@@ -111,15 +111,17 @@ func TestFleetUntilAwaitsEventsOfAListedConversation(t *testing.T) {
 
 // TestFleetUntilAllDoesNotWaitOnAListedIdleConversation: a server's
 // conversation shown from its listing alone (PhaseListed: nothing streams
-// it) whose listing says idle is at rest, as the server states it: --until
-// all ends beside a finished one, counting it by its status.
+// it) whose listing says idle, and last active long before the watch, is
+// at rest, as the server states it: --until all ends beside a finished
+// one, counting it by its status. (One idle since just now is expected to
+// run: fleetrest_test.go.)
 func TestFleetUntilAllDoesNotWaitOnAListedIdleConversation(t *testing.T) {
 	w := NewFleetWatch(FleetOptions{Until: UntilAll, JSON: true})
 	idle := model.ConversationRef{Source: "s", Kind: model.SourceServer, ID: "a"}
 	done := model.ConversationRef{Source: "s", Kind: model.SourceServer, ID: "b"}
 	listed := &model.ConnState{Phase: model.PhaseListed}
 	lines, ended, code := w.Handle([]model.FleetUpdate{
-		{Ref: idle, Meta: &model.ConversationMeta{Status: model.StatusIdle}, Batch: model.Batch{Conn: listed}},
+		{Ref: idle, Meta: &model.ConversationMeta{Status: model.StatusIdle, UpdatedAt: time.Now().Add(-time.Hour)}, Batch: model.Batch{Conn: listed}},
 		{Ref: done, Meta: &model.ConversationMeta{Status: model.StatusFinished}, Batch: model.Batch{Conn: listed}},
 	})
 	if !ended || code != ExitNoTerminal {

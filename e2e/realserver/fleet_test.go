@@ -2,6 +2,7 @@ package realserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -62,19 +63,48 @@ func TestLsAndFleet(t *testing.T) {
 		}
 	}
 
-	r = ohwatch(t, "fleet", s.url(), "--headless", "--json", "--until", "all")
-	if r.code != 1 {
-		t.Fatalf("fleet --until all: exit %d, want 1 (an error):\n%s\n%s", r.code, r.stdout, r.stderr)
+	// The fork, just made, is waited for as a conversation about to run
+	// would be, for the grace (30 s): the two watches run side by side.
+	asJSON := start(t, "fleet", s.url(), "--headless", "--json", "--until", "all")
+	asText := start(t, "fleet", s.url(), "--headless", "--until", "all")
+	if code := asJSON.wait(); code != 1 {
+		t.Fatalf("fleet --until all: exit %d, want 1 (an error):\n%s\n%s", code, show(asJSON.output()), asJSON.errb.String())
 	}
-	lines := jsonLines(t, splitLines(r.stdout))
+	lines := jsonLines(t, asJSON.output())
 	res := lines[len(lines)-1]
 	got, _ := json.Marshal(res["outcomes"])
 	if string(got) != `{"error":1,"finished":1,"idle":1}` {
 		t.Errorf("outcomes %s, want error, finished and idle once each", got)
 	}
-	r = ohwatch(t, "fleet", s.url(), "--headless", "--until", "all")
-	if r.code != 1 || !containsAll(r.stdout, "1 error", "1 finished", "1 idle") {
-		t.Errorf("fleet text: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	if code, out := asText.wait(), strings.Join(asText.output(), "\n"); code != 1 || !containsAll(out, "1 error", "1 finished", "1 idle") {
+		t.Errorf("fleet text: exit %d:\n%s\n%s", code, out, asText.errb.String())
+	}
+}
+
+// TestFleetUntilAllWaitsForConversationsNotYetRunning: a fleet started
+// beside conversations the server has created but not yet run (no message
+// yet: idle, no events) waits for them. Each is sent its message only once
+// the fleet has listed it idle, and --until all ends on their finish,
+// exit 0, both counted. Before, an idle conversation was at rest however
+// new, and the watch ended on its first listing (exit 5).
+func TestFleetUntilAllWaitsForConversationsNotYetRunning(t *testing.T) {
+	t.Parallel()
+	s := ownServer(t)
+	ids := []string{s.create(t, convSpec{noRun: true}), s.create(t, convSpec{noRun: true})}
+	f := start(t, "fleet", s.url(), "--headless", "--json", "--until", "all", "--interval", "500ms")
+	for _, id := range ids {
+		f.waitLine(`"type":"status"`, strings.ReplaceAll(id, "-", ""), `"status":"idle"`)
+	}
+	for i, id := range ids {
+		s.sendMessage(t, id, fmt.Sprintf("STEPS=%d", i+1))
+	}
+	if code := f.wait(); code != 0 {
+		t.Fatalf("fleet --until all: exit %d, want 0:\n%s\n%s", code, show(f.output()), f.errb.String())
+	}
+	lines := jsonLines(t, f.output())
+	got, _ := json.Marshal(lines[len(lines)-1]["outcomes"])
+	if string(got) != `{"finished":2}` {
+		t.Errorf("outcomes %s, want both finished:\n%s", got, show(f.output()))
 	}
 }
 

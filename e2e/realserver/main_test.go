@@ -24,7 +24,7 @@ var (
 	// spares are servers TestMain starts beside the shared one on a run
 	// of the whole suite, one for each test that needs a server of its
 	// own (ownServer), so that their starts overlap.
-	spares = make(chan spare, 2)
+	spares = make(chan spare, 3)
 	// sparesLeft is how many of those ownServer has not taken.
 	sparesMu   sync.Mutex
 	sparesLeft int
