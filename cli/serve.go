@@ -37,12 +37,15 @@ type serveConfig struct {
 	// before; loop restarts an ended run as a new conversation.
 	stagger time.Duration
 	loop    bool
+	// supersedes imitates a server where a message rejects the pending
+	// actions (upstream PR #5110) instead of approving them (1.43.1).
+	supersedes bool
 }
 
 // options are the server options cfg asks for.
 func (cfg serveConfig) options(key string, logger *slog.Logger) serve.Options {
 	o := serve.Options{Key: key, Speed: cfg.speed, Logger: logger, Inject: cfg.faults, Stagger: cfg.stagger, Loop: cfg.loop,
-		Continue: generatedContinuation}
+		Continue: generatedContinuation, MessageSupersedes: cfg.supersedes}
 	if cfg.speed > 0 {
 		o.ConfirmHold = cfg.confirmHold
 	}
@@ -97,6 +100,7 @@ func serveCommand(then func(serveConfig) error) *cobra.Command {
 	fs.Var(holdValue{(*serve.HoldFlag)(&cfg.confirmHold)}, "confirm-hold", "at waiting_for_confirmation, wait for respond_to_confirmation until answered, as a real server does, or only this `DURATION` before accepting (said in the log; for tests); not with --speed 0")
 	fs.DurationVar(&cfg.stagger, "stagger", 0, "start each conversation of a root this `DURATION` after the one before (in the order listed); until its start a conversation is not listed, as one not yet created")
 	fs.BoolVar(&cfg.loop, "loop", false, "when a conversation's run ends, start it again as a new conversation (new id, fresh event ids, same content); the ended one stays listed")
+	fs.BoolVar(&cfg.supersedes, "message-supersedes", false, "imitate a server with upstream PR #5110: a message sent while actions wait for confirmation rejects them (\"superseded\") instead of approving them, as 1.43.1 does; /server_info then names no release ("+serve.SupersedingVersion+")")
 	fs.Var(faultFlag{&cfg.faults}, "fault", "inject a fault, to test a client against a misbehaving server (repeatable). `SPEC` is one of:\n"+serve.FaultSpecs)
 	return cmd
 }

@@ -36,9 +36,11 @@ func (c *conversation) hold(ctx context.Context, limit time.Duration) bool {
 	select {
 	case d := <-c.decisions:
 		c.mu.Lock()
-		if d.accept {
+		switch {
+		case d.applied:
+		case d.accept:
 			c.acceptedLocked()
-		} else {
+		default:
 			c.rejectLocked(d.reason)
 		}
 		c.mu.Unlock()

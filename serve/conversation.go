@@ -132,6 +132,9 @@ type conversation struct {
 type decision struct {
 	accept bool
 	reason string
+	// applied: the rejection was already emitted (a superseding message,
+	// which must come after it); the hold only ends.
+	applied bool
 }
 
 func newConversation(id string, base *model.BaseState, events []model.Event, opts *Options, faults *faultState, log *slog.Logger) *conversation {

@@ -2,6 +2,49 @@ package serve
 
 import "ohwatch/model"
 
+// supersededReason is the rejection upstream PR #5110 gives the pending
+// actions a message supersedes (LocalConversation.send_message).
+const supersededReason = "Superseded by a new user message"
+
+// takeMessage appends a user message as the imitated server does while the
+// conversation waits for confirmation: 1.43.1 takes it and, when the
+// message runs the agent, run() approves the pending actions ("user
+// approved"); with MessageSupersedes they are rejected first (PR #5110).
+func (s *Server) takeMessage(c *conversation, message []byte, run bool) {
+	waiting := c.waiting()
+	if waiting && s.opts.MessageSupersedes {
+		c.supersede()
+	}
+	c.appendUserMessage(message)
+	if waiting && run && !s.opts.MessageSupersedes {
+		c.respond(true, "")
+	}
+}
+
+// supersede rejects the pending actions at once, so the message that
+// supersedes them comes after the rejection, and ends a hold on them.
+func (c *conversation) supersede() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.statusLocked() != model.StatusWaitingForConfirmation {
+		return
+	}
+	c.rejectLocked(supersededReason)
+	if c.holding {
+		select {
+		case c.decisions <- decision{applied: true}:
+		default: // a decision is already on its way
+		}
+	}
+}
+
+// waiting reports whether the conversation waits for confirmation.
+func (c *conversation) waiting() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.statusLocked() == model.StatusWaitingForConfirmation
+}
+
 // runAfterMessage lets a user message sent with run go on as the server
 // would: a paused replay resumes; a replay that has played its recording
 // out goes on with what Options.Continue makes up (a reply that says it is

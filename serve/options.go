@@ -69,6 +69,13 @@ type Options struct {
 	// a run from there emits, stamped from at on. nil leaves such a fork
 	// idle.
 	Continue func(at time.Time) []model.Event
+	// MessageSupersedes imitates a server with upstream PR #5110 (SDK issue
+	// #5092): a user message sent while the conversation waits for
+	// confirmation rejects the pending actions ("Superseded by a new user
+	// message") instead of approving them, and /server_info reports
+	// SupersedingVersion, which names no release, since none is known to
+	// carry the change. The default imitates 1.43.1, where it approves.
+	MessageSupersedes bool
 }
 
 // Faults are deliberate misbehaviours, each modelled on something a real

@@ -16,7 +16,14 @@ import (
 // up to the snapshot that follows the per-field waiting_for_confirmation.
 func heldAtConfirmation(t *testing.T, base *model.BaseState, evs []model.Event, branches map[string][]model.Event) (string, *wsClient) {
 	t.Helper()
-	s := New(Options{ConfirmHold: time.Minute, StartPaused: true})
+	return heldWith(t, Options{}, base, evs, branches)
+}
+
+// heldWith is heldAtConfirmation on a server with opts besides.
+func heldWith(t *testing.T, opts Options, base *model.BaseState, evs []model.Event, branches map[string][]model.Event) (string, *wsClient) {
+	t.Helper()
+	opts.ConfirmHold, opts.StartPaused = time.Minute, true
+	s := New(opts)
 	s.Add(convID, base, evs)
 	for id, b := range branches {
 		if !s.OnReject(convID, id, b) {

@@ -17,6 +17,10 @@ import (
 const (
 	Version    = "1.43.1"
 	SDKVersion = "1.43.1"
+	// SupersedingVersion is what a server with Options.MessageSupersedes
+	// reports: upstream's main with PR #5110, which no release is known to
+	// carry, so a client cannot tell from it what a message does.
+	SupersedingVersion = "main+pr5110"
 )
 
 func (s *Server) handleAlive(w http.ResponseWriter, _ *http.Request) {
@@ -47,6 +51,10 @@ func (s *Server) handleServerInfo(w http.ResponseWriter, _ *http.Request) {
 		}
 	}
 	idle := time.Since(last).Seconds()
+	version, sdk := Version, SDKVersion
+	if s.opts.MessageSupersedes {
+		version, sdk = SupersedingVersion, SupersedingVersion
+	}
 	// ServerInfo (server_details_router.py): whole seconds, as upstream's
 	// int(now - start); no idle timeout is configured, so the terminal's
 	// foreground cap is none either (openhands-tools timeout_policy.py).
@@ -57,10 +65,10 @@ func (s *Server) handleServerInfo(w http.ResponseWriter, _ *http.Request) {
 		"runtime_idle_timeout_seconds": nil,
 		"max_foreground_terminal_timeout_seconds": nil,
 		"title":             "OpenHands Agent Server (ohwatch replay)",
-		"version":           Version,
-		"sdk_version":       SDKVersion,
-		"tools_version":     SDKVersion,
-		"workspace_version": SDKVersion,
+		"version":           version,
+		"sdk_version":       sdk,
+		"tools_version":     sdk,
+		"workspace_version": sdk,
 		"build_git_sha":     "unknown",
 		"build_git_ref":     "unknown",
 		"usable_tools":      []string{},

@@ -118,7 +118,7 @@ func (s *Server) handleSendMessage(w http.ResponseWriter, r *http.Request) {
 		Content json.RawMessage `json:"content"`
 	}{req.Role, req.Content})
 	s.control(w, r, func(c *conversation) error {
-		c.appendUserMessage(message)
+		s.takeMessage(c, message, req.Run)
 		if req.Run {
 			s.runAfterMessage(c)
 		}

@@ -241,7 +241,7 @@ func (s *Server) clientFrame(c *conversation, sub *subscriber, typ websocket.Mes
 		sub.send(serverErrorJSON(time.Now(), "ValidationError", detail))
 		return
 	}
-	c.appendUserMessage(data)
+	s.takeMessage(c, data, true) // the socket's message runs the agent (sockets.py)
 }
 
 // validateMessage checks a client frame against the SDK Message the

@@ -44,6 +44,19 @@ func (cf confirmer) Message(ctx context.Context, text string, run bool) error {
 	return cf.c.PostMessage(ctx, cf.id, text, run)
 }
 
+// MessageEffect implements tui.MessageEffects: what a message does to the
+// pending actions on this server, decided from its /server_info version.
+func (cf confirmer) MessageEffect(ctx context.Context) (tui.MessageEffect, string) {
+	e, version := cf.c.MessageEffect(ctx)
+	switch e {
+	case agentserver.MessageEffectApproves:
+		return tui.MessageEffectApproves, version
+	case agentserver.MessageEffectRejects:
+		return tui.MessageEffectRejects, version
+	}
+	return tui.MessageEffectUnknown, version
+}
+
 // Policy implements conversationControls: policy is never, always, risky
 // or risky:LOW|MEDIUM|HIGH; it returns the policy as set.
 func (cf confirmer) Policy(ctx context.Context, policy string) (string, error) {

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"ohwatch/client/files"
 	"ohwatch/headless"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -142,6 +143,7 @@ func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tu
 		ExportPath:   exp.defaultPath,
 		Pager:        env.Getenv("PAGER"),
 		Editor:       cmp.Or(env.Getenv("VISUAL"), env.Getenv("EDITOR")),
+		OpenFile:     files.OpenRegular,
 		NoColor:      env.NoColor,
 		Theme:        themeMode,
 		KeyMap:       env.Config.KeyMap(),

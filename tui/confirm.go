@@ -44,9 +44,10 @@ func (m *Conversation) askConfirm(accept bool) tea.Cmd {
 		// nothing the user could have seen to answer about.
 		return m.setFlash("no pending action to answer: none has arrived yet")
 	}
-	// Upstream caveat (protocol §5): any message sent while waiting for
-	// confirmation approves the pending actions too.
-	m.input = prompt{kind: promptConfirm, q: q, note: "(a message sent while waiting also approves)"}
+	// Upstream caveat (protocol §5): up to SDK 1.43.1 a message sent while
+	// waiting approves the pending actions too; M says what it does on
+	// the server at hand before sending (steer_pending.go).
+	m.input = prompt{kind: promptConfirm, q: q, note: "(a message may approve them too; M asks first)"}
 	return nil
 }
 

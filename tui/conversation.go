@@ -277,6 +277,8 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.respondDone(msg)
 	case controlDoneMsg:
 		return m.controlDone(msg)
+	case messageEffectMsg:
+		return m.messageEffectKnown(msg)
 	case guardDoneMsg:
 		return m.guardDone(msg)
 	case linksRefreshedMsg:

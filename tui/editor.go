@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -50,21 +51,22 @@ func (m *Conversation) editChangedFile() tea.Cmd {
 	if err != nil || !ok || change.Path == "" {
 		return m.setFlash("edit: " + errNoChangedFile.Error())
 	}
-	to := m.addr()
-	return func() tea.Msg { return locateChange(to, change) }
+	to, open := m.addr(), m.opts.OpenFile
+	if open == nil {
+		return m.setFlash("edit: this view cannot check the file; not opened")
+	}
+	return func() tea.Msg { return locateChange(to, change, open) }
 }
 
-// locateChange checks the file exists here and finds the line where the
-// change's new text begins (1 when it is not found: the file moved on).
-func locateChange(to addr, c model.FileChange) editorFileMsg {
-	f, err := os.Open(c.Path)
+// locateChange checks the file is a regular file here (open refuses
+// anything else without blocking) and finds the line where the change's
+// new text begins (1 when it is not found: the file moved on).
+func locateChange(to addr, c model.FileChange, open func(string) (*os.File, error)) editorFileMsg {
+	f, err := open(c.Path)
 	if err != nil {
 		return editorFileMsg{addr: to, path: c.Path, err: err}
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.IsDir() {
-		return editorFileMsg{addr: to, path: c.Path, err: errors.New("not a file")}
-	}
 	buf := make([]byte, maxEditScan)
 	n, _ := readFull(f, buf)
 	line := 1
@@ -90,23 +92,15 @@ func readFull(f *os.File, buf []byte) (int, error) {
 
 // openEditor runs the editor on the file at its line, or says why not.
 func (m *Conversation) openEditor(msg editorFileMsg) tea.Cmd {
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, fs.ErrNotExist):
 		return m.setFlash("edit: " + model.SanitizeLine(msg.path) + " is not on this machine (the agent's workspace): not opened")
+	case msg.err != nil:
+		return m.setFlash("edit: " + model.SanitizeLine(msg.path) + ": " + sanitizeErr(msg.err) + "; not opened")
 	}
 	args := editorCommand(m.opts.Editor, msg.path, msg.line)
 	to := m.addr()
 	return tea.ExecProcess(exec.Command(args[0], args[1:]...), func(err error) tea.Msg { return editorDoneMsg{addr: to, err: err} })
-}
-
-// editorCommand is the editor's command line for path at line: "+LINE
-// PATH", which vi, vim, nvim, nano, emacs, micro and kak all read. An
-// empty editor is vi.
-func editorCommand(editor, path string, line int) []string {
-	args := strings.Fields(editor)
-	if len(args) == 0 {
-		args = []string{"vi"}
-	}
-	return append(args, "+"+itoa(line), path)
 }
 
 // editorDone says when the editor failed.

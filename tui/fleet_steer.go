@@ -133,6 +133,12 @@ func fleetRefusal(what control, r fleet.Row, steer Steering) string {
 		if status == model.StatusRunning {
 			return "it is already running"
 		}
+	case ctlMessage:
+		if status == model.StatusWaitingForConfirmation {
+			// A message may approve what waits (SDK ≤1.43.1): the view
+			// shows the actions and asks first (steer_pending.go).
+			return "it waits for confirmation and a message may approve its actions: open it (enter), where M asks first"
+		}
 	}
 	return ""
 }

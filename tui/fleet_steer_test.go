@@ -60,7 +60,9 @@ func TestFleetControlsOnTheSelectedRow(t *testing.T) {
 	if got := steers[first.Ref.ID].got(); got != "pause|interrupt" {
 		t.Fatalf("the interrupt went to %q", steers.got())
 	}
-	// A message from the table: typed, sent with run.
+	// A message from the table: typed, sent with run (to a running row: a
+	// waiting one is refused, TestFleetMessageRefusesARowWaitingForConfirmation).
+	f.rows[f.cursor].Verdict.Status = model.StatusRunning
 	pressFleet(f, "M")
 	f = typeFleet(f, "stop and summarise")
 	f.Update(pressFleet(f, "enter")())
@@ -201,4 +203,32 @@ func fleetResults(t *testing.T, cmd tea.Cmd) []tea.Msg {
 		}
 	}
 	return out
+}
+
+// TestFleetMessageRefusesARowWaitingForConfirmation: from the table no
+// pending action is in view, and a message may approve it (SDK ≤1.43.1):
+// M sends nothing and points at the view, where it asks first.
+func TestFleetMessageRefusesARowWaitingForConfirmation(t *testing.T) {
+	steers := fleetSteers{}
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
+	found := false
+	for i, r := range f.rows {
+		if r.Ref.Kind == model.SourceServer && r.Verdict.Status == model.StatusWaitingForConfirmation {
+			f.cursor, found = i, true
+			break
+		}
+	}
+	if !found {
+		r := &f.rows[f.cursor]
+		if r.Ref.Kind != model.SourceServer {
+			t.Fatal("fixture: no agent-server row")
+		}
+		r.Verdict.Status = model.StatusWaitingForConfirmation
+	}
+	if cmd := pressFleet(f, "M"); cmd != nil || f.ask.active() || !strings.Contains(f.flash, "a message may approve its actions: open it (enter), where M asks first; nothing sent") {
+		t.Fatalf("M on a waiting row: ask %v, footer %q", f.ask.active(), f.flash)
+	}
+	if steers.got() != "" {
+		t.Fatalf("sent %q", steers.got())
+	}
 }

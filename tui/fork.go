@@ -216,7 +216,7 @@ func (m *Conversation) forkDone(msg forkDoneMsg) tea.Cmd {
 // inherit gives a view this one opens the display settings of this one.
 func (m *Conversation) inherit(o *Options) {
 	o.KeyMap, o.NoColor, o.Theme, o.Profile = m.keys, m.opts.NoColor, m.opts.Theme, m.opts.Profile
-	o.Pager, o.Editor, o.Notify = m.opts.Pager, m.opts.Editor, m.opts.Notify
+	o.Pager, o.Editor, o.Notify, o.OpenFile = m.opts.Pager, m.opts.Editor, m.opts.Notify, m.opts.OpenFile
 }
 
 // navigateDone reports a navigate and moves HEAD in the log at once: a

@@ -156,7 +156,7 @@ func TestGoldenConfirmPrompt(t *testing.T) {
 			m, _ = press(t, m, "a")
 			out := screen(m)
 			assertScreenShape(t, out, size[0], size[1])
-			if !strings.Contains(out, "also approves)") {
+			if !strings.Contains(out, "may approve them too; M asks first)") {
 				t.Fatalf("the warning is cut:\n%s", out)
 			}
 			golden.RequireEqual(t, out)

@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/client/files"
 	"ohwatch/reducer"
 )
 
@@ -83,21 +84,21 @@ func TestEditChangedFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("// a header\npackage x\n\nvar b := 2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(Options{Log: editLog(t, path), Editor: "myedit --wait"}, 120, 40)
+	m := newModel(Options{Log: editLog(t, path), Editor: "myedit --wait", OpenFile: files.OpenRegular}, 120, 40)
 	m.moveTo(m.log.Len() - 1)
 	_, cmd := press(t, m, "E")
 	msg, ok := cmd().(editorFileMsg)
 	if !ok || msg.err != nil || msg.path != path || msg.line != 2 {
 		t.Fatalf("E found %+v", msg)
 	}
-	if got := editorCommand(m.opts.Editor, msg.path, msg.line); !reflect.DeepEqual(got, []string{"myedit", "--wait", "+2", path}) {
+	if got := editorCommand(m.opts.Editor, msg.path, msg.line); !reflect.DeepEqual(got, []string{"myedit", "--wait", path}) {
 		t.Errorf("editor command %q", got)
 	}
 	if m.Update(msg) == nil {
 		t.Error("no editor run")
 	}
 
-	m = newModel(Options{Log: editLog(t, "/no/such/workspace/x.go")}, 120, 40)
+	m = newModel(Options{Log: editLog(t, "/no/such/workspace/x.go"), OpenFile: files.OpenRegular}, 120, 40)
 	m.moveTo(m.log.Len() - 1)
 	_, cmd = press(t, m, "E")
 	m.Update(cmd())

@@ -25,6 +25,7 @@ package tui
 
 import (
 	"context"
+	"os"
 
 	"github.com/charmbracelet/colorprofile"
 
@@ -96,6 +97,11 @@ type Options struct {
 	// Editor is the command that opens a changed file ($VISUAL, else
 	// $EDITOR); empty means "vi".
 	Editor string
+	// OpenFile opens a file the edit key is about to hand the editor, only
+	// when it is a regular file (the files reader's check: a FIFO would
+	// block the editor for ever, /dev/tty fight the TUI for keys); nil
+	// means the view cannot check, and E opens nothing.
+	OpenFile func(path string) (*os.File, error)
 	// KeyMap overrides the key bindings; the zero value means DefaultKeyMap.
 	KeyMap KeyMap
 	// NoColor draws without any colour or attribute (NO_COLOR).

@@ -39,6 +39,9 @@ const (
 	promptControl
 	promptPolicy
 	promptMessage
+	// promptPendingMessage asks what to do about the actions waiting for
+	// confirmation before a message goes (steer_pending.go).
+	promptPendingMessage
 	// promptNarrow asks the text filter (|, narrow.go).
 	promptNarrow
 	// promptGuards edits the guards' rules (L, guardprompt.go).
@@ -89,7 +92,7 @@ func (p prompt) Render(s theme.Styles, cells text.Cells, width int) string {
 		return p.renderBranches(s, cells, width)
 	case promptLinks:
 		return p.renderLinks(s, cells, width)
-	case promptControl, promptPolicy, promptMessage:
+	case promptControl, promptPolicy, promptMessage, promptPendingMessage:
 		return p.renderControl(s, width)
 	case promptExport:
 		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
@@ -114,7 +117,7 @@ func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.branchKey(msg)
 	case promptLinks:
 		return m.linkKey(msg)
-	case promptControl, promptPolicy, promptMessage:
+	case promptControl, promptPolicy, promptMessage, promptPendingMessage:
 		return m.controlPromptKey(msg)
 	case promptExport:
 		m.input = prompt{}

@@ -60,7 +60,7 @@ func TestAcceptRejectKeys(t *testing.T) {
 			t.Fatalf("a does not ask about the pending action: %+v", m.input)
 		}
 		s := screen(m)
-		if !strings.Contains(s, "Accept pending action "+at+"? [y/n]") || !strings.Contains(s, "a message sent while waiting also approves") {
+		if !strings.Contains(s, "Accept pending action "+at+"? [y/n]") || !strings.Contains(s, "a message may approve them too") {
 			t.Fatalf("the prompt does not name the action or warn about the upstream caveat:\n%s", s)
 		}
 		m, _ = press(t, m, "n")

@@ -68,7 +68,17 @@ type controlAsk struct {
 	to     Steering
 	policy string // ctlPolicy: the policy picked
 	text   string // ctlMessage: the message
-	run    bool   // ctlMessage: the agent goes on with it
+	run    bool   // ctlMessage: the agent runs with it
+	// pending is, for a message, the actions the conversation waited on
+	// when it was asked; effect and version what the server said a message
+	// does to them (told: it answered); rejectFirst sends the rejection of
+	// exactly those first (steer_pending.go); answer is the view's Controls.
+	pending     question
+	effect      MessageEffect
+	version     string
+	told        bool
+	rejectFirst bool
+	answer      Controls
 }
 
 // controlDoneMsg is sent when a control's request finished.
@@ -112,7 +122,12 @@ func (m *Conversation) controlKey(what control) tea.Cmd {
 		m.input = prompt{kind: promptPolicy, ctl: ask}
 		return nil
 	case ctlMessage:
+		ask.answer, ask.pending = m.opts.Controls, m.pendingQuestion()
 		m.input = prompt{kind: promptMessage, ctl: ask, area: newMessageArea(m.width)}
+		if len(ask.pending.ids) > 0 {
+			// Say what a message does to them before anything is typed.
+			return m.askMessageEffect(ask.to)
+		}
 		return nil
 	}
 	return m.sendControl(ask)
@@ -177,10 +192,10 @@ func (a controlAsk) send(ctx context.Context) (string, error) {
 	case ctlInterrupt:
 		return "interrupt accepted: the LLM call in flight is cancelled", a.to.Interrupt(ctx)
 	case ctlMessage:
-		if a.run {
-			return "message sent: the agent goes on with it", a.to.Message(ctx, a.text, true)
+		if a.rejectFirst {
+			return a.sendAfterReject(ctx, a.answer)
 		}
-		return "message appended: the agent does not run on it until resumed", a.to.Message(ctx, a.text, false)
+		return a.sentWords(), a.to.Message(ctx, a.text, a.run)
 	}
 	p, err := a.to.Policy(ctx, a.policy)
 	return "confirmation policy set to " + model.SanitizeLine(p), err
@@ -213,6 +228,8 @@ func (m *Conversation) controlPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case promptMessage:
 		return m.messageKey(msg)
+	case promptPendingMessage:
+		return m.pendingMessageKey(msg)
 	}
 	m.input = prompt{}
 	return m.setFlash("cancelled")
@@ -260,6 +277,10 @@ func (m *Conversation) messageKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.setFlash("message: " + why + "; nothing sent")
 		}
 		p.ctl.text = text
+		if cmd, held := m.holdForPending(); held {
+			return cmd
+		}
+		p.ctl.pending = question{}
 		return m.sendControl(p.ctl)
 	}
 	if msg.Text != "" {
@@ -296,12 +317,18 @@ func (p prompt) renderControl(s theme.Styles, width int) string {
 			b.WriteString(s.Key.Render(string(rune('1'+i))) + " " + name + "  ")
 		}
 		return b.String() + s.Muted.Render("esc cancel")
+	case promptPendingMessage:
+		return p.renderPendingMessage(s)
 	case promptMessage:
 		run := "enter sends and runs the agent"
 		if !p.ctl.run {
 			run = "enter appends it without running"
 		}
-		head := s.Prompt.Render("message: ") + s.Muted.Render(run+" · tab "+map[bool]string{true: "append only", false: "run too"}[p.ctl.run]+
+		head := s.Prompt.Render("message: ")
+		if len(p.ctl.pending.ids) > 0 {
+			head += s.Warn.Render(p.ctl.effectWords()+"; enter asks first") + " · "
+		}
+		head += s.Muted.Render(run + " · tab " + map[bool]string{true: "append only", false: "run too"}[p.ctl.run] +
 			" · alt+enter new line · esc cancel")
 		p.area.SetWidth(max(width, 10))
 		return head + "\n" + p.area.View()

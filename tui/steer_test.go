@@ -115,6 +115,9 @@ func TestInterruptAndPolicyAskFirst(t *testing.T) {
 func TestMessageFieldTakesLinesAndPastesAndSends(t *testing.T) {
 	steer := &fakeSteering{}
 	m := steeredModel(t, steer)
+	// Running, nothing pending: the message goes as it is (a pending
+	// action is asked about first: steer_pending_test.go).
+	_ = m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "running"))
 	m, _ = press(t, m, "M")
 	if m.input.kind != promptMessage {
 		t.Fatal("M does not open the message field")

@@ -80,26 +80,11 @@ func (s *slab) fromSpace(n int) []byte {
 // is opened: opening a FIFO would block until a writer appeared, and a
 // device may never end.
 func readFile(path string, s *slab) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, notRegular(info.Mode())
-	}
-	// Opened without blocking and checked again: the name may have been
-	// swapped for a FIFO since the stat.
-	f, err := openNoBlock(path)
+	f, info, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, notRegular(info.Mode())
-	}
 	size := info.Size()
 	if size > MaxEventBytes {
 		return nil, readHead(f, size)
@@ -108,6 +93,42 @@ func readFile(path string, s *slab) ([]byte, error) {
 		size = 0
 	}
 	return s.read(f, int(size))
+}
+
+// OpenRegular opens path for reading only if it is a regular file, never
+// blocking: a FIFO, a device (/dev/tty), a socket or a directory is
+// refused with an error naming it. The TUI's editor key checks a path from
+// an event with it before handing it to an editor, which would block on a
+// FIFO for ever or fight the TUI for a terminal's keys.
+func OpenRegular(path string) (*os.File, error) {
+	f, _, err := openRegular(path)
+	return f, err
+}
+
+// openRegular is OpenRegular with the file's information.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, notRegular(info.Mode())
+	}
+	// Opened without blocking and checked again: the name may have been
+	// swapped for a FIFO since the stat.
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if info, err = f.Stat(); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, notRegular(info.Mode())
+	}
+	return f, info, nil
 }
 
 // notRegular is the error for a path that is not a regular file, naming
