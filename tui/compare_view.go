@@ -48,7 +48,8 @@ func (c *Compare) View() string {
 		return ""
 	}
 	if c.showHelp {
-		return c.cells.Block(c.helpView(w), w, h)
+		title := c.styles.Title.Render("ohwatch compare") + c.styles.Muted.Render(" · keys")
+		return c.help.view(&c.styles, c.cells, title, c.helpLines(w), w, h)
 	}
 	lines := c.headerLines(w)
 	if c.detail != nil {
@@ -379,13 +380,13 @@ func (c *Compare) footer(w int) string {
 }
 
 // helpView is every key of the screen.
-func (c *Compare) helpView(w int) string {
+func (c *Compare) helpLines(w int) []string {
 	s := c.styles
 	hm := help.New()
 	hm.Styles = help.Styles{FullKey: s.Key, FullDesc: s.KeyDesc, FullSeparator: s.Muted}
-	lines := []string{s.Title.Render("ohwatch compare") + s.Muted.Render(" · keys (? or esc closes)"), "", hm.FullHelpView(c.FullHelp()), ""}
+	lines := []string{hm.FullHelpView(c.FullHelp()), ""}
 	about := "rows: = the same event on both sides (shared by id), blank the same step, ~ the same tool with other arguments or outcome, " +
 		"- only in A, + only in B; both panes show each run as of the cursor's row."
 	lines = append(lines, s.Muted.Width(max(w, 1)).Render(about))
-	return strings.Join(lines, "\n")
+	return strings.Split(strings.Join(lines, "\n"), "\n")
 }

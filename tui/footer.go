@@ -108,5 +108,18 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k.ExportJSONL.SetEnabled(exporting)
 	k.NextBookmark.SetEnabled(len(m.bookmarks) > 0)
 	k.PrevBookmark.SetEnabled(len(m.bookmarks) > 0)
+	replayKeys(&k, m.liveNow())
 	return k
+}
+
+// liveNow reports whether the view follows a conversation that is still
+// going: its feed is live and has not ended.
+func (m *Conversation) liveNow() bool { return m.opts.Live && !m.feedDone }
+
+// replayKeys disables play and speed while live: there is nothing to
+// play back at a speed when the events come as they happen.
+func replayKeys(k *KeyMap, live bool) {
+	k.Play.SetEnabled(!live)
+	k.Faster.SetEnabled(!live)
+	k.Slower.SetEnabled(!live)
 }
