@@ -45,6 +45,11 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if key.Matches(msg, k.Back) && m.search.query != "" && !m.insp.open && m.focus == paneList {
+		// esc drops the search first, as it closes what is open: its
+		// marks and n/N go, the list stays where it is.
+		return m.clearSearch()
+	}
 	if m.insp.open {
 		if cmd, ok := m.inspectorKey(msg, k); ok {
 			return cmd
@@ -231,14 +236,16 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		m.openSearch()
 		return nil
 	case key.Matches(msg, k.NextMatch):
-		m.nextMatch(true)
+		cmd := m.nextMatch(true)
+		m.afterMove(before)
+		return cmd
 	case key.Matches(msg, k.PrevMatch):
-		m.nextMatch(false)
+		cmd := m.nextMatch(false)
 		m.afterMove(before)
 		// The inspector, reopened on the previous matching event, starts
 		// at its last match.
 		m.insp.hitLast = m.insp.open
-		return nil
+		return cmd
 	case key.Matches(msg, k.Filter):
 		m.picker.open = true
 		return nil
