@@ -123,8 +123,11 @@ type sideAt struct {
 	name   string
 	event  int // -1 before the side's first step
 	events int // events on the side's compared path
-	state  reducer.State
-	ended  bool
+	// pos is event's place on that path (from 0): it differs from event
+	// when the path skips the log's other branches.
+	pos   int
+	state reducer.State
+	ended bool
 }
 
 // sideAtCursor is side (0 A, 1 B) as of the cursor's row.
@@ -155,6 +158,7 @@ func (c *Compare) sideAtCursor(side int) sideAt {
 	}
 	if out.event >= 0 {
 		out.state = run.Log.At(out.event)
+		out.pos, _ = path.Pos(out.event)
 	}
 	return out
 }
@@ -181,7 +185,13 @@ func (c *Compare) paneOf(sd sideAt, w int, wide bool) []string {
 	v := st.Verdict(sd.ended)
 	where := "before its first step"
 	if sd.event >= 0 {
-		where = "event " + strconv.Itoa(sd.event) + " of " + strconv.Itoa(sd.events)
+		// The event as the TUI numbers it (":N" finds it in the side's
+		// view); on a branched log its place on the compared path too,
+		// which the log's numbers do not count.
+		where = ordinal(sd.event) + " of " + strconv.Itoa(sd.events)
+		if sd.pos != sd.event {
+			where = ordinal(sd.event) + " (" + strconv.Itoa(sd.pos+1) + "/" + strconv.Itoa(sd.events) + " on its branch)"
+		}
 	}
 	head := s.Bold.Render(sd.name) + " " + statusStyle(s, v.Status).Render(v.Short()) + s.Muted.Render(" · "+where)
 	u := st.Metrics.Combined
