@@ -44,7 +44,7 @@ func TestStateJSONHasExactlyTheDocumentedKeys(t *testing.T) {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
 	want := []string{"events", "at", "execution_status", "status_source", "status_confirmed", "status_final", "verdict", "iteration", "steps",
-		"metrics", "tasks", "pending_actions", "errors", "kinds", "unknown_kinds", "duplicates", "warnings"}
+		"metrics", "tasks", "pending_actions", "errors", "kinds", "unknown_kinds", "duplicates", "warnings", "as_of"}
 	var got []string
 	for k := range doc {
 		got = append(got, k)

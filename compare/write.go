@@ -76,13 +76,13 @@ func stepLine(s *StepReport) string {
 		return "(no differing step)"
 	}
 	if s.Kind != "action" {
-		return fmt.Sprintf("step %d (event %d): %s", s.Step, s.Event, s.Summary)
+		return fmt.Sprintf("step %d (%s): %s", s.Step, format.Event(s.Event), s.Summary)
 	}
 	what := "action " + s.Tool
 	if s.Outcome != "" && s.Outcome != "ok" {
 		what += " (" + s.Outcome + ")"
 	}
-	return fmt.Sprintf("step %d (event %d): %s: %s", s.Step, s.Event, what, s.Summary)
+	return fmt.Sprintf("step %d (%s): %s: %s", s.Step, format.Event(s.Event), what, s.Summary)
 }
 
 // sharedLine says what the runs share.

@@ -103,7 +103,7 @@ func (m *mdWriter) event(i int, ev model.Event) {
 	}
 	detail, err := ev.Detail()
 	if err != nil {
-		m.printf("**#%d %s**%s — %s\n\n", i, oneLine(ev.Kind), stamp, ev.Summary)
+		m.printf("**%s %s**%s — %s\n\n", format.Event(i), oneLine(ev.Kind), stamp, ev.Summary)
 		return
 	}
 	switch d := detail.(type) {

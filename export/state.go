@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -31,6 +32,17 @@ type StateDoc struct {
 	// Branch says which path of a branched conversation (SDK v1.31+) the
 	// document follows; absent for a linear one.
 	Branch *BranchDoc `json:"branch,omitempty"`
+	// AsOf is the last event applied, numbered as every surface numbers
+	// it; absent when none was (--at 0).
+	AsOf *EventRef `json:"as_of,omitempty"`
+}
+
+// EventRef names one event: Index counts from 0, N from 1 as a person
+// reads it ("#N" in the TUI, the headless lines and `state`).
+type EventRef struct {
+	Index int    `json:"index"`
+	N     int    `json:"n"`
+	ID    string `json:"id"`
 }
 
 // BranchDoc is the path a state document of a branched conversation
@@ -133,6 +145,10 @@ func StateOn(log *reducer.Log, p reducer.Path, n int, warnings []string, recorde
 		UnknownKinds:    nonNil(s.UnknownKinds()),
 		Duplicates:      log.Duplicates(),
 		Warnings:        sanitized(warnings),
+	}
+	if n > 0 {
+		i := p.At(n - 1)
+		doc.AsOf = &EventRef{Index: i, N: format.EventN(i), ID: model.SanitizeLine(log.Event(i).ID)}
 	}
 	if !log.Linear() {
 		nodes, artifacts := log.PathNodes(p)

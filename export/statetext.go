@@ -23,10 +23,10 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 		if b.Head {
 			which = "HEAD"
 		}
-		line("events", "%d applied of %d on the branch to %s (%s: %d events, %d state updates); %d in all, %d branch points",
-			d.At, b.PathEvents+b.StateUpdates, model.SanitizeLine(b.Tip), which, b.PathEvents, b.StateUpdates, d.Events, b.BranchPoints)
+		line("events", "%d applied of %d%s on the branch to %s (%s: %d events, %d state updates); %d in all, %d branch points",
+			d.At, b.PathEvents+b.StateUpdates, asOf(d.AsOf), model.SanitizeLine(b.Tip), which, b.PathEvents, b.StateUpdates, d.Events, b.BranchPoints)
 	} else {
-		line("events", "%d applied of %d", d.At, d.Events)
+		line("events", "%d applied of %d%s", d.At, d.Events, asOf(d.AsOf))
 	}
 	line("status", "%s", d.Verdict)
 	line("iteration", "%d in this run, %d steps in all", d.Iteration, d.Steps)
@@ -67,6 +67,15 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// asOf says which event the state is as of, as the TUI numbers it
+// (" (as of #3)"); "" when no event was applied.
+func asOf(e *EventRef) string {
+	if e == nil {
+		return ""
+	}
+	return " (as of " + format.Event(e.Index) + ")"
 }
 
 // costText is a cost for a person: "unknown (no metrics reported)" when the

@@ -84,7 +84,7 @@ func TestLiveLinesSayWhereHeadWentBack(t *testing.T) {
 	batches, log := branched(t)
 	_, out := run(t, feedOf(true, batches...), Options{})
 	for _, bp := range log.BranchPoints() {
-		if !strings.Contains(out, "-- HEAD was moved back to event "+itoa(bp)+" ("+log.Event(bp).ID+")") {
+		if !strings.Contains(out, "-- HEAD was moved back to event #"+itoa(bp+1)+" ("+log.Event(bp).ID+")") {
 			t.Fatalf("no line for the move back to %d:\n%s", bp, out)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"ohwatch/format"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -69,10 +70,10 @@ func (w *watcher) printNew(ctx context.Context) (Result, bool) {
 // moved back to event p (a new root when p is -1).
 func (w *watcher) branched(i, p int) {
 	if p < 0 {
-		w.p.note("branch", fmt.Sprintf("event %d starts a new root: HEAD was moved to nothing", i))
+		w.p.note("branch", fmt.Sprintf("event %s starts a new root: HEAD was moved to nothing", format.Event(i)))
 		return
 	}
-	w.p.note("branch", fmt.Sprintf("HEAD was moved back to event %d (%s): the conversation goes on from there", p, w.log.Event(p).ID))
+	w.p.note("branch", fmt.Sprintf("HEAD was moved back to event %s (%s): the conversation goes on from there", format.Event(p), w.log.Event(p).ID))
 }
 
 // recordingPath is the path of a recording the lines follow: HEAD's, or
@@ -271,7 +272,7 @@ func (w *watcher) headMovedOff() bool {
 	if !w.offHead {
 		w.offHead = true
 		at, _ := w.log.IndexOf(w.leaf)
-		w.p.note("note", fmt.Sprintf("HEAD was moved back to event %d: the finished run is off its path; waiting for the next run", at))
+		w.p.note("note", fmt.Sprintf("HEAD was moved back to event %s: the finished run is off its path; waiting for the next run", format.Event(at)))
 	}
 	return true
 }

@@ -42,6 +42,8 @@ func (e *eventJSON) header(l eventLine) []byte {
 	b = appendJSONString(b, l.Type)
 	b = append(b, `,"index":`...)
 	b = strconv.AppendInt(b, int64(l.Index), 10)
+	b = append(b, `,"n":`...)
+	b = strconv.AppendInt(b, int64(l.N), 10)
 	b = append(b, `,"id":`...)
 	b = appendJSONString(b, l.ID)
 	b = append(b, `,"kind":`...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"ohwatch/fleet"
+	"ohwatch/format"
 	"ohwatch/guard"
 	"ohwatch/model"
 )
@@ -41,6 +42,7 @@ type fleetGuardLine struct {
 	Limit      float64 `json:"limit"`
 	Action     string  `json:"action"`
 	Index      int     `json:"index"`
+	N          int     `json:"n"` // Index+1: the event as a person numbers it ("#N")
 	EventID    string  `json:"event_id"`
 	Result     string  `json:"result"`
 }
@@ -115,13 +117,13 @@ func (w *FleetWatch) fleetTrip(rep guard.FleetReport) string {
 	if w.opts.JSON {
 		b, err := json.Marshal(fleetGuardLine{Type: "guard", Source: source, SourceKind: ref.Kind.String(), ID: id,
 			Rule: model.SanitizeLine(rep.Rule.Text), Metric: string(rep.Rule.Metric), Value: rep.Value, Limit: rep.Limit,
-			Action: string(rep.Rule.Action), Index: rep.Index, EventID: model.SanitizeLine(rep.EventID), Result: result})
+			Action: string(rep.Rule.Action), Index: rep.Index, N: format.EventN(rep.Index), EventID: model.SanitizeLine(rep.EventID), Result: result})
 		if err != nil {
 			return ""
 		}
 		return string(b) + "\n"
 	}
-	return fmt.Sprintf("  !! %s  guard %s tripped at event %d: %s %s > %s → %s: %s  [%s]\n", id, model.SanitizeLine(rep.Rule.Text),
-		rep.Index, rep.Rule.Metric, guard.Format(rep.Rule.Metric, rep.Value), guard.Format(rep.Rule.Metric, rep.Limit),
+	return fmt.Sprintf("  !! %s  guard %s tripped at %s: %s %s > %s → %s: %s  [%s]\n", id, model.SanitizeLine(rep.Rule.Text),
+		format.Event(rep.Index), rep.Rule.Metric, guard.Format(rep.Rule.Metric, rep.Value), guard.Format(rep.Rule.Metric, rep.Limit),
 		rep.Rule.Action, result, source)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"ohwatch/format"
 	"ohwatch/guard"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -78,6 +79,7 @@ type guardLine struct {
 	Limit   float64 `json:"limit"`
 	Action  string  `json:"action"`
 	Index   int     `json:"index"`
+	N       int     `json:"n"` // Index+1: the event as a person numbers it ("#N")
 	EventID string  `json:"event_id"`
 	Result  string  `json:"result"`
 }
@@ -142,11 +144,11 @@ func (w *watcher) guardResult(rep guard.Report, result string) {
 	result = model.SanitizeLine(result)
 	if w.p.json {
 		w.p.writeJSON(guardLine{Type: "guard", Rule: model.SanitizeLine(rep.Rule.Text), Metric: string(rep.Rule.Metric),
-			Value: rep.Value, Limit: rep.Limit, Action: string(rep.Rule.Action), Index: rep.Index,
+			Value: rep.Value, Limit: rep.Limit, Action: string(rep.Rule.Action), Index: rep.Index, N: format.EventN(rep.Index),
 			EventID: model.SanitizeLine(rep.EventID), Result: result})
 		return
 	}
-	where := fmt.Sprintf("at event %d", rep.Index)
+	where := "at " + format.Event(rep.Index)
 	if rep.Index < 0 {
 		where = "between events"
 	}
@@ -169,7 +171,7 @@ func (w *watcher) guardDecide(s reducer.State) (Result, bool) {
 		// batch as the per-field paused that ends the watch.
 		l := w.log.Latest()
 		confirmed := s.StatusConfirmed || (l.Status == model.StatusPaused && l.StatusConfirmed)
-		return Result{Exit: ExitGuard, Status: s.Status, Confirmed: confirmed, Reason: fmt.Sprintf("%s %s the run at event %d", stop.Rule.Text, pastOf(stop.Rule.Action), stop.Index)}, true
+		return Result{Exit: ExitGuard, Status: s.Status, Confirmed: confirmed, Reason: fmt.Sprintf("%s %s the run at %s", stop.Rule.Text, pastOf(stop.Rule.Action), format.Event(stop.Index))}, true
 	}
 	return Result{}, false
 }
@@ -182,7 +184,7 @@ func (w *watcher) guardDryRun(s reducer.State) (Result, bool) {
 		return Result{}, false
 	}
 	return Result{Exit: ExitGuard, Status: s.Status, Verdict: s.Verdict(true).String(),
-		Reason: fmt.Sprintf("%s would have stopped the run at event %d (dry run)", stop.Rule.Text, stop.Index)}, true
+		Reason: fmt.Sprintf("%s would have stopped the run at %s (dry run)", stop.Rule.Text, format.Event(stop.Index))}, true
 }
 
 // statusWords spells a status for a sentence.

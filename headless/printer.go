@@ -76,6 +76,7 @@ func (p *printer) event(index int, ev model.Event, marks eventMarks, decoded boo
 		l := eventLine{
 			Type:      "event",
 			Index:     index,
+			N:         format.EventN(index),
 			ID:        model.SanitizeLine(ev.ID),
 			Kind:      model.SanitizeLine(ev.Kind),
 			Source:    ev.Source,
@@ -110,11 +111,11 @@ func (p *printer) event(index int, ev model.Event, marks eventMarks, decoded boo
 func (p *printer) awaiting(pending []reducer.PendingAction) {
 	for _, a := range pending {
 		if p.json {
-			p.writeJSON(awaitLine{Type: "awaiting_confirmation", Index: a.Index, ID: model.SanitizeLine(a.ID),
+			p.writeJSON(awaitLine{Type: "awaiting_confirmation", Index: a.Index, N: format.EventN(a.Index), ID: model.SanitizeLine(a.ID),
 				Tool: model.SanitizeLine(a.ToolName), Risk: model.SanitizeLine(a.SecurityRisk), Summary: model.SanitizeLine(a.Summary)})
 			continue
 		}
-		p.printf("     (awaiting confirmation: #%d %s [%s] %s)\n", a.Index+1, model.SanitizeLine(a.ToolName),
+		p.printf("     (awaiting confirmation: %s %s [%s] %s)\n", format.Event(a.Index), model.SanitizeLine(a.ToolName),
 			model.SanitizeLine(orDash(a.SecurityRisk)), model.SanitizeLine(a.Summary))
 	}
 }
@@ -123,7 +124,7 @@ func (p *printer) awaiting(pending []reducer.PendingAction) {
 // "per-field", "inferred", "base_state", "rest").
 func (p *printer) status(index int, from, to, shape string, confirmed bool) {
 	if p.json {
-		p.writeJSON(statusLine{Type: "status", Index: index, From: from, Status: to, Shape: shape, Confirmed: confirmed})
+		p.writeJSON(statusLine{Type: "status", Index: index, N: format.EventN(index), From: from, Status: to, Shape: shape, Confirmed: confirmed})
 		return
 	}
 	p.printf("  >> execution_status=%s (%s)\n", model.SanitizeLine(to), shape)
@@ -222,9 +223,12 @@ func (p *printer) writeJSON(v any) {
 	_, p.err = p.w.Write(b)
 }
 
+// eventLine is an event's JSON line; index is its place counted from 0,
+// n as a person counts it (from 1, as "#n" in the TUI and the text).
 type eventLine struct {
 	Type      string          `json:"type"`
 	Index     int             `json:"index"`
+	N         int             `json:"n"`
 	ID        string          `json:"id"`
 	Kind      string          `json:"kind"`
 	Source    string          `json:"source,omitempty"`
@@ -238,6 +242,7 @@ type eventLine struct {
 type awaitLine struct {
 	Type    string `json:"type"`
 	Index   int    `json:"index"`
+	N       int    `json:"n"`
 	ID      string `json:"id"`
 	Tool    string `json:"tool_name"`
 	Risk    string `json:"security_risk"`
@@ -247,6 +252,7 @@ type awaitLine struct {
 type statusLine struct {
 	Type      string `json:"type"`
 	Index     int    `json:"index"`
+	N         int    `json:"n"`
 	From      string `json:"from"`
 	Status    string `json:"status"`
 	Shape     string `json:"shape"`

@@ -82,6 +82,7 @@ type Compare struct {
 	cursor, top int
 	moved       bool
 	showHelp    bool
+	help        helpPager
 	detail      *compareDetail
 	flash       string
 }
@@ -317,7 +318,10 @@ func (c *Compare) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	c.flash = ""
 	if c.showHelp {
-		if key.Matches(msg, k.Back, k.Help, k.Quit) {
+		// The help reads every key but ctrl+c: esc, ? and q close it.
+		keys := pagerKeys{down: k.Down, up: k.Up, pageDown: k.PageDown, pageUp: k.PageUp, top: k.Top, bottom: k.Bottom,
+			close: []key.Binding{k.Back, k.Help, k.Quit}}
+		if c.help.key(msg, keys, c.helpLines(c.width), max(c.height-1, 1)) {
 			c.showHelp = false
 		}
 		return nil

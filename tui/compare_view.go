@@ -48,7 +48,8 @@ func (c *Compare) View() string {
 		return ""
 	}
 	if c.showHelp {
-		return c.cells.Block(c.helpView(w), w, h)
+		title := c.styles.Title.Render("ohwatch compare") + c.styles.Muted.Render(" · keys")
+		return c.help.view(&c.styles, c.cells, title, c.helpLines(w), w, h)
 	}
 	lines := c.headerLines(w)
 	if c.detail != nil {
@@ -122,8 +123,11 @@ type sideAt struct {
 	name   string
 	event  int // -1 before the side's first step
 	events int // events on the side's compared path
-	state  reducer.State
-	ended  bool
+	// pos is event's place on that path (from 0): it differs from event
+	// when the path skips the log's other branches.
+	pos   int
+	state reducer.State
+	ended bool
 }
 
 // sideAtCursor is side (0 A, 1 B) as of the cursor's row.
@@ -154,6 +158,7 @@ func (c *Compare) sideAtCursor(side int) sideAt {
 	}
 	if out.event >= 0 {
 		out.state = run.Log.At(out.event)
+		out.pos, _ = path.Pos(out.event)
 	}
 	return out
 }
@@ -180,7 +185,13 @@ func (c *Compare) paneOf(sd sideAt, w int, wide bool) []string {
 	v := st.Verdict(sd.ended)
 	where := "before its first step"
 	if sd.event >= 0 {
-		where = "event " + strconv.Itoa(sd.event) + " of " + strconv.Itoa(sd.events)
+		// The event as the TUI numbers it (":N" finds it in the side's
+		// view); on a branched log its place on the compared path too,
+		// which the log's numbers do not count.
+		where = ordinal(sd.event) + " of " + strconv.Itoa(sd.events)
+		if sd.pos != sd.event {
+			where = ordinal(sd.event) + " (" + strconv.Itoa(sd.pos+1) + "/" + strconv.Itoa(sd.events) + " on its branch)"
+		}
 	}
 	head := s.Bold.Render(sd.name) + " " + statusStyle(s, v.Status).Render(v.Short()) + s.Muted.Render(" · "+where)
 	u := st.Metrics.Combined
@@ -379,13 +390,13 @@ func (c *Compare) footer(w int) string {
 }
 
 // helpView is every key of the screen.
-func (c *Compare) helpView(w int) string {
+func (c *Compare) helpLines(w int) []string {
 	s := c.styles
 	hm := help.New()
 	hm.Styles = help.Styles{FullKey: s.Key, FullDesc: s.KeyDesc, FullSeparator: s.Muted}
-	lines := []string{s.Title.Render("ohwatch compare") + s.Muted.Render(" · keys (? or esc closes)"), "", hm.FullHelpView(c.FullHelp()), ""}
+	lines := []string{hm.FullHelpView(c.FullHelp()), ""}
 	about := "rows: = the same event on both sides (shared by id), blank the same step, ~ the same tool with other arguments or outcome, " +
 		"- only in A, + only in B; both panes show each run as of the cursor's row."
 	lines = append(lines, s.Muted.Width(max(w, 1)).Render(about))
-	return strings.Join(lines, "\n")
+	return strings.Split(strings.Join(lines, "\n"), "\n")
 }

@@ -111,7 +111,7 @@ type Conversation struct {
 	// markdown renders messages for the inspector, in commands.
 	markdown *text.Markdown
 	showHelp bool
-	helpAt   int // the help's scroll offset
+	help     helpPager // how the help is read: its scroll, its find
 	input    prompt
 	search   searchState
 	// searchChunk is the most events one search command scans; 0 is

@@ -109,6 +109,7 @@ type Fleet struct {
 
 	feedDone bool
 	showHelp bool
+	help     helpPager
 	// opening is the conversation being opened ("" id when none), and
 	// resuming is set while its sandbox is being resumed.
 	opening  model.ConversationRef
@@ -353,7 +354,10 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if f.showHelp {
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+		// The help reads every key but ctrl+c: esc, ? and q close it.
+		keys := pagerKeys{down: k.Down, up: k.Up, pageDown: k.PageDown, pageUp: k.PageUp, top: k.Top, bottom: k.Bottom,
+			close: []key.Binding{k.Help, k.Back, k.Quit}}
+		if f.help.key(msg, keys, f.helpLines(f.width), max(f.height-1, 1)) {
 			f.showHelp = false
 		}
 		return nil

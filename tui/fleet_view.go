@@ -74,7 +74,8 @@ func (f *Fleet) titleWidth(cols []fleetColumn) int {
 func (f *Fleet) View() string {
 	w, h := max(f.width, 1), max(f.height, 1)
 	if f.showHelp {
-		return f.cells.Block(f.helpView(w, h), w, h)
+		title := f.styles.Title.Render("ohwatch fleet") + f.styles.Muted.Render(" · keys")
+		return f.help.view(&f.styles, f.cells, title, f.helpLines(w), w, h)
 	}
 	cols := f.columns()
 	titleW := f.titleWidth(cols)
@@ -408,12 +409,12 @@ const fleetColumnsHelp = "columns: TITLE (a title runs share adds the start and 
 
 // helpView is every key of the table: the groups of keys side by side
 // as far as the width allows, the rest below.
-func (f *Fleet) helpView(w, h int) string {
+func (f *Fleet) helpLines(w int) []string {
 	s := f.styles
 	hm := help.New()
 	hm.FullSeparator = "    "
 	hm.Styles = help.Styles{Ellipsis: s.Muted, FullKey: s.Key, FullDesc: s.KeyDesc, FullSeparator: s.Muted}
-	lines := []string{s.Title.Render("ohwatch fleet") + s.Muted.Render(" · keys (? or esc closes)"), ""}
+	var lines []string
 	var row [][]key.Binding
 	for _, g := range f.FullHelp() {
 		if len(row) > 0 && lipgloss.Width(hm.FullHelpView(append(row, g))) > w {
@@ -430,7 +431,7 @@ func (f *Fleet) helpView(w, h int) string {
 		about += " " + fleetGuardMark + " marks a run a --guard stopped."
 	}
 	lines = append(lines, s.Muted.Width(max(w, 1)).Render(about), "", s.Muted.Width(max(w, 1)).Render(fleetColumnsHelp))
-	return strings.Join(lines, "\n")
+	return strings.Split(strings.Join(lines, "\n"), "\n")
 }
 
 // ShortHelp implements help.KeyMap: the keys of the footer.

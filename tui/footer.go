@@ -92,7 +92,7 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k.Inspect.SetEnabled(m.cursor >= 0 && !inInspector)
 	// esc closes what is open, dismisses a banner, returns focus to the
 	// list, or goes back to the screen under the view.
-	k.Back.SetEnabled(inInspector || m.showHelp || m.picker.open || m.attn.status != "" || m.focus != paneList || !m.atRoot)
+	k.Back.SetEnabled(inInspector || m.showHelp || m.picker.open || m.attn.status != "" || m.focus != paneList || !m.atRoot || m.search.query != "")
 	k.Home.SetEnabled(inInspector)
 	k.End.SetEnabled(inInspector)
 	// The keys of a prompt or the picker apply only while it is open.
@@ -108,5 +108,18 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 	k.ExportJSONL.SetEnabled(exporting)
 	k.NextBookmark.SetEnabled(len(m.bookmarks) > 0)
 	k.PrevBookmark.SetEnabled(len(m.bookmarks) > 0)
+	replayKeys(&k, m.liveNow())
 	return k
+}
+
+// liveNow reports whether the view follows a conversation that is still
+// going: its feed is live and has not ended.
+func (m *Conversation) liveNow() bool { return m.opts.Live && !m.feedDone }
+
+// replayKeys disables play and speed while live: there is nothing to
+// play back at a speed when the events come as they happen.
+func replayKeys(k *KeyMap, live bool) {
+	k.Play.SetEnabled(!live)
+	k.Faster.SetEnabled(!live)
+	k.Slower.SetEnabled(!live)
 }

@@ -19,7 +19,7 @@ func formatSpeed(s float64) string {
 
 // ordinal prints an event index as the 1-based number the user sees.
 func ordinal(index int) string {
-	return "#" + strconv.Itoa(index+1)
+	return format.Event(index)
 }
 
 // timeMode is how the event list prints each event's time.

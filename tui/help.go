@@ -16,7 +16,7 @@ type helpView struct {
 	cells  text.Cells
 	keys   KeyMap
 	styles *theme.Styles
-	scroll int
+	pager  *helpPager
 }
 
 // ShortHelp implements Pane.
@@ -42,11 +42,16 @@ func (h helpView) groups() ([][]string, int) {
 	for _, g := range h.keys.helpGroups() {
 		block := []string{s.PaneFocus.Render(g.title)}
 		for _, b := range g.bindings {
+			if !b.Enabled() {
+				continue // not on this view (play while live)
+			}
 			hp := b.Help()
 			colW = max(colW, keyW+2+h.cells.Width(hp.Desc))
 			block = append(block, s.Key.Render(h.cells.Fit(hp.Key, keyW))+"  "+s.KeyDesc.Render(hp.Desc))
 		}
-		out = append(out, block)
+		if len(block) > 1 {
+			out = append(out, block)
+		}
 	}
 	for _, g := range legend(s.Glyphs) {
 		block := []string{s.PaneFocus.Render(g.title)}
@@ -155,41 +160,28 @@ func (h helpView) layout(width, rows int) ([][]string, int) {
 // by side: a key and a description of some twenty cells.
 const helpMinColumn = 32
 
-// maxScroll is how far the reference scrolls in a width×height area.
-func (h helpView) maxScroll(width, height int) int {
-	cols, _ := h.layout(width, max(height-1, 1))
-	tallest := 0
-	for _, c := range cols {
-		tallest = max(tallest, len(c))
-	}
-	return max(tallest-max(height-1, 1), 0)
-}
-
-// View implements Pane: exactly width×height cells. The groups flow
-// into as many columns as the width allows; what does not fit scrolls
-// (j/k), every column together.
-func (h *helpView) View() string {
-	width, height := h.width, h.height
-	if width <= 0 || height <= 0 {
-		return ""
-	}
-	rows := max(height-1, 1)
+// lines is the whole reference laid out for a width×rows area, the
+// columns side by side, unscrolled: what the help pager reads.
+func (h helpView) lines(width, rows int) []string {
 	cols, colW := h.layout(width, rows)
 	tallest := 0
 	for _, c := range cols {
 		tallest = max(tallest, len(c))
 	}
-	hint := "  (esc or ? to close)"
-	if tallest > rows {
-		hint = "  (j/k scroll · esc or ? to close)"
-	}
-	scroll := max(0, min(h.scroll, tallest-rows))
 	blocks := make([]string, 0, len(cols))
 	for _, c := range cols {
 		blocks = append(blocks, h.cells.Block(strings.Join(c, "\n"), min(colW, width), tallest))
 	}
-	all := strings.Split(joinColumns("", blocks...), "\n")
-	all = all[scroll:min(scroll+rows, len(all))]
-	title := h.styles.PaneFocus.Render("▌ Keys") + h.styles.Muted.Render(hint)
-	return h.cells.Block(title+"\n"+strings.Join(all, "\n"), width, height)
+	return strings.Split(joinColumns("", blocks...), "\n")
+}
+
+// View implements Pane: exactly width×height cells. The groups flow
+// into as many columns as the width allows; what does not fit scrolls
+// (j/k), every column together, as the pager says.
+func (h *helpView) View() string {
+	width, height := h.width, h.height
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	return h.pager.view(h.styles, h.cells, h.styles.PaneFocus.Render("▌ Keys"), h.lines(width, max(height-1, 1)), width, height)
 }

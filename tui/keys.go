@@ -20,18 +20,9 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Interrupt
 	}
 	if m.showHelp {
-		// Any key but scrolling closes the help: q and esc go back.
-		switch {
-		case key.Matches(msg, k.Down):
-			m.helpScroll(1)
-		case key.Matches(msg, k.Up):
-			m.helpScroll(-1)
-		case key.Matches(msg, k.PageDown, k.HalfDown):
-			m.helpScroll(max(m.helpArea().h/2, 1))
-		case key.Matches(msg, k.PageUp, k.HalfUp):
-			m.helpScroll(-max(m.helpArea().h/2, 1))
-		default:
-			m.showHelp, m.helpAt = false, 0
+		// The help reads every key but ctrl+c: esc, ? and q close it.
+		if m.helpKey(msg, k) {
+			m.showHelp = false
 		}
 		return nil
 	}
@@ -54,6 +45,11 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if key.Matches(msg, k.Back) && m.search.query != "" && !m.insp.open && m.focus == paneList {
+		// esc drops the search first, as it closes what is open: its
+		// marks and n/N go, the list stays where it is.
+		return m.clearSearch()
+	}
 	if m.insp.open {
 		if cmd, ok := m.inspectorKey(msg, k); ok {
 			return cmd
@@ -64,6 +60,16 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return m.globalKey(msg, k, st)
+}
+
+// helpKey reads the key reference with a key; it reports whether the
+// help closed.
+func (m *Conversation) helpKey(msg tea.KeyPressMsg, k KeyMap) bool {
+	a := m.helpArea()
+	rows := max(a.h-1, 1)
+	keys := pagerKeys{down: k.Down, up: k.Up, pageDown: joinBindings(k.PageDown, k.HalfDown), pageUp: joinBindings(k.PageUp, k.HalfUp),
+		top: k.Top, bottom: m.keys.Bottom, close: []key.Binding{k.Back, k.Help, k.Quit}}
+	return m.help.key(msg, keys, m.helpOf().lines(a.w, rows), rows)
 }
 
 // inspectorKey answers the keys that mean something else in the
@@ -230,14 +236,16 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		m.openSearch()
 		return nil
 	case key.Matches(msg, k.NextMatch):
-		m.nextMatch(true)
+		cmd := m.nextMatch(true)
+		m.afterMove(before)
+		return cmd
 	case key.Matches(msg, k.PrevMatch):
-		m.nextMatch(false)
+		cmd := m.nextMatch(false)
 		m.afterMove(before)
 		// The inspector, reopened on the previous matching event, starts
 		// at its last match.
 		m.insp.hitLast = m.insp.open
-		return nil
+		return cmd
 	case key.Matches(msg, k.Filter):
 		m.picker.open = true
 		return nil
@@ -261,6 +269,9 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return m.changeSpeed(true)
 	case key.Matches(msg, k.Slower):
 		return m.changeSpeed(false)
+	case key.Matches(msg, m.keys.Play, m.keys.Faster, m.keys.Slower):
+		// Disabled while live: said rather than ignored.
+		return m.setFlash("live: nothing to play back (G follows the newest; replay plays a recording)")
 	case key.Matches(msg, k.Inspect):
 		if m.focus != paneList {
 			m.focus = paneList

@@ -56,14 +56,9 @@ func (m *Conversation) helpArea() rect {
 
 // helpOf gives the key reference what it draws.
 func (m *Conversation) helpOf() *helpView {
-	return &helpView{keys: m.keys, styles: &m.styles, cells: m.cells, scroll: m.helpAt}
-}
-
-// helpScroll scrolls the key reference by n lines, within its length.
-func (m *Conversation) helpScroll(n int) {
-	a := m.helpArea()
-	limit := m.helpOf().maxScroll(a.w, a.h)
-	m.helpAt = max(0, min(m.helpAt+n, limit))
+	k := m.keys
+	replayKeys(&k, m.liveNow())
+	return &helpView{keys: k, styles: &m.styles, cells: m.cells, pager: &m.help}
 }
 
 // mainPane is the pane in the main area, h rows tall: help, the kind

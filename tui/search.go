@@ -218,18 +218,30 @@ func (m *Conversation) searchNew() tea.Cmd {
 	return nil
 }
 
-// nextMatch moves to the next (or previous) match, wrapping around.
-func (m *Conversation) nextMatch(forward bool) {
+// nextMatch moves to the next (or previous) match, wrapping around, and
+// says so when it wrapped: a reader who pressed n past the last match
+// would otherwise believe the list went on.
+func (m *Conversation) nextMatch(forward bool) tea.Cmd {
 	ms := m.search.matches
 	if len(ms) == 0 {
-		return
+		return nil
 	}
 	i, ok := nextIn(ms, m.cursor, forward)
-	if !ok {
-		i = ms[0]
-		if !forward {
-			i = ms[len(ms)-1]
-		}
+	if ok {
+		m.moveTo(i)
+		return nil
+	}
+	i, say := ms[0], "search wrapped to the first match (n)"
+	if !forward {
+		i, say = ms[len(ms)-1], "search wrapped to the last match (N)"
 	}
 	m.moveTo(i)
+	return m.setFlash(say)
+}
+
+// clearSearch drops the search and its marks (esc in the list).
+func (m *Conversation) clearSearch() tea.Cmd {
+	q := m.search.query
+	m.startSearch("", false, true)
+	return m.setFlash("cleared the search for “" + model.SanitizeLine(q) + "”")
 }
