@@ -238,6 +238,9 @@ var conformanceRoutes = []string{
 	"GET /api/conversations/{id}/events/search", "GET /api/conversations/{id}/events/count",
 	"GET /api/conversations/{id}/events/{event_id}", "POST /api/conversations/{id}/events/respond_to_confirmation",
 	"POST /api/conversations/{id}/confirmation_policy",
+	// Walked by TestDockerRoutes (runtime_test.go).
+	"GET /api/conversations/{id}/runtime", "POST /api/conversations/{id}/switch_llm",
+	"POST /api/conversations/{id}/switch_profile", "POST /api/conversations/{id}/credential-bindings",
 }
 
 // TestConformanceWalksEveryRoute keeps the conformance test whole: every

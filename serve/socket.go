@@ -17,6 +17,10 @@ const (
 	closeAuthFailed    = 4001
 	closeNotFound      = 4004
 	closeTryAgainLater = 1013
+	// closePolicyViolation and closeInternalError are a Docker-runtime
+	// server's: an unknown conversation, a runtime that cannot start.
+	closePolicyViolation = 1008
+	closeInternalError   = 1011
 )
 
 // Socket limits: the largest client frame read, and the longest a frame
@@ -78,12 +82,16 @@ func (s *Server) handleSocket(w http.ResponseWriter, r *http.Request) {
 		_ = conn.Close(closeNotFound, "Conversation not found")
 		return
 	}
-	switch s.faults.forcedClose() {
+	switch code := s.faults.forcedClose(); code {
 	case closeAuthFailed:
 		_ = conn.Close(closeAuthFailed, "Authentication failed")
 		return
 	case closeTryAgainLater:
 		_ = conn.Close(closeTryAgainLater, "Too many connections for this conversation")
+		return
+	case closePolicyViolation, closeInternalError:
+		// Upstream closes these with a bare code.
+		_ = conn.Close(websocket.StatusCode(code), "")
 		return
 	}
 	sub := newSubscriber()

@@ -21,6 +21,12 @@ const (
 	closeAuthFailed websocket.StatusCode = 4001
 	closeNotFound   websocket.StatusCode = 4004
 	closeTryAgain   websocket.StatusCode = 1013
+	// A Docker-runtime server (upstream docker_runtime/routers.py
+	// _proxy_socket, PR #3403) closes with 1008 for a conversation it does
+	// not know and 1011 when the conversation's runtime cannot start (an
+	// archived one's included), both without a reason.
+	closePolicy   websocket.StatusCode = 1008
+	closeInternal websocket.StatusCode = 1011
 )
 
 // socketReadLimit is the largest frame accepted. The library's default is
@@ -250,6 +256,9 @@ func closeClass(err error) (code string, final bool) {
 		return CodeAuth, true
 	case closeNotFound:
 		return CodeNotFound, true
+	case closePolicy:
+		// Refused for good: asking again gets the same answer.
+		return CodeClosed, true
 	}
 	var de *dialError
 	if errors.As(err, &de) {
@@ -284,6 +293,10 @@ func describeEnd(err error) string {
 			return "conversation not found (close 4004)" + reason
 		case closeTryAgain:
 			return "server busy, try again later (close 1013)" + reason
+		case closePolicy:
+			return "the server refused to stream this conversation (close 1008, policy violation)" + reason
+		case closeInternal:
+			return "the server could not serve this conversation (close 1011, internal error; a Docker-runtime server: its runtime cannot start)" + reason
 		}
 		return fmt.Sprintf("closed by the server (%d)%s", int(s), reason)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"ohwatch/model"
 )
 
@@ -73,6 +75,9 @@ type watcher struct {
 	orphanDue *time.Timer
 	// orphanArmed is the arrival orphanDue is set for.
 	orphanArmed time.Time
+	// noRuntimeRoute is set once the server showed it has no runtime
+	// status route (runtime.go), so a 1011 close does not ask again.
+	noRuntimeRoute bool
 }
 
 // sinceProbeEvents is how many persisted events of a since-connection are
@@ -80,8 +85,12 @@ type watcher struct {
 // to ignore after_timestamp; two such connections in a row switch the
 // watch to resend_mode=all.
 const (
-	sinceProbeEvents = 16
-	sinceStrikeLimit = 2
+	// runtimeCloseGiveUp is how many 1011 closes in a row, none bringing an
+	// event, end the watch: with the backoff's 1, 2, 4 and 8 s between them
+	// that is within about 15 s, time for a runtime that was starting.
+	runtimeCloseGiveUp = 5
+	sinceProbeEvents   = 16
+	sinceStrikeLimit   = 2
 )
 
 // run is the watch's life: probe the server, load history, then connect
@@ -130,6 +139,15 @@ func (w *watcher) run(ctx context.Context) {
 		if code, final := classify(err); final {
 			w.lost(code, reason)
 			return
+		}
+		if websocket.CloseStatus(err) == closeInternal {
+			// Retried a few times, since a runtime may be starting, but
+			// not for ever: the runtime route says when it will not.
+			more, hopeless := w.runtimeWords(ctx)
+			if hopeless || repeats >= runtimeCloseGiveUp {
+				w.lost(CodeClosed, fmt.Sprintf("gave up after %d attempts: %s%s", repeats, reason, more))
+				return
+			}
 		}
 		if isOversize(err) && repeats >= oversizeGiveUp {
 			// The same event will be there on every reconnect.
