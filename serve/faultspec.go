@@ -18,6 +18,7 @@ close=CODE[:N]   close the next N sockets (default 1) at once: 4001 authenticati
                  1008 unknown to a Docker-runtime server, 1011 its runtime cannot start
 no-tree          answer 404 to fork and navigate, as an agent-server older than 1.31 does
 no-interrupt     answer 404 to interrupt, as an agent-server from before that route does
+no-session       refuse /sockets/session (403), as an agent-server older than 1.45 does
 docker           play a Docker-runtime agent-server: 501 for fork, switch_llm, switch_profile, credential-bindings; a runtime route
 runtime=S[:resume] GET /{id}/runtime reports runtime_status S (available, starting, missing, ownership_lost, error)`
 
@@ -103,6 +104,9 @@ func ParseFault(spec string, f *Faults) error {
 	case "no-interrupt":
 		err = noValue()
 		f.NoInterrupt = err == nil
+	case "no-session":
+		err = noValue()
+		f.NoSessionSocket = err == nil
 	case "docker":
 		err = noValue()
 		f.Docker = err == nil
@@ -111,9 +115,9 @@ func ParseFault(spec string, f *Faults) error {
 			err = parseRuntime(value, f)
 		}
 	case "":
-		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, docker, runtime")
+		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, no-session, docker, runtime")
 	default:
-		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, docker, runtime", name)
+		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, no-session, docker, runtime", name)
 	}
 	return err
 }
@@ -193,6 +197,9 @@ func (f Faults) String() string {
 	}
 	if f.NoInterrupt {
 		add("no-interrupt")
+	}
+	if f.NoSessionSocket {
+		add("no-session")
 	}
 	if f.Docker {
 		add("docker")

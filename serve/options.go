@@ -113,6 +113,9 @@ type Faults struct {
 	// _proxy_socket).
 	CloseUnknown int
 	CloseRuntime int
+	// NoSessionSocket makes the server one from before the session socket
+	// (SDK 1.45, PR #4807): /sockets/session refused with 403.
+	NoSessionSocket bool
 	// Docker makes the server one whose conversations run in Docker
 	// runtimes (upstream OH_CONVERSATION_RUNTIME=docker, PR #3403): fork,
 	// switch_llm, switch_profile and credential-bindings answer 501, and

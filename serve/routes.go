@@ -13,7 +13,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /health", s.handleAlive)
 	mux.HandleFunc("GET /ready", s.handleReady)
 	mux.HandleFunc("GET /server_info", s.handleServerInfo)
-	mux.HandleFunc("GET /sockets/events/{id}", s.handleSocket)
+	mux.HandleFunc("GET /sockets/{socket}/{id}", s.handleSockets)
 
 	api := http.NewServeMux()
 	api.HandleFunc("GET /api/conversations", s.handleBatchGet)

@@ -33,7 +33,8 @@ const (
 // errDropped ends a socket that a fault drops.
 var errDropped = errors.New("dropped by fault injection")
 
-// handleSocket serves GET /sockets/events/{id}: authentication (header or
+// handleSocket serves GET /sockets/events/{id}, and the session socket
+// /sockets/session/{id} with the same steps (session_socket.go): authentication (header or
 // query key checked before the upgrade, first-frame auth after it), then
 // the snapshot, the requested history and the live events.
 func (s *Server) handleSocket(w http.ResponseWriter, r *http.Request) {
@@ -50,6 +51,14 @@ func (s *Server) handleSocket(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
+	}
+	session := r.PathValue("socket") == "session"
+	if session {
+		var ok bool
+		if r2.afterSeq, ok = parseAfterSeq(r); !ok {
+			http.Error(w, "after_seq: an integer expected", http.StatusBadRequest)
+			return
+		}
 	}
 	s.mu.Lock()
 	if s.closed {
@@ -95,6 +104,7 @@ func (s *Server) handleSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sub := newSubscriber()
+	sub.session = session
 	if !c.subscribe(sub, r2, s.faults.get()) {
 		_ = conn.Close(closeTryAgainLater, "Too many connections for this conversation")
 		return
@@ -239,14 +249,14 @@ func (s *Server) writeFrames(ctx context.Context, conn *websocket.Conn, sub *sub
 func (s *Server) clientFrame(c *conversation, sub *subscriber, typ websocket.MessageType, data []byte) {
 	var frame map[string]json.RawMessage
 	if typ != websocket.MessageText || json.Unmarshal(data, &frame) != nil {
-		sub.send(serverErrorJSON(time.Now(), "ValidationError", "a JSON object was expected"))
+		sub.sendError("ValidationError", "a JSON object was expected")
 		return
 	}
 	if t, ok := frame["type"]; ok && string(t) == `"auth"` {
 		return
 	}
 	if detail := validateMessage(frame); detail != "" {
-		sub.send(serverErrorJSON(time.Now(), "ValidationError", detail))
+		sub.sendError("ValidationError", detail)
 		return
 	}
 	c.appendUserMessage(data)

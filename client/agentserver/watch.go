@@ -36,6 +36,7 @@ func (c *Client) Watch(ctx context.Context, id string, opts WatchOptions) <-chan
 		seen:    make(map[string]struct{}),
 		feat:    modernFeatures(),
 		backoff: backoff{base: opts.BaseBackoff, max: opts.MaxBackoff, jitter: opts.Jitter},
+		cursor:  seqCursor{contiguous: -1},
 	}
 	for _, id := range opts.Seen {
 		w.seen[id] = struct{}{}
@@ -78,6 +79,12 @@ type watcher struct {
 	// noRuntimeRoute is set once the server showed it has no runtime
 	// status route (runtime.go), so a 1011 close does not ask again.
 	noRuntimeRoute bool
+	// sess is whether the session socket serves the watch, cursor what it
+	// holds of the server's log and newestDurable the newest time of an
+	// event it delivered (sessionsocket.go).
+	sess          sessionMode
+	cursor        seqCursor
+	newestDurable time.Time
 }
 
 // sinceProbeEvents is how many persisted events of a since-connection are
@@ -112,14 +119,26 @@ func (w *watcher) run(ctx context.Context) {
 		var err error
 		wentLive := false
 		before := w.delivered
-		if !historyLoaded {
-			if err = w.loadHistory(ctx); err == nil {
-				historyLoaded = true
+		switch {
+		case w.usesSessionSocket():
+			// The socket replays the whole log itself, each event with
+			// its seq: no REST history first.
+			wentLive, err = w.sessionSocket(ctx)
+			if errors.Is(err, errNoSessionSocket) {
+				w.sess = sessionNo
+				w.c.log.Info("no session socket; using /sockets/events", "conversation", w.id)
+				continue
 			}
-		}
-		if historyLoaded {
-			wentLive, err = w.session(ctx, reconnect)
-			reconnect = true
+		default:
+			if !historyLoaded {
+				if err = w.loadHistory(ctx); err == nil {
+					historyLoaded = true
+				}
+			}
+			if historyLoaded {
+				wentLive, err = w.session(ctx, reconnect)
+				reconnect = true
+			}
 		}
 		if ctx.Err() != nil {
 			return
@@ -204,6 +223,9 @@ func (w *watcher) probe(ctx context.Context) bool {
 		return !errors.Is(err, ErrConnect)
 	}
 	w.feat = featuresOf(info.Version)
+	if v, ok := parseVersion(info.Version); ok && !versionLess(v, sessionVersion) && w.sess == sessionUntried {
+		w.sess = sessionYes
+	}
 	w.c.log.Info("agent-server", "version", info.Version, "sdk_version", info.SDKVersion,
 		"since", w.feat.since, "first_frame_auth", w.feat.firstFrameAuth)
 	return true
