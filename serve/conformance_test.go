@@ -230,7 +230,7 @@ func checkEvent(t *testing.T, where string, raw json.RawMessage) {
 // conformanceRoutes are the routes the conformance test walks; a route
 // serve answers must be among them (TestConformanceWalksEveryRoute).
 var conformanceRoutes = []string{
-	"GET /alive", "GET /health", "GET /ready", "GET /server_info", "GET /sockets/events/{id}",
+	"GET /alive", "GET /health", "GET /ready", "GET /server_info", "GET /sockets/{socket}/{id}",
 	"GET /api/conversations", "GET /api/conversations/search", "GET /api/conversations/count",
 	"GET /api/conversations/{id}", "POST /api/conversations/{id}/pause", "POST /api/conversations/{id}/interrupt",
 	"POST /api/conversations/{id}/run", "POST /api/conversations/{id}/fork", "POST /api/conversations/{id}/navigate",
@@ -238,6 +238,9 @@ var conformanceRoutes = []string{
 	"GET /api/conversations/{id}/events/search", "GET /api/conversations/{id}/events/count",
 	"GET /api/conversations/{id}/events/{event_id}", "POST /api/conversations/{id}/events/respond_to_confirmation",
 	"POST /api/conversations/{id}/confirmation_policy",
+	// Walked by TestDockerRoutes (runtime_test.go).
+	"GET /api/conversations/{id}/runtime", "POST /api/conversations/{id}/switch_llm",
+	"POST /api/conversations/{id}/switch_profile", "POST /api/conversations/{id}/credential-bindings",
 }
 
 // TestConformanceWalksEveryRoute keeps the conformance test whole: every

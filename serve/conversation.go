@@ -249,14 +249,16 @@ func (c *conversation) emitLocked(ev model.Event, madeUp bool) {
 	if c.title == "" && ev.Kind == model.KindMessage && ev.Source == "user" {
 		c.title = titleFrom(messageText(ev.Raw))
 	}
+	seq := -1 // not in the log: transient on a session socket
 	if model.Persisted(ev) {
 		if _, dup := c.index[ev.ID]; !dup && ev.ID != "" {
 			c.index[ev.ID] = len(c.emitted)
 		}
+		seq = len(c.emitted)
 		c.emitted = append(c.emitted, ev)
 	}
 	for sub := range c.subs {
-		sub.send(ev.Raw)
+		sub.sendEvent(seq, ev.Raw)
 	}
 	if n := c.faults.silentAfter(); n > 0 && len(c.emitted) >= n && !c.silent {
 		c.silent = true
@@ -299,7 +301,7 @@ func (c *conversation) broadcastLocked(raw []byte) {
 		return
 	}
 	for sub := range c.subs {
-		sub.send(raw)
+		sub.sendEvent(-1, raw)
 	}
 }
 

@@ -14,6 +14,8 @@ type faultState struct {
 	faults    Faults
 	closeAuth int
 	closeBusy int
+	closeUnk  int
+	closeRt   int
 	frames    int
 	rng       *rand.Rand
 }
@@ -31,6 +33,7 @@ func (s *faultState) set(f Faults) {
 	f.DropAtFrames = slices.Clone(f.DropAtFrames)
 	s.faults = f
 	s.closeAuth, s.closeBusy = f.CloseAuth, f.CloseBusy
+	s.closeUnk, s.closeRt = f.CloseUnknown, f.CloseRuntime
 	s.frames = 0
 	s.rng = rand.New(rand.NewPCG(f.Seed, f.Seed^0x9e3779b97f4a7c15))
 }
@@ -59,7 +62,7 @@ func (s *faultState) noTree() bool {
 }
 
 // forcedClose returns the close code a new socket must get from
-// CloseAuth or CloseBusy (consuming one), or 0.
+// CloseAuth, CloseBusy, CloseUnknown or CloseRuntime (consuming one), or 0.
 func (s *faultState) forcedClose() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -70,6 +73,12 @@ func (s *faultState) forcedClose() int {
 	case s.closeBusy > 0:
 		s.closeBusy--
 		return closeTryAgainLater
+	case s.closeUnk > 0:
+		s.closeUnk--
+		return closePolicyViolation
+	case s.closeRt > 0:
+		s.closeRt--
+		return closeInternalError
 	}
 	return 0
 }

@@ -14,9 +14,13 @@ drop-chance=P    drop a socket after any frame with probability P (0-1); seed=S 
 stale-state      after the snapshot, resend the old per-field state updates (execution_status=running…)
 double-send[=N]  a resend (resend_mode=all/since) sends its newest N events (default 10) twice
 silence-after=N  after N events the conversation goes silent: nothing more is sent, REST answers 404
-close=CODE[:N]   close the next N sockets (default 1) at once: 4001 authentication failed, 1013 try again later
+close=CODE[:N]   close the next N sockets (default 1) at once: 4001 authentication failed, 1013 try again later,
+                 1008 unknown to a Docker-runtime server, 1011 its runtime cannot start
 no-tree          answer 404 to fork and navigate, as an agent-server older than 1.31 does
-no-interrupt     answer 404 to interrupt, as an agent-server from before that route does`
+no-interrupt     answer 404 to interrupt, as an agent-server from before that route does
+no-session       refuse /sockets/session (403), as an agent-server older than 1.45 does
+docker           play a Docker-runtime agent-server: 501 for fork, switch_llm, switch_profile, credential-bindings; a runtime route
+runtime=S[:resume] GET /{id}/runtime reports runtime_status S (available, starting, missing, ownership_lost, error)`
 
 // defaultDoubleSend is the overlap of double-send without a count.
 const defaultDoubleSend = 10
@@ -100,10 +104,20 @@ func ParseFault(spec string, f *Faults) error {
 	case "no-interrupt":
 		err = noValue()
 		f.NoInterrupt = err == nil
+	case "no-session":
+		err = noValue()
+		f.NoSessionSocket = err == nil
+	case "docker":
+		err = noValue()
+		f.Docker = err == nil
+	case "runtime":
+		if err = needValue(); err == nil {
+			err = parseRuntime(value, f)
+		}
 	case "":
-		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt")
+		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, no-session, docker, runtime")
 	default:
-		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt", name)
+		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, no-session, docker, runtime", name)
 	}
 	return err
 }
@@ -111,7 +125,7 @@ func ParseFault(spec string, f *Faults) error {
 // parseClose reads close=CODE[:N].
 func parseClose(value string, hasValue bool, f *Faults) error {
 	if !hasValue || value == "" {
-		return fmt.Errorf("fault close needs a code: close=4001 or close=1013")
+		return fmt.Errorf("fault close needs a code: close=4001, 1013, 1008 or 1011")
 	}
 	code, times, hasTimes := strings.Cut(value, ":")
 	n := 1
@@ -126,8 +140,12 @@ func parseClose(value string, hasValue bool, f *Faults) error {
 		f.CloseAuth = n
 	case strconv.Itoa(closeTryAgainLater):
 		f.CloseBusy = n
+	case strconv.Itoa(closePolicyViolation):
+		f.CloseUnknown = n
+	case strconv.Itoa(closeInternalError):
+		f.CloseRuntime = n
 	default:
-		return fmt.Errorf("fault close: code %q is not 4001 (authentication failed) or 1013 (try again later)", code)
+		return fmt.Errorf("fault close: code %q is not 4001 (authentication failed), 1013 (try again later), 1008 (unknown conversation) or 1011 (runtime cannot start)", code)
 	}
 	return nil
 }
@@ -168,11 +186,30 @@ func (f Faults) String() string {
 	if f.CloseBusy > 0 {
 		add("close=%d:%d", closeTryAgainLater, f.CloseBusy)
 	}
+	if f.CloseUnknown > 0 {
+		add("close=%d:%d", closePolicyViolation, f.CloseUnknown)
+	}
+	if f.CloseRuntime > 0 {
+		add("close=%d:%d", closeInternalError, f.CloseRuntime)
+	}
 	if f.NoTree {
 		add("no-tree")
 	}
 	if f.NoInterrupt {
 		add("no-interrupt")
+	}
+	if f.NoSessionSocket {
+		add("no-session")
+	}
+	if f.Docker {
+		add("docker")
+	}
+	if f.Runtime != "" {
+		resume := ""
+		if f.RuntimeCanResume {
+			resume = ":resume"
+		}
+		add("runtime=%s%s", f.Runtime, resume)
 	}
 	if len(out) == 0 {
 		return "none"

@@ -113,6 +113,26 @@ type Faults struct {
 	// CloseBusy closes this many of the next sockets with 1013 "Too many
 	// connections for this conversation" (a retryable code).
 	CloseBusy int
+	// CloseUnknown closes this many of the next sockets with 1008 and
+	// CloseRuntime with 1011, without a reason, as a Docker-runtime
+	// agent-server does for a conversation it does not know and for one
+	// whose runtime cannot start (upstream docker_runtime/routers.py,
+	// _proxy_socket).
+	CloseUnknown int
+	CloseRuntime int
+	// NoSessionSocket makes the server one from before the session socket
+	// (SDK 1.45, PR #4807): /sockets/session refused with 403.
+	NoSessionSocket bool
+	// Docker makes the server one whose conversations run in Docker
+	// runtimes (upstream OH_CONVERSATION_RUNTIME=docker, PR #3403): fork,
+	// switch_llm, switch_profile and credential-bindings answer 501, and
+	// GET /{id}/runtime answers (available unless Runtime says otherwise).
+	Docker bool
+	// Runtime, when set, is the runtime_status GET /{id}/runtime reports
+	// (available, starting, missing, ownership_lost, error; PR #4966, SDK
+	// 1.48), with can_resume RuntimeCanResume.
+	Runtime          string
+	RuntimeCanResume bool
 	// NoTree makes the server one older than SDK v1.31: POST /fork and
 	// /navigate answer 404, as on a server without those routes.
 	NoTree bool

@@ -28,6 +28,10 @@ func readBody(r *http.Request, v any) error {
 // id in use (openhands-agent-server conversation_router.py,
 // fork_conversation).
 func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
+	if s.faults.get().Docker {
+		writeDetail(w, http.StatusNotImplemented, dockerUnavailable)
+		return
+	}
 	if s.faults.noTree() {
 		notFound(w)
 		return

@@ -13,7 +13,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /health", s.handleAlive)
 	mux.HandleFunc("GET /ready", s.handleReady)
 	mux.HandleFunc("GET /server_info", s.handleServerInfo)
-	mux.HandleFunc("GET /sockets/events/{id}", s.handleSocket)
+	mux.HandleFunc("GET /sockets/{socket}/{id}", s.handleSockets)
 
 	api := http.NewServeMux()
 	api.HandleFunc("GET /api/conversations", s.handleBatchGet)
@@ -26,6 +26,11 @@ func (s *Server) routes() http.Handler {
 	api.HandleFunc("POST /api/conversations/{id}/confirmation_policy", s.handleConfirmationPolicy)
 	api.HandleFunc("POST /api/conversations/{id}/fork", s.handleFork)
 	api.HandleFunc("POST /api/conversations/{id}/navigate", s.handleNavigate)
+	api.HandleFunc("GET /api/conversations/{id}/runtime", s.handleRuntime)
+	// A Docker runtime's 501s (runtime.go); fork answers its own.
+	api.HandleFunc("POST /api/conversations/{id}/switch_llm", s.handleDockerOnly)
+	api.HandleFunc("POST /api/conversations/{id}/switch_profile", s.handleDockerOnly)
+	api.HandleFunc("POST /api/conversations/{id}/credential-bindings", s.handleDockerOnly)
 	api.HandleFunc("POST /api/conversations/{id}/events", s.handleSendMessage)
 	api.HandleFunc("GET /api/conversations/{id}/events", s.handleBatchGetEvents)
 	api.HandleFunc("GET /api/conversations/{id}/events/search", s.handleSearchEvents)

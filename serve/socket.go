@@ -17,6 +17,10 @@ const (
 	closeAuthFailed    = 4001
 	closeNotFound      = 4004
 	closeTryAgainLater = 1013
+	// closePolicyViolation and closeInternalError are a Docker-runtime
+	// server's: an unknown conversation, a runtime that cannot start.
+	closePolicyViolation = 1008
+	closeInternalError   = 1011
 )
 
 // Socket limits: the largest client frame read, and the longest a frame
@@ -29,7 +33,8 @@ const (
 // errDropped ends a socket that a fault drops.
 var errDropped = errors.New("dropped by fault injection")
 
-// handleSocket serves GET /sockets/events/{id}: authentication (header or
+// handleSocket serves GET /sockets/events/{id}, and the session socket
+// /sockets/session/{id} with the same steps (session_socket.go): authentication (header or
 // query key checked before the upgrade, first-frame auth after it), then
 // the snapshot, the requested history and the live events.
 func (s *Server) handleSocket(w http.ResponseWriter, r *http.Request) {
@@ -46,6 +51,14 @@ func (s *Server) handleSocket(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
+	}
+	session := r.PathValue("socket") == "session"
+	if session {
+		var ok bool
+		if r2.afterSeq, ok = parseAfterSeq(r); !ok {
+			http.Error(w, "after_seq: an integer expected", http.StatusBadRequest)
+			return
+		}
 	}
 	s.mu.Lock()
 	if s.closed {
@@ -78,15 +91,20 @@ func (s *Server) handleSocket(w http.ResponseWriter, r *http.Request) {
 		_ = conn.Close(closeNotFound, "Conversation not found")
 		return
 	}
-	switch s.faults.forcedClose() {
+	switch code := s.faults.forcedClose(); code {
 	case closeAuthFailed:
 		_ = conn.Close(closeAuthFailed, "Authentication failed")
 		return
 	case closeTryAgainLater:
 		_ = conn.Close(closeTryAgainLater, "Too many connections for this conversation")
 		return
+	case closePolicyViolation, closeInternalError:
+		// Upstream closes these with a bare code.
+		_ = conn.Close(websocket.StatusCode(code), "")
+		return
 	}
 	sub := newSubscriber()
+	sub.session = session
 	if !c.subscribe(sub, r2, s.faults.get()) {
 		_ = conn.Close(closeTryAgainLater, "Too many connections for this conversation")
 		return
@@ -231,14 +249,14 @@ func (s *Server) writeFrames(ctx context.Context, conn *websocket.Conn, sub *sub
 func (s *Server) clientFrame(c *conversation, sub *subscriber, typ websocket.MessageType, data []byte) {
 	var frame map[string]json.RawMessage
 	if typ != websocket.MessageText || json.Unmarshal(data, &frame) != nil {
-		sub.send(serverErrorJSON(time.Now(), "ValidationError", "a JSON object was expected"))
+		sub.sendError("ValidationError", "a JSON object was expected")
 		return
 	}
 	if t, ok := frame["type"]; ok && string(t) == `"auth"` {
 		return
 	}
 	if detail := validateMessage(frame); detail != "" {
-		sub.send(serverErrorJSON(time.Now(), "ValidationError", detail))
+		sub.sendError("ValidationError", detail)
 		return
 	}
 	s.takeMessage(c, data, true) // the socket's message runs the agent (sockets.py)

@@ -13,6 +13,9 @@ type subscriber struct {
 	mu     sync.Mutex
 	frames [][]byte
 	wake   chan struct{} // signalled (capacity 1) when frames were queued
+	// session marks a session socket's subscriber: its frames are
+	// envelopes (session_socket.go).
+	session bool
 }
 
 func newSubscriber() *subscriber {
@@ -44,6 +47,8 @@ type resend struct {
 	all   bool
 	since bool
 	after time.Time // with since: resend events stamped at or after it
+	// afterSeq is a session socket's ?after_seq (nil: live only).
+	afterSeq *int
 }
 
 // subscribe registers sub for live events and, in the same step, queues
@@ -55,6 +60,11 @@ func (c *conversation) subscribe(sub *subscriber, r resend, f Faults) bool {
 	defer c.mu.Unlock()
 	if len(c.subs) >= MaxSubscribers {
 		return false
+	}
+	if sub.session {
+		c.subscribeSessionLocked(sub, r.afterSeq, f)
+		c.subs[sub] = struct{}{}
+		return true
 	}
 	sub.send(c.subscribeFrameLocked())
 	if f.StaleState {

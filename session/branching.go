@@ -94,6 +94,9 @@ func treeErr(err error) error {
 type unsupported struct{ error }
 
 func (u unsupported) Error() string {
+	if errors.Is(u.error, agentserver.ErrRuntimeUnsupported) {
+		return u.error.Error() // its runtime, not its age
+	}
 	return "agent-server older than " + agentserver.TreeVersion + " (no fork/navigate)"
 }
 func (u unsupported) Is(target error) bool { return target == tui.ErrTreeUnsupported }

@@ -30,6 +30,9 @@ const (
 	CodeAuth     = "auth"
 	CodeNotFound = "not_found"
 	CodeConnect  = "connect"
+	// CodeClosed: the server closed the socket for good (1008, or 1011
+	// past its retries), with its reason.
+	CodeClosed = "closed"
 )
 
 // bodyExcerptLimit caps how much of an error response body is quoted: it is

@@ -211,7 +211,7 @@ func TestGatherConnCloseEndsAGatheringRead(t *testing.T) {
 }
 
 // countingDialer dials TCP and counts the reads of each connection that
-// opens an event socket (its first write is the handshake naming the
+// opens a socket, legacy or session (its first write is the handshake naming the
 // socket's path).
 type countingDialer struct {
 	mu    sync.Mutex
@@ -226,7 +226,7 @@ type countedConn struct {
 }
 
 func (c *countedConn) Write(p []byte) (int, error) {
-	if !c.wrote.Swap(true) && bytes.Contains(p, []byte("/sockets/events/")) {
+	if !c.wrote.Swap(true) && bytes.Contains(p, []byte("/sockets/")) {
 		c.socket.Store(true)
 	}
 	return c.Conn.Write(p)

@@ -67,6 +67,9 @@ type WatchOptions struct {
 	// the resume anchor (default 2 s), to catch an event whose frame was
 	// overtaken by a newer one just before the connection dropped.
 	ReconcileSlack time.Duration
+	// LegacySocket keeps the watch on /sockets/events even where the
+	// server offers the session socket (sessionsocket.go).
+	LegacySocket bool
 	// OrphanWait is how long an event whose parent_id names an event not
 	// yet delivered is held back for its parent (default 5 s): frames
 	// overtaken on a reconnect arrive meanwhile. One whose parent never

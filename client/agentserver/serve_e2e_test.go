@@ -21,6 +21,23 @@ import (
 // e2eKey is the session key the end-to-end servers require.
 const e2eKey = "sk-e2e-7d3c2b1a0f9e8d7c5f1b4a7e"
 
+// bothSockets runs a watch test over the session socket (serve offers it,
+// as upstream 1.45+ does) and over the legacy /sockets/events, which the
+// same guarantees hold for.
+func bothSockets(t *testing.T, test func(*testing.T, WatchOptions)) {
+	for _, legacy := range []bool{false, true} {
+		name := "session"
+		if legacy {
+			name = "legacy"
+		}
+		t.Run(name, func(t *testing.T) {
+			opts := fastWatch()
+			opts.LegacySocket = legacy
+			test(t, opts)
+		})
+	}
+}
+
 // startServe serves one conversation through serve on 127.0.0.1 and
 // returns a client for it. The server stops with the test.
 func startServe(t testing.TB, opts serve.Options, id string, base *model.BaseState, evs []model.Event) (*serve.Server, *Client) {
@@ -134,7 +151,9 @@ func TestE2ERecordingsThroughServe(t *testing.T) {
 // while the server drops the socket at 50 random points: nothing may be
 // lost or repeated, the order must be the recording's, and so must the
 // final state.
-func TestE2ESoakDroppedConnections(t *testing.T) {
+func TestE2ESoakDroppedConnections(t *testing.T) { bothSockets(t, soakDroppedConnections) }
+
+func soakDroppedConnections(t *testing.T, opts WatchOptions) {
 	const n, drops = 20000, 50
 	evs := testevents.Generated(t, n, 7)
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -152,7 +171,7 @@ func TestE2ESoakDroppedConnections(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
-	col := collect(c.Watch(ctx, id, fastWatch()))
+	col := collect(c.Watch(ctx, id, opts))
 	// The first frame itself, not only the live state (see watchLive):
 	// a run started before the watch's REST catch-up is done can be read
 	// whole by it, on a loaded machine, and the test end before the
@@ -187,6 +206,10 @@ func TestE2ESoakDroppedConnections(t *testing.T) {
 // differ from the recording's, but every event arrives exactly once and
 // the conversation ends in the same status.
 func TestE2EOverlappingReplaysAndStaleState(t *testing.T) {
+	bothSockets(t, overlappingReplaysAndStaleState)
+}
+
+func overlappingReplaysAndStaleState(t *testing.T, opts WatchOptions) {
 	const n = 3000
 	evs := testevents.Generated(t, n, 3)
 	points := []int{40, 400, 401, 900, 1500, 2200, 2900}
@@ -195,7 +218,7 @@ func TestE2EOverlappingReplaysAndStaleState(t *testing.T) {
 	s, c := startServe(t, serve.Options{StartPaused: true, Inject: faults}, id, nil, evs)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	col := collect(c.Watch(ctx, id, fastWatch()))
+	col := collect(c.Watch(ctx, id, opts))
 	col.waitFor(t, "live", func(c *collector) bool { return c.lives() >= 1 })
 	s.Run(id)
 	// A minute bounds it: seconds idle, but -race beside other builds on

@@ -67,7 +67,7 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 	if w.feat.since && anchorTS != "" {
 		mode = resendSince
 	}
-	ws, err := w.c.dialSocket(sctx, w.id, mode, anchorTS, !w.feat.firstFrameAuth, w.opts.GatherReads)
+	ws, err := w.c.dialSocket(sctx, w.c.socketURL(w.id, mode, anchorTS), !w.feat.firstFrameAuth, w.opts.GatherReads)
 	if err != nil {
 		return false, err
 	}
@@ -107,7 +107,7 @@ func (w *watcher) session(ctx context.Context, reconnect bool) (wentLive bool, e
 
 // start runs the connection's reader and keepalive goroutines.
 func (c *connection) start(ws *websocket.Conn) {
-	go readFrames(c.ctx, c.w.c, ws, c.frames)
+	go readFrames(c.ctx, c.w.c, ws, c.frames, c.w.c.eventFrame)
 	go keepAlive(c.ctx, ws, c.w.opts.PingInterval, c.w.opts.PingTimeout,
 		func() { notify(c.pong, struct{}{}) }, func(e error) { notify(c.dead, e) })
 }

@@ -21,6 +21,12 @@ const (
 	closeAuthFailed websocket.StatusCode = 4001
 	closeNotFound   websocket.StatusCode = 4004
 	closeTryAgain   websocket.StatusCode = 1013
+	// A Docker-runtime server (upstream docker_runtime/routers.py
+	// _proxy_socket, PR #3403) closes with 1008 for a conversation it does
+	// not know and 1011 when the conversation's runtime cannot start (an
+	// archived one's included), both without a reason.
+	closePolicy   websocket.StatusCode = 1008
+	closeInternal websocket.StatusCode = 1011
 )
 
 // socketReadLimit is the largest frame accepted. The library's default is
@@ -39,9 +45,9 @@ const (
 	resendAll
 )
 
-// socketURL derives ws(s)://host[/prefix]/sockets/events/{id} from the base
-// URL, with the resend parameters. The key is never part of it.
-func (c *Client) socketURL(id string, mode resendMode, anchor string) string {
+// wsURL derives ws(s)://host[/prefix]/sockets/{socket}/{id} from the base
+// URL. The key is never part of it.
+func (c *Client) wsURL(socket, id string) url.URL {
 	u := *c.base
 	switch u.Scheme {
 	case "https":
@@ -49,7 +55,14 @@ func (c *Client) socketURL(id string, mode resendMode, anchor string) string {
 	default:
 		u.Scheme = "ws"
 	}
-	u.Path = c.base.Path + "/sockets/events/" + url.PathEscape(id)
+	u.Path = c.base.Path + "/sockets/" + socket + "/" + url.PathEscape(id)
+	return u
+}
+
+// socketURL is the legacy event socket's URL, /sockets/events/{id}, with
+// the resend parameters.
+func (c *Client) socketURL(id string, mode resendMode, anchor string) string {
+	u := c.wsURL("events", id)
 	q := url.Values{}
 	if mode == resendSince && anchor != "" {
 		q.Set("resend_mode", "since")
@@ -92,7 +105,7 @@ func (e *dialError) Unwrap() error { return e.err }
 // key as a handshake header instead of a first frame, for servers older
 // than first-frame auth; gather, when positive, is how long frames gather
 // between two reads (WatchOptions.GatherReads).
-func (c *Client) dialSocket(ctx context.Context, id string, mode resendMode, anchor string, headerAuth bool, gather time.Duration) (*websocket.Conn, error) {
+func (c *Client) dialSocket(ctx context.Context, socketURL string, headerAuth bool, gather time.Duration) (*websocket.Conn, error) {
 	opts := &websocket.DialOptions{HTTPClient: c.sockets, HTTPHeader: http.Header{}}
 	if headerAuth && c.key != "" {
 		opts.HTTPHeader.Set(sessionHeader, c.key)
@@ -103,7 +116,7 @@ func (c *Client) dialSocket(ctx context.Context, id string, mode resendMode, anc
 		dialCtx, cancel = context.WithTimeout(dialCtx, c.timeout)
 		defer cancel()
 	}
-	conn, resp, err := websocket.Dial(dialCtx, c.socketURL(id, mode, anchor), opts)
+	conn, resp, err := websocket.Dial(dialCtx, socketURL, opts)
 	if err != nil {
 		de := &dialError{err: errors.New(redact(unwrapURLError(err).Error(), c.key))}
 		if resp != nil {
@@ -143,6 +156,9 @@ type frame struct {
 	// unreadableOf is that event's own id ("" when unknown).
 	unreadable   *model.Event
 	unreadableOf string
+	// env is a session socket's envelope (sessionsocket.go); nil on the
+	// legacy socket, whose frames are the events themselves.
+	env *envelope
 }
 
 // readFrames reads and decodes messages until the connection fails, sending
@@ -153,11 +169,11 @@ type frame struct {
 // the connection when ctx ends, which ends a blocked read as well, while a
 // cancellable context costs the library a context.AfterFunc set up and
 // torn down per frame (5% of a busy fleet's CPU).
-func readFrames(ctx context.Context, c *Client, conn *websocket.Conn, out chan<- frame) {
+func readFrames(ctx context.Context, c *Client, conn *websocket.Conn, out chan<- frame, decode func([]byte) frame) {
 	var buf bytes.Buffer
 	reads := context.WithoutCancel(ctx)
 	for {
-		f, ok := readFrame(reads, c, conn, &buf)
+		f, ok := readFrame(reads, c, conn, &buf, decode)
 		if !ok {
 			continue
 		}
@@ -176,7 +192,7 @@ func readFrames(ctx context.Context, c *Client, conn *websocket.Conn, out chan<-
 // exact-size copy of it: the event keeps its raw bytes for as long as the
 // log lives, so they must not carry the slack of a growing buffer. It
 // reports false for a message to skip (a control or unknown type).
-func readFrame(ctx context.Context, c *Client, conn *websocket.Conn, buf *bytes.Buffer) (frame, bool) {
+func readFrame(ctx context.Context, c *Client, conn *websocket.Conn, buf *bytes.Buffer, decode func([]byte) frame) (frame, bool) {
 	limit := c.readLimit
 	typ, r, err := conn.Reader(ctx)
 	if err != nil {
@@ -198,12 +214,16 @@ func readFrame(ctx context.Context, c *Client, conn *websocket.Conn, buf *bytes.
 	if buf.Cap() > socketBufferKeep {
 		defer func() { *buf = bytes.Buffer{} }() // do not hold a huge frame's buffer
 	}
-	data := bytes.Clone(buf.Bytes())
-	ev, derr := c.decodeEvent(data)
-	if derr != nil {
-		return frame{bad: len(data)}, true
+	return decode(bytes.Clone(buf.Bytes())), true
+}
+
+// eventFrame decodes a legacy socket's message: the event itself.
+func (c *Client) eventFrame(data []byte) frame {
+	ev, err := c.decodeEvent(data)
+	if err != nil {
+		return frame{bad: len(data)}
 	}
-	return frame{ev: ev}, true
+	return frame{ev: ev}
 }
 
 // socketBufferKeep is the largest read buffer kept between frames.
@@ -250,6 +270,9 @@ func closeClass(err error) (code string, final bool) {
 		return CodeAuth, true
 	case closeNotFound:
 		return CodeNotFound, true
+	case closePolicy:
+		// Refused for good: asking again gets the same answer.
+		return CodeClosed, true
 	}
 	var de *dialError
 	if errors.As(err, &de) {
@@ -284,6 +307,10 @@ func describeEnd(err error) string {
 			return "conversation not found (close 4004)" + reason
 		case closeTryAgain:
 			return "server busy, try again later (close 1013)" + reason
+		case closePolicy:
+			return "the server refused to stream this conversation (close 1008, policy violation)" + reason
+		case closeInternal:
+			return "the server could not serve this conversation (close 1011, internal error; a Docker-runtime server: its runtime cannot start)" + reason
 		}
 		return fmt.Sprintf("closed by the server (%d)%s", int(s), reason)
 	}

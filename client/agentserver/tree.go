@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"ohwatch/model"
@@ -31,6 +32,42 @@ func (e *TreeUnsupportedError) Error() string {
 
 // Is makes errors.Is(err, ErrTreeUnsupported) hold.
 func (e *TreeUnsupportedError) Is(target error) bool { return target == ErrTreeUnsupported }
+
+// ErrRuntimeUnsupported means the server runs the conversation in a runtime
+// that cannot do the operation: a Docker-runtime agent-server answers 501
+// "This operation is unavailable in Docker runtime mode" to fork,
+// switch_llm, switch_profile and credential-bindings (upstream
+// docker_runtime/routers.py, proxy_conversation, PR #3403).
+var ErrRuntimeUnsupported = errors.New("not available in this server's runtime")
+
+// RuntimeUnsupportedError is a fork or navigate the server answered 501.
+// It is also ErrTreeUnsupported: asking again changes nothing.
+type RuntimeUnsupportedError struct {
+	Op     string // "fork" or "navigate"
+	Docker bool   // the server said it is its Docker runtime
+}
+
+// Error implements error.
+func (e *RuntimeUnsupportedError) Error() string {
+	if e.Docker {
+		return fmt.Sprintf("this server cannot %s a conversation in its Docker runtime", e.Op)
+	}
+	return fmt.Sprintf("this server does not implement %s (501)", e.Op)
+}
+
+// Is makes errors.Is hold for ErrRuntimeUnsupported and ErrTreeUnsupported.
+func (e *RuntimeUnsupportedError) Is(target error) bool {
+	return target == ErrRuntimeUnsupported || target == ErrTreeUnsupported
+}
+
+// runtimeRefusal is the RuntimeUnsupportedError of a 501, or nil.
+func runtimeRefusal(op string, err error) error {
+	var he *HTTPError
+	if !errors.As(err, &he) || he.Status != http.StatusNotImplemented {
+		return nil
+	}
+	return &RuntimeUnsupportedError{Op: op, Docker: strings.Contains(he.Body, "Docker runtime")}
+}
 
 // ErrWholeFork means the server made a fork but ignored from_event_id: a
 // server that has fork but not the tree (before TreeVersion) copies the
@@ -89,6 +126,9 @@ func (c *Client) Navigate(ctx context.Context, id, eventID string) error {
 // when the conversation exists (the route is what is missing); otherwise
 // the error stays (ErrNotFound for a conversation that is gone).
 func (c *Client) treeError(ctx context.Context, id, op string, err error) error {
+	if r := runtimeRefusal(op, err); r != nil {
+		return r
+	}
 	if !errors.Is(err, ErrNotFound) || unknownEvent(err) {
 		return err
 	}

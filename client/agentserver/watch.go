@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"ohwatch/model"
 )
 
@@ -34,6 +36,7 @@ func (c *Client) Watch(ctx context.Context, id string, opts WatchOptions) <-chan
 		seen:    make(map[string]struct{}),
 		feat:    modernFeatures(),
 		backoff: backoff{base: opts.BaseBackoff, max: opts.MaxBackoff, jitter: opts.Jitter},
+		cursor:  seqCursor{contiguous: -1},
 	}
 	for _, id := range opts.Seen {
 		w.seen[id] = struct{}{}
@@ -73,6 +76,15 @@ type watcher struct {
 	orphanDue *time.Timer
 	// orphanArmed is the arrival orphanDue is set for.
 	orphanArmed time.Time
+	// noRuntimeRoute is set once the server showed it has no runtime
+	// status route (runtime.go), so a 1011 close does not ask again.
+	noRuntimeRoute bool
+	// sess is whether the session socket serves the watch, cursor what it
+	// holds of the server's log and newestDurable the newest time of an
+	// event it delivered (sessionsocket.go).
+	sess          sessionMode
+	cursor        seqCursor
+	newestDurable time.Time
 }
 
 // sinceProbeEvents is how many persisted events of a since-connection are
@@ -80,8 +92,12 @@ type watcher struct {
 // to ignore after_timestamp; two such connections in a row switch the
 // watch to resend_mode=all.
 const (
-	sinceProbeEvents = 16
-	sinceStrikeLimit = 2
+	// runtimeCloseGiveUp is how many 1011 closes in a row, none bringing an
+	// event, end the watch: with the backoff's 1, 2, 4 and 8 s between them
+	// that is within about 15 s, time for a runtime that was starting.
+	runtimeCloseGiveUp = 5
+	sinceProbeEvents   = 16
+	sinceStrikeLimit   = 2
 )
 
 // run is the watch's life: probe the server, load history, then connect
@@ -103,14 +119,26 @@ func (w *watcher) run(ctx context.Context) {
 		var err error
 		wentLive := false
 		before := w.delivered
-		if !historyLoaded {
-			if err = w.loadHistory(ctx); err == nil {
-				historyLoaded = true
+		switch {
+		case w.usesSessionSocket():
+			// The socket replays the whole log itself, each event with
+			// its seq: no REST history first.
+			wentLive, err = w.sessionSocket(ctx)
+			if errors.Is(err, errNoSessionSocket) {
+				w.sess = sessionNo
+				w.c.log.Info("no session socket; using /sockets/events", "conversation", w.id)
+				continue
 			}
-		}
-		if historyLoaded {
-			wentLive, err = w.session(ctx, reconnect)
-			reconnect = true
+		default:
+			if !historyLoaded {
+				if err = w.loadHistory(ctx); err == nil {
+					historyLoaded = true
+				}
+			}
+			if historyLoaded {
+				wentLive, err = w.session(ctx, reconnect)
+				reconnect = true
+			}
 		}
 		if ctx.Err() != nil {
 			return
@@ -130,6 +158,15 @@ func (w *watcher) run(ctx context.Context) {
 		if code, final := classify(err); final {
 			w.lost(code, reason)
 			return
+		}
+		if websocket.CloseStatus(err) == closeInternal {
+			// Retried a few times, since a runtime may be starting, but
+			// not for ever: the runtime route says when it will not.
+			more, hopeless := w.runtimeWords(ctx)
+			if hopeless || repeats >= runtimeCloseGiveUp {
+				w.lost(CodeClosed, fmt.Sprintf("gave up after %d attempts: %s%s", repeats, reason, more))
+				return
+			}
 		}
 		if isOversize(err) && repeats >= oversizeGiveUp {
 			// The same event will be there on every reconnect.
@@ -186,6 +223,9 @@ func (w *watcher) probe(ctx context.Context) bool {
 		return !errors.Is(err, ErrConnect)
 	}
 	w.feat = featuresOf(info.Version)
+	if v, ok := parseVersion(info.Version); ok && !versionLess(v, sessionVersion) && w.sess == sessionUntried {
+		w.sess = sessionYes
+	}
 	w.c.log.Info("agent-server", "version", info.Version, "sdk_version", info.SDKVersion,
 		"since", w.feat.since, "first_frame_auth", w.feat.firstFrameAuth)
 	return true
