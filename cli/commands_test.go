@@ -234,7 +234,6 @@ func TestGenAndListLocalRoot(t *testing.T) {
 
 func TestBadUsageIsExit2(t *testing.T) {
 	for _, args := range [][]string{
-		{},
 		{"nonsense"},
 		{"state"},
 		{"state", "/does/not/exist"},

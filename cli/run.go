@@ -36,7 +36,7 @@ func run(args []string, env *session.Env) int {
 		if dash := singleDashFlag(cmd, args); dash != nil {
 			return dash
 		}
-		return err
+		return withFlagSuggestion(cmd, err)
 	})
 	cmd, err := root.ExecuteC()
 	var code exitCode
@@ -58,7 +58,7 @@ func run(args []string, env *session.Env) int {
 // turns colours off) and the version.
 func withProcessSettings(env session.Env) session.Env {
 	env.NoColor = env.Getenv("NO_COLOR") != ""
-	env.Version = version
+	env.Version = releaseVersion()
 	return env
 }
 
@@ -81,34 +81,39 @@ func newRoot(env *session.Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "ohwatch",
 		Short:         "watch OpenHands agent conversations live, replay them with time travel",
-		Version:       version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				rootHelp(env.Stderr, cmd)
-				return exitCode(exitUsage)
+			if len(args) > 0 {
+				return unknownCommand(cmd, args[0])
 			}
-			return unknownCommand(cmd, args[0])
+			// Alone in a terminal, ohwatch opens the fleet over the
+			// configured sources, as k9s and lazygit open their UI; piped,
+			// it says what it can do.
+			if !env.IsTerminal {
+				rootHelp(env.Stdout, cmd)
+				return nil
+			}
+			return bareFleet(env, cmd)
 		},
 	}
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return loadConfig(env, cmd) }
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.Version = versionLine(version, readBuildInfo())
-	root.Flags().BoolP("version", "v", false, "print the version and the commit it was built from")
+	root.Version = versionLine(stamp(version, commit, date, readBuildInfo()))
+	root.Flags().BoolP("version", "v", false, "print the version, commit, build date, Go version and platform")
 	root.AddCommand(newDemo(env), newWatch(env), newCloud(env), newReplay(env), newList(env), newFleet(env),
 		newState(env), newExport(env), newServe(env), newGen(env), newCompare(env), newConfig(env), newVersion(env))
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
-		// -h prints where the flag package printed it: a command's help
-		// on stderr, ohwatch's own on stdout.
+		// Help asked for goes to stdout, so that 'ohwatch fleet -h | less'
+		// shows it; only mistakes go to stderr.
 		if cmd == root {
 			rootHelp(env.Stdout, root)
 			return
 		}
-		printHelp(env.Stderr, cmd)
+		printHelp(env.Stdout, cmd)
 	})
 	root.SetHelpCommand(newHelp(env, root))
 	root.InitDefaultCompletionCmd()
@@ -132,11 +137,15 @@ func newRoot(env *session.Env) *cobra.Command {
 // newHelp is `ohwatch help [COMMAND]`: the help asked for, on stdout.
 func newHelp(env *session.Env, root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
-		Use:   "help [COMMAND]",
-		Short: "print ohwatch's help, or one command's: help COMMAND",
+		Use:   "help [COMMAND|TOPIC]",
+		Short: "print ohwatch's help, a command's, or a topic's: environment, exit-codes, guards",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				rootHelp(env.Stdout, root)
+				return nil
+			}
+			if t := topic(args[0]); t != nil && len(args) == 1 {
+				t.write(env.Stdout)
 				return nil
 			}
 			target, rest, err := root.Find(args)
@@ -153,12 +162,12 @@ func newHelp(env *session.Env, root *cobra.Command) *cobra.Command {
 func newVersion(env *session.Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "print the version and the commit it was built from",
+		Short: "print the version, commit, build date, Go version and platform",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := noArgs(args, "ohwatch version"); err != nil {
 				return err
 			}
-			fmt.Fprintln(env.Stdout, versionLine(version, readBuildInfo()))
+			fmt.Fprintln(env.Stdout, versionLine(stamp(version, commit, date, readBuildInfo())))
 			return nil
 		},
 	}
@@ -171,6 +180,10 @@ func unknownCommand(root *cobra.Command, name string) error {
 		if c.IsAvailableCommand() {
 			names = append(names, c.Name())
 		}
+	}
+	if s := rootSuggestion(root, name); s != "" {
+		return usageErr(fmt.Sprintf("unknown command %q", model.SanitizeLine(name)),
+			fmt.Sprintf("did you mean 'ohwatch %s'? 'ohwatch help' says what each command does", s))
 	}
 	return usageErr(fmt.Sprintf("unknown command %q", model.SanitizeLine(name)),
 		fmt.Sprintf("the commands are %s; 'ohwatch help' says what each does", strings.Join(names, ", ")))

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"ohwatch/client/agentserver"
 	"ohwatch/model"
@@ -79,77 +78,6 @@ func singleDashFlag(cmd *cobra.Command, args []string) error {
 		}
 	}
 	return nil
-}
-
-// rootHelp prints ohwatch's help: every command, its summary and its
-// usage line with its key flags, and the exit codes.
-func rootHelp(w io.Writer, root *cobra.Command) {
-	fmt.Fprintln(w, "ohwatch: watch OpenHands agent conversations live, replay them with time travel.")
-	fmt.Fprintln(w, "\nUsage: ohwatch COMMAND [flags]   ('ohwatch help COMMAND' or 'ohwatch COMMAND -h' for its flags)")
-	fmt.Fprintln(w, "\nCommands:")
-	for _, c := range root.Commands() {
-		if !c.IsAvailableCommand() {
-			continue
-		}
-		fmt.Fprintf(w, "  %-10s %s\n", c.Name(), c.Short)
-		if c.Use != c.Name() {
-			fmt.Fprintf(w, "  %-10s ohwatch %s\n", "", c.Use)
-		}
-	}
-	fmt.Fprintln(w, "\nFlags: --version, -v prints the version and commit; -h, --help a command's flags.")
-	fmt.Fprintln(w, "\nExit codes: 0 confirmed finished, 1 error, 2 bad usage, 3 stuck,")
-	fmt.Fprintln(w, "4 could not connect / auth rejected / not found, 5 no terminal state,")
-	fmt.Fprintln(w, "6 --record could not write every event, 7 the TUI could not run, 8 a guard stopped the run,")
-	fmt.Fprintln(w, "130 interrupted (Ctrl-C, SIGINT), 143 SIGTERM, 129 SIGHUP.")
-}
-
-// printHelp prints a command's usage line, what it does and its flags,
-// each spelled --flag as the README spells them.
-func printHelp(w io.Writer, cmd *cobra.Command) {
-	fmt.Fprintf(w, "Usage: ohwatch %s\n", cmd.Use)
-	// Long, when a command has one, says more than Short: it replaces it.
-	if text := cmd.Long; text != "" {
-		fmt.Fprintf(w, "\n%s\n", text)
-	} else if cmd.Short != "" {
-		fmt.Fprintf(w, "\n%s\n", cmd.Short)
-	}
-	if cmd.HasAvailableSubCommands() {
-		fmt.Fprintln(w, "\nCommands:")
-		for _, c := range cmd.Commands() {
-			if c.IsAvailableCommand() {
-				fmt.Fprintf(w, "  %-10s %s\n", c.Name(), c.Short)
-			}
-		}
-	}
-	header := "\nFlags:"
-	cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
-		if f.Name == "help" || f.Hidden {
-			return
-		}
-		if header != "" {
-			fmt.Fprintln(w, header)
-			header = ""
-		}
-		name, text := pflag.UnquoteUsage(f)
-		line := "  --" + f.Name
-		if f.Shorthand != "" {
-			line += ", -" + f.Shorthand
-		}
-		switch {
-		case f.NoOptDefVal == "true" && f.Value.Type() != "bool":
-			line += "[=" + name + "]"
-		case name != "" && f.Value.Type() != "bool":
-			line += " " + name
-		}
-		fmt.Fprintln(w, line)
-		if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "0s" && def != "[]" && !strings.Contains(text, "(default") {
-			if f.Value.Type() == "string" {
-				def = fmt.Sprintf("%q", def)
-			}
-			text += fmt.Sprintf(" (default %s)", def)
-		}
-		fmt.Fprintf(w, "    \t%s\n", strings.ReplaceAll(text, "\n", "\n    \t"))
-	})
 }
 
 // onePath checks the positional arguments of a command that takes exactly

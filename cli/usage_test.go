@@ -90,8 +90,8 @@ func TestListWithoutRootIsAnAnswer(t *testing.T) {
 	}
 }
 
-// TestHelpSpellsFlagsWithTwoDashes checks every command's -h: exit 0, and
-// every flag spelled --flag as the README spells it.
+// TestHelpSpellsFlagsWithTwoDashes checks every command's -h: on stdout,
+// exit 0, and every flag spelled --flag as the README spells it.
 func TestHelpSpellsFlagsWithTwoDashes(t *testing.T) {
 	single := regexp.MustCompile(`(?m)^\s+-[a-z]`)
 	for _, c := range newRoot(&session.Env{Getenv: func(string) string { return "" }}).Commands() {
@@ -99,9 +99,9 @@ func TestHelpSpellsFlagsWithTwoDashes(t *testing.T) {
 		if !c.IsAvailableCommand() || name == "completion" || name == "version" {
 			continue
 		}
-		code, _, errs := runCmd(t, nil, name, "-h")
-		if code != 0 {
-			t.Errorf("%s -h: exit %d", name, code)
+		code, errs, stderr := runCmd(t, nil, name, "-h")
+		if code != 0 || stderr != "" {
+			t.Errorf("%s -h: exit %d, stderr %q", name, code, stderr)
 		}
 		if !strings.Contains(errs, "Usage: ohwatch "+name) || !strings.Contains(errs, "\n  --") {
 			t.Errorf("%s -h:\n%s", name, errs)
@@ -110,12 +110,12 @@ func TestHelpSpellsFlagsWithTwoDashes(t *testing.T) {
 			t.Errorf("%s -h spells a flag with one dash:\n%s", name, errs)
 		}
 	}
-	_, _, errs := runCmd(t, nil, "state", "--help")
+	_, errs, _ := runCmd(t, nil, "state", "--help")
 	if !strings.Contains(errs, "  --at N\n") || !strings.Contains(errs, "(default: all)") || strings.Contains(errs, "default -1") {
 		t.Errorf("state --help:\n%s", errs)
 	}
 	// The API key's flag never shows a value from the environment.
-	_, _, errs = runCmd(t, map[string]string{"OH_API_KEY": "sk-from-env"}, "cloud", "-h")
+	_, errs, _ = runCmd(t, map[string]string{"OH_API_KEY": "sk-from-env"}, "cloud", "-h")
 	if strings.Contains(errs, "sk-from-env") {
 		t.Error("cloud -h shows the API key")
 	}

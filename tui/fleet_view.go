@@ -206,6 +206,8 @@ func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
 					out = append(out, "", f.cells.Fit(s.Warn.Render("   "+src.Label()+":"), w), f.cells.Fit(s.Warn.Render("     "+src.Status()), w))
 				}
 			}
+			// A newcomer's bare ohwatch lands here: point at the way in.
+			out = append(out, "", f.cells.Fit(s.Muted.Render("   new here? try 'ohwatch demo', or 'ohwatch demo --fleet' for a fleet"), w))
 		}
 		return out
 	}
