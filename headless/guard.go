@@ -115,7 +115,7 @@ func (w *watcher) guardHeld(s reducer.State) {
 		case model.StatusRunning, model.StatusWaitingForConfirmation:
 			w.guardAct(rep)
 		default:
-			w.guardResult(rep, "not sent: the conversation is already "+statusWords(s.Status))
+			w.guardResult(rep, "not sent: the conversation is already "+model.StatusWords(s.Status))
 		}
 	}
 }
@@ -183,20 +183,6 @@ func (w *watcher) guardDryRun(s reducer.State) (Result, bool) {
 	}
 	return Result{Exit: ExitGuard, Status: s.Status, Verdict: s.Verdict(true).String(),
 		Reason: fmt.Sprintf("%s would have stopped the run at event %d (dry run)", stop.Rule.Text, stop.Index)}, true
-}
-
-// statusWords spells a status for a sentence.
-func statusWords(status string) string {
-	if status == "" {
-		return "in an unknown state"
-	}
-	b := []byte(status)
-	for i, c := range b {
-		if c == '_' {
-			b[i] = ' '
-		}
-	}
-	return string(b)
 }
 
 // pastOf is an action as done: paused, interrupted.

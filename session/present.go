@@ -144,7 +144,7 @@ func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tu
 		Editor:       cmp.Or(env.Getenv("VISUAL"), env.Getenv("EDITOR")),
 		NoColor:      env.NoColor,
 		Theme:        themeMode,
-		KeyMap:       env.Config.KeyMap(),
+		KeyMap:       keyMap(env.Config),
 	}
 }
 
