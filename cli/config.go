@@ -22,6 +22,9 @@ func loadConfig(env *session.Env, cmd *cobra.Command) error {
 		return nil
 	}
 	c, err := config.Load(config.Path(env.Getenv))
+	if err == nil {
+		_, _, err = session.KeyMaps(c)
+	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "ohwatch: config: %v\n", err)
 		return exitCode(exitUsage)
@@ -52,7 +55,7 @@ func newConfig(env *session.Env) *cobra.Command {
 			if noNotify {
 				c.Notifications.Set(false, config.Origin{Kind: config.Flag, Name: "--no-notify"})
 			}
-			if err := c.Write(env.Stdout); err != nil {
+			if err := c.Write(env.Stdout, session.KeyDefaults()...); err != nil {
 				return exitCode(1)
 			}
 			return nil

@@ -15,7 +15,6 @@ import (
 	"ohwatch/fleet"
 	"ohwatch/guard"
 	"ohwatch/theme"
-	"ohwatch/tui"
 )
 
 // Kind is where a setting's value came from.
@@ -93,13 +92,13 @@ type Config struct {
 	Group   Setting[string]
 	// Guards are the rules judged when no --guard is given.
 	Guards Setting[[]guard.Rule]
-	// Keys and FleetKeys are every binding by action name, as the file
-	// left them.
+	// Keys and FleetKeys are the bindings the file gives the conversation
+	// view ("monitor") and the fleet table, by action name. They are plain
+	// data: the TUI owns the actions and their defaults, reads these over
+	// them and refuses an unknown action or a clash (session.KeyMaps,
+	// which names the file's line through KeyError).
 	Keys      map[string]Setting[[]string]
 	FleetKeys map[string]Setting[[]string]
-
-	keys      tui.KeyMap
-	fleetKeys tui.FleetKeyMap
 }
 
 // Defaults is the configuration with no file.
@@ -109,20 +108,10 @@ func Defaults() *Config {
 		Columns:       Setting[[]fleet.Column]{Value: fleet.Columns()[1:]},
 		Sort:          Setting[fleet.Column]{Value: fleet.ColIdle},
 		Group:         Setting[string]{Value: GroupNone},
-		keys:          tui.DefaultKeyMap(),
-		fleetKeys:     tui.DefaultFleetKeyMap(),
+		Keys:          map[string]Setting[[]string]{},
+		FleetKeys:     map[string]Setting[[]string]{},
 	}
-	c.Keys = bindings(c.keys.Actions(), c.keys.Binding)
-	c.FleetKeys = bindings(c.fleetKeys.Actions(), c.fleetKeys.Binding)
 	return c
-}
-
-func bindings(actions []string, keysOf func(string) []string) map[string]Setting[[]string] {
-	m := make(map[string]Setting[[]string], len(actions))
-	for _, a := range actions {
-		m[a] = Setting[[]string]{Value: keysOf(a)}
-	}
-	return m
 }
 
 // Path is where the configuration file is: $XDG_CONFIG_HOME/ohwatch/
@@ -137,21 +126,33 @@ func Path(getenv func(string) string) string {
 	return ""
 }
 
-// KeyMap is the conversation view's bindings; a nil Config's are the
-// defaults.
-func (c *Config) KeyMap() tui.KeyMap {
+// Rebound is the file's bindings of a screen ("monitor" or "fleet"),
+// action to keys, as the TUI's KeyMap.Rebind takes them; nil for a nil
+// Config.
+func (c *Config) Rebound(screen string) map[string][]string {
 	if c == nil {
-		return tui.DefaultKeyMap()
+		return nil
 	}
-	return c.keys
+	set := c.screenKeys(screen)
+	out := make(map[string][]string, len(set))
+	for a, s := range set {
+		out[a] = s.Value
+	}
+	return out
 }
 
-// FleetKeyMap is the fleet table's bindings.
-func (c *Config) FleetKeyMap() tui.FleetKeyMap {
-	if c == nil {
-		return tui.DefaultFleetKeyMap()
+// KeyError is the TUI's refusal (msg) of the binding of action on screen,
+// as Load reports any other mistake: at the file's line of that action.
+func (c *Config) KeyError(screen, action, msg string) error {
+	from := c.screenKeys(screen)[action].From
+	return &Error{Path: from.Name, Line: from.Line, Key: "keys." + screen + "." + action, Msg: msg}
+}
+
+func (c *Config) screenKeys(screen string) map[string]Setting[[]string] {
+	if screen == "fleet" {
+		return c.FleetKeys
 	}
-	return c.fleetKeys
+	return c.Keys
 }
 
 // FleetColumns are the fleet table's columns after the title; nil: all.

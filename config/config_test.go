@@ -61,17 +61,20 @@ keys:
 	if q := c.FleetOrder(); q.Sort != fleet.ColCost || !q.Desc || !q.BySource {
 		t.Errorf("order %+v", q)
 	}
-	if got := c.KeyMap().Bookmark.Keys(); !slices.Equal(got, []string{"K"}) || c.Keys["bookmark"].From.Line != 12 {
+	if got := c.Rebound("monitor")["bookmark"]; !slices.Equal(got, []string{"K"}) || c.Keys["bookmark"].From.Line != 12 {
 		t.Errorf("bookmark %v from %v", got, c.Keys["bookmark"].From)
 	}
-	if got := c.KeyMap().Copy.Keys(); !slices.Equal(got, []string{"y", "ctrl+y"}) {
+	if got := c.Rebound("monitor")["copy"]; !slices.Equal(got, []string{"y", "ctrl+y"}) {
 		t.Errorf("copy %v", got)
 	}
-	if got := c.FleetKeyMap().Group.Keys(); !slices.Equal(got, []string{"b"}) || c.FleetKeys["group"].From.Line != 15 {
+	if got := c.Rebound("fleet")["group"]; !slices.Equal(got, []string{"b"}) || c.FleetKeys["group"].From.Line != 15 {
 		t.Errorf("fleet group %v", got)
 	}
-	if c.Keys["down"].From.Kind != Default {
-		t.Errorf("down from %v", c.Keys["down"].From)
+	if _, ok := c.Keys["down"]; ok {
+		t.Errorf("down, which the file leaves, is rebound: %v", c.Keys["down"])
+	}
+	if err := c.KeyError("fleet", "group", "refused"); err.Error() != path+":15: keys.fleet.group: refused" {
+		t.Errorf("KeyError: %v", err)
 	}
 }
 
@@ -102,9 +105,6 @@ func TestErrors(t *testing.T) {
 		{"fleet:\n  sort: price\n", `:2: fleet.sort: unknown column "price"`},
 		{"fleet:\n  columns: [title, nope]\n", `:2: fleet.columns: unknown column "nope"`},
 		{"fleet:\n  group: model\n", `:2: fleet.group: want source or none`},
-		{"keys:\n  monitor:\n    down: j\n    bookmarkk: M\n", `:4: keys.monitor.bookmarkk: no such action`},
-		{"keys:\n  monitor:\n    bookmark: n\n", `:3: keys.monitor.bookmark: "n" is already the key of next-match`},
-		{"keys:\n  fleet:\n    group: s\n", `:3: keys.fleet.group: "s" is already the key of sort`},
 		{"keys:\n  pager: {}\n", `:2: keys.pager: unknown setting`},
 		{"theme: [dark\n", `:1: `},
 		{"- a\n- b\n", `:1: the file must be a mapping`},
@@ -151,7 +151,11 @@ func TestWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := c.Write(&out); err != nil {
+	screens := []ScreenKeys{
+		{Screen: "monitor", Bindings: []Binding{{"bookmark", []string{"m"}}, {"prev-bookmark", []string{`"`}}}},
+		{Screen: "fleet", Bindings: []Binding{{"sort", []string{"s"}}, {"group", []string{"v"}}}},
+	}
+	if err := c.Write(&out, screens...); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -169,7 +173,7 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the printed configuration does not load: %v\n%s", err, out.String())
 	}
-	if again.Theme.Value != theme.LightMode || !slices.Equal(again.KeyMap().Bookmark.Keys(), []string{"K"}) {
-		t.Errorf("loaded back: theme %v, bookmark %v", again.Theme.Value, again.KeyMap().Bookmark.Keys())
+	if again.Theme.Value != theme.LightMode || !slices.Equal(again.Rebound("monitor")["bookmark"], []string{"K"}) {
+		t.Errorf("loaded back: theme %v, bookmark %v", again.Theme.Value, again.Rebound("monitor")["bookmark"])
 	}
 }

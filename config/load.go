@@ -15,7 +15,6 @@ import (
 	"ohwatch/fleet"
 	"ohwatch/guard"
 	"ohwatch/theme"
-	"ohwatch/tui"
 )
 
 // maxFileSize bounds the file read: a configuration is a few hundred
@@ -256,7 +255,8 @@ func (p *parser) guards(n *yaml.Node, key string) error {
 	return nil
 }
 
-// keys reads keys.monitor and keys.fleet: action: KEY or [KEY, …].
+// keys reads keys.monitor and keys.fleet: action: KEY or [KEY, …]. The
+// actions and clashes are the TUI's to check (session.KeyMaps).
 func (p *parser) keys(n *yaml.Node, key string) error {
 	return p.mapping(n, key, []string{"monitor", "fleet"}, func(k string, v *yaml.Node) error {
 		screen := strings.TrimPrefix(k, key+".")
@@ -274,24 +274,9 @@ func (p *parser) keys(n *yaml.Node, key string) error {
 		if err != nil {
 			return err
 		}
-		var rebindErr error
 		target := p.c.Keys
-		if screen == "monitor" {
-			rebindErr = p.c.keys.Rebind(rebound)
-		} else {
-			rebindErr = p.c.fleetKeys.Rebind(rebound)
+		if screen == "fleet" {
 			target = p.c.FleetKeys
-		}
-		var ke *tui.KeyError
-		if errors.As(rebindErr, &ke) {
-			at := nodes[ke.Action]
-			if at == nil {
-				at = v
-			}
-			return p.fail(at, k+"."+ke.Action, "%s", ke.Err)
-		}
-		if rebindErr != nil {
-			return p.fail(v, k, "%v", rebindErr)
 		}
 		for a, list := range rebound {
 			target[a] = Setting[[]string]{Value: list, From: p.at(nodes[a])}

@@ -11,9 +11,25 @@ import (
 	"ohwatch/fleet"
 )
 
+// ScreenKeys are a screen's default bindings, in its order, for Write to
+// list with the file's over them: config knows no screen's actions, the
+// TUI hands them in (session.KeyDefaults).
+type ScreenKeys struct {
+	// Screen is "monitor" or "fleet", as under keys: in the file.
+	Screen   string
+	Bindings []Binding
+}
+
+// Binding is one action's keys.
+type Binding struct {
+	Action string
+	Keys   []string
+}
+
 // Write prints the effective configuration as YAML a config file may
-// hold, each value followed by where it came from.
-func (c *Config) Write(w io.Writer) error {
+// hold, each value followed by where it came from; screens are the key
+// bindings to list (the file's over their defaults).
+func (c *Config) Write(w io.Writer, screens ...ScreenKeys) error {
 	where := c.Path
 	switch {
 	case where == "":
@@ -50,16 +66,18 @@ func (c *Config) Write(w io.Writer) error {
 	line(1, "sort", columnName(c.Sort.Value), c.Sort.From)
 	line(1, "reverse", strconv.FormatBool(c.Reverse.Value), c.Reverse.From)
 	line(1, "group", c.Group.Value, c.Group.From)
-	head(0, "keys")
-	for _, screen := range []struct {
-		name    string
-		actions []string
-		keys    map[string]Setting[[]string]
-	}{{"monitor", c.keys.Actions(), c.Keys}, {"fleet", c.fleetKeys.Actions(), c.FleetKeys}} {
-		head(1, screen.name)
-		for _, a := range screen.actions {
-			s := screen.keys[a]
-			line(2, a, flow(s.Value), s.From)
+	if len(screens) > 0 {
+		head(0, "keys")
+	}
+	for _, screen := range screens {
+		head(1, screen.Screen)
+		set := c.screenKeys(screen.Screen)
+		for _, b := range screen.Bindings {
+			s, ok := set[b.Action]
+			if !ok {
+				s = Setting[[]string]{Value: b.Keys}
+			}
+			line(2, b.Action, flow(s.Value), s.From)
 		}
 	}
 	return tw.Flush()

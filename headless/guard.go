@@ -117,7 +117,7 @@ func (w *watcher) guardHeld(s reducer.State) {
 		case model.StatusRunning, model.StatusWaitingForConfirmation:
 			w.guardAct(rep)
 		default:
-			w.guardResult(rep, "not sent: the conversation is already "+statusWords(s.Status))
+			w.guardResult(rep, "not sent: the conversation is already "+model.StatusWords(s.Status))
 		}
 	}
 }
@@ -185,20 +185,6 @@ func (w *watcher) guardDryRun(s reducer.State) (Result, bool) {
 	}
 	return Result{Exit: ExitGuard, Status: s.Status, Verdict: s.Verdict(true).String(),
 		Reason: fmt.Sprintf("%s would have stopped the run at %s (dry run)", stop.Rule.Text, format.Event(stop.Index))}, true
-}
-
-// statusWords spells a status for a sentence.
-func statusWords(status string) string {
-	if status == "" {
-		return "in an unknown state"
-	}
-	b := []byte(status)
-	for i, c := range b {
-		if c == '_' {
-			b[i] = ' '
-		}
-	}
-	return string(b)
 }
 
 // pastOf is an action as done: paused, interrupted.

@@ -148,66 +148,55 @@ const groupUnknownGlyph = "?"
 // Kinds returns the table, in its order. It is shared: do not modify it.
 func Kinds() []EventKind { return kinds[:] }
 
-// kindSlots is a perfect hash of the table's names: the slot of a name
-// (kindSlot) holds 1 + the index of the only kind that can have it, 0 for
-// none, so a lookup hashes two bytes and compares one name, faster than a
-// switch over the names and without a second list of them. kindHash picks,
-// once, the byte and the multiplier that spread the names without a
-// collision.
-var (
-	kindSlots                [1 << kindSlotBits]int8
-	kindHashMul, kindHashPos = kindHash()
-)
-
-// kindSlotBits sizes kindSlots: a few times more slots than kinds.
-const kindSlotBits = 7
-
-// kindSlot is the slot of a name longer than kindHashPos.
-func kindSlot(name string) uint {
-	return (uint(len(name))*kindHashMul + uint(name[len(name)-1-int(kindHashPos)])) & (1<<kindSlotBits - 1)
-}
-
-// kindHash finds a byte position (from the end) and a multiplier under
-// which every name of the table gets a slot of its own, and fills
-// kindSlots.
-func kindHash() (mul, pos uint) {
-	shortest := len(kinds[0].Name)
-	for _, k := range kinds {
-		shortest = min(shortest, len(k.Name))
-	}
-	for pos = 0; int(pos) < shortest; pos++ {
-	next:
-		for mul = 1; mul < 1<<12; mul++ {
-			var slots [1 << kindSlotBits]int8
-			for i, k := range kinds {
-				h := (uint(len(k.Name))*mul + uint(k.Name[len(k.Name)-1-int(pos)])) & (1<<kindSlotBits - 1)
-				if slots[h] != 0 {
-					continue next
-				}
-				slots[h] = int8(i + 1)
-			}
-			kindSlots = slots
-			return mul, pos
+// kindSlots finds a name's kind by hashing its length and two of its
+// bytes into an open-addressed table: a slot holds 1 + the index of a kind,
+// 0 for empty, and a name whose slot is taken by another kind probes the
+// next slot. The table is built once from the kinds and never fails
+// (it has at least twice as many slots as kinds, checked at compile
+// time), so adding a row can slow a lookup by a probe but never stop a
+// start-up. It costs a hash of two bytes and about one name comparison
+// per lookup, as a perfect hash does.
+var kindSlots = func() (slots [kindSlotCount]int8) {
+	for i, k := range kinds {
+		h := kindSlot(k.Name)
+		for slots[h] != 0 {
+			h = (h + 1) & (kindSlotCount - 1)
 		}
+		slots[h] = int8(i + 1)
 	}
-	panic("model: no perfect hash of the kind names; make kindSlotBits larger")
+	return slots
+}()
+
+// kindSlotCount sizes kindSlots: a power of two, a few times more slots
+// than kinds, so most names find theirs at the first probe.
+const kindSlotCount = 128
+
+// The table must keep at least half its slots empty (so probes stay
+// short and a miss always meets an empty slot): this line stops
+// compiling when the kinds outgrow it.
+var _ [kindSlotCount/2 - NumKinds]struct{}
+
+// kindSlot is the first slot of a name (not empty): its length, first and
+// middle bytes (the last ones are "Event" in most names), weighed so that
+// today's names each get a slot of their own (TestKindSlotsProbeOnce).
+func kindSlot(name string) uint {
+	return (uint(len(name))*9 + uint(name[0]) + uint(name[len(name)/2])) & (kindSlotCount - 1)
 }
 
 // KindIndex returns the position in Kinds of the kind called name, or -1.
 // It never allocates.
 func KindIndex(name string) int {
-	if len(name) <= int(kindHashPos) {
+	if name == "" {
 		return -1
 	}
-	i := int(kindSlots[kindSlot(name)]) - 1
-	if i < 0 {
-		return -1
-	}
-	k := kinds[i].Name
-	// Decode hands out the table's own strings: the same bytes need no
-	// comparing.
-	if len(k) == len(name) && (unsafe.StringData(k) == unsafe.StringData(name) || k == name) {
-		return i
+	for h := kindSlot(name); kindSlots[h] != 0; h = (h + 1) & (kindSlotCount - 1) {
+		i := int(kindSlots[h]) - 1
+		k := kinds[i].Name
+		// Decode hands out the table's own strings: the same bytes need no
+		// comparing.
+		if len(k) == len(name) && (unsafe.StringData(k) == unsafe.StringData(name) || k == name) {
+			return i
+		}
 	}
 	return -1
 }

@@ -158,3 +158,44 @@ func BenchmarkKindOf(b *testing.B) {
 		k++
 	}
 }
+
+// TestKindSlotsProbeOnce checks that each kind of the table finds its
+// name at its first slot, so a lookup compares one name. A row that
+// collides still works (it probes on); this says to reweigh kindSlot.
+func TestKindSlotsProbeOnce(t *testing.T) {
+	for i, k := range Kinds() {
+		if got := int(kindSlots[kindSlot(k.Name)]) - 1; got != i {
+			t.Errorf("%s shares its first slot with %s: reweigh kindSlot", k.Name, kinds[got].Name)
+		}
+	}
+}
+
+// TestKindIndexOfNamesOutsideTheTable: names that are not kinds, however
+// short or close to one, are -1.
+func TestKindIndexOfNamesOutsideTheTable(t *testing.T) {
+	for _, name := range []string{"", "A", "Ev", "ActionEven", "ActionEventX", "actionevent", "ExperimentalThingEvent", "\x00"} {
+		if i := KindIndex(name); i != -1 {
+			t.Errorf("KindIndex(%q) = %d", name, i)
+		}
+	}
+}
+
+// BenchmarkKindIndex looks up every kind's name, as Decode does with a
+// name read from the event's bytes (a copy, not the table's string), and
+// a name outside the table.
+func BenchmarkKindIndex(b *testing.B) {
+	names := make([]string, 0, NumKinds+2)
+	for _, k := range Kinds() {
+		names = append(names, strings.Clone(k.Name))
+	}
+	names = append(names, "ExperimentalThingEvent", "Foo")
+	n := 0
+	for b.Loop() {
+		for _, name := range names {
+			n += KindIndex(name)
+		}
+	}
+	if n == 0 {
+		b.Fatal(n)
+	}
+}

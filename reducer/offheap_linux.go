@@ -1,6 +1,6 @@
 package reducer
 
-import "syscall"
+import "golang.org/x/sys/unix"
 
 // mapPopulate asks mmap to make every page of the mapping at once.
-const mapPopulate = syscall.MAP_POPULATE
+const mapPopulate = unix.MAP_POPULATE

@@ -249,10 +249,38 @@ func TestConfirmationHoldReject(t *testing.T) {
 	}
 }
 
+// TestConfirmationHoldPasses: a confirmation nobody answers holds the
+// replay for ConfirmHold, then is accepted, OnHoldPassed is told once, and
+// the replay plays out.
 func TestConfirmationHoldPasses(t *testing.T) {
 	evs, _ := confirmRun(t)
-	_, base := start(t, Options{ConfirmHold: 20 * time.Millisecond}, map[string][]model.Event{convID: evs})
+	const hold = 300 * time.Millisecond
+	passed := make(chan time.Duration, 4)
+	began := time.Now()
+	_, base := start(t, Options{ConfirmHold: hold, OnHoldPassed: func(_ string, d time.Duration) { passed <- d }},
+		map[string][]model.Event{convID: evs})
+	ws := dial(t, base, convID, "resend_mode=all", nil)
+	ws.until(func(ev model.Event) bool { return statusOf(ev) == "waiting_for_confirmation" })
+	if ev := ws.nextEvent(); statusOf(ev) != "running" {
+		t.Fatalf("after the hold: %s", ev.Raw)
+	}
+	// A lower bound, true however loaded the machine: what follows the
+	// wait cannot come sooner than the hold after the server started.
+	if held := time.Since(began); held < hold {
+		t.Fatalf("the replay went on %v after the server started, within the hold of %v", held, hold)
+	}
+	select {
+	case d := <-passed:
+		if d != hold {
+			t.Errorf("OnHoldPassed told of a hold of %v, want %v", d, hold)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("OnHoldPassed was never told")
+	}
 	waitFor(t, "the replay past the hold", func() bool { return eventCount(t, base, convID) == len(evs) })
+	if len(passed) != 0 {
+		t.Errorf("OnHoldPassed told %d more times", len(passed))
+	}
 }
 
 func TestRejectInferredConfirmation(t *testing.T) {

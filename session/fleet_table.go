@@ -48,7 +48,7 @@ func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, fee
 		Theme:   o.Theme,
 		Steer:   fl.steer(o, env),
 		Guards:  o.Guards,
-		KeyMap:  env.Config.FleetKeyMap(),
+		KeyMap:  fleetKeyMap(env.Config),
 		Columns: env.Config.FleetColumns(),
 	}
 	order := env.Config.FleetOrder()

@@ -146,7 +146,7 @@ func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tu
 		OpenFile:     files.OpenRegular,
 		NoColor:      env.NoColor,
 		Theme:        themeMode,
-		KeyMap:       env.Config.KeyMap(),
+		KeyMap:       keyMap(env.Config),
 	}
 }
 

@@ -1,12 +1,16 @@
 package theme
 
 import (
+	"fmt"
 	"image/color"
+	"reflect"
 	"strings"
 	"testing"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 )
 
 func TestPlainStylesRenderTextUnchanged(t *testing.T) {
@@ -47,13 +51,40 @@ func TestStatusColours(t *testing.T) {
 	}
 }
 
+// oneCell says why glyph does not take exactly one terminal cell, "" when
+// it does: measured in cells (as lipgloss lays the screen out), not runes,
+// so a one-rune emoji (two cells) fails and a letter with a combining
+// accent (two runes, one cell) passes.
+func oneCell(glyph string) string {
+	if strings.TrimSpace(glyph) == "" {
+		return "blank"
+	}
+	if w := ansi.StringWidth(glyph); w != 1 {
+		return fmt.Sprintf("%d cells", w)
+	}
+	if w := uniseg.StringWidth(glyph); w != 1 {
+		return fmt.Sprintf("%d cells by uniseg", w)
+	}
+	return ""
+}
+
+// TestGlyphsAreSingleCells: every glyph the panes line up by (all but the
+// separator between header fields, which is padded text) takes one cell,
+// including glyphs added later.
 func TestGlyphsAreSingleCells(t *testing.T) {
-	g := DefaultGlyphs()
-	for _, glyph := range []string{g.Cursor, g.Error, g.Paired, g.Live, g.Pinned, g.TaskTodo, g.TaskDoing,
-		g.TaskDone, g.VRule, g.HRule, g.ScrubEmpty, g.ScrubFill, g.ScrubHead, g.MarkError, g.MarkStatus,
-		g.MarkUser, g.MarkBook} {
-		if strings.TrimSpace(glyph) == "" || len([]rune(glyph)) != 1 {
-			t.Errorf("glyph %q is not one rune", glyph)
+	for glyph, wide := range map[string]bool{"✅": true, "⚙️": true, "字": true, "ab": true, " ": true, "é": false, "e\u0301": false, "▶": false} {
+		if got := oneCell(glyph) != ""; got != wide {
+			t.Fatalf("oneCell(%q) refuses: %v, want %v", glyph, got, wide)
+		}
+	}
+	g := reflect.ValueOf(DefaultGlyphs())
+	for i := range g.NumField() {
+		name := g.Type().Field(i).Name
+		if name == "Separator" {
+			continue
+		}
+		if why := oneCell(g.Field(i).String()); why != "" {
+			t.Errorf("glyph %s %q is not one cell: %s", name, g.Field(i).String(), why)
 		}
 	}
 }

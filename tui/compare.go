@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -129,11 +128,9 @@ func NewCompare(opts CompareOptions) *Compare {
 }
 
 // RunCompare shows the compare screen until the user quits or ctx is
-// cancelled; it ends as Run does. A non-empty NO_COLOR turns colours off.
+// cancelled; it ends as Run does. Colours are off when opts.NoColor says
+// so (the caller reads NO_COLOR once, as for every screen).
 func RunCompare(ctx context.Context, opts CompareOptions) error {
-	if os.Getenv("NO_COLOR") != "" {
-		opts.NoColor = true
-	}
 	return RunScreens(ctx, NewCompare(opts), programColours(&opts.Profile)...)
 }
 

@@ -127,7 +127,7 @@ func fleetRefusal(what control, r fleet.Row, steer Steering) string {
 	switch what {
 	case ctlPause, ctlInterrupt:
 		if status != model.StatusRunning && status != model.StatusWaitingForConfirmation {
-			return "it is " + statusWords(status) + ", not running"
+			return "it is " + model.StatusWords(status) + ", not running"
 		}
 	case ctlRun:
 		if status == model.StatusRunning {

@@ -71,7 +71,7 @@ func (m *Conversation) guardTrip(rep guard.Report) tea.Cmd {
 	case steer == nil:
 		g.banner = text + " → not sent: this source offers no controls"
 	case status != model.StatusRunning && status != model.StatusWaitingForConfirmation:
-		g.banner = text + " → not sent: the conversation is " + statusWords(status)
+		g.banner = text + " → not sent: the conversation is " + model.StatusWords(status)
 	default:
 		g.banner = text + " → " + string(rep.Rule.Action) + ": sending…"
 		to, action := m.addr(), rep.Rule.Action

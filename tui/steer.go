@@ -148,7 +148,7 @@ func (m *Conversation) controlRefusal(what control) string {
 	switch what {
 	case ctlPause, ctlInterrupt:
 		if status != model.StatusRunning && status != model.StatusWaitingForConfirmation {
-			return "the conversation is " + statusWords(status) + ", not running"
+			return "the conversation is " + model.StatusWords(status) + ", not running"
 		}
 	case ctlRun:
 		switch status {
@@ -159,14 +159,6 @@ func (m *Conversation) controlRefusal(what control) string {
 		}
 	}
 	return ""
-}
-
-// statusWords spells a status for a sentence.
-func statusWords(status string) string {
-	if status == "" {
-		return "in an unknown state"
-	}
-	return strings.ReplaceAll(status, "_", " ")
 }
 
 // sendControl sends a control in a command; the answer comes back as a

@@ -3,7 +3,6 @@ package agentserver
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"ohwatch/model"
 )
@@ -62,7 +61,7 @@ func (c *Client) checkWaitingOn(ctx context.Context, id string, actionIDs []stri
 		return err
 	}
 	if info.ExecutionStatus != model.StatusWaitingForConfirmation {
-		return &NotWaitingError{Reason: "the conversation is " + statusWords(info.ExecutionStatus) + ", no longer waiting for confirmation"}
+		return &NotWaitingError{Reason: "the conversation is " + model.StatusWords(info.ExecutionStatus) + ", no longer waiting for confirmation"}
 	}
 	want := make(map[string]bool, len(actionIDs))
 	for _, a := range actionIDs {
@@ -121,12 +120,4 @@ func (c *Client) checkWaitingOn(ctx context.Context, id string, actionIDs []stri
 		return err
 	}
 	return &NotWaitingError{Reason: "the actions asked about are not on the server"}
-}
-
-// statusWords spells a status for a sentence ("waiting for confirmation").
-func statusWords(status string) string {
-	if status == "" {
-		return "in an unknown state"
-	}
-	return strings.ReplaceAll(status, "_", " ")
 }

@@ -45,6 +45,9 @@ type fakeServer struct {
 	socketKey    string // when set, the key the socket wants instead of key
 	closeWith    websocket.StatusCode
 	pageLimit    int
+	// pings, when set, gets a value for every ping a socket receives (not
+	// waiting when it is full).
+	pings chan struct{}
 	// beforeSubscribe, when set, runs as a socket connects, before the
 	// server subscribes it (to change the conversation in between).
 	beforeSubscribe func()
@@ -330,8 +333,19 @@ func (f *fakeServer) socket(w http.ResponseWriter, r *http.Request) {
 	if f.socketKey != "" {
 		wantKey = f.socketKey
 	}
+	pings := f.pings
 	f.mu.Unlock()
-	conn, err := websocket.Accept(w, r, nil)
+	var accept *websocket.AcceptOptions
+	if pings != nil {
+		accept = &websocket.AcceptOptions{OnPingReceived: func(context.Context, []byte) bool {
+			select {
+			case pings <- struct{}{}:
+			default:
+			}
+			return true
+		}}
+	}
+	conn, err := websocket.Accept(w, r, accept)
 	if err != nil {
 		return
 	}

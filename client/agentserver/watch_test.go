@@ -450,18 +450,32 @@ func TestWatchBadFrameIsAWarning(t *testing.T) {
 	}
 }
 
+// TestWatchPingsKeepAHealthyConnection: the watch pings the server every
+// PingInterval (the server counts them) and a server that answers keeps
+// the connection as it is: live, never reconnecting.
 func TestWatchPingsKeepAHealthyConnection(t *testing.T) {
 	f := newFakeServer(t, "k")
+	f.pings = make(chan struct{}, 64)
 	f.persist(1)
 	opts := fastWatch()
 	opts.PingInterval, opts.PingTimeout = 2*time.Millisecond, 10*time.Second // generous: a loaded machine is not a dead peer
 	col := f.watchLive(t, opts)
-	time.Sleep(50 * time.Millisecond) // some twenty pings
+	const want = 10
+	for n := range want {
+		select {
+		case <-f.pings:
+		case <-time.After(10 * time.Second): // 5,000 intervals: no pinging at all
+			t.Fatalf("the server got %d pings of %d", n, want)
+		}
+	}
 	col.stop()
 	for _, cs := range col.conns {
 		if cs.Phase != model.PhaseConnecting && cs.Phase != model.PhaseLive {
 			t.Errorf("a healthy connection changed state: %+v", cs)
 		}
+	}
+	if col.lives() != 1 {
+		t.Errorf("went live %d times", col.lives())
 	}
 }
 

@@ -1,0 +1,5 @@
+// Package archcheck holds no code: its test reads the module's source and
+// fails CI when a rule of the house is broken (ARCHITECTURE.md): unsafe
+// outside the memory layer, a layer that points back up, the TUI reading
+// the process environment itself.
+package archcheck
