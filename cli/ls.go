@@ -66,8 +66,8 @@ func newList(env *session.Env) *cobra.Command {
 	var keyFile string
 	var themeF themeFlag
 	cmd := &cobra.Command{
-		Use:   "ls [PATH|URL] [--json] [--session-key-file F]",
-		Short: "list conversations of a local root or of an agent-server",
+		Use:   "ls [PATH|URL|cloud] [--json] [--session-key-file F]",
+		Short: "list conversations of a local root, an agent-server or OpenHands Cloud",
 		RunE: func(cmd *cobra.Command, pos []string) error {
 			if len(pos) > 1 {
 				return usageErr(fmt.Sprintf("unexpected argument %q (only one PATH or URL)", pos[1]), "ohwatch ls [PATH|URL]")
@@ -87,12 +87,30 @@ func newList(env *session.Env) *cobra.Command {
 	return cmd
 }
 
-// list lists the conversations of where (a root, or an agent-server URL;
-// named says the user gave it): in a terminal the fleet table over that
+// list lists the conversations of where (a root, an agent-server URL or
+// "cloud"; named says the user gave it): in a terminal the fleet table over that
 // one source, else the rows as text or JSON.
 func list(ctx context.Context, env *session.Env, where string, named, asJSON bool, keyFile string, themeF themeFlag) int {
 	var rows []listed
-	if session.IsURL(where) {
+	if where == "cloud" {
+		secrets := new(model.Secrets)
+		secrets.Add(strings.TrimSpace(env.Getenv("OH_API_KEY")))
+		var flush func()
+		env, flush = env.WithSecrets(secrets)
+		defer flush()
+		if env.IsTerminal && !asJSON {
+			return listTable(ctx, env, where, "", themeF, secrets)
+		}
+		var err error
+		if rows, err = listCloud(ctx, env, env.Stderr); err != nil {
+			var ue cloudListError
+			if errors.As(err, &ue) {
+				fmt.Fprintf(env.Stderr, "ohwatch ls: %v\n", err)
+				return headless.ExitUnreachable
+			}
+			return reportUsage(env.Stderr, "ls", err)
+		}
+	} else if session.IsURL(where) {
 		key, err := session.Key(keyFile, "", env.Getenv, env.Stderr)
 		if err != nil {
 			return reportUsage(env.Stderr, "ls", usageErr(err.Error(), "--session-key-file names a file holding the key, or set SESSION_API_KEY"))

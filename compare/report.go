@@ -135,6 +135,24 @@ func StepOf(run *Run, steps []Step, k int) *StepReport {
 	return out
 }
 
+// snapshotsOn counts the full_state snapshots on path p: events a watch
+// sees on connecting and Cloud stores, but no agent-server's event log
+// holds, so the same run counts the same wherever it was read.
+func snapshotsOn(log *reducer.Log, p reducer.Path) int {
+	if log.Snapshots() == 0 {
+		return 0
+	}
+	n := 0
+	for _, s := range p {
+		for i := s.From; i <= s.To; i++ {
+			if u, ok := log.Event(i).Body.(*model.StateUpdate); ok && u.FullState {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // sideReport is a run's figures along path p, whose steps are steps.
 func sideReport(run *Run, p reducer.Path, steps []Step) SideReport {
 	tip := p.Tip()
@@ -146,7 +164,7 @@ func sideReport(run *Run, p reducer.Path, steps []Step) SideReport {
 	u := st.Metrics.Combined
 	r := SideReport{
 		Name: run.Name, Title: model.SanitizeLine(run.Title), Source: model.SanitizeLine(run.Source), ConversationID: run.ConversationID,
-		Events: p.Len(), Status: v.Short(), Verdict: v.String(),
+		Events: p.Len() - snapshotsOn(run.Log, p), Status: v.Short(), Verdict: v.String(),
 		Cost:     format.Cost(u.CostUSD, u.CostKnown && st.MetricsReported()),
 		Tokens:   Tokens{Prompt: u.Prompt, Completion: u.Completion, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite},
 		LLMCalls: u.LLMCalls, MetricsReported: st.MetricsReported(),

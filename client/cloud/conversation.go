@@ -59,11 +59,12 @@ func (s *Session) startConversation(ctx context.Context, sandboxID string) (*sta
 				task = *t
 				return status, true, nil
 			case taskError:
-				msg := "cloud: conversation start failed"
-				if d := s.secrets.clean(str(t.Detail)); d != "" {
-					msg += ": " + d
+				// The detail's first line says what went wrong; the rest
+				// (a URL to look status codes up) would be a dump.
+				if d := s.secrets.clean(firstLine(str(t.Detail))); d != "" {
+					return status, false, fmt.Errorf("cloud: %w: %s", ErrStartTask, d)
 				}
-				return status, false, fmt.Errorf("%s: %w", msg, ErrStartTask)
+				return status, false, fmt.Errorf("cloud: %w", ErrStartTask)
 			}
 			return status, false, nil
 		})
