@@ -36,6 +36,9 @@ type ConversationInfo struct {
 	ParentConversationID     string
 	SubConversationIDs       []string
 	LeafEventID              string
+	// ArchivedAt is when the conversation was archived; zero when it is
+	// not (or the server has no archive).
+	ArchivedAt time.Time
 }
 
 // conversationHeader is the part of ConversationInfo that BaseState does
@@ -47,6 +50,9 @@ type conversationHeader struct {
 	AgentStatus     string `json:"agent_status"` // before 2025-11
 	CreatedAt       string `json:"created_at"`
 	UpdatedAt       string `json:"updated_at"`
+	// ArchivedAt is set once the conversation is archived (SDK #4994:
+	// archive, unarchive; search and count list active ones by default).
+	ArchivedAt string `json:"archived_at"`
 }
 
 // decodeConversation decodes one ConversationInfo object the server sent,
@@ -99,6 +105,7 @@ func decodeConversation(raw []byte) (*ConversationInfo, error) {
 	l.apply(info)
 	info.CreatedAt, _ = model.ParseTime(h.CreatedAt)
 	info.UpdatedAt, _ = model.ParseTime(h.UpdatedAt)
+	info.ArchivedAt, _ = model.ParseTime(h.ArchivedAt)
 	return info, nil
 }
 
