@@ -33,6 +33,7 @@ type fleetFlags struct {
 	logFile  string
 	otlp     otlpFlags
 	guards   guardFlag
+	archived bool
 }
 
 // collectAsAFleet sets the garbage collector's target a fleet runs with
@@ -88,6 +89,7 @@ func newFleet(env *session.Env) *cobra.Command {
 	ff.otlp.bind(fs)
 	fs.Var(&ff.guards, "guard", guardUsage+"; in a fleet, each conversation on its own, and the watch goes on")
 	ff.scale.bind(fs)
+	fs.BoolVar(&ff.archived, "archived", false, "list an agent-server's archived conversations too (by default it lists the active ones, and stderr says how many are archived)")
 	return cmd
 }
 
@@ -97,7 +99,7 @@ func newFleet(env *session.Env) *cobra.Command {
 func (ff *fleetFlags) options(env *session.Env, p []string) ([]string, session.FleetOptions, error) {
 	o := session.FleetOptions{JSON: ff.json, Interval: ff.interval, Notify: !ff.noNotify && env.Config.Notify(), OTLP: ff.otlp.options(), KeyFiles: ff.keys.byURL(),
 		MaxStreams: ff.scale.maxStreams, MaxListed: ff.scale.maxListed, WatchTimeout: ff.scale.watchTimeout,
-		Guards: env.Config.GuardRules(ff.guards.rules)}
+		Guards: env.Config.GuardRules(ff.guards.rules), Archived: ff.archived}
 	if err := ff.scale.check(); err != nil {
 		return nil, o, err
 	}

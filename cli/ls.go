@@ -65,6 +65,7 @@ func newList(env *session.Env) *cobra.Command {
 	var asJSON bool
 	var keyFile string
 	var themeF themeFlag
+	var archived bool
 	cmd := &cobra.Command{
 		Use:   "ls [PATH|URL|cloud] [--json] [--session-key-file F]",
 		Short: "list conversations of a local root, an agent-server or OpenHands Cloud",
@@ -78,19 +79,20 @@ func newList(env *session.Env) *cobra.Command {
 			}
 			ctx, stop := session.Interruptible()
 			defer stop()
-			return exit(list(ctx, env, where, len(pos) == 1, asJSON, keyFile, themeF))
+			return exit(list(ctx, env, where, len(pos) == 1, asJSON, keyFile, themeF, archived))
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array: each conversation with its status, verdict, events, cost")
 	cmd.Flags().StringVar(&keyFile, "session-key-file", "", "read the agent-server session key from `FILE` (else SESSION_API_KEY)")
 	cmd.Flags().Var(&themeF, "theme", themeUsage)
+	cmd.Flags().BoolVar(&archived, "archived", false, "list an agent-server's archived conversations too (by default it lists the active ones, and stderr says how many are archived)")
 	return cmd
 }
 
 // list lists the conversations of where (a root, an agent-server URL or
 // "cloud"; named says the user gave it): in a terminal the fleet table over that
 // one source, else the rows as text or JSON.
-func list(ctx context.Context, env *session.Env, where string, named, asJSON bool, keyFile string, themeF themeFlag) int {
+func list(ctx context.Context, env *session.Env, where string, named, asJSON bool, keyFile string, themeF themeFlag, archived bool) int {
 	var rows []listed
 	if where == "cloud" {
 		secrets := new(model.Secrets)
@@ -121,12 +123,16 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 		env, flush = env.WithSecrets(secrets)
 		defer flush()
 		if env.IsTerminal && !asJSON {
-			return listTable(ctx, env, where, keyFile, themeF, secrets)
+			return listTable(ctx, env, where, keyFile, themeF, secrets, archived)
 		}
-		rows, err = listServer(ctx, where, key)
+		var l agentserver.Listing
+		rows, l, err = listServer(ctx, where, key, archived)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "ohwatch ls: %v\n", err)
 			return exitForError(err)
+		}
+		if n := archivedNote(l); n != "" {
+			fmt.Fprintf(env.Stderr, "ohwatch ls: %s\n", n)
 		}
 	} else {
 		if where == "" {
@@ -153,7 +159,7 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 		defer flush()
 		one := files.IsConversationDir(where)
 		if env.IsTerminal && !asJSON && !one {
-			return listTable(ctx, env, where, "", themeF, secrets)
+			return listTable(ctx, env, where, "", themeF, secrets, false)
 		}
 		var err error
 		if one {
@@ -184,12 +190,12 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 // listTable is `ohwatch ls` in a terminal: the fleet table over its one
 // source, live, where enter opens a conversation in the full monitor (a
 // server's live, a local one read and followed) and esc comes back.
-func listTable(ctx context.Context, env *session.Env, where, keyPath string, themeF themeFlag, secrets *model.Secrets) int {
+func listTable(ctx context.Context, env *session.Env, where, keyPath string, themeF themeFlag, secrets *model.Secrets, archived bool) int {
 	mode, err := themeF.resolve(env.Getenv, env.Config)
 	if err != nil {
 		return reportUsage(env.Stderr, "ls", usageErr(err.Error(), ""))
 	}
-	o := session.FleetOptions{Interval: fleetsource.DefaultInterval, Notify: env.Config.Notify(), Theme: mode}
+	o := session.FleetOptions{Interval: fleetsource.DefaultInterval, Notify: env.Config.Notify(), Theme: mode, Archived: archived}
 	if keyPath != "" {
 		o.KeyFiles = map[string]string{"": keyPath}
 	}
@@ -247,14 +253,14 @@ const countWorkers = 8
 
 // listServer lists the conversations of an agent-server with their REST
 // status; their event counts are asked for side by side.
-func listServer(ctx context.Context, url, key string) ([]listed, error) {
+func listServer(ctx context.Context, url, key string, archived bool) ([]listed, agentserver.Listing, error) {
 	c, err := agentserver.New(url, key)
 	if err != nil {
-		return nil, err
+		return nil, agentserver.Listing{}, err
 	}
-	infos, err := c.SearchConversations(ctx)
+	infos, l, err := c.SearchConversationsWith(ctx, agentserver.ListOptions{Archived: archived})
 	if err != nil {
-		return nil, err
+		return nil, l, err
 	}
 	rows := make([]listed, len(infos))
 	for i, info := range infos {
@@ -283,7 +289,7 @@ func listServer(ctx context.Context, url, key string) ([]listed, error) {
 	}
 	close(next)
 	wg.Wait()
-	return rows, nil
+	return rows, l, nil
 }
 
 // statsCost is the combined cost of a server's stats; it is known only

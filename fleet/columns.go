@@ -27,6 +27,9 @@ const (
 	ColActivity
 	ColIdle
 	ColConn
+	// ColRuntime is what a server with conversation runtimes says of the
+	// runtime and the archive (model.Runtime); shown only where one does.
+	ColRuntime
 	numColumns
 )
 
@@ -66,6 +69,8 @@ func (c Column) Name() string {
 		return "IDLE"
 	case ColConn:
 		return "CONN"
+	case ColRuntime:
+		return "RUNTIME"
 	}
 	return "?"
 }
@@ -144,6 +149,11 @@ func (c Column) Text(r Row, now time.Time) string {
 		return format.Duration(d.Truncate(time.Second))
 	case ColConn:
 		return ConnText(r)
+	case ColRuntime:
+		if w := r.Runtime.Words(); w != "" {
+			return model.SanitizeLine(w)
+		}
+		return "-"
 	}
 	return ""
 }
@@ -215,6 +225,8 @@ func (c Column) Compare(a, b Row) int {
 		d = b.LastActivity.Compare(a.LastActivity)
 	case ColConn:
 		d = cmp.Compare(connRank(a), connRank(b))
+	case ColRuntime:
+		d = strings.Compare(a.Runtime.Words(), b.Runtime.Words())
 	}
 	if d != 0 {
 		return d

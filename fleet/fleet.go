@@ -38,6 +38,7 @@ type entry struct {
 
 	conn     model.ConnState
 	hasConn  bool
+	runtime  model.Runtime
 	warnings int
 	progress model.Progress
 	loading  bool // Progress says more is to come
@@ -279,6 +280,9 @@ func (e *entry) apply(u *model.FleetUpdate) (added int) {
 		e.conn = *b.Conn
 		e.conn.Reason = strings.Clone(e.conn.Reason)
 		e.hasConn = true
+	}
+	if b.Runtime != nil {
+		e.runtime = *b.Runtime
 	}
 	e.warnings += len(b.Warnings)
 	if b.Progress != nil {

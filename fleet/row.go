@@ -103,7 +103,10 @@ type Row struct {
 	Conn         model.ConnState
 	ConnKnown    bool
 	Paused       bool
-	Warnings     int
+	// Runtime is what the server says of the runtime and the archive;
+	// zero where it says nothing.
+	Runtime  model.Runtime
+	Warnings int
 	// Loading is set while the source reports more of the history to come.
 	Loading  bool
 	Progress model.Progress
@@ -148,6 +151,7 @@ func (e *entry) row() Row {
 		Conn:            e.conn,
 		ConnKnown:       e.hasConn,
 		Paused:          e.meta.Paused,
+		Runtime:         e.runtime,
 		Warnings:        e.warnings,
 		Loading:         e.loading,
 		Progress:        e.progress,

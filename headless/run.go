@@ -1,6 +1,7 @@
 package headless
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -254,13 +255,18 @@ func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
 	// The note keeps the connection change and the warnings, not the
 	// batch: a recording's batches would otherwise stay alive, events and
 	// all, until it has been read and printed.
-	if conn, warnings := b.Conn, b.Warnings; conn != nil || len(warnings) > 0 {
+	if conn, warnings, rt := b.Conn, b.Warnings, b.Runtime; conn != nil || len(warnings) > 0 || rt != nil {
 		w.later(func() {
 			if conn != nil {
 				w.p.connection(*conn)
 			}
 			for _, msg := range warnings {
 				w.p.note("warning", msg)
+			}
+			if rt != nil {
+				// What the server says of the runtime (a Docker
+				// runtime's status, an archive): apart from the status.
+				w.p.note("runtime", cmp.Or(rt.Words(), "runtime: the server says nothing more"))
 			}
 		})
 	}

@@ -16,6 +16,9 @@ type Batch struct {
 	// recording read from disk), so a screen can show how far it has got
 	// while the first events are already on it.
 	Progress *Progress
+	// Runtime is set when what the server says of the conversation's
+	// runtime or archive changed (runtime.go).
+	Runtime *Runtime
 }
 
 // Progress is how far a loading source has got: Done of Total units (event

@@ -19,6 +19,7 @@ close=CODE[:N]   close the next N sockets (default 1) at once: 4001 authenticati
 no-tree          answer 404 to fork and navigate, as an agent-server older than 1.31 does
 no-interrupt     answer 404 to interrupt, as an agent-server from before that route does
 no-session       refuse /sockets/session (403), as an agent-server older than 1.45 does
+archive[=ID,…]   have archives (archived_at; search and count list active ones unless archive_filter=ARCHIVED|ALL), these archived
 docker           play a Docker-runtime agent-server: 501 for fork, switch_llm, switch_profile, credential-bindings; a runtime route
 runtime=S[:resume] GET /{id}/runtime reports runtime_status S (available, starting, missing, ownership_lost, error)`
 
@@ -107,6 +108,8 @@ func ParseFault(spec string, f *Faults) error {
 	case "no-session":
 		err = noValue()
 		f.NoSessionSocket = err == nil
+	case "archive":
+		parseArchive(value, f)
 	case "docker":
 		err = noValue()
 		f.Docker = err == nil
@@ -115,9 +118,9 @@ func ParseFault(spec string, f *Faults) error {
 			err = parseRuntime(value, f)
 		}
 	case "":
-		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, no-session, docker, runtime")
+		err = fmt.Errorf("empty fault: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, no-session, archive, docker, runtime")
 	default:
-		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, no-session, docker, runtime", name)
+		err = fmt.Errorf("unknown fault %q: one of drop-every, drop-at, drop-chance, seed, stale-state, double-send, silence-after, close, no-tree, no-interrupt, no-session, archive, docker, runtime", name)
 	}
 	return err
 }
@@ -200,6 +203,12 @@ func (f Faults) String() string {
 	}
 	if f.NoSessionSocket {
 		add("no-session")
+	}
+	switch {
+	case f.Archives && len(f.Archived) > 0:
+		add("archive=%s", strings.Join(f.Archived, ","))
+	case f.Archives:
+		add("archive")
 	}
 	if f.Docker {
 		add("docker")

@@ -123,6 +123,15 @@ type Faults struct {
 	// NoSessionSocket makes the server one from before the session socket
 	// (SDK 1.45, PR #4807): /sockets/session refused with 403.
 	NoSessionSocket bool
+	// Archives makes the server one with archived conversations (upstream
+	// issue #4994; archived_at, archive/unarchive in docker_runtime/
+	// routers.py): ConversationInfo carries archived_at, search and count
+	// list active conversations unless archive_filter is ARCHIVED or ALL;
+	// Archived are the ids archived. On a Docker runtime an archived
+	// conversation's socket closes with 1011, as upstream's _container
+	// refuses it (409).
+	Archives bool
+	Archived []string
 	// Docker makes the server one whose conversations run in Docker
 	// runtimes (upstream OH_CONVERSATION_RUNTIME=docker, PR #3403): fork,
 	// switch_llm, switch_profile and credential-bindings answer 501, and

@@ -122,7 +122,11 @@ func (s *Server) handleSearchConversations(w http.ResponseWriter, r *http.Reques
 		writeDetail(w, http.StatusUnprocessableEntity, err.Error())
 		return
 	}
-	convs := s.filterConversations(q.Get("status"))
+	convs, ok := s.archiveFilter(s.filterConversations(q.Get("status")), q.Get("archive_filter"))
+	if !ok {
+		writeDetail(w, http.StatusUnprocessableEntity, archiveFilterDetail)
+		return
+	}
 	if q.Get("sort_order") == "CREATED_AT" || q.Get("sort_order") == "UPDATED_AT" {
 		for i, j := 0, len(convs)-1; i < j; i, j = i+1, j-1 {
 			convs[i], convs[j] = convs[j], convs[i]
@@ -151,7 +155,12 @@ func (s *Server) handleSearchConversations(w http.ResponseWriter, r *http.Reques
 
 // handleCountConversations answers GET /api/conversations/count.
 func (s *Server) handleCountConversations(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, len(s.filterConversations(r.URL.Query().Get("status"))))
+	convs, ok := s.archiveFilter(s.filterConversations(r.URL.Query().Get("status")), r.URL.Query().Get("archive_filter"))
+	if !ok {
+		writeDetail(w, http.StatusUnprocessableEntity, archiveFilterDetail)
+		return
+	}
+	writeJSON(w, http.StatusOK, len(convs))
 }
 
 // filterConversations returns the visible conversations whose status is

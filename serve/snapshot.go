@@ -14,7 +14,7 @@ var emptyStats = json.RawMessage(`{"usage_to_metrics":{}}`)
 // dynamicKeys are the fields of the reported state that change during the
 // replay (or that ConversationInfo adds); every other field comes from the
 // template as it is.
-var dynamicKeys = []string{"confirmation_policy", "created_at", "execution_status", "forked_from_conversation_id", "forked_from_event_id", "id", "leaf_event_id", "metrics", "stats", "tags", "title", "updated_at"}
+var dynamicKeys = []string{"archived_at", "confirmation_policy", "created_at", "execution_status", "forked_from_conversation_id", "forked_from_event_id", "id", "leaf_event_id", "metrics", "stats", "tags", "title", "updated_at"}
 
 // template is the part of the reported ConversationState that does not
 // change during the replay, encoded once: base_state.json can be tens of
@@ -271,6 +271,13 @@ func (c *conversation) infoLocked() json.RawMessage {
 	// changed, in play time, not the recording's dates.
 	fields["created_at"] = infoTime(c.started)
 	fields["updated_at"] = infoTime(maxTime(c.active, c.started))
+	if f := c.faults.get(); f.Archives {
+		// Only a server with archives has the field (SDK #4994).
+		fields["archived_at"] = json.RawMessage(`null`)
+		if c.archivedAt(f) {
+			fields["archived_at"] = infoTime(maxTime(c.active, c.started))
+		}
+	}
 	return c.tmpl.encodeInfo(fields)
 }
 

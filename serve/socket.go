@@ -103,6 +103,10 @@ func (s *Server) handleSocket(w http.ResponseWriter, r *http.Request) {
 		_ = conn.Close(websocket.StatusCode(code), "")
 		return
 	}
+	if f := s.faults.get(); f.Docker && c.archivedAt(f) {
+		_ = conn.Close(closeInternalError, "")
+		return
+	}
 	sub := newSubscriber()
 	sub.session = session
 	if !c.subscribe(sub, r2, s.faults.get()) {

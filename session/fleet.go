@@ -45,6 +45,8 @@ type FleetOptions struct {
 	// takes (the sources' defaults when 0).
 	MaxStreams int
 	MaxListed  int
+	// Archived lists the agent-servers' archived conversations too.
+	Archived bool
 	// WatchTimeout bounds a headless watch (0: none).
 	WatchTimeout time.Duration
 }
@@ -113,7 +115,7 @@ func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets
 			}
 			fl.AddServer(c, fleetsource.ServerOptions{Interval: o.Interval, MaxStreams: o.MaxStreams, MaxListed: o.MaxListed,
 				// Traces need every conversation's events.
-				StreamAll: o.OTLP.On})
+				StreamAll: o.OTLP.On, Archived: o.Archived})
 		default:
 			// What an agent echoed into its recordings is no more shown
 			// than what a server echoes: the environment's keys join the

@@ -89,6 +89,9 @@ type Conversation struct {
 	progress    *model.Progress
 	warnings    int
 	lastWarning string
+	// runtime is what the server says of the conversation's runtime and
+	// archive (runtime.go), shown beside the connection.
+	runtime model.Runtime
 
 	focus  pane
 	scroll [paneCount]int
@@ -340,6 +343,9 @@ func (m *Conversation) ingest(b model.Batch) tea.Cmd {
 	if b.Progress != nil {
 		p := *b.Progress
 		m.progress = &p
+	}
+	if b.Runtime != nil {
+		m.runtime = *b.Runtime
 	}
 	if len(b.Warnings) > 0 {
 		m.warnings += len(b.Warnings)

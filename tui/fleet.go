@@ -383,6 +383,9 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		f.move(-max(f.bodyHeight()-1, 1))
 	case key.Matches(msg, k.Sort):
 		f.query.Sort = (f.query.Sort + 1) % fleet.Column(len(fleet.Columns()))
+		if f.query.Sort == fleet.ColRuntime && !f.anyRuntime() {
+			f.query.Sort = fleet.ColTitle // not shown: not a sort either
+		}
 		f.arrange()
 	case key.Matches(msg, k.Reverse):
 		f.query.Desc = !f.query.Desc

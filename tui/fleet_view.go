@@ -39,6 +39,7 @@ var fleetLayout = []fleetColumn{
 	{fleet.ColActivity, 16, 140},
 	{fleet.ColIdle, 10, 0},
 	{fleet.ColConn, 12, 100},
+	{fleet.ColRuntime, 16, 110},
 }
 
 // fleetMarkWidth is the cells before the title: the cursor and the
@@ -50,7 +51,8 @@ const fleetMarkWidth = 3
 func (f *Fleet) columns() []fleetColumn {
 	var out []fleetColumn
 	for _, c := range fleetLayout {
-		if f.width >= c.from && !(c.col == fleet.ColSource && f.query.BySource) && f.shows(c.col) {
+		if f.width >= c.from && !(c.col == fleet.ColSource && f.query.BySource) && f.shows(c.col) &&
+			(c.col != fleet.ColRuntime || f.anyRuntime()) {
 			out = append(out, c)
 		}
 	}
@@ -407,7 +409,8 @@ const fleetColumnsHelp = "columns: TITLE (a title runs share adds the start and 
 	"STEPS LLM steps since the last user message / in the whole conversation · COST in dollars · " +
 	"TOKENS prompt+completion · CALLS LLM calls · PEND actions waiting for your confirmation · " +
 	"ERR errors · LAST the newest event's time · IDLE how long nothing came (- once the run ended) · " +
-	"CONN the connection: live, reconnect #n, lost, done, paused (a Cloud sandbox asleep)"
+	"CONN the connection: live, reconnect #n, lost, done, paused (a Cloud sandbox asleep) · " +
+	"RUNTIME where a server runs conversations in runtimes of their own: runtime available, starting, missing, ownership lost, error; archived"
 
 // helpView is every key of the table: the groups of keys side by side
 // as far as the width allows, the rest below.

@@ -127,13 +127,13 @@ func (m *Conversation) connBadge() string {
 		word := m.connWord()
 		switch m.conn.Phase {
 		case model.PhaseLive:
-			return s.OK.Render(word)
+			return s.OK.Render(word) + m.runtimeBadge()
 		case model.PhaseLost:
-			return s.Error.Render(word)
+			return s.Error.Render(word) + m.runtimeBadge()
 		case model.PhaseDone:
-			return s.Muted.Render(word)
+			return s.Muted.Render(word) + m.runtimeBadge()
 		}
-		return s.Warn.Render(word)
+		return s.Warn.Render(word) + m.runtimeBadge()
 	}
 	if m.conn.Phase == model.PhaseLost {
 		return s.Error.Render("lost")

@@ -36,6 +36,13 @@ type ConversationInfo struct {
 	ParentConversationID     string
 	SubConversationIDs       []string
 	LeafEventID              string
+	// ArchivedAt is when the conversation was archived; zero when it is
+	// not (or the server has no archive).
+	ArchivedAt time.Time
+	// HasArchive is set when the server sent archived_at at all (null
+	// included): a server with archives, whose search lists the active
+	// conversations unless asked for more.
+	HasArchive bool
 }
 
 // conversationHeader is the part of ConversationInfo that BaseState does
@@ -47,6 +54,9 @@ type conversationHeader struct {
 	AgentStatus     string `json:"agent_status"` // before 2025-11
 	CreatedAt       string `json:"created_at"`
 	UpdatedAt       string `json:"updated_at"`
+	// ArchivedAt is set once the conversation is archived (SDK #4994:
+	// archive, unarchive; search and count list active ones by default).
+	ArchivedAt json.RawMessage `json:"archived_at"`
 }
 
 // decodeConversation decodes one ConversationInfo object the server sent,
@@ -99,6 +109,12 @@ func decodeConversation(raw []byte) (*ConversationInfo, error) {
 	l.apply(info)
 	info.CreatedAt, _ = model.ParseTime(h.CreatedAt)
 	info.UpdatedAt, _ = model.ParseTime(h.UpdatedAt)
+	if info.HasArchive = len(h.ArchivedAt) > 0; info.HasArchive {
+		var at string
+		if json.Unmarshal(h.ArchivedAt, &at) == nil {
+			info.ArchivedAt, _ = model.ParseTime(at)
+		}
+	}
 	return info, nil
 }
 
@@ -142,15 +158,23 @@ type page struct {
 // item the server could not serialise (null) or that is malformed is
 // skipped (and logged).
 func (c *Client) SearchConversations(ctx context.Context) ([]*ConversationInfo, error) {
+	out, _, err := c.SearchConversationsWith(ctx, ListOptions{})
+	return out, err
+}
+
+// SearchConversationsWith is SearchConversations with options (the
+// archived conversations included, say), and how the listing went
+// (Listing.Archived: how many archived ones it left out).
+func (c *Client) SearchConversationsWith(ctx context.Context, opts ListOptions) ([]*ConversationInfo, Listing, error) {
 	var out []*ConversationInfo
-	l, err := c.ListConversations(ctx, ListOptions{}, func(page []*ConversationInfo) { out = append(out, page...) })
+	l, err := c.ListConversations(ctx, opts, func(page []*ConversationInfo) { out = append(out, page...) })
 	if l.Skipped > 0 {
 		c.log.Warn("skipped conversations the server listed malformed", "count", l.Skipped, "first", l.FirstSkip)
 	}
 	if l.Cut != "" && l.Cut != CutNothingNew {
 		c.log.Warn("the listing was cut", "why", l.Cut, "conversations", l.Items)
 	}
-	return out, err
+	return out, l, err
 }
 
 // CountConversations returns GET /api/conversations/count.

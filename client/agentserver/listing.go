@@ -30,6 +30,9 @@ const (
 
 // ListOptions bounds one listing.
 type ListOptions struct {
+	// Archived includes the archived conversations of a server with
+	// archives (archive_filter=ALL); by default it lists the active ones.
+	Archived bool
 	// MaxItems is the most conversations taken (DefaultMaxListed when 0).
 	MaxItems int
 	// Memo, when set, remembers this listing's items for the next one
@@ -112,6 +115,15 @@ type Listing struct {
 	// Cut is why the listing ended before the server's last page ("" when
 	// it did not: one of the Cut constants).
 	Cut string
+	// Archives is set when the server has archives (its items carry
+	// archived_at); Archived is how many of its conversations are
+	// archived and were not listed (ListOptions.Archived lists them), -1
+	// when unknown.
+	Archives bool
+	Archived int
+	// ListedArchived is set when the archived conversations were listed
+	// too (ListOptions.Archived): Archived counts those listed.
+	ListedArchived bool
 }
 
 // ListConversations lists the server's conversations page by page
@@ -132,6 +144,16 @@ func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each f
 	maxPages := min(c.maxPages, max(10, 2*maxItems/searchPageLimit))
 	limit := searchPageLimit
 	q := url.Values{"limit": {strconv.Itoa(limit)}}
+	if opts.Archived {
+		// A server without archives ignores the parameter.
+		q.Set("archive_filter", "ALL")
+		l.ListedArchived = true
+	}
+	defer func() {
+		if err == nil && !opts.Archived {
+			l.Archived = c.countArchived(ctx, l)
+		}
+	}()
 	seenIDs := map[string]bool{}
 	seenPages := map[string]bool{}
 	for {
@@ -180,6 +202,10 @@ func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each f
 			}
 			seenIDs[info.ID] = true
 			fresh = append(fresh, info)
+			l.Archives = l.Archives || info.HasArchive
+			if opts.Archived && !info.ArchivedAt.IsZero() {
+				l.Archived++
+			}
 		}
 		l.Items += len(fresh)
 		if len(fresh) > 0 {
@@ -208,4 +234,20 @@ func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each f
 		seenPages[next] = true
 		q.Set("page_id", next)
 	}
+}
+
+// countArchived asks how many conversations are archived
+// (count?archive_filter=ARCHIVED, SDK #4994), where the listing shows a
+// server with archives, or listed nothing to tell by: an older server
+// ignores the parameter and counts every conversation, which is 0 when it
+// listed none. -1 when it cannot be told.
+func (c *Client) countArchived(ctx context.Context, l Listing) int {
+	if !l.Archives && l.Items > 0 {
+		return -1
+	}
+	var n int
+	if err := c.getJSON(ctx, "/api/conversations/count", url.Values{"archive_filter": {"ARCHIVED"}}, &n); err != nil || n < 0 {
+		return -1
+	}
+	return n
 }

@@ -22,6 +22,8 @@ type queue struct {
 	finished bool
 	wake     chan struct{} // capacity 1: "there is something to send"
 	window   time.Duration // coalescing window
+	// runtimeSaid is the runtime last queued, so only a change is.
+	runtimeSaid *model.Runtime
 }
 
 func newQueue(window time.Duration) *queue {
@@ -64,6 +66,32 @@ func (q *queue) warn(msg string) {
 	b.Warnings = append(b.Warnings, msg)
 	q.mu.Unlock()
 	q.signal()
+}
+
+// runtime queues what the server says of the runtime when it changed.
+func (q *queue) runtime(r model.Runtime) {
+	q.mu.Lock()
+	if q.runtimeSaid != nil && sameRuntime(*q.runtimeSaid, r) {
+		q.mu.Unlock()
+		return
+	}
+	q.runtimeSaid = &r
+	b := q.last()
+	b.Runtime = &r
+	q.mu.Unlock()
+	q.signal()
+}
+
+// saidRuntime reports whether a runtime was queued before.
+func (q *queue) saidRuntime() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.runtimeSaid != nil
+}
+
+// sameRuntime compares two runtimes, their archive times as instants.
+func sameRuntime(a, b model.Runtime) bool {
+	return a.Status == b.Status && a.CanResume == b.CanResume && a.Error == b.Error && a.Archived.Equal(b.Archived)
 }
 
 // conn records a connection change at this point of the stream.

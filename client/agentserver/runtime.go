@@ -3,7 +3,6 @@ package agentserver
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"ohwatch/model"
 )
@@ -69,40 +68,25 @@ func (c *Client) Runtime(ctx context.Context, id string) (*RuntimeInfo, error) {
 	return r, nil
 }
 
+// Model is the runtime as model.Runtime says it.
+func (r *RuntimeInfo) Model() model.Runtime {
+	return model.Runtime{Status: r.Status, CanResume: r.CanResume, Error: joinNonEmpty(r.ErrorCode, r.ErrorMessage)}
+}
+
 // Words is the runtime's status as the header and the fleet say it:
 // "runtime missing (can resume)", "runtime error: CODE: message". A missing
 // runtime is stated as missing, never as an error or an end.
 func (r *RuntimeInfo) Words() string {
-	if r == nil || r.Status == "" {
+	if r == nil {
 		return ""
 	}
-	s := "runtime " + r.Status
-	switch r.Status {
-	case RuntimeOwnershipLost:
-		s = "runtime ownership lost"
-	case RuntimeAvailable, RuntimeStarting:
-		return s
-	}
-	if r.CanResume {
-		s += " (can resume)"
-	}
-	if msg := joinNonEmpty(r.ErrorCode, r.ErrorMessage); msg != "" {
-		s += ": " + msg
-	}
-	return s
+	return r.Model().Words()
 }
 
 // Hopeless reports whether the runtime will not come back by waiting: gone
 // or failed, and the server says it cannot resume it.
 func (r *RuntimeInfo) Hopeless() bool {
-	if r == nil || r.CanResume {
-		return false
-	}
-	switch r.Status {
-	case RuntimeMissing, RuntimeOwnershipLost, RuntimeError:
-		return true
-	}
-	return false
+	return r != nil && !r.CanResume && r.Model().Troubled()
 }
 
 // joinNonEmpty joins the non-empty parts with ": ".
@@ -124,17 +108,48 @@ func joinNonEmpty(parts ...string) string {
 // with, and whether the runtime is beyond waiting for. A server without the
 // route, or one that does not answer, adds nothing.
 func (w *watcher) runtimeWords(ctx context.Context) (string, bool) {
-	if w.noRuntimeRoute {
+	info, _ := w.c.Conversation(ctx, w.id)
+	r := w.reportRuntime(ctx, info)
+	if r == nil {
+		if info != nil && !info.ArchivedAt.IsZero() {
+			// An archived conversation's runtime is not started (upstream
+			// _container answers 409, the socket 1011): waiting is vain.
+			return "; the conversation is archived", true
+		}
 		return "", false
 	}
-	r, err := w.c.Runtime(ctx, w.id)
-	if errors.Is(err, ErrNoRuntimeRoute) {
-		w.noRuntimeRoute = true
-		return "", false
+	words := r.Words()
+	if info != nil && !info.ArchivedAt.IsZero() {
+		return "; the conversation is archived, the server says: " + words, true
 	}
-	if err != nil {
-		w.c.log.Debug("runtime status unavailable", "conversation", w.id, "error", redact(err.Error(), w.c.key))
-		return "", false
+	return "; the server says: " + words, r.Hopeless()
+}
+
+// reportRuntime asks the runtime route (unless the server showed it has
+// none) and queues what it and info (nil: not known) say of the runtime and
+// the archive, when that changed. It returns the route's answer, nil when
+// there is none. It is safe off the watch goroutine.
+func (w *watcher) reportRuntime(ctx context.Context, info *ConversationInfo) *RuntimeInfo {
+	var r *RuntimeInfo
+	if !w.noRuntimeRoute.Load() {
+		var err error
+		r, err = w.c.Runtime(ctx, w.id)
+		switch {
+		case errors.Is(err, ErrNoRuntimeRoute):
+			w.noRuntimeRoute.Store(true)
+		case err != nil:
+			w.c.log.Debug("runtime status unavailable", "conversation", w.id, "error", redact(err.Error(), w.c.key))
+		}
 	}
-	return fmt.Sprintf("; the server says: %s", r.Words()), r.Hopeless()
+	var m model.Runtime
+	if r != nil {
+		m = r.Model()
+	}
+	if info != nil {
+		m.Archived = info.ArchivedAt
+	}
+	if m != (model.Runtime{}) || w.q.saidRuntime() {
+		w.q.runtime(m)
+	}
+	return r
 }

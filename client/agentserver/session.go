@@ -336,7 +336,13 @@ func (c *connection) startCheck() {
 		return
 	}
 	c.checking = true
-	go func() { _, err := c.w.c.Conversation(c.ctx, c.w.id); c.checked <- err }()
+	go func() {
+		info, err := c.w.c.Conversation(c.ctx, c.w.id)
+		if err == nil {
+			c.w.reportRuntime(c.ctx, info)
+		}
+		c.checked <- err
+	}()
 }
 
 // onChecked handles a check's answer: a final failure (the conversation is

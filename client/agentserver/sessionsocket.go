@@ -351,7 +351,13 @@ func (c *sessionConn) startCheck() {
 		return
 	}
 	c.checking = true
-	go func() { _, err := c.w.c.Conversation(c.ctx, c.w.id); c.checked <- err }()
+	go func() {
+		info, err := c.w.c.Conversation(c.ctx, c.w.id)
+		if err == nil {
+			c.w.reportRuntime(c.ctx, info)
+		}
+		c.checked <- err
+	}()
 }
 
 // sessionVersion is the first release with the session socket.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -78,7 +79,7 @@ type watcher struct {
 	orphanArmed time.Time
 	// noRuntimeRoute is set once the server showed it has no runtime
 	// status route (runtime.go), so a 1011 close does not ask again.
-	noRuntimeRoute bool
+	noRuntimeRoute atomic.Bool
 	// sess is whether the session socket serves the watch, cursor what it
 	// holds of the server's log and newestDurable the newest time of an
 	// event it delivered (sessionsocket.go).
@@ -114,7 +115,12 @@ func (w *watcher) run(ctx context.Context) {
 	lastReason, repeats := "", 0
 	for {
 		if !probed {
-			probed = w.probe(ctx)
+			if probed = w.probe(ctx); probed {
+				// What the server says of the runtime and the archive,
+				// once now and at each check.
+				info, _ := w.c.Conversation(ctx, w.id)
+				w.reportRuntime(ctx, info)
+			}
 		}
 		var err error
 		wentLive := false

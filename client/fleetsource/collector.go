@@ -55,6 +55,9 @@ func (c *collector) addLocked(u model.FleetUpdate) {
 		if u.Batch.Progress != nil {
 			p.Batch.Progress = u.Batch.Progress
 		}
+		if u.Batch.Runtime != nil {
+			p.Batch.Runtime = u.Batch.Runtime
+		}
 		return
 	}
 	c.last[u.Ref] = len(c.pending)

@@ -90,8 +90,9 @@ func (h *hostile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/api/conversations/search":
 		h.page(w, r)
-	case strings.HasPrefix(r.URL.Path, "/sockets/events/"):
-		id := model.NormalizeConversationID(strings.TrimPrefix(r.URL.Path, "/sockets/events/"))
+	case strings.HasPrefix(r.URL.Path, "/sockets/events/"), strings.HasPrefix(r.URL.Path, "/sockets/session/"):
+		// Either socket: serve offers the session socket, as 1.45+ does.
+		id := model.NormalizeConversationID(r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:])
 		h.mu.Lock()
 		h.open++
 		h.peak = max(h.peak, h.open)

@@ -58,6 +58,10 @@ type ServerOptions struct {
 	// consumer that needs every conversation's events (traces); still at
 	// most MaxStreams at once.
 	StreamAll bool
+	// Archived lists a server's archived conversations too (SDK #4994);
+	// by default its listing holds the active ones and a note says how
+	// many are archived.
+	Archived bool
 }
 
 // server is every conversation of one agent-server.
@@ -166,7 +170,7 @@ func (s *server) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 	p := newPoller(s.opts.Interval, s.opts.MaxBackoff, agentserverCode)
 	p.run(ctx, func(ctx context.Context) error {
 		sch.poll++
-		l, err := s.c.ListConversations(ctx, agentserver.ListOptions{MaxItems: s.opts.MaxListed, Memo: memo}, sch.page)
+		l, err := s.c.ListConversations(ctx, agentserver.ListOptions{MaxItems: s.opts.MaxListed, Memo: memo, Archived: s.opts.Archived}, sch.page)
 		if w := listingWarning(l, s.opts.MaxListed); w != warned {
 			// Said once, not at every poll, and again when it changes.
 			warned = w
@@ -198,6 +202,17 @@ func listingWarning(l agentserver.Listing, maxListed int) string {
 			w += "; "
 		}
 		w += cut
+	}
+	if l.Archived > 0 {
+		// Not a problem, but what the table does or does not show.
+		what := fmt.Sprintf("%s archived, not listed (--archived lists them)", format.Plural(l.Archived, "conversation"))
+		if l.ListedArchived {
+			what = fmt.Sprintf("%s archived, listed", format.Plural(l.Archived, "conversation"))
+		}
+		if w != "" {
+			w += "; "
+		}
+		w += what
 	}
 	return w
 }
