@@ -121,7 +121,8 @@ func (w *FleetWatch) fleetTrip(rep guard.FleetReport) string {
 		}
 		return string(b) + "\n"
 	}
+	value, limit := guard.Pair(rep.Rule.Metric, rep.Value, rep.Limit)
 	return fmt.Sprintf("  !! %s  guard %s tripped at event %d: %s %s > %s → %s: %s  [%s]\n", id, model.SanitizeLine(rep.Rule.Text),
-		rep.Index, rep.Rule.Metric, guard.Format(rep.Rule.Metric, rep.Value), guard.Format(rep.Rule.Metric, rep.Limit),
+		rep.Index, rep.Rule.Metric, value, limit,
 		rep.Rule.Action, result, source)
 }
