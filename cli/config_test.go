@@ -112,6 +112,21 @@ func TestConfigGuards(t *testing.T) {
 	if got := rules("--guard", "steps>2"); len(got) != 1 || got[0] != "steps>2" {
 		t.Errorf("with --guard: tripped %v, want [steps>2] alone", got)
 	}
+	// --no-guards turns the file's guards off: no trip, and no exit 8
+	// from a pause guard in the file.
+	if got := rules("--no-guards"); len(got) != 0 {
+		t.Errorf("with --no-guards: tripped %v, want none", got)
+	}
+	if got := rules("--no-guards", "--guard", "steps>2"); len(got) != 1 || got[0] != "steps>2" {
+		t.Errorf("with --no-guards --guard: tripped %v, want [steps>2] alone", got)
+	}
+	penv, _ := configHome(t, "guards: [\"steps>1:pause\"]\n")
+	if code, _, errs := runCmd(t, penv, "replay", dir, "--headless"); code != 8 {
+		t.Errorf("a pause guard from the file: exit %d, want 8: %s", code, errs)
+	}
+	if code, _, errs := runCmd(t, penv, "replay", dir, "--headless", "--no-guards"); code == 8 {
+		t.Errorf("--no-guards still exits 8: %s", errs)
+	}
 	if _, out, _ := runCmd(t, env, "config"); !regexp.MustCompile(`guards: \["steps>1"\]\s+# ` + regexp.QuoteMeta(path) + `:1\n`).MatchString(out) {
 		t.Errorf("config does not print the guards:\n%s", out)
 	}

@@ -37,6 +37,7 @@ func (v *viewFlags) bind(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.noNotify, "no-notify", false, "no bell and no desktop notification (OSC 9/777) when the agent needs you")
 	fs.Var(&v.theme, "theme", themeUsage)
 	fs.Var(&v.guards, "guard", guardUsage)
+	fs.BoolVar(&v.guards.none, "no-guards", false, noGuardsUsage)
 	v.otlp.bind(fs)
 }
 
@@ -57,7 +58,7 @@ func (v *viewFlags) options(env *session.Env, secrets *model.Secrets) (session.O
 		Notify:       !v.noNotify && env.Config.Notify(),
 		OTLP:         v.otlp.options(),
 		Secrets:      secrets,
-		Guards:       env.Config.GuardRules(v.guards.rules),
+		Guards:       v.guards.in(env.Config),
 	}
 	mode, err := v.theme.resolve(env.Getenv, env.Config)
 	if err != nil && !o.Headless {

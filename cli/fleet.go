@@ -88,6 +88,7 @@ func newFleet(env *session.Env) *cobra.Command {
 	fs.StringVar(&ff.logFile, "log", "", "write diagnostics to `FILE` (the table never logs to the terminal)")
 	ff.otlp.bind(fs)
 	fs.Var(&ff.guards, "guard", guardUsage+"; in a fleet, each conversation on its own, and the watch goes on")
+	fs.BoolVar(&ff.guards.none, "no-guards", false, noGuardsUsage)
 	ff.scale.bind(fs)
 	fs.BoolVar(&ff.archived, "archived", false, "list an agent-server's archived conversations too (by default it lists the active ones, and stderr says how many are archived)")
 	return cmd
@@ -99,7 +100,7 @@ func newFleet(env *session.Env) *cobra.Command {
 func (ff *fleetFlags) options(env *session.Env, p []string) ([]string, session.FleetOptions, error) {
 	o := session.FleetOptions{JSON: ff.json, Interval: ff.interval, Notify: !ff.noNotify && env.Config.Notify(), OTLP: ff.otlp.options(), KeyFiles: ff.keys.byURL(),
 		MaxStreams: ff.scale.maxStreams, MaxListed: ff.scale.maxListed, WatchTimeout: ff.scale.watchTimeout,
-		Guards: env.Config.GuardRules(ff.guards.rules), Archived: ff.archived}
+		Guards: ff.guards.in(env.Config), Archived: ff.archived}
 	if err := ff.scale.check(); err != nil {
 		return nil, o, err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 
+	"ohwatch/config"
 	"ohwatch/guard"
 )
 
@@ -14,6 +15,21 @@ const guardUsage = "a `RULE` that acts when the conversation passes a limit (rep
 // so a bad rule is a usage error (exit 2) naming it on one line.
 type guardFlag struct {
 	rules []guard.Rule
+	// none is --no-guards: the config file's guards are not used (only the
+	// --guard rules given beside it, if any).
+	none bool
+}
+
+// noGuardsUsage is --no-guards' help text.
+const noGuardsUsage = "use no guards from the config file (only the --guard rules given, if any)"
+
+// in is the rules in force: the --guard rules, else unless --no-guards
+// the config file's.
+func (g *guardFlag) in(cfg *config.Config) []guard.Rule {
+	if g.none && len(g.rules) == 0 {
+		return nil
+	}
+	return cfg.GuardRules(g.rules)
 }
 
 func (g *guardFlag) String() string {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,6 +13,7 @@ import (
 func newWatch(env *session.Env) *cobra.Command {
 	var vf viewFlags
 	var conv, keyFile, keyFlag string
+	var wait time.Duration
 	cmd := &cobra.Command{
 		Use:   "watch URL --conversation ID [--session-key-file F] [--headless] [--json]",
 		Short: "watch an agent-server conversation live",
@@ -45,6 +47,10 @@ func newWatch(env *session.Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if wait < 0 {
+				return usageErr(fmt.Sprintf("--wait must be 0 or more, not %s", wait), "--wait 2m keeps trying a server that is not up yet for two minutes")
+			}
+			o.Wait = wait
 			logger, closeLog, err := session.OpenLog(vf.logFile, secrets)
 			if err != nil {
 				fmt.Fprintf(env.Stderr, "ohwatch watch: %v\n", err)
@@ -60,5 +66,6 @@ func newWatch(env *session.Env) *cobra.Command {
 	cmd.Flags().StringVar(&conv, "conversation", "", "the conversation `ID` (dashed uuid or 32 hex)")
 	cmd.Flags().StringVar(&keyFile, "session-key-file", "", "read the session key from `FILE` (else SESSION_API_KEY)")
 	cmd.Flags().StringVar(&keyFlag, "session-key", "", "the session key (visible to other users: prefer SESSION_API_KEY)")
+	cmd.Flags().DurationVar(&wait, "wait", 0, "keep trying a first connection this `long` (a server that is coming) instead of giving up after a few attempts (about 5 s)")
 	return cmd
 }

@@ -246,3 +246,25 @@ func mustRules(t *testing.T, specs ...string) []Rule {
 	}
 	return rules
 }
+
+// TestPairShowsEnoughDigits: a trip never reads as a value equal to its
+// limit (issue 36 item 14: "$5.00 > $5.00").
+func TestPairShowsEnoughDigits(t *testing.T) {
+	for _, tc := range []struct {
+		m          Metric
+		v, limit   float64
+		want, wlim string
+	}{
+		{Cost, 5.01, 5, "$5.01", "$5.00"},
+		{Cost, 5.004, 5, "$5.004", "$5.000"},
+		{Cost, 6.5, 5, "$6.50", "$5.00"},
+		{Tokens, 1_200_001, 1_200_000, "1200001", "1200000"},
+		{Context, 85.4, 85, "85.4%", "85.0%"},
+		{Duration, 600.2, 600, "600.2s", "600.0s"},
+	} {
+		v, l := Pair(tc.m, tc.v, tc.limit)
+		if v != tc.want || l != tc.wlim {
+			t.Errorf("Pair(%s, %g, %g) = %q > %q, want %q > %q", tc.m, tc.v, tc.limit, v, l, tc.want, tc.wlim)
+		}
+	}
+}

@@ -196,3 +196,35 @@ func Short(m Metric, v float64) string {
 	}
 	return Format(m, v)
 }
+
+// Pair words a value and the limit it passed as Format does, with more
+// digits when Format would write them alike: a trip reads "$5.01 > $5.00"
+// or "$5.004 > $5.00", never "$5.00 > $5.00".
+func Pair(m Metric, v, limit float64) (value, lim string) {
+	value, lim = Format(m, v), Format(m, limit)
+	if value != lim || v == limit {
+		return value, lim
+	}
+	digits := func(prefix, suffix string, scale float64) (string, string) {
+		for p := 1; p <= 9; p++ {
+			a := prefix + strconv.FormatFloat(v*scale, 'f', p, 64) + suffix
+			b := prefix + strconv.FormatFloat(limit*scale, 'f', p, 64) + suffix
+			if a != b {
+				return a, b
+			}
+		}
+		return value, lim
+	}
+	switch m {
+	case Cost:
+		return digits("$", "", 1)
+	case Context:
+		return digits("", "%", 1)
+	case Idle, Duration:
+		return digits("", "s", 1)
+	}
+	if vi, li := strconv.FormatFloat(v, 'f', -1, 64), strconv.FormatFloat(limit, 'f', -1, 64); vi != li {
+		return vi, li
+	}
+	return value, lim
+}

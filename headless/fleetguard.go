@@ -123,7 +123,8 @@ func (w *FleetWatch) fleetTrip(rep guard.FleetReport) string {
 		}
 		return string(b) + "\n"
 	}
+	value, limit := guard.Pair(rep.Rule.Metric, rep.Value, rep.Limit)
 	return fmt.Sprintf("  !! %s  guard %s tripped at %s: %s %s > %s → %s: %s  [%s]\n", id, model.SanitizeLine(rep.Rule.Text),
-		format.Event(rep.Index), rep.Rule.Metric, guard.Format(rep.Rule.Metric, rep.Value), guard.Format(rep.Rule.Metric, rep.Limit),
+		format.Event(rep.Index), rep.Rule.Metric, value, limit,
 		rep.Rule.Action, result, source)
 }

@@ -152,8 +152,9 @@ func (w *watcher) guardResult(rep guard.Report, result string) {
 	if rep.Index < 0 {
 		where = "between events"
 	}
+	value, limit := guard.Pair(rep.Rule.Metric, rep.Value, rep.Limit)
 	w.p.printf("  !! guard %s tripped %s: %s %s > %s → %s: %s\n", model.SanitizeLine(rep.Rule.Text), where,
-		rep.Rule.Metric, guard.Format(rep.Rule.Metric, rep.Value), guard.Format(rep.Rule.Metric, rep.Limit), rep.Rule.Action, result)
+		rep.Rule.Metric, value, limit, rep.Rule.Action, result)
 }
 
 // guardDecide ends a live watch a guard stopped: once the server reports

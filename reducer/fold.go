@@ -53,6 +53,7 @@ type State struct {
 	history      int
 	sawStatus    bool      // a real execution_status update has been seen
 	snapshotAt   time.Time // time of the latest full_state snapshot
+	statusTime   time.Time // time of the event that last set Status
 	recentIDs    [responseWindow]string
 	recentNext   int
 	statsSeen    bool // a stats update has been applied

@@ -112,7 +112,7 @@ func diffState(a, b State, memo *eqMemo) string {
 // stateFields is the number of fields scalarsEqual and the list
 // comparisons above know; TestEqualityKnowsEveryField fails when a field
 // is added to State without being compared.
-const stateFields = 30
+const stateFields = 31
 
 // scalarsEqual compares every State field but the context and the linked
 // lists, without reflection (reflect.DeepEqual on every prefix of a long
@@ -127,7 +127,7 @@ func scalarsEqual(a, b State) bool {
 		slices.Equal(a.Pending, b.Pending) && a.ErrorCount == b.ErrorCount &&
 		a.ConfirmationPolicy == b.ConfirmationPolicy &&
 		a.kinds == b.kinds && slices.Equal(a.otherKinds, b.otherKinds) && slices.Equal(a.unknownKinds, b.unknownKinds) &&
-		a.history == b.history && a.sawStatus == b.sawStatus && a.snapshotAt.Equal(b.snapshotAt) &&
+		a.history == b.history && a.sawStatus == b.sawStatus && a.snapshotAt.Equal(b.snapshotAt) && a.statusTime.Equal(b.statusTime) &&
 		a.recentIDs == b.recentIDs && a.recentNext == b.recentNext && a.statsSeen == b.statsSeen && a.usageSeen == b.usageSeen &&
 		a.attributed == b.attributed && a.tentativeID == b.tentativeID
 }
@@ -152,7 +152,7 @@ func TestEqualityKnowsEveryField(t *testing.T) {
 		func(s *State) { s.Pending = []PendingAction{{}} }, func(s *State) { s.ErrorCount++ },
 		func(s *State) { s.ConfirmationPolicy = "x" }, func(s *State) { s.kinds[3]++ },
 		func(s *State) { s.otherKinds = s.otherKinds.add("x") }, func(s *State) { s.unknownKinds = s.unknownKinds.add("x") },
-		func(s *State) { s.history++ }, func(s *State) { s.sawStatus = true }, func(s *State) { s.snapshotAt = s.snapshotAt.Add(1) },
+		func(s *State) { s.history++ }, func(s *State) { s.sawStatus = true }, func(s *State) { s.snapshotAt = s.snapshotAt.Add(1) }, func(s *State) { s.statusTime = s.statusTime.Add(1) },
 		func(s *State) { s.recentIDs[0] = "x" }, func(s *State) { s.recentNext++ }, func(s *State) { s.statsSeen = true },
 		func(s *State) { s.attributed++ }, func(s *State) { s.tentativeID = "x" },
 		func(s *State) { s.transitions = s.transitions.push(Transition{}) }, func(s *State) { s.errors = s.errors.push(ErrorRef{}) },

@@ -24,6 +24,9 @@ func (s *State) setStatus(i int, at time.Time, status string, src StatusSource, 
 	}
 	s.StatusSource = src
 	s.StatusConfirmed = confirmed
+	if at.After(s.statusTime) {
+		s.statusTime = at
+	}
 }
 
 // infer sets a status read from content. Once a real execution_status has
@@ -44,10 +47,15 @@ func (s *State) applyStateUpdate(i int, ev model.Event, u *model.StateUpdate) {
 		s.ConfirmationPolicy = own(u.ConfirmationPolicy)
 	}
 	if u.FullState {
-		if !ev.Time.IsZero() {
+		if ev.Time.After(s.snapshotAt) {
 			s.snapshotAt = ev.Time
 		}
-		if u.ExecutionStatus != "" {
+		// A snapshot built before the status it would replace was set,
+		// delivered after it (a socket subscribes before it builds its
+		// snapshot, so live frames overtake it), is older news: it must not
+		// put back "idle" over a run whose events keep arriving.
+		older := !ev.Time.IsZero() && ev.Time.Before(s.statusTime) && u.ExecutionStatus != s.Status
+		if u.ExecutionStatus != "" && !older {
 			s.sawStatus = true
 			s.setStatus(i, ev.Time, u.ExecutionStatus, SourceFullState, true)
 		}

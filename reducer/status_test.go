@@ -214,3 +214,35 @@ func TestBaseStateAppliesAtTheEndOfTheLog(t *testing.T) {
 		}
 	})
 }
+
+// TestLateSnapshotDoesNotStopARun: a socket subscribes before it builds
+// its snapshot, so a run's first frames can overtake it: "running" (and
+// the run's events) arrive, then the snapshot built before them, saying
+// idle. It is older than the status it would replace and must not stand
+// over the run while its events keep arriving (issue 36 item 4: the
+// header said idle for 45 s and the controls refused to pause).
+func TestLateSnapshotDoesNotStopARun(t *testing.T) {
+	sc := newScript()
+	sc.user()
+	sc.status(model.StatusRunning) // at(2)
+	act := sc.action("TerminalAction", "r1", "c1", "LOW")
+	late := sc.snapshot(model.StatusIdle, nil)
+	late.Time = sc.at(1) // built before the run started
+	sc.evs[len(sc.evs)-1] = late
+	sc.observe("TerminalObservation", act)
+	s := sc.fold()
+	if s.Status != model.StatusRunning {
+		t.Fatalf("a snapshot older than the run's status took over: %s (%s)", s.Status, s.StatusSource)
+	}
+	// A snapshot newer than the status is authoritative as ever.
+	sc.snapshot(model.StatusPaused, nil)
+	if s = sc.fold(); s.Status != model.StatusPaused || s.StatusSource != SourceFullState {
+		t.Fatalf("a fresh snapshot: %s/%s", s.Status, s.StatusSource)
+	}
+	// The same through the log, which folds from checkpoints.
+	log := NewLog(nil, 0)
+	log.Append(sc.evs[:5]...)
+	if st := log.Latest(); st.Status != model.StatusRunning {
+		t.Fatalf("log: %s", st.Status)
+	}
+}

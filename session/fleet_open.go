@@ -81,12 +81,17 @@ func serverOpener(c *agentserver.Client) opener {
 // serverSession is the live session of conversation id on the agent-server
 // c talks to: the one `ohwatch watch` shows, also opened from the fleet.
 func serverSession(ctx context.Context, c *agentserver.Client, id, title string) conversation {
+	return serverSessionFed(ctx, c, id, title, c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3}))
+}
+
+// serverSessionFed is serverSession over a watch the caller started.
+func serverSessionFed(ctx context.Context, c *agentserver.Client, id, title string, feed <-chan model.Batch) conversation {
 	return conversation{
 		id:        id,
 		title:     title,
 		source:    "ws " + c.BaseURL(),
 		log:       reducer.NewLog(nil, 0),
-		feed:      c.Watch(ctx, id, agentserver.WatchOptions{FirstAttempts: 3}),
+		feed:      feed,
 		live:      true,
 		server:    c.BaseURL(),
 		confirm:   func(ctx context.Context) (string, error) { return c.Confirm(ctx, id) },

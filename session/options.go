@@ -35,6 +35,10 @@ type Options struct {
 	// Guards are the --guard rules: each conversation judges them on its
 	// own Set, and a pause or interrupt guard stops a live run.
 	Guards []guard.Rule
+	// Wait is --wait: a live watch's first connection keeps trying this
+	// long (a viewer started before its server), instead of giving up
+	// after a few attempts; 0 keeps the few attempts.
+	Wait time.Duration
 }
 
 // OTLP is --otlp[=ENDPOINT] and --otlp-content.

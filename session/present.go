@@ -28,6 +28,10 @@ type conversation struct {
 	log    *reducer.Log
 	feed   <-chan model.Batch
 	live   bool
+	// retry starts a live watch that gave up again over the same feed
+	// (the TUI's r); nil when the source cannot. firstWait is --wait.
+	retry     func() bool
+	firstWait time.Duration
 	// server names a live source's address in connection banners.
 	server string
 	// recording: the feed is a finished recording (replay): its end decides.
@@ -144,6 +148,8 @@ func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tu
 		Pager:        env.Getenv("PAGER"),
 		Editor:       cmp.Or(env.Getenv("VISUAL"), env.Getenv("EDITOR")),
 		OpenFile:     files.OpenRegular,
+		Retry:        s.retry,
+		FirstWait:    s.firstWait,
 		NoColor:      env.NoColor,
 		Theme:        themeMode,
 		KeyMap:       keyMap(env.Config),

@@ -26,9 +26,18 @@ func Watch(ctx context.Context, env *Env, o Options, logger *slog.Logger, url, i
 		// The server chose it: it may echo a key like any other answer.
 		title = o.Secrets.Redact(serverTitle(ctx, c, id))
 	}
-	// A server never reached fails fast (exit 4); one that was live keeps
-	// being retried, with the header counting the attempts.
-	s := serverSession(ctx, c, id, title)
+	// A server never reached fails fast (exit 4), or after --wait; one
+	// that was live keeps being retried, with the header counting the
+	// attempts. In the TUI, r starts a watch that gave up again.
+	wopts := agentserver.WatchOptions{FirstAttempts: 3, FirstWait: o.Wait}
+	var s conversation
+	if o.Headless {
+		s = serverSessionFed(ctx, c, id, title, c.Watch(ctx, id, wopts))
+	} else {
+		feed, retry := retryableWatch(ctx, c, id, wopts)
+		s = serverSessionFed(ctx, c, id, title, feed)
+		s.retry, s.firstWait = retry, o.Wait
+	}
 	links := newServerLinks(c, id)
 	s.links = links
 	if b, ok := s.branching.(brancher); ok {
@@ -39,6 +48,43 @@ func Watch(ctx context.Context, env *Env, o Options, logger *slog.Logger, url, i
 		s.branching = b
 	}
 	return present(ctx, env, o, s)
+}
+
+// retryableWatch is the watch of one conversation over a feed that stays
+// open when the watch gives up, so the TUI's r can start it again over the
+// same feed (the --record and --otlp tees keep reading it): retry asks for
+// a new attempt once the watch has ended (the final state it delivers
+// comes just before it ends), and reports false when one is already asked
+// for. The feed closes when ctx ends.
+func retryableWatch(ctx context.Context, c *agentserver.Client, id string, opts agentserver.WatchOptions) (<-chan model.Batch, func() bool) {
+	out := make(chan model.Batch)
+	again := make(chan struct{}, 1)
+	go func() {
+		defer close(out)
+		for {
+			for b := range c.Watch(ctx, id, opts) {
+				select {
+				case out <- b:
+				case <-ctx.Done():
+					return
+				}
+			}
+			select {
+			case <-again:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	retry := func() bool {
+		select {
+		case again <- struct{}{}:
+			return true
+		default:
+			return false
+		}
+	}
+	return out, retry
 }
 
 // serverTitle asks the server for the conversation's title, briefly: the

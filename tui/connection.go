@@ -112,10 +112,10 @@ func (m *Conversation) connProblem() string {
 		return ""
 	}
 	if c.Phase == model.PhaseLost {
-		return m.connCause() + " · gave up"
+		return m.connCause() + " · gave up" + m.retryWords(true)
 	}
 	// The header says "reconnecting (3) in 4s": the banner says why.
-	return m.connCause()
+	return m.connCause() + m.retryWords(false)
 }
 
 // connCause names why the socket is not live in words a user can act on.

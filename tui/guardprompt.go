@@ -87,8 +87,48 @@ func (m *Conversation) setGuards(text string) tea.Cmd {
 	return m.setFlash("guards: " + model.SanitizeLine(strings.Join(texts, ", ")))
 }
 
+// submitGuards puts the typed rules in force; a rule that does not parse
+// keeps the prompt open with the edit as typed, the cursor on that rule and
+// the mistake beside it, and changes nothing.
+func (m *Conversation) submitGuards(p prompt) tea.Cmd {
+	text := p.in.Value()
+	at, err := firstBadRule(text)
+	if err == nil {
+		return m.setGuards(text)
+	}
+	why := model.SanitizeLine(err.Error())
+	p.in.SetCursor(at)
+	p.note = "✗ " + why
+	m.input = p
+	return m.setFlash(why + ": nothing changed, fix it or esc")
+}
+
+// firstBadRule finds the first rule of text that does not parse: the rune
+// offset it starts at and why.
+func firstBadRule(text string) (int, error) {
+	runes := []rune(text)
+	for i := 0; i < len(runes); {
+		if isRuleSep(runes[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(runes) && !isRuleSep(runes[j]) {
+			j++
+		}
+		if _, err := guard.Parse(string(runes[i:j])); err != nil {
+			return i, err
+		}
+		i = j
+	}
+	return 0, nil
+}
+
+// isRuleSep is what separates typed rules: a comma or a space.
+func isRuleSep(r rune) bool { return r == ',' || r == ' ' || r == '\t' }
+
 // splitRules cuts the typed rules at commas and spaces; a rule holds
 // neither ("cost>5:pause").
 func splitRules(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	return strings.FieldsFunc(text, isRuleSep)
 }

@@ -20,6 +20,11 @@ type guardView struct {
 	n      int    // events judged so far
 	banner string // the latest trip and what was done, "" for none
 	note   string // a guard that cannot judge this conversation says so once
+	// stopRule and stopAt are the rule whose trip stopped the run and the
+	// event it tripped at, while the banner says so: once the run goes on
+	// (the rule re-armed), the banner says that instead.
+	stopRule string
+	stopAt   int
 }
 
 // guardDoneMsg is the answer to a tripped guard's pause or interrupt.
@@ -48,8 +53,31 @@ func (m *Conversation) guardNew() tea.Cmd {
 		for _, rep := range set.Observe(g.n, ev, &g.st) {
 			cmds = append(cmds, m.guardTrip(rep))
 		}
+		if cmd := m.guardRunsAgain(set); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// guardRunsAgain takes down the banner of a trip that stopped the run once
+// the run goes on and the rule is armed again (its "tripped … paused" is
+// no longer true), and says so in the footer.
+func (m *Conversation) guardRunsAgain(set *guard.Set) tea.Cmd {
+	g := &m.guarded
+	if g.stopRule == "" || g.n <= g.stopAt || g.st.Status != model.StatusRunning {
+		return nil
+	}
+	for _, r := range set.Guards() {
+		if r.Rule.Text == g.stopRule && !r.Tripped {
+			text := "guard " + g.stopRule + " armed again at " + guard.Short(r.Rule.Metric, r.Next) +
+				": the run it stopped at " + ordinal(g.stopAt) + " goes on since " + ordinal(g.n)
+			g.banner, g.stopRule = "", ""
+			m.fixTop()
+			return m.setFlash(text)
+		}
+	}
+	return nil
 }
 
 // guardTrip shows a trip and acts on it.
@@ -60,8 +88,8 @@ func (m *Conversation) guardTrip(rep guard.Report) tea.Cmd {
 		g.note = text + ": " + rep.Note
 		return nil
 	}
-	text += " tripped at " + ordinal(rep.Index) + ": " + string(rep.Rule.Metric) + " " +
-		guard.Format(rep.Rule.Metric, rep.Value) + " > " + guard.Format(rep.Rule.Metric, rep.Limit)
+	value, limit := guard.Pair(rep.Rule.Metric, rep.Value, rep.Limit)
+	text += " tripped at " + ordinal(rep.Index) + ": " + string(rep.Rule.Metric) + " " + value + " > " + limit
 	steer, status := m.steering(), m.log.Latest().Status
 	switch {
 	case !rep.Rule.Action.Stops():
@@ -74,6 +102,7 @@ func (m *Conversation) guardTrip(rep guard.Report) tea.Cmd {
 		g.banner = text + " → not sent: the conversation is " + model.StatusWords(status)
 	default:
 		g.banner = text + " → " + string(rep.Rule.Action) + ": sending…"
+		g.stopRule, g.stopAt = rep.Rule.Text, rep.Index
 		to, action := m.addr(), rep.Rule.Action
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
@@ -108,6 +137,9 @@ func guardStop(ctx context.Context, s Steering, a guard.Action) string {
 
 // guardDone shows what the guard's request did.
 func (m *Conversation) guardDone(msg guardDoneMsg) tea.Cmd {
+	if m.guarded.stopRule == "" {
+		return nil // the run went on before the answer came: that is the news
+	}
 	m.guarded.banner = msg.banner
 	m.fixTop()
 	return m.guardBell()

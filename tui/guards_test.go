@@ -127,3 +127,54 @@ func TestGuardKeyRefusesABadRule(t *testing.T) {
 		t.Fatalf("no error for the bad rule:\n%s", s)
 	}
 }
+
+// TestGuardBannerSaysWhenTheRunGoesOn: once the run a guard paused runs
+// again (the rule re-armed), the banner no longer says tripped and paused.
+func TestGuardBannerSaysWhenTheRunGoesOn(t *testing.T) {
+	full := waitingLog(t)
+	steer := &fakeSteering{}
+	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch), Controls: steer,
+		Guards: guardSet(t, "steps>2:pause")}, 160, 48)
+	var evs []model.Event
+	for i := 0; i < full.Len()-1; i++ {
+		evs = append(evs, full.Event(i))
+	}
+	m = runCmd(t, m, m.Update(batchMsg{batch: model.Batch{Events: evs}}))
+	if s := screen(m); !strings.Contains(s, "tripped at #") || !strings.Contains(s, "→ paused") {
+		t.Fatalf("no banner for the trip:\n%s", s)
+	}
+	m = runCmd(t, m, m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "paused")))
+	m = runCmd(t, m, m.Update(batchMsg{batch: model.Batch{Events: []model.Event{decode(t, []byte(stateUpdate(
+		"c0000000-0000-4000-8000-0000000000f2", "2026-01-28T14:33:37.000000", "execution_status", "running")))}}}))
+	s := screen(m)
+	if strings.Contains(s, "tripped") || strings.Contains(s, "→ paused") || !strings.Contains(s, "guard steps>2:pause armed again at 4") || !strings.Contains(s, "goes on since #") {
+		t.Fatalf("the banner still says the run is paused:\n%s", s)
+	}
+	press(t, m, "L")
+	if strings.Contains(screen(m), "tripped:") {
+		t.Fatalf("L still lists the rule as tripped:\n%s", screen(m))
+	}
+}
+
+// TestGuardKeyKeepsATypoAndPointsAtIt: a rule that does not parse keeps
+// the prompt open with the edit as typed, the cursor on the bad rule, the
+// mistake beside it, and the rules in force unchanged.
+func TestGuardKeyKeepsATypoAndPointsAtIt(t *testing.T) {
+	m := newModel(Options{Log: errorLog(t), Guards: guardSet(t, "errors>5")}, 200, 48)
+	press(t, m, "L")
+	m.input.in.SetValue("")
+	typeText(t, m, "steps>50, cots>5:pause")
+	press(t, m, "enter")
+	if m.input.kind != promptGuards || m.input.in.Value() != "steps>50, cots>5:pause" {
+		t.Fatalf("the edit is lost: prompt %v %q", m.input.kind, m.input.in.Value())
+	}
+	if m.input.in.Position() != len("steps>50, ") {
+		t.Errorf("the cursor is at %d, not on the bad rule", m.input.in.Position())
+	}
+	if s := screen(m); !strings.Contains(s, `✗ guard "cots>5:pause"`) {
+		t.Errorf("the mistake is not shown beside the edit:\n%s", s)
+	}
+	if g := m.opts.Guards.Guards(); len(g) != 1 || g[0].Rule.Text != "errors>5" {
+		t.Errorf("the rules in force changed: %+v", g)
+	}
+}

@@ -29,6 +29,9 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.picker.open {
 		return m.pickerKey(msg)
 	}
+	if cmd, ok := m.retryKeyPressed(msg); ok {
+		return cmd
+	}
 	if m.flash != "" && boundKey(msg, k) {
 		// Any action the user takes replaces the message of the last
 		// one; an action that has something to say sets its own.

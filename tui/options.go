@@ -26,6 +26,7 @@ package tui
 import (
 	"context"
 	"os"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 
@@ -102,6 +103,12 @@ type Options struct {
 	// block the editor for ever, /dev/tty fight the TUI for keys); nil
 	// means the view cannot check, and E opens nothing.
 	OpenFile func(path string) (*os.File, error)
+	// Retry starts a live watch that gave up again, over the same Feed
+	// (r, retry.go), and reports whether it did; nil when the source
+	// cannot. FirstWait is how long a first connection keeps trying
+	// (watch --wait), said on screen; 0 for the few attempts.
+	Retry     func() bool
+	FirstWait time.Duration
 	// KeyMap overrides the key bindings; the zero value means DefaultKeyMap.
 	KeyMap KeyMap
 	// NoColor draws without any colour or attribute (NO_COLOR).

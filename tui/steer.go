@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -79,6 +80,9 @@ type controlAsk struct {
 	told        bool
 	rejectFirst bool
 	answer      Controls
+	// despite is the status a pause or interrupt is sent despite, since
+	// the events disagree with it (steer_disagree.go); "" when none.
+	despite string
 }
 
 // controlDoneMsg is sent when a control's request finished.
@@ -113,7 +117,7 @@ func (m *Conversation) controlKey(what control) tea.Cmd {
 	if why := m.controlRefusal(what); why != "" {
 		return m.setFlash(what.name() + ": " + why + "; nothing sent")
 	}
-	ask := controlAsk{what: what, to: m.steering(), run: true}
+	ask := controlAsk{what: what, to: m.steering(), run: true, despite: m.despiteStatus(what)}
 	switch what {
 	case ctlInterrupt:
 		m.input = prompt{kind: promptControl, ctl: ask}
@@ -147,7 +151,7 @@ func (m *Conversation) controlRefusal(what control) string {
 	status := m.log.Latest().Status
 	switch what {
 	case ctlPause, ctlInterrupt:
-		if status != model.StatusRunning && status != model.StatusWaitingForConfirmation {
+		if status != model.StatusRunning && status != model.StatusWaitingForConfirmation && m.despiteStatus(what) == "" {
 			return "the conversation is " + model.StatusWords(status) + ", not running"
 		}
 	case ctlRun:
@@ -174,8 +178,22 @@ func (m *Conversation) sendControl(a controlAsk) tea.Cmd {
 	})
 }
 
-// send makes the request and words what the server accepted.
+// send makes the request and words what the server accepted, saying so
+// when it was sent despite the status.
 func (a controlAsk) send(ctx context.Context) (string, error) {
+	result, err := a.request(ctx)
+	if a.despite == "" {
+		return result, err
+	}
+	why := "sent although the header said " + a.despite + " (the agent's events kept arriving)"
+	if err != nil {
+		return "", fmt.Errorf("%s; the server answered: %w", why, err)
+	}
+	return why + "; the server answered: " + result, nil
+}
+
+// request makes the request and words what the server accepted.
+func (a controlAsk) request(ctx context.Context) (string, error) {
 	switch a.what {
 	case ctlPause:
 		return "pause accepted: the agent stops after its current LLM call", a.to.Pause(ctx)

@@ -141,7 +141,7 @@ func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 		case promptNarrow:
 			return m.setNarrowing(p.in.Value())
 		case promptGuards:
-			return m.setGuards(p.in.Value())
+			return m.submitGuards(p)
 		case promptForkTitle, promptForkMessage:
 			return m.forkTextEntered(p)
 		}

@@ -44,6 +44,10 @@ type WatchOptions struct {
 	// live once, or whose socket opened and then dropped before its first
 	// frame (a server restarting), keeps retrying under MaxAttempts.
 	FirstAttempts int
+	// FirstWait, when set, replaces FirstAttempts: a watch that has never
+	// been live or opened a socket keeps retrying this long from its start
+	// (a viewer started before the server it watches: watch --wait).
+	FirstWait time.Duration
 
 	// PingInterval is how often the client pings (default 20 s); a ping not
 	// answered within PingTimeout (default 15 s) marks the connection dead.

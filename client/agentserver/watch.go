@@ -107,6 +107,7 @@ func (w *watcher) run(ctx context.Context) {
 	defer w.q.finish()
 	defer w.releaseOrphans(time.Time{})
 	w.q.conn(model.ConnState{Phase: model.PhaseConnecting})
+	began := time.Now()
 	attempt := 0
 	probed, historyLoaded, reconnect, everLive := false, false, false, false
 	// The previous failure, and how many times in a row it ended a
@@ -181,7 +182,15 @@ func (w *watcher) run(ctx context.Context) {
 		}
 		attempt++
 		limit := w.opts.MaxAttempts
-		if !everLive && !w.opened && w.opts.FirstAttempts > 0 {
+		first := !everLive && !w.opened
+		switch {
+		case first && w.opts.FirstWait > 0:
+			limit = 0
+			if time.Since(began) >= w.opts.FirstWait {
+				w.lost(CodeConnect, fmt.Sprintf("%s (waited %s)", reason, w.opts.FirstWait))
+				return
+			}
+		case first && w.opts.FirstAttempts > 0:
 			limit = w.opts.FirstAttempts
 		}
 		if limit > 0 && attempt > limit {

@@ -541,3 +541,23 @@ func TestWatchWhoseSocketOpenedOutlastsFirstAttempts(t *testing.T) {
 	}
 	checkExactly(t, col.ids(), want)
 }
+
+// TestWatchFirstWaitOutlastsFirstAttempts: with FirstWait a server not
+// reached yet is retried for that long, however many attempts it takes,
+// and then the watch ends saying how long it waited.
+func TestWatchFirstWaitOutlastsFirstAttempts(t *testing.T) {
+	opts := fastWatch()
+	opts.FirstAttempts = 2
+	opts.FirstWait = 150 * time.Millisecond
+	col := watchUnreachable(t, opts)
+	col.endsFinal(t, CodeConnect, "waited 150ms")
+	n := 0
+	for _, cs := range col.conns {
+		if cs.Phase == model.PhaseReconnecting {
+			n++
+		}
+	}
+	if n <= opts.FirstAttempts {
+		t.Errorf("only %d attempts: FirstWait did not replace FirstAttempts", n)
+	}
+}
