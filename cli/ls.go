@@ -101,7 +101,7 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 		env, flush = env.WithSecrets(secrets)
 		defer flush()
 		if env.IsTerminal && !asJSON {
-			return listTable(ctx, env, where, "", themeF, secrets)
+			return listTable(ctx, env, where, "", themeF, secrets, archived)
 		}
 		var err error
 		if rows, err = listCloud(ctx, env, env.Stderr); err != nil {
