@@ -204,6 +204,18 @@ func metricsEqual(a, b Metrics) bool {
 // not zero, however many LLM replies the log holds. An empty
 // usage_to_metrics (a snapshot of a server that never called an LLM it
 // could meter) reports nothing.
+//
+// It is the one rule every view follows for every figure: so that no view
+// shows "cost unknown" beside "tokens 0, calls 0", an agent step taken
+// with nothing measured for it yet (a fork's first events before its
+// first stats update) makes every figure unknown, not only the cost.
 func (s State) MetricsReported() bool {
-	return s.usageSeen || (s.ctx != nil && s.ctx.base != nil && s.ctx.base.Stats != nil && len(s.ctx.base.Stats.UsageToMetrics) > 0)
+	if !s.usageSeen && !(s.ctx != nil && s.ctx.base != nil && s.ctx.base.Stats != nil && len(s.ctx.base.Stats.UsageToMetrics) > 0) {
+		return false
+	}
+	// The cost is unknown only for tokens spent unpriced, or for an
+	// agent step with nothing measured (countResponse): in the second
+	// case the zeros beside it are no more known than the cost.
+	c := s.Metrics.Combined
+	return c.CostKnown || c.Tokens() > 0 || c.LLMCalls > 0
 }

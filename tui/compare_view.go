@@ -199,6 +199,10 @@ func (c *Compare) paneOf(sd sideAt, w int, wide bool) []string {
 	metrics := "cost " + format.Cost(u.CostUSD, u.CostKnown && rep) + s.Muted.Render(" · ") +
 		"tokens " + format.Tokens(u.Prompt, rep) + " in " + format.Tokens(u.Completion, rep) + " out" + s.Muted.Render(" · ") +
 		format.Int(u.LLMCalls, rep) + " LLM calls" + s.Muted.Render(" · ") + "errors " + strconv.Itoa(st.ErrorCount)
+	if !rep {
+		// One word for every figure, as the monitor's strip says it.
+		metrics = "metrics " + format.Unknown + s.Muted.Render(" (none reported) · ") + "errors " + strconv.Itoa(st.ErrorCount)
+	}
 	tasks := tasksLine(st.Tasks)
 	if wide {
 		return []string{c.cells.Fit(head, w), c.cells.Fit("  "+metrics, w), c.cells.Fit("  "+tasks, w)}

@@ -28,7 +28,8 @@ type header struct {
 	st      reducer.State
 	verdict reducer.Verdict
 	// live is the latest status, styled, while the cursor is pinned in
-	// the past of a live conversation; "" otherwise.
+	// the past of a live conversation, and how a recording ends while the
+	// cursor is before its end; "" otherwise.
 	live     string
 	warnings int
 	play     playState
@@ -54,11 +55,27 @@ func (m *Conversation) headerOf(st reducer.State) *header {
 		s := m.styles
 		l := m.log.Latest()
 		live = s.Muted.Render(" · live ") + statusText(s, l.Status, l.StatusConfirmed, format.Status(l.Status, l.StatusConfirmed))
+	} else if m.recordingEnded() && m.cursor >= 0 && m.cursor < m.log.Len()-1 {
+		live = m.outcome()
 	}
 	return &header{styles: &m.styles, cells: m.cells, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
 		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
 		branch: m.branchLabel(m.styles), guards: m.guardBadge(),
 		trail: m.trail, unknown: m.opts.Live && m.log.Len() == 0 && !m.socketLive()}
+}
+
+// outcome is how a recording ends, said beside the state as of a cursor
+// in its past ("· ends finished · $0.31"): opened at its first event, a
+// finished recording would otherwise read idle and $0.00.
+func (m *Conversation) outcome() string {
+	s := m.styles
+	end := m.log.Latest()
+	v := end.Verdict(true)
+	out := s.Muted.Render(" · ends ") + statusText(s, end.Status, v.Final(), v.Short())
+	if u := end.Metrics.Combined; end.MetricsReported() {
+		out += s.Muted.Render(" · " + format.Cost(u.CostUSD, u.CostKnown))
+	}
+	return out
 }
 
 // View implements Pane.

@@ -93,6 +93,9 @@ func legend(g theme.Glyphs) []legendGroup {
 		{"Header", [][2]string{
 			{g.Live + " LIVE", "following the newest"}, {g.Pinned, "pinned in the past"}, {g.Playing, "replay playing"},
 			{g.Confirmed, "finished, final"}, {"?", "finished? may change"},
+			{"ends …", "how a recording ends (cursor before it)"},
+			{"iter", "LLM steps since the last user message"},
+			{"steps", "LLM steps in the whole conversation"},
 		}},
 		{"Tasks, JSON", [][2]string{
 			{g.TaskTodo, "to do"}, {g.TaskDoing, "in progress"}, {g.TaskDone, "done"},
