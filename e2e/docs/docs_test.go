@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -169,6 +170,41 @@ func TestMatches(t *testing.T) {
 	} {
 		if got := matches(c.want, c.got); got != c.ok {
 			t.Errorf("matches(%q, %q) = %v", c.want, c.got, got)
+		}
+	}
+}
+
+// mdLink matches a markdown link's target.
+var mdLink = regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`)
+
+// fence matches a fenced block, whose text is not links.
+var fence = regexp.MustCompile("(?s)```.*?```")
+
+// TestDocsLinks: every relative link of the README, the guides and docs/
+// names a file that exists.
+func TestDocsLinks(t *testing.T) {
+	root := filepath.Join("..", "..")
+	files := []string{"README.md", "CONTRIBUTING.md", "ARCHITECTURE.md", "CHANGELOG.md"}
+	for _, pat := range []string{"docs/*.md", "docs/*/*.md"} {
+		more, _ := filepath.Glob(filepath.Join(root, pat))
+		for _, m := range more {
+			rel, _ := filepath.Rel(root, m)
+			files = append(files, rel)
+		}
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(fence.ReplaceAllString(string(src), ""), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(root, filepath.Dir(name), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist", name, target)
+			}
 		}
 	}
 }
