@@ -291,18 +291,6 @@ func docName(path string) string {
 // printHelp prints a command's help.
 func printHelp(w io.Writer, cmd *cobra.Command) { helpOf(cmd).writeText(w) }
 
-// groupOf is the group a command is listed under in ohwatch's help.
-func groupOf(name string) int {
-	for i, g := range commandGroups {
-		for _, n := range g.names {
-			if n == name {
-				return i
-			}
-		}
-	}
-	return len(commandGroups) - 1
-}
-
 // rootHelp prints ohwatch's help: the commands by group, each with what
 // it does and its usage line, and where to read more.
 func rootHelp(w io.Writer, root *cobra.Command) {

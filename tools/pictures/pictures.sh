@@ -7,7 +7,8 @@
 #
 #   tools/pictures/pictures.sh
 #
-# PICTURES_KEEP=1 keeps the captures (printed) to look at.
+# PICTURES_KEEP=1 keeps the captures (printed) to look at. PICTURES_ONLY=demo
+# renders only the animated demo (docs/pictures/demo.svg).
 # Needs tmux. Nothing is left running: the tmux server is private to the
 # run and killed at its end.
 set -euo pipefail
@@ -86,6 +87,7 @@ settle() {
 	done
 }
 
+if [ "${PICTURES_ONLY:-}" != demo ]; then
 shot monitor 120 36 "Events" "G" -- "$ohwatch" replay "$conv"
 shot inspector 120 36 "Events" ": 1 1 Enter Enter" -- "$ohwatch" replay "$conv"
 shot fleet 120 24 "TITLE" "-" -- "$ohwatch" fleet fleet
@@ -94,3 +96,66 @@ shot fleet 120 24 "TITLE" "-" -- "$ohwatch" fleet fleet
 parent=$(cd "$work" && dirname "$(grep -L forked_from fleet/*/meta.json | head -1)")
 fork=$(cd "$work" && dirname "$(grep -l forked_from fleet/*/meta.json | head -1)")
 shot compare 120 30 "compare A" "-" -- "$ohwatch" compare "$parent" "$fork"
+fi
+
+# The animated demo: `ohwatch demo` at 4x, captured as frames (live events
+# arriving, the confirmation banner, the rejection, then scrubbing back to
+# the error and inspecting it), each drawn by freeze, and played in turn by
+# one SVG (SMIL, which browsers run in an <img>, so GitHub shows it). vhs
+# would record a GIF, but needs ttyd, ffmpeg and a headless Chromium; this
+# needs only tmux.
+frames=()
+frame() {
+	local n=${#frames[@]}
+	# A live screen never settles: take it as it is.
+	[ "${2:-}" = live ] || settle demo
+	tmux -L "$sock" capture-pane -t demo -e -p >"$work/frame$n.ansi"
+	"$work/freeze" "$work/frame$n.ansi" -o "$work/frame$n.svg" --window=false --padding 12 --margin 0 \
+		--border.radius 0 --font.size 13 --font.family monospace >/dev/null
+	frames+=("$work/frame$n.svg:$1")
+}
+keys() { for k in "$@"; do tmux -L "$sock" send-keys -t demo "$k"; sleep 0.3; done; }
+tmux -L "$sock" -f /dev/null new-session -d -s demo -x 120 -y 32 -c "$work" \
+	-e TERM=xterm-256color -e COLORTERM=truecolor -e OHWATCH_THEME=dark "$ohwatch" demo --speed 4 --no-notify
+waitfor demo "LIVE"
+for _ in 1 2 3 4; do sleep 2.5; frame 1.2 live; done
+waitfor demo "waiting for your confirmation"
+frame 3
+keys x
+frame 1.5
+keys y
+sleep 2
+frame 2
+keys k k k k k k
+frame 1.2
+keys "["
+frame 2
+keys Enter
+sleep 1
+frame 3
+tmux -L "$sock" kill-session -t demo
+
+# One SVG playing the frames in turn, each for its seconds, forever.
+total=0
+for f in "${frames[@]}"; do total=$(awk -v a="$total" -v b="${f##*:}" 'BEGIN{print a+b}'); done
+first=${frames[0]%%:*}
+size=$(grep -o -m1 '<svg width="[^"]*" height="[^"]*"' "$first" | sed 's/<svg //')
+{
+	echo '<?xml version="1.0" encoding="UTF-8"?>'
+	echo "<svg $size xmlns=\"http://www.w3.org/2000/svg\">"
+	at=0
+	for f in "${frames[@]}"; do
+		file=${f%%:*} secs=${f##*:}
+		from=$(awk -v a="$at" -v t="$total" 'BEGIN{printf "%.4f", a/t}')
+		at=$(awk -v a="$at" -v b="$secs" 'BEGIN{print a+b}')
+		to=$(awk -v a="$at" -v t="$total" 'BEGIN{printf "%.4f", a/t}')
+		if [ "$from" = "0.0000" ]; then values="1;0" times="0;$to"
+		elif [ "$to" = "1.0000" ]; then values="0;1" times="0;$from"
+		else values="0;1;0" times="0;$from;$to"; fi
+		echo "<g opacity=\"$([ "$from" = "0.0000" ] && echo 1 || echo 0)\"><animate attributeName=\"opacity\" calcMode=\"discrete\" dur=\"${total}s\" repeatCount=\"indefinite\" values=\"$values\" keyTimes=\"$times\"/>"
+		sed -e '/^<?xml/d' -e '/^<!DOCTYPE/d' "$file"
+		echo "</g>"
+	done
+	echo "</svg>"
+} >"$out/demo.svg"
+echo "pictures: $out/demo.svg (${#frames[@]} frames, ${total}s, $(wc -c <"$out/demo.svg") bytes)"
