@@ -36,7 +36,9 @@ func (c *conversation) hold(ctx context.Context, limit time.Duration) bool {
 	select {
 	case d := <-c.decisions:
 		c.mu.Lock()
-		if d.accept {
+		if d.answer != nil {
+			c.answerLocked(*d.answer)
+		} else if d.accept {
 			c.acceptedLocked()
 		} else {
 			c.rejectLocked(d.reason)

@@ -132,6 +132,8 @@ type conversation struct {
 type decision struct {
 	accept bool
 	reason string
+	// answer is a respond_to_ask_user instead, nil for a confirmation.
+	answer *askAnswer
 }
 
 func newConversation(id string, base *model.BaseState, events []model.Event, opts *Options, faults *faultState, log *slog.Logger) *conversation {
