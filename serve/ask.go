@@ -29,7 +29,7 @@ type askAnswer struct {
 // Refusals of an answer, worded as upstream's ValueError and
 // AskUserRequestError are.
 var (
-	errNoQuestion = errors.New("No pending ask_user request")
+	errNoQuestion = errors.New("no pending ask_user request")
 	errStaleAsk   = errors.New("request_id does not match the pending ask_user request")
 )
 
