@@ -41,3 +41,28 @@ func TestHeadlessSaysWhatTheAgentAsks(t *testing.T) {
 		t.Fatalf("JSON lines:\n%s", js)
 	}
 }
+
+// TestFleetLineSaysTheAgentAsks: a fleet watch's status line for a
+// conversation that waits on a question says so with the question (text
+// and JSONL), and --until any does not end on it: the person's turn is not
+// a terminal state.
+func TestFleetLineSaysTheAgentAsks(t *testing.T) {
+	for _, js := range []bool{false, true} {
+		w := NewFleetWatch(FleetOptions{Until: UntilAny, JSON: js})
+		a := newFconv("a")
+		w.Handle([]model.FleetUpdate{a.title("T"), a.conn(model.PhaseLive, false, ""), a.status("running", false)})
+		req := model.Event{Kind: model.KindAskUserRequest, ID: "a-req", Source: "agent",
+			Body: &model.AskUserRequest{RequestID: "req-1", Questions: []model.Question{{ID: "q", Text: "Which database?"}}}}
+		lines, done, _ := w.Handle([]model.FleetUpdate{{Ref: a.ref, Batch: model.Batch{Events: []model.Event{req}}}, a.status(model.StatusWaitingForConfirmation, false)})
+		if done || len(lines) != 1 {
+			t.Fatalf("json %v: done %v lines %q", js, done, lines)
+		}
+		want := `  >> a  running -> asks you: Which database?  "T"  [http://127.0.0.1:8000]` + "\n"
+		if js {
+			want = `"attention":"question","question":"Which database?"`
+		}
+		if !strings.Contains(lines[0], want) {
+			t.Fatalf("json %v: %q, want %q", js, lines[0], want)
+		}
+	}
+}
