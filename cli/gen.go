@@ -18,7 +18,7 @@ import (
 func newGen(env *session.Env) *cobra.Command {
 	var n, branches, forks int
 	var seed int64
-	var jsonl, force bool
+	var jsonl, force, askUser bool
 	cmd := &cobra.Command{
 		Use:   "gen DIR --events N [--seed S] [--branches K] [--forks F] [--jsonl] [--force]",
 		Short: "generate a realistic conversation, or a root of one and its forks",
@@ -26,13 +26,14 @@ func newGen(env *session.Env) *cobra.Command {
 			if err := checkGen(p, n, branches, forks, jsonl); err != nil {
 				return err
 			}
-			return exit(runGen(env, p[0], gen.Options{Events: n, Seed: seed, Branches: branches, Forks: forks}, jsonl, force))
+			return exit(runGen(env, p[0], gen.Options{Events: n, Seed: seed, Branches: branches, Forks: forks, AskUser: askUser}, jsonl, force))
 		},
 	}
 	cmd.Flags().IntVar(&n, "events", 1000, "how many events to generate")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "the seed: the same seed gives the same bytes")
 	cmd.Flags().IntVar(&branches, "branches", 0, "navigate HEAD back K times, leaving K branch points, as a tree (SDK v1.31+) records it")
 	cmd.Flags().IntVar(&forks, "forks", 0, "make DIR a conversations root: the conversation in its own directory and F forks of it (POST /fork from an event of it: the branch to that event copied, then a continuation of its own), each its own directory with meta.json naming where it came from")
+	cmd.Flags().BoolVar(&askUser, "ask-user", false, "have the agent ask the user a question (ask_user, newer than SDK 1.43.1) early in the first turn, answered after a while")
 	cmd.Flags().BoolVar(&jsonl, "jsonl", false, "write one JSONL file (DIR is then the file) instead of the SDK layout")
 	cmd.Flags().BoolVar(&force, "force", false, "replace DIR whole when it already holds a conversation (or a root of them, or a JSONL file): never merged; without it gen writes only into a new or empty DIR")
 	return cmd

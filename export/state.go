@@ -12,23 +12,26 @@ import (
 // StateDoc is the JSON of `ohwatch state --json`: exactly these keys, so
 // scripts can rely on them.
 type StateDoc struct {
-	Events          int            `json:"events"`
-	At              int            `json:"at"`
-	ExecutionStatus string         `json:"execution_status"`
-	StatusSource    string         `json:"status_source"`
-	StatusConfirmed bool           `json:"status_confirmed"`
-	StatusFinal     bool           `json:"status_final"`
-	Verdict         string         `json:"verdict"`
-	Iteration       int            `json:"iteration"`
-	Steps           int            `json:"steps"`
-	Metrics         MetricsDoc     `json:"metrics"`
-	Tasks           []TaskDoc      `json:"tasks"`
-	PendingActions  []PendingDoc   `json:"pending_actions"`
-	Errors          int            `json:"errors"`
-	Kinds           map[string]int `json:"kinds"`
-	UnknownKinds    map[string]int `json:"unknown_kinds"`
-	Duplicates      int            `json:"duplicates"`
-	Warnings        []string       `json:"warnings"`
+	Events          int          `json:"events"`
+	At              int          `json:"at"`
+	ExecutionStatus string       `json:"execution_status"`
+	StatusSource    string       `json:"status_source"`
+	StatusConfirmed bool         `json:"status_confirmed"`
+	StatusFinal     bool         `json:"status_final"`
+	Verdict         string       `json:"verdict"`
+	Iteration       int          `json:"iteration"`
+	Steps           int          `json:"steps"`
+	Metrics         MetricsDoc   `json:"metrics"`
+	Tasks           []TaskDoc    `json:"tasks"`
+	PendingActions  []PendingDoc `json:"pending_actions"`
+	// Question is the open ask_user question the conversation waits on;
+	// absent when none is open.
+	Question     *QuestionDoc   `json:"question,omitempty"`
+	Errors       int            `json:"errors"`
+	Kinds        map[string]int `json:"kinds"`
+	UnknownKinds map[string]int `json:"unknown_kinds"`
+	Duplicates   int            `json:"duplicates"`
+	Warnings     []string       `json:"warnings"`
 	// Branch says which path of a branched conversation (SDK v1.31+) the
 	// document follows; absent for a linear one.
 	Branch *BranchDoc `json:"branch,omitempty"`
@@ -103,6 +106,9 @@ type PendingDoc struct {
 	ToolName     string `json:"tool_name"`
 	Summary      string `json:"summary"`
 	SecurityRisk string `json:"security_risk"`
+	// AnalyzerRisk is the security analyzer's verdict on the action,
+	// which may differ from the LLM's SecurityRisk; absent when none.
+	AnalyzerRisk string `json:"analyzer_risk,omitempty"`
 }
 
 // State builds the state document after the first n events of HEAD's path
@@ -160,8 +166,9 @@ func StateOn(log *reducer.Log, p reducer.Path, n int, warnings []string, recorde
 	}
 	for _, p := range s.Pending {
 		doc.PendingActions = append(doc.PendingActions, PendingDoc{ID: model.SanitizeLine(p.ID), ToolName: model.SanitizeLine(p.ToolName),
-			Summary: model.SanitizeLine(p.Summary), SecurityRisk: p.SecurityRisk})
+			Summary: model.SanitizeLine(p.Summary), SecurityRisk: p.SecurityRisk, AnalyzerRisk: model.SanitizeLine(p.AnalyzerRisk)})
 	}
+	doc.Question = questionDoc(s.Question)
 	return doc
 }
 

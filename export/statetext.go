@@ -54,7 +54,14 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 	}
 	line("pending", "%d", len(d.PendingActions))
 	for _, p := range d.PendingActions {
-		fmt.Fprintf(&b, "  [%s] %s: %s\n", p.SecurityRisk, p.ToolName, p.Summary)
+		risk := p.SecurityRisk
+		if p.AnalyzerRisk != "" {
+			risk += ", analyzer " + p.AnalyzerRisk
+		}
+		fmt.Fprintf(&b, "  [%s] %s: %s\n", risk, p.ToolName, p.Summary)
+	}
+	if q := d.Question; q != nil {
+		questionText(&b, line, q)
 	}
 	line("errors", "%d", d.Errors)
 	line("kinds", "%s", counts(d.Kinds))

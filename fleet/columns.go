@@ -99,6 +99,11 @@ func (c Column) Text(r Row, now time.Time) string {
 		if r.Verdict.Status == "" && r.Loading {
 			return "loading"
 		}
+		if r.Question != "" {
+			// waiting_for_confirmation on a question: the person is
+			// asked, not asked to approve.
+			return "asks you"
+		}
 		// A status is the server's word: sanitised like any text from it.
 		return model.SanitizeLine(r.Verdict.Short())
 	case ColSteps:

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"strconv"
 	"time"
 
 	"ohwatch/model"
@@ -17,6 +18,9 @@ type Attention int
 const (
 	NoAttention Attention = iota
 	AttnConfirm
+	// AttnQuestion: the agent asked the person (ask_user) and waits for
+	// the answer, as urgent as a confirmation.
+	AttnQuestion
 	AttnError
 	AttnStuck
 	AttnFinished
@@ -27,6 +31,8 @@ func (a Attention) String() string {
 	switch a {
 	case AttnConfirm:
 		return "confirm"
+	case AttnQuestion:
+		return "question"
 	case AttnError:
 		return "error"
 	case AttnStuck:
@@ -43,6 +49,9 @@ func (a Attention) String() string {
 func (e *entry) attention() Attention {
 	switch e.verdict.Status {
 	case model.StatusWaitingForConfirmation:
+		if e.state.Question != nil {
+			return AttnQuestion
+		}
 		return AttnConfirm
 	case model.StatusError:
 		if !e.isNoted() {
@@ -95,7 +104,10 @@ type Row struct {
 	// Pending is the number of actions waiting for the person's
 	// confirmation (0 unless the status is waiting_for_confirmation).
 	Pending int
-	Errors  int
+	// Question is the open ask_user question's text ("" when none is
+	// open while the status is waiting_for_confirmation), sanitised.
+	Question string
+	Errors   int
 	// LastActivity is the latest of the latest event's time, the
 	// listing's update time and when the latest live event arrived
 	// (ApplyAt); zero when none is known.
@@ -169,6 +181,7 @@ func (e *entry) row() Row {
 	}
 	if e.verdict.Status == model.StatusWaitingForConfirmation {
 		r.Pending = len(s.Pending)
+		r.Question = QuestionText(s.Question)
 	}
 	m, reported := s.Metrics, s.MetricsReported()
 	callsKnown := reported
@@ -189,4 +202,20 @@ func (e *entry) title() string {
 		return t
 	}
 	return e.firstUser
+}
+
+// QuestionText is an open question in one line: its first question, and
+// how many more there are; "" for none.
+func QuestionText(q *reducer.Question) string {
+	if q == nil {
+		return ""
+	}
+	qs := q.Request.Questions
+	switch len(qs) {
+	case 0:
+		return "(a question without text)"
+	case 1:
+		return model.SanitizeLine(qs[0].Text)
+	}
+	return model.SanitizeLine(qs[0].Text) + " (+" + strconv.Itoa(len(qs)-1) + " more)"
 }

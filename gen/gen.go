@@ -31,6 +31,10 @@ type Options struct {
 	// it, each its own conversation (see WriteRoot); the other writers
 	// ignore it.
 	Forks int
+	// AskUser has the agent ask the user a question early in the first
+	// turn (the ask_user pair of upstream after SDK 1.43.1), answered after
+	// a while. Off, the conversation is what it always was for its seed.
+	AskUser bool
 }
 
 // DefaultStart returns the timestamp conversations start at unless told

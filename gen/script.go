@@ -31,6 +31,9 @@ type convo struct {
 	lastEdit  lastEdit // the latest edit, for `git diff`
 	created   int      // regression test files created so far
 
+	askUser bool // Options.AskUser
+	asked   bool // the question has been asked
+
 	branches    int // navigations asked for
 	branchesDue int // navigations made so far
 	// rests are recent events on HEAD's path after which no action waits
@@ -63,7 +66,7 @@ func newConvo(o Options, keepCalls bool) *convo {
 	if keepCalls {
 		b.KeepCalls()
 	}
-	return &convo{b: b, rng: b.Rand(), repo: newRepo(), total: max(o.Events, minEvents), branches: max(o.Branches, 0)}
+	return &convo{b: b, rng: b.Rand(), repo: newRepo(), total: max(o.Events, minEvents), branches: max(o.Branches, 0), askUser: o.AskUser}
 }
 
 // next returns the next event; callers stop after total events.
@@ -108,6 +111,8 @@ func (c *convo) fill() {
 		c.condense()
 	case c.stepsLeft <= 0 && budget >= 6:
 		c.endTurn(budget)
+	case c.askUser && !c.asked && budget >= 7:
+		c.askStep()
 	default:
 		c.step(budget)
 	}

@@ -125,7 +125,11 @@ func (w *watcher) printEvent(i int, ev model.Event, prev, cur reducer.State) {
 		// The status came after the actions' own lines (the agent-server
 		// sends it after the ActionEvent): say which wait, once — a
 		// snapshot confirming the same wait names it no more.
-		w.p.awaiting(cur.Pending)
+		if cur.Question != nil {
+			w.p.asking(cur.Question)
+		} else {
+			w.p.awaiting(cur.Pending)
+		}
 	}
 }
 

@@ -363,6 +363,7 @@ type fleetLine struct {
 	Final      bool   `json:"final,omitempty"`
 	Verdict    string `json:"verdict,omitempty"`
 	Attention  string `json:"attention,omitempty"`
+	Question   string `json:"question,omitempty"`
 	Connection string `json:"connection,omitempty"`
 	Reason     string `json:"reason,omitempty"`
 	Warning    string `json:"warning,omitempty"`
@@ -377,11 +378,15 @@ func (w *FleetWatch) statusLine(c fleet.Change, r fleet.Row) string {
 	if w.opts.JSON {
 		return jsonLine(fleetLine{Type: "status", Source: source, SourceKind: r.Ref.Kind.String(), ID: id, Title: title,
 			From: model.SanitizeLine(c.From.Status), Status: model.SanitizeLine(r.Verdict.Status), Confirmed: r.Verdict.Confirmed,
-			Final: r.Verdict.Final(), Verdict: model.SanitizeLine(r.Verdict.String()), Attention: r.Attn.String()})
+			Final: r.Verdict.Final(), Verdict: model.SanitizeLine(r.Verdict.String()), Attention: r.Attn.String(), Question: r.Question})
 	}
 	from := format.Unknown
 	if c.From.Status != "" {
 		from = c.From.Short()
+	}
+	if r.Question != "" {
+		return fmt.Sprintf("  >> %s  %s -> asks you: %s  %s  [%s]\n", id, model.SanitizeLine(from), r.Question,
+			quoteTitle(title), source)
 	}
 	return fmt.Sprintf("  >> %s  %s -> %s  %s  [%s]\n", id, model.SanitizeLine(from), model.SanitizeLine(r.Verdict.String()),
 		quoteTitle(title), source)

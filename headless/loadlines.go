@@ -64,6 +64,7 @@ type stateMark struct {
 	confirmed bool
 	source    reducer.StatusSource
 	pending   []reducer.PendingAction // when waiting for confirmation
+	question  *reducer.Question       // the open ask_user question then
 }
 
 // newLoadLines starts taking the events of a log whose first State is
@@ -190,6 +191,7 @@ func markOf(at int, s *reducer.State) stateMark {
 	m := stateMark{at: at, status: s.Status, confirmed: s.StatusConfirmed, source: s.StatusSource}
 	if s.Status == model.StatusWaitingForConfirmation {
 		m.pending = slices.Clone(s.Pending)
+		m.question = s.Question
 	}
 	return m
 }
@@ -199,12 +201,12 @@ func (m *stateMark) shows(s *reducer.State) bool {
 	if m.status != s.Status || m.confirmed != s.StatusConfirmed || m.source != s.StatusSource {
 		return false
 	}
-	return s.Status != model.StatusWaitingForConfirmation || slices.Equal(m.pending, s.Pending)
+	return s.Status != model.StatusWaitingForConfirmation || slices.Equal(m.pending, s.Pending) && m.question == s.Question
 }
 
 // state is a State holding what a line shows of m.
 func (m *stateMark) state() reducer.State {
-	return reducer.State{Status: m.status, StatusConfirmed: m.confirmed, StatusSource: m.source, Pending: m.pending}
+	return reducer.State{Status: m.status, StatusConfirmed: m.confirmed, StatusSource: m.source, Pending: m.pending, Question: m.question}
 }
 
 // printFromLoad prints the recording's lines from what was taken as it was

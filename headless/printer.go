@@ -112,11 +112,17 @@ func (p *printer) awaiting(pending []reducer.PendingAction) {
 	for _, a := range pending {
 		if p.json {
 			p.writeJSON(awaitLine{Type: "awaiting_confirmation", Index: a.Index, N: format.EventN(a.Index), ID: model.SanitizeLine(a.ID),
-				Tool: model.SanitizeLine(a.ToolName), Risk: model.SanitizeLine(a.SecurityRisk), Summary: model.SanitizeLine(a.Summary)})
+				Tool: model.SanitizeLine(a.ToolName), Risk: model.SanitizeLine(a.SecurityRisk), AnalyzerRisk: model.SanitizeLine(a.AnalyzerRisk),
+				Summary: model.SanitizeLine(a.Summary)})
 			continue
 		}
+		risk := model.SanitizeLine(orDash(a.SecurityRisk))
+		if a.AnalyzerRisk != "" {
+			// The analyzer's verdict is what the policy read.
+			risk += ", analyzer " + model.SanitizeLine(a.AnalyzerRisk)
+		}
 		p.printf("     (awaiting confirmation: %s %s [%s] %s)\n", format.Event(a.Index), model.SanitizeLine(a.ToolName),
-			model.SanitizeLine(orDash(a.SecurityRisk)), model.SanitizeLine(a.Summary))
+			risk, model.SanitizeLine(a.Summary))
 	}
 }
 
@@ -240,13 +246,15 @@ type eventLine struct {
 }
 
 type awaitLine struct {
-	Type    string `json:"type"`
-	Index   int    `json:"index"`
-	N       int    `json:"n"`
-	ID      string `json:"id"`
-	Tool    string `json:"tool_name"`
-	Risk    string `json:"security_risk"`
-	Summary string `json:"summary"`
+	Type  string `json:"type"`
+	Index int    `json:"index"`
+	N     int    `json:"n"`
+	ID    string `json:"id"`
+	Tool  string `json:"tool_name"`
+	Risk  string `json:"security_risk"`
+	// AnalyzerRisk is the security analyzer's verdict, when one was sent.
+	AnalyzerRisk string `json:"analyzer_risk,omitempty"`
+	Summary      string `json:"summary"`
 }
 
 type statusLine struct {

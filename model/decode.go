@@ -24,6 +24,9 @@ type topFields struct {
 	title, status, isError                              []byte
 	modelName, usageID                                  []byte
 	content, reasoningContent                           []byte
+	requestID, questions, timeoutSeconds, answers       []byte
+	message, iteration, maxIterations                   []byte
+	analyzer, policy, risks, analyzerType               []byte
 
 	// nestedAction and nestedObservation hold the members of the action
 	// and observation objects, read while validating them.
@@ -130,6 +133,28 @@ func (f *topFields) set(key, val []byte) {
 		f.content = val
 	case "reasoning_content":
 		f.reasoningContent = val
+	case "request_id":
+		f.requestID = val
+	case "questions":
+		f.questions = val
+	case "timeout_seconds":
+		f.timeoutSeconds = val
+	case "answers":
+		f.answers = val
+	case "message":
+		f.message = val
+	case "iteration":
+		f.iteration = val
+	case "max_iterations":
+		f.maxIterations = val
+	case "analyzer":
+		f.analyzer = val
+	case "policy":
+		f.policy = val
+	case "risks":
+		f.risks = val
+	case "analyzer_type":
+		f.analyzerType = val
 	}
 }
 

@@ -192,3 +192,68 @@ type UnknownEvent struct {
 	Kind string
 	Raw  json.RawMessage
 }
+
+// AskUserRequestEvent is the agent's structured questions to the user
+// (upstream event/ask_user.py, newer than SDK 1.43.1).
+type AskUserRequestEvent struct {
+	RequestID      string         `json:"request_id"`
+	Questions      []QuestionInfo `json:"questions"`
+	ActionID       string         `json:"action_id"`
+	ToolCallID     string         `json:"tool_call_id"`
+	ToolName       string         `json:"tool_name,omitempty"`
+	TimeoutSeconds *float64       `json:"timeout_seconds,omitempty"`
+}
+
+// QuestionInfo is one question of an AskUserRequestEvent (upstream
+// event/ask_user_schema.py).
+type QuestionInfo struct {
+	ID          string               `json:"id"`
+	Question    string               `json:"question"`
+	Options     []QuestionOptionInfo `json:"options,omitempty"`
+	MultiSelect bool                 `json:"multi_select,omitempty"`
+}
+
+// QuestionOptionInfo is one option of a QuestionInfo.
+type QuestionOptionInfo struct {
+	ID          string  `json:"id"`
+	Label       string  `json:"label"`
+	Description *string `json:"description"`
+}
+
+// AskUserResponseEvent is the answer to one AskUserRequestEvent. Answers
+// maps a question id to its selections (one object in the first release,
+// a list since).
+type AskUserResponseEvent struct {
+	RequestID string                     `json:"request_id"`
+	Action    string                     `json:"action"`
+	Answers   map[string]json.RawMessage `json:"answers,omitempty"`
+}
+
+// SecurityAnalysisEvent is the security analyzer's risk per action of a
+// batch (upstream event/security.py, PR #5182).
+type SecurityAnalysisEvent struct {
+	Analyzer string                     `json:"analyzer"`
+	Policy   string                     `json:"policy"`
+	Risks    map[string]string          `json:"risks"`
+	Details  map[string]json.RawMessage `json:"details,omitempty"`
+}
+
+// WarningEvent is a non-fatal issue shown to the user (upstream
+// event/warning.py).
+type WarningEvent struct {
+	Message string `json:"message"`
+}
+
+// ConversationIterationLimitEvent says the run spent its iteration budget
+// (upstream event/conversation_iteration_limit.py).
+type ConversationIterationLimitEvent struct {
+	Iteration     int    `json:"iteration"`
+	MaxIterations int    `json:"max_iterations"`
+	Detail        string `json:"detail"`
+}
+
+// SecurityAnalyzerConfigurationEvent names the configured analyzer
+// (upstream event/security_analyzer.py).
+type SecurityAnalyzerConfigurationEvent struct {
+	AnalyzerType *string `json:"analyzer_type"`
+}

@@ -31,6 +31,15 @@ const (
 	KindLLMCompletionLog    = "LLMCompletionLogEvent"
 	KindStreamingDelta      = "StreamingDeltaEvent"
 	KindToken               = "TokenEvent"
+
+	// Kinds newer than SDK 1.43.1 (EventKind.Since says where each was
+	// found).
+	KindAskUserRequest         = "AskUserRequestEvent"
+	KindAskUserResponse        = "AskUserResponseEvent"
+	KindSecurityAnalysis       = "SecurityAnalysisEvent"
+	KindWarning                = "WarningEvent"
+	KindIterationLimit         = "ConversationIterationLimitEvent"
+	KindSecurityAnalyzerConfig = "SecurityAnalyzerConfigurationEvent"
 )
 
 // The groups (short kinds) the event list's kind column shows and its kind
@@ -51,6 +60,10 @@ const (
 	GroupLLMLog   = "LLMLog"
 	GroupDelta    = "Delta"
 	GroupToken    = "Token"
+	GroupAsk      = "Ask"
+	GroupRisk     = "Risk"
+	GroupWarn     = "Warn"
+	GroupConfig   = "Config"
 	GroupUnknown  = "Unknown"
 )
 
@@ -86,6 +99,10 @@ type EventKind struct {
 	Artifact bool
 	// Module is the Python module that defines the kind's class.
 	Module string
+	// Since is the upstream version that introduced the kind, with how
+	// that was established, for the kinds newer than SDK 1.43.1 (the
+	// version the real server kit runs); "" for the kinds 1.43.1 has.
+	Since string
 
 	// decode reads the lean body and summary (decode.go).
 	decode func(r *leanReader, f *topFields) (Body, string)
@@ -136,6 +153,27 @@ var kinds = [...]EventKind{
 		decode: decodeStreamingDelta, detail: payload[StreamingDeltaEvent], is: bodyIs[*StreamingDelta]},
 	{Name: KindToken, Group: GroupToken, Glyph: "#", Noise: true, Module: moduleEvent + "token",
 		decode: decodeTokenEvent, detail: payload[TokenIDsEvent], is: bodyIs[*TokenEvent]},
+
+	// Newer than 1.43.1: none is in the v1.43.1 tag of upstream's history;
+	// their files were read on upstream's main branch.
+	{Name: KindAskUserRequest, Group: GroupAsk, Glyph: "¿", Module: moduleEvent + "ask_user",
+		Since:  "after 1.43.1 (event/ask_user.py, not in the v1.43.1 tag)",
+		decode: decodeAskUserRequest, detail: payload[AskUserRequestEvent], is: bodyIs[*AskUserRequest]},
+	{Name: KindAskUserResponse, Group: GroupAsk, Glyph: "¿", Module: moduleEvent + "ask_user",
+		Since:  "after 1.43.1 (event/ask_user.py, not in the v1.43.1 tag)",
+		decode: decodeAskUserResponse, detail: payload[AskUserResponseEvent], is: bodyIs[*AskUserResponse]},
+	{Name: KindSecurityAnalysis, Group: GroupRisk, Glyph: "△", Module: moduleEvent + "security",
+		Since:  "after 1.43.1 (event/security.py, PR #5182, opened 2026-09-18)",
+		decode: decodeSecurityAnalysis, detail: payload[SecurityAnalysisEvent], is: bodyIs[*SecurityAnalysis]},
+	{Name: KindWarning, Group: GroupWarn, Glyph: "!", Module: moduleEvent + "warning",
+		Since:  "no release up to 1.43.1 (event/warning.py, commit d85c8c0 of 2026-01-20, reverted the same day)",
+		decode: decodeWarning, detail: payload[WarningEvent], is: bodyIs[*Warning]},
+	{Name: KindIterationLimit, Group: GroupWarn, Glyph: "!", Module: moduleEvent + "conversation_iteration_limit",
+		Since:  "no release up to 1.43.1 (event/conversation_iteration_limit.py, commit 792626f of 2026-04-07, issue #2406)",
+		decode: decodeIterationLimit, detail: payload[ConversationIterationLimitEvent], is: bodyIs[*IterationLimit]},
+	{Name: KindSecurityAnalyzerConfig, Group: GroupConfig, Glyph: "¤", Noise: true, Module: moduleEvent + "security_analyzer",
+		Since:  "no release up to 1.43.1 (event/security_analyzer.py, added 2025-11-06 in 9c4a85a, removed 2025-11-11)",
+		decode: decodeAnalyzerConfig, detail: payload[SecurityAnalyzerConfigurationEvent], is: bodyIs[*SecurityAnalyzerConfig]},
 }
 
 // NumKinds is the number of kinds in the table, so a reader can count per

@@ -85,6 +85,7 @@ func (s *State) applyAction(i int, ev model.Event, a *model.Action) {
 func (s *State) applyObservation(i int, ev model.Event, o *model.Observation) {
 	s.history++
 	s.settle(o.ActionID, "")
+	s.closeQuestionOf(o.ActionID, "")
 	if o.IsError {
 		s.addError(i, ev.Kind, ev.Summary)
 	}
@@ -104,6 +105,7 @@ func (s *State) applyObservation(i int, ev model.Event, o *model.Observation) {
 func (s *State) applyReject(i int, ev model.Event, r *model.UserReject) {
 	s.history++
 	s.settle(r.ActionID, "")
+	s.closeQuestionOf(r.ActionID, "")
 	if r.RejectionSource != "hook" && len(s.Pending) == 0 {
 		s.infer(i, ev.Time, model.StatusIdle)
 	}
@@ -114,6 +116,7 @@ func (s *State) applyReject(i int, ev model.Event, r *model.UserReject) {
 func (s *State) applyAgentError(i int, ev model.Event, e *model.AgentError) {
 	s.history++
 	s.settle("", e.ToolCallID)
+	s.closeQuestionOf("", e.ToolCallID)
 	s.addError(i, ev.Kind, e.Error)
 	s.resume(i, ev)
 }

@@ -42,7 +42,12 @@ type State struct {
 	// ConfirmationPolicy is the confirmation policy kind ("NeverConfirm",
 	// "AlwaysConfirm", "ConfirmRisky"), "" while unknown.
 	ConfirmationPolicy string
+	// Question is the open ask_user request, nil when none is open.
+	Question *Question
+	// WarningCount is the number of warnings so far (see Warnings).
+	WarningCount int
 
+	warnings     *warnNode
 	ctx          *context
 	transitions  *transitionNode
 	errors       *errorNode
@@ -138,6 +143,16 @@ func (s *State) apply(i int, evp *model.Event) {
 		s.infer(i, ev.Time, model.StatusPaused)
 	case *model.ACPToolCall:
 		s.applyACP(i, ev, b)
+	case *model.AskUserRequest:
+		s.applyAskRequest(i, ev, b)
+	case *model.AskUserResponse:
+		s.applyAskResponse(i, ev, b)
+	case *model.SecurityAnalysis:
+		s.applyAnalysis(b)
+	case *model.Warning:
+		s.addWarning(i, ev.Kind, b.Message)
+	case *model.IterationLimit:
+		s.addWarning(i, ev.Kind, ev.Summary)
 	case *model.Unknown:
 		s.unknownKinds = s.unknownKinds.add(ev.Kind)
 	}

@@ -112,7 +112,7 @@ func diffState(a, b State, memo *eqMemo) string {
 // stateFields is the number of fields scalarsEqual and the list
 // comparisons above know; TestEqualityKnowsEveryField fails when a field
 // is added to State without being compared.
-const stateFields = 31
+const stateFields = 34
 
 // scalarsEqual compares every State field but the context and the linked
 // lists, without reflection (reflect.DeepEqual on every prefix of a long
@@ -129,7 +129,18 @@ func scalarsEqual(a, b State) bool {
 		a.kinds == b.kinds && slices.Equal(a.otherKinds, b.otherKinds) && slices.Equal(a.unknownKinds, b.unknownKinds) &&
 		a.history == b.history && a.sawStatus == b.sawStatus && a.snapshotAt.Equal(b.snapshotAt) && a.statusTime.Equal(b.statusTime) &&
 		a.recentIDs == b.recentIDs && a.recentNext == b.recentNext && a.statsSeen == b.statsSeen && a.usageSeen == b.usageSeen &&
-		a.attributed == b.attributed && a.tentativeID == b.tentativeID
+		a.attributed == b.attributed && a.tentativeID == b.tentativeID &&
+		questionsEqual(a.Question, b.Question) && a.WarningCount == b.WarningCount &&
+		slices.Equal(a.Warnings(), b.Warnings())
+}
+
+// questionsEqual compares two open questions by what they are, not by the
+// pointer (a log's At decodes the request again).
+func questionsEqual(a, b *Question) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Index == b.Index && a.At.Equal(b.At) && reflect.DeepEqual(a.Request, b.Request)
 }
 
 func TestEqualityKnowsEveryField(t *testing.T) {

@@ -78,7 +78,12 @@ type PendingAction struct {
 	ToolName     string
 	ToolCallID   string
 	Summary      string
-	SecurityRisk string
+	SecurityRisk string // the LLM's own
+	// AnalyzerRisk is the security analyzer's risk for the action (a
+	// SecurityAnalysisEvent), which the confirmation policy reads and may
+	// differ from SecurityRisk; "" when no analyzer reported it.
+	AnalyzerRisk string
+	Analyzer     string
 }
 
 // ErrorRef is one error: an AgentErrorEvent, a ConversationErrorEvent, or

@@ -237,7 +237,7 @@ var conformanceRoutes = []string{
 	"POST /api/conversations/{id}/events", "GET /api/conversations/{id}/events",
 	"GET /api/conversations/{id}/events/search", "GET /api/conversations/{id}/events/count",
 	"GET /api/conversations/{id}/events/{event_id}", "POST /api/conversations/{id}/events/respond_to_confirmation",
-	"POST /api/conversations/{id}/confirmation_policy",
+	"POST /api/conversations/{id}/confirmation_policy", "POST /api/conversations/{id}/events/respond_to_ask_user",
 	// Walked by TestDockerRoutes (runtime_test.go).
 	"GET /api/conversations/{id}/runtime", "POST /api/conversations/{id}/switch_llm",
 	"POST /api/conversations/{id}/switch_profile", "POST /api/conversations/{id}/credential-bindings",
@@ -336,6 +336,11 @@ func TestConformance(t *testing.T) {
 	checkShape(t, "POST /events", object(t, "send", postJSON("send", events, `{"role":"user","content":[{"type":"text","text":"hi"}]}`, http.StatusOK)), successShape)
 	checkShape(t, "POST /respond_to_confirmation", object(t, "respond",
 		postJSON("respond", events+"/respond_to_confirmation", `{"accept":true}`, http.StatusOK)), successShape)
+	// respond_to_ask_user (newer than 1.43.1): with no question open the
+	// answer is refused with FastAPI's {"detail": str}.
+	if d := object(t, "answer", postJSON("answer", events+"/respond_to_ask_user", `{"request_id":"r","action":"cancel"}`, http.StatusConflict)); jsonKind(d["detail"]) != "string" {
+		t.Errorf("POST /respond_to_ask_user without a question: %v", d)
+	}
 	checkShape(t, "POST /confirmation_policy", object(t, "policy",
 		postJSON("policy", api+"/"+convID+"/confirmation_policy", `{"policy":{"kind":"NeverConfirm"}}`, http.StatusOK)), successShape)
 

@@ -38,6 +38,8 @@ func (c *conversation) hold(ctx context.Context, limit time.Duration) bool {
 		c.mu.Lock()
 		switch {
 		case d.applied:
+		case d.answer != nil:
+			c.answerLocked(*d.answer)
 		case d.accept:
 			c.acceptedLocked()
 		default:

@@ -135,6 +135,8 @@ type decision struct {
 	// applied: the rejection was already emitted (a superseding message,
 	// which must come after it); the hold only ends.
 	applied bool
+	// answer is a respond_to_ask_user instead, nil for a confirmation.
+	answer *askAnswer
 }
 
 func newConversation(id string, base *model.BaseState, events []model.Event, opts *Options, faults *faultState, log *slog.Logger) *conversation {

@@ -117,6 +117,7 @@ func (c *conversation) emitRecorded(i int) (emitted, endsRun, waits bool) {
 			return true, false, false
 		}
 		c.syncStatusLocked()
+		c.askWaitLocked(ev)
 		c.policyWaitLocked(i)
 	}
 	if c.done {

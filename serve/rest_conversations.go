@@ -224,6 +224,33 @@ func (s *Server) handleRespond(w http.ResponseWriter, r *http.Request) {
 	s.control(w, r, func(c *conversation) error { c.respond(*body.Accept, body.Reason); return nil })
 }
 
+// handleAnswer answers POST /{id}/events/respond_to_ask_user: 409 when no
+// question is open or another one is, 400 for an answer that does not fit
+// the question.
+func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
+	var body askAnswer
+	data, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err != nil || json.Unmarshal(data, &body) != nil || body.RequestID == "" {
+		writeDetail(w, http.StatusUnprocessableEntity, `body: {"request_id": str, "action": "accept"|"decline"|"cancel", "answers"?: {question_id: [{"option_id", "label"}]}} expected`)
+		return
+	}
+	c := s.lookup(r.PathValue("id"))
+	if c == nil {
+		notFound(w)
+		return
+	}
+	if err := c.answer(body); err != nil {
+		status := http.StatusConflict
+		if _, ok := err.(answerError); ok {
+			status = http.StatusBadRequest
+		}
+		writeDetail(w, status, err.Error())
+		return
+	}
+	s.log.Info("control", "conversation", c.id, "path", r.URL.Path)
+	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+}
+
 // control runs a POST action on the conversation and answers {success}.
 func (s *Server) control(w http.ResponseWriter, r *http.Request, action func(*conversation) error) {
 	c := s.lookup(r.PathValue("id"))

@@ -37,6 +37,7 @@ func (s *Server) routes() http.Handler {
 	api.HandleFunc("GET /api/conversations/{id}/events/count", s.handleCountEvents)
 	api.HandleFunc("GET /api/conversations/{id}/events/{event_id}", s.handleGetEvent)
 	api.HandleFunc("POST /api/conversations/{id}/events/respond_to_confirmation", s.handleRespond)
+	api.HandleFunc("POST /api/conversations/{id}/events/respond_to_ask_user", s.handleAnswer)
 	mux.Handle("/api/", s.requireKey(api))
 	return mux
 }

@@ -58,6 +58,9 @@ func (c *conversation) skippedLocked(ev model.Event) bool {
 	if len(c.rejected) == 0 {
 		return false
 	}
+	if c.askSkipped(ev) {
+		return true
+	}
 	switch b := ev.Body.(type) {
 	case *model.Observation:
 		return c.rejected[b.ActionID]

@@ -70,6 +70,9 @@ func (m *Conversation) attentionText() string {
 	}
 	switch m.attn.status {
 	case model.StatusWaitingForConfirmation:
+		if q := m.log.Latest().Question; q != nil {
+			return questionBanner(q, m.answerer() != nil && !m.feedDone, dismiss)
+		}
 		n := len(m.log.Latest().Pending)
 		what := "waiting for your confirmation"
 		if n == 0 {
@@ -99,6 +102,11 @@ func (m *Conversation) attentionText() string {
 // fixed words and the title passed through notifyText, never event text.
 func notification(title string, st reducer.State) string {
 	body := notifyText(statusSentence(st.Status))
+	if st.Status == model.StatusWaitingForConfirmation && st.Question != nil {
+		// Fixed words: the question's text is the agent's, never sent to
+		// the terminal's notifier.
+		body = "the agent asks you a question"
+	}
 	head := "ohwatch"
 	if t := notifyText(title); t != "" {
 		head += ": " + t

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strings"
@@ -28,6 +29,10 @@ type question struct {
 	accept  bool
 	ids     []string // the actions' event ids, oldest first
 	indices []int    // their positions in the log, for the prompt
+	// risks are where the security analyzer's verdict differs from or
+	// adds to the LLM's ("#7 LOW, analyzer HIGH"): the policy reads the
+	// analyzer's, so the person sees both before answering.
+	risks []string
 }
 
 // askConfirm opens the accept or reject question about the actions the
@@ -38,6 +43,9 @@ func (m *Conversation) askConfirm(accept bool) tea.Cmd {
 	for _, p := range m.log.Latest().Pending {
 		q.ids = append(q.ids, p.ID)
 		q.indices = append(q.indices, p.Index)
+		if p.AnalyzerRisk != "" {
+			q.risks = append(q.risks, ordinal(p.Index)+" "+model.SanitizeLine(cmp.Or(p.SecurityRisk, "no risk"))+", analyzer "+model.SanitizeLine(p.AnalyzerRisk))
+		}
 	}
 	if len(q.ids) == 0 {
 		// Waiting, but none of its actions reached the log: there is

@@ -278,6 +278,8 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.retryTicked(msg)
 	case respondDoneMsg:
 		return m.respondDone(msg)
+	case answerDoneMsg:
+		return m.answerDone(msg)
 	case controlDoneMsg:
 		return m.controlDone(msg)
 	case messageEffectMsg:
@@ -362,7 +364,7 @@ func (m *Conversation) ingest(b model.Batch) tea.Cmd {
 	if !m.follow && m.pinnedLen == 0 {
 		m.pinnedLen = n
 	}
-	withdrawn := m.withdrawStale()
+	withdrawn := tea.Batch(m.withdrawStale(), m.withdrawAnswer())
 	notify := m.noticeStatus(liveBefore)
 	m.fixTop() // after the banners, which take lines from the list
 	search := m.searchNew()

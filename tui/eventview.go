@@ -35,6 +35,9 @@ type eventView struct {
 	// result is the observation that answered an action, nil if unknown.
 	result      *model.Event
 	resultIndex int
+	// analysis is the security analyzer's verdict on the action's batch
+	// (a SecurityAnalysisEvent after it), nil if none was found.
+	analysis *model.SecurityAnalysis
 	// md is a message's text, rendered as markdown by the inspector
 	// (markdown.go) at the place it would have gone in out.
 	md *markdownBlock
@@ -52,7 +55,14 @@ func renderEvent(ev model.Event, index int, s theme.Styles, result *model.Event,
 // left out of the lines and returned as a block to render as markdown.
 func renderEventMarkdown(ev model.Event, index int, s theme.Styles, result *model.Event, resultIndex int,
 	markdown bool) ([]string, *markdownBlock) {
-	v := &eventView{ev: ev, index: index, styles: s, result: result, resultIndex: resultIndex}
+	return renderEventWith(ev, index, s, result, resultIndex, nil, markdown)
+}
+
+// renderEventWith is renderEventMarkdown with the security analyzer's
+// verdict on the action, shown beside the LLM's own risk.
+func renderEventWith(ev model.Event, index int, s theme.Styles, result *model.Event, resultIndex int,
+	analysis *model.SecurityAnalysis, markdown bool) ([]string, *markdownBlock) {
+	v := &eventView{ev: ev, index: index, styles: s, result: result, resultIndex: resultIndex, analysis: analysis}
 	if markdown {
 		v.md = &markdownBlock{at: -1}
 	}
@@ -141,7 +151,13 @@ func (v *eventView) build() {
 		}
 		v.section("Error", d.Error)
 	case *model.ConversationErrorEvent:
+		if d.Classification != nil {
+			v.field("classification", d.Classification.Kind)
+		}
 		v.codeDetail(d.Code, d.Detail)
+	case *model.AskUserRequestEvent, *model.AskUserResponseEvent, *model.SecurityAnalysisEvent,
+		*model.WarningEvent, *model.ConversationIterationLimitEvent:
+		v.newerKind(d)
 	case *model.ServerErrorEvent:
 		v.codeDetail(d.Code, d.Detail)
 	case *model.SystemPromptEvent:
@@ -174,7 +190,7 @@ func (v *eventView) message(d *model.MessageEvent) {
 // action renders an ActionEvent by its typed action.
 func (v *eventView) action(d *model.ActionEvent) {
 	v.field("tool", d.ToolName)
-	v.field("risk", d.SecurityRisk)
+	v.risk(d.SecurityRisk)
 	// The action itself comes first; the reasoning behind it follows.
 	defer func() {
 		v.markdownSection("Thought", contentText(d.Thought))

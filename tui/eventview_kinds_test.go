@@ -129,3 +129,20 @@ func FuzzEventView(f *testing.F) {
 		}
 	})
 }
+
+// TestInspectorShowsTheAnalyzersVerdictBesideTheLLMs: an action judged by
+// the security analyzer shows both risks, and says when they differ.
+func TestInspectorShowsTheAnalyzersVerdictBesideTheLLMs(t *testing.T) {
+	t.Parallel()
+	ev := decode(t, []byte(`{"id":"a1","source":"agent","kind":"ActionEvent","action":{"kind":"TerminalAction","command":"rm -rf build"},"tool_name":"terminal","tool_call_id":"t1","security_risk":"LOW"}`))
+	sa := &model.SecurityAnalysis{Analyzer: "LLMSecurityAnalyzer", Policy: "ConfirmRisky", Risks: []model.ActionRisk{{ActionID: "a1", Risk: "HIGH"}}}
+	lines, _ := renderEventWith(ev, 0, theme.Plain(), nil, 0, sa, false)
+	out := strings.Join(lines, "\n")
+	if !strings.Contains(out, "risk: LOW (the LLM's) · HIGH (LLMSecurityAnalyzer, what ConfirmRisky reads) — they differ") {
+		t.Errorf("no verdict beside the LLM's:\n%s", out)
+	}
+	lines, _ = renderEventWith(ev, 0, theme.Plain(), nil, 0, nil, false)
+	if out := strings.Join(lines, "\n"); !strings.Contains(out, "risk: LOW") || strings.Contains(out, "analyzer") {
+		t.Errorf("without an analysis:\n%s", out)
+	}
+}

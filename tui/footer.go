@@ -68,6 +68,11 @@ func (m *Conversation) activeKeys(st reducer.State) KeyMap {
 		m.log.Latest().Status == "waiting_for_confirmation"
 	k.Accept.SetEnabled(canRespond)
 	k.Reject.SetEnabled(canRespond)
+	if canRespond && m.log.Latest().Question != nil {
+		// A question is answered, never accepted or rejected (askuser.go).
+		k.Accept.SetHelp("a", "answer the question")
+		k.Reject.SetEnabled(false)
+	}
 	k.Export.SetEnabled(m.opts.Export != nil)
 	canBranch := m.opts.Branching != nil && m.tree.unsupported == ""
 	k.Fork.SetEnabled(canBranch)

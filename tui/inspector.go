@@ -113,6 +113,7 @@ func (m *Conversation) inspectJobFor(i int) inspectJob {
 		obs := m.log.Event(r)
 		job.result, job.resultIndex = &obs, r
 	}
+	job.analysis = m.analysisOf(i)
 	return job
 }
 
@@ -137,6 +138,7 @@ type inspectJob struct {
 	styles      theme.Styles
 	result      *model.Event
 	resultIndex int
+	analysis    *model.SecurityAnalysis
 	diff        []reducer.Change
 	links       []string
 	md          markdownKey // the markdown's list width, style and width model
@@ -156,7 +158,7 @@ type inspectedMsg struct {
 // run builds the view: the rendered event, the JSON tree, the markdown.
 func (j inspectJob) run() tea.Msg {
 	d := &inspectData{diff: j.diff, links: j.links}
-	d.rendered, d.md = renderEventMarkdown(j.ev, j.index, j.styles, j.result, j.resultIndex, true)
+	d.rendered, d.md = renderEventWith(j.ev, j.index, j.styles, j.result, j.resultIndex, j.analysis, true)
 	d.tree, d.treeErr = parseJSON(j.ev.Raw)
 	if d.tree != nil {
 		d.tree.foldDeep(0, 40)

@@ -305,6 +305,9 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 			m.fixTop()
 		}
 		return nil
+	case key.Matches(msg, m.keys.Accept, m.keys.Reject) && m.openQuestion() != nil:
+		// A question waits for an answer, never for an approval.
+		return m.askAnswer()
 	case key.Matches(msg, k.Accept, k.Reject):
 		return m.askConfirm(key.Matches(msg, k.Accept))
 	case key.Matches(msg, m.keys.Accept, m.keys.Reject):

@@ -53,7 +53,7 @@ func TestEveryKindHasAColumnAndAFilter(t *testing.T) {
 func TestKindFilterOrder(t *testing.T) {
 	t.Parallel()
 	want := []string{"Msg", "Action", "Obs", "Reject", "Error", "System", "State", "Condense", "Hook", "ACP",
-		"Pause", "LLMLog", "Delta", "Token", "Unknown"}
+		"Pause", "LLMLog", "Delta", "Token", "Ask", "Risk", "Warn", "Config", "Unknown"}
 	if got := allKinds(); !slices.Equal(got, want) {
 		t.Errorf("kind filter\n got %v\nwant %v", got, want)
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
@@ -46,6 +48,8 @@ const (
 	promptNarrow
 	// promptGuards edits the guards' rules (L, guardprompt.go).
 	promptGuards
+	// promptAnswer answers the agent's ask_user question (askuser.go).
+	promptAnswer
 )
 
 // prompt is the one-line input shown in place of the footer.
@@ -66,6 +70,7 @@ type prompt struct {
 	links  linkChoice   // for promptLinks: what is offered
 	ctl    controlAsk   // for the control prompts: what is asked
 	area   *textarea.Model
+	ans    *answerDraft // for promptAnswer: the answer being made
 }
 
 // active reports whether a prompt is open.
@@ -85,9 +90,15 @@ func (p prompt) Render(s theme.Styles, cells text.Cells, width int) string {
 		if len(p.q.indices) != 1 {
 			noun = "pending actions "
 		}
-		return s.Warn.Render(verb+" "+noun+ordinals(p.q.indices)+"? [y/n]") + " " + s.Muted.Render(p.note)
+		risks := ""
+		if len(p.q.risks) > 0 {
+			risks = " (" + strings.Join(p.q.risks, "; ") + ")"
+		}
+		return s.Warn.Render(verb+" "+noun+ordinals(p.q.indices)+risks+"? [y/n]") + " " + s.Muted.Render(p.note)
 	case promptForkTitle, promptForkMessage, promptForkConfirm, promptNavigate:
 		return p.renderTreePrompt(s, cells, width)
+	case promptAnswer:
+		return p.renderAnswer(s, cells, width)
 	case promptBranches:
 		return p.renderBranches(s, cells, width)
 	case promptLinks:
@@ -113,6 +124,8 @@ func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.setFlash("cancelled")
 	case promptForkConfirm, promptNavigate:
 		return m.treeConfirmKey(msg)
+	case promptAnswer:
+		return m.answerKey(msg)
 	case promptBranches:
 		return m.branchKey(msg)
 	case promptLinks:

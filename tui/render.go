@@ -160,7 +160,7 @@ func (m *Conversation) sidePane(st reducer.State, k *KeyMap, p pane, width, heig
 	case paneTasks:
 		f.lines = tasksPane{tasks: st.Tasks, styles: &m.styles}.lines()
 	case panePending:
-		f.lines = pendingPane{pending: st.Pending, waiting: st.Status == "waiting_for_confirmation", styles: &m.styles}.lines()
+		f.lines = pendingPane{pending: st.Pending, waiting: st.Status == "waiting_for_confirmation", question: st.Question, styles: &m.styles}.lines()
 	default:
 		return m.sidePane(st, k, paneMetrics, width, height)
 	}

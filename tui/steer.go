@@ -314,6 +314,9 @@ func (m *Conversation) footerRows() int {
 	if m.input.kind == promptMessage {
 		return messageRows + 1
 	}
+	if m.input.kind == promptAnswer {
+		return m.input.answerRows()
+	}
 	return 1
 }
 

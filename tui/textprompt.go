@@ -166,6 +166,10 @@ func (m *Conversation) promptPaste(msg tea.PasteMsg) tea.Cmd {
 	if m.input.kind == promptMessage {
 		return m.messagePaste(msg)
 	}
+	if d := m.input.ans; m.input.kind == promptAnswer && len(d.questions[d.k].Options) == 0 {
+		d.in, _ = editInput(d.in, msg)
+		return nil
+	}
 	switch m.input.kind {
 	case promptSearch, promptJump, promptExportPath, promptForkTitle, promptForkMessage, promptNarrow, promptGuards:
 	default:
