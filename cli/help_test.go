@@ -95,6 +95,8 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"demo", "--headles"}, "did you mean --headless?", "ohwatch demo: unknown flag --headles"},
 		{[]string{"ls", "--jsn"}, "did you mean --json?", "ohwatch ls: unknown flag --jsn"},
 		{[]string{"serve", "x", "--stager=5s"}, "did you mean --stagger?", "unknown flag --stager"},
+		{[]string{"help", "enviroment"}, "did you mean 'ohwatch help environment'?", `unknown command or topic "enviroment"`},
+		{[]string{"help", "exit"}, "did you mean 'ohwatch help exit-codes'?", `unknown command or topic "exit"`},
 	} {
 		code, out, errs := runCmd(t, nil, c.args...)
 		lines := strings.Split(strings.TrimSpace(errs), "\n")

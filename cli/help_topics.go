@@ -31,6 +31,16 @@ func topic(name string) *helpTopic {
 	return nil
 }
 
+// nearTopic is the topic a mistyped name most likely meant, "" for none.
+func nearTopic(name string) string {
+	for _, t := range helpTopics {
+		if editDistance(name, t.name) <= 2 || (len(name) >= 3 && strings.HasPrefix(t.name, name)) {
+			return t.name
+		}
+	}
+	return ""
+}
+
 // envVar is one environment variable ohwatch reads.
 type envVar struct{ name, what, def string }
 

@@ -150,6 +150,9 @@ func newHelp(env *session.Env, root *cobra.Command) *cobra.Command {
 			}
 			target, rest, err := root.Find(args)
 			if err != nil || target == root || len(rest) > 0 {
+				if t := nearTopic(args[0]); t != "" {
+					return usageErr(fmt.Sprintf("unknown command or topic %q", model.SanitizeLine(args[0])), fmt.Sprintf("did you mean 'ohwatch help %s'?", t))
+				}
 				return unknownCommand(root, args[0])
 			}
 			printHelp(env.Stdout, target)
