@@ -140,6 +140,7 @@ func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tu
 		Server:       s.server,
 		Conversation: s.id,
 		Notify:       notify && env.IsTerminal,
+		Tmux:         env.Getenv("TMUX") != "",
 		Controls:     s.controls,
 		Branching:    s.branching,
 		Links:        s.links,
