@@ -43,7 +43,7 @@ func TestStateJSONHasExactlyTheDocumentedKeys(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	want := []string{"events", "at", "execution_status", "status_source", "status_confirmed", "status_final", "verdict", "iteration", "steps",
+	want := []string{"id", "title", "events", "at", "status", "status_source", "status_confirmed", "status_final", "verdict", "iteration", "steps",
 		"metrics", "tasks", "pending_actions", "errors", "kinds", "unknown_kinds", "duplicates", "warnings", "as_of"}
 	var got []string
 	for k := range doc {
@@ -61,8 +61,41 @@ func TestStateJSONHasExactlyTheDocumentedKeys(t *testing.T) {
 			t.Errorf("metrics lacks %q", k)
 		}
 	}
-	if doc["events"].(float64) != 5 || doc["at"].(float64) != 5 || doc["execution_status"] != "finished" {
-		t.Errorf("events/at/status = %v/%v/%v", doc["events"], doc["at"], doc["execution_status"])
+	if doc["events"].(float64) != 5 || doc["at"].(float64) != 5 || doc["status"] != "finished" {
+		t.Errorf("events/at/status = %v/%v/%v", doc["events"], doc["at"], doc["status"])
+	}
+}
+
+// TestStateAndExportJSONNameTheConversation: state --json and export
+// --format json carry the conversation's id and title, and its status
+// under the one name every command's JSON uses ("status", as ls --json).
+func TestStateAndExportJSONNameTheConversation(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "0123456789abcdef0123456789abcdef")
+	if code, _, errs := runCmd(t, nil, "gen", dir, "--events", "40"); code != 0 {
+		t.Fatal(errs)
+	}
+	_, lsOut, _ := runCmd(t, nil, "ls", filepath.Dir(dir), "--json")
+	var listed []map[string]any
+	if err := json.Unmarshal([]byte(lsOut), &listed); err != nil || len(listed) != 1 {
+		t.Fatalf("ls --json: %v\n%s", err, lsOut)
+	}
+	for _, args := range [][]string{{"state", dir, "--json"}, {"export", dir, "--format", "json"}} {
+		code, out, errs := runCmd(t, nil, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		for _, k := range []string{"id", "title", "status"} {
+			if doc[k] != listed[0][k] || doc[k] == "" {
+				t.Errorf("%v: %s = %v, ls --json says %v", args, k, doc[k], listed[0][k])
+			}
+		}
+		if _, ok := doc["execution_status"]; ok {
+			t.Errorf("%v: the status has a second name", args)
+		}
 	}
 }
 
@@ -71,7 +104,7 @@ func TestStateAtAppliesAPrefix(t *testing.T) {
 	var doc struct {
 		Events int    `json:"events"`
 		At     int    `json:"at"`
-		Status string `json:"execution_status"`
+		Status string `json:"status"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)

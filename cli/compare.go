@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -125,26 +124,14 @@ func parseRun(s string) (session.CompareRun, error) {
 		}
 		return session.CompareRun{Path: s}, nil
 	}
-	const hint = "name the conversation: http://HOST:PORT/api/conversations/ID (or http://HOST:PORT#ID)"
-	u, err := url.Parse(s)
+	base, id, err := splitConversationURL(s)
 	if err != nil {
-		return session.CompareRun{}, usageErr(fmt.Sprintf("%q is not a URL", s), hint)
-	}
-	id := u.Fragment
-	u.Fragment = ""
-	if id == "" {
-		k := strings.LastIndex(u.Path, "/conversations/")
-		if k < 0 {
-			return session.CompareRun{}, usageErr(fmt.Sprintf("%s names no conversation", u.Redacted()), hint)
-		}
-		id = strings.Trim(u.Path[k+len("/conversations/"):], "/")
-		u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path[:k], "/api"), "/")
-	}
-	base := u.String()
-	if err := checkServerURL(base); err != nil {
 		return session.CompareRun{}, err
 	}
-	if err := checkConversationID(id, hint); err != nil {
+	if id == "" {
+		return session.CompareRun{}, usageErr(fmt.Sprintf("%s names no conversation", redactedURL(base)), conversationURLHint)
+	}
+	if err := checkConversationID(id, conversationURLHint); err != nil {
 		return session.CompareRun{}, err
 	}
 	return session.CompareRun{Server: base, ID: model.NormalizeConversationID(id)}, nil

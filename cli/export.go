@@ -58,7 +58,7 @@ func newExport(env *session.Env) *cobra.Command {
 			if format == "otlp" {
 				err = session.ExportOTLP(w, env, conv, log, path, p[0], content)
 			} else {
-				err = session.WriteExport(w, format, session.TitleOf(conv.Title, conv.ID, p[0]), log, path, conv.Warnings, true)
+				err = session.WriteExport(w, format, conv.ID, session.TitleOf(conv.Title, conv.ID, p[0]), log, path, conv.Warnings, true)
 			}
 			if err != nil {
 				fmt.Fprintf(env.Stderr, "ohwatch export: %v\n", err)

@@ -39,7 +39,7 @@ func newState(env *session.Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			doc := export.StateOn(log, path, at, conv.Warnings, true)
+			doc := export.StateOn(log, path, at, conv.Warnings, true).Named(conv.ID, conv.Title)
 			if asJSON {
 				err = export.WriteState(env.Stdout, doc)
 			} else {

@@ -38,6 +38,12 @@ func TestBadUsageNamesTheMistake(t *testing.T) {
 		{[]string{"state", rec, "--at"}, "ohwatch state: --at needs a value", "ohwatch state -h"},
 		{[]string{"state", rec, "--at", "many"}, `ohwatch state: invalid value "many" for --at`, "ohwatch state -h"},
 		{[]string{"watch", "http://127.0.0.1:1", "--conversation", "abc"}, `--conversation "abc" is neither a UUID nor 32 hex digits`, "ohwatch ls http://127.0.0.1:1"},
+		// The URL forms compare takes; the hint names the server alone,
+		// so the command it suggests works.
+		{[]string{"watch", "http://127.0.0.1:1/api/conversations/abc"}, `the URL's conversation "abc" is neither a UUID`, "'ohwatch ls http://127.0.0.1:1' lists them"},
+		{[]string{"watch", "http://127.0.0.1:1/api/conversations/"}, "names no conversation after /conversations/", "http://HOST:PORT/api/conversations/ID"},
+		{[]string{"watch", "http://127.0.0.1:1#" + id, "--conversation", "fedcba9876543210fedcba9876543210"}, "the URL names conversation", "name it once"},
+		{[]string{"watch", "http://127.0.0.1:1/prefix/"}, "ohwatch watch: missing --conversation ID", "'ohwatch ls http://127.0.0.1:1/prefix' lists them"},
 		{[]string{"cloud", "--conversation", "not-an-id"}, `--conversation "not-an-id" is neither a UUID nor 32 hex digits`, "Cloud URL"},
 		{[]string{"ls", "/does/not/exist"}, "ohwatch ls: /does/not/exist does not exist", "conversations root"},
 		{[]string{"ls", "127.0.0.1:8000"}, "does not exist", "http://127.0.0.1:8000"},

@@ -15,22 +15,33 @@ func newWatch(env *session.Env) *cobra.Command {
 	var conv, keyFile, keyFlag string
 	var wait time.Duration
 	cmd := &cobra.Command{
-		Use:   "watch URL --conversation ID [--session-key-file F] [--headless] [--json]",
+		Use:   "watch URL [--conversation ID] [--session-key-file F] [--headless] [--json] [--wait DURATION]",
 		Short: "watch an agent-server conversation live",
 		RunE: func(cmd *cobra.Command, p []string) error {
-			const hint = "ohwatch watch http://HOST:PORT --conversation ID"
+			const hint = "ohwatch watch http://HOST:PORT --conversation ID (or http://HOST:PORT/api/conversations/ID)"
 			switch {
 			case len(p) == 0:
 				return usageErr("missing the agent-server URL", hint)
 			case len(p) > 1:
 				return usageErr(fmt.Sprintf("unexpected argument %q (only one URL)", p[1]), hint)
-			case conv == "":
-				return usageErr("missing --conversation ID", "ohwatch watch "+p[0]+" --conversation ID ('ohwatch ls "+p[0]+"' lists them)")
 			}
-			if err := checkServerURL(p[0]); err != nil {
+			base, named, err := splitConversationURL(p[0])
+			if err != nil {
 				return err
 			}
-			if err := checkConversationID(conv, "copy the id from the agent-server ('ohwatch ls "+p[0]+"' lists them)"); err != nil {
+			list := "'ohwatch ls " + redactedURL(base) + "' lists them"
+			switch {
+			case named != "" && conv != "" && model.NormalizeConversationID(named) != model.NormalizeConversationID(conv):
+				return usageErr(fmt.Sprintf("the URL names conversation %s and --conversation %s", named, conv), "name it once: in the URL or with --conversation")
+			case named != "":
+				conv = named
+			case conv == "":
+				return usageErr("missing --conversation ID", "ohwatch watch "+redactedURL(base)+" --conversation ID ("+list+")")
+			}
+			if named != "" && !model.IsConversationID(named) {
+				return usageErr(fmt.Sprintf("the URL's conversation %q is neither a UUID nor 32 hex digits", named), "copy the id from the agent-server ("+list+")")
+			}
+			if err := checkConversationID(conv, "copy the id from the agent-server ("+list+")"); err != nil {
 				return err
 			}
 			key, err := session.Key(keyFile, keyFlag, env.Getenv, env.Stderr)
@@ -59,7 +70,7 @@ func newWatch(env *session.Env) *cobra.Command {
 			defer closeLog()
 			ctx, stop := session.Interruptible()
 			defer stop()
-			return exit(session.Watch(ctx, env, o, logger, p[0], conv, key, ""))
+			return exit(session.Watch(ctx, env, o, logger, base, conv, key, ""))
 		},
 	}
 	vf.bind(cmd.Flags())

@@ -92,7 +92,7 @@ func checkState(t *testing.T, tt stateCase, evs []model.Event) {
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
 		t.Fatalf("state JSON does not parse: %v", err)
 	}
-	for _, key := range []string{"events", "at", "execution_status", "status_source", "status_confirmed", "iteration",
+	for _, key := range []string{"events", "at", "status", "status_source", "status_confirmed", "iteration",
 		"steps", "metrics", "tasks", "pending_actions", "errors", "kinds", "unknown_kinds", "duplicates", "warnings"} {
 		if _, ok := back[key]; !ok {
 			t.Errorf("state JSON lacks %q", key)

@@ -10,11 +10,15 @@ import (
 )
 
 // StateDoc is the JSON of `ohwatch state --json`: exactly these keys, so
-// scripts can rely on them.
+// scripts can rely on them. ID and Title name the conversation, and the
+// status is "status", as in every JSON ohwatch prints (ls, fleet,
+// headless, compare).
 type StateDoc struct {
+	ID              string       `json:"id"`
+	Title           string       `json:"title"`
 	Events          int          `json:"events"`
 	At              int          `json:"at"`
-	ExecutionStatus string       `json:"execution_status"`
+	ExecutionStatus string       `json:"status"`
 	StatusSource    string       `json:"status_source"`
 	StatusConfirmed bool         `json:"status_confirmed"`
 	StatusFinal     bool         `json:"status_final"`
@@ -170,6 +174,13 @@ func StateOn(log *reducer.Log, p reducer.Path, n int, warnings []string, recorde
 	}
 	doc.Question = questionDoc(s.Question)
 	return doc
+}
+
+// Named is the document of the conversation id titled title ("" where
+// not known).
+func (d StateDoc) Named(id, title string) StateDoc {
+	d.ID, d.Title = model.SanitizeLine(id), model.SanitizeLine(title)
+	return d
 }
 
 // WriteState writes the state document as indented JSON.

@@ -18,13 +18,13 @@ var ExportFormats = []string{"md", "json", "jsonl"}
 // ValidFormat reports whether f is one of ExportFormats.
 func ValidFormat(f string) bool { return slices.Contains(ExportFormats, f) }
 
-// WriteExport writes the conversation along path p of its tree (every
-// event of a linear log) in one of the export formats. recorded says log
-// is a recording that has ended (reducer.Verdict).
-func WriteExport(w io.Writer, format, title string, log *reducer.Log, p reducer.Path, warnings []string, recorded bool) error {
+// WriteExport writes the conversation id titled title along path p of its
+// tree (every event of a linear log) in one of the export formats.
+// recorded says log is a recording that has ended (reducer.Verdict).
+func WriteExport(w io.Writer, format, id, title string, log *reducer.Log, p reducer.Path, warnings []string, recorded bool) error {
 	switch format {
 	case "json":
-		return export.WriteState(w, export.StateOn(log, p, p.Len(), warnings, recorded))
+		return export.WriteState(w, export.StateOn(log, p, p.Len(), warnings, recorded).Named(id, title))
 	case "jsonl":
 		events := make([]model.Event, 0, p.Len())
 		for _, sp := range p {

@@ -17,6 +17,7 @@ import (
 // ($XDG_STATE_HOME/ohwatch/exports, else ~/.local/state/ohwatch/exports),
 // not dropped in whatever directory the TUI was started from.
 type tuiExport struct {
+	id       string // the conversation's id, "" when not known
 	title    string
 	log      *reducer.Log
 	recorded bool // the log is a recording, whose last status is final
@@ -68,7 +69,7 @@ func (e tuiExport) write(format, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	werr := WriteExport(f, format, e.title, e.log, e.log.HeadPath(), nil, e.recorded)
+	werr := WriteExport(f, format, e.id, e.title, e.log, e.log.HeadPath(), nil, e.recorded)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}

@@ -44,6 +44,7 @@ func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, fee
 		Where:   strings.Join(fl.where, ", "),
 		Open:    opening(fl.open),
 		Notify:  o.Notify && env.IsTerminal,
+		Tmux:    env.Getenv("TMUX") != "",
 		NoColor: env.NoColor,
 		Theme:   o.Theme,
 		Steer:   fl.steer(o, env),

@@ -130,7 +130,7 @@ func present(ctx context.Context, env *Env, o Options, s conversation) (code int
 // tuiOptions are the session's options for the full monitor: the TUI of
 // one conversation, and a conversation opened from the fleet table.
 func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tui.Options {
-	exp := tuiExport{title: s.title, log: s.log, recorded: s.recording, getenv: env.Getenv, now: time.Now}
+	exp := tuiExport{id: s.id, title: s.title, log: s.log, recorded: s.recording, getenv: env.Getenv, now: time.Now}
 	return tui.Options{
 		Title:        s.title,
 		Source:       s.source,
@@ -140,6 +140,7 @@ func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tu
 		Server:       s.server,
 		Conversation: s.id,
 		Notify:       notify && env.IsTerminal,
+		Tmux:         env.Getenv("TMUX") != "",
 		Controls:     s.controls,
 		Branching:    s.branching,
 		Links:        s.links,

@@ -57,7 +57,7 @@ func (m *Conversation) noticeStatus(liveBefore bool) tea.Cmd {
 	if !liveBefore || !m.opts.Notify {
 		return nil
 	}
-	return tea.Raw(notification(m.opts.Title, st))
+	return tea.Raw(notification(m.opts.Title, st, m.opts.Tmux))
 }
 
 // attentionText is the banner line for the raised status; "" when none.
@@ -100,7 +100,7 @@ func (m *Conversation) attentionText() string {
 // the bell, then a desktop notification as OSC 9 (iTerm2, WezTerm, kitty,
 // Windows Terminal) and OSC 777 (rxvt, foot, Ghostty, VTE). It holds only
 // fixed words and the title passed through notifyText, never event text.
-func notification(title string, st reducer.State) string {
+func notification(title string, st reducer.State, tmux bool) string {
 	body := notifyText(statusSentence(st.Status))
 	if st.Status == model.StatusWaitingForConfirmation && st.Question != nil {
 		// Fixed words: the question's text is the agent's, never sent to
@@ -111,9 +111,7 @@ func notification(title string, st reducer.State) string {
 	if t := notifyText(title); t != "" {
 		head += ": " + t
 	}
-	return "\a" +
-		"\x1b]9;" + head + " - " + body + "\x07" +
-		"\x1b]777;notify;" + head + ";" + body + "\x07"
+	return notifySequence(head, body, tmux)
 }
 
 // statusSentence says a status that needs the user in words.

@@ -41,6 +41,8 @@ type FleetOptions struct {
 	// OSC 777) when a conversation newly needs attention. main sets it
 	// only when stdout is a terminal and --no-notify is not given.
 	Notify bool
+	// Tmux wraps the notifications for tmux's passthrough ($TMUX is set).
+	Tmux bool
 	// KeyMap overrides the keys; the zero value means DefaultFleetKeyMap.
 	KeyMap FleetKeyMap
 	// Columns are the columns shown after the title (each still only
@@ -314,7 +316,7 @@ func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
 func (f *Fleet) ring(n fleet.Notice, ok bool) tea.Cmd {
 	var cmds []tea.Cmd
 	if ok {
-		cmds = append(cmds, tea.Raw(fleetNotification(n)))
+		cmds = append(cmds, tea.Raw(fleetNotification(n, f.opts.Tmux)))
 	}
 	if d, held := f.notifier.Wait(f.now); held && !f.flushing {
 		f.flushing = true

@@ -455,7 +455,7 @@ func (f *Fleet) FullHelp() [][]key.Binding { return f.keys.FullHelp() }
 // need attention: the bell, then a desktop notification as OSC 9 and OSC
 // 777, as a single conversation's view sends (attention.go). It names the
 // first conversation and counts the others that rang with it.
-func fleetNotification(n fleet.Notice) string {
+func fleetNotification(n fleet.Notice, tmux bool) string {
 	head := "ohwatch"
 	if t := notifyText(n.First.Title); t != "" {
 		head += ": " + t
@@ -464,7 +464,5 @@ func fleetNotification(n fleet.Notice) string {
 	if n.More > 0 {
 		body += ", and " + strconv.Itoa(n.More) + " more need you"
 	}
-	return "\a" +
-		"\x1b]9;" + head + " - " + body + "\x07" +
-		"\x1b]777;notify;" + head + ";" + body + "\x07"
+	return notifySequence(head, body, tmux)
 }

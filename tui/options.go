@@ -109,6 +109,9 @@ type Options struct {
 	// (watch --wait), said on screen; 0 for the few attempts.
 	Retry     func() bool
 	FirstWait time.Duration
+	// Tmux wraps the desktop notifications for tmux's passthrough: the
+	// caller sets it when $TMUX is set (notify.go).
+	Tmux bool
 	// KeyMap overrides the key bindings; the zero value means DefaultKeyMap.
 	KeyMap KeyMap
 	// NoColor draws without any colour or attribute (NO_COLOR).
