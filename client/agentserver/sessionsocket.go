@@ -31,7 +31,7 @@ type sessionMode int
 const (
 	// sessionUntried: the server may have it; the first connection tries.
 	sessionUntried sessionMode = iota
-	// sessionYes: the server has it (its version says so, or it answered).
+	// sessionYes: the server has it: a session socket sent a frame.
 	sessionYes
 	// sessionNo: it refused the route; the legacy socket serves the watch.
 	sessionNo
@@ -39,6 +39,10 @@ const (
 
 // errNoSessionSocket is a session socket refused at the handshake by a
 // server that has none (Starlette answers a WebSocket route it lacks 403).
+// The version /server_info reports does not decide it: the kit's 1.43.1
+// serves the socket when asked to, and a proxy may not pass it. Nor can
+// the 403 be a rejected key: the key goes in the first frame, and a wrong
+// one is closed with 4001 after the handshake.
 var errNoSessionSocket = errors.New("the server has no session socket")
 
 // sessionHeldMax bounds the durable frames held behind a gap; past it the
@@ -359,6 +363,3 @@ func (c *sessionConn) startCheck() {
 		c.checked <- err
 	}()
 }
-
-// sessionVersion is the first release with the session socket.
-var sessionVersion = [3]int{1, 45, 0}
