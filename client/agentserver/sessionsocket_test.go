@@ -70,7 +70,6 @@ type scriptServer struct {
 	mu     sync.Mutex
 	afters []string
 	script func(n int, after string) []string
-	events []string // GET /events answers (the legacy path must not be needed)
 }
 
 func newScriptServer(t *testing.T, script func(n int, after string) []string) *scriptServer {
