@@ -257,3 +257,24 @@ func TestSessionTransientSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionFramesKeepNoKey: a session socket that echoes the session key
+// in an event and in an error frame hands on neither.
+func TestSessionFramesKeepNoKey(t *testing.T) {
+	const key = "sk-oh-3c2b1a0f9e8d7c6b5a4f1b4a7e9d"
+	s := newScriptServer(t, func(n int, after string) []string {
+		return []string{`{"type":"sync","from_seq":-1,"through_seq":0}`,
+			`{"type":"durable","seq":0,"event":{"kind":"MessageEvent","id":"m0","timestamp":"2026-09-01T10:00:00","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"my key is ` + key + `"}]}}}`,
+			`{"type":"error","code":"AuthEcho","detail":"you sent ` + key + `"}`}
+	})
+	c, _ := New(s.srv.URL, key)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	col := collect(c.Watch(ctx, "0123456789abcdef0123456789abcdef", fastWatch()))
+	col.waitFor(t, "the event and the warning", func(c *collector) bool { return len(c.idsLocked()) == 1 && len(c.warnings) == 1 })
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	if strings.Contains(string(col.events[0].Raw), key) || strings.Contains(col.events[0].Summary, key) || strings.Contains(col.warnings[0], key) {
+		t.Errorf("the key came through: %s / %q", col.events[0].Raw, col.warnings[0])
+	}
+}
