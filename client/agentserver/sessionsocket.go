@@ -161,8 +161,8 @@ type sessionConn struct {
 	wentLive bool
 	// through is the sync frame's through_seq: the replay is in once the
 	// cursor reaches it (-1 for an empty log); synced once it came.
-	through int
-	synced  bool
+	through  int
+	synced   bool
 	gap      *time.Timer
 	checking bool
 	checked  chan error
