@@ -64,6 +64,10 @@ func TestHostileServerEchoesNoFormOfTheKey(t *testing.T) {
 		case strings.HasSuffix(r.URL.Path, "/events/search"):
 			msg := `{"kind":"MessageEvent","id":"e%d","timestamp":"2026-01-27T03:56:2%d","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":%q}]}}`
 			fmt.Fprintf(w, `{"items":[`+msg+`,`+msg+`],"next_page_id":null}`, 1, 1, "your key: "+echoes, 2, 2, "again: "+echoes)
+		case strings.HasPrefix(r.URL.Path, "/sockets/session/"):
+			// A server from before the session socket (1.45): the watch
+			// reads the history over REST, where the echoes are.
+			http.NotFound(w, r)
 		case strings.HasPrefix(r.URL.Path, "/sockets/"):
 			w.WriteHeader(http.StatusUnauthorized)
 			fmt.Fprintf(w, "bad key %s", echoes)

@@ -31,7 +31,7 @@ type sessionMode int
 const (
 	// sessionUntried: the server may have it; the first connection tries.
 	sessionUntried sessionMode = iota
-	// sessionYes: the server has it (its version says so, or it answered).
+	// sessionYes: the server has it: a session socket sent a frame.
 	sessionYes
 	// sessionNo: it refused the route; the legacy socket serves the watch.
 	sessionNo
@@ -39,6 +39,10 @@ const (
 
 // errNoSessionSocket is a session socket refused at the handshake by a
 // server that has none (Starlette answers a WebSocket route it lacks 403).
+// The version /server_info reports does not decide it: the kit's 1.43.1
+// serves the socket when asked to, and a proxy may not pass it. Nor can
+// the 403 be a rejected key: the key goes in the first frame, and a wrong
+// one is closed with 4001 after the handshake.
 var errNoSessionSocket = errors.New("the server has no session socket")
 
 // sessionHeldMax bounds the durable frames held behind a gap; past it the
@@ -155,6 +159,10 @@ type sessionConn struct {
 	w        *watcher
 	ctx      context.Context
 	wentLive bool
+	// through is the sync frame's through_seq: the replay is in once the
+	// cursor reaches it (-1 for an empty log); synced once it came.
+	through  int
+	synced   bool
 	gap      *time.Timer
 	checking bool
 	checked  chan error
@@ -199,7 +207,7 @@ func (w *watcher) sessionSocket(ctx context.Context) (bool, error) {
 		case err := <-dead:
 			return c.wentLive, err
 		case <-pong:
-			c.goLive()
+			c.caughtUp()
 		case now := <-w.orphansDue():
 			w.releaseOrphans(now.Add(-w.opts.OrphanWait).Add(time.Nanosecond))
 		case <-c.gapDue():
@@ -216,6 +224,16 @@ func (w *watcher) sessionSocket(ctx context.Context) (bool, error) {
 				return c.wentLive, err
 			}
 		}
+	}
+}
+
+// caughtUp goes live once the sync frame came and the replay it announced
+// is delivered: as on the legacy socket, whose history comes over REST
+// first, live means the conversation's past is in, so what follows is
+// news (a fleet tells a new error from an old one by it).
+func (c *sessionConn) caughtUp() {
+	if c.synced && c.w.cursor.contiguous >= c.through {
+		c.goLive()
 	}
 }
 
@@ -243,12 +261,17 @@ func (c *sessionConn) onFrame(f frame, dead <-chan error) error {
 	}
 	// Any frame proves the server has the socket: a later 403 is the key.
 	w.sess = sessionYes
-	c.goLive()
+	defer c.caughtUp()
 	if f.bad > 0 || f.env == nil {
 		w.q.warn(fmt.Sprintf("skipped a session socket frame that is not a valid envelope (%d bytes)", f.bad))
 		return nil
 	}
 	switch f.env.Type {
+	case "sync":
+		c.synced, c.through = true, -1
+		if t := f.env.ThroughSeq; t != nil {
+			c.through = *t
+		}
 	case "durable":
 		return c.onDurable(*f.env.Seq, f.ev)
 	case "transient":
@@ -256,7 +279,6 @@ func (c *sessionConn) onFrame(f frame, dead <-chan error) error {
 	case "error":
 		w.q.warn("the server reported on the session socket: " + redact(joinNonEmpty(f.env.Code, f.env.Detail), w.c.key))
 	}
-	// sync says what the replay covers, which the cursor already knows;
 	// item_started, delta and item_aborted are progress the durable
 	// message restates, and a type this client does not know is ignored,
 	// as the protocol asks.
@@ -359,6 +381,3 @@ func (c *sessionConn) startCheck() {
 		c.checked <- err
 	}()
 }
-
-// sessionVersion is the first release with the session socket.
-var sessionVersion = [3]int{1, 45, 0}

@@ -70,7 +70,6 @@ type scriptServer struct {
 	mu     sync.Mutex
 	afters []string
 	script func(n int, after string) []string
-	events []string // GET /events answers (the legacy path must not be needed)
 }
 
 func newScriptServer(t *testing.T, script func(n int, after string) []string) *scriptServer {
@@ -221,5 +220,61 @@ func TestE2ESessionSocketFallsBack(t *testing.T) {
 				t.Errorf("session socket off=%v: %+v", off, cs)
 			}
 		}
+	}
+}
+
+// TestSessionTransientSnapshot: the snapshot a session socket sends after
+// its replay (upstream's buffered subscriber flushes it then) is delivered
+// marked live-only, never a recorded event; one older than an event
+// already delivered (taken before the replay's last events were appended)
+// would state an older status as the latest, and is dropped.
+func TestSessionTransientSnapshot(t *testing.T) {
+	snapshot := func(id, at, status string) string {
+		return `{"type":"transient","event":{"kind":"ConversationStateUpdateEvent","id":"` + id + `","timestamp":"2026-09-01T10:00:` + at +
+			`","source":"environment","key":"full_state","value":{"execution_status":"` + status + `"}}}`
+	}
+	s := newScriptServer(t, func(n int, after string) []string {
+		return []string{`{"type":"sync","from_seq":-1,"through_seq":2}`, durable(0), durable(1), durable(2),
+			snapshot("old", "01", "running"), snapshot("new", "09", "finished"), durable(3)}
+	})
+	c, _ := New(s.srv.URL, "k")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	col := collect(c.Watch(ctx, "0123456789abcdef0123456789abcdef", fastWatch()))
+	col.waitFor(t, "the last event", func(c *collector) bool { return slices.Contains(c.idsLocked(), "e3") })
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	var got []string
+	for _, ev := range col.events {
+		got = append(got, ev.ID)
+	}
+	if !slices.Equal(got, []string{"e0", "e1", "e2", "new", "e3"}) {
+		t.Fatalf("delivered %v, want the older snapshot dropped", got)
+	}
+	for _, ev := range col.events {
+		if su, ok := ev.Body.(*model.StateUpdate); ok && ev.ID == "new" && (!su.Subscribe || model.Persisted(ev)) {
+			t.Errorf("the snapshot is not marked live-only: %+v", su)
+		}
+	}
+}
+
+// TestSessionFramesKeepNoKey: a session socket that echoes the session key
+// in an event and in an error frame hands on neither.
+func TestSessionFramesKeepNoKey(t *testing.T) {
+	const key = "sk-oh-3c2b1a0f9e8d7c6b5a4f1b4a7e9d"
+	s := newScriptServer(t, func(n int, after string) []string {
+		return []string{`{"type":"sync","from_seq":-1,"through_seq":0}`,
+			`{"type":"durable","seq":0,"event":{"kind":"MessageEvent","id":"m0","timestamp":"2026-09-01T10:00:00","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"my key is ` + key + `"}]}}}`,
+			`{"type":"error","code":"AuthEcho","detail":"you sent ` + key + `"}`}
+	})
+	c, _ := New(s.srv.URL, key)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	col := collect(c.Watch(ctx, "0123456789abcdef0123456789abcdef", fastWatch()))
+	col.waitFor(t, "the event and the warning", func(c *collector) bool { return len(c.idsLocked()) == 1 && len(c.warnings) == 1 })
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	if strings.Contains(string(col.events[0].Raw), key) || strings.Contains(col.events[0].Summary, key) || strings.Contains(col.warnings[0], key) {
+		t.Errorf("the key came through: %s / %q", col.events[0].Raw, col.warnings[0])
 	}
 }

@@ -238,9 +238,6 @@ func (w *watcher) probe(ctx context.Context) bool {
 		return !errors.Is(err, ErrConnect)
 	}
 	w.feat = featuresOf(info.Version)
-	if v, ok := parseVersion(info.Version); ok && !versionLess(v, sessionVersion) && w.sess == sessionUntried {
-		w.sess = sessionYes
-	}
 	w.c.log.Info("agent-server", "version", info.Version, "sdk_version", info.SDKVersion,
 		"since", w.feat.since, "first_frame_auth", w.feat.firstFrameAuth)
 	return true

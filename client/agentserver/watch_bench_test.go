@@ -16,14 +16,14 @@ import (
 // ingest watches a conversation served by serve from the moment its
 // clock starts until n recorded events have arrived, feeding every batch to
 // fn, and returns how long the stream took.
-func ingest(b *testing.B, evs []model.Event, fn func(model.Batch)) time.Duration {
+func ingest(b *testing.B, evs []model.Event, legacy bool, fn func(model.Batch)) time.Duration {
 	b.Helper()
 	id := fmt.Sprintf("%032x", len(evs))
 	s, c := startServe(b, serve.Options{StartPaused: true}, id, nil, evs)
 	defer s.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch := c.Watch(ctx, id, WatchOptions{PingInterval: -1, CheckInterval: -1})
+	ch := c.Watch(ctx, id, WatchOptions{PingInterval: -1, CheckInterval: -1, LegacySocket: legacy})
 	for bt := range ch {
 		fn(bt)
 		if bt.Conn != nil && bt.Conn.Phase == model.PhaseLive {
@@ -50,8 +50,14 @@ func ingest(b *testing.B, evs []model.Event, fn func(model.Batch)) time.Duration
 // BenchmarkLiveIngest is the whole live path over loopback: serve emits
 // generated events at full speed → WebSocket → decode → dedupe → batched
 // consumer → reducer.Log. events/s is end to end, so it includes the
-// server's own emit cost.
+// server's own emit cost. It runs over the session socket (serve offers
+// it, as upstream 1.45+ does) and over the legacy /sockets/events.
 func BenchmarkLiveIngest(b *testing.B) {
+	b.Run("session", func(b *testing.B) { liveIngest(b, false) })
+	b.Run("legacy", func(b *testing.B) { liveIngest(b, true) })
+}
+
+func liveIngest(b *testing.B, legacy bool) {
 	const n = 20000
 	evs := testevents.Generated(b, n, 42)
 	b.ReportAllocs()
@@ -59,7 +65,7 @@ func BenchmarkLiveIngest(b *testing.B) {
 	batches := 0
 	for b.Loop() {
 		log := reducer.NewLog(nil, 0)
-		total += ingest(b, evs, func(bt model.Batch) {
+		total += ingest(b, evs, legacy, func(bt model.Batch) {
 			batches++
 			log.Append(bt.Events...)
 		})
@@ -88,7 +94,7 @@ func BenchmarkIngestMemory200k(b *testing.B) {
 		before := heapMB()
 		quarters := make([]float64, 0, 4)
 		seen := 0
-		elapsed := ingest(b, evs, func(bt model.Batch) {
+		elapsed := ingest(b, evs, false, func(bt model.Batch) {
 			prev := seen
 			seen += len(bt.Events)
 			if len(quarters) < 3 && prev/(n/4) != seen/(n/4) {
