@@ -359,14 +359,6 @@ func jsonLines(t *testing.T, out string) []map[string]any {
 // hex is a conversation id as ohwatch and the listing write it.
 func hex(id string) string { return strings.ReplaceAll(id, "-", "") }
 
-// oneLine fails unless text (an error's stderr) is one line.
-func oneLine(t *testing.T, what, text string) {
-	t.Helper()
-	if n := strings.Count(strings.TrimRight(text, "\n"), "\n"); n != 0 {
-		t.Fatalf("%s: %d lines, want one:\n%s", what, n+1, text)
-	}
-}
-
 // convOf is the conversation `ohwatch cloud` said it started or attached
 // to ("cloud: conversation ID ready").
 func convOf(stderr string) string {
