@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"ohwatch/client/agentserver"
 	"ohwatch/client/cloud"
 	"ohwatch/fleet"
 	"ohwatch/model"
@@ -76,6 +77,13 @@ func cloudRow(ctx context.Context, sess *cloud.Session, c *cloud.Conversation) (
 		r.Cost, r.CostKnown = statsCost(&model.Stats{UsageToMetrics: map[string]*model.Metrics{"agent": c.Metrics}})
 		r.MetricsReported = r.CostKnown
 	}
+	if c.Running() {
+		// Its agent-server has the whole of it now; Cloud's copy lags by
+		// the batch not posted yet.
+		if r2, err := liveCloudRow(ctx, sess, c, r); err == nil {
+			return r2, nil
+		}
+	}
 	log := reducer.NewLog(nil, 0)
 	var warns []string
 	err := sess.StoredEvents(ctx, c.ID, func(evs []model.Event, w []string) error {
@@ -103,6 +111,31 @@ func cloudRow(ctx context.Context, sess *cloud.Session, c *cloud.Conversation) (
 		}
 	}
 	return r, warns
+}
+
+// liveCloudRow completes the row of a conversation whose sandbox runs
+// from its agent-server, as `ls URL` lists a server's: the event count,
+// and the cost its stats give.
+func liveCloudRow(ctx context.Context, sess *cloud.Session, c *cloud.Conversation, r fleet.Row) (fleet.Row, error) {
+	target, err := sess.Live(ctx, *c)
+	if err != nil {
+		return r, err
+	}
+	ac, err := agentserver.New(target.AgentServerURL, target.SessionKey)
+	if err != nil {
+		return r, err
+	}
+	n, err := ac.CountEvents(ctx, target.ConversationID)
+	if err != nil {
+		return r, err
+	}
+	r.Events = n
+	if info, err := ac.Conversation(ctx, target.ConversationID); err == nil && info.Base != nil && info.Base.Stats != nil {
+		if cost, known := statsCost(info.Base.Stats); known {
+			r.Cost, r.CostKnown, r.MetricsReported = cost, true, true
+		}
+	}
+	return r, nil
 }
 
 // cloudListError is Cloud's listing failing: like an unreachable server,

@@ -15,7 +15,7 @@ func BindFlags(fs *flag.FlagSet, cfg *Config) {
 	fs.StringVar(&cfg.SandboxSpecID, "sandbox-spec-id", cfg.SandboxSpecID, "runtime image spec id; empty lets Cloud choose ($SANDBOX_SPEC_ID)")
 	fs.StringVar(&cfg.Message, "message", cfg.Message, "initial user message of the started conversation")
 	fs.Var((*secondsFlag)(&cfg.PollTimeout), "poll-timeout", "how long to wait for the sandbox and for the start task, in seconds or as a `duration` ($POLL_TIMEOUT)")
-	fs.Var((*secondsFlag)(&cfg.StoreTimeout), "store-timeout", "before deleting the sandbox it started, wait at most this long (seconds or a `duration`, default 60s) for Cloud to store every event seen live")
+	fs.Var((*secondsFlag)(&cfg.StoreTimeout), "store-timeout", "before deleting the sandbox it started, wait at most this long (seconds or a `duration`) for Cloud to store every event seen live")
 	fs.BoolVar(&cfg.Keep, "keep", cfg.Keep, "leave the started sandbox running instead of deleting it")
 	fs.StringVar(&cfg.ConversationID, "conversation", cfg.ConversationID, "attach to this existing Cloud conversation instead of starting one")
 }

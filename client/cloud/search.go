@@ -143,6 +143,9 @@ func (s *Session) Conversations(ctx context.Context) ([]Conversation, error) {
 		}
 		return fresh
 	})
+	if err == nil {
+		s.fillParents(ctx, out)
+	}
 	return out, err
 }
 

@@ -135,3 +135,25 @@ func TestLiveOfARunningConversation(t *testing.T) {
 		t.Errorf("the session key is not redacted: %s", got)
 	}
 }
+
+// TestZeroMetricsAreUnknown: a listing whose metrics say no cost and no
+// tokens (what the 2025-11 app server lists for every conversation, one
+// that ran an LLM too) gives no metrics, so nothing shows a false $0.00;
+// a real snapshot is kept.
+func TestZeroMetricsAreUnknown(t *testing.T) {
+	h := newHarness(t)
+	zero := h.cloud.list(fmt.Sprintf("%032x", 1), "zeros", "PAUSED")
+	zero["metrics"] = map[string]any{"model_name": "default", "accumulated_cost": 0.0,
+		"accumulated_token_usage": map[string]any{"prompt_tokens": 0, "completion_tokens": 0}}
+	h.cloud.list(fmt.Sprintf("%032x", 2), "spent", "PAUSED")
+	got, err := h.session(t, h.config()).Conversations(context.Background())
+	if err != nil || len(got) != 2 {
+		t.Fatalf("%d conversations, %v", len(got), err)
+	}
+	if got[0].Metrics != nil {
+		t.Errorf("zero snapshot read as known metrics %+v", got[0].Metrics)
+	}
+	if got[1].Metrics == nil || got[1].Metrics.AccumulatedCost != 0.25 {
+		t.Errorf("real snapshot lost: %+v", got[1].Metrics)
+	}
+}

@@ -53,6 +53,9 @@ type Session struct {
 	// stored-events route: it serves only the older one.
 	olderEvents atomic.Bool
 
+	parentsMu sync.Mutex        // guards parents
+	parents   map[string]string // conversation id → parent its start task names, "" none (fillParents)
+
 	mu           sync.Mutex // guards the fields below
 	sandboxID    string     // the sandbox this session started, "" if none
 	deleted      bool

@@ -63,6 +63,22 @@ func (a *appServer) ohwatch(t *testing.T, args ...string) result {
 	return r
 }
 
+// cloudRun runs `ohwatch cloud` that starts a sandbox on a to its end,
+// holding a.creating until the sandbox runs (see appServer.creating).
+func (a *appServer) cloudRun(t *testing.T, args ...string) result {
+	t.Helper()
+	a.creating.Lock()
+	l := a.start(t, append([]string{"cloud"}, args...)...)
+	l.waitLineOrEnd("cloud: sandbox RUNNING")
+	a.creating.Unlock()
+	code, out := l.wait()
+	r := result{stdout: out, stderr: strings.Join(l.stderr(), "\n") + "\n", code: code}
+	if strings.Contains(r.stdout+r.stderr, apiKey) {
+		t.Fatalf("ohwatch %v printed the API key", args)
+	}
+	return r
+}
+
 // live is an ohwatch run in the background whose stderr is read as it
 // comes, so a test can act on what it said.
 type live struct {
@@ -157,6 +173,27 @@ func (l *live) waitLine(part string) string {
 	}
 }
 
+// waitLineOrEnd waits for a stderr line holding part, or the end of the
+// run.
+func (l *live) waitLineOrEnd(part string) {
+	l.t.Helper()
+	deadline := time.After(runBound)
+	for {
+		for _, line := range l.stderr() {
+			if strings.Contains(line, part) {
+				return
+			}
+		}
+		select {
+		case <-l.news:
+		case <-l.done:
+			return
+		case <-deadline:
+			l.t.Fatalf("no line holding %q after %s:\n%s", part, runBound, strings.Join(l.stderr(), "\n"))
+		}
+	}
+}
+
 // wait waits for the end of the run: its exit code and stdout.
 func (l *live) wait() (int, string) {
 	l.t.Helper()
@@ -205,7 +242,9 @@ func (a *appServer) startConv(t *testing.T, message string, extra ...string) (co
 	ctx, cancel := context.WithTimeout(context.Background(), runBound)
 	defer cancel()
 	args := append([]string{filepath.Join(kit, "start_cloud_conv.py"), a.url, "--message", message}, extra...)
+	a.creating.Lock()
 	out, err := exec.CommandContext(ctx, "python3", args...).CombinedOutput()
+	a.creating.Unlock()
 	if err != nil {
 		t.Fatalf("start_cloud_conv.py: %v\n%s", err, out)
 	}
@@ -319,14 +358,6 @@ func jsonLines(t *testing.T, out string) []map[string]any {
 
 // hex is a conversation id as ohwatch and the listing write it.
 func hex(id string) string { return strings.ReplaceAll(id, "-", "") }
-
-// oneLine fails unless text (an error's stderr) is one line.
-func oneLine(t *testing.T, what, text string) {
-	t.Helper()
-	if n := strings.Count(strings.TrimRight(text, "\n"), "\n"); n != 0 {
-		t.Fatalf("%s: %d lines, want one:\n%s", what, n+1, text)
-	}
-}
 
 // convOf is the conversation `ohwatch cloud` said it started or attached
 // to ("cloud: conversation ID ready").

@@ -105,7 +105,16 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	return m.Run()
+	code := m.Run()
+	if code != 0 {
+		// What the app servers said is half of any failure's story.
+		for _, sv := range servers {
+			if *sv.s != nil {
+				(*sv.s).showErrors()
+			}
+		}
+	}
+	return code
 }
 
 // findModuleRoot walks up from the working directory to go.mod.
@@ -130,6 +139,11 @@ type appServer struct {
 	url string // http://127.0.0.1:PORT
 	mu  sync.Mutex
 	off bool // stopped
+	// creating is held while a test starts a sandbox: upstream's process
+	// sandbox service gives a new sandbox the first port free from its
+	// base, so two started at once get the same one, and the second's
+	// agent-server, unable to bind, is answered for by the first's (401).
+	creating sync.Mutex
 }
 
 // startApp starts an app server in dir with the suite's scripted LLM speed
@@ -159,4 +173,19 @@ func (a *appServer) stop() {
 	if out, err := exec.Command(filepath.Join(kit, "stop_app_server.sh"), a.dir).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "cloudserver: stop_app_server.sh %s: %v\n%s", a.dir, err, out)
 	}
+}
+
+// showErrors prints the error lines of the app server's log.
+func (a *appServer) showErrors() {
+	data, err := os.ReadFile(filepath.Join(a.dir, "app.log"))
+	if err != nil {
+		return
+	}
+	var lines []string
+	for line := range strings.Lines(string(data)) {
+		if strings.Contains(line, "ERROR") || strings.Contains(line, "Error:") || strings.Contains(line, "rror(") {
+			lines = append(lines, line)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "cloudserver: %s/app.log, its last error lines:\n%s", a.dir, strings.Join(lines[max(0, len(lines)-15):], ""))
 }
