@@ -76,7 +76,7 @@ func DocFiles() map[string][]byte {
 		files["commands/"+t.name+".md"] = b.Bytes()
 	}
 	files["keys.md"] = keysPage()
-	files["config.schema.json"] = config.Schema()
+	files["config.schema.json"] = config.Schema(session.KeyDefaults()...)
 	return files
 }
 

@@ -73,6 +73,7 @@ var environment = []envGroup{
 		{"TERM, COLORTERM, CLICOLOR, CLICOLOR_FORCE", "read to find how many colours the terminal shows", "detected"},
 		{"PAGER", "the program key o pages an event's text with", "less"},
 		{"VISUAL, EDITOR", "the editor key E opens a changed file in (VISUAL first)", "vi"},
+		{"TMUX", "set (inside tmux): desktop notifications are wrapped for tmux's passthrough (tmux needs set -g allow-passthrough on)", "not in tmux"},
 	}},
 	{"Tracing (--otlp)", []envVar{
 		{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT", "where --otlp alone sends spans (the first set wins)", "http://localhost:4318 (grpc: localhost:4317)"},

@@ -13,8 +13,9 @@ import (
 // every setting Load accepts, with its values, built from the same
 // tables Load reads (the columns, the key maps' actions), so that a test
 // holds the two together and docs/config.schema.json is regenerated from
-// it.
-func Schema() []byte {
+// it. config knows no screen's actions: screens hands them in, as Write
+// takes them (session.KeyDefaults).
+func Schema(screens ...ScreenKeys) []byte {
 	d := Defaults()
 	var columns []string
 	for _, c := range fleet.Columns() {
@@ -28,11 +29,15 @@ func Schema() []byte {
 		"description": "the keys that do the action: one key or a list (ctrl+d, pgdown, ?)",
 		"oneOf":       []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}},
 	}
-	actions := func(keys map[string]Setting[[]string], what string) map[string]any {
+	actions := func(screen, what string) map[string]any {
 		props := map[string]any{}
-		for a, s := range keys {
-			p := map[string]any{"$ref": "#/$defs/keys", "default": s.Value}
-			props[a] = p
+		for _, sk := range screens {
+			if sk.Screen != screen {
+				continue
+			}
+			for _, b := range sk.Bindings {
+				props[b.Action] = map[string]any{"$ref": "#/$defs/keys", "default": b.Keys}
+			}
 		}
 		return map[string]any{"type": "object", "description": what, "properties": props, "additionalProperties": false}
 	}
@@ -66,8 +71,8 @@ func Schema() []byte {
 				"description":          "keys rebound by action (a key another action answers is refused)",
 				"additionalProperties": false,
 				"properties": map[string]any{
-					"monitor": actions(d.Keys, "the conversation view's actions"),
-					"fleet":   actions(d.FleetKeys, "the fleet table's actions"),
+					"monitor": actions("monitor", "the conversation view's actions"),
+					"fleet":   actions("fleet", "the fleet table's actions"),
 				},
 			},
 		},
