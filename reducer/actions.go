@@ -85,7 +85,7 @@ func (s *State) applyAction(i int, ev model.Event, a *model.Action) {
 func (s *State) applyObservation(i int, ev model.Event, o *model.Observation) {
 	s.history++
 	s.settle(o.ActionID, "")
-	if o.IsError {
+	if o.IsError || exitFailed(o) {
 		s.addError(i, ev.Kind, ev.Summary)
 	}
 	if o.ObservationKind == "TaskTrackerObservation" && !o.IsError && o.HasTaskList {
