@@ -29,6 +29,9 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.picker.open {
 		return m.pickerKey(msg)
 	}
+	if m.warnList.open {
+		return m.warnKey(msg, k)
+	}
 	if m.flash != "" && boundKey(msg, k) {
 		// Any action the user takes replaces the message of the last
 		// one; an action that has something to say sets its own.
@@ -324,6 +327,8 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		// Matched even while disabled, so a refusal says why.
 		what, _ := m.keys.controlOf(msg)
 		return m.controlKey(what)
+	case key.Matches(msg, m.keys.Warnings):
+		return m.openWarnings()
 	case key.Matches(msg, m.keys.CompareParent):
 		return m.askCompareParent()
 	default:
