@@ -48,7 +48,8 @@ func TestStateOfRecordings(t *testing.T) {
 // confirmations, a rejection, an error and a condensation.
 func TestStateOfFixtures(t *testing.T) {
 	for _, tt := range []stateCase{
-		{fixtures.CLI, model.StatusFinished, 4, false, 0},
+		// One command exited non-zero: an error (reducer.Failed).
+		{fixtures.CLI, model.StatusFinished, 4, false, 1},
 		{fixtures.Situations, model.StatusFinished, 0, false, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -86,7 +86,7 @@ func (s *State) applyObservation(i int, ev model.Event, o *model.Observation) {
 	s.history++
 	s.settle(o.ActionID, "")
 	s.closeQuestionOf(o.ActionID, "")
-	if o.IsError {
+	if o.IsError || exitFailed(o) {
 		s.addError(i, ev.Kind, ev.Summary)
 	}
 	if o.ObservationKind == "TaskTrackerObservation" && !o.IsError && o.HasTaskList {

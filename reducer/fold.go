@@ -155,6 +155,10 @@ func (s *State) apply(i int, evp *model.Event) {
 		s.addWarning(i, ev.Kind, ev.Summary)
 	case *model.Unknown:
 		s.unknownKinds = s.unknownKinds.add(ev.Kind)
+	case *model.Hook, *model.ServerError:
+		if Failed(evp) {
+			s.addError(i, ev.Kind, ev.Summary)
+		}
 	}
 	s.attributeByTime(i, ev.Time)
 	if s.ctx.baseAt(i, ev.ID) {

@@ -47,6 +47,7 @@ func Watch(ctx context.Context, env *Env, o Options, logger *slog.Logger, url, i
 		b.rel = links.rel
 		s.branching = b
 	}
+	s.feed = loggedWarnings(ctx, logger, s.feed)
 	return present(ctx, env, o, s)
 }
 

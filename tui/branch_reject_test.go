@@ -59,7 +59,7 @@ func TestGoldenRejectBranch(t *testing.T) {
 			out := screen(m)
 			want := "⑂ #235 rejected: the next step branches there"
 			if size[0] == 80 {
-				want = "⑂ #235 rejected:…" // the status line is full
+				want = "⑂ #235 rejected…" // the status line is full
 			}
 			if !strings.Contains(out, want) || strings.Contains(out, "HEAD's branch") {
 				t.Errorf("the header does not explain the branch:\n%s", out)

@@ -354,6 +354,9 @@ func (c *Compare) key(msg tea.KeyPressMsg) tea.Cmd {
 		if n > 0 {
 			c.detail = newCompareDetail(c, c.cursor)
 		}
+	default:
+		// A key of the conversation's view (n, space, a…) says so here.
+		c.flash = unsupported(compareKeyTable(c.keys), msg, "a conversation's view, not of compare")
 	}
 	return nil
 }

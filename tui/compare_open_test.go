@@ -133,7 +133,7 @@ func TestFleetComparesTwoMarked(t *testing.T) {
 	if out := f.View(); !containsAll(out, "A▸ ", "B▸ ") {
 		t.Errorf("the marked rows are not marked:\n%s", out)
 	}
-	msg := messageOf[fleetCompareMsg](t, pressFleet(f, "c"))
+	msg := messageOf[fleetCompareMsg](t, pressFleet(f, "D"))
 	if len(opened) != 2 || opened[0] != f.marked[0].ID || opened[1] != f.marked[1].ID {
 		t.Fatalf("opened %v for marks %v", opened, f.marked)
 	}

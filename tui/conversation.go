@@ -86,9 +86,11 @@ type Conversation struct {
 	retryGen  int
 	// progress is how far a loading source has got; nil when the source
 	// reports none.
-	progress    *model.Progress
-	warnings    int
-	lastWarning string
+	progress *model.Progress
+	// warns are the warnings the source gave (the header counts them, W
+	// lists them: warnings.go); warnList is that list while open.
+	warns    []warning
+	warnList warnList
 	// runtime is what the server says of the conversation's runtime and
 	// archive (runtime.go), shown beside the connection.
 	runtime model.Runtime
@@ -350,8 +352,7 @@ func (m *Conversation) ingest(b model.Batch) tea.Cmd {
 		m.runtime = *b.Runtime
 	}
 	if len(b.Warnings) > 0 {
-		m.warnings += len(b.Warnings)
-		m.lastWarning = model.SanitizeLine(b.Warnings[len(b.Warnings)-1])
+		m.addWarnings(b.Warnings)
 	}
 	n := m.log.Len()
 	switch {

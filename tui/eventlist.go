@@ -200,15 +200,6 @@ func (l *eventList) row(i, width, numWidth int, start time.Time, forgotten bool)
 // rowGutter is the cells before a row's text: cursor, mark, forgotten.
 const rowGutter = 3
 
-// failedCommand reports a terminal observation whose command exited
-// non-zero: the agent's tools do not call it an error (is_error is
-// false), but to a person reading the list it is a failure, marked ✗ in
-// its row. A soft timeout (-1: still running) is not.
-func failedCommand(ev *model.Event) bool {
-	o, ok := ev.Body.(*model.Observation)
-	return ok && o.ExitCode != nil && *o.ExitCode > 0
-}
-
 // inDetails reports whether event i matches the search only in its raw
 // JSON (a binary search in the search's details).
 func (l *eventList) inDetails(i int) bool {
@@ -254,7 +245,7 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain, detail b
 	var b strings.Builder
 	b.WriteString(style(s.Muted, num) + " " + style(s.Muted, when) + " " +
 		style(s.Source(ev.Source), source) + " ")
-	errRow := isError(&ev) || failedCommand(&ev)
+	errRow := isError(&ev)
 	if errRow {
 		b.WriteString(style(s.Error, l.cells.Fit(s.Glyphs.Error+kind, kindColumnLen)) + " ")
 	} else {

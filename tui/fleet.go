@@ -424,6 +424,8 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		if what, ok := k.fleetControlOf(msg); ok {
 			return f.controlKey(what)
 		}
+		// A key of the conversation's view (a, x, space…) says so here.
+		f.flash = unsupported(fleetKeyTable(f.keys), msg, "a conversation's view: enter opens one")
 	}
 	return nil
 }

@@ -60,7 +60,7 @@ func (f *Fleet) compareMark(ref model.ConversationRef) string {
 // compareMarked opens both marked conversations in a command.
 func (f *Fleet) compareMarked() tea.Cmd {
 	if len(f.marked) != 2 {
-		f.flash = "mark two conversations with m to compare them"
+		f.flash = "mark two conversations with m to compare them (D)"
 		return nil
 	}
 	if f.opts.Open == nil {

@@ -63,7 +63,7 @@ func DefaultFleetKeyMap() FleetKeyMap {
 		Filter:    b("/", "find: keep matching rows", "/"),
 		Status:    b("f", "filter by status", "f"),
 		Group:     b("v", "view grouped by source", "v"),
-		Seen:      b("space", "mark seen", "space"),
+		Seen:      b("u", "mark seen (unflag)", "u"),
 		Back:      b("esc", "clear filters", "esc"),
 		Help:      b("?", "all keys", "?"),
 		Quit:      b("q", "quit", "q"),
@@ -87,7 +87,7 @@ func DefaultFleetKeyMap() FleetKeyMap {
 		SendMessage:  b("M enter", "send the message (runs the agent)", "enter"),
 		RunToggle:    b("M tab", "run on it, or append only", "tab"),
 		Mark:         b("m", "mark to compare (two)", "m"),
-		Compare:      b("c", "compare the two marked", "c"),
+		Compare:      b("D", "compare the two marked", "D"),
 	}
 }
 

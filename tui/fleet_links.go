@@ -30,6 +30,24 @@ func (l fleetLinks) ownChildren() []Link {
 	return out
 }
 
+// Parent implements Parented: the row the table draws this conversation
+// under, as the table knows it, so that D on a fork opened from the
+// fleet compares it with the parent the table shows. It is read in
+// Update, as the table reads its rows.
+func (l fleetLinks) Parent() (Link, bool) {
+	r, ok := l.f.fleet.Row(l.ref)
+	if !ok || r.ParentID == "" {
+		return Link{}, false
+	}
+	parent := l.ref
+	parent.ID = r.ParentID
+	link := Link{ID: r.ParentID, Event: r.ForkedFromEvent}
+	if p, ok := l.f.fleet.Row(parent); ok {
+		link.Title = p.Title
+	}
+	return link, true
+}
+
 // Refresh implements Links: the table's sources keep its listing current
 // by themselves.
 func (fleetLinks) Refresh(context.Context) {}

@@ -138,9 +138,9 @@ func TestFleetSeen(t *testing.T) {
 	if r.Attn != fleet.AttnFinished {
 		t.Fatalf("not on the finished row: %s at %d", fleetTitles(f), f.cursor)
 	}
-	pressFleet(f, "space")
+	pressFleet(f, "u")
 	if got, _ := f.fleet.Row(r.Ref); got.Attn != fleet.NoAttention {
-		t.Fatal("space did not mark it seen")
+		t.Fatal("u did not mark it seen")
 	}
 	if f.rows[f.cursor].Ref != r.Ref || strings.Contains(fleetTitles(f), "!Fix the ttlcache eviction under load") {
 		t.Fatalf("after seen: %s", fleetTitles(f))

@@ -430,7 +430,7 @@ func (f *Fleet) helpLines(w int) []string {
 	}
 	lines = append(lines, hm.FullHelpView(row), "")
 	about := "needs you: ! marks a conversation that waits for confirmation, ended in an error or stuck, " +
-		"or finished since you last looked; space marks it seen, enter opens it, esc in it comes back here. " +
+		"or finished since you last looked; u marks it seen, enter opens it, esc in it comes back here. " +
 		"Mouse: the wheel moves, a click selects, a click on the selected row opens it, a click on a column name sorts."
 	if len(f.opts.Guards) > 0 {
 		about += " " + fleetGuardMark + " marks a run a --guard stopped."
@@ -445,7 +445,7 @@ func (f *Fleet) ShortHelp() []key.Binding {
 	open := k.Open
 	open.SetEnabled(f.opts.Open != nil && len(f.rows) > 0)
 	return []key.Binding{open, shortly(k.Down, "j/k", "move"), shortly(k.Sort, "s/S", "sort"), shortly(k.Filter, "/", "filter"),
-		shortly(k.Status, "f", "status"), shortly(k.Group, "v", "group"), shortly(k.Seen, "space", "seen"), k.Help, k.Quit}
+		shortly(k.Status, "f", "status"), shortly(k.Group, "v", "group"), shortly(k.Seen, "u", "seen"), k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap: every key.

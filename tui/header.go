@@ -59,7 +59,7 @@ func (m *Conversation) headerOf(st reducer.State) *header {
 		live = m.outcome()
 	}
 	return &header{styles: &m.styles, cells: m.cells, title: m.opts.Title, source: m.opts.Source, conn: m.connBadge(),
-		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: m.warnings, play: m.play,
+		pos: m.positionBadge(), st: st, verdict: m.verdict(st), live: live, warnings: len(m.warns), play: m.play,
 		branch: m.branchLabel(m.styles), guards: m.guardBadge(),
 		trail: m.trail, unknown: m.opts.Live && m.log.Len() == 0 && !m.socketLive()}
 }
@@ -181,7 +181,8 @@ func (h *header) statusLine(width int) string {
 		parts = append(parts, s.Error.Render(format.Plural(st.ErrorCount, "error")))
 	}
 	if h.warnings > 0 {
-		parts = append(parts, s.Warn.Render(format.Plural(h.warnings, "warning")))
+		// W lists them.
+		parts = append(parts, s.Warn.Render(format.Plural(h.warnings, "warning"))+s.Muted.Render(" (W)"))
 	}
 	parts = append(parts, h.pos)
 	if h.branch != "" {

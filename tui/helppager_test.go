@@ -69,7 +69,7 @@ func TestFleetHelpScrollsAndStaysOpen(t *testing.T) {
 	tm := termtest.Start(t, NewModel(f), 80, 24)
 	w := &termWaiter{t: t, tm: tm}
 	tm.Type("?")
-	w.wait("ohwatch fleet · keys", "1-23 of")
+	w.wait("1-23 of 29")
 	tm.Type("G")
 	w.wait("7-29")
 	tm.Type("x")

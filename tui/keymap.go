@@ -74,6 +74,9 @@ type KeyMap struct {
 	SendMessage, RunToggle key.Binding
 	// Guards lists the armed guards and edits their rules.
 	Guards key.Binding
+	// Warnings lists the warnings the header counts; enter jumps to the
+	// event one is about.
+	Warnings key.Binding
 	// CompareParent compares a fork with the conversation it was forked
 	// from, from the fork point.
 	CompareParent key.Binding
@@ -161,6 +164,7 @@ func DefaultKeyMap() KeyMap {
 		SendMessage:    b("M enter", "send the message", "enter"),
 		RunToggle:      b("M tab", "run on it, or append only", "tab"),
 		Guards:         b("L", "guards: list and change", "L"),
+		Warnings:       b("W", "warnings: list, enter jumps", "W"),
 		Help:           b("?", "help", "?"),
 		Quit:           b("q", "back a screen, or quit", "q"),
 		Interrupt:      b("ctrl+c", "interrupt (exit 130)", "ctrl+c"),
@@ -172,7 +176,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
-		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink, k.CompareParent}},
+		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink, k.CompareParent, k.Warnings}},
 		{"Find", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.OlderSearch, k.NewerSearch, k.Submit, k.Filter, k.Pick, k.Invert, k.Clear, k.Noise, k.Narrow, k.TimeMode}},
 		{"Replay", []key.Binding{k.Play, k.Faster, k.Slower}},
 		{"Panes", []key.Binding{k.Focus, k.FocusPane, k.Zoom}},

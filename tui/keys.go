@@ -29,6 +29,9 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.picker.open {
 		return m.pickerKey(msg)
 	}
+	if m.warnList.open {
+		return m.warnKey(msg, k)
+	}
 	if cmd, ok := m.retryKeyPressed(msg); ok {
 		return cmd
 	}
@@ -330,6 +333,8 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		// Matched even while disabled, so a refusal says why.
 		what, _ := m.keys.controlOf(msg)
 		return m.controlKey(what)
+	case key.Matches(msg, m.keys.Warnings):
+		return m.openWarnings()
 	case key.Matches(msg, m.keys.CompareParent):
 		return m.askCompareParent()
 	default:

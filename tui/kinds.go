@@ -21,22 +21,9 @@ func shortKind(ev *model.Event) string { return model.GroupOf(ev) }
 // default filter (model.EventKind.Noise).
 func isNoise(kind string) bool { return model.GroupIsNoise(kind) }
 
-// isError reports whether an event is an error the list highlights: a kind
-// of the Error group (agent, conversation and server errors), a failed
-// observation or hook, an ACP call that failed, a kind that did not decode.
-func isError(ev *model.Event) bool {
-	switch b := ev.Body.(type) {
-	case *model.Observation:
-		return b.IsError
-	case *model.Hook:
-		return !b.Success || b.Blocked
-	case *model.ACPToolCall:
-		return b.IsError
-	case *model.Unknown:
-		return b.Reason != ""
-	}
-	return model.GroupOf(ev) == model.GroupError
-}
+// isError reports whether an event is an error the list highlights with
+// ✗: reducer.Failed, the definition the header counts and ] walks.
+func isError(ev *model.Event) bool { return reducer.Failed(ev) }
 
 // kindFilter decides which events the list shows. The noise filter and the
 // kind picker combine: an event is shown when neither hides it.

@@ -187,7 +187,7 @@ func (n *narrowing) match(ev *model.Event) bool {
 	if n.tool != "" && !strings.EqualFold(tool, n.tool) {
 		return false
 	}
-	if n.failed && !isError(ev) && (exit == nil || *exit == 0) {
+	if n.failed && !isError(ev) {
 		return false
 	}
 	if n.nonzero && (exit == nil || *exit == 0) {

@@ -649,7 +649,7 @@ func TestTimeGoingBackwardsIsMarked(t *testing.T) {
 // is marked as a failure in its row (the golden demo_midrun shows #137).
 func TestFailedCommandIsMarked(t *testing.T) {
 	t.Parallel()
-	failed := func(c int) bool { return failedCommand(&model.Event{Body: &model.Observation{ExitCode: &c}}) }
+	failed := func(c int) bool { return isError(&model.Event{Body: &model.Observation{ExitCode: &c}}) }
 	if !failed(1) || failed(0) || failed(-1) {
 		t.Fatal("exit 1 is a failure; exit 0 and a soft timeout (-1) are not")
 	}

@@ -69,6 +69,8 @@ func (m *Conversation) mainPane(k *KeyMap, h int) Pane {
 		return m.helpOf()
 	case m.picker.open:
 		return m.pickerOf(k)
+	case m.warnList.open:
+		return m.warnOf()
 	case m.insp.open:
 		return m.inspectorOf(k)
 	}

@@ -45,6 +45,8 @@ func (m *Conversation) paneKeyMap(st reducer.State) paneKeys {
 		return paneKeys{short: helpKeys(k), back: true}
 	case m.picker.open:
 		return paneKeys{short: pickerKeys(k), back: true}
+	case m.warnList.open:
+		return paneKeys{short: m.warnOf().ShortHelp(), back: true}
 	case m.insp.open:
 		return paneKeys{short: inspectorKeys(k), back: true}
 	case m.focus != paneList:
