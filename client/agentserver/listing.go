@@ -93,6 +93,9 @@ const memoMaxItem = 64 << 10
 func (m *ListingMemo) remember(raw []byte, info *ConversationInfo) {
 	if m != nil && len(raw) <= memoMaxItem {
 		info.Base = info.Base.Detached()
+		if info.Base != nil {
+			cutCallLists(info.Base.Stats)
+		}
 		m.keep(m.key(raw), info)
 	}
 }
@@ -223,5 +226,35 @@ func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each f
 		}
 		seenPages[next] = true
 		q.Set("page_id", next)
+	}
+}
+
+// noCalls backs the per-call lists cutCallLists leaves: zero values, never
+// written, shared by every listed conversation.
+var noCalls [4096]model.TokenUsage
+
+// cutCallLists cuts each usage's per-call lists of st, in place, to what
+// a listed row shows of them, how many calls there were: TokenUsages holds
+// that many zero values (shared, read only; a list longer than noCalls
+// its own), Costs and Latencies none. The accumulated usage and cost stay.
+// A real conversation's lists are a hundred bytes a call, most of what
+// 100,000 listed conversations kept. A usage with no token usages but
+// other lists keeps them, so the count is not lost. st must be the
+// caller's own (a detached copy, or what was decoded for it alone).
+func cutCallLists(st *model.Stats) {
+	if st == nil {
+		return
+	}
+	for _, m := range st.UsageToMetrics {
+		if m == nil || len(m.TokenUsages) == 0 {
+			continue
+		}
+		n := len(m.TokenUsages)
+		if n <= len(noCalls) {
+			m.TokenUsages = noCalls[:n:n]
+		} else {
+			m.TokenUsages = make([]model.TokenUsage, n)
+		}
+		m.Costs, m.Latencies = nil, nil
 	}
 }

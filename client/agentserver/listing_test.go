@@ -132,3 +132,31 @@ func TestListingMemoKeepsNoLargeItem(t *testing.T) {
 		}
 	}
 }
+
+// TestListingMemoKeepsCallCounts: what a memoized listing keeps of a
+// conversation's stats is its totals and how many calls it made, not the
+// per-call lists (a hundred bytes a call, for as long as it is listed),
+// the first listing's answer as the next's.
+func TestListingMemoKeepsCallCounts(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"items":[{"id":"%032d","execution_status":"finished","stats":{"usage_to_metrics":{"agent":{"model_name":"m",`+
+			`"accumulated_cost":0.025,"accumulated_token_usage":{"prompt_tokens":2000,"completion_tokens":100},`+
+			`"costs":[{"model":"m","cost":0.0125},{"model":"m","cost":0.0125}],"response_latencies":[{"model":"m","latency":0.1,"response_id":"a"},{"model":"m","latency":0.1,"response_id":"b"}],`+
+			`"token_usages":[{"model":"m","prompt_tokens":1000,"completion_tokens":50,"response_id":"a"},{"model":"m","prompt_tokens":1000,"completion_tokens":50,"response_id":"b"}]}}}}]}`, 1)
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL, "")
+	memo := &ListingMemo{}
+	for i := range 2 {
+		var got []*ConversationInfo
+		if _, err := c.ListConversations(context.Background(), ListOptions{Memo: memo}, func(p []*ConversationInfo) { got = append(got, p...) }); err != nil || len(got) != 1 {
+			t.Fatalf("listing %d: %d items, %v", i, len(got), err)
+		}
+		st := got[0].Base.Stats
+		cost, tokens := st.Totals()
+		m := st.UsageToMetrics["agent"]
+		if cost != 0.025 || tokens != 2100 || m == nil || len(m.TokenUsages) != 2 || m.Costs != nil || m.Latencies != nil {
+			t.Fatalf("listing %d: totals $%v, %d tokens; usage %+v", i, cost, tokens, m)
+		}
+	}
+}

@@ -140,9 +140,10 @@ func benchListingCap(b *testing.B, maxListed int) {
 		take(2)
 		listed := time.Since(began)
 		heap1, rss1 := settledMemory()
+		heapProfile(b, ".listed")
 		take(6)
 		heap2, rss2 := settledMemory()
-		heapProfile(b)
+		heapProfile(b, "")
 		peak := peakResidentBytes()
 		runtime.KeepAlive(w)
 		cancel()
@@ -163,14 +164,15 @@ func benchListingCap(b *testing.B, maxListed int) {
 }
 
 // heapProfileEnv names a file to write the live heap to once the
-// re-listings are in.
+// re-listings are in (and, with ".listed" added, once the first is).
 const heapProfileEnv = "OHWATCH_BENCH_HEAP_PROFILE"
 
-func heapProfile(b *testing.B) {
+func heapProfile(b *testing.B, suffix string) {
 	path := os.Getenv(heapProfileEnv)
 	if path == "" {
 		return
 	}
+	path += suffix
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
