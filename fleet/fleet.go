@@ -29,10 +29,13 @@ func New() *Fleet {
 // entry is one conversation: what its row and its attention mark are made
 // of, and nothing of its events but their ids.
 type entry struct {
-	ref   model.ConversationRef
-	seq   int // order of first sight, the last tie-break of every sort
-	meta  model.ConversationMeta
-	state reducer.State
+	ref  model.ConversationRef
+	seq  int // order of first sight, the last tie-break of every sort
+	meta model.ConversationMeta
+	// state is the fold of its events, nil until the first comes: a row
+	// shown from its listing alone (most of a large account) keeps none,
+	// and reads noEvents (st).
+	state *reducer.State
 	ids   model.IDSet
 	dups  int
 
@@ -192,7 +195,7 @@ func (f *Fleet) countTitle(title string, n int, isNew bool) {
 }
 
 func (f *Fleet) add(ref model.ConversationRef) *entry {
-	e := &entry{ref: ref, seq: len(f.order), state: reducer.Initial(nil, 0), statusSince: -1, notedSince: -1}
+	e := &entry{ref: ref, seq: len(f.order), statusSince: -1, notedSince: -1}
 	f.entries[ref] = e
 	f.order = append(f.order, e)
 	return e
@@ -237,7 +240,19 @@ func (f *Fleet) State(ref model.ConversationRef) (reducer.State, bool) {
 	if !ok {
 		return reducer.State{}, false
 	}
-	return e.state, true
+	return *e.st(), true
+}
+
+// noEvents is the state of every entry no event has reached; read only.
+var noEvents = reducer.Initial(nil, 0)
+
+// st is the entry's state, noEvents before its first event. Callers only
+// read it.
+func (e *entry) st() *reducer.State {
+	if e.state == nil {
+		return &noEvents
+	}
+	return e.state
 }
 
 // apply folds one update into the entry and returns how many new events
@@ -255,7 +270,11 @@ func (e *entry) apply(u *model.FleetUpdate) (added int) {
 			continue
 		}
 		added++
-		e.state = reducer.Apply(e.state, ev)
+		if e.state == nil {
+			s := reducer.Initial(nil, 0)
+			e.state = &s
+		}
+		*e.state = reducer.Apply(*e.state, ev)
 		if ev.Time.After(e.lastEvent) {
 			e.lastEvent = ev.Time
 		}
@@ -272,7 +291,7 @@ func (e *entry) apply(u *model.FleetUpdate) (added int) {
 	}
 	if len(b.Events) > 0 {
 		e.statusSince = -1
-		if t := e.state.LastTransitions(1); len(t) == 1 {
+		if t := e.st().LastTransitions(1); len(t) == 1 {
 			e.statusSince = t[0].Index
 		}
 	}
@@ -405,16 +424,17 @@ func (e *entry) stated() reducer.Verdict {
 			return v
 		}
 	}
-	if e.state.StatusAt < 0 {
+	st := e.st()
+	if st.StatusAt < 0 {
 		if ms == "" {
-			if e.state.Applied == 0 {
+			if st.Applied == 0 {
 				return reducer.Verdict{Recorded: ended}
 			}
-			return e.state.Verdict(ended)
+			return st.Verdict(ended)
 		}
 		return reducer.Verdict{Status: ms, Source: e.listingSource(), Confirmed: ms == model.StatusFinished, Recorded: ended}
 	}
-	v := e.state.Verdict(ended)
+	v := st.Verdict(ended)
 	if v.Status == model.StatusFinished && !v.Final() && ms == model.StatusFinished && !e.meta.UpdatedAt.Before(e.lastEvent) {
 		v.Confirmed, v.Source = true, e.listingSource()
 	}

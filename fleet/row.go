@@ -147,7 +147,7 @@ func (r Row) Ended() bool { return r.Verdict.Recorded }
 
 // row builds the entry's row.
 func (e *entry) row() Row {
-	s := &e.state
+	s := e.st()
 	r := Row{
 		Ref:             e.ref,
 		ParentID:        model.SanitizeLine(e.meta.ParentID),

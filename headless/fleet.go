@@ -123,6 +123,7 @@ func NewFleetWatch(opts FleetOptions) *FleetWatch {
 // it is, the exit code. Once done, the result line is among the lines.
 func (w *FleetWatch) Handle(ups []model.FleetUpdate) (lines []string, done bool, code int) {
 	for _, c := range w.f.Apply(ups) {
+		w.ranTo(c)
 		r, _ := w.f.Row(c.Ref)
 		if c.StatusChanged() && r.Verdict.Status != "" {
 			lines = append(lines, w.statusLine(c, r))

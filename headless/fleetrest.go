@@ -69,25 +69,29 @@ func (w *FleetWatch) clockNow() time.Time {
 	return time.Now()
 }
 
+// ranTo records that a change brought ref to idle from another status
+// the watch saw: its run has ended, so its idle is at rest at once. Only
+// conversations that went idle get a clock: a fleet of 100,000 finished
+// ones keeps none.
+func (w *FleetWatch) ranTo(c fleet.Change) {
+	if c.To.Status == model.StatusIdle && c.From.Status != "" && c.From.Status != model.StatusIdle {
+		w.rests[c.Ref] = &restClock{ran: true}
+	}
+}
+
 // track updates ref's rest clock after an update touched it.
 func (w *FleetWatch) track(ref model.ConversationRef, now time.Time) {
+	c := w.rests[ref]
 	r, ok := w.f.Row(ref)
-	if !ok {
+	if !ok || r.Verdict.Status != model.StatusIdle {
+		if c != nil && ok && r.Verdict.Status != "" {
+			c.ran, c.since = true, time.Time{}
+		}
 		return
 	}
-	c := w.rests[ref]
 	if c == nil {
 		c = &restClock{}
 		w.rests[ref] = c
-	}
-	switch r.Verdict.Status {
-	case "":
-		return
-	case model.StatusIdle:
-	default:
-		c.ran = true
-		c.since = time.Time{}
-		return
 	}
 	if c.ran || !c.since.IsZero() && !r.LastActivity.After(c.activity) {
 		return

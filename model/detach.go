@@ -258,3 +258,35 @@ func copyBody(b Body) Body {
 	}
 	return b
 }
+
+// Detached returns a copy of b without its Raw whose strings no longer
+// share Raw's memory (the lean reader's strings point into it): what a
+// listing keeps of an item for as long as the item is listed, a few
+// hundred bytes, where keeping a string of it kept all of its kilobytes.
+func (b *BaseState) Detached() *BaseState {
+	if b == nil {
+		return nil
+	}
+	c := *b
+	c.Raw = nil
+	if len(b.Raw) == 0 {
+		return &c
+	}
+	d := detacher{lo: uintptr(unsafe.Pointer(unsafe.SliceData(b.Raw)))}
+	d.hi = d.lo + uintptr(len(b.Raw))
+	visit := func() {
+		d.str(&c.ID)
+		d.str(&c.Title)
+		d.str(&c.ExecutionStatus)
+		d.str(&c.ConfirmationPolicy)
+		d.str(&c.LeafEventID)
+		d.stats(&c.Stats)
+	}
+	visit() // count
+	if d.need == 0 {
+		return &c
+	}
+	d.block = make([]byte, 0, d.need)
+	visit() // move
+	return &c
+}

@@ -138,3 +138,45 @@ func TestDetachingAStatsUpdateLeavesItsBody(t *testing.T) {
 		t.Fatalf("still in Raw: %v", left)
 	}
 }
+
+// TestBaseStateDetachedSharesNothingWithRaw: a listed conversation's base
+// state, detached, keeps none of its item's bytes (a kept id or model name
+// kept the whole item: kilobytes per listed conversation), drops Raw, says
+// the same, and leaves the original as it was.
+func TestBaseStateDetachedSharesNothingWithRaw(t *testing.T) {
+	raw := []byte(`{"id":"085fb318-0eb4-47fb-9bfe-ef5345479700","title":"Fix the cache","execution_status":"finished",` +
+		`"confirmation_policy":{"kind":"NeverConfirm"},"leaf_event_id":"0c3138a7-4ead-415c-96cf-93ade4d9740c",` +
+		`"stats":{"usage_to_metrics":{"fake-llm":{"model_name":"openai/fake-scripted","accumulated_cost":0.0375,` +
+		`"accumulated_token_usage":{"model":"openai/fake-scripted","prompt_tokens":4200,"completion_tokens":270,"response_id":"r-acc"},` +
+		`"costs":[{"model":"openai/fake-scripted","cost":0.0125,"timestamp":1796629361.66}],` +
+		`"response_latencies":[{"model":"openai/fake-scripted","latency":0.1,"response_id":"fake-cec4947a7182"}],` +
+		`"token_usages":[{"model":"openai/fake-scripted","prompt_tokens":1000,"completion_tokens":50,"response_id":"fake-cec4947a7182"}]}}}}`)
+	b, err := model.DecodeBaseState(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before []string
+	aliases(reflect.ValueOf(b), raw, "b", &before)
+	if len(before) == 0 {
+		t.Fatal("the decoded base state shares nothing with its bytes: nothing to test")
+	}
+	d := b.Detached()
+	if d.Raw != nil {
+		t.Error("the detached base state keeps Raw")
+	}
+	var left []string
+	aliases(reflect.ValueOf(d), raw, "b", &left)
+	if len(left) > 0 {
+		t.Errorf("still in the item's bytes after Detached: %v", left)
+	}
+	want := *b
+	want.Raw = nil
+	if !reflect.DeepEqual(*d, want) {
+		t.Errorf("detached %+v, want %+v", *d, want)
+	}
+	var after []string
+	aliases(reflect.ValueOf(b), raw, "b", &after)
+	if !reflect.DeepEqual(after, before) || b.Raw == nil {
+		t.Errorf("Detached changed the original: %v, was %v", after, before)
+	}
+}

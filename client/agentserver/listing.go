@@ -3,6 +3,7 @@ package agentserver
 import (
 	"context"
 	"errors"
+	"hash/maphash"
 	"net/url"
 	"strconv"
 
@@ -48,15 +49,27 @@ type ListOptions struct {
 // An item comes back as the very *ConversationInfo handed out before, so
 // callers must not change what they are given. Not safe for concurrent
 // listings.
+//
+// An item is known by a 128-bit hash of its bytes (two seeded maphashes),
+// not by the bytes: a real item is 3 to 5 kB (its agent, its stats), and
+// keeping them made a capped listing of 100,000 cost half a gigabyte. For
+// the same reason the infos of a listing given a memo carry no raw bytes
+// (Base.Raw is nil): a consumer of a memoized listing reads its fields.
 type ListingMemo struct {
-	prev, next map[string]memoItem
+	prev, next map[memoKey]*ConversationInfo
+	seeds      [2]maphash.Seed
+	seeded     bool
 }
 
-// memoItem is one remembered item: key is its raw bytes (kept so a
-// carried item needs no new key).
-type memoItem struct {
-	key  string
-	info *ConversationInfo
+// memoKey is an item's hash.
+type memoKey [2]uint64
+
+// key hashes raw with the memo's seeds, drawn on first use.
+func (m *ListingMemo) key(raw []byte) memoKey {
+	if !m.seeded {
+		m.seeds, m.seeded = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true
+	}
+	return memoKey{maphash.Bytes(m.seeds[0], raw), maphash.Bytes(m.seeds[1], raw)}
 }
 
 // lookup returns what raw decoded to in the last listing, carrying it
@@ -65,30 +78,36 @@ func (m *ListingMemo) lookup(raw []byte) (*ConversationInfo, bool) {
 	if m == nil || len(raw) > memoMaxItem {
 		return nil, false
 	}
-	it, ok := m.prev[string(raw)]
+	k := m.key(raw)
+	info, ok := m.prev[k]
 	if ok {
-		m.keep(it)
+		m.keep(k, info)
 	}
-	return it.info, ok
+	return info, ok
 }
 
 // memoMaxItem is the largest item a memo keeps: a real item is a few
-// hundred bytes, and a memo must not hold a hostile server's megabyte
-// titles (what they decode to is capped; their bytes would not be).
-const memoMaxItem = 8 << 10
+// kilobytes, and what a hostile server's megabyte items decode to is
+// decoded again each time rather than kept.
+const memoMaxItem = 64 << 10
 
-// remember keeps what raw decoded to for the next listing.
+// remember keeps what raw decoded to for the next listing, without its
+// raw bytes.
 func (m *ListingMemo) remember(raw []byte, info *ConversationInfo) {
 	if m != nil && len(raw) <= memoMaxItem {
-		m.keep(memoItem{key: string(raw), info: info})
+		info.Base = info.Base.Detached()
+		if info.Base != nil {
+			cutCallLists(info.Base.Stats)
+		}
+		m.keep(m.key(raw), info)
 	}
 }
 
-func (m *ListingMemo) keep(it memoItem) {
+func (m *ListingMemo) keep(k memoKey, info *ConversationInfo) {
 	if m.next == nil {
-		m.next = make(map[string]memoItem, len(m.prev))
+		m.next = make(map[memoKey]*ConversationInfo, len(m.prev))
 	}
-	m.next[it.key] = it
+	m.next[k] = info
 }
 
 // done ends a listing: a whole one replaces what is remembered; one that
@@ -250,4 +269,34 @@ func (c *Client) countArchived(ctx context.Context, l Listing) int {
 		return -1
 	}
 	return n
+}
+
+// noCalls backs the per-call lists cutCallLists leaves: zero values, never
+// written, shared by every listed conversation.
+var noCalls [4096]model.TokenUsage
+
+// cutCallLists cuts each usage's per-call lists of st, in place, to what
+// a listed row shows of them, how many calls there were: TokenUsages holds
+// that many zero values (shared, read only; a list longer than noCalls
+// its own), Costs and Latencies none. The accumulated usage and cost stay.
+// A real conversation's lists are a hundred bytes a call, most of what
+// 100,000 listed conversations kept. A usage with no token usages but
+// other lists keeps them, so the count is not lost. st must be the
+// caller's own (a detached copy, or what was decoded for it alone).
+func cutCallLists(st *model.Stats) {
+	if st == nil {
+		return
+	}
+	for _, m := range st.UsageToMetrics {
+		if m == nil || len(m.TokenUsages) == 0 {
+			continue
+		}
+		n := len(m.TokenUsages)
+		if n <= len(noCalls) {
+			m.TokenUsages = noCalls[:n:n]
+		} else {
+			m.TokenUsages = make([]model.TokenUsage, n)
+		}
+		m.Costs, m.Latencies = nil, nil
+	}
 }

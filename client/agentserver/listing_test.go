@@ -99,8 +99,9 @@ func TestListingMemoDecodesOnlyWhatChanged(t *testing.T) {
 }
 
 // TestListingMemoKeepsNoLargeItem: an item over memoMaxItem (a hostile
-// server's megabyte title) is decoded at every listing, its bytes never
-// kept; the small items beside it are remembered.
+// server's megabyte title) is decoded at every listing, never kept; the
+// small item beside it is remembered by a hash of its bytes, and neither
+// the memo nor what it hands out keeps the bytes themselves.
 func TestListingMemoKeepsNoLargeItem(t *testing.T) {
 	big := strings.Repeat("t", 1<<20)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -109,20 +110,53 @@ func TestListingMemoKeepsNoLargeItem(t *testing.T) {
 	defer srv.Close()
 	c, _ := New(srv.URL, "")
 	memo := &ListingMemo{}
+	var got []*ConversationInfo
 	for range 2 {
-		l, err := c.ListConversations(context.Background(), ListOptions{Memo: memo}, func([]*ConversationInfo) {})
+		got = nil
+		l, err := c.ListConversations(context.Background(), ListOptions{Memo: memo}, func(p []*ConversationInfo) { got = append(got, p...) })
 		if err != nil || l.Items != 2 {
 			t.Fatalf("listing: %+v, %v", l, err)
 		}
 	}
-	kept := 0
-	for key := range memo.prev {
-		kept += len(key)
-		if len(key) > memoMaxItem {
-			t.Errorf("the memo keeps an item of %d bytes", len(key))
+	if len(memo.prev) != 1 {
+		t.Errorf("the memo keeps %d items, want the small one", len(memo.prev))
+	}
+	for _, info := range got {
+		if info.Base != nil && info.Base.Raw != nil && memo.prev[memo.key(info.Base.Raw)] == info {
+			t.Errorf("%s is remembered with its %d raw bytes", info.ID, len(info.Base.Raw))
 		}
 	}
-	if len(memo.prev) != 1 {
-		t.Errorf("the memo keeps %d items (%d bytes), want the small one", len(memo.prev), kept)
+	for _, info := range memo.prev {
+		if info.Base != nil && info.Base.Raw != nil {
+			t.Errorf("the memo keeps %s with its %d raw bytes", info.ID, len(info.Base.Raw))
+		}
+	}
+}
+
+// TestListingMemoKeepsCallCounts: what a memoized listing keeps of a
+// conversation's stats is its totals and how many calls it made, not the
+// per-call lists (a hundred bytes a call, for as long as it is listed),
+// the first listing's answer as the next's.
+func TestListingMemoKeepsCallCounts(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"items":[{"id":"%032d","execution_status":"finished","stats":{"usage_to_metrics":{"agent":{"model_name":"m",`+
+			`"accumulated_cost":0.025,"accumulated_token_usage":{"prompt_tokens":2000,"completion_tokens":100},`+
+			`"costs":[{"model":"m","cost":0.0125},{"model":"m","cost":0.0125}],"response_latencies":[{"model":"m","latency":0.1,"response_id":"a"},{"model":"m","latency":0.1,"response_id":"b"}],`+
+			`"token_usages":[{"model":"m","prompt_tokens":1000,"completion_tokens":50,"response_id":"a"},{"model":"m","prompt_tokens":1000,"completion_tokens":50,"response_id":"b"}]}}}}]}`, 1)
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL, "")
+	memo := &ListingMemo{}
+	for i := range 2 {
+		var got []*ConversationInfo
+		if _, err := c.ListConversations(context.Background(), ListOptions{Memo: memo}, func(p []*ConversationInfo) { got = append(got, p...) }); err != nil || len(got) != 1 {
+			t.Fatalf("listing %d: %d items, %v", i, len(got), err)
+		}
+		st := got[0].Base.Stats
+		cost, tokens := st.Totals()
+		m := st.UsageToMetrics["agent"]
+		if cost != 0.025 || tokens != 2100 || m == nil || len(m.TokenUsages) != 2 || m.Costs != nil || m.Latencies != nil {
+			t.Fatalf("listing %d: totals $%v, %d tokens; usage %+v", i, cost, tokens, m)
+		}
 	}
 }

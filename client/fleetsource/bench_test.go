@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(scaleServerEnv); spec != "" {
 		os.Exit(runScaleServer(spec))
 	}
+	if os.Getenv(endlessServerEnv) != "" {
+		os.Exit(runEndlessServer())
+	}
 	os.Exit(m.Run())
 }
 
