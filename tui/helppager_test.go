@@ -69,9 +69,9 @@ func TestFleetHelpScrollsAndStaysOpen(t *testing.T) {
 	tm := termtest.Start(t, NewModel(f), 80, 24)
 	w := &termWaiter{t: t, tm: tm}
 	tm.Type("?")
-	w.wait("1-23 of 29")
+	w.wait("1-23 of 31")
 	tm.Type("G")
-	w.wait("7-29")
+	w.wait("9-31")
 	tm.Type("x")
 	w.wait("esc, ? or q closes the help")
 	tm.Type("g")
