@@ -1,6 +1,6 @@
 package model
 
-import "unsafe"
+import "ohwatch/internal/arena"
 
 // The event kinds ohwatch knows, in one table: their names as sent, how the
 // lean decoder reads them, their full payload types, how the screen groups
@@ -194,7 +194,7 @@ func KindIndex(name string) int {
 		k := kinds[i].Name
 		// Decode hands out the table's own strings: the same bytes need no
 		// comparing.
-		if len(k) == len(name) && (unsafe.StringData(k) == unsafe.StringData(name) || k == name) {
+		if len(k) == len(name) && (arena.SameString(k, name) || k == name) {
 			return i
 		}
 	}

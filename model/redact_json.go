@@ -1,6 +1,6 @@
 package model
 
-import "unsafe"
+import "ohwatch/internal/arena"
 
 // RedactJSON removes the secrets from an event's raw JSON (or any JSON), in every form
 // Redact knows, before it is decoded: an agent that runs `env` in its
@@ -39,8 +39,8 @@ func redactJSON(raw []byte, redact func(string) string) []byte {
 		return raw
 	}
 	// Read in place: only a changed event is copied.
-	text := unsafe.String(unsafe.SliceData(raw), len(raw))
-	if out := redact(text); unsafe.StringData(out) != unsafe.StringData(text) || len(out) != len(text) {
+	text := arena.String(raw)
+	if out := redact(text); !arena.SameString(out, text) || len(out) != len(text) {
 		return []byte(out)
 	}
 	return raw

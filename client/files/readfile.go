@@ -5,8 +5,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"unsafe"
 
+	"ohwatch/internal/arena"
 	"ohwatch/model"
 )
 
@@ -146,11 +146,11 @@ func (s *slab) readUpTo(r io.Reader, size int, limit int64) ([]byte, error) {
 	buf := s.alloc(size)
 	got, err := readAllSized(r, buf, limit)
 	used := len(got)
-	if err != nil || len(got) > 0 && unsafe.SliceData(got) != unsafe.SliceData(buf) {
+	if err != nil || len(got) > 0 && arena.Addr(got) != arena.Addr(buf) {
 		used = 0 // read into a buffer of its own, or not at all
 	}
 	if s != nil && len(buf) > used && len(s.block) >= len(buf) && len(buf) > 0 &&
-		unsafe.SliceData(buf) == unsafe.SliceData(s.block[len(s.block)-len(buf):]) {
+		arena.Addr(buf) == arena.Addr(s.block[len(s.block)-len(buf):]) {
 		s.block = s.block[:len(s.block)-len(buf)+used]
 	}
 	return got, err
