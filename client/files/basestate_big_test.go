@@ -22,11 +22,12 @@ func writeBigBaseState(t *testing.T, dir string, calls int) int64 {
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	fmt.Fprint(w, `{"id":"0123456789abcdef0123456789abcdef","execution_status":"finished","stats":{"usage_to_metrics":{"agent":{"model_name":"m","accumulated_cost":1.5,"costs":[`)
+	call := []byte(`{"model":"litellm_proxy/anthropic/claude-sonnet-4-5","cost":0.00123,"timestamp":1760000000.5},`)
 	for i := range calls {
-		if i > 0 {
-			w.WriteByte(',')
+		if i == calls-1 {
+			call = call[:len(call)-1]
 		}
-		fmt.Fprintf(w, `{"model":"litellm_proxy/anthropic/claude-sonnet-4-5","cost":0.00123,"timestamp":%d.5}`, 1760000000+i)
+		w.Write(call)
 	}
 	fmt.Fprint(w, `],"response_latencies":[],"token_usages":[]}}}}`)
 	if err := w.Flush(); err != nil {
