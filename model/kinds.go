@@ -178,7 +178,7 @@ var _ [kindSlotCount/2 - NumKinds]struct{}
 
 // kindSlot is the first slot of a name (not empty): its length, first and
 // middle bytes (the last ones are "Event" in most names), weighed so that
-// today's names each get a slot of their own (TestKindSlotsProbeOnce).
+// today's names each get a slot of their own (TestKindSlotsProbeShort).
 func kindSlot(name string) uint {
 	return (uint(len(name))*9 + uint(name[0]) + uint(name[len(name)/2])) & (kindSlotCount - 1)
 }
