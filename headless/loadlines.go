@@ -3,8 +3,8 @@ package headless
 import (
 	"slices"
 	"time"
-	"unsafe"
 
+	"ohwatch/internal/arena"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -183,7 +183,7 @@ func (l *loadLines) str(sp span) string {
 	if sp.n == 0 {
 		return ""
 	}
-	return unsafe.String(&l.text[sp.off], int(sp.n))
+	return arena.String(l.text[sp.off : sp.off+sp.n])
 }
 
 // markOf is what a line shows of s, the State after event at.

@@ -1,6 +1,6 @@
 package model
 
-import "unsafe"
+import "ohwatch/internal/arena"
 
 // Detached returns a copy of ev whose strings no longer share the memory
 // of its Raw: every string that aliases Raw (see alias) is copied, all of
@@ -15,7 +15,7 @@ func (ev Event) Detached() Event {
 	if len(ev.Raw) == 0 {
 		return ev
 	}
-	d := detacher{lo: uintptr(unsafe.Pointer(unsafe.SliceData(ev.Raw)))}
+	d := detacher{lo: arena.Addr(ev.Raw)}
 	d.hi = d.lo + uintptr(len(ev.Raw))
 	// Count, changing nothing. The header's strings (an id, nearly always)
 	// are in ev itself; only a body holding some is copied and visited
@@ -50,7 +50,7 @@ func (d *detacher) str(s *string) {
 	if len(*s) == 0 {
 		return
 	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(*s)))
+	p := arena.StringAddr(*s)
 	if p < d.lo || p >= d.hi {
 		return
 	}
@@ -60,7 +60,7 @@ func (d *detacher) str(s *string) {
 	}
 	at := len(d.block)
 	d.block = append(d.block, *s...)
-	*s = unsafe.String(&d.block[at], len(*s))
+	*s = arena.String(d.block[at : at+len(*s)])
 }
 
 // strs visits a list of strings; when moving, into a copy of the list.
@@ -272,7 +272,7 @@ func (b *BaseState) Detached() *BaseState {
 	if len(b.Raw) == 0 {
 		return &c
 	}
-	d := detacher{lo: uintptr(unsafe.Pointer(unsafe.SliceData(b.Raw)))}
+	d := detacher{lo: arena.Addr(b.Raw)}
 	d.hi = d.lo + uintptr(len(b.Raw))
 	visit := func() {
 		d.str(&c.ID)

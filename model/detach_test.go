@@ -4,21 +4,21 @@ import (
 	"reflect"
 	"slices"
 	"testing"
-	"unsafe"
 
 	"ohwatch/gen"
+	"ohwatch/internal/arena"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
 
 // aliases lists the strings reachable from v whose bytes lie in raw.
 func aliases(v reflect.Value, raw []byte, path string, out *[]string) {
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	lo := arena.Addr(raw)
 	hi := lo + uintptr(len(raw))
 	switch v.Kind() {
 	case reflect.String:
 		if s := v.String(); s != "" {
-			if p := uintptr(unsafe.Pointer(unsafe.StringData(s))); p >= lo && p < hi {
+			if p := arena.StringAddr(s); p >= lo && p < hi {
 				*out = append(*out, path)
 			}
 		}
@@ -129,7 +129,7 @@ func TestDetachingAStatsUpdateLeavesItsBody(t *testing.T) {
 	if d.Body != ev.Body {
 		t.Error("the body was copied: one of its strings shares Raw's memory")
 	}
-	if unsafe.StringData(d.ID) == unsafe.StringData(ev.ID) {
+	if arena.SameString(d.ID, ev.ID) {
 		t.Error("the id was not copied out of Raw")
 	}
 	var left []string

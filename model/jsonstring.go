@@ -4,7 +4,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
+
+	"ohwatch/internal/arena"
 )
 
 // Reading scalar values out of validated spans: strings (whole or only
@@ -99,10 +100,7 @@ func unquoteBody(body []byte, limit int, firstLine bool) string {
 // log of a million events is then little more than its raw JSON. Only
 // spans of an event's Raw may be aliased.
 func alias(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
+	return arena.String(b)
 }
 
 // trimRune drops an incomplete rune at the end of a cut-short buffer.

@@ -1,6 +1,6 @@
 package model
 
-import "unsafe"
+import "ohwatch/internal/arena"
 
 // The event kinds ohwatch knows, in one table: their names as sent, how the
 // lean decoder reads them, their full payload types, how the screen groups
@@ -216,7 +216,7 @@ var _ [kindSlotCount/2 - NumKinds]struct{}
 
 // kindSlot is the first slot of a name (not empty): its length, first and
 // middle bytes (the last ones are "Event" in most names), weighed so that
-// today's names each get a slot of their own (TestKindSlotsProbeOnce).
+// today's names each get a slot of their own (TestKindSlotsProbeShort).
 func kindSlot(name string) uint {
 	return (uint(len(name))*9 + uint(name[0]) + uint(name[len(name)/2])) & (kindSlotCount - 1)
 }
@@ -232,7 +232,7 @@ func KindIndex(name string) int {
 		k := kinds[i].Name
 		// Decode hands out the table's own strings: the same bytes need no
 		// comparing.
-		if len(k) == len(name) && (unsafe.StringData(k) == unsafe.StringData(name) || k == name) {
+		if len(k) == len(name) && (arena.SameString(k, name) || k == name) {
 			return i
 		}
 	}

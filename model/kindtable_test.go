@@ -159,13 +159,18 @@ func BenchmarkKindOf(b *testing.B) {
 	}
 }
 
-// TestKindSlotsProbeOnce checks that each kind of the table finds its
-// name at its first slot, so a lookup compares one name. A row that
-// collides still works (it probes on); this says to reweigh kindSlot.
-func TestKindSlotsProbeOnce(t *testing.T) {
+// TestKindSlotsProbeShort checks that each kind of the table finds its
+// name within a few slots of its first (today every one at its first), so
+// a lookup compares a name or two. A row that collides still works (it
+// probes on); a long run of probes says to reweigh kindSlot.
+func TestKindSlotsProbeShort(t *testing.T) {
 	for i, k := range Kinds() {
-		if got := int(kindSlots[kindSlot(k.Name)]) - 1; got != i {
-			t.Errorf("%s shares its first slot with %s: reweigh kindSlot", k.Name, kinds[got].Name)
+		h, probes := kindSlot(k.Name), 1
+		for int(kindSlots[h])-1 != i {
+			h, probes = (h+1)&(kindSlotCount-1), probes+1
+		}
+		if probes > 3 {
+			t.Errorf("%s is found at the %dth slot from its first: reweigh kindSlot", k.Name, probes)
 		}
 	}
 }

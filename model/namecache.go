@@ -3,7 +3,8 @@ package model
 import (
 	"encoding/binary"
 	"sync/atomic"
-	"unsafe"
+
+	"ohwatch/internal/arena"
 )
 
 // Every stats update names the same few usages and models again
@@ -68,7 +69,7 @@ func (r *leanReader) name(v []byte, field string) string {
 // name intern would hand back as body's own bytes comes from the cache.
 func internName(body []byte) string {
 	s := intern(body)
-	if len(s) > 0 && unsafe.StringData(s) == &body[0] {
+	if len(s) > 0 && arena.StringAddr(s) == arena.Addr(body) {
 		return cachedName(body)
 	}
 	return s

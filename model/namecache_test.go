@@ -3,7 +3,8 @@ package model
 import (
 	"fmt"
 	"testing"
-	"unsafe"
+
+	"ohwatch/internal/arena"
 )
 
 // TestCachedNameIsOneCopy: a name read twice is the same string, which
@@ -13,7 +14,7 @@ func TestCachedNameIsOneCopy(t *testing.T) {
 	a := []byte("litellm_proxy/anthropic/claude-sonnet-4-5")
 	b := []byte("litellm_proxy/anthropic/claude-sonnet-4-5")
 	s1, s2 := cachedName(a), cachedName(b)
-	if s1 != string(a) || unsafe.StringData(s1) != unsafe.StringData(s2) {
+	if s1 != string(a) || !arena.SameString(s1, s2) {
 		t.Errorf("two readings of a name are two strings (%q, %q)", s1, s2)
 	}
 	a[0] = 'X'
@@ -22,12 +23,12 @@ func TestCachedNameIsOneCopy(t *testing.T) {
 	}
 	for i := range 10 * nameSlots {
 		n := []byte(fmt.Sprintf("model-%d", i))
-		if s := cachedName(n); s != string(n) || unsafe.StringData(s) == &n[0] {
+		if s := cachedName(n); s != string(n) || arena.StringAddr(s) == arena.Addr(n) {
 			t.Fatalf("cachedName(%q) = %q", n, s)
 		}
 	}
 	long := make([]byte, maxCachedName+1)
-	if s := cachedName(long); len(s) != len(long) || unsafe.StringData(s) == &long[0] {
+	if s := cachedName(long); len(s) != len(long) || arena.StringAddr(s) == arena.Addr(long) {
 		t.Error("a long name is not copied")
 	}
 }

@@ -27,24 +27,33 @@ const minPartial = 8
 // secrets are ignored.
 func Redact(s string, secrets ...string) string {
 	for _, secret := range secrets {
-		if len(secret) < minPartial {
-			// Too short to tell from ordinary text in another case or
-			// encoding (no real key is): only its exact echo goes.
-			s = redactToken(s, secret)
-			continue
-		}
-		// As written first, then decoded: an escape can hide the secret,
-		// and the secret can hold what reads as an escape. Each pass looks
-		// for every encoding a server may echo it in at once.
-		r := redactorOf(secret)
-		plain, decoded := r.mayHold(s)
-		if plain {
-			s = redactOne(s, r, false)
-			_, decoded = r.mayHold(s) // what is left, decoded
-		}
-		if decoded {
-			s = redactOne(s, r, true)
-		}
+		s = redactSecret(s, secret, nil)
+	}
+	return s
+}
+
+// redactSecret is Redact of one secret; r is its prepared redactor, nil
+// to prepare it now (a caller that redacts more than once keeps it in a
+// Secrets).
+func redactSecret(s, secret string, r *redactor) string {
+	if len(secret) < minPartial {
+		// Too short to tell from ordinary text in another case or
+		// encoding (no real key is): only its exact echo goes.
+		return redactToken(s, secret)
+	}
+	if r == nil {
+		r = newRedactor(secret)
+	}
+	// As written first, then decoded: an escape can hide the secret, and
+	// the secret can hold what reads as an escape. Each pass looks for
+	// every encoding a server may echo it in at once.
+	plain, decoded := r.mayHold(s)
+	if plain {
+		s = redactOne(s, r, false)
+		_, decoded = r.mayHold(s) // what is left, decoded
+	}
+	if decoded {
+		s = redactOne(s, r, true)
 	}
 	return s
 }
@@ -433,36 +442,66 @@ func hexByte(s string, i, digits int) (byte, bool) {
 
 // Secrets is a set of secrets that grows as they are learnt (a Cloud
 // sandbox hands out its session key mid-run), safe for concurrent use.
+// Each secret's forms are prepared once, as it is added, and kept by the
+// set: its owner (a session, a client, a fleet's feed) redacts with them
+// for as long as it lives, whatever other owners redact, with no lock
+// shared between them.
 type Secrets struct {
 	mu   sync.Mutex
-	list []string
+	list []learntSecret
+}
+
+// learntSecret is a secret and its prepared redactor (nil for a secret
+// shorter than minPartial, which has no forms).
+type learntSecret struct {
+	text string
+	r    *redactor
 }
 
 // Add learns a secret; empty strings are ignored.
 func (s *Secrets) Add(secret string) {
-	if s == nil || secret == "" {
+	if s == nil || secret == "" || s.knows(secret) {
 		return
+	}
+	l := learntSecret{text: secret}
+	if len(secret) >= minPartial {
+		l.r = newRedactor(secret) // outside the lock: readers go on meanwhile
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, known := range s.list {
-		if known == secret {
+		if known.text == secret {
 			return
 		}
 	}
-	s.list = append(s.list, secret)
+	s.list = append(s.list, l)
+}
+
+// knows reports whether the set holds secret.
+func (s *Secrets) knows(secret string) bool {
+	for _, known := range s.learnt() {
+		if known.text == secret {
+			return true
+		}
+	}
+	return false
 }
 
 // Redact removes every secret learnt so far from text (see Redact). A nil
 // set redacts nothing.
-func (s *Secrets) Redact(text string) string { return Redact(text, s.learnt()...) }
+func (s *Secrets) Redact(text string) string {
+	for _, l := range s.learnt() {
+		text = redactSecret(text, l.text, l.r)
+	}
+	return text
+}
 
 // Any reports whether the set holds a secret.
 func (s *Secrets) Any() bool { return len(s.learnt()) > 0 }
 
 // learnt is the secrets learnt so far (none for a nil set). The list only
 // grows by appending, so the slice taken under the lock stays valid.
-func (s *Secrets) learnt() []string {
+func (s *Secrets) learnt() []learntSecret {
 	if s == nil {
 		return nil
 	}

@@ -3,7 +3,6 @@ package model
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"sync"
 )
 
 // encodings are the forms of a secret Redact looks for: the secret itself,
@@ -40,13 +39,9 @@ type redactor struct {
 	exact map[uint64][]int
 }
 
-// redactorOf prepares secret's redactor, once per secret.
-func redactorOf(secret string) *redactor {
-	redactorsMu.Lock()
-	defer redactorsMu.Unlock()
-	if r, ok := redactors[secret]; ok {
-		return r
-	}
+// newRedactor prepares secret's redactor. Its owner keeps it (Secrets):
+// there is no cache shared by all.
+func newRedactor(secret string) *redactor {
 	r := &redactor{exact: map[uint64][]int{}}
 	for k, form := range encodings(secret) {
 		key := asciiLower(form)
@@ -63,17 +58,8 @@ func redactorOf(secret string) *redactor {
 			}
 		}
 	}
-	if len(redactors) > 64 {
-		clear(redactors) // a process knows a handful of secrets
-	}
-	redactors[secret] = r
 	return r
 }
-
-var (
-	redactorsMu sync.Mutex
-	redactors   = map[string]*redactor{}
-)
 
 // base64Core is the base64 of secret preceded by align bytes, without the
 // characters that depend on the bytes around it: those that hold bits of

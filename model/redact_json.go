@@ -1,6 +1,6 @@
 package model
 
-import "unsafe"
+import "ohwatch/internal/arena"
 
 // RedactJSON removes the secrets from an event's raw JSON (or any JSON), in every form
 // Redact knows, before it is decoded: an agent that runs `env` in its
@@ -17,18 +17,31 @@ func RedactJSON(raw []byte, secrets ...string) []byte {
 	for _, s := range secrets {
 		any = any || s != ""
 	}
-	if !any || len(raw) == 0 {
+	if !any {
 		return raw
 	}
-	// Read in place: Redact returns its input itself when it finds
-	// nothing, and only a changed event is copied.
-	text := unsafe.String(unsafe.SliceData(raw), len(raw))
-	if out := Redact(text, secrets...); unsafe.StringData(out) != unsafe.StringData(text) || len(out) != len(text) {
-		return []byte(out)
-	}
-	return raw
+	return redactJSON(raw, func(text string) string { return Redact(text, secrets...) })
 }
 
 // RedactJSON is RedactJSON with every secret the set has learnt so far.
 // A nil set redacts nothing.
-func (s *Secrets) RedactJSON(raw []byte) []byte { return RedactJSON(raw, s.learnt()...) }
+func (s *Secrets) RedactJSON(raw []byte) []byte {
+	if !s.Any() {
+		return raw
+	}
+	return redactJSON(raw, s.Redact)
+}
+
+// redactJSON is RedactJSON through redact, which removes the secrets from
+// a text, returning the text itself when it holds none.
+func redactJSON(raw []byte, redact func(string) string) []byte {
+	if len(raw) == 0 {
+		return raw
+	}
+	// Read in place: only a changed event is copied.
+	text := arena.String(raw)
+	if out := redact(text); !arena.SameString(out, text) || len(out) != len(text) {
+		return []byte(out)
+	}
+	return raw
+}

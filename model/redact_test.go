@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -177,11 +178,56 @@ func BenchmarkRedact(b *testing.B) {
 		{"echoed", clean + url.QueryEscape(key) + clean},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
+			var owner Secrets // as every caller that redacts more than once
+			owner.Add(key)
 			b.SetBytes(int64(len(tc.text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				Redact(tc.text, key)
+				owner.Redact(tc.text)
 			}
 		})
+	}
+}
+
+// BenchmarkRedactFleet redacts a clean line for each of 100 owners in
+// turn, each with its own key, as a fleet's feeds do (a Cloud fleet of 64
+// sandboxes and the account is 65 keys): the prepared forms of a key must
+// outlast the other owners' use of theirs.
+func BenchmarkRedactFleet(b *testing.B) {
+	clean := strings.Repeat(`{"type":"event","index":42,"summary":"terminal: go test ./... exit 0 in 3.2s"} `, 4)
+	owners := make([]*Secrets, 100)
+	for i := range owners {
+		owners[i] = new(Secrets)
+		owners[i].Add(fmt.Sprintf("sk-oh-%02d5f1b4a7e9d3c2b1a0f9e8d7c6b5a4", i))
+	}
+	b.SetBytes(int64(len(clean)))
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		owners[k%len(owners)].Redact(clean)
+		k++
+	}
+}
+
+// TestSecretsPrepareEachKeyOnce: a fleet's owners, each with its own key
+// (100, more than the 64 a shared cache held), redact clean text in turn
+// without preparing a key's forms again: no allocation at all. A shared
+// cache cleared whole past 64 keys prepared them on every call.
+func TestSecretsPrepareEachKeyOnce(t *testing.T) {
+	owners := make([]*Secrets, 100)
+	for i := range owners {
+		owners[i] = new(Secrets)
+		owners[i].Add(fmt.Sprintf("sk-oh-%02d5f1b4a7e9d3c2b1a0f9e8d7c6b5a4", i))
+	}
+	const clean = `{"type":"event","index":42,"summary":"terminal: go test ./... exit 0 in 3.2s"}`
+	k := 0
+	if n := testing.AllocsPerRun(300, func() {
+		owners[k%len(owners)].Redact(clean)
+		k++
+	}); n != 0 {
+		t.Errorf("%.1f allocations a line", n)
+	}
+	if got := owners[7].Redact("key " + "sk-oh-075f1b4a7e9d3c2b1a0f9e8d7c6b5a4"); got != "key "+Redacted {
+		t.Errorf("owner 7's key: %q", got)
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
+
+	"ohwatch/internal/arena"
 )
 
 // TerminalSafeJSON returns a JSON value compacted onto one line with every
@@ -114,7 +115,7 @@ func appendCompactRuns(dst, src []byte) []byte {
 
 // bytesView is b as a string without copying it, for a scan that neither
 // keeps nor outlives it: string(b) would copy every event once more.
-func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+func bytesView(b []byte) string { return arena.String(b) }
 
 // appendTerminalSafe appends compact JSON src with the characters a
 // terminal could act on escaped.

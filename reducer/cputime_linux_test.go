@@ -1,21 +1,21 @@
 package reducer
 
 import (
-	"syscall"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Clock ids of clock_gettime(2).
 const (
-	clockProcessCPUTime = 2
-	clockThreadCPUTime  = 3
+	clockProcessCPUTime = unix.CLOCK_PROCESS_CPUTIME_ID
+	clockThreadCPUTime  = unix.CLOCK_THREAD_CPUTIME_ID
 )
 
 // clock reads a clock_gettime clock, 0 on error.
-func clock(id uintptr) time.Duration {
-	var ts syscall.Timespec
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, id, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
+func clock(id int32) time.Duration {
+	var ts unix.Timespec
+	if unix.ClockGettime(id, &ts) != nil {
 		return 0
 	}
 	return time.Duration(ts.Nano())

@@ -2,8 +2,8 @@ package reducer
 
 import (
 	"strings"
-	"unsafe"
 
+	"ohwatch/internal/arena"
 	"ohwatch/model"
 )
 
@@ -50,6 +50,6 @@ func ownAll(ss ...*string) {
 		}
 		at := len(block)
 		block = append(block, *s...)
-		*s = unsafe.String(&block[at], len(*s))
+		*s = arena.String(block[at : at+len(*s)])
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
-	"unsafe"
 
 	"ohwatch/gen"
+	"ohwatch/internal/arena"
 	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
@@ -55,15 +55,15 @@ func TestStatesKeepNothingOfTheCallersBuffers(t *testing.T) {
 				}
 				evs = append(evs, ev)
 			}
-			lo := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
+			lo := arena.Addr(buf)
 			hi := lo + uintptr(cap(buf))
 			log := NewLog(nil, 0)
 			for k := 0; k < len(evs); k += 64 {
 				log.Append(evs[k:min(k+64, len(evs))]...)
 			}
 			check := func(what string, v reflect.Value) {
-				walkMemory(v, what, map[uintptr]bool{}, func(path string, p unsafe.Pointer) {
-					if a := uintptr(p); a >= lo && a < hi {
+				walkMemory(v, what, map[uintptr]bool{}, func(path string, a uintptr) {
+					if a >= lo && a < hi {
 						t.Fatalf("%s points into the caller's buffer (offset %d: %.80q)", path, a-lo, buf[a-lo:])
 					}
 				})

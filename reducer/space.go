@@ -4,7 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"sync"
-	"unsafe"
+
+	"ohwatch/internal/arena"
 )
 
 // A loader read each event file into a buffer of its own and the log
@@ -22,7 +23,7 @@ import (
 // past the log's life; the log itself keeps copies of what its States
 // hold, as it does of any event.
 type Space struct {
-	arena *offHeap
+	arena *arena.Arena
 	mu    sync.Mutex
 	// handed is how many bytes were handed out: blocks come from the heap
 	// until the log is big, as the store's own do.
@@ -53,7 +54,7 @@ func (sp *Space) Block(n int) []byte {
 	if small {
 		b = make([]byte, n)
 	} else {
-		b = sp.arena.bytes(n)
+		b = sp.arena.Bytes(n)
 	}
 	sp.mu.Lock()
 	sp.pending = append(sp.pending, b)
@@ -75,14 +76,7 @@ func (sp *Space) take(raw []byte) ([]byte, uint32, bool) {
 }
 
 // within reports whether raw lies wholly inside b, and where.
-func within(b, raw []byte) (uint32, bool) {
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
-	if p < base || p+uintptr(len(raw)) > base+uintptr(len(b)) {
-		return 0, false
-	}
-	return uint32(p - base), true
-}
+func within(b, raw []byte) (uint32, bool) { return arena.Within(b, raw) }
 
 // spaceBlock is one of the space's blocks among the store's: where it
 // starts, and its index in the store's blocks.
@@ -106,7 +100,7 @@ func (s *store) adopt(raw []byte) (block, off uint32, ok bool) {
 			return uint32(s.lastAdopted - 1), off, true
 		}
 	}
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	p := arena.Addr(raw)
 	k, _ := slices.BinarySearchFunc(s.adopted, p, func(b spaceBlock, p uintptr) int { return cmp.Compare(b.lo, p+1) })
 	if k > 0 {
 		if off, ok := within(s.blocks[s.adopted[k-1].index], raw); ok {
@@ -119,7 +113,7 @@ func (s *store) adopt(raw []byte) (block, off uint32, ok bool) {
 		return 0, 0, false
 	}
 	s.blocks = append(s.blocks, b)
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo := arena.Addr(b)
 	s.adopted = slices.Insert(s.adopted, k, spaceBlock{lo: lo, index: len(s.blocks) - 1})
 	s.lastAdopted = len(s.blocks)
 	return uint32(len(s.blocks) - 1), off, true

@@ -3,9 +3,9 @@ package reducer
 import (
 	"reflect"
 	"testing"
-	"unsafe"
 
 	"ohwatch/gen"
+	"ohwatch/internal/arena"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
@@ -55,10 +55,10 @@ func (r *spaceReader) read(t *testing.T, k int, ev model.Event) model.Event {
 }
 
 // holds reports whether p points into a block the space handed out.
-func (r *spaceReader) holds(p unsafe.Pointer) bool {
+func (r *spaceReader) holds(a uintptr) bool {
 	for _, b := range r.blocks {
-		lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-		if a := uintptr(p); a >= lo && a < lo+uintptr(cap(b)) {
+		lo := arena.Addr(b)
+		if a >= lo && a < lo+uintptr(cap(b)) {
 			return true
 		}
 	}
@@ -100,7 +100,7 @@ func TestLogKeepsEventsReadIntoItsSpaceWhereTheyLie(t *testing.T) {
 	if len(log.st.adopted) != len(log.st.blocks) || len(log.st.adopted) == 0 {
 		t.Fatalf("%d of the log's %d blocks are the space's", len(log.st.adopted), len(log.st.blocks))
 	}
-	if len(r.sp.arena.blocks) == 0 {
+	if r.sp.arena.NumBlocks() == 0 {
 		t.Fatalf("the space handed out %d bytes, none off the heap", r.sp.handed)
 	}
 	if len(log.st.whole) != len(odd)-1 {
@@ -109,12 +109,12 @@ func TestLogKeepsEventsReadIntoItsSpaceWhereTheyLie(t *testing.T) {
 	v := log.st.view()
 	for i := range all {
 		rec := v.rec(i)
-		if rec.flags&flagWhole == 0 && unsafe.SliceData(v.raw(rec)) != unsafe.SliceData(all[i].Raw) {
+		if rec.flags&flagWhole == 0 && arena.Addr(v.raw(rec)) != arena.Addr(all[i].Raw) {
 			t.Fatalf("event %d is kept elsewhere than where it was read", i)
 		}
 	}
 	readBackBothWays(t, log, all, func(i int, got model.Event) {
-		walkMemory(reflect.ValueOf(got), "Event", map[uintptr]bool{}, func(what string, p unsafe.Pointer) {
+		walkMemory(reflect.ValueOf(got), "Event", map[uintptr]bool{}, func(what string, p uintptr) {
 			if r.holds(p) {
 				t.Fatalf("%s of Event(%d) points into the space", what, i)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"time"
 
+	"ohwatch/internal/arena"
 	"ohwatch/model"
 )
 
@@ -72,7 +73,7 @@ type store struct {
 	whole   []model.Event
 	sources []string
 	ids     idIndex
-	arena   *offHeap
+	arena   *arena.Arena
 	// space is what readers read events into (Log.Space); adopted are
 	// its blocks among blocks, by address, and lastAdopted is 1 + the
 	// index of the one the last event was found in.
@@ -301,7 +302,7 @@ func (s *store) newRecs() []record {
 	if s.stored < offHeapFrom {
 		return make([]record, recChunk)
 	}
-	return s.mem().records(recChunk)
+	return arena.Make[record](s.mem(), recChunk)
 }
 
 // alloc returns a zeroed block of n bytes.
@@ -309,14 +310,14 @@ func (s *store) alloc(n int) []byte {
 	if s.stored < offHeapFrom {
 		return make([]byte, n)
 	}
-	return s.mem().bytes(n)
+	return s.mem().Bytes(n)
 }
 
 // mem returns the store's off-heap memory, made on first use.
-func (s *store) mem() *offHeap {
+func (s *store) mem() *arena.Arena {
 	if s.arena == nil {
 		// s lies inside its Log: the pages go when the Log does.
-		s.arena = newOffHeap(s)
+		s.arena = arena.New(s)
 	}
 	return s.arena
 }

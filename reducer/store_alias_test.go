@@ -3,9 +3,9 @@ package reducer
 import (
 	"reflect"
 	"testing"
-	"unsafe"
 
 	"ohwatch/gen"
+	"ohwatch/internal/arena"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 )
@@ -28,23 +28,23 @@ func TestEventsHandedOutShareNoBlock(t *testing.T) {
 // 97th) points into one of its blocks.
 func handsOutNoBlock(t *testing.T, log *Log) {
 	t.Helper()
-	inBlock := func(p unsafe.Pointer) bool {
+	inBlock := func(a uintptr) bool {
 		for _, b := range log.st.blocks {
-			lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-			if a := uintptr(p); a >= lo && a < lo+uintptr(cap(b)) {
+			lo := arena.Addr(b)
+			if a >= lo && a < lo+uintptr(cap(b)) {
 				return true
 			}
 		}
 		return false
 	}
 	str := func(what string, s string) {
-		if s != "" && inBlock(unsafe.Pointer(unsafe.StringData(s))) {
+		if s != "" && inBlock(arena.StringAddr(s)) {
 			t.Fatalf("%s points into a block of the log", what)
 		}
 	}
 	for i := 0; i < log.Len(); i += 97 {
 		ev := log.Event(i)
-		if len(ev.Raw) > 0 && inBlock(unsafe.Pointer(unsafe.SliceData(ev.Raw))) {
+		if len(ev.Raw) > 0 && inBlock(arena.Addr(ev.Raw)) {
 			t.Fatalf("Event(%d).Raw points into a block of the log", i)
 		}
 		str("Summary", ev.Summary)
@@ -53,7 +53,7 @@ func handsOutNoBlock(t *testing.T, log *Log) {
 			str("ToolName", a.ToolName)
 			str("Command", a.Command)
 		}
-		walkMemory(reflect.ValueOf(log.At(i)), "At", map[uintptr]bool{}, func(what string, p unsafe.Pointer) {
+		walkMemory(reflect.ValueOf(log.At(i)), "At", map[uintptr]bool{}, func(what string, p uintptr) {
 			if inBlock(p) {
 				t.Fatalf("%s of At(%d) points into a block of the log", what, i)
 			}
@@ -64,11 +64,11 @@ func handsOutNoBlock(t *testing.T, log *Log) {
 // walkMemory calls fn with the address of every string's and slice's bytes
 // reachable from v, unexported fields and maps included, each pointer
 // followed once.
-func walkMemory(v reflect.Value, path string, seen map[uintptr]bool, fn func(string, unsafe.Pointer)) {
+func walkMemory(v reflect.Value, path string, seen map[uintptr]bool, fn func(string, uintptr)) {
 	switch v.Kind() {
 	case reflect.String:
 		if v.Len() > 0 {
-			fn(path, unsafe.Pointer(unsafe.StringData(v.String())))
+			fn(path, arena.StringAddr(v.String()))
 		}
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
@@ -87,7 +87,7 @@ func walkMemory(v reflect.Value, path string, seen map[uintptr]bool, fn func(str
 		}
 	case reflect.Slice:
 		if v.Len() > 0 {
-			fn(path, v.UnsafePointer())
+			fn(path, v.Pointer())
 		}
 		fallthrough
 	case reflect.Array:

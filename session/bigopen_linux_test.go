@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"ohwatch/client/files"
 	"ohwatch/internal/benchdir"
@@ -112,9 +112,8 @@ func seekTimes(log *reducer.Log, n, count int) (median, worst, worstCPU time.Dur
 
 // threadCPU is the CPU time of the calling thread (0 where unknown).
 func threadCPU() time.Duration {
-	var ts syscall.Timespec
-	const clockThreadCPUTime = 3
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
 		return 0
 	}
 	return time.Duration(ts.Nano())

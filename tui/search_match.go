@@ -5,8 +5,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"strings"
-	"unsafe"
 
+	"ohwatch/internal/arena"
 	"ohwatch/model"
 )
 
@@ -92,7 +92,7 @@ func (m *matcher) matchString(s string) bool {
 		return strings.Contains(s, m.query)
 	}
 	// The text is only read: viewing the string's bytes copies nothing.
-	return m.foldScan(unsafe.Slice(unsafe.StringData(s), len(s)))
+	return m.foldScan(arena.Bytes(s))
 }
 
 // matchBytes reports whether b contains the query.

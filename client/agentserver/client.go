@@ -33,7 +33,10 @@ var ErrTooLarge = errors.New("response too large")
 type Client struct {
 	base *url.URL // scheme, host and optional path prefix; no query, no credentials
 	key  string
-	http *http.Client
+	// secrets holds key with its forms prepared once, to redact every
+	// event this client reads.
+	secrets *model.Secrets
+	http    *http.Client
 	// sockets is http on a transport whose connections can gather their
 	// reads (socketHTTP).
 	sockets *http.Client
@@ -106,6 +109,7 @@ func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		base:      u,
 		key:       sessionKey,
+		secrets:   new(model.Secrets),
 		http:      &http.Client{},
 		log:       slog.New(slog.DiscardHandler),
 		timeout:   30 * time.Second,
@@ -113,6 +117,7 @@ func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 		maxPages:  maxSearchPages,
 		readLimit: socketReadLimit,
 	}
+	c.secrets.Add(sessionKey)
 	for _, o := range opts {
 		o(c)
 	}

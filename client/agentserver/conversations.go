@@ -63,7 +63,7 @@ type conversationHeader struct {
 // with the session key cut out of it first (a title, a base state's
 // fields) wherever it was echoed (model.RedactJSON).
 func (c *Client) decodeConversation(raw []byte) (*ConversationInfo, error) {
-	return decodeConversation(model.RedactJSON(raw, c.key))
+	return decodeConversation(c.secrets.RedactJSON(raw))
 }
 
 // decodeConversation turns one ConversationInfo object into the typed form.

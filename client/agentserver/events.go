@@ -79,5 +79,5 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 // prints its environment echoes the key into an observation, and the
 // event's bytes go on to the screen, the search and a recording.
 func (c *Client) decodeEvent(raw []byte) (model.Event, error) {
-	return model.Decode(model.RedactJSON(raw, c.key))
+	return model.Decode(c.secrets.RedactJSON(raw))
 }

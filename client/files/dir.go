@@ -60,7 +60,7 @@ func openDir(path string) (*Reader, error) {
 	go func() {
 		defer close(headerDone)
 		r.header, found = readHeader(path, filepath.Base(filepath.Clean(convDir)), func(name string) ([]byte, error) {
-			return readFile(filepath.Join(convDir, name), nil)
+			return readHeaderFile(convDir, name)
 		})
 	}()
 	names, err := readNames(eventsDir)

@@ -50,7 +50,7 @@ func (d *dirFiles) read(name string, s *slab) ([]byte, error) {
 	}
 	size := max(st.Size, 0)
 	if size > MaxEventBytes {
-		return nil, readHead(fdReader(fd), size)
+		return nil, readHead(fdReader(fd), size, MaxEventBytes)
 	}
 	buf, err := s.read(fdReader(fd), int(size))
 	if err != nil {

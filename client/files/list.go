@@ -152,7 +152,7 @@ func exists(path string) bool {
 // summarise reads one conversation directory's summary.
 func summarise(dir string) Summary {
 	s := Summary{Path: dir}
-	read := func(name string) ([]byte, error) { return readFile(filepath.Join(dir, name), nil) }
+	read := func(name string) ([]byte, error) { return readHeaderFile(dir, name) }
 	conv, _ := readHeader(dir, filepath.Base(dir), read)
 	s.ID, s.Title, s.Warnings = conv.ID, conv.Title, conv.Warnings
 	s.ParentID, s.ForkedFromEvent = conv.ParentID, conv.ForkedFromEvent

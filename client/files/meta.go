@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -43,6 +44,17 @@ func readOptional(read func(name string) ([]byte, error), name string) ([]byte, 
 		return nil, nil
 	}
 	return raw, err
+}
+
+// readHeaderFile reads base_state.json or meta.json of the directory dir
+// (as readHeader's read): base_state.json within MaxBaseStateBytes, not
+// the limit for one event.
+func readHeaderFile(dir, name string) ([]byte, error) {
+	limit := int64(MaxEventBytes)
+	if name == "base_state.json" {
+		limit = MaxBaseStateBytes
+	}
+	return readFileUpTo(filepath.Join(dir, name), nil, limit)
 }
 
 // readHeader reads a conversation's base_state.json and meta.json through

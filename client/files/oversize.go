@@ -14,22 +14,32 @@ import (
 // frame over the limit is. Real events with screenshots stay far below.
 const MaxEventBytes = 64 << 20
 
-// oversizeError is an event file over MaxEventBytes: only its head was
-// read, to name the event in its placeholder.
+// MaxBaseStateBytes is the largest base_state.json read. It is not an
+// event: it carries the stats' per-call lists, 166 MB at a million events
+// (304,079 LLM calls), so it has a bound of its own, a zip entry's.
+const MaxBaseStateBytes = maxZipEntry
+
+// oversizeError is a file over its limit (MaxEventBytes for an event):
+// only its head was read, to name the event in its placeholder.
 type oversizeError struct {
-	head []byte
-	size int64
+	head  []byte
+	size  int64
+	limit int64
 }
 
 func (e *oversizeError) Error() string {
-	return fmt.Sprintf("%s, over the %s limit for one event", model.ByteSize(e.size), model.ByteSize(MaxEventBytes))
+	what := "one event"
+	if e.limit != MaxEventBytes {
+		what = "a base state"
+	}
+	return fmt.Sprintf("%s, over the %s limit for %s", model.ByteSize(e.size), model.ByteSize(e.limit), what)
 }
 
-// readHead reads the head of an oversize file for its placeholder.
-func readHead(r io.Reader, size int64) error {
+// readHead reads the head of a file over limit for its placeholder.
+func readHead(r io.Reader, size, limit int64) error {
 	head := make([]byte, model.HeadScan)
 	n, _ := io.ReadFull(r, head)
-	return &oversizeError{head: head[:n], size: size}
+	return &oversizeError{head: head[:n], size: size, limit: limit}
 }
 
 // placeholderFor turns a read error into the event that stands in for an

@@ -5,8 +5,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"unsafe"
 
+	"ohwatch/internal/arena"
 	"ohwatch/model"
 )
 
@@ -78,21 +78,27 @@ func (s *slab) fromSpace(n int) []byte {
 // from s (nil for a one-off read). A file that grows while it is read is
 // still read to its end. Anything but a regular file is refused before it
 // is opened: opening a FIFO would block until a writer appeared, and a
-// device may never end.
+// device may never end. A file over MaxEventBytes is not read
+// (an *oversizeError with its head).
 func readFile(path string, s *slab) ([]byte, error) {
+	return readFileUpTo(path, s, MaxEventBytes)
+}
+
+// readFileUpTo is readFile with a limit of its own.
+func readFileUpTo(path string, s *slab, limit int64) ([]byte, error) {
 	f, info, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	size := info.Size()
-	if size > MaxEventBytes {
-		return nil, readHead(f, size)
+	if size > limit {
+		return nil, readHead(f, size, limit)
 	}
 	if size < 0 {
 		size = 0
 	}
-	return s.read(f, int(size))
+	return s.readUpTo(f, int(size), limit)
 }
 
 // OpenRegular opens path for reading only if it is a regular file, never
@@ -153,22 +159,27 @@ func notRegular(mode fs.FileMode) error {
 // that shrank or failed, a zip entry that claimed more than it held. What
 // a slab from a space hands out stays with the log for good.
 func (s *slab) read(r io.Reader, size int) ([]byte, error) {
+	return s.readUpTo(r, size, MaxEventBytes)
+}
+
+// readUpTo is read with a limit of its own to what r may grow to.
+func (s *slab) readUpTo(r io.Reader, size int, limit int64) ([]byte, error) {
 	buf := s.alloc(size)
-	got, err := readAllSized(r, buf)
+	got, err := readAllSized(r, buf, limit)
 	used := len(got)
-	if err != nil || len(got) > 0 && unsafe.SliceData(got) != unsafe.SliceData(buf) {
+	if err != nil || len(got) > 0 && arena.Addr(got) != arena.Addr(buf) {
 		used = 0 // read into a buffer of its own, or not at all
 	}
 	if s != nil && len(buf) > used && len(s.block) >= len(buf) && len(buf) > 0 &&
-		unsafe.SliceData(buf) == unsafe.SliceData(s.block[len(s.block)-len(buf):]) {
+		arena.Addr(buf) == arena.Addr(s.block[len(s.block)-len(buf):]) {
 		s.block = s.block[:len(s.block)-len(buf)+used]
 	}
 	return got, err
 }
 
 // readAllSized reads r to its end into buf, sized for the expected length,
-// growing it only when r turns out to be longer.
-func readAllSized(r io.Reader, buf []byte) ([]byte, error) {
+// growing it only when r turns out to be longer, to at most limit bytes.
+func readAllSized(r io.Reader, buf []byte, limit int64) ([]byte, error) {
 	n, err := io.ReadFull(r, buf)
 	switch err {
 	case nil:
@@ -186,14 +197,14 @@ func readAllSized(r io.Reader, buf []byte) ([]byte, error) {
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	// Growing while read: at most to the limit for one event.
-	rest, err := io.ReadAll(io.LimitReader(r, int64(MaxEventBytes-len(buf))))
+	// Growing while read: at most to the limit.
+	rest, err := io.ReadAll(io.LimitReader(r, max(limit-int64(len(buf)), 0)))
 	if err != nil {
 		return nil, err
 	}
-	if len(buf)+m+len(rest) >= MaxEventBytes {
+	if int64(len(buf)+m+len(rest)) >= limit {
 		head := append(append(buf[:min(len(buf), model.HeadScan):min(len(buf), model.HeadScan)], probe[:m]...), rest...)
-		return nil, &oversizeError{head: head[:min(len(head), model.HeadScan)], size: int64(len(buf) + m + len(rest))}
+		return nil, &oversizeError{head: head[:min(len(head), model.HeadScan)], size: int64(len(buf) + m + len(rest)), limit: limit}
 	}
 	out := make([]byte, 0, len(buf)+m+len(rest))
 	out = append(append(append(out, buf...), probe[:m]...), rest...)

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"ohwatch/gen"
+	"ohwatch/internal/arena"
 	"ohwatch/model"
 )
 
@@ -33,9 +33,9 @@ func (s *testSpace) block(n int) []byte {
 
 // holding returns the block raw lies in, nil for none.
 func (s *testSpace) holding(raw []byte) []byte {
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	p := arena.Addr(raw)
 	for _, b := range s.blocks {
-		lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		lo := arena.Addr(b)
 		if p >= lo && p+uintptr(len(raw)) <= lo+uintptr(len(b)) {
 			return b
 		}

@@ -118,7 +118,7 @@ func readZipHead(f *zip.File) error {
 		return err
 	}
 	defer rc.Close()
-	return readHead(rc, int64(f.UncompressedSize64))
+	return readHead(rc, int64(f.UncompressedSize64), MaxEventBytes)
 }
 
 // readZipEntry reads one zip entry whole; archive/zip checks its size and

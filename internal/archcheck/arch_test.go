@@ -14,16 +14,9 @@ import (
 )
 
 // unsafeHome are the directories (from the module's root) whose Go files
-// may import unsafe: the memory layer, where aliasing and detaching live,
-// so that a stale alias has one place to be looked for.
-var unsafeHome = []string{
-	"client/files",
-	"headless",
-	"model",
-	"reducer",
-	"session",
-	"tui",
-}
+// may import unsafe: the memory layer, where the arena, aliasing and
+// detaching live, so that a stale alias has one place to be looked for.
+var unsafeHome = []string{"internal/arena"}
 
 // noImports are imports a package must never have: they would point a
 // layer back up.

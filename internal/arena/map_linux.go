@@ -1,4 +1,4 @@
-package reducer
+package arena
 
 import "golang.org/x/sys/unix"
 

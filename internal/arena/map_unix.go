@@ -1,6 +1,6 @@
 //go:build unix
 
-package reducer
+package arena
 
 import "golang.org/x/sys/unix"
 
@@ -19,3 +19,6 @@ func mapBlock(n int) (b []byte, ok bool) {
 // addresses mapped (they read as zeros from then on on Linux; elsewhere
 // MADV_DONTNEED lets the system take them back when it needs them).
 func unmapBlock(b []byte) { _ = unix.Madvise(b, unix.MADV_DONTNEED) }
+
+// freeBlock unmaps a block: its addresses fault from then on.
+func freeBlock(b []byte) { _ = unix.Munmap(b) }

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package reducer
+package arena
 
 // mapPopulate is Linux's alone; elsewhere pages are made as they are
 // touched.
