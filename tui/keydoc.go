@@ -40,7 +40,7 @@ func KeyPages() []KeyScreen {
 	return []KeyScreen{
 		{"Conversation (demo, watch, cloud, replay)", conv},
 		{"Fleet (fleet, bare ohwatch)", titled([]string{"Move", "Rows", "Find and leave", "Steer the selected conversation"}, DefaultFleetKeyMap().FullHelp())},
-		{"Compare (compare, m/c on the fleet, D in a fork)", titled([]string{"Move", "Differences", "App"}, DefaultCompareKeyMap().FullHelp())},
+		{"Compare (compare, m twice then D on the fleet, D in a fork)", titled([]string{"Move", "Differences", "App"}, DefaultCompareKeyMap().FullHelp())},
 	}
 }
 
