@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -127,7 +128,7 @@ func fleetFixture(t testing.TB) (history, live []model.FleetUpdate) {
 	}
 	// A server conversation that comes to wait for a confirmation live.
 	wait := fleetRef(fleetServer, "3c1d2e4f")
-	confirm := logEvents(trajectory(t, "confirmation_mode"))
+	confirm := logEvents(recorded(t, fixtures.Confirm))
 	add(&history, metaUp(wait, model.ConversationMeta{Title: "Delete the build cache on the shared runner"}),
 		connUp(wait, model.PhaseConnecting), eventsUp(wait, confirm[:5]...), connUp(wait, model.PhaseLive))
 	add(&live, eventsUp(wait, confirm[5:7]...))
