@@ -377,7 +377,7 @@ func TestCopyPagerExportKeys(t *testing.T) {
 			t.Fatal(msg.err)
 		}
 		raw, err := os.ReadFile(msg.path)
-		if err != nil || !strings.Contains(string(raw), "Message\nPrint the word howdy with echo.\n") {
+		if err != nil || !strings.Contains(string(raw), "Message\nEcho the word howdy in the terminal.\n") {
 			t.Fatalf("pager file: %v %q", err, raw)
 		}
 		cmd = m.Update(msg)
