@@ -15,7 +15,6 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"ohwatch/internal/fixtures"
-	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -150,9 +149,6 @@ func hue(c color.Color) string {
 // provisional finish yellow, running cyan or blue. Without colour, the
 // text and glyphs still tell them apart.
 func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
-	// Every screen is built from a recording, with this t: skip here, not
-	// inside a subtest, when the recordings are missing.
-	upstream.Dir(t)
 	t.Parallel()
 	type cellWant struct {
 		needle string
