@@ -109,7 +109,7 @@ func checkState(t *testing.T, tt stateCase, evs []model.Event) {
 }
 
 func TestStateAtAPrefix(t *testing.T) {
-	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	evs := testevents.Twin(t, "simple_echo_hello_world")
 	log := logOf(evs)
 	doc := State(log, 2, nil, true)
 	if doc.At != 2 || doc.Events != len(evs) {
@@ -152,7 +152,7 @@ func TestMarkdownOfHostileRecordings(t *testing.T) {
 
 func TestMarkdownOfARecording(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Markdown(&buf, "echo", logOf(testevents.Trajectory(t, "simple_echo_hello_world")), true); err != nil {
+	if err := Markdown(&buf, "echo", logOf(testevents.Twin(t, "simple_echo_hello_world")), true); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

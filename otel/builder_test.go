@@ -176,7 +176,7 @@ func TestDeterministic(t *testing.T) {
 // TestNoMetricsNoNumbers: a recording that reported no metrics gets no
 // chat spans and no token or cost attributes anywhere.
 func TestNoMetricsNoNumbers(t *testing.T) {
-	c := conversation{"simple_echo_hello_world", testevents.Trajectory(t, "simple_echo_hello_world")}
+	c := conversation{"simple_echo_hello_world", testevents.Twin(t, "simple_echo_hello_world")}
 	spans, _ := spansOf(t, c, Options{})
 	for _, s := range spans {
 		for _, kv := range s.Attributes {

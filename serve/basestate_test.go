@@ -31,7 +31,7 @@ func TestRealBaseStatesAreTheTemplate(t *testing.T) {
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
 			}
-			evs := testevents.Trajectory(t, "simple_echo_hello_world")
+			evs := testevents.Twin(t, "simple_echo_hello_world")
 			s := New(Options{})
 			s.Add(base.ID, base, evs)
 			url, err := s.Start(t.Context(), "")

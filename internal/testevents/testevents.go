@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ohwatch/gen"
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
@@ -34,6 +35,27 @@ func Recorded(tb testing.TB, dir string) []model.Event {
 func Trajectory(tb testing.TB, name string) []model.Event {
 	tb.Helper()
 	return Recorded(tb, filepath.Join(upstream.Dir(tb), "trajectories", name))
+}
+
+// Twins names, for each upstream CLI trajectory, the project's own
+// recording of the same shape (see internal/fixtures).
+var Twins = map[string]string{
+	"simple_echo_hello_world":             fixtures.Echo,
+	"confirmation_mode":                   fixtures.Confirm,
+	"creating_agent_plan":                 fixtures.Plan,
+	"cli447_hi_followup_iterative_case_a": fixtures.Critic,
+}
+
+// Twin decodes the project's own recording of the shape of the upstream
+// trajectory name: the same events, by kind, in the same order, in the
+// project's words, on every clone.
+func Twin(tb testing.TB, name string) []model.Event {
+	tb.Helper()
+	own, ok := Twins[name]
+	if !ok {
+		tb.Fatalf("no own recording of the shape of %s", name)
+	}
+	return Recorded(tb, fixtures.Path(tb, own))
 }
 
 // Generated decodes a generated conversation of n events (gen.Events with
