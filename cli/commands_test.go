@@ -16,7 +16,6 @@ import (
 	"ohwatch/client/files"
 	"ohwatch/headless"
 	"ohwatch/internal/fixtures"
-	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/serve"
 )
@@ -29,11 +28,6 @@ func runCmd(t *testing.T, env map[string]string, args ...string) (code int, stdo
 	e := &session.Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
 	code = run(args, e)
 	return code, out.String(), errb.String()
-}
-
-func trajectory(t *testing.T, name string) string {
-	t.Helper()
-	return filepath.Join(upstream.Dir(t), "trajectories", name)
 }
 
 // shapesRoot is a conversations root holding the project's CLI-shaped

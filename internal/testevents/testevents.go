@@ -1,6 +1,7 @@
-// Package testevents decodes, for tests, the shared upstream recordings and
-// generated conversations. It sits apart from internal/upstream because it
-// imports model (and gen), whose own tests import internal/upstream.
+// Package testevents decodes, for tests, recorded conversations (the
+// project's own, and the shared upstream ones where they are) and
+// generated ones. It sits apart from internal/upstream because it imports
+// model (and gen), whose own tests import internal/upstream.
 package testevents
 
 import (
@@ -28,13 +29,6 @@ func Recorded(tb testing.TB, dir string) []model.Event {
 		evs = append(evs, ev)
 	}
 	return evs
-}
-
-// Trajectory decodes the recording of that name under the shared
-// trajectories directory (for example "simple_echo_hello_world").
-func Trajectory(tb testing.TB, name string) []model.Event {
-	tb.Helper()
-	return Recorded(tb, filepath.Join(upstream.Dir(tb), "trajectories", name))
 }
 
 // Twins names, for each upstream CLI trajectory, the project's own
