@@ -127,7 +127,7 @@ func TestStateAtAPrefix(t *testing.T) {
 // sequences in every text field: the transcript keeps the text and carries
 // none of the sequences.
 func TestMarkdownOfHostileRecordings(t *testing.T) {
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			var evs []model.Event
 			for _, raw := range upstream.EventFiles(t, dir) {

@@ -10,8 +10,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
-	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -27,7 +27,7 @@ type conversation struct {
 // CLI ones report no metrics at all).
 func conversations(t *testing.T) []conversation {
 	var cs []conversation
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		cs = append(cs, conversation{filepath.Base(dir), testevents.Recorded(t, dir)})
 	}
 	cs = append(cs,
