@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 )
 
@@ -19,7 +18,7 @@ import (
 func realEvents(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for _, dir := range fixtures.Recordings(t) {
+	for _, dir := range upstream.Trajectories(t) {
 		for _, f := range upstream.EventPaths(t, dir) {
 			data, err := os.ReadFile(f)
 			if err != nil {
