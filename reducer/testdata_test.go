@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"ohwatch/internal/fixtures"
-	"ohwatch/internal/upstream"
 	"ohwatch/internal/testevents"
+	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
