@@ -9,12 +9,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"ohwatch/session"
 
 	"ohwatch/client/files"
 	"ohwatch/headless"
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/serve"
 )
@@ -29,13 +30,50 @@ func runCmd(t *testing.T, env map[string]string, args ...string) (code int, stdo
 	return code, out.String(), errb.String()
 }
 
-func trajectory(t *testing.T, name string) string {
+// shapesRoot is a conversations root holding the project's CLI-shaped
+// recordings (fixtures.Shapes), each in its own directory: the twin of
+// ../shared's trajectories/ root. The copies are dated an hour ago, so a
+// table reads them as recordings, not as conversations being written.
+func shapesRoot(t *testing.T) string {
 	t.Helper()
-	return filepath.Join(upstream.Dir(t), "trajectories", name)
+	root := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for _, name := range fixtures.Shapes {
+		dir := filepath.Join(root, name)
+		if err := os.CopyFS(dir, os.DirFS(fixtures.Path(t, name))); err != nil {
+			t.Fatal(err)
+		}
+		err := filepath.WalkDir(dir, func(path string, _ os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Chtimes(path, old, old)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// twin is the project's own recording of the shape of the upstream
+// trajectory name (see internal/fixtures), which every clone has.
+func twin(t *testing.T, name string) string {
+	t.Helper()
+	own, ok := map[string]string{
+		"simple_echo_hello_world":             fixtures.Echo,
+		"confirmation_mode":                   fixtures.Confirm,
+		"creating_agent_plan":                 fixtures.Plan,
+		"cli447_hi_followup_iterative_case_a": fixtures.Critic,
+	}[name]
+	if !ok {
+		t.Fatalf("no own recording of the shape of %s", name)
+	}
+	return fixtures.Path(t, own)
 }
 
 func TestStateJSONHasExactlyTheDocumentedKeys(t *testing.T) {
-	code, out, errs := runCmd(t, nil, "state", trajectory(t, "simple_echo_hello_world"), "--json")
+	code, out, errs := runCmd(t, nil, "state", twin(t, "simple_echo_hello_world"), "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -100,7 +138,7 @@ func TestStateAndExportJSONNameTheConversation(t *testing.T) {
 }
 
 func TestStateAtAppliesAPrefix(t *testing.T) {
-	_, out, _ := runCmd(t, nil, "state", trajectory(t, "simple_echo_hello_world"), "--at", "2", "--json")
+	_, out, _ := runCmd(t, nil, "state", twin(t, "simple_echo_hello_world"), "--at", "2", "--json")
 	var doc struct {
 		Events int    `json:"events"`
 		At     int    `json:"at"`
@@ -112,20 +150,20 @@ func TestStateAtAppliesAPrefix(t *testing.T) {
 	if doc.Events != 5 || doc.At != 2 || doc.Status != "running" {
 		t.Errorf("got %+v", doc)
 	}
-	code, text, _ := runCmd(t, nil, "state", trajectory(t, "creating_agent_plan"))
+	code, text, _ := runCmd(t, nil, "state", twin(t, "creating_agent_plan"))
 	if code != 0 || !strings.Contains(text, "tasks          5: 0 done, 0 in progress, 5 todo") {
 		t.Errorf("text state:\n%s", text)
 	}
 }
 
 func TestReplayHeadlessExitsByFinalState(t *testing.T) {
-	code, out, errs := runCmd(t, nil, "replay", trajectory(t, "simple_echo_hello_world"), "--headless")
+	code, out, errs := runCmd(t, nil, "replay", twin(t, "simple_echo_hello_world"), "--headless")
 	if code != headless.ExitFinished || !strings.Contains(out, "terminal state reached: finished") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	// A recording cut before its end has no terminal state: exit 5.
 	dir := t.TempDir()
-	src := filepath.Join(trajectory(t, "simple_echo_hello_world"), "events")
+	src := filepath.Join(twin(t, "simple_echo_hello_world"), "events")
 	entries, _ := os.ReadDir(src)
 	os.MkdirAll(filepath.Join(dir, "events"), 0o755)
 	for _, e := range entries[:3] {
@@ -155,7 +193,7 @@ func TestDemoHeadlessReachesConfirmedFinished(t *testing.T) {
 // the recording — for the key.
 func TestWatchKeepsTheKeySecret(t *testing.T) {
 	const key = "sk-very-secret-session-key-0123456789"
-	conv, err := files.Load(trajectory(t, "simple_echo_hello_world"))
+	conv, err := files.Load(twin(t, "simple_echo_hello_world"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +260,7 @@ func TestWatchKeepsTheKeySecret(t *testing.T) {
 }
 
 func TestExportFormats(t *testing.T) {
-	path := trajectory(t, "creating_agent_plan")
+	path := twin(t, "creating_agent_plan")
 	code, md, errs := runCmd(t, nil, "export", path, "--format", "md")
 	if code != 0 || !strings.Contains(md, "# ") || !strings.Contains(md, "- [ ]") {
 		t.Fatalf("md: exit %d %s\n%s", code, errs, md)

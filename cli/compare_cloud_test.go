@@ -74,7 +74,7 @@ func TestCompareCloudConversation(t *testing.T) {
 		sessionKey = "sandbox-session-key-compare-456"
 		id         = "2a7f2ccc343c43749a75342cea50f197"
 	)
-	path := trajectory(t, "creating_agent_plan")
+	path := twin(t, "creating_agent_plan")
 	conv, err := files.Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestCompareCloudFailures(t *testing.T) {
 		id     = "2a7f2ccc343c43749a75342cea50f197"
 		other  = "0123456789abcdef0123456789abcdef"
 	)
-	path := trajectory(t, "creating_agent_plan")
+	path := twin(t, "creating_agent_plan")
 	base := fakeCloud(t, apiKey, id, "PAUSED", "", "", nil)
 	for _, c := range []struct {
 		name, key, run, says string

@@ -90,7 +90,7 @@ func TestCompareForkWithItsParent(t *testing.T) {
 
 // A recording compared with itself has no divergence.
 func TestCompareRecordingWithItself(t *testing.T) {
-	path := trajectory(t, "creating_agent_plan")
+	path := twin(t, "creating_agent_plan")
 	doc := compareJSON(t, nil, path, path)
 	if string(doc.FirstDivergence) != "null" || doc.Counts["changed"]+doc.Counts["only_a"]+doc.Counts["only_b"] != 0 || doc.Counts["same"] == 0 {
 		t.Fatalf("first_divergence %s, counts %v", doc.FirstDivergence, doc.Counts)
@@ -125,7 +125,7 @@ func TestCompareMarkdownAndText(t *testing.T) {
 // recording played by a server is the same run, shared event by event.
 func TestCompareAgentServerConversation(t *testing.T) {
 	const key = "sk-compare-secret-0123456789"
-	path := trajectory(t, "creating_agent_plan")
+	path := twin(t, "creating_agent_plan")
 	conv, err := files.Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +177,7 @@ func awaitFinished(t *testing.T, ctx context.Context, url, key, id string) {
 
 // Bad usage says what is wrong and exits 2.
 func TestCompareUsage(t *testing.T) {
-	path := trajectory(t, "creating_agent_plan")
+	path := twin(t, "creating_agent_plan")
 	cases := [][]string{
 		{"compare"},
 		{"compare", path, path, path},
@@ -202,7 +202,7 @@ func itoa(n int) string {
 // `compare URL#FORK` of a fork made on an agent-server finds its parent
 // on the same server and shares everything up to the fork point.
 func TestCompareAgentServerFork(t *testing.T) {
-	path := trajectory(t, "creating_agent_plan")
+	path := twin(t, "creating_agent_plan")
 	conv, err := files.Load(path)
 	if err != nil {
 		t.Fatal(err)

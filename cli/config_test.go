@@ -53,7 +53,7 @@ func TestConfigCommand(t *testing.T) {
 // read the file (gen) are not stopped by it.
 func TestBadConfig(t *testing.T) {
 	env, path := configHome(t, "theme: dark\nfleet:\n  sort: price\n")
-	for _, args := range [][]string{{"config"}, {"replay", trajectory(t, "simple_echo_hello_world"), "--headless"}, {"fleet", "--headless"}} {
+	for _, args := range [][]string{{"config"}, {"replay", twin(t, "simple_echo_hello_world"), "--headless"}, {"fleet", "--headless"}} {
 		code, _, errs := runCmd(t, env, args...)
 		want := "ohwatch: config: " + path + `:3: fleet.sort: unknown column "price"`
 		if code != exitUsage || !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {

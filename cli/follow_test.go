@@ -16,7 +16,7 @@ import (
 // provisional until base_state.json (which the SDK rewrites on every
 // change) confirms it, as soon as it says so.
 func TestReplayFollowTailsAConversationBeingWritten(t *testing.T) {
-	src := filepath.Join(trajectory(t, "simple_echo_hello_world"), "events")
+	src := filepath.Join(twin(t, "simple_echo_hello_world"), "events")
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "events"), 0o755); err != nil {
 		t.Fatal(err)

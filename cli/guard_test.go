@@ -110,7 +110,7 @@ func TestGuardInterruptFallsBackToPauseOnAnOlderServer(t *testing.T) {
 }
 
 func TestGuardRuleErrorIsAUsageError(t *testing.T) {
-	code, _, errs := runCmd(t, nil, "replay", trajectory(t, "simple_echo_hello_world"), "--headless", "--guard", "speed>3")
+	code, _, errs := runCmd(t, nil, "replay", twin(t, "simple_echo_hello_world"), "--headless", "--guard", "speed>3")
 	if code != exitUsage || !strings.Contains(errs, `unknown metric "speed"`) {
 		t.Errorf("exit %d: %s", code, errs)
 	}

@@ -8,15 +8,23 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/gen"
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
-// everyRecording returns every upstream recording and a generated one: the
-// sources the headless output is checked over.
+// everyRecording returns the project's own recordings, every upstream
+// recording where ../shared is, and a generated one: the sources the
+// headless output is checked over.
 func everyRecording(t *testing.T) []string {
 	t.Helper()
-	paths := upstream.Trajectories(t)
+	var paths []string
+	for _, name := range append([]string{fixtures.Situations, fixtures.SDK}, fixtures.Shapes...) {
+		paths = append(paths, fixtures.Path(t, name))
+	}
+	if upstream.Present(t) {
+		paths = append(paths, upstream.Trajectories(t)...)
+	}
 	dir := filepath.Join(t.TempDir(), "generated")
 	if err := gen.WriteDir(dir, gen.Options{Events: 400, Seed: 3}); err != nil {
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func startTestServer(t *testing.T, srv *serve.Server) string {
 // whole run, the watch's exit code and output are those of a watch without
 // --otlp; the lost spans are counted on stderr.
 func TestOTLPBackendDownChangesNothing(t *testing.T) {
-	conv, err := files.Load(trajectory(t, "cli447_hi_followup_iterative_case_a"))
+	conv, err := files.Load(twin(t, "cli447_hi_followup_iterative_case_a"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestOTLPBackendDownChangesNothing(t *testing.T) {
 // TestExportOTLP: export --format otlp writes OTLP/JSON lines of the
 // conversation's trace; with --otlp-content tool outputs are in it.
 func TestExportOTLP(t *testing.T) {
-	path := trajectory(t, "simple_echo_hello_world")
+	path := twin(t, "simple_echo_hello_world")
 	for _, content := range []bool{false, true} {
 		args := []string{"export", path, "--format", "otlp"}
 		if content {
@@ -120,7 +120,7 @@ func TestExportOTLP(t *testing.T) {
 // before anything is watched.
 func TestOTLPBadSettingsAreUsageErrors(t *testing.T) {
 	env := map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}
-	code, _, errs := runCmd(t, env, "replay", trajectory(t, "simple_echo_hello_world"), "--headless", "--otlp")
+	code, _, errs := runCmd(t, env, "replay", twin(t, "simple_echo_hello_world"), "--headless", "--otlp")
 	if code != exitUsage || !strings.Contains(errs, "not supported") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -131,7 +131,7 @@ func TestOTLPBadSettingsAreUsageErrors(t *testing.T) {
 func TestReplayOTLPSendsTheExport(t *testing.T) {
 	c := newOTLPCollector(t)
 	mu, got := &c.mu, c.spans
-	path := trajectory(t, "confirmation_mode")
+	path := twin(t, "confirmation_mode")
 	code, _, errs := runCmd(t, nil, "replay", path, "--headless", "--otlp="+c.url)
 	if !strings.Contains(errs, ", 0 dropped") {
 		t.Fatalf("replay: exit %d, %s", code, errs)

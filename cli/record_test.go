@@ -57,7 +57,7 @@ func foldedStatus(events []model.Event) string {
 // were not written and why, the exit code is 6, and what was written is a
 // consistent prefix with a base_state.json derived from it.
 func TestRecordFullDiskSaysSoAtTheEndAndExits6(t *testing.T) {
-	src := trajectory(t, "creating_agent_plan")
+	src := twin(t, "creating_agent_plan")
 	all, err := files.Load(src)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestRecordFullDiskSaysSoAtTheEndAndExits6(t *testing.T) {
 // from its events and marked so, which a replay does not take for a
 // confirmation; recording it again writes nothing twice.
 func TestRecordEndsWithADerivedBaseState(t *testing.T) {
-	src := trajectory(t, "simple_echo_hello_world")
+	src := twin(t, "simple_echo_hello_world")
 	dir := filepath.Join(t.TempDir(), "rec")
 	for range 2 {
 		if code, out, errs := runCmd(t, nil, "replay", src, "--headless", "--record", dir); code != headless.ExitFinished {
@@ -158,10 +158,10 @@ func TestRecordEndsWithADerivedBaseState(t *testing.T) {
 // recorder holds; the same conversation resumes without duplicates.
 func TestRecordNeverMixesTwoConversations(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "rec")
-	if code, _, errs := runCmd(t, nil, "replay", trajectory(t, "simple_echo_hello_world"), "--headless", "--record", dir); code != headless.ExitFinished {
+	if code, _, errs := runCmd(t, nil, "replay", twin(t, "simple_echo_hello_world"), "--headless", "--record", dir); code != headless.ExitFinished {
 		t.Fatalf("first recording: exit %d %s", code, errs)
 	}
-	code, out, errs := runCmd(t, nil, "replay", trajectory(t, "confirmation_mode"), "--headless", "--record", dir)
+	code, out, errs := runCmd(t, nil, "replay", twin(t, "confirmation_mode"), "--headless", "--record", dir)
 	if code != exitUsage || !strings.Contains(errs, "holds a different conversation") || out != "" {
 		t.Fatalf("another conversation: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
@@ -173,12 +173,12 @@ func TestRecordNeverMixesTwoConversations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = runCmd(t, nil, "replay", trajectory(t, "simple_echo_hello_world"), "--headless", "--record", dir)
+	code, _, errs = runCmd(t, nil, "replay", twin(t, "simple_echo_hello_world"), "--headless", "--record", dir)
 	held.Close()
 	if code != exitUsage || !strings.Contains(errs, "another ohwatch is recording into it") {
 		t.Fatalf("a held directory: exit %d, stderr %q", code, errs)
 	}
-	if code, _, errs := runCmd(t, nil, "replay", trajectory(t, "simple_echo_hello_world"), "--headless", "--record", dir); code != headless.ExitFinished {
+	if code, _, errs := runCmd(t, nil, "replay", twin(t, "simple_echo_hello_world"), "--headless", "--record", dir); code != headless.ExitFinished {
 		t.Fatalf("resuming the same conversation: exit %d %s", code, errs)
 	}
 	if got, _ := files.Load(dir); got == nil || len(got.Events) != 5 {

@@ -5,17 +5,14 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"ohwatch/internal/upstream"
 )
 
 // TestServeFleetFlags reads --stagger and --loop into the server's options.
 func TestServeFleetFlags(t *testing.T) {
-	rec := trajectory(t, "simple_echo_hello_world")
+	rec := twin(t, "simple_echo_hello_world")
 	cases := []struct {
 		args    []string
 		stagger time.Duration
@@ -42,7 +39,7 @@ func TestServeFleetFlags(t *testing.T) {
 // negative, and --loop without a pace, end with one line naming the
 // mistake and a hint, exit 2, nothing on stdout.
 func TestServeBadStaggerIsAUsageError(t *testing.T) {
-	rec := trajectory(t, "simple_echo_hello_world")
+	rec := twin(t, "simple_echo_hello_world")
 	cases := []struct {
 		args []string
 		flag string
@@ -67,11 +64,11 @@ func TestServeBadStaggerIsAUsageError(t *testing.T) {
 	}
 }
 
-// TestServeStaggersARoot serves the root of the upstream recordings an
+// TestServeStaggersARoot serves a root of recordings an
 // hour apart: the startup lines say when each starts, and only the first
 // is listed and found until then.
 func TestServeStaggersARoot(t *testing.T) {
-	root := filepath.Join(upstream.Dir(t), "trajectories")
+	root := shapesRoot(t)
 	cfg, code, ok := parseServe([]string{root, "--addr", "127.0.0.1:0", "--stagger", "1h", "--loop"}, io.Discard)
 	if !ok {
 		t.Fatalf("exit %d", code)

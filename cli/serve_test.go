@@ -20,7 +20,7 @@ import (
 // TestServeFaultFlags parses every fault `serve -h` documents through the
 // command's own flags.
 func TestServeFaultFlags(t *testing.T) {
-	rec := trajectory(t, "simple_echo_hello_world")
+	rec := twin(t, "simple_echo_hello_world")
 	cases := []struct {
 		faults []string
 		want   serve.Faults
@@ -69,7 +69,7 @@ func TestServeFaultFlags(t *testing.T) {
 }
 
 func TestServeBadFaultIsAUsageError(t *testing.T) {
-	rec := trajectory(t, "simple_echo_hello_world")
+	rec := twin(t, "simple_echo_hello_world")
 	for _, spec := range []string{"explode", "drop-every", "drop-every=0", "drop-every=x", "drop-at=1,,2", "drop-chance=2", "drop-chance=NaN",
 		"stale-state=1", "close=4004", "close=4001:0", "silence-after=-1", "seed=-3", ""} {
 		t.Run(spec, func(t *testing.T) {
@@ -89,7 +89,7 @@ func TestServeBadFaultIsAUsageError(t *testing.T) {
 // server it starts closes the first socket as a wrong key would, and says
 // what it injects.
 func TestServeInjectsTheFault(t *testing.T) {
-	cfg, code, ok := parseServe([]string{trajectory(t, "simple_echo_hello_world"), "--addr", "127.0.0.1:0", "--speed", "0", "--fault", "close=4001"}, io.Discard)
+	cfg, code, ok := parseServe([]string{twin(t, "simple_echo_hello_world"), "--addr", "127.0.0.1:0", "--speed", "0", "--fault", "close=4001"}, io.Discard)
 	if !ok {
 		t.Fatalf("exit %d", code)
 	}
@@ -154,7 +154,7 @@ func startServeCmd(t *testing.T, ctx context.Context, cfg serveConfig) (url stri
 // TestServeConfirmHold: at the recorded pace the replay waits for an answer
 // at waiting_for_confirmation; at --speed 0 (everything at once) it does not.
 func TestServeConfirmHold(t *testing.T) {
-	rec := trajectory(t, "confirmation_mode")
+	rec := twin(t, "confirmation_mode")
 	cases := []struct {
 		args []string
 		want time.Duration

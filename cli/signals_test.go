@@ -135,7 +135,7 @@ func TestServeEndsBySignalCode(t *testing.T) {
 		code int
 	}{{syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}, {syscall.SIGINT, 130}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		cmd := exec.CommandContext(ctx, bin, "serve", trajectory(t, "simple_echo_hello_world"), "--addr", "127.0.0.1:0")
+		cmd := exec.CommandContext(ctx, bin, "serve", twin(t, "simple_echo_hello_world"), "--addr", "127.0.0.1:0")
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
 )
 
 func TestIsTerminal(t *testing.T) {
@@ -79,7 +79,7 @@ func TestReplayToDevNullRunsHeadless(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer null.Close()
-	cmd := exec.Command(bin, "replay", filepath.Join(upstream.Dir(t), "trajectories", "simple_echo_hello_world"))
+	cmd := exec.Command(bin, "replay", fixtures.Path(t, fixtures.Echo))
 	cmd.Stdout = null
 	cmd.Stdin = nil
 	if err := cmd.Start(); err != nil {

@@ -36,14 +36,14 @@ func TestThemeFlagAndEnvironment(t *testing.T) {
 }
 
 func TestBadThemeIsExit2(t *testing.T) {
-	code, _, errs := runCmd(t, nil, "replay", trajectory(t, "simple_echo_hello_world"), "--theme", "pink")
+	code, _, errs := runCmd(t, nil, "replay", twin(t, "simple_echo_hello_world"), "--theme", "pink")
 	if code != exitUsage || !strings.Contains(errs, "dark, light or auto") {
 		t.Errorf("--theme pink: exit %d\n%s", code, errs)
 	}
 	var out, errb bytes.Buffer
 	e := &session.Env{Stdout: &out, Stderr: &errb, IsTerminal: true,
 		Getenv: func(k string) string { return map[string]string{"OHWATCH_THEME": "pink"}[k] }}
-	if code := run([]string{"replay", trajectory(t, "simple_echo_hello_world")}, e); code != exitUsage ||
+	if code := run([]string{"replay", twin(t, "simple_echo_hello_world")}, e); code != exitUsage ||
 		!strings.Contains(errb.String(), "OHWATCH_THEME") {
 		t.Errorf("OHWATCH_THEME=pink: exit %d\n%s", code, errb.String())
 	}

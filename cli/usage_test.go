@@ -14,7 +14,7 @@ import (
 // parsing: one line naming it, one line of hint, exit 2, and never the
 // whole help text.
 func TestBadUsageNamesTheMistake(t *testing.T) {
-	rec := trajectory(t, "simple_echo_hello_world")
+	rec := twin(t, "simple_echo_hello_world")
 	const id = "0123456789abcdef0123456789abcdef"
 	aFile := filepath.Join(t.TempDir(), "conv.jsonl")
 	if err := os.WriteFile(aFile, nil, 0o644); err != nil {

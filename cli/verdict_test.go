@@ -43,7 +43,10 @@ func TestOneVerdictEverywhere(t *testing.T) {
 	if err := os.Chtimes(filepath.Join(root, "generated", "events"), old, old); err != nil {
 		t.Fatal(err)
 	}
-	roots := []string{filepath.Join(upstream.Dir(t), "trajectories"), root}
+	roots := []string{shapesRoot(t), root}
+	if upstream.Present(t) {
+		roots = append(roots, filepath.Join(upstream.Dir(t), "trajectories"))
+	}
 	for _, r := range roots {
 		_, lsText, _ := runCmd(t, nil, "ls", r)
 		_, lsJSON, _ := runCmd(t, nil, "ls", r, "--json")
@@ -177,7 +180,7 @@ func tuiVerdict(t *testing.T, path string) string {
 // server's status is its REST answer, worded by the same rule — confirmed
 // when the server says finished, never "recorded".
 func TestListServerWordsTheRESTStatus(t *testing.T) {
-	conv, err := files.Load(trajectory(t, "simple_echo_hello_world"))
+	conv, err := files.Load(twin(t, "simple_echo_hello_world"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"ohwatch/gen"
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
 )
 
 // A fork of a generated conversation shares, by identity, exactly the
@@ -48,7 +48,7 @@ func TestForkSharesUntilItsForkPoint(t *testing.T) {
 // A recording compared with itself does not diverge: every step is the
 // same and shared, for every upstream recording and a generated one.
 func TestSelfComparisonHasNoDivergence(t *testing.T) {
-	paths := upstream.Trajectories(t)
+	paths := fixtures.Recordings(t)
 	dir := t.TempDir()
 	if err := gen.WriteDir(dir, gen.Options{Events: 500, Seed: 3}); err != nil {
 		t.Fatal(err)

@@ -110,7 +110,7 @@ func checkState(t *testing.T, tt stateCase, evs []model.Event) {
 }
 
 func TestStateAtAPrefix(t *testing.T) {
-	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	evs := testevents.Twin(t, "simple_echo_hello_world")
 	log := logOf(evs)
 	doc := State(log, 2, nil, true)
 	if doc.At != 2 || doc.Events != len(evs) {
@@ -128,7 +128,7 @@ func TestStateAtAPrefix(t *testing.T) {
 // sequences in every text field: the transcript keeps the text and carries
 // none of the sequences.
 func TestMarkdownOfHostileRecordings(t *testing.T) {
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			var evs []model.Event
 			for _, raw := range upstream.EventFiles(t, dir) {
@@ -153,7 +153,7 @@ func TestMarkdownOfHostileRecordings(t *testing.T) {
 
 func TestMarkdownOfARecording(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Markdown(&buf, "echo", logOf(testevents.Trajectory(t, "simple_echo_hello_world")), true); err != nil {
+	if err := Markdown(&buf, "echo", logOf(testevents.Twin(t, "simple_echo_hello_world")), true); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
-	"ohwatch/internal/upstream"
 )
 
 // TestUnreportedMetricsReadUnknown runs the state text, the state JSON and
@@ -19,7 +19,7 @@ import (
 // conversation reports its stats, and every figure is a number again.
 func TestUnreportedMetricsReadUnknown(t *testing.T) {
 	cases := map[string]bool{}
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		cases[dir] = false
 	}
 	cases["generated"] = true

@@ -82,7 +82,7 @@ func TestRecordingsRowEqualsReducer(t *testing.T) {
 				ref := model.ConversationRef{Source: "/root", Kind: model.SourceLocal, ID: name}
 				f := New()
 				// Another conversation in the same slices must not mix in.
-				other := testevents.Trajectory(t, "simple_echo_hello_world")
+				other := testevents.Twin(t, "simple_echo_hello_world")
 				oref := model.ConversationRef{Source: "/root", Kind: model.SourceLocal, ID: "other"}
 				ups := interleave(stream(ref, evs, end), stream(oref, other, model.PhaseLive))
 				for len(ups) > 0 {

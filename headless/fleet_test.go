@@ -177,7 +177,7 @@ func TestFleetJSONLines(t *testing.T) {
 // change of the recording is one line, and a source that ends gives the
 // recording's last status as final.
 func TestFleetRecording(t *testing.T) {
-	evs := testevents.Trajectory(t, "confirmation_mode")
+	evs := testevents.Twin(t, "confirmation_mode")
 	ref := model.ConversationRef{Source: "/root", Kind: model.SourceLocal, ID: "confirmation_mode"}
 	feed := make(chan []model.FleetUpdate, len(evs)+2)
 	feed <- []model.FleetUpdate{{Ref: ref, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}}}

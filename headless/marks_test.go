@@ -26,8 +26,8 @@ func action(t *testing.T, risk, summary string) model.Event {
 // where the status arrives after the action, the status line is followed
 // by the actions awaited. JSONL carries the same as fields.
 func TestTextMarksHighRiskAndAwaitedActions(t *testing.T) {
-	_, out := run(t, feedOf(true, testevents.Trajectory(t, "confirmation_mode")), Options{Recording: true})
-	if !strings.Contains(out, "  .. ActionEvent  [HIGH risk, awaiting confirmation] Echo hello world to terminal\n") {
+	_, out := run(t, feedOf(true, testevents.Twin(t, "confirmation_mode")), Options{Recording: true})
+	if !strings.Contains(out, "  .. ActionEvent  [HIGH risk, awaiting confirmation] Run rm -rf /tmp/scratch\n") {
 		t.Errorf("the recorded HIGH-risk action is not marked:\n%s", out)
 	}
 	if n := strings.Count(out, "[HIGH risk"); n != 1 {

@@ -11,8 +11,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
-	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -237,7 +237,7 @@ func TestReplayExitsByFinalState(t *testing.T) {
 		"cli447_hi_followup_iterative_case_a": ExitFinished,
 		"confirmation_mode":                   ExitFinished,
 	}
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
 			events := testevents.Recorded(t, dir)

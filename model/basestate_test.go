@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 )
 
@@ -18,21 +19,39 @@ func TestDecodeBaseStateFixtures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(upstream.Dir(t), "base_state", tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := DecodeBaseState(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b.ID != tt.id || b.ExecutionStatus != StatusIdle || b.ConfirmationPolicy != "NeverConfirm" || b.MaxIterations != 500 || b.LeafEventID != "" {
-				t.Errorf("%+v", b)
-			}
-			if b.Stats == nil || len(b.Stats.UsageToMetrics) != 0 || &b.Raw[0] != &raw[0] {
-				t.Errorf("stats %+v", b.Stats)
-			}
+			decodeOldBaseState(t, filepath.Join(upstream.Dir(t), "base_state", tt.file), tt.id)
 		})
+	}
+}
+
+// TestDecodeOwnOldBaseStates is TestDecodeBaseStateFixtures on the
+// project's own files of those versions' shapes.
+func TestDecodeOwnOldBaseStates(t *testing.T) {
+	for _, tt := range []struct{ file, id string }{
+		{fixtures.BaseStateV1115, "0a11c5e0d1f24b5c9e0a7b3c2d1e0f11"},
+		{fixtures.BaseStateV1170, "0b17a0c0e2f34d6e8f1b2c3d4e5f6a17"},
+	} {
+		t.Run(tt.file, func(t *testing.T) { decodeOldBaseState(t, fixtures.Path(t, tt.file), tt.id) })
+	}
+}
+
+// decodeOldBaseState decodes an old SDK's base_state.json: an idle
+// conversation that never confirms, with no usage yet.
+func decodeOldBaseState(t *testing.T, path, id string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := DecodeBaseState(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.ID != id || b.ExecutionStatus != StatusIdle || b.ConfirmationPolicy != "NeverConfirm" || b.MaxIterations != 500 || b.LeafEventID != "" {
+		t.Errorf("%+v", b)
+	}
+	if b.Stats == nil || len(b.Stats.UsageToMetrics) != 0 || &b.Raw[0] != &raw[0] {
+		t.Errorf("stats %+v", b.Stats)
 	}
 }
 

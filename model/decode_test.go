@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 )
 
@@ -15,8 +16,26 @@ import (
 // testdata, keyed by "<trajectory>/<file>".
 func recordedEvents(tb testing.TB) map[string][]byte {
 	tb.Helper()
+	return eventsIn(tb, upstream.Trajectories(tb))
+}
+
+// ownRecordedEvents is recordedEvents over the project's own recordings
+// (internal/fixtures): the twins of the upstream ones, the scripted
+// situations, a generated SDK conversation and a branching one.
+func ownRecordedEvents(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	var dirs []string
+	for _, name := range append([]string{fixtures.Situations, fixtures.SDK, fixtures.CLI, fixtures.Branches}, fixtures.Shapes...) {
+		dirs = append(dirs, fixtures.Path(tb, name))
+	}
+	return eventsIn(tb, dirs)
+}
+
+// eventsIn reads every events/*.json of the recordings in dirs.
+func eventsIn(tb testing.TB, dirs []string) map[string][]byte {
+	tb.Helper()
 	out := map[string][]byte{}
-	for _, dir := range upstream.Trajectories(tb) {
+	for _, dir := range dirs {
 		files, err := filepath.Glob(filepath.Join(dir, "events", "*.json"))
 		if err != nil {
 			tb.Fatal(err)
@@ -35,8 +54,17 @@ func recordedEvents(tb testing.TB) map[string][]byte {
 	return out
 }
 
-func TestDecodeEveryRecordedEvent(t *testing.T) {
-	for name, raw := range recordedEvents(t) {
+func TestDecodeEveryRecordedEvent(t *testing.T) { decodeEvery(t, recordedEvents(t)) }
+
+// TestDecodeEveryOwnRecordedEvent is TestDecodeEveryRecordedEvent on the
+// project's own recordings.
+func TestDecodeEveryOwnRecordedEvent(t *testing.T) { decodeEvery(t, ownRecordedEvents(t)) }
+
+// decodeEvery decodes every event of events, by name, into a known kind
+// with a full header, its Raw the input and its summary one capped line.
+func decodeEvery(t *testing.T, events map[string][]byte) {
+	t.Helper()
+	for name, raw := range events {
 		ev, err := Decode(raw)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)

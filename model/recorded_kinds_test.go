@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 )
 
@@ -27,21 +28,38 @@ func TestRecordedKindSequences(t *testing.T) {
 		"creating_agent_plan":     {sys, msg, task, taskO, task, taskO, msg},
 		"simple_echo_hello_world": {sys, msg, term, termO, msg},
 	}
-	dirs := upstream.Trajectories(t)
-	if len(dirs) != len(want) {
-		t.Errorf("%d recordings, want %d: add the new one here", len(dirs), len(want))
+	// The project's twins of the upstream recordings have the same
+	// sequences; they run everywhere, the upstream ones where ../shared is.
+	own := map[string]string{fixtures.Echo: "simple_echo_hello_world", fixtures.Confirm: "confirmation_mode",
+		fixtures.Plan: "creating_agent_plan", fixtures.Critic: "cli447_hi_followup_iterative_case_a"}
+	for _, name := range fixtures.Shapes {
+		t.Run(name, func(t *testing.T) {
+			kindSequenceIs(t, fixtures.Path(t, name), want[own[name]])
+		})
 	}
-	for _, dir := range dirs {
-		var got []string
-		for i, raw := range upstream.EventFiles(t, dir) {
-			ev, err := Decode(raw)
-			if err != nil {
-				t.Fatalf("%s event %d: %v", filepath.Base(dir), i, err)
-			}
-			got = append(got, KindLabel(ev))
+	t.Run("upstream", func(t *testing.T) {
+		dirs := upstream.Trajectories(t)
+		if len(dirs) != len(want) {
+			t.Errorf("%d recordings, want %d: add the new one here", len(dirs), len(want))
 		}
-		if name := filepath.Base(dir); !reflect.DeepEqual(got, want[name]) {
-			t.Errorf("%s:\n got %v\nwant %v", name, got, want[name])
+		for _, dir := range dirs {
+			kindSequenceIs(t, dir, want[filepath.Base(dir)])
 		}
+	})
+}
+
+// kindSequenceIs checks the kind labels of a recording's events, in order.
+func kindSequenceIs(t *testing.T, dir string, want []string) {
+	t.Helper()
+	var got []string
+	for i, raw := range upstream.EventFiles(t, dir) {
+		ev, err := Decode(raw)
+		if err != nil {
+			t.Fatalf("%s event %d: %v", filepath.Base(dir), i, err)
+		}
+		got = append(got, KindLabel(ev))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %v\nwant %v", filepath.Base(dir), got, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ohwatch/gen"
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
@@ -40,6 +41,22 @@ func TestFastStatsReadsGeneratedUpdates(t *testing.T) {
 // the SDK's base_state.json files.
 func TestFastStatsNeverMisreadsBaseStates(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join(upstream.Dir(t), "base_state", "*.json"))
+	fastStatsAgreeOn(t, paths)
+}
+
+// TestFastStatsNeverMisreadsOwnBaseStates is the same over the project's
+// base_state.json files: the old versions' (empty usage) and the full
+// ones gen writes, with their per-call lists.
+func TestFastStatsNeverMisreadsOwnBaseStates(t *testing.T) {
+	fastStatsAgreeOn(t, []string{fixtures.Path(t, fixtures.BaseStateV1115), fixtures.Path(t, fixtures.BaseStateV1170),
+		filepath.Join(fixtures.Path(t, fixtures.SDK), "base_state.json"),
+		filepath.Join(fixtures.Path(t, fixtures.Situations), "base_state.json")})
+}
+
+// fastStatsAgreeOn checks the fast stats reader on every "stats" object of
+// the files at paths.
+func fastStatsAgreeOn(t *testing.T, paths []string) {
+	t.Helper()
 	seen := 0
 	for _, p := range paths {
 		raw, err := os.ReadFile(p)
@@ -63,6 +80,6 @@ func TestFastStatsNeverMisreadsBaseStates(t *testing.T) {
 		}
 	}
 	if seen == 0 {
-		t.Fatal("no stats object in the upstream base states")
+		t.Fatal("no stats object in the base states")
 	}
 }

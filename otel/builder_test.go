@@ -10,8 +10,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
-	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -27,7 +27,7 @@ type conversation struct {
 // CLI ones report no metrics at all).
 func conversations(t *testing.T) []conversation {
 	var cs []conversation
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		cs = append(cs, conversation{filepath.Base(dir), testevents.Recorded(t, dir)})
 	}
 	cs = append(cs,
@@ -176,7 +176,7 @@ func TestDeterministic(t *testing.T) {
 // TestNoMetricsNoNumbers: a recording that reported no metrics gets no
 // chat spans and no token or cost attributes anywhere.
 func TestNoMetricsNoNumbers(t *testing.T) {
-	c := conversation{"simple_echo_hello_world", testevents.Trajectory(t, "simple_echo_hello_world")}
+	c := conversation{"simple_echo_hello_world", testevents.Twin(t, "simple_echo_hello_world")}
 	spans, _ := spansOf(t, c, Options{})
 	for _, s := range spans {
 		for _, kv := range s.Attributes {

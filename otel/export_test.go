@@ -176,7 +176,7 @@ func TestExportWithPendingActionsIsStable(t *testing.T) {
 // builder never panics and the export is valid JSON, with no terminal
 // control character in it.
 func FuzzExport(f *testing.F) {
-	for _, ev := range testevents.Trajectory(f, "confirmation_mode") {
+	for _, ev := range testevents.Twin(f, "confirmation_mode") {
 		f.Add(string(ev.Raw))
 	}
 	f.Add(`{"kind":"ActionEvent","id":"a","tool_call_id":"t","action":{"kind":"TerminalAction","command":"\u001b[2J"}}` + "\n" +

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
-	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
@@ -20,7 +20,7 @@ func TestGroupIndexAgreesWithAScan(t *testing.T) {
 		t.Fatalf("%d groups do not fit a GroupSet", model.NumGroups())
 	}
 	logs := map[string][]model.Event{"generated": testevents.Generated(t, 3000, 7)}
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		logs[filepath.Base(dir)] = testevents.Recorded(t, dir)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
 func TestRecordingsEveryPrefixEqualsFold(t *testing.T) {
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			evs := testevents.Recorded(t, dir)
 			for _, every := range []int{1, 2, checkpointEvery} {
@@ -194,7 +195,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // recordings, which report no stats, end with an unknown cost rather than
 // a false $0, while their first event (before any step) costs a known $0.
 func TestRecordingsWithoutMetricsHaveUnknownCost(t *testing.T) {
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		log := NewLog(nil, 0)
 		log.Append(testevents.Recorded(t, dir)...)
 		if c := log.Latest().Metrics.Combined; c.CostKnown || c.LLMCalls != 0 {

@@ -6,19 +6,17 @@ import (
 	"path/filepath"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/testevents"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
-// TestRealBaseStatesAreTheTemplate serves a recording with each real
-// base_state.json and checks that ConversationInfo and the snapshot keep
+// TestRealBaseStatesAreTheTemplate serves a recording with each old
+// base_state.json (the project's, and the real ones where ../shared is) and checks that ConversationInfo and the snapshot keep
 // every field of it, with the id, status and stats of the replay.
 func TestRealBaseStatesAreTheTemplate(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(upstream.Dir(t), "base_state", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no base states: %v", err)
-	}
+	files := oldBaseStates(t)
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			raw, err := os.ReadFile(file)
@@ -33,7 +31,7 @@ func TestRealBaseStatesAreTheTemplate(t *testing.T) {
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
 			}
-			evs := testevents.Trajectory(t, "simple_echo_hello_world")
+			evs := testevents.Twin(t, "simple_echo_hello_world")
 			s := New(Options{})
 			s.Add(base.ID, base, evs)
 			url, err := s.Start(t.Context(), "")
@@ -81,4 +79,19 @@ func compact(t *testing.T, v json.RawMessage) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// oldBaseStates lists the base_state.json files of older SDK versions: the
+// project's own (internal/fixtures), and upstream's where ../shared is.
+func oldBaseStates(t *testing.T) []string {
+	t.Helper()
+	files := []string{fixtures.Path(t, fixtures.BaseStateV1115), fixtures.Path(t, fixtures.BaseStateV1170)}
+	if upstream.Present(t) {
+		more, err := filepath.Glob(filepath.Join(upstream.Dir(t), "base_state", "*.json"))
+		if err != nil || len(more) == 0 {
+			t.Fatalf("no upstream base states: %v", err)
+		}
+		files = append(files, more...)
+	}
+	return files
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"ohwatch/gen"
-	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
 
@@ -375,17 +374,13 @@ func TestConformance(t *testing.T) {
 
 // TestConformanceOfEveryBase holds ConversationInfo to the route model
 // for every kind of base state a recording comes with: none, a generated
-// 1.43 one, and the real upstream base_state.json files of older releases
+// 1.43 one, and base_state.json files of older releases (the project's
+// and, where ../shared is, the real upstream ones)
 // (whose stats, written with exclude_none, lack max_budget_per_task, and
 // which lack fields added since).
 func TestConformanceOfEveryBase(t *testing.T) {
 	bases := map[string]*model.BaseState{"none": nil, "generated": decodeBase(t, gen.BaseState(gen.Options{Events: 300, Seed: 4}))}
-	dir := filepath.Join(upstream.Dir(t), "base_state")
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no upstream base states in %s", dir)
-	}
-	for _, f := range files {
+	for _, f := range oldBaseStates(t) {
 		raw, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

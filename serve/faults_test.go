@@ -51,7 +51,7 @@ func TestFaultStaleState(t *testing.T) {
 }
 
 func TestFaultStaleStateMadeUp(t *testing.T) {
-	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	evs := testevents.Twin(t, "simple_echo_hello_world")
 	s, base := start(t, Options{Inject: Faults{StaleState: true}}, map[string][]model.Event{convID: evs})
 	waitPlayed(t, s)
 	ws := dial(t, base, convID, "", nil)

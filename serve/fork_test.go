@@ -167,7 +167,7 @@ func TestForkAnswers(t *testing.T) {
 func TestForkRealRecordings(t *testing.T) {
 	for _, name := range []string{"simple_echo_hello_world", "creating_agent_plan"} {
 		t.Run(name, func(t *testing.T) {
-			evs := testevents.Trajectory(t, name)
+			evs := testevents.Twin(t, name)
 			s, url := start(t, Options{Key: testKey}, map[string][]model.Event{convID: evs})
 			waitPlayed(t, s)
 			var points []int

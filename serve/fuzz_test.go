@@ -15,7 +15,7 @@ import (
 // handler: every frame is ignored (auth), appended as one user message, or
 // answered with one ServerErrorEvent; none panics.
 func FuzzClientFrame(f *testing.F) {
-	for _, ev := range testevents.Trajectory(f, "simple_echo_hello_world") {
+	for _, ev := range testevents.Twin(f, "simple_echo_hello_world") {
 		if m, ok := ev.Body.(*model.Message); ok && m.Role == "user" {
 			var e struct {
 				LLMMessage json.RawMessage `json:"llm_message"`

@@ -15,7 +15,7 @@ const stopMessage = `{"role":"user","content":[{"type":"text","text":"do NOT run
 // default, a message that runs the agent approves what waits (upstream
 // v1.43.1: run() clears WAITING_FOR_CONFIRMATION as "user approved").
 func TestMessageWhileWaitingApprovesAs1431(t *testing.T) {
-	evs := testevents.Trajectory(t, "confirmation_mode")
+	evs := testevents.Twin(t, "confirmation_mode")
 	url, ws := heldWith(t, Options{}, nil, evs, nil)
 	if v := serverInfoVersion(t, url); v != SDKVersion {
 		t.Fatalf("/server_info sdk_version %q", v)
@@ -37,7 +37,7 @@ func TestMessageWhileWaitingApprovesAs1431(t *testing.T) {
 // TestMessageWhileWaitingSupersedesWithTheOption: imitating upstream PR
 // #5110, the pending actions are rejected before the message is taken.
 func TestMessageWhileWaitingSupersedesWithTheOption(t *testing.T) {
-	evs := testevents.Trajectory(t, "confirmation_mode")
+	evs := testevents.Twin(t, "confirmation_mode")
 	url, ws := heldWith(t, Options{MessageSupersedes: true}, nil, evs, nil)
 	if v := serverInfoVersion(t, url); v != SupersedingVersion {
 		t.Fatalf("/server_info sdk_version %q", v)

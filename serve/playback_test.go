@@ -160,7 +160,7 @@ func TestProvisionalThenConfirmedFinished(t *testing.T) {
 func TestInferredEndOfRunIsConfirmed(t *testing.T) {
 	// The CLI recording has no state updates: the end of the run is the
 	// agent's reply.
-	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	evs := testevents.Twin(t, "simple_echo_hello_world")
 	_, base := start(t, Options{StartPaused: true}, map[string][]model.Event{convID: evs})
 	ws := dial(t, base, convID, "", nil)
 	ws.next()
@@ -286,7 +286,7 @@ func TestConfirmationHoldPasses(t *testing.T) {
 func TestRejectInferredConfirmation(t *testing.T) {
 	// The CLI confirmation recording has no state updates; the reducer
 	// infers waiting_for_confirmation from the HIGH-risk action.
-	evs := testevents.Trajectory(t, "confirmation_mode")
+	evs := testevents.Twin(t, "confirmation_mode")
 	_, base := start(t, Options{ConfirmHold: time.Minute}, map[string][]model.Event{convID: evs})
 	waitFor(t, "the hold", func() bool {
 		var info map[string]any

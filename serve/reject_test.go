@@ -51,7 +51,7 @@ func restEvents(t *testing.T, url string) []model.Event { return restEventsOf(t,
 
 func TestRejectSkipsTheRecordedResult(t *testing.T) {
 	// The CLI recording never says it waits: the HIGH-risk action does.
-	evs := testevents.Trajectory(t, "confirmation_mode")
+	evs := testevents.Twin(t, "confirmation_mode")
 	var risky model.Event
 	for _, ev := range evs {
 		if a, ok := ev.Body.(*model.Action); ok && a.SecurityRisk == "HIGH" {
@@ -96,7 +96,7 @@ func TestRejectSkipsTheRecordedResult(t *testing.T) {
 }
 
 func TestAcceptRunsTheRecordedResult(t *testing.T) {
-	evs := testevents.Trajectory(t, "confirmation_mode")
+	evs := testevents.Twin(t, "confirmation_mode")
 	url, ws := heldAtConfirmation(t, nil, evs, nil)
 	post(t, eventsURL(url, convID, "/respond_to_confirmation"), "", `{"accept":true}`, nil)
 	// Upstream's run loop sets RUNNING before agent.step runs the approved

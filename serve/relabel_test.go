@@ -74,7 +74,7 @@ func actionOf(ev model.Event) string {
 // an event, and an event that decoded still decodes to the same kind.
 func FuzzRelabel(f *testing.F) {
 	if upstream.Present(f) {
-		for _, ev := range testevents.Trajectory(f, "confirmation_mode") {
+		for _, ev := range testevents.Twin(f, "confirmation_mode") {
 			f.Add(ev.Raw, ev.ID)
 		}
 	}

@@ -281,7 +281,7 @@ func TestOnlyEmittedEventsExist(t *testing.T) {
 func TestRealRecordingsRoundTrip(t *testing.T) {
 	for _, name := range []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan", "cli447_hi_followup_iterative_case_a"} {
 		t.Run(name, func(t *testing.T) {
-			roundTrip(t, testevents.Trajectory(t, name))
+			roundTrip(t, testevents.Twin(t, name))
 		})
 	}
 }

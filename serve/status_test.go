@@ -25,7 +25,7 @@ func everyRecording(t *testing.T) []servedRecording {
 	t.Helper()
 	var out []servedRecording
 	for _, name := range []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan", "cli447_hi_followup_iterative_case_a"} {
-		out = append(out, servedRecording{name: name, evs: testevents.Trajectory(t, name)})
+		out = append(out, servedRecording{name: name, evs: testevents.Twin(t, name)})
 	}
 	rawBase, rawEvents := demo.Conversation()
 	out = append(out, servedRecording{name: "demo", base: decodeBase(t, rawBase), evs: decodeAll(t, rawEvents)})

@@ -97,7 +97,7 @@ func effectiveParents(evs []model.Event) map[string]string {
 func TestLinearRecordingsGoOutAsRecorded(t *testing.T) {
 	for _, name := range []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan"} {
 		t.Run(name, func(t *testing.T) {
-			evs := testevents.Trajectory(t, name)
+			evs := testevents.Twin(t, name)
 			s, url := start(t, Options{}, map[string][]model.Event{convID: evs})
 			waitPlayed(t, s)
 			served := recordedOnly(t, rawsOf(restEventsOf(t, url, convID)), evs)
@@ -245,7 +245,7 @@ func TestNavigateAnswers(t *testing.T) {
 // confirmation: the recording goes on from the new HEAD, and its next event
 // says so with parent_id while the events after it follow it as recorded.
 func TestNavigateMidReplay(t *testing.T) {
-	evs := testevents.Trajectory(t, "confirmation_mode")
+	evs := testevents.Twin(t, "confirmation_mode")
 	url, ws := heldAtConfirmation(t, nil, evs, nil)
 	target := evs[1].ID
 	if code := post(t, url+"/api/conversations/"+convID+"/navigate", "", fmt.Sprintf(`{"event_id":%q}`, target), nil); code != http.StatusOK {

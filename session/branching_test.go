@@ -170,7 +170,7 @@ func TestAForkShowsUnderItsEventAtOnce(t *testing.T) {
 // it and the events.
 func serveEcho(t *testing.T, id string) (context.Context, *serve.Server, *agentserver.Client, []model.Event) {
 	t.Helper()
-	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	evs := testevents.Twin(t, "simple_echo_hello_world")
 	srv := serve.New(serve.Options{})
 	srv.Add(id, nil, evs)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -36,7 +36,7 @@ func TestTUIExportGoesUnderTheStateDirectory(t *testing.T) {
 	if err != nil || got != def {
 		t.Fatalf("write: %q %v", got, err)
 	}
-	if raw, err := os.ReadFile(got); err != nil || !strings.Contains(string(raw), "hello world") {
+	if raw, err := os.ReadFile(got); err != nil || !strings.Contains(string(raw), "Echo the word howdy") {
 		t.Fatalf("export: %v %q", err, raw)
 	}
 	// An existing file is never overwritten.

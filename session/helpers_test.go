@@ -2,12 +2,12 @@ package session
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"ohwatch/client/agentserver"
 	"ohwatch/demo"
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
+	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/serve"
 )
@@ -33,10 +33,16 @@ func serveDemo(t *testing.T, opts serve.Options) (*model.BaseState, []model.Even
 	return base, events, url, c
 }
 
-// trajectory is the path of an upstream recording.
+// trajectory is the path of the project's recording of the shape of the
+// upstream CLI trajectory name (see internal/fixtures), which every clone
+// has.
 func trajectory(t *testing.T, name string) string {
 	t.Helper()
-	return filepath.Join(upstream.Dir(t), "trajectories", name)
+	own, ok := testevents.Twins[name]
+	if !ok {
+		t.Fatalf("no own recording of the shape of %s", name)
+	}
+	return fixtures.Path(t, own)
 }
 
 // demoConversation decodes the conversation bundled in the binary.

@@ -32,7 +32,7 @@ func TestMessageWhilePendingTakesTheSafePath(t *testing.T) {
 		{"pr5110", true, "(SDK " + serve.SupersedingVersion + ") a message may approve"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			evs := testevents.Trajectory(t, "confirmation_mode")
+			evs := testevents.Twin(t, "confirmation_mode")
 			s := serve.New(serve.Options{ConfirmHold: serve.UntilAnswered, StartPaused: true, MessageSupersedes: tc.supersedes})
 			const id = "c0000000-0000-4000-8000-00000000a001"
 			s.Add(id, nil, evs)

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -44,7 +45,7 @@ func rawOutput(cmd tea.Cmd) string {
 // feed command returns at once.
 func attentionModel(t *testing.T, notify bool) *Conversation {
 	t.Helper()
-	full := trajectory(t, "confirmation_mode")
+	full := recorded(t, fixtures.Confirm)
 	log := reducer.NewLog(nil, 0)
 	for i := 0; i <= 4; i++ {
 		log.Append(full.Event(i))
@@ -161,7 +162,7 @@ func TestAttentionQuiet(t *testing.T) {
 		feed := make(chan model.Batch)
 		close(feed)
 		h := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: feed, Notify: true}, 80, 24)
-		hist := trajectory(t, "simple_echo_hello_world")
+		hist := recorded(t, fixtures.Echo)
 		var evs []model.Event
 		for i := 0; i < hist.Len(); i++ {
 			evs = append(evs, hist.Event(i))

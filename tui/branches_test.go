@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"ohwatch/gen"
+	"ohwatch/internal/fixtures"
 	"ohwatch/reducer"
 )
 
@@ -128,7 +129,7 @@ func headIndex(bs []reducer.Branch) int {
 
 func TestBranchKeyOnALinearLog(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 120, 30)
+	m := newModel(Options{Log: recorded(t, fixtures.Echo)}, 120, 30)
 	m, _ = press(t, m, "B")
 	if m.input.active() || !strings.Contains(m.flash, "no branches") {
 		t.Errorf("B on a linear log: prompt %v, flash %q", m.input.kind, m.flash)

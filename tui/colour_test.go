@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -149,9 +149,6 @@ func hue(c color.Color) string {
 // provisional finish yellow, running cyan or blue. Without colour, the
 // text and glyphs still tell them apart.
 func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
-	// Every screen is built from a recording, with this t: skip here, not
-	// inside a subtest, when the recordings are missing.
-	upstream.Dir(t)
 	t.Parallel()
 	type cellWant struct {
 		needle string
@@ -179,7 +176,7 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 		}, []cellWant{{"waiting_for_confirmation ·", 1, "yellow"}, {"HIGH", 2, "red"}}},
 		{"provisional", func(p colorprofile.Profile) *Conversation {
 			// Live: at the end of a recording every status is final.
-			log := trajectory(t, "simple_echo_hello_world")
+			log := recorded(t, fixtures.Echo)
 			log.Append(decode(t, []byte(stateUpdate("f1", "2026-01-27T03:56:25.000000", "execution_status", "finished"))))
 			m := colourModel(Options{Log: log, Live: true, Feed: make(chan model.Batch)}, p, 160, 48)
 			m, _ = send(m, batchMsg{batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}})
@@ -218,18 +215,20 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 // profile (go test ./tui -update rewrites them).
 func TestColourGoldens(t *testing.T) {
 	t.Parallel()
-	for _, p := range profiles {
-		for _, sc := range goldenScenarios() {
-			if sc.name != "error" && sc.name != "waiting_for_confirmation" {
-				continue
+	for _, src := range sources {
+		for _, p := range profiles {
+			for _, sc := range goldenScenariosOn(src.load) {
+				if sc.name != "error" && sc.name != "waiting_for_confirmation" {
+					continue
+				}
+				t.Run(src.prefix+sc.name+"_"+p.String(), func(t *testing.T) {
+					m := sc.build(t, 80, 24)
+					c := newColours(theme.Auto, p, p <= colorprofile.ASCII)
+					m.colour, m.styles = c, c.styles()
+					m.cache.clearRows()
+					golden.RequireEqual(t, terminalView(m, p))
+				})
 			}
-			t.Run(sc.name+"_"+p.String(), func(t *testing.T) {
-				m := sc.build(t, 80, 24)
-				c := newColours(theme.Auto, p, p <= colorprofile.ASCII)
-				m.colour, m.styles = c, c.styles()
-				m.cache.clearRows()
-				golden.RequireEqual(t, terminalView(m, p))
-			})
 		}
 	}
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/theme"
 )
 
@@ -10,7 +11,7 @@ import (
 // inspector (message text left to the markdown renderer, as the inspector
 // does): the work of opening the inspector before any markdown.
 func BenchmarkRenderEvent(b *testing.B) {
-	log := trajectory(b, "cli447_hi_followup_iterative_case_a")
+	log := recorded(b, fixtures.Critic)
 	s := theme.Plain()
 	b.ReportAllocs()
 	k := 0

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/fixtures"
+	"ohwatch/reducer"
 	"ohwatch/theme"
 )
 
@@ -73,7 +75,25 @@ func TestRenderKinds(t *testing.T) {
 func TestRenderEveryRealEvent(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan", "cli447_hi_followup_iterative_case_a"} {
-		log := trajectory(t, name)
+		renderEvery(t, name, trajectory(t, name))
+	}
+}
+
+// TestRenderEveryOwnEvent is TestRenderEveryRealEvent on the project's
+// own recordings: the twins of the upstream ones and the scripted
+// situations, unknown kinds and branches.
+func TestRenderEveryOwnEvent(t *testing.T) {
+	t.Parallel()
+	for _, name := range append([]string{fixtures.Situations, fixtures.Unknown, fixtures.Branches, fixtures.SDK}, fixtures.Shapes...) {
+		renderEvery(t, name, recorded(t, name))
+	}
+}
+
+// renderEvery renders every event of log in every inspector mode and
+// checks the screen's shape and that no control byte reaches it.
+func renderEvery(t *testing.T, name string, log *reducer.Log) {
+	t.Helper()
+	{
 		m := newModel(Options{Log: log}, 120, 40)
 		m, _ = press(t, m, "F")
 		for i := 0; i < log.Len(); i++ {

@@ -25,7 +25,13 @@ func fullState(id, ts, status string) string {
 // action, then the status update that puts it in waiting_for_confirmation.
 func waitingLog(tb testing.TB) *reducer.Log {
 	tb.Helper()
-	full := trajectory(tb, "confirmation_mode")
+	return waitingLogOn(tb, twin)
+}
+
+// waitingLogOn is waitingLog on the recording load reads.
+func waitingLogOn(tb testing.TB, load loader) *reducer.Log {
+	tb.Helper()
+	full := load(tb, "confirmation_mode")
 	log := reducer.NewLog(nil, 0)
 	for i := 0; i <= 6; i++ {
 		log.Append(full.Event(i))
@@ -39,7 +45,13 @@ func waitingLog(tb testing.TB) *reducer.Log {
 // a failed command, and a conversation error that ends the run.
 func errorLog(tb testing.TB) *reducer.Log {
 	tb.Helper()
-	log := trajectory(tb, "simple_echo_hello_world")
+	return errorLogOn(tb, twin)
+}
+
+// errorLogOn is errorLog on the recording load reads.
+func errorLogOn(tb testing.TB, load loader) *reducer.Log {
+	tb.Helper()
+	log := load(tb, "simple_echo_hello_world")
 	extra := []string{
 		`{"id":"e0000000-0000-4000-8000-000000000001","timestamp":"2026-01-27T03:56:30.000000","source":"agent","thought":[],"action":{"command":"cat missing.txt","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"toolu_err1","tool_call":{"id":"toolu_err1","name":"terminal","arguments":"{}","origin":"completion"},"llm_response_id":"resp-err-1","security_risk":"LOW","summary":"Show a file that does not exist","kind":"ActionEvent"}`,
 		`{"id":"e0000000-0000-4000-8000-000000000002","timestamp":"2026-01-27T03:56:31.250000","source":"environment","tool_name":"terminal","tool_call_id":"toolu_err1","action_id":"e0000000-0000-4000-8000-000000000001","observation":{"kind":"TerminalObservation","content":[{"type":"text","text":"cat: missing.txt: No such file or directory"}],"is_error":true,"command":"cat missing.txt","exit_code":1,"timeout":false,"metadata":{"exit_code":1}},"kind":"ObservationEvent"}`,

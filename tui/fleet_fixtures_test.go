@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -113,6 +114,12 @@ func logEvents(log *reducer.Log) []model.Event {
 // The first slice is the history; the second what happened since.
 func fleetFixture(t testing.TB) (history, live []model.FleetUpdate) {
 	t.Helper()
+	return fleetFixtureOn(t, twin)
+}
+
+// fleetFixtureOn is fleetFixture with its local recordings read by load.
+func fleetFixtureOn(t testing.TB, load loader) (history, live []model.FleetUpdate) {
+	t.Helper()
 	add := func(ups *[]model.FleetUpdate, u ...model.FleetUpdate) { *ups = append(*ups, u...) }
 
 	// Local recordings, read to their end.
@@ -120,14 +127,14 @@ func fleetFixture(t testing.TB) (history, live []model.FleetUpdate) {
 		// As a local source reads one: live from the first chunk, with
 		// the progress of the read.
 		ref := fleetRef(fleetLocal, name)
-		evs := logEvents(trajectory(t, name))
+		evs := logEvents(load(t, name))
 		n := int64(len(evs))
 		add(&history, model.FleetUpdate{Ref: ref, Batch: model.Batch{Events: evs, Conn: &model.ConnState{Phase: model.PhaseLive},
 			Progress: &model.Progress{Done: n, Total: n, Loaded: int(n)}}}, connUp(ref, model.PhaseDone))
 	}
 	// A server conversation that comes to wait for a confirmation live.
 	wait := fleetRef(fleetServer, "3c1d2e4f")
-	confirm := logEvents(trajectory(t, "confirmation_mode"))
+	confirm := logEvents(recorded(t, fixtures.Confirm))
 	add(&history, metaUp(wait, model.ConversationMeta{Title: "Delete the build cache on the shared runner"}),
 		connUp(wait, model.PhaseConnecting), eventsUp(wait, confirm[:5]...), connUp(wait, model.PhaseLive))
 	add(&live, eventsUp(wait, confirm[5:7]...))
@@ -170,8 +177,15 @@ func fleetFixture(t testing.TB) (history, live []model.FleetUpdate) {
 // fleetFixtureScreen is the fixture's table after both slices.
 func fleetFixtureScreen(t testing.TB, w, h int, opts FleetOptions) *Fleet {
 	t.Helper()
+	return fleetFixtureScreenOn(t, twin, w, h, opts)
+}
+
+// fleetFixtureScreenOn is fleetFixtureScreen with the fixture's local
+// recordings read by load.
+func fleetFixtureScreenOn(t testing.TB, load loader, w, h int, opts FleetOptions) *Fleet {
+	t.Helper()
 	f := newFleetScreen(t, w, h, opts)
-	history, live := fleetFixture(t)
+	history, live := fleetFixtureOn(t, load)
 	feedFleet(f, history, live)
 	return f
 }

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -121,7 +122,7 @@ func TestFleetForkReleasesTheParent(t *testing.T) {
 		var ctx context.Context
 		f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (Options, error) {
 			ctx = c
-			return Options{Title: "parent", Log: trajectory(t, "confirmation_mode"), Live: true, NoColor: true,
+			return Options{Title: "parent", Log: recorded(t, fixtures.Confirm), Live: true, NoColor: true,
 				Branching: &fakeBranching{fleet: true}}, nil
 		}})
 		r := NewModel(f)

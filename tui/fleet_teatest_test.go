@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/termtest"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -69,7 +70,7 @@ func TestEndToEndFleetDrillDown(t *testing.T) {
 	}
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	convFeed <- model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}, Events: logEvents(trajectory(t, "confirmation_mode"))[:3]}
+	convFeed <- model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}, Events: logEvents(recorded(t, fixtures.Confirm))[:3]}
 	w.wait("Opened: the build cache", "system prompt")
 	if asked.ID != "3c1d2e4f" {
 		t.Fatalf("opened %v", asked)
@@ -99,7 +100,7 @@ func TestEndToEndFleetDrillDown(t *testing.T) {
 func TestEndToEndFleetOpensAFork(t *testing.T) {
 	t.Parallel()
 	feed := make(chan []model.FleetUpdate)
-	events := logEvents(trajectory(t, "confirmation_mode"))[:4]
+	events := logEvents(recorded(t, fixtures.Confirm))[:4]
 	parent, fork := fleetRef(fleetServer, "aaaaaaaa"), fleetRef(fleetServer, "bbbbbbbb")
 	var asked []string
 	f := NewFleet(FleetOptions{Feed: feed, NoColor: true, Where: "fleet", Now: func() time.Time { return fleetStart },

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -69,7 +70,7 @@ func (e unsupportedErr) Is(target error) bool { return target == ErrTreeUnsuppor
 // cursor on its first action.
 func liveTree(t *testing.T, b Branching) (*Conversation, int) {
 	t.Helper()
-	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Live: true, Feed: make(chan model.Batch), Branching: b}, 120, 30)
+	m := newModel(Options{Log: recorded(t, fixtures.Echo), Live: true, Feed: make(chan model.Batch), Branching: b}, 120, 30)
 	at := -1
 	for i := 0; i < m.log.Len() && at < 0; i++ {
 		if m.log.Event(i).Kind == "ActionEvent" {
@@ -245,7 +246,7 @@ func TestForkAndNavigateRefused(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {
 		// A recording.
-		rec := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 120, 30)
+		rec := newModel(Options{Log: recorded(t, fixtures.Echo)}, 120, 30)
 		rec, _ = press(t, rec, "b")
 		if rec.input.active() || !strings.Contains(rec.flash, "this is a recording") {
 			t.Errorf("b on a recording: prompt %v, flash %q", rec.input.kind, rec.flash)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -12,9 +13,14 @@ import (
 
 // FuzzRenderEvent draws any event the decoder accepts in the list and in
 // every inspector mode: the screen keeps its size and no control byte from
-// the event reaches it. Seeded with every real recorded event.
+// the event reaches it. Seeded with every recorded event at hand.
 func FuzzRenderEvent(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(upstream.Dir(f), "trajectories", "*", "events", "*.json"))
+	// The project's own recordings always; the upstream ones where they are.
+	files, _ := filepath.Glob(filepath.Join(fixtures.Dir(f), "*", "events", "*.json"))
+	if upstream.Present(f) {
+		more, _ := filepath.Glob(filepath.Join(upstream.Dir(f), "trajectories", "*", "events", "*.json"))
+		files = append(files, more...)
+	}
 	for _, file := range files {
 		if raw, err := os.ReadFile(file); err == nil && len(raw) < 64<<10 {
 			f.Add(raw)

@@ -46,7 +46,7 @@ func demoLog(t *testing.T, n int) *reducer.Log {
 	return log
 }
 
-func goldenScenarios() []scenario {
+func goldenScenariosOn(load loader) []scenario {
 	return []scenario{
 		{"demo_midrun", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
@@ -58,26 +58,26 @@ func goldenScenarios() []scenario {
 				Controls: &fakeControls{}})
 		}},
 		{"replay_start", func(t *testing.T, w, h int) *Conversation {
-			return newModel(Options{Log: trajectory(t, "cli447_hi_followup_iterative_case_a"),
+			return newModel(Options{Log: load(t, "cli447_hi_followup_iterative_case_a"),
 				Title: "cli447 follow-up", Source: "replay trajectories/cli447"}, w, h)
 		}},
 		{"midrun_task_plan", func(t *testing.T, w, h int) *Conversation {
-			m := newModel(Options{Log: trajectory(t, "creating_agent_plan"),
+			m := newModel(Options{Log: load(t, "creating_agent_plan"),
 				Title: "creating agent plan", Source: "replay trajectories/creating_agent_plan"}, w, h)
 			m, _ = press(t, m, "j", "j", "j")
 			return m
 		}},
 		{"waiting_for_confirmation", func(t *testing.T, w, h int) *Conversation {
-			return liveModel(t, waitingLog(t), w, h, Options{Title: "confirmation mode",
+			return liveModel(t, waitingLogOn(t, load), w, h, Options{Title: "confirmation mode",
 				Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}})
 		}},
 		{"error", func(t *testing.T, w, h int) *Conversation {
-			m := newModel(Options{Log: errorLog(t), Title: "hello world, then errors", Source: "replay ./errors"}, w, h)
+			m := newModel(Options{Log: errorLogOn(t, load), Title: "hello world, then errors", Source: "replay ./errors"}, w, h)
 			m, _ = press(t, m, "]", "]", "]")
 			return m
 		}},
 		{"inspector_terminal_action", func(t *testing.T, w, h int) *Conversation {
-			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+			m := newModel(Options{Log: load(t, "simple_echo_hello_world"), Title: "hello world",
 				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
 			m, _ = press(t, m, ":")
 			m = typeText(t, m, "3")
@@ -97,7 +97,7 @@ func goldenScenarios() []scenario {
 				RetryIn: 1230 * time.Millisecond, Reason: "dial tcp 127.0.0.1:8000: connect: connection refused"})
 		}},
 		{"attention_pinned_waiting", func(t *testing.T, w, h int) *Conversation {
-			full := trajectory(t, "confirmation_mode")
+			full := load(t, "confirmation_mode")
 			log := reducer.NewLog(nil, 0)
 			for i := 0; i <= 6; i++ {
 				log.Append(full.Event(i))
@@ -109,7 +109,7 @@ func goldenScenarios() []scenario {
 			return m
 		}},
 		{"pinned_new_events", func(t *testing.T, w, h int) *Conversation {
-			full := trajectory(t, "cli447_hi_followup_iterative_case_a")
+			full := load(t, "cli447_hi_followup_iterative_case_a")
 			log := reducer.NewLog(nil, 0)
 			for i := 0; i < 8; i++ {
 				log.Append(full.Event(i))
@@ -128,7 +128,16 @@ func goldenScenarios() []scenario {
 
 // TestGolden compares whole screens, drawn without colour, with the files
 // in testdata/ (go test ./tui -update rewrites them).
-func TestGolden(t *testing.T) { runGoldens(t, goldenScenarios()) }
+func TestGolden(t *testing.T) { runGoldens(t, goldenScenariosOn(trajectory)) }
+
+// goldenScenarios are the golden screens on the project's own recordings,
+// for the tests that walk every screen (shape, colour) on any clone.
+func goldenScenarios() []scenario { return goldenScenariosOn(twin) }
+
+// TestGoldenOwn is TestGolden's screens that read a recording, on the
+// project's own recordings of the same shapes (fixtures.Shapes): the
+// upstream goldens above need ../shared, these run on every clone.
+func TestGoldenOwn(t *testing.T) { runGoldens(t, readers(goldenScenarios())) }
 
 // runGoldens draws every scenario at every golden size and compares it
 // with its file.
@@ -149,17 +158,19 @@ func runGoldens(t *testing.T, scenarios []scenario) {
 // sizes: the warning must fit the 80-column footer.
 func TestGoldenConfirmPrompt(t *testing.T) {
 	t.Parallel()
-	for _, size := range goldenSizes {
-		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			m := liveModel(t, waitingLog(t), size[0], size[1], Options{Title: "confirmation mode",
-				Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}})
-			m, _ = press(t, m, "a")
-			out := screen(m)
-			assertScreenShape(t, out, size[0], size[1])
-			if !strings.Contains(out, "may approve them too; M asks first)") {
-				t.Fatalf("the warning is cut:\n%s", out)
-			}
-			golden.RequireEqual(t, out)
-		})
+	for _, src := range sources {
+		for _, size := range goldenSizes {
+			t.Run(fmt.Sprintf("%s%dx%d", src.prefix, size[0], size[1]), func(t *testing.T) {
+				m := liveModel(t, waitingLogOn(t, src.load), size[0], size[1], Options{Title: "confirmation mode",
+					Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}})
+				m, _ = press(t, m, "a")
+				out := screen(m)
+				assertScreenShape(t, out, size[0], size[1])
+				if !strings.Contains(out, "may approve them too; M asks first)") {
+					t.Fatalf("the warning is cut:\n%s", out)
+				}
+				golden.RequireEqual(t, out)
+			})
+		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/reducer"
 )
 
@@ -168,7 +170,8 @@ func TestBookmarkKeys(t *testing.T) {
 
 func TestJumpKey(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 160, 48)
+	log := recorded(t, fixtures.Confirm)
+	m := newModel(Options{Log: log}, 160, 48)
 	m, _ = press(t, m, ":")
 	if m.input.kind != promptJump || !strings.Contains(screen(m), ":█") {
 		t.Fatal(": does not open the jump prompt")
@@ -179,13 +182,19 @@ func TestJumpKey(t *testing.T) {
 		t.Fatalf(":7 → cursor %d, want 6", m.cursor)
 	}
 	// A time of day (UTC, on the cursor's day): the first event at or after it.
-	m = jumpTo(t, m, "14:33:40")
-	if m.cursor != 7 {
-		t.Fatalf(":14:33:40 → cursor %d, want 7", m.cursor)
+	// (#8 is the HIGH-risk command's output, seconds after it.)
+	if at := log.Event(7).Time.UTC().Format(time.TimeOnly); true {
+		m = jumpTo(t, m, at)
+		if m.cursor != 7 {
+			t.Fatalf(":%s → cursor %d, want 7", at, m.cursor)
+		}
 	}
-	m = jumpTo(t, m, "2026-01-28T14:33:54")
-	if m.cursor != 9 {
-		t.Fatalf(":ISO → cursor %d, want 9", m.cursor)
+	// #10 is the next user message, ten seconds after the reply before it.
+	if at := log.Event(9).Time.UTC().Format("2006-01-02T15:04:05"); true {
+		m = jumpTo(t, m, at)
+		if m.cursor != 9 {
+			t.Fatalf(":%s → cursor %d, want 9", at, m.cursor)
+		}
 	}
 	m = jumpTo(t, m, "999")
 	if m.cursor != 9 || !strings.Contains(m.flash, "no event 999") {
@@ -244,7 +253,7 @@ func TestFilterKeys(t *testing.T) {
 
 func TestPlayKeys(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 160, 48)
+	m := newModel(Options{Log: recorded(t, fixtures.Confirm)}, 160, 48)
 	m, cmd := press(t, m, "space")
 	if !m.play.on || cmd == nil {
 		t.Fatal("space does not start playing")
@@ -280,7 +289,7 @@ func TestPlayKeys(t *testing.T) {
 
 func TestInspectorKeys(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
+	m := newModel(Options{Log: recorded(t, fixtures.Echo)}, 160, 48)
 	m, _ = press(t, m, "]") // no error here: stays
 	m, _ = press(t, m, ":")
 	m = typeText(t, m, "3")
@@ -293,7 +302,7 @@ func TestInspectorKeys(t *testing.T) {
 		t.Fatalf("inspector does not render the command:\n%s", s)
 	}
 	m, _ = press(t, m, "r")
-	if m.insp.mode != modeRaw || !strings.Contains(screen(m), `"kind": "ActionEvent"`) {
+	if m.insp.mode != modeRaw || !strings.Contains(screen(m), `"source": "agent"`) {
 		t.Fatalf("r: no raw JSON\n%s", screen(m))
 	}
 	// Fold the root: the whole object collapses to one line.
@@ -331,7 +340,7 @@ func TestInspectorKeys(t *testing.T) {
 func TestCopyPagerExportKeys(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {
-		log := trajectory(t, "simple_echo_hello_world")
+		log := recorded(t, fixtures.Echo)
 		var exported []string
 		m := newModel(Options{Log: log, Pager: "true", Export: func(f, _ string) (string, error) {
 			exported = append(exported, f)
@@ -368,7 +377,7 @@ func TestCopyPagerExportKeys(t *testing.T) {
 			t.Fatal(msg.err)
 		}
 		raw, err := os.ReadFile(msg.path)
-		if err != nil || !strings.Contains(string(raw), "Message\necho hello world\n") {
+		if err != nil || !strings.Contains(string(raw), "Message\nEcho the word howdy in the terminal.\n") {
 			t.Fatalf("pager file: %v %q", err, raw)
 		}
 		cmd = m.Update(msg)
@@ -407,7 +416,7 @@ func typeName(v any) string {
 
 func TestFocusAndHelpKeys(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 160, 48)
+	m := newModel(Options{Log: recorded(t, fixtures.Plan)}, 160, 48)
 	for _, want := range []pane{paneTimeline, paneMetrics, paneTasks, panePending, paneList} {
 		m, _ = press(t, m, "tab")
 		if m.focus != want {
@@ -506,7 +515,7 @@ func TestCustomKeyMap(t *testing.T) {
 
 func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello"}, 80, 24)
+	m := newModel(Options{Log: recorded(t, fixtures.Echo), Title: "hello"}, 80, 24)
 	m, _ = press(t, m, "?")
 	seen := map[string]bool{}
 	last := ""

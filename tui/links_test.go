@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -68,7 +69,7 @@ func pushedView(msgs []any) *linkedConversation {
 func TestInspectorShowsAndOOpensTheLaunchedConversation(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {
-		log := trajectory(t, "simple_echo_hello_world")
+		log := recorded(t, fixtures.Echo)
 		raw := `{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"is_error":false,"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","execution_status":"running","workspace":"/workspace/project","url_path":"/conversations/5a0b2c3d111142228333944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`
 		log.Append(decode(t, []byte(raw)))
 		at := log.Len() - 1
@@ -110,7 +111,7 @@ func TestInspectorShowsAndOOpensTheLaunchedConversation(t *testing.T) {
 func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {
-		log := trajectory(t, "simple_echo_hello_world")
+		log := recorded(t, fixtures.Echo)
 		at := 3
 		ev := log.Event(at)
 		links := &fakeLinks{children: []Link{
@@ -160,7 +161,7 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 // do not.
 func TestTheListMarksEventsOthersCameFrom(t *testing.T) {
 	t.Parallel()
-	log := trajectory(t, "simple_echo_hello_world")
+	log := recorded(t, fixtures.Echo)
 	forkAt := log.Event(3)
 	log.Append(decode(t, []byte(`{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`)))
 	links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: forkAt.ID}}}
@@ -188,7 +189,7 @@ func TestTheListMarksEventsOthersCameFrom(t *testing.T) {
 func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {
-		log := trajectory(t, "simple_echo_hello_world")
+		log := recorded(t, fixtures.Echo)
 		at := 3
 		evs := make([]model.Event, log.Len())
 		for i := range evs {
@@ -226,7 +227,7 @@ func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
 func TestLinksAreReadInCommandsOnly(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {
-		log := trajectory(t, "simple_echo_hello_world")
+		log := recorded(t, fixtures.Echo)
 		links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Event: log.Event(3).ID}}}
 		m := newModel(Options{Log: log, Links: links}, 120, 30)
 		cmd := m.Init()

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -99,7 +100,7 @@ func TestConnectionStates(t *testing.T) {
 
 func TestProvisionalAndConfirmedFinish(t *testing.T) {
 	t.Parallel()
-	log := trajectory(t, "simple_echo_hello_world")
+	log := recorded(t, fixtures.Echo)
 	log.Append(decode(t, []byte(stateUpdate("f0000000-0000-4000-8000-000000000001", "2026-01-27T03:56:25.000000", "execution_status", "finished"))))
 	// Live: a recording's last status would be final (reducer.Verdict).
 	m := newModel(Options{Log: log, Live: true}, 160, 48)

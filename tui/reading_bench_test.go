@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/theme"
 )
 
@@ -12,7 +13,7 @@ import (
 // the inspector opens and its view is built with the markdown (the
 // command enter starts, run at once by press), then draws one frame. A frame alone reads the rendering (BenchmarkInspectFrame).
 func BenchmarkInspectMessage(b *testing.B) {
-	log := trajectory(b, "creating_agent_plan")
+	log := recorded(b, fixtures.Plan)
 	m := NewConversation(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
 	m, _ = send(m, windowSize(160, 48))
 	m, _ = press(b, m, "G")
@@ -25,7 +26,7 @@ func BenchmarkInspectMessage(b *testing.B) {
 // BenchmarkInspectFrame is one frame of the open inspector on that
 // message: no markdown is rendered.
 func BenchmarkInspectFrame(b *testing.B) {
-	log := trajectory(b, "creating_agent_plan")
+	log := recorded(b, fixtures.Plan)
 	m := NewConversation(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
 	m, _ = send(m, windowSize(160, 48))
 	m, _ = press(b, m, "G", "enter")

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rivo/uniseg"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 	"ohwatch/theme"
 
@@ -25,10 +26,10 @@ import (
 
 // readingScenarios are the screens of the reading aids: time modes, side
 // panes sized to their content, the inspector's markdown and wrapped JSON.
-func readingScenarios() []scenario {
+func readingScenariosOn(load loader) []scenario {
 	// replayOf is a recording from ../shared/testdata opened as replay does.
 	replayOf := func(t *testing.T, name, title string, w, h int) *Conversation {
-		return newModel(Options{Log: trajectory(t, name), Title: title, Source: "replay trajectories/" + name}, w, h)
+		return newModel(Options{Log: load(t, name), Title: title, Source: "replay trajectories/" + name}, w, h)
 	}
 	return []scenario{
 		{"gap_times", func(t *testing.T, w, h int) *Conversation {
@@ -55,7 +56,7 @@ func readingScenarios() []scenario {
 			return finishInspected(t, w, h)
 		}},
 		{"export_path_prompt", func(t *testing.T, w, h int) *Conversation {
-			m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello world",
+			m := newModel(Options{Log: load(t, "simple_echo_hello_world"), Title: "hello world",
 				Source: "replay trajectories/simple_echo_hello_world",
 				Export: func(f, p string) (string, error) { return p, nil },
 				ExportPath: func(f string) string {
@@ -71,7 +72,7 @@ func readingScenarios() []scenario {
 			return m
 		}},
 		{"long_conversation_times", func(t *testing.T, w, h int) *Conversation {
-			m := newModel(Options{Log: spreadLog(t, 4*24*time.Hour+7*time.Hour+12*time.Minute), Title: "four days",
+			m := newModel(Options{Log: spreadLogOn(t, load, 4*24*time.Hour+7*time.Hour+12*time.Minute), Title: "four days",
 				Source: "replay ./long"}, w, h)
 			m, _ = press(t, m, "G")
 			return m
@@ -79,13 +80,23 @@ func readingScenarios() []scenario {
 	}
 }
 
-func TestGoldenReading(t *testing.T) { runGoldens(t, readingScenarios()) }
+func TestGoldenReading(t *testing.T) { runGoldens(t, readingScenariosOn(trajectory)) }
+
+// TestGoldenReadingOwn is TestGoldenReading's screens that read a
+// recording, on the project's own recordings of the same shapes.
+func TestGoldenReadingOwn(t *testing.T) { runGoldens(t, readers(readingScenariosOn(twin))) }
 
 // spreadLog is the real hello-world recording with its events moved so
 // the last one is span after the first: a conversation that lasts days.
 func spreadLog(t *testing.T, span time.Duration) *reducer.Log {
 	t.Helper()
-	src := trajectory(t, "simple_echo_hello_world")
+	return spreadLogOn(t, twin, span)
+}
+
+// spreadLogOn is spreadLog on the recording load reads.
+func spreadLogOn(t *testing.T, load loader, span time.Duration) *reducer.Log {
+	t.Helper()
+	src := load(t, "simple_echo_hello_world")
 	log := reducer.NewLog(nil, 0)
 	n := src.Len()
 	start := src.Event(0).Time
@@ -99,7 +110,7 @@ func spreadLog(t *testing.T, span time.Duration) *reducer.Log {
 
 func TestTimeModesCycle(t *testing.T) {
 	t.Parallel()
-	log := trajectory(t, "creating_agent_plan")
+	log := recorded(t, fixtures.Plan)
 	m := newModel(Options{Log: log}, 160, 48)
 	want := []timeMode{timeAbsolute, timeGap, timeRelative}
 	for _, mode := range want {
@@ -136,7 +147,7 @@ func TestTimesPastADay(t *testing.T) {
 		}
 	}
 	// Short conversations keep the narrow column at any width.
-	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
+	m := newModel(Options{Log: recorded(t, fixtures.Echo)}, 160, 48)
 	l := m.listOf(48, &m.keys)
 	if l.wideTimes(158, l.start) {
 		t.Fatal("a conversation of minutes widened the time column")
@@ -218,7 +229,7 @@ func TestFlashClearsOnNextAction(t *testing.T) {
 func TestRawJSONNeverCutSilently(t *testing.T) {
 	t.Parallel()
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor} {
-		m := NewConversation(Options{Log: trajectory(t, "simple_echo_hello_world"), Profile: profile})
+		m := NewConversation(Options{Log: recorded(t, fixtures.Echo), Profile: profile})
 		m, _ = send(m, windowSize(80, 24))
 		m, _ = press(t, m, "enter", "r")
 		lines, nodes := m.inspLines(78)
@@ -256,7 +267,7 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 
 func TestRawFoldOnWrappedRow(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 80, 24)
+	m := newModel(Options{Log: recorded(t, fixtures.Echo)}, 80, 24)
 	m, _ = press(t, m, "enter", "r")
 	before := inspLineCount(m, m.layout().list.w)
 	// Fold the top-level object from its first row: one row is left.
@@ -325,7 +336,7 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 func TestMessagesRenderAsMarkdownInACommand(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {
-		m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 120, 40)
+		m := newModel(Options{Log: recorded(t, fixtures.Plan)}, 120, 40)
 		m, _ = press(t, m, "G", "enter")
 		md := m.insp.data.md
 		if md == nil || md.lines == nil || md.width != m.layout().list.w {
@@ -360,7 +371,7 @@ func TestMessagesRenderAsMarkdownInACommand(t *testing.T) {
 
 func TestMarkdownFollowsThePalette(t *testing.T) {
 	t.Parallel()
-	log := trajectory(t, "creating_agent_plan")
+	log := recorded(t, fixtures.Plan)
 	for _, tt := range []struct {
 		opts Options
 		bg   tea.Msg
@@ -420,7 +431,7 @@ func TestCopyUsesANativeClipboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir)
-	log := trajectory(t, "simple_echo_hello_world")
+	log := recorded(t, fixtures.Echo)
 	m := newModel(Options{Log: log}, 160, 48)
 	m, _ = press(t, m, "j")
 	m, cmd := press(t, m, "y")
@@ -448,7 +459,7 @@ func TestCopyRunsNoToolInUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir)
-	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world")}, 160, 48)
+	m := newModel(Options{Log: recorded(t, fixtures.Echo)}, 160, 48)
 	if _, cmd := press(t, m, "y"); cmd == nil {
 		t.Fatal("y returns no command")
 	}
@@ -462,7 +473,7 @@ func TestExportAsksWhereAndSaysWhere(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		dir := t.TempDir()
 		var gotFormat, gotPath string
-		opts := Options{Log: trajectory(t, "simple_echo_hello_world"),
+		opts := Options{Log: recorded(t, fixtures.Echo),
 			Export: func(f, p string) (string, error) {
 				gotFormat, gotPath = f, p
 				return p, nil

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 )
 
@@ -184,7 +185,7 @@ func TestNoQuestionWithoutPendingActions(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {
 		ctl := &fakeControls{}
-		m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
+		m := newModel(Options{Log: recorded(t, fixtures.Echo), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
 		m, _ = send(m, statusBatch(t, "c2000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
 		m, _ = press(t, m, "a")
 		if m.input.active() || !strings.Contains(screen(m), "no pending action to answer") {

@@ -3,6 +3,8 @@ package tui
 import (
 	"regexp"
 	"testing"
+
+	"ohwatch/internal/fixtures"
 )
 
 // TestHighRiskActionsAreMarkedInTheList: in the real confirmation_mode
@@ -11,7 +13,7 @@ import (
 // others do not.
 func TestHighRiskActionsAreMarkedInTheList(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 120, 24)
+	m := newModel(Options{Log: recorded(t, fixtures.Confirm)}, 120, 24)
 	rows := regexp.MustCompile(`(?m)^.*Action .*$`).FindAllString(screen(m), -1)
 	if len(rows) != 3 {
 		t.Fatalf("want 3 action rows, got %d:\n%s", len(rows), screen(m))

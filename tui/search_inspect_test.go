@@ -143,15 +143,17 @@ func TestInspectorScrollsToTheMatch(t *testing.T) {
 // matched only in its details, at both sizes.
 func TestGoldenSearchInspector(t *testing.T) {
 	t.Parallel()
-	for _, size := range goldenSizes {
-		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			m := newModel(Options{Log: errorLog(t), Title: "hello world, then errors", Source: "replay ./errors"}, size[0], size[1])
-			m = searchFor(t, m, "missing")
-			m.moveTo(5)
-			m, _ = press(t, m, "enter", "n")
-			out := screen(m)
-			assertScreenShape(t, out, size[0], size[1])
-			golden.RequireEqual(t, out)
-		})
+	for _, src := range sources {
+		for _, size := range goldenSizes {
+			t.Run(fmt.Sprintf("%s%dx%d", src.prefix, size[0], size[1]), func(t *testing.T) {
+				m := newModel(Options{Log: errorLogOn(t, src.load), Title: "hello world, then errors", Source: "replay ./errors"}, size[0], size[1])
+				m = searchFor(t, m, "missing")
+				m.moveTo(5)
+				m, _ = press(t, m, "enter", "n")
+				out := screen(m)
+				assertScreenShape(t, out, size[0], size[1])
+				golden.RequireEqual(t, out)
+			})
+		}
 	}
 }

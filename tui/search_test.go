@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/theme"
 )
 
@@ -233,7 +234,7 @@ func TestSearchHistoryAndEditingKeys(t *testing.T) {
 
 func TestPasteIntoPrompts(t *testing.T) {
 	t.Parallel()
-	log := trajectory(t, "confirmation_mode")
+	log := recorded(t, fixtures.Confirm)
 	m := newModel(Options{Log: log}, 160, 48)
 	m, _ = press(t, m, "/")
 	m, _ = send(m, tea.PasteMsg{Content: "echo\x1b]52;c;eA==\x07\nhi"})

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"ohwatch/internal/fixtures"
 )
 
 // footerLine is the screen's last line, trailing blanks trimmed.
@@ -51,7 +53,7 @@ func TestShortHelpFitsAndEndsWithHelpQuit(t *testing.T) {
 // the focused pane.
 func TestShortHelpFollowsFocus(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 80, 24)
+	m := newModel(Options{Log: recorded(t, fixtures.Plan)}, 80, 24)
 	if line := footerLine(m); !strings.Contains(line, "j/k move") || !strings.Contains(line, "enter inspect") {
 		t.Fatalf("list help: %q", line)
 	}
@@ -70,7 +72,7 @@ func TestShortHelpFollowsFocus(t *testing.T) {
 // in a focused pane scroll its content, not the event list.
 func TestDigitsFocusPanesAndPanesScroll(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "creating_agent_plan")}, 80, 24)
+	m := newModel(Options{Log: recorded(t, fixtures.Plan)}, 80, 24)
 	m = jumpTo(t, m, "5") // the plan is made: the Tasks pane has more lines than room
 	for d, want := range []pane{paneList, paneTimeline, paneMetrics, paneTasks, panePending} {
 		m, _ = press(t, m, fmt.Sprint(d+1))

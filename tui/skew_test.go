@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"ohwatch/internal/fixtures"
 	"ohwatch/reducer"
 )
 
@@ -13,7 +14,7 @@ import (
 // not as the positive duration it is not.
 func TestResultBeforeItsActionReadsAsClockSkew(t *testing.T) {
 	t.Parallel()
-	src := trajectory(t, "simple_echo_hello_world")
+	src := recorded(t, fixtures.Echo)
 	log := reducer.NewLog(nil, 0)
 	for i := range src.Len() {
 		ev := src.Event(i)

@@ -23,7 +23,7 @@ func TestEndToEndReplayErrorInspectorRaw(t *testing.T) {
 		t.Helper()
 		tm.WaitFor(t, 5*time.Second, what...)
 	}
-	wait("system prompt, 6 tools")
+	wait("system prompt, 5 tools")
 	tm.Send(tea.KeyPressMsg{Code: ']', Text: "]"})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	// The renderer writes only the cells that changed, so each step waits

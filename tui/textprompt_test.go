@@ -3,11 +3,13 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"ohwatch/internal/fixtures"
 )
 
 func TestLongPromptKeepsTheCursorOnScreen(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "confirmation_mode")}, 80, 24)
+	m := newModel(Options{Log: recorded(t, fixtures.Confirm)}, 80, 24)
 	m, _ = press(t, m, ":")
 	m = typeText(t, m, strings.Repeat("9", 150))
 	lines := strings.Split(screen(m), "\n")

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/internal/fixtures"
 )
 
 // TestWindowTitleSaysTheConversation: the terminal's title names the
@@ -12,7 +14,7 @@ import (
 // from the title that could drive the terminal.
 func TestWindowTitleSaysTheConversation(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "hello \x1b]0;pwned\x07world"}, 80, 24)
+	m := newModel(Options{Log: recorded(t, fixtures.Echo), Title: "hello \x1b]0;pwned\x07world"}, 80, 24)
 	r := NewModel(m)
 	r.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	got := r.View().WindowTitle
@@ -32,9 +34,9 @@ func TestBreadcrumbOfPushedViews(t *testing.T) {
 	f := fleetFixtureScreen(t, 120, 40, FleetOptions{})
 	r := NewModel(f)
 	r.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	parent := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "Fix the cache"}, 120, 40)
+	parent := newModel(Options{Log: recorded(t, fixtures.Echo), Title: "Fix the cache"}, 120, 40)
 	r.Update(pushMsg{screen: parent})
-	fork := newModel(Options{Log: trajectory(t, "simple_echo_hello_world"), Title: "fork at #6"}, 120, 40)
+	fork := newModel(Options{Log: recorded(t, fixtures.Echo), Title: "fork at #6"}, 120, 40)
 	r.Update(pushMsg{screen: fork})
 	head := strings.Split(r.View().Content, "\n")[0]
 	if !strings.HasPrefix(head, "fleet › Fix the cache › fork at #6") {

@@ -69,7 +69,7 @@ func pendingIDs(st reducer.State) []string {
 // longer waits, is withheld.
 func TestRespondToActionsAgainstServe(t *testing.T) {
 	const id = "5f1b4a7e0c2d4e6f8a9b0c1d2e3f4a5b"
-	evs := testevents.Trajectory(t, "confirmation_mode")
+	evs := testevents.Twin(t, "confirmation_mode")
 	_, direct := startServe(t, serve.Options{ConfirmHold: time.Minute}, id, nil, evs)
 	front, posts := countingProxy(t, direct.BaseURL())
 	c, err := New(front, e2eKey)

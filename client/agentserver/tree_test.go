@@ -211,7 +211,7 @@ func TestConversationLineage(t *testing.T) {
 // moves the original's HEAD; then the same server made older answers 404
 // and the client says the server is too old.
 func TestForkAndNavigateAgainstServe(t *testing.T) {
-	evs := testevents.Trajectory(t, "simple_echo_hello_world")
+	evs := testevents.Twin(t, "simple_echo_hello_world")
 	s, c := startServe(t, serve.Options{}, treeConv, nil, evs)
 	ctx := context.Background()
 	waitUntil(t, "the replay", func() bool {

@@ -2,7 +2,6 @@ package files
 
 import (
 	"bytes"
-	"path/filepath"
 	"testing"
 
 	"ohwatch/internal/upstream"
@@ -20,7 +19,7 @@ func smallRealEvents(f *testing.F) [][]byte {
 		return nil
 	}
 	for _, dir := range upstream.Trajectories(f) {
-		raws, _ := realEvents(f, filepath.Base(dir))
+		raws, _ := realEvents(f, dir)
 		for _, raw := range raws {
 			if len(raw) <= maxSeed {
 				small = append(small, raw)

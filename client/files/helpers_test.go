@@ -8,15 +8,29 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 )
 
-// realEvents returns the raw event files of a real trajectory, in index
-// order, with the ids their names carry.
-func realEvents(t testing.TB, trajectory string) (raws [][]byte, ids []string) {
+// realEvents returns the raw event files of a recording, in index order,
+// with the ids their names carry. recording is a conversation directory,
+// or the name of an upstream CLI trajectory, which reads the project's
+// recording of its shape (internal/fixtures) so that it runs everywhere.
+func realEvents(t testing.TB, recording string) (raws [][]byte, ids []string) {
 	t.Helper()
-	dir := filepath.Join(upstream.Dir(t), "trajectories", trajectory, "events")
+	dir := filepath.Join(recording, "events")
+	if !filepath.IsAbs(recording) {
+		own, ok := map[string]string{
+			"simple_echo_hello_world":             fixtures.Echo,
+			"confirmation_mode":                   fixtures.Confirm,
+			"creating_agent_plan":                 fixtures.Plan,
+			"cli447_hi_followup_iterative_case_a": fixtures.Critic,
+		}[recording]
+		if !ok {
+			t.Fatalf("no own recording of the shape of %s", recording)
+		}
+		dir = filepath.Join(fixtures.Path(t, own), "events")
+	}
 	names, err := readNames(dir)
 	if err != nil {
 		t.Fatal(err)

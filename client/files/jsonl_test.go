@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
 )
 
 // TestJSONLRoundTrip writes every real trajectory as JSONL and reads it
 // back: the same bytes, in order.
 func TestJSONLRoundTrip(t *testing.T) {
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			conv := mustLoad(t, dir)
 			path := filepath.Join(t.TempDir(), "conv.jsonl")

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 )
 
@@ -16,10 +16,10 @@ import (
 // directory and by its events/ directory: every file, in index order,
 // bytes untouched, no warnings.
 func TestLoadRealTrajectories(t *testing.T) {
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			wantRaws, wantIDs := realEvents(t, name)
+			wantRaws, wantIDs := realEvents(t, dir)
 			for _, path := range []string{dir, filepath.Join(dir, "events")} {
 				conv := mustLoad(t, path)
 				if len(conv.Warnings) != 0 {
@@ -102,7 +102,7 @@ func TestLoadSeedLayout(t *testing.T) {
 func TestLoadBaseStateAndMeta(t *testing.T) {
 	raws, ids := realEvents(t, "simple_echo_hello_world")
 	dir := writeConversation(t, raws, ids)
-	base, err := os.ReadFile(filepath.Join(upstream.Dir(t), "base_state", "v1_17_0_with_mcp_config.json"))
+	base, err := os.ReadFile(fixtures.Path(t, fixtures.BaseStateV1170))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
 	"ohwatch/model"
 )
 
@@ -14,7 +14,7 @@ import (
 // and loads the recording: same bytes, same ids, same order, and file
 // names in the SDK's pattern.
 func TestRecordReadsBackIdentically(t *testing.T) {
-	for _, dir := range upstream.Trajectories(t) {
+	for _, dir := range fixtures.Recordings(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			conv := mustLoad(t, dir)
 			out := filepath.Join(t.TempDir(), "rec")

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/internal/upstream"
+	"ohwatch/internal/fixtures"
 )
 
 // writeZip zips files (name → bytes) into a new archive and returns its
@@ -42,7 +42,7 @@ func writeZip(t testing.TB, name string, files map[string][]byte, order []string
 // prefix, as /api/file/download-trajectory serves it, and at the root.
 func TestLoadTrajectoryZip(t *testing.T) {
 	raws, ids := realEvents(t, "creating_agent_plan")
-	base, err := os.ReadFile(filepath.Join(upstream.Dir(t), "base_state", "v1_11_5_cli_default.json"))
+	base, err := os.ReadFile(fixtures.Path(t, fixtures.BaseStateV1115))
 	if err != nil {
 		t.Fatal(err)
 	}

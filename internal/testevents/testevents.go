@@ -1,6 +1,7 @@
-// Package testevents decodes, for tests, the shared upstream recordings and
-// generated conversations. It sits apart from internal/upstream because it
-// imports model (and gen), whose own tests import internal/upstream.
+// Package testevents decodes, for tests, recorded conversations (the
+// project's own, and the shared upstream ones where they are) and
+// generated ones. It sits apart from internal/upstream because it imports
+// model (and gen), whose own tests import internal/upstream.
 package testevents
 
 import (
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"ohwatch/gen"
+	"ohwatch/internal/fixtures"
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 )
@@ -29,11 +31,25 @@ func Recorded(tb testing.TB, dir string) []model.Event {
 	return evs
 }
 
-// Trajectory decodes the recording of that name under the shared
-// trajectories directory (for example "simple_echo_hello_world").
-func Trajectory(tb testing.TB, name string) []model.Event {
+// Twins names, for each upstream CLI trajectory, the project's own
+// recording of the same shape (see internal/fixtures).
+var Twins = map[string]string{
+	"simple_echo_hello_world":             fixtures.Echo,
+	"confirmation_mode":                   fixtures.Confirm,
+	"creating_agent_plan":                 fixtures.Plan,
+	"cli447_hi_followup_iterative_case_a": fixtures.Critic,
+}
+
+// Twin decodes the project's own recording of the shape of the upstream
+// trajectory name: the same events, by kind, in the same order, in the
+// project's words, on every clone.
+func Twin(tb testing.TB, name string) []model.Event {
 	tb.Helper()
-	return Recorded(tb, filepath.Join(upstream.Dir(tb), "trajectories", name))
+	own, ok := Twins[name]
+	if !ok {
+		tb.Fatalf("no own recording of the shape of %s", name)
+	}
+	return Recorded(tb, fixtures.Path(tb, own))
 }
 
 // Generated decodes a generated conversation of n events (gen.Events with
