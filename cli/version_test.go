@@ -51,6 +51,11 @@ func TestVersionPrintsTheBinarysCommit(t *testing.T) {
 	info := &debug.BuildInfo{GoVersion: runtime.Version()}
 	for _, line := range strings.Split(string(out), "\n") {
 		f := strings.Fields(line)
+		if len(f) >= 3 && f[0] == "mod" {
+			// The go command stamps a pseudo-version from a clean
+			// checkout's commit ((devel) otherwise): --version says it.
+			info.Main.Version = f[2]
+		}
 		if len(f) == 2 && f[0] == "build" {
 			if k, v, ok := strings.Cut(f[1], "="); ok && strings.HasPrefix(k, "vcs") {
 				info.Settings = append(info.Settings, debug.BuildSetting{Key: k, Value: v})

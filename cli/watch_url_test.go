@@ -6,13 +6,14 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/headless"
+	"ohwatch/internal/fixtures"
 	"ohwatch/serve"
 )
 
 // TestWatchTakesTheURLFormsCompareTakes: a conversation named in the URL,
 // as /api/conversations/ID or #ID, is watched as with --conversation.
 func TestWatchTakesTheURLFormsCompareTakes(t *testing.T) {
-	conv, err := files.Load(trajectory(t, "simple_echo_hello_world"))
+	conv, err := files.Load(fixtures.Path(t, fixtures.Echo))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func (a Attention) String() string {
 func (e *entry) attention() Attention {
 	switch e.verdict.Status {
 	case model.StatusWaitingForConfirmation:
-		if e.state.Question != nil {
+		if e.st().Question != nil {
 			return AttnQuestion
 		}
 		return AttnConfirm
