@@ -8,7 +8,7 @@ import (
 	"ohwatch/serve"
 )
 
-// Issue 38 item 1, as a user meets it: a Docker-runtime agent-server
+// As a user meets it: a Docker-runtime agent-server
 // (upstream docker_runtime/routers.py, _proxy_socket, commit 0140f789)
 // closes the socket with 1008 for a conversation it does not know and 1011
 // when its runtime cannot start. `watch` used to reconnect for ever; it now

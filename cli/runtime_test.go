@@ -14,7 +14,7 @@ import (
 // docker_runtime/routers.py runtime_info; PR #4966, SDK 1.48). A headless
 // watch says what it reports, apart from the status: a runtime missing is
 // neither an error nor an end, and the conversation's own end decides the
-// exit code (issue 38 item 5).
+// exit code.
 func TestWatchSaysTheRuntimeStatus(t *testing.T) {
 	t.Parallel()
 	_, url, _ := servePaced(t, serve.Faults{Docker: true, Runtime: "missing", RuntimeCanResume: true})

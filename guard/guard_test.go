@@ -248,7 +248,7 @@ func mustRules(t *testing.T, specs ...string) []Rule {
 }
 
 // TestPairShowsEnoughDigits: a trip never reads as a value equal to its
-// limit (issue 36 item 14: "$5.00 > $5.00").
+// limit (it once read "$5.00 > $5.00").
 func TestPairShowsEnoughDigits(t *testing.T) {
 	for _, tc := range []struct {
 		m          Metric

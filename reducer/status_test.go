@@ -219,8 +219,8 @@ func TestBaseStateAppliesAtTheEndOfTheLog(t *testing.T) {
 // its snapshot, so a run's first frames can overtake it: "running" (and
 // the run's events) arrive, then the snapshot built before them, saying
 // idle. It is older than the status it would replace and must not stand
-// over the run while its events keep arriving (issue 36 item 4: the
-// header said idle for 45 s and the controls refused to pause).
+// over the run while its events keep arriving (seen in use: the header
+// said idle for 45 s and the controls refused to pause).
 func TestLateSnapshotDoesNotStopARun(t *testing.T) {
 	sc := newScript()
 	sc.user()

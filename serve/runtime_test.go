@@ -9,7 +9,7 @@ import (
 )
 
 // TestParseDockerFaults reads the faults that play a Docker-runtime
-// agent-server (issue 38 items 1, 2 and 5).
+// agent-server: its closes, its 501s and its runtime route.
 func TestParseDockerFaults(t *testing.T) {
 	var f Faults
 	for _, spec := range []string{"close=1008:2", "close=1011", "docker", "runtime=missing:resume"} {

@@ -12,8 +12,7 @@ import (
 
 // TestBrancherOnADockerRuntime: a Docker-runtime agent-server answers fork
 // 501 "This operation is unavailable in Docker runtime mode" (upstream
-// docker_runtime/routers.py, proxy_conversation, commit 0140f789; issue 38
-// item 2). The TUI's b gets one sentence saying so, not an HTTP dump, and
+// docker_runtime/routers.py, proxy_conversation, commit 0140f789). The TUI's b gets one sentence saying so, not an HTTP dump, and
 // remembers it as it does an older server's refusal.
 func TestBrancherOnADockerRuntime(t *testing.T) {
 	const id = "0c8a3d0e5f1b4a7e9d3c2b1a0f9e8d7d"

@@ -12,7 +12,7 @@ import (
 // of the runtime (GET /{id}/runtime, upstream ConversationRuntimeInfo, PR
 // #4966, SDK 1.48) and of an archive (archived_at) shows beside the
 // connection in the header, and a missing runtime does not make the
-// conversation's status an error or an end (issue 38 items 5 and 6).
+// conversation's status an error or an end.
 func TestHeaderSaysTheRuntime(t *testing.T) {
 	t.Parallel()
 	m := connModel(t, 120, 24, false, model.ConnState{Phase: model.PhaseLive})

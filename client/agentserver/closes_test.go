@@ -12,7 +12,7 @@ import (
 	"ohwatch/serve"
 )
 
-// Issue 38 item 1. A Docker-runtime agent-server (upstream
+// A Docker-runtime agent-server (upstream
 // openhands-agent-server/openhands/agent_server/docker_runtime/routers.py,
 // _proxy_socket, at commit 0140f789, PR #3403) accepts the socket, then
 // closes it with a bare 1008 when the conversation is unknown (its 404) and
@@ -108,7 +108,7 @@ func TestRuntimeWords(t *testing.T) {
 
 // TestRuntimeCloseGiveUpIsWithinTwoMinutes: with the default backoff, at
 // its longest (no jitter taken off), the 1011 closes end the watch within
-// the two minutes issue 38 allows.
+// two minutes.
 func TestRuntimeCloseGiveUpIsWithinTwoMinutes(t *testing.T) {
 	o := WatchOptions{}.withDefaults()
 	b := backoff{base: o.BaseBackoff, max: o.MaxBackoff, jitter: func(d time.Duration) time.Duration { return d }}

@@ -18,7 +18,7 @@ import (
 	"ohwatch/serve"
 )
 
-// Issue 38 item 4: the session socket, /sockets/session/{id} (upstream
+// The session socket, /sockets/session/{id} (upstream
 // openhands-agent-server session_socket.py, commit 328cbcc0, and
 // session_protocol.py, commit 1d341d24; PR #4807, SDK 1.45).
 

@@ -7,7 +7,7 @@ import (
 )
 
 // TestJoinedUpdatesKeepTheRuntime: updates of one conversation joined in a
-// window keep what its server last said of its runtime (issue 38 item 5),
+// window keep what its server last said of its runtime,
 // so the fleet's RUNTIME column is not lost to a busy stream.
 func TestJoinedUpdatesKeepTheRuntime(t *testing.T) {
 	c := newCollector(0)

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Issue 38 item 4 against upstream's own session socket: the kit run with
+// The session socket against upstream's own session socket: the kit run with
 // AGENT_SERVER_SESSION_SOCKET=1 serves /sockets/session/{id} with
 // upstream's session_socket.py (commit 328cbcc0) and session_protocol.py
 // (commit 1d341d24) unmodified, PR #4807 (SDK 1.45), on the 1.43.1 server;
