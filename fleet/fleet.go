@@ -46,13 +46,11 @@ type entry struct {
 	progress model.Progress
 	loading  bool // Progress says more is to come
 
-	// listed are the metrics the listing reports, read once per listing
-	// (reported false when it reports none).
-	listed         reducer.Metrics
+	// listed is the usage the listing reports, summed once per listing
+	// (reported false when it reports none); the listing's stats are not
+	// kept.
+	listed         model.ListedUsage
 	listedReported bool
-	// listedCalls is false when the listing's stats carry no per-call
-	// lists (a stats update's snapshot form): its call count is not known.
-	listedCalls bool
 
 	lastEvent time.Time // the latest event time seen
 	// firstEvent is the earliest event time seen: when the run started,
@@ -260,8 +258,15 @@ func (e *entry) st() *reducer.State {
 func (e *entry) apply(u *model.FleetUpdate) (added int) {
 	if u.Meta != nil {
 		e.meta = cloneMeta(*u.Meta)
-		e.listed, e.listedReported = listedMetrics(e.meta.Stats)
-		e.listedCalls = listsCalls(e.meta.Stats)
+		lu := e.meta.Usage
+		if lu == nil {
+			lu = reducer.ListedUsageOf(e.meta.Stats)
+		}
+		e.listed, e.listedReported = model.ListedUsage{}, lu != nil
+		if lu != nil {
+			e.listed = *lu
+		}
+		e.meta.Stats, e.meta.Usage = nil, nil // summed into e.listed
 	}
 	b := &u.Batch
 	for _, ev := range b.Events {
@@ -342,36 +347,6 @@ func titleOf(text string) string {
 		n++
 	}
 	return strings.Clone(text)
-}
-
-// listedMetrics reads a listing's stats by the reducer's own rule: a base
-// state with no events to attribute them to applies at once.
-func listedMetrics(st *model.Stats) (reducer.Metrics, bool) {
-	if st == nil || len(st.UsageToMetrics) == 0 {
-		return reducer.Metrics{}, false
-	}
-	s := reducer.Initial(&model.BaseState{Stats: st}, 0)
-	return s.Metrics, s.MetricsReported()
-}
-
-// listsCalls reports whether stats say how many LLM calls were made:
-// full stats carry one entry per call; the snapshot form a per-field
-// stats update sends has only the accumulated usage, from which the
-// count cannot be told (the reducer would count the usages, not calls).
-func listsCalls(st *model.Stats) bool {
-	if st == nil {
-		return false
-	}
-	for _, m := range st.UsageToMetrics {
-		if m == nil {
-			continue
-		}
-		used := m.AccumulatedCost != 0 || m.Accumulated.Prompt != 0 || m.Accumulated.Completion != 0
-		if used && len(m.TokenUsages) == 0 && len(m.Costs) == 0 && len(m.Latencies) == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // cloneMeta copies a listing's strings, so that no string of it keeps a

@@ -183,16 +183,16 @@ func (e *entry) row() Row {
 		r.Pending = len(s.Pending)
 		r.Question = QuestionText(s.Question)
 	}
-	m, reported := s.Metrics, s.MetricsReported()
-	callsKnown := reported
-	if !reported && e.listedReported {
-		m, reported, callsKnown = e.listed, true, e.listedCalls
-	}
-	r.LLMCallsKnown = callsKnown
-	c := m.Combined
-	r.MetricsReported = reported
+	c, reported := s.Metrics.Combined, s.MetricsReported()
+	r.MetricsReported, r.LLMCallsKnown = reported, reported
 	r.Cost, r.CostKnown = c.CostUSD, reported && c.CostKnown
 	r.Tokens, r.LLMCalls = c.Tokens(), c.LLMCalls
+	if !reported && e.listedReported {
+		l := e.listed
+		r.MetricsReported, r.LLMCallsKnown = true, l.CallsKnown
+		r.Cost, r.CostKnown = l.CostUSD, l.CostKnown
+		r.Tokens, r.LLMCalls = l.Tokens, l.Calls
+	}
 	return r
 }
 

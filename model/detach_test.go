@@ -17,10 +17,10 @@ func aliases(v reflect.Value, raw []byte, path string, out *[]string) {
 	hi := lo + uintptr(len(raw))
 	switch v.Kind() {
 	case reflect.String:
-		if s := v.String(); s != "" {
-			if p := arena.StringAddr(s); p >= lo && p < hi {
-				*out = append(*out, path)
-			}
+		// An empty string counts too: one that still points into raw
+		// keeps all of raw's block alive.
+		if p := arena.StringAddr(v.String()); p >= lo && p < hi {
+			*out = append(*out, path)
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
@@ -147,7 +147,7 @@ func TestBaseStateDetachedSharesNothingWithRaw(t *testing.T) {
 	raw := []byte(`{"id":"085fb318-0eb4-47fb-9bfe-ef5345479700","title":"Fix the cache","execution_status":"finished",` +
 		`"confirmation_policy":{"kind":"NeverConfirm"},"leaf_event_id":"0c3138a7-4ead-415c-96cf-93ade4d9740c",` +
 		`"stats":{"usage_to_metrics":{"fake-llm":{"model_name":"openai/fake-scripted","accumulated_cost":0.0375,` +
-		`"accumulated_token_usage":{"model":"openai/fake-scripted","prompt_tokens":4200,"completion_tokens":270,"response_id":"r-acc"},` +
+		`"accumulated_token_usage":{"model":"openai/fake-scripted","prompt_tokens":4200,"completion_tokens":270,"response_id":""},` +
 		`"costs":[{"model":"openai/fake-scripted","cost":0.0125,"timestamp":1796629361.66}],` +
 		`"response_latencies":[{"model":"openai/fake-scripted","latency":0.1,"response_id":"fake-cec4947a7182"}],` +
 		`"token_usages":[{"model":"openai/fake-scripted","prompt_tokens":1000,"completion_tokens":50,"response_id":"fake-cec4947a7182"}]}}}}`)

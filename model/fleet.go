@@ -60,6 +60,10 @@ type ConversationMeta struct {
 	UpdatedAt    time.Time
 	// Stats are the metrics the listing reports, nil when it reports none.
 	Stats *Stats
+	// Usage is Stats already summed as a row shows them, set instead of
+	// Stats by a source that keeps many listed conversations: a few words
+	// where the stats are a map and a struct per LLM usage.
+	Usage *ListedUsage
 	// Paused is set for a Cloud conversation whose sandbox is paused: its
 	// events are the Cloud's stored ones and no live stream runs.
 	Paused bool
@@ -87,4 +91,16 @@ type FleetUpdate struct {
 	// Batch carries the conversation's new events, connection state,
 	// warnings and loading progress, as a single-conversation source does.
 	Batch Batch
+}
+
+// ListedUsage is what a fleet row shows of the LLM usage a listing
+// reports: the totals by the reducer's rule (reducer.ListedUsageOf).
+// CallsKnown is false when the stats carried no per-call lists (a stats
+// update's snapshot form), from which the number of calls cannot be told.
+type ListedUsage struct {
+	CostUSD    float64
+	Tokens     int64
+	Calls      int
+	CostKnown  bool
+	CallsKnown bool
 }

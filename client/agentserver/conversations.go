@@ -27,6 +27,9 @@ type ConversationInfo struct {
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 	Base            *model.BaseState
+	// Usage is Base's stats summed, set instead of them on the items of a
+	// listing whose memo summarises (ListingMemo.Summarize).
+	Usage *model.ListedUsage
 	// ForkedFromConversationID and ForkedFromEventID say where a fork came
 	// from; ParentConversationID is the conversation that delegated this
 	// one and SubConversationIDs those it delegated; LeafEventID is HEAD.

@@ -55,7 +55,15 @@ type ListOptions struct {
 // keeping them made a capped listing of 100,000 cost half a gigabyte. For
 // the same reason the infos of a listing given a memo carry no raw bytes
 // (Base.Raw is nil): a consumer of a memoized listing reads its fields.
+//
+// With Summarize set, an item keeps its stats summed (Usage) and not the
+// stats themselves (Base.Stats nil): a map and a struct per LLM usage,
+// with a list entry per call, were most of what 100,000 listed
+// conversations kept.
 type ListingMemo struct {
+	// Summarize sums an item's stats (nil when they report no usage).
+	Summarize func(*model.Stats) *model.ListedUsage
+
 	prev, next map[memoKey]*ConversationInfo
 	seeds      [2]maphash.Seed
 	seeded     bool
@@ -96,8 +104,9 @@ const memoMaxItem = 64 << 10
 func (m *ListingMemo) remember(raw []byte, info *ConversationInfo) {
 	if m != nil && len(raw) <= memoMaxItem {
 		info.Base = info.Base.Detached()
-		if info.Base != nil {
-			cutCallLists(info.Base.Stats)
+		if m.Summarize != nil && info.Base != nil {
+			info.Usage = m.Summarize(info.Base.Stats)
+			info.Base.Stats = nil
 		}
 		m.keep(m.key(raw), info)
 	}
@@ -269,34 +278,4 @@ func (c *Client) countArchived(ctx context.Context, l Listing) int {
 		return -1
 	}
 	return n
-}
-
-// noCalls backs the per-call lists cutCallLists leaves: zero values, never
-// written, shared by every listed conversation.
-var noCalls [4096]model.TokenUsage
-
-// cutCallLists cuts each usage's per-call lists of st, in place, to what
-// a listed row shows of them, how many calls there were: TokenUsages holds
-// that many zero values (shared, read only; a list longer than noCalls
-// its own), Costs and Latencies none. The accumulated usage and cost stay.
-// A real conversation's lists are a hundred bytes a call, most of what
-// 100,000 listed conversations kept. A usage with no token usages but
-// other lists keeps them, so the count is not lost. st must be the
-// caller's own (a detached copy, or what was decoded for it alone).
-func cutCallLists(st *model.Stats) {
-	if st == nil {
-		return
-	}
-	for _, m := range st.UsageToMetrics {
-		if m == nil || len(m.TokenUsages) == 0 {
-			continue
-		}
-		n := len(m.TokenUsages)
-		if n <= len(noCalls) {
-			m.TokenUsages = noCalls[:n:n]
-		} else {
-			m.TokenUsages = make([]model.TokenUsage, n)
-		}
-		m.Costs, m.Latencies = nil, nil
-	}
 }

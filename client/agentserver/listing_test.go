@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"ohwatch/model"
 	"strings"
 	"sync"
 	"testing"
@@ -133,11 +134,11 @@ func TestListingMemoKeepsNoLargeItem(t *testing.T) {
 	}
 }
 
-// TestListingMemoKeepsCallCounts: what a memoized listing keeps of a
-// conversation's stats is its totals and how many calls it made, not the
-// per-call lists (a hundred bytes a call, for as long as it is listed),
-// the first listing's answer as the next's.
-func TestListingMemoKeepsCallCounts(t *testing.T) {
+// TestListingMemoKeepsUsageSummed: a memo that summarises keeps what a
+// row shows of a conversation's stats, summed from the whole stats (the
+// calls counted from their lists), and not the stats themselves: the
+// first listing's answer as the next's.
+func TestListingMemoKeepsUsageSummed(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"items":[{"id":"%032d","execution_status":"finished","stats":{"usage_to_metrics":{"agent":{"model_name":"m",`+
 			`"accumulated_cost":0.025,"accumulated_token_usage":{"prompt_tokens":2000,"completion_tokens":100},`+
@@ -146,17 +147,26 @@ func TestListingMemoKeepsCallCounts(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, _ := New(srv.URL, "")
-	memo := &ListingMemo{}
+	summed := 0
+	memo := &ListingMemo{Summarize: func(st *model.Stats) *model.ListedUsage {
+		summed++
+		cost, tokens := st.Totals()
+		return &model.ListedUsage{CostUSD: cost, Tokens: tokens, Calls: len(st.UsageToMetrics["agent"].TokenUsages), CostKnown: true, CallsKnown: true}
+	}}
+	want := model.ListedUsage{CostUSD: 0.025, Tokens: 2100, Calls: 2, CostKnown: true, CallsKnown: true}
 	for i := range 2 {
 		var got []*ConversationInfo
 		if _, err := c.ListConversations(context.Background(), ListOptions{Memo: memo}, func(p []*ConversationInfo) { got = append(got, p...) }); err != nil || len(got) != 1 {
 			t.Fatalf("listing %d: %d items, %v", i, len(got), err)
 		}
-		st := got[0].Base.Stats
-		cost, tokens := st.Totals()
-		m := st.UsageToMetrics["agent"]
-		if cost != 0.025 || tokens != 2100 || m == nil || len(m.TokenUsages) != 2 || m.Costs != nil || m.Latencies != nil {
-			t.Fatalf("listing %d: totals $%v, %d tokens; usage %+v", i, cost, tokens, m)
+		if u := got[0].Usage; u == nil || *u != want {
+			t.Errorf("listing %d: usage %+v, want %+v", i, u, want)
 		}
+		if got[0].Base == nil || got[0].Base.Stats != nil || got[0].Base.ExecutionStatus != "finished" {
+			t.Errorf("listing %d: base %+v, want its stats dropped and the rest kept", i, got[0].Base)
+		}
+	}
+	if summed != 1 {
+		t.Errorf("the stats were summed %d times, want once (the second listing is the memo's)", summed)
 	}
 }

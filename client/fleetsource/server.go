@@ -13,6 +13,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/format"
 	"ohwatch/model"
+	"ohwatch/reducer"
 )
 
 // DefaultMaxStreams is how many conversations of one source are streamed
@@ -166,7 +167,9 @@ func (s *server) Run(ctx context.Context, emit func(...model.FleetUpdate)) {
 			}
 		}}
 	warned := ""
-	memo := &agentserver.ListingMemo{} // each poll decodes only what changed
+	// Each poll decodes only what changed, and a listed row keeps its
+	// stats summed.
+	memo := &agentserver.ListingMemo{Summarize: reducer.ListedUsageOf}
 	p := newPoller(s.opts.Interval, s.opts.MaxBackoff, agentserverCode)
 	p.run(ctx, func(ctx context.Context) error {
 		sch.poll++
@@ -460,6 +463,7 @@ func serverMeta(info *agentserver.ConversationInfo) *model.ConversationMeta {
 	if info.Base != nil {
 		m.Stats = info.Base.Stats
 	}
+	m.Usage = info.Usage
 	return m
 }
 

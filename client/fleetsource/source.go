@@ -90,6 +90,9 @@ func sameListing(a, b *model.ConversationMeta) bool {
 		a.Paused != b.Paused || a.ParentID != b.ParentID || a.ForkedFromEvent != b.ForkedFromEvent || a.StatusSource != b.StatusSource {
 		return false
 	}
+	if (a.Usage == nil) != (b.Usage == nil) || a.Usage != nil && *a.Usage != *b.Usage {
+		return false
+	}
 	if (a.Stats == nil) != (b.Stats == nil) {
 		return false
 	}

@@ -4,8 +4,16 @@ import "unsafe"
 
 // String is b viewed as a string, without copying: the caller must not
 // change b while the string is in use, nor keep the string past b's
-// memory (an arena's block outlives neither its owner).
-func String(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+// memory (an arena's block outlives neither its owner). An empty b gives
+// "", which points nowhere: an empty view still pointing into b would keep
+// all of b's block alive, and nothing that copies strings out (a
+// detacher) copies an empty one.
+func String(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
 
 // Bytes is s viewed as bytes, without copying, to read only.
 func Bytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

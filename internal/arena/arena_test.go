@@ -72,3 +72,16 @@ func TestViews(t *testing.T) {
 		t.Error("String(nil) is not empty")
 	}
 }
+
+// TestStringOfNothingPointsNowhere: String of an empty span of a buffer
+// is "" with no address, so keeping it keeps nothing of the buffer (an
+// empty field of a listed item kept the whole item: 5 kB a conversation).
+func TestStringOfNothingPointsNowhere(t *testing.T) {
+	buf := []byte(`{"response_id":""}`)
+	if p := StringAddr(String(buf[16:16])); p != 0 {
+		t.Errorf("String of an empty span points at %#x, want nowhere", p)
+	}
+	if s := String(buf[2:13]); s != "response_id" || StringAddr(s) != Addr(buf[2:]) {
+		t.Errorf("String(buf[2:13]) = %q, not a view of buf", s)
+	}
+}
