@@ -1,7 +1,6 @@
 package cloudserver
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,9 +12,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"ohwatch/internal/e2eproc"
 )
 
 // runBound bounds one ohwatch run or one wait on the app server: a failure
@@ -82,128 +82,61 @@ func (a *appServer) cloudRun(t *testing.T, args ...string) result {
 // live is an ohwatch run in the background whose stderr is read as it
 // comes, so a test can act on what it said.
 type live struct {
-	t     *testing.T
-	cmd   *exec.Cmd
-	mu    sync.Mutex
-	lines []string // stderr
-	out   bytes.Buffer
-	news  chan struct{}
-	done  chan struct{}
-	code  int
+	t    *testing.T
+	proc *e2eproc.Proc
+	out  bytes.Buffer
 }
 
 // start runs ohwatch against a in the background; the test's cleanup
 // kills it if it still runs.
 func (a *appServer) start(t *testing.T, args ...string) *live {
 	t.Helper()
-	l := &live{t: t, news: make(chan struct{}, 1), done: make(chan struct{})}
-	l.cmd = exec.Command(ohwatchBin, args...)
-	l.cmd.Env = a.env()
-	l.cmd.Stdout = &l.out
-	errp, err := l.cmd.StderrPipe()
+	l := &live{t: t}
+	cmd := exec.Command(ohwatchBin, args...)
+	cmd.Env = a.env()
+	cmd.Stdout = &l.out
+	errp, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		sc := bufio.NewScanner(errp)
-		for sc.Scan() {
-			l.mu.Lock()
-			l.lines = append(l.lines, sc.Text())
-			l.mu.Unlock()
-			l.signal()
-		}
-		err := l.cmd.Wait()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			l.code = ee.ExitCode()
-		}
-		close(l.done)
-		l.signal()
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-l.done:
-		default:
-			_ = l.cmd.Process.Kill()
-			<-l.done
-		}
-	})
+	l.proc = e2eproc.Start(t, cmd, errp)
 	return l
 }
 
-func (l *live) signal() {
-	select {
-	case l.news <- struct{}{}:
-	default:
-	}
-}
-
 // stderr is every stderr line so far.
-func (l *live) stderr() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.lines...)
-}
+func (l *live) stderr() []string { return l.proc.Lines() }
 
 // waitLine waits for a stderr line holding part.
 func (l *live) waitLine(part string) string {
 	l.t.Helper()
-	deadline := time.After(runBound)
-	for {
-		for _, line := range l.stderr() {
-			if strings.Contains(line, part) {
-				return line
-			}
-		}
-		select {
-		case <-l.news:
-		case <-l.done:
-			for _, line := range l.stderr() {
-				if strings.Contains(line, part) {
-					return line
-				}
-			}
-			l.t.Fatalf("ohwatch ended (exit %d) without a line holding %q:\n%s", l.code, part, strings.Join(l.stderr(), "\n"))
-		case <-deadline:
-			l.t.Fatalf("no line holding %q after %s:\n%s", part, runBound, strings.Join(l.stderr(), "\n"))
-		}
+	line, err := l.proc.WaitFor(func(s string) bool { return strings.Contains(s, part) }, runBound)
+	switch err {
+	case e2eproc.ErrEnded:
+		l.t.Fatalf("ohwatch ended (exit %d) without a line holding %q:\n%s", l.proc.Code(), part, strings.Join(l.stderr(), "\n"))
+	case e2eproc.ErrTimeout:
+		l.t.Fatalf("no line holding %q after %s:\n%s", part, runBound, strings.Join(l.stderr(), "\n"))
 	}
+	return line
 }
 
 // waitLineOrEnd waits for a stderr line holding part, or the end of the
 // run.
 func (l *live) waitLineOrEnd(part string) {
 	l.t.Helper()
-	deadline := time.After(runBound)
-	for {
-		for _, line := range l.stderr() {
-			if strings.Contains(line, part) {
-				return
-			}
-		}
-		select {
-		case <-l.news:
-		case <-l.done:
-			return
-		case <-deadline:
-			l.t.Fatalf("no line holding %q after %s:\n%s", part, runBound, strings.Join(l.stderr(), "\n"))
-		}
+	_, err := l.proc.WaitFor(func(s string) bool { return strings.Contains(s, part) }, runBound)
+	if err == e2eproc.ErrTimeout {
+		l.t.Fatalf("no line holding %q after %s:\n%s", part, runBound, strings.Join(l.stderr(), "\n"))
 	}
 }
 
 // wait waits for the end of the run: its exit code and stdout.
 func (l *live) wait() (int, string) {
 	l.t.Helper()
-	select {
-	case <-l.done:
-		return l.code, l.out.String()
-	case <-time.After(runBound):
+	code, ok := l.proc.Wait(runBound)
+	if !ok {
 		l.t.Fatalf("ohwatch still running after %s:\n%s", runBound, strings.Join(l.stderr(), "\n"))
 	}
-	return -1, ""
+	return code, l.out.String()
 }
 
 // call sends one request to the app server's /api/v1 and decodes the

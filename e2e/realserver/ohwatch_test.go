@@ -1,7 +1,6 @@
 package realserver
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,10 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"ohwatch/internal/e2eproc"
 )
 
 // runBound bounds one ohwatch run: a failure limit, not a wait.
@@ -61,21 +61,17 @@ func ohwatchEnvRun(t *testing.T, env []string, args ...string) result {
 // live is an ohwatch run in the background whose output is read as it
 // comes, so a test can act on what it printed.
 type live struct {
-	t     *testing.T
-	cmd   *exec.Cmd
-	mu    sync.Mutex
-	lines []string
-	errb  bytes.Buffer
-	news  chan struct{} // signalled on every line and at the end
-	done  chan struct{}
-	code  int
+	t    *testing.T
+	cmd  *exec.Cmd
+	proc *e2eproc.Proc
+	errb bytes.Buffer
 }
 
 // start runs ohwatch in the background; the test's cleanup kills it if it
 // is still running.
 func start(t *testing.T, args ...string) *live {
 	t.Helper()
-	l := &live{t: t, news: make(chan struct{}, 1), done: make(chan struct{})}
+	l := &live{t: t}
 	l.cmd = exec.Command(ohwatchBin, args...)
 	l.cmd.Env = ohwatchEnv()
 	l.cmd.Stderr = &l.errb
@@ -83,96 +79,37 @@ func start(t *testing.T, args ...string) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			l.mu.Lock()
-			l.lines = append(l.lines, sc.Text())
-			l.mu.Unlock()
-			l.signal()
-		}
-		err := l.cmd.Wait()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			l.code = ee.ExitCode()
-		}
-		close(l.done)
-		l.signal()
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-l.done:
-		default:
-			_ = l.cmd.Process.Kill()
-			<-l.done
-		}
-	})
+	l.proc = e2eproc.Start(t, l.cmd, out)
 	return l
 }
 
-func (l *live) signal() {
-	select {
-	case l.news <- struct{}{}:
-	default:
-	}
-}
-
 // output is every line printed so far.
-func (l *live) output() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.lines...)
-}
+func (l *live) output() []string { return l.proc.Lines() }
 
 // waitLine waits for a line that holds every one of parts and returns it.
 func (l *live) waitLine(parts ...string) string {
 	l.t.Helper()
-	deadline := time.After(runBound)
-	for {
-		for _, line := range l.output() {
-			if containsAll(line, parts...) {
-				return line
-			}
-		}
-		select {
-		case <-l.news:
-		case <-l.done:
-			for _, line := range l.output() {
-				if containsAll(line, parts...) {
-					return line
-				}
-			}
-			l.t.Fatalf("ohwatch ended (exit %d) without a line holding %q:\n%s\nstderr:\n%s", l.code, parts, show(l.output()), l.errb.String())
-		case <-deadline:
-			l.t.Fatalf("no line holding %q after %s:\n%s", parts, runBound, show(l.output()))
-		}
+	line, err := l.proc.WaitFor(func(s string) bool { return containsAll(s, parts...) }, runBound)
+	switch err {
+	case e2eproc.ErrEnded:
+		l.t.Fatalf("ohwatch ended (exit %d) without a line holding %q:\n%s\nstderr:\n%s", l.proc.Code(), parts, show(l.output()), l.errb.String())
+	case e2eproc.ErrTimeout:
+		l.t.Fatalf("no line holding %q after %s:\n%s", parts, runBound, show(l.output()))
 	}
+	return line
 }
 
 // running reports whether the process has not ended.
-func (l *live) running() bool {
-	select {
-	case <-l.done:
-		return false
-	default:
-		return true
-	}
-}
+func (l *live) running() bool { return l.proc.Running() }
 
 // wait waits for the end of the run and returns its exit code.
 func (l *live) wait() int {
 	l.t.Helper()
-	select {
-	case <-l.done:
-		return l.code
-	case <-time.After(runBound):
+	code, ok := l.proc.Wait(runBound)
+	if !ok {
 		l.t.Fatalf("ohwatch still running after %s:\n%s", runBound, show(l.output()))
 	}
-	return -1
+	return code
 }
 
 // interrupt sends SIGINT (Ctrl-C) and waits for the end.
