@@ -105,15 +105,12 @@ type Steps struct {
 	// at is each event's position in steps, -1 for an event that is no
 	// step.
 	at []int32
-	// waiting are the actions with no outcome yet, by tool call id (or
-	// event id when the call has none).
-	waiting map[string]int32
-	h       *hasher
+	h  *hasher
 }
 
 // NewSteps returns the steps reader of log; call Update to read.
 func NewSteps(log *reducer.Log) *Steps {
-	return &Steps{log: log, waiting: map[string]int32{}, h: newHasher()}
+	return &Steps{log: log, h: newHasher()}
 }
 
 // Log is the log read.
@@ -131,10 +128,7 @@ func (s *Steps) Update() bool {
 			pos = int32(len(s.steps))
 			s.steps = append(s.steps, st)
 			changed = true
-			if st.Kind == Action {
-				s.wait(&ev, pos)
-			}
-		} else if s.settle(&ev) {
+		} else if s.settle(i, &ev) {
 			changed = true
 		}
 		s.at = append(s.at, pos)
@@ -174,47 +168,29 @@ func (s *Steps) hash(v []byte) uint64 {
 	return s.h.h
 }
 
-// wait remembers an action until its result arrives.
-func (s *Steps) wait(ev *model.Event, pos int32) {
-	a := ev.Body.(*model.Action)
-	if a.ToolCallID != "" {
-		s.waiting[a.ToolCallID] = pos
-	}
-	if ev.ID != "" {
-		s.waiting[ev.ID] = pos
-	}
-}
-
-// settle sets the outcome of the action a result answers; it reports
+// settle sets the outcome of the action result i answers (the log's
+// reducer.Log.ActionOf, the one rule every screen follows); it reports
 // whether it was one.
-func (s *Steps) settle(ev *model.Event) bool {
-	var call, action string
+func (s *Steps) settle(i int, ev *model.Event) bool {
 	var out Outcome
 	switch b := ev.Body.(type) {
 	case *model.Observation:
-		call, action, out = b.ToolCallID, b.ActionID, OK
+		out = OK
 		if b.IsError || (b.ExitCode != nil && *b.ExitCode != 0 && *b.ExitCode != -1) {
 			out = Failed
 		}
 	case *model.UserReject:
-		call, action, out = b.ToolCallID, b.ActionID, Rejected
+		out = Rejected
 	case *model.AgentError:
-		call, out = b.ToolCallID, Failed
+		out = Failed
 	default:
 		return false
 	}
-	pos, ok := s.waiting[call]
-	if !ok || call == "" {
-		if pos, ok = s.waiting[action]; !ok || action == "" {
-			return false
-		}
+	a, ok := s.log.ActionOf(i)
+	if !ok || a >= len(s.at) || s.at[a] < 0 {
+		return false
 	}
-	st := &s.steps[pos]
-	st.Outcome = out
-	delete(s.waiting, st.ID)
-	if a, ok := s.log.Event(st.Event).Body.(*model.Action); ok {
-		delete(s.waiting, a.ToolCallID)
-	}
+	s.steps[s.at[a]].Outcome = out
 	return true
 }
 

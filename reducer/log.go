@@ -96,6 +96,8 @@ type Log struct {
 	base                   *model.BaseState
 	baseCount              int
 	byGroup                groupIndex // the events of each group (groupindex.go)
+
+	results resultIndex // the result of each action (results.go)
 }
 
 // NewLog returns an empty log. base and baseEventCount are as for Initial.
@@ -163,6 +165,7 @@ func (l *Log) Append(evs ...model.Event) int {
 			l.keep(j, kept, true)
 		}
 		l.byGroup.add(j, &ev)
+		l.results.add(&l.st, j, &ev)
 		if su, ok := ev.Body.(*model.StateUpdate); ok && su.FullState {
 			l.snapshots++
 		}

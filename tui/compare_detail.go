@@ -27,10 +27,6 @@ type compareDetail struct {
 	args, output [2]string
 }
 
-// observationReach bounds how far after an action its result is looked
-// for.
-const observationReach = 2000
-
 // newCompareDetail opens row's two steps.
 func newCompareDetail(c *Compare, row int) *compareDetail {
 	d := &compareDetail{row: row}
@@ -69,38 +65,31 @@ func stepTexts(run *compare.Run, st compare.Step) (args, output string) {
 		if json.Indent(&b, d.RawAction, "", "  ") == nil {
 			args = model.Sanitize(b.String())
 		}
-		return args, resultOf(run, st.Event, d.ToolCallID, ev.ID)
+		return args, resultOf(run, st.Event)
 	}
 	return ev.Summary, ""
 }
 
-// resultOf is the output of the result of the action at index i (tool
-// call call, event id), looked for in the events after it.
-func resultOf(run *compare.Run, i int, call, id string) string {
-	log := run.Log
-	for j := i + 1; j < log.Len() && j <= i+observationReach; j++ {
-		ev := log.Event(j)
-		switch b := ev.Body.(type) {
-		case *model.Observation:
-			if (call != "" && b.ToolCallID == call) || (id != "" && b.ActionID == id) {
-				if d, _ := ev.Detail(); d != nil {
-					if o, ok := d.(*model.ObservationEvent); ok {
-						return model.Sanitize(o.Output())
-					}
-				}
-				return ev.Summary
-			}
-		case *model.AgentError:
-			if call != "" && b.ToolCallID == call {
-				return "error: " + b.Error
-			}
-		case *model.UserReject:
-			if (call != "" && b.ToolCallID == call) || (id != "" && b.ActionID == id) {
-				return "rejected: " + b.Reason
-			}
+// resultOf is the output of the result of the action at index i, the
+// one the log files for it (reducer.Log.ResultOf).
+func resultOf(run *compare.Run, i int) string {
+	r, ok := run.Log.ResultOf(i)
+	if !ok {
+		return ""
+	}
+	ev := run.Log.Event(r)
+	switch b := ev.Body.(type) {
+	case *model.AgentError:
+		return "error: " + b.Error
+	case *model.UserReject:
+		return "rejected: " + b.Reason
+	}
+	if d, _ := ev.Detail(); d != nil {
+		if o, ok := d.(*model.ObservationEvent); ok {
+			return model.Sanitize(o.Output())
 		}
 	}
-	return ""
+	return ev.Summary
 }
 
 // layout builds the lines for width w.

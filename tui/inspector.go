@@ -109,7 +109,7 @@ func (m *Conversation) inspectJobFor(i int) inspectJob {
 		md:        m.markdownWant(),
 		renderers: m.markdown,
 	}
-	if r, ok := m.resultOf(i); ok {
+	if r, ok := m.log.ResultOf(i); ok {
 		obs := m.log.Event(r)
 		job.result, job.resultIndex = &obs, r
 	}
@@ -420,23 +420,4 @@ func (m *Conversation) toggleFold() {
 			m.insp.line--
 		}
 	}
-}
-
-// resultScan bounds the forward search for an action's result.
-const resultScan = 256
-
-// resultOf finds the observation that answers the action at index i among
-// the events that follow it.
-func (m *Conversation) resultOf(i int) (int, bool) {
-	ev := m.log.Event(i)
-	a, ok := ev.Body.(*model.Action)
-	if !ok || a.Command == "" || ev.ID == "" {
-		return 0, false
-	}
-	for j := i + 1; j < min(m.log.Len(), i+1+resultScan); j++ {
-		if o, ok := m.log.Event(j).Body.(*model.Observation); ok && o.ActionID == ev.ID {
-			return j, true
-		}
-	}
-	return 0, false
 }
