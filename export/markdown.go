@@ -28,7 +28,7 @@ func Markdown(w io.Writer, title string, log *reducer.Log, recorded bool) error 
 // MarkdownOn is Markdown of the events of path p, a path of log's tree.
 func MarkdownOn(w io.Writer, title string, log *reducer.Log, p reducer.Path, recorded bool) error {
 	bw := bufio.NewWriter(w)
-	m := &mdWriter{w: bw}
+	m := &mdWriter{w: bw, log: log, last: -1}
 	final := log.At(p.Tip())
 	m.printf("# %s\n\n", oneLine(title))
 	m.summary(final, final.Verdict(recorded), p.Len())
@@ -49,6 +49,23 @@ func MarkdownOn(w io.Writer, title string, log *reducer.Log, p reducer.Path, rec
 type mdWriter struct {
 	w   *bufio.Writer
 	err error
+	// log answers which action a result is of (reducer.Log.ActionOf,
+	// the rule every screen follows); last is the event written last.
+	log  *reducer.Log
+	last int
+}
+
+// of names the action result i answers, " of #N", when the transcript
+// does not show it just before: the results of parallel calls follow all
+// the calls, and would otherwise read as answers to the last one.
+func (m *mdWriter) of(i int) string {
+	if m.log == nil {
+		return ""
+	}
+	if a, ok := m.log.ActionOf(i); ok && a != m.last {
+		return " of " + format.Event(a)
+	}
+	return ""
 }
 
 func (m *mdWriter) printf(format string, args ...any) {
@@ -97,6 +114,7 @@ func (m *mdWriter) event(i int, ev model.Event) {
 	if k := model.KindOf(&ev); k != nil && (k.Noise || k.Name == model.KindSystemPrompt) {
 		return
 	}
+	defer func() { m.last = i }()
 	stamp := ""
 	if !ev.Time.IsZero() {
 		stamp = " · " + ev.Time.UTC().Format("15:04:05")
@@ -116,13 +134,13 @@ func (m *mdWriter) event(i int, ev model.Event) {
 	case *model.ActionEvent:
 		m.action(i, ev, d, stamp)
 	case *model.ObservationEvent:
-		m.observation(d)
+		m.observation(d, m.of(i))
 	default:
 		if model.GroupOf(&ev) == model.GroupError {
-			m.printf("**Error**%s: %s\n\n", stamp, ev.Summary)
+			m.printf("**Error**%s%s: %s\n\n", m.of(i), stamp, ev.Summary)
 			return
 		}
-		m.printf("**%s**%s — %s\n\n", oneLine(ev.Kind), stamp, ev.Summary)
+		m.printf("**%s**%s%s — %s\n\n", oneLine(ev.Kind), m.of(i), stamp, ev.Summary)
 	}
 }
 
@@ -157,11 +175,11 @@ func (m *mdWriter) action(i int, ev model.Event, d *model.ActionEvent, stamp str
 	}
 }
 
-func (m *mdWriter) observation(d *model.ObservationEvent) {
+func (m *mdWriter) observation(d *model.ObservationEvent, of string) {
 	if t, ok := d.Observation.(*model.TerminalObservation); ok {
-		label := "Output"
+		label := "Output" + of
 		if code := t.Code(); code != nil {
-			label = fmt.Sprintf("Output (exit %d)", *code)
+			label = fmt.Sprintf("Output%s (exit %d)", of, *code)
 		}
 		m.printf("%s:\n\n", label)
 		m.fence("", model.Sanitize(t.Text()))
@@ -174,7 +192,7 @@ func (m *mdWriter) observation(d *model.ObservationEvent) {
 	if out == "" {
 		return
 	}
-	m.printf("Result (`%s`):\n\n", oneLine(d.ToolName))
+	m.printf("Result%s (`%s`):\n\n", of, oneLine(d.ToolName))
 	m.fence("", out)
 }
 
