@@ -84,6 +84,8 @@ type Compare struct {
 	help        helpPager
 	detail      *compareDetail
 	flash       string
+	// detailSeq numbers the detail's openings (compareDetail.seq).
+	detailSeq int
 }
 
 // compareRows is an alignment with, for each row, the last step of each
@@ -177,9 +179,6 @@ func (c *Compare) poll() tea.Cmd {
 func (c *Compare) SetSize(w, h int) {
 	c.width, c.height = w, h
 	c.scrollToCursor()
-	if c.detail != nil {
-		c.detail.layout(c, w)
-	}
 }
 
 // setCells implements measured: the screen measures under the terminal's
@@ -248,6 +247,8 @@ func (c *Compare) Update(msg tea.Msg) tea.Cmd {
 		return c.ingest(msg)
 	case comparedMsg:
 		return c.compared(msg.rows)
+	case compareDetailMsg:
+		c.detailBuilt(msg)
 	case comparePollMsg:
 		var cmd tea.Cmd
 		if c.runA.Log.Version() != c.versionA || c.runB.Log.Version() != c.versionB {
@@ -352,7 +353,7 @@ func (c *Compare) key(msg tea.KeyPressMsg) tea.Cmd {
 		c.jumpDiff(false)
 	case key.Matches(msg, k.Open):
 		if n > 0 {
-			c.detail = newCompareDetail(c, c.cursor)
+			return c.openDetail(c.cursor)
 		}
 	default:
 		// A key of the conversation's view (n, space, a…) says so here.

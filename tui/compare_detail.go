@@ -12,32 +12,57 @@ import (
 
 	"ohwatch/compare"
 	"ohwatch/model"
+	"ohwatch/theme"
 )
 
 // compareDetail is the two steps of one row opened (enter): each side's
 // step named, then the unified diff of their arguments (or texts) and of
-// their outputs, A before B. The lines are built once when it opens and
-// again on a resize, never in View.
+// their outputs, A before B. Decoding a step's event, finding its result,
+// indenting and sanitising a whole output and diffing the two take far
+// longer than a frame on a large output: they are done in a command
+// (detailJob) while the detail says "rendering…", never in Update or
+// View. The lines do not depend on the width: a resize keeps them.
 type compareDetail struct {
 	row   int
 	lines []string
 	top   int
-	// a and b are what is diffed, kept for a resize.
-	heads        [2]string
-	args, output [2]string
+	// seq tells the build for this opening from those for earlier ones;
+	// building is set until its lines come.
+	seq      int
+	building bool
 }
 
-// newCompareDetail opens row's two steps.
-func newCompareDetail(c *Compare, row int) *compareDetail {
-	d := &compareDetail{row: row}
+// detailJob is what building a row's detail needs, taken in Update:
+// values and logs that are safe to read while Update goes on.
+type detailJob struct {
+	to     addr
+	seq    int
+	styles theme.Styles
+	runs   [2]*compare.Run
+	steps  [2]*compare.Step
+	heads  [2]string
+}
+
+// compareDetailMsg carries a row's detail, built by a detailJob.
+type compareDetailMsg struct {
+	addr
+	seq   int
+	lines []string
+}
+
+// openDetail opens row's two steps: their names at once, the rest built
+// by the command it returns.
+func (c *Compare) openDetail(row int) tea.Cmd {
+	c.detailSeq++
+	job := detailJob{to: c.addr(), seq: c.detailSeq, styles: c.styles, runs: [2]*compare.Run{c.runA, c.runB}}
 	r := c.cmp.Rows[row]
 	for side, k := range [2]int{r.A, r.B} {
-		run, steps, name := c.runA, c.cmp.StepsA, "A"
+		steps, name := c.cmp.StepsA, "A"
 		if side == 1 {
-			run, steps, name = c.runB, c.cmp.StepsB, "B"
+			steps, name = c.cmp.StepsB, "B"
 		}
 		if k < 0 {
-			d.heads[side] = name + "  (no step here)"
+			job.heads[side] = name + "  (no step here)"
 			continue
 		}
 		st := steps[k]
@@ -45,11 +70,41 @@ func newCompareDetail(c *Compare, row int) *compareDetail {
 		if st.Kind == compare.Action {
 			head += " " + model.SanitizeLine(st.Tool) + " · " + st.Outcome.String()
 		}
-		d.heads[side] = head
-		d.args[side], d.output[side] = stepTexts(run, st)
+		job.heads[side], job.steps[side] = head, &st
 	}
-	d.layout(c, c.width)
-	return d
+	s := c.styles
+	c.detail = &compareDetail{row: row, seq: job.seq, building: true,
+		lines: []string{s.Bold.Render(job.heads[0]), s.Bold.Render(job.heads[1]), "", s.Muted.Render("rendering…")}}
+	return job.run
+}
+
+// run builds the detail's lines.
+func (j detailJob) run() tea.Msg {
+	var args, output [2]string
+	for side, st := range j.steps {
+		if st != nil {
+			args[side], output[side] = stepTexts(j.runs[side], *st)
+		}
+	}
+	s := j.styles
+	out := []string{s.Bold.Render(j.heads[0]), s.Bold.Render(j.heads[1]), ""}
+	out = append(out, s.PaneFocus.Render("Arguments"))
+	out = append(out, diffLines(s, args[0], args[1])...)
+	out = append(out, "", s.PaneFocus.Render("Output"))
+	out = append(out, diffLines(s, output[0], output[1])...)
+	return compareDetailMsg{addr: j.to, seq: j.seq, lines: out}
+}
+
+// detailBuilt shows a built detail when it is of the detail still open;
+// one for a row the user has left (closed, or moved on with ] or [) is
+// dropped.
+func (c *Compare) detailBuilt(msg compareDetailMsg) {
+	d := c.detail
+	if d == nil || msg.seq != d.seq {
+		return
+	}
+	d.lines, d.building = msg.lines, false
+	d.top = min(d.top, max(len(d.lines)-1, 0))
 }
 
 // stepTexts are what a step says: an action's arguments (indented JSON)
@@ -92,22 +147,9 @@ func resultOf(run *compare.Run, i int) string {
 	return ev.Summary
 }
 
-// layout builds the lines for width w.
-func (d *compareDetail) layout(c *Compare, w int) {
-	s := c.styles
-	out := []string{s.Bold.Render(d.heads[0]), s.Bold.Render(d.heads[1]), ""}
-	out = append(out, s.PaneFocus.Render("Arguments"))
-	out = append(out, diffLines(c, d.args[0], d.args[1])...)
-	out = append(out, "", s.PaneFocus.Render("Output"))
-	out = append(out, diffLines(c, d.output[0], d.output[1])...)
-	d.lines = out
-	d.top = min(d.top, max(len(d.lines)-1, 0))
-}
-
 // diffLines is the unified diff of a and b, coloured by line; "the
 // same" with the text once when they do not differ.
-func diffLines(c *Compare, a, b string) []string {
-	s := c.styles
+func diffLines(s theme.Styles, a, b string) []string {
 	if a == b {
 		if a == "" {
 			return []string{s.Muted.Render("(none on either side)")}
@@ -172,8 +214,7 @@ func (c *Compare) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		// differences one after the other.
 		c.detail = nil
 		c.jumpDiff(key.Matches(msg, k.NextDiff))
-		c.detail = newCompareDetail(c, c.cursor)
-		return nil
+		return c.openDetail(c.cursor)
 	}
 	d.top = max(min(d.top, len(d.lines)-1), 0)
 	return nil

@@ -93,9 +93,14 @@ func alignNow(c *Compare) {
 	c.Update(cmd())
 }
 
-// pressCompare sends keys one by one.
+// pressCompare sends keys one by one, and hands the screen the detail a
+// key's command builds, as the runtime would.
 func pressCompare(c *Compare, keys ...string) {
 	for _, k := range keys {
-		c.Update(keyMsg(k))
+		if cmd := c.Update(keyMsg(k)); cmd != nil {
+			if msg, ok := cmd().(compareDetailMsg); ok {
+				c.Update(msg)
+			}
+		}
 	}
 }
