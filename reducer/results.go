@@ -1,7 +1,7 @@
 package reducer
 
 import (
-	"strings"
+	"hash/maphash"
 
 	"ohwatch/model"
 )
@@ -24,19 +24,46 @@ import (
 //   - an action's result is the first event that answers it; a second
 //     answer is left unfiled.
 //
-// Looking a result up is then one map read, however far the result lies
-// from its action. The index holds two entries per answered action and,
-// while they wait, the tool call ids of unanswered actions.
+// Looking a result up is then one read, however far the result lies from
+// its action.
 
 // resultIndex files the results of actions as they are appended.
 type resultIndex struct {
-	// pair maps an action's index to its result's, and a result's to
-	// its action's: the two never collide (an event is one or the other)
-	// and the direction is told by which is larger.
-	pair map[int32]int32
-	// open is the unanswered actions by tool call id, the newest for an
-	// id used twice; an entry is dropped when its action is answered.
-	open map[string]int32
+	// partner is, by event, in chunks of recChunk, the index + 1 of the
+	// result an action got or of the action a result answered (0: none):
+	// 4 bytes an event and no hashing, less than a map of the pairs
+	// (two entries for each answered action, and in a generated log 5
+	// events in 8 are an action or its result).
+	partner [][]int32
+	// open is the unanswered actions by the hash of their tool call id,
+	// the newest for an id used twice; an entry is dropped when its action
+	// is answered. Hashes, not copies of the ids: appending an action
+	// allocates nothing, and two ids of one log colliding in 64 bits of
+	// maphash is not a case to plan for.
+	open map[uint64]int32
+	seed maphash.Seed
+}
+
+// of is event i's partner, -1 for none.
+func (x *resultIndex) of(i int) int {
+	if i < 0 || i/recChunk >= len(x.partner) {
+		return -1
+	}
+	return int(x.partner[i/recChunk][i%recChunk]) - 1
+}
+
+// pairUp files result j as action a's.
+func (x *resultIndex) pairUp(a, j int) {
+	x.partner[a/recChunk][a%recChunk] = int32(j + 1)
+	x.partner[j/recChunk][j%recChunk] = int32(a + 1)
+}
+
+// callKey is the key of tool call id call in open.
+func (x *resultIndex) callKey(call string) uint64 {
+	if x.open == nil {
+		x.open, x.seed = make(map[uint64]int32), maphash.MakeSeed()
+	}
+	return maphash.String(x.seed, call)
 }
 
 // actionKind is KindAction's position in model.Kinds, which the records
@@ -45,14 +72,15 @@ var actionKind = int16(model.KindIndex(model.KindAction))
 
 // add files event j, whose record the store holds already.
 func (x *resultIndex) add(s *store, j int, ev *model.Event) {
+	if j/recChunk >= len(x.partner) {
+		x.partner = append(x.partner, make([]int32, recChunk))
+	}
 	var call, action string
 	switch b := ev.Body.(type) {
 	case *model.Action:
 		if b.ToolCallID != "" {
-			if x.open == nil {
-				x.open = make(map[string]int32)
-			}
-			x.open[strings.Clone(b.ToolCallID)] = int32(j)
+			key := x.callKey(b.ToolCallID) // makes open: not in one statement
+			x.open[key] = int32(j)
 		}
 		return
 	case *model.Observation:
@@ -64,26 +92,26 @@ func (x *resultIndex) add(s *store, j int, ev *model.Event) {
 	default:
 		return
 	}
-	a := -1
+	a, key := -1, uint64(0)
+	if call != "" {
+		key = x.callKey(call)
+	}
 	if action != "" {
 		if k, ok := s.ids.find(s, action); ok && k < j && isAction(s, k) {
 			a = k
 		}
-	} else if k, ok := x.open[call]; ok && call != "" {
+	} else if k, ok := x.open[key]; ok && call != "" {
 		a = int(k)
 	}
 	if a < 0 {
 		return
 	}
-	if _, answered := x.pair[int32(a)]; answered {
-		return
+	if x.of(a) >= 0 {
+		return // answered already: the first answer is its result
 	}
-	if x.pair == nil {
-		x.pair = make(map[int32]int32)
-	}
-	x.pair[int32(a)], x.pair[int32(j)] = int32(j), int32(a)
-	if k, ok := x.open[call]; ok && int(k) == a {
-		delete(x.open, call)
+	x.pairUp(a, j)
+	if k, ok := x.open[key]; ok && call != "" && int(k) == a {
+		delete(x.open, key)
 	}
 }
 
@@ -103,11 +131,10 @@ func isAction(s *store, k int) bool {
 func (l *Log) ResultOf(i int) (int, bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	r, ok := l.results.pair[int32(i)]
-	if !ok || int(r) <= i {
-		return 0, false
+	if r := l.results.of(i); r > i {
+		return r, true
 	}
-	return int(r), true
+	return 0, false
 }
 
 // ActionOf returns the index of the action the result at index j
@@ -115,9 +142,8 @@ func (l *Log) ResultOf(i int) (int, bool) {
 func (l *Log) ActionOf(j int) (int, bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	a, ok := l.results.pair[int32(j)]
-	if !ok || int(a) >= j {
-		return 0, false
+	if a := l.results.of(j); a >= 0 && a < j {
+		return a, true
 	}
-	return int(a), true
+	return 0, false
 }
