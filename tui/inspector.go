@@ -109,9 +109,10 @@ func (m *Conversation) inspectJobFor(i int) inspectJob {
 		md:        m.markdownWant(),
 		renderers: m.markdown,
 	}
+	job.resultIndex = -1
 	if r, ok := m.log.ResultOf(i); ok {
-		obs := m.log.Event(r)
-		job.result, job.resultIndex = &obs, r
+		// Read by the command: a result may be megabytes of output.
+		job.log, job.resultIndex = m.log, r
 	}
 	job.analysis = m.analysisOf(i)
 	return job
@@ -136,8 +137,8 @@ type inspectJob struct {
 	index       int
 	ev          model.Event
 	styles      theme.Styles
-	result      *model.Event
-	resultIndex int
+	log         *reducer.Log // where resultIndex is read
+	resultIndex int          // the action's result (reducer.Log.ResultOf); -1: none
 	analysis    *model.SecurityAnalysis
 	diff        []reducer.Change
 	links       []string
@@ -158,7 +159,12 @@ type inspectedMsg struct {
 // run builds the view: the rendered event, the JSON tree, the markdown.
 func (j inspectJob) run() tea.Msg {
 	d := &inspectData{diff: j.diff, links: j.links}
-	d.rendered, d.md = renderEventWith(j.ev, j.index, j.styles, j.result, j.resultIndex, j.analysis, true)
+	var result *model.Event
+	if j.resultIndex >= 0 {
+		r := j.log.Event(j.resultIndex)
+		result = &r
+	}
+	d.rendered, d.md = renderEventWith(j.ev, j.index, j.styles, result, j.resultIndex, j.analysis, true)
 	d.tree, d.treeErr = parseJSON(j.ev.Raw)
 	if d.tree != nil {
 		d.tree.foldDeep(0, 40)

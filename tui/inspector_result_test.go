@@ -188,7 +188,7 @@ func TestEveryScreenNamesOneResult(t *testing.T) {
 				i := st.Event
 				r, ok := sdkResult(log, i)
 				job := m.inspectJobFor(i)
-				if got := job.result != nil; got != ok || (ok && job.resultIndex != r) {
+				if got := job.resultIndex >= 0; got != ok || (ok && job.resultIndex != r) {
 					t.Errorf("event %d: inspector's result %v at %d, the SDK's %v at %d", i, got, job.resultIndex, ok, r)
 				}
 				if _, out := stepTexts(run, st); out != wantText(log, r, ok) {
@@ -222,9 +222,9 @@ func TestEveryScreenNamesOneResultUpstream(t *testing.T) {
 			r, ok := sdkResult(log, st.Event)
 			job := m.inspectJobFor(st.Event)
 			_, out := stepTexts(run, st)
-			if (job.result != nil) != ok || (ok && job.resultIndex != r) || out != wantText(log, r, ok) || st.Outcome != wantOutcome(log, r, ok) {
+			if (job.resultIndex >= 0) != ok || (ok && job.resultIndex != r) || out != wantText(log, r, ok) || st.Outcome != wantOutcome(log, r, ok) {
 				t.Errorf("%s event %d: inspector %v@%d, detail %q, outcome %v; SDK %v@%d", name, st.Event,
-					job.result != nil, job.resultIndex, strings.TrimSpace(out), st.Outcome, ok, r)
+					job.resultIndex >= 0, job.resultIndex, strings.TrimSpace(out), st.Outcome, ok, r)
 			}
 		}
 	}
