@@ -103,3 +103,15 @@ func BenchmarkCompareDetailKey(b *testing.B) {
 		c.Update(keyMsg("esc"))
 	}
 }
+
+// BenchmarkCompareDetailBuild is the command enter returns on the same
+// row: the work taken off the key, done off the UI's goroutine.
+func BenchmarkCompareDetailBuild(b *testing.B) {
+	c := bigOutputCompare(b, 4<<20)
+	cmd := c.Update(keyMsg("enter"))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		cmd()
+	}
+}
