@@ -26,10 +26,8 @@ type compareDetail struct {
 	row   int
 	lines []string
 	top   int
-	// seq tells the build for this opening from those for earlier ones;
-	// building is set until its lines come.
-	seq      int
-	building bool
+	// seq tells the build for this opening from those for earlier ones.
+	seq int
 }
 
 // detailJob is what building a row's detail needs, taken in Update:
@@ -73,7 +71,7 @@ func (c *Compare) openDetail(row int) tea.Cmd {
 		job.heads[side], job.steps[side] = head, &st
 	}
 	s := c.styles
-	c.detail = &compareDetail{row: row, seq: job.seq, building: true,
+	c.detail = &compareDetail{row: row, seq: job.seq,
 		lines: []string{s.Bold.Render(job.heads[0]), s.Bold.Render(job.heads[1]), "", s.Muted.Render("rendering…")}}
 	return job.run
 }
@@ -103,7 +101,7 @@ func (c *Compare) detailBuilt(msg compareDetailMsg) {
 	if d == nil || msg.seq != d.seq {
 		return
 	}
-	d.lines, d.building = msg.lines, false
+	d.lines = msg.lines
 	d.top = min(d.top, max(len(d.lines)-1, 0))
 }
 
