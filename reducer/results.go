@@ -16,7 +16,7 @@ import (
 //
 //   - an ObservationEvent or UserRejectObservation answers the action
 //     whose event id is its action_id; one that carries no action_id
-//     (hand-written, older tools) answers by tool_call_id;
+//     (written by hand) answers by tool_call_id;
 //   - an AgentErrorEvent has no action_id and answers by tool_call_id;
 //   - a tool call id names the newest action with it that has no result
 //     yet (providers that number calls "call_0", "call_1"… reuse ids
@@ -24,8 +24,11 @@ import (
 //   - an action's result is the first event that answers it; a second
 //     answer is left unfiled.
 //
-// Looking a result up is then one read, however far the result lies from
-// its action.
+// Events are matched in file order, whatever branch of a conversation's
+// tree they are on: a result names its action by id, and a branch's
+// result cannot answer another branch's action by action_id. Looking a
+// result up is then one read, however far the result lies from its
+// action.
 
 // resultIndex files the results of actions as they are appended.
 type resultIndex struct {
