@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"ohwatch/internal/jsonx"
 	"sync"
 )
 
@@ -202,15 +203,15 @@ func decode(raw []byte, trusted bool) (Event, error) {
 // decodeWith is decode, reading stats values the general way only when
 // fastStats is false (for the test that holds the two ways equal).
 func decodeWith(raw []byte, trusted, fastStats bool) (Event, error) {
-	start := skipWS(raw, 0)
+	start := jsonx.SkipWS(raw, 0)
 	if start >= len(raw) {
 		return Event{}, fmt.Errorf("%w: empty input", ErrNotObject)
 	}
 	if raw[start] != '{' {
-		if end, err := valueEnd(raw, start, 0); err == nil && skipWS(raw, end) == len(raw) {
-			return Event{}, fmt.Errorf("%w: got a JSON %s", ErrNotObject, jsonType(raw[start:]))
+		if end, err := jsonx.ValueEnd(raw, start, 0); err == nil && jsonx.SkipWS(raw, end) == len(raw) {
+			return Event{}, fmt.Errorf("%w: got a JSON %s", ErrNotObject, jsonx.Type(raw[start:]))
 		}
-		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, syntaxError(raw, start, "looking for '{'"))
+		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, jsonx.SyntaxError(raw, start, "looking for '{'"))
 	}
 	sc := scratchPool.Get().(*decodeScratch)
 	defer func() {
@@ -223,8 +224,8 @@ func decodeWith(raw []byte, trusted, fastStats bool) (Event, error) {
 	if err != nil {
 		return Event{}, fmt.Errorf("%w: %w", ErrNotObject, err)
 	}
-	if rest := skipWS(raw, end); rest < len(raw) {
-		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, syntaxError(raw, rest, "after the end of the object"))
+	if rest := jsonx.SkipWS(raw, end); rest < len(raw) {
+		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, jsonx.SyntaxError(raw, rest, "after the end of the object"))
 	}
 	ev := Event{Raw: raw}
 	ev.Kind = SanitizeLine(r.str(f.kind, "kind"))

@@ -1,6 +1,9 @@
 package model
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"ohwatch/internal/jsonx"
+)
 
 // AppendHTMLEscaped appends compact JSON src as encoding/json embeds a
 // json.RawMessage: <, > and & as \u escapes, and U+2028 and U+2029
@@ -45,5 +48,5 @@ const hexDigits = "0123456789abcdef"
 // mayEscapeHTML reports whether the eight bytes of w may hold '<', '>',
 // '&' or 0xe2 (the first byte of U+2028 and U+2029).
 func mayEscapeHTML(w uint64) bool {
-	return hasZero(w^(ones*'<'))|hasZero(w^(ones*'>'))|hasZero(w^(ones*'&'))|hasZero(w^(ones*0xe2)) != 0
+	return jsonx.HasZero(w^(jsonx.Ones*'<'))|jsonx.HasZero(w^(jsonx.Ones*'>'))|jsonx.HasZero(w^(jsonx.Ones*'&'))|jsonx.HasZero(w^(jsonx.Ones*0xe2)) != 0
 }

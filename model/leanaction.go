@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"ohwatch/internal/jsonx"
 	"strconv"
 	"strings"
 )
@@ -201,7 +202,7 @@ func decodeObservation(r *leanReader, f *topFields) (Body, string) {
 // which older observations carry instead of a top-level exit_code.
 func metadataExitCode(r *leanReader, md []byte) *int {
 	var code *int
-	eachField(md, func(key, val []byte) bool {
+	jsonx.EachField(md, func(key, val []byte) bool {
 		if string(key) == "exit_code" {
 			if n, ok := r.integer(val, "observation.metadata.exit_code"); ok {
 				c := int(n)
@@ -246,7 +247,7 @@ func firstText(r *leanReader, content []byte, field string) string {
 		return ""
 	}
 	images := 0
-	for i := skipWS(arr, 1); i < len(arr) && arr[i] != ']'; {
+	for i := jsonx.SkipWS(arr, 1); i < len(arr) && arr[i] != ']'; {
 		if arr[i] != '{' {
 			r.mismatch(field+"[]", "object", arr[i:])
 			return ""
@@ -258,9 +259,9 @@ func firstText(r *leanReader, content []byte, field string) string {
 		if isImage {
 			images++
 		}
-		i = skipWS(arr, end)
+		i = jsonx.SkipWS(arr, end)
 		if i < len(arr) && arr[i] == ',' {
-			i = skipWS(arr, i+1)
+			i = jsonx.SkipWS(arr, i+1)
 		}
 	}
 	if images > 0 {
@@ -273,15 +274,15 @@ func firstText(r *leanReader, content []byte, field string) string {
 // of its text, or whether it is an image. When it finds a line it returns
 // at once, without the end of the item.
 func contentItemLine(r *leanReader, arr []byte, i int, field string) (line string, isImage bool, end int) {
-	i = skipWS(arr, i+1)
+	i = jsonx.SkipWS(arr, i+1)
 	for i < len(arr) && arr[i] == '"' {
-		kEnd := skipStringLit(arr, i)
+		kEnd := jsonx.SkipString(arr, i)
 		key := arr[i+1 : kEnd-1]
-		vStart := skipWS(arr, skipWS(arr, kEnd)+1)
+		vStart := jsonx.SkipWS(arr, jsonx.SkipWS(arr, kEnd)+1)
 		switch string(key) {
 		case "text":
 			if arr[vStart] == '"' {
-				if line = capLine(unquoteBody(arr[vStart+1:], lineByteLimit, true)); line != "" {
+				if line = capLine(jsonx.UnquoteBody(arr[vStart+1:], lineByteLimit, true)); line != "" {
 					return line, false, 0
 				}
 			} else if !absent(arr[vStart:]) {
@@ -290,9 +291,9 @@ func contentItemLine(r *leanReader, arr []byte, i int, field string) (line strin
 		case "type":
 			isImage = string(arr[vStart:min(vStart+7, len(arr))]) == `"image"`
 		}
-		i = skipWS(arr, skipValue(arr, vStart))
+		i = jsonx.SkipWS(arr, jsonx.SkipValue(arr, vStart))
 		if i < len(arr) && arr[i] == ',' {
-			i = skipWS(arr, i+1)
+			i = jsonx.SkipWS(arr, i+1)
 		}
 	}
 	return "", isImage, i + 1 // past '}'
@@ -307,13 +308,13 @@ func readTasks(r *leanReader, v []byte, field string) []Task {
 	tasks := []Task{}
 	// Field names for type errors, built once per list.
 	item, title, notes, status := field+"[]", field+"[].title", field+"[].notes", field+"[].status"
-	eachElement(arr, func(v []byte) bool {
+	jsonx.EachElement(arr, func(v []byte) bool {
 		if v[0] != '{' {
 			r.mismatch(item, "object", v)
 			return false
 		}
 		var t Task
-		eachField(v, func(key, val []byte) bool {
+		jsonx.EachField(v, func(key, val []byte) bool {
 			switch string(key) {
 			case "title":
 				t.Title = r.line(val, title)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"ohwatch/internal/jsonx"
 	"strconv"
 )
 
@@ -13,7 +14,7 @@ func decodeMessage(r *leanReader, f *topFields) (Body, string) {
 	}
 	var first string
 	if obj := r.object(f.llmMessage, "llm_message"); obj != nil {
-		eachField(obj, func(key, val []byte) bool {
+		jsonx.EachField(obj, func(key, val []byte) bool {
 			switch string(key) {
 			case "role":
 				m.Role = SanitizeLine(r.str(val, "llm_message.role"))
@@ -21,7 +22,7 @@ func decodeMessage(r *leanReader, f *topFields) (Body, string) {
 				first = firstText(r, val, "llm_message.content")
 			case "tool_calls":
 				if arr := r.array(val, "llm_message.tool_calls"); arr != nil {
-					eachElement(arr, func([]byte) bool {
+					jsonx.EachElement(arr, func([]byte) bool {
 						m.HasToolCalls = true
 						return false
 					})
@@ -43,13 +44,13 @@ func decodeSystemPrompt(r *leanReader, f *topFields) (Body, string) {
 	s := &SystemPrompt{}
 	if arr := r.array(f.tools, "tools"); arr != nil {
 		s.Tools = []string{}
-		eachElement(arr, func(tool []byte) bool {
+		jsonx.EachElement(arr, func(tool []byte) bool {
 			if tool[0] != '{' {
 				r.mismatch("tools[]", "object", tool)
 				return false
 			}
 			var title, name []byte
-			eachField(tool, func(key, val []byte) bool {
+			jsonx.EachField(tool, func(key, val []byte) bool {
 				switch string(key) {
 				case "title":
 					title = val
@@ -96,7 +97,7 @@ func decodeAgentError(r *leanReader, f *topFields) (Body, string) {
 		Error:      r.line(f.errorText, "error"),
 	}
 	if obj := r.object(f.classification, "classification"); obj != nil {
-		eachField(obj, func(key, val []byte) bool {
+		jsonx.EachField(obj, func(key, val []byte) bool {
 			if string(key) == "kind" {
 				e.Classification = SanitizeLine(r.str(val, "classification.kind"))
 			}

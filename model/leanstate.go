@@ -2,6 +2,7 @@ package model
 
 import (
 	"ohwatch/format"
+	"ohwatch/internal/jsonx"
 )
 
 // decodeStateUpdate reads a ConversationStateUpdateEvent. Only the value of
@@ -24,7 +25,7 @@ func decodeStateUpdate(r *leanReader, f *topFields) (Body, string) {
 		return u, capLine("confirmation_policy=" + u.ConfirmationPolicy)
 	case "full_state":
 		u.FullState = true
-		eachField(r.object(f.value, "value"), func(key, val []byte) bool {
+		jsonx.EachField(r.object(f.value, "value"), func(key, val []byte) bool {
 			switch string(key) {
 			case "execution_status":
 				u.ExecutionStatus = SanitizeLine(r.str(val, "value.execution_status"))
@@ -52,7 +53,7 @@ func decodeStateUpdate(r *leanReader, f *topFields) (Body, string) {
 // policyKind reads the kind of a confirmation policy object.
 func policyKind(r *leanReader, v []byte, field string) string {
 	var kind string
-	eachField(r.object(v, field), func(key, val []byte) bool {
+	jsonx.EachField(r.object(v, field), func(key, val []byte) bool {
 		if string(key) == "kind" {
 			kind = SanitizeLine(r.str(val, field+".kind"))
 		}
@@ -67,9 +68,9 @@ func otherKeySummary(key string, v []byte) string {
 	if key == "" {
 		return "state update"
 	}
-	switch jsonType(v) {
+	switch jsonx.Type(v) {
 	case "string":
-		return capLine(key + "=" + unquote(v, lineByteLimit, true))
+		return capLine(key + "=" + jsonx.Unquote(v, lineByteLimit, true))
 	case "number", "boolean":
 		return capLine(key + "=" + string(v))
 	}

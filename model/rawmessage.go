@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/binary"
+	"ohwatch/internal/jsonx"
 	"unicode/utf8"
 )
 
@@ -38,8 +39,8 @@ func appendCleanHTMLEscaped(dst, src []byte) (out []byte, clean bool) {
 		// Eight bytes at a time past printable ASCII holding no <, >, &.
 		if i+8 <= len(src) {
 			w := binary.LittleEndian.Uint64(src[i:])
-			if hasLess(w, 0x20)|hasZero(w^(ones*0x7f))|w&(ones*0x80)|
-				hasZero((w|ones*2)^(ones*'>'))|hasZero(w^(ones*'&')) == 0 { // '<' | 2 is '>'
+			if jsonx.HasLess(w, 0x20)|jsonx.HasZero(w^(jsonx.Ones*0x7f))|w&(jsonx.Ones*0x80)|
+				jsonx.HasZero((w|jsonx.Ones*2)^(jsonx.Ones*'>'))|jsonx.HasZero(w^(jsonx.Ones*'&')) == 0 { // '<' | 2 is '>'
 				i += 8
 				continue
 			}

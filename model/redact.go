@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"ohwatch/internal/jsonx"
 	"sort"
 	"strings"
 	"sync"
@@ -255,12 +256,12 @@ func LowerASCII(c byte) byte {
 func lowerGram(b string) uint64 {
 	w := uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
 		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
-	const high = ones * 0x80
-	seven := w &^ high                // each byte's low seven bits
-	geA := seven + ones*(0x80-'A')    // high bit: byte >= 'A'
-	gtZ := seven + ones*(0x80-'Z'-1)  // high bit: byte > 'Z'
-	upper := (geA &^ gtZ) &^ w & high // ASCII and in 'A'..'Z'
-	return w | upper>>2               // 0x80>>2 is the 0x20 of lower case
+	const high = jsonx.Ones * 0x80
+	seven := w &^ high                     // each byte's low seven bits
+	geA := seven + jsonx.Ones*(0x80-'A')   // high bit: byte >= 'A'
+	gtZ := seven + jsonx.Ones*(0x80-'Z'-1) // high bit: byte > 'Z'
+	upper := (geA &^ gtZ) &^ w & high      // ASCII and in 'A'..'Z'
+	return w | upper>>2                    // 0x80>>2 is the 0x20 of lower case
 }
 
 // hit reports whether g is one of the secret's grams.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"ohwatch/internal/jsonx"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -81,9 +82,9 @@ func appendSafeCompact(dst []byte, scratch *bytes.Buffer, compact []byte) []byte
 // its depth limit, which json.Compact allows, or bad JSON) is left to
 // json.Compact, so the two accept the same.
 func appendCompact(dst, raw []byte) ([]byte, bool) {
-	start := skipWS(raw, 0)
-	end, err := valueEnd(raw, start, 0)
-	if err != nil || skipWS(raw, end) != len(raw) {
+	start := jsonx.SkipWS(raw, 0)
+	end, err := jsonx.ValueEnd(raw, start, 0)
+	if err != nil || jsonx.SkipWS(raw, end) != len(raw) {
 		buf := bytes.NewBuffer(dst)
 		if json.Compact(buf, raw) != nil {
 			return dst, false
@@ -101,10 +102,10 @@ func appendCompactRuns(dst, src []byte) []byte {
 	for i := 0; i < len(src); {
 		switch c := src[i]; c {
 		case '"':
-			i = skipStringLit(src, i)
+			i = jsonx.SkipString(src, i)
 		case ' ', '\t', '\n', '\r':
 			dst = append(dst, src[run:i]...)
-			i = skipWS(src, i)
+			i = jsonx.SkipWS(src, i)
 			run = i
 		default:
 			i++

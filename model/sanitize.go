@@ -1,6 +1,7 @@
 package model
 
 import (
+	"ohwatch/internal/jsonx"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -63,7 +64,7 @@ func isClean(s string, multiline bool) bool {
 		for i+8 <= len(s) {
 			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if hasLess(w, 0x20)|hasZero(w^(ones*0x7f))|w&(ones*0x80) != 0 {
+			if jsonx.HasLess(w, 0x20)|jsonx.HasZero(w^(jsonx.Ones*0x7f))|w&(jsonx.Ones*0x80) != 0 {
 				break
 			}
 			i += 8

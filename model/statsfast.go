@@ -1,6 +1,9 @@
 package model
 
-import "strconv"
+import (
+	"ohwatch/internal/jsonx"
+	"strconv"
+)
 
 // A third of a conversation's events are `stats` updates, and reading one
 // was the dearest part of decoding: its value was validated whole, then
@@ -121,7 +124,7 @@ type cursor struct {
 
 // open reads the opening bracket b.
 func (c *cursor) open(b byte) bool {
-	c.i = skipWS(c.data, c.i)
+	c.i = jsonx.SkipWS(c.data, c.i)
 	if c.i < len(c.data) && c.data[c.i] == b {
 		c.i++
 		return true
@@ -131,7 +134,7 @@ func (c *cursor) open(b byte) bool {
 
 // peekKey reports whether the next token is the key k, reading nothing.
 func (c *cursor) peekKey(k string) bool {
-	i := skipWS(c.data, c.i)
+	i := jsonx.SkipWS(c.data, c.i)
 	return len(c.data)-i > len(k)+1 && c.data[i] == '"' && string(c.data[i+1:i+1+len(k)]) == k && c.data[i+1+len(k)] == '"'
 }
 
@@ -139,11 +142,11 @@ func (c *cursor) peekKey(k string) bool {
 // with each key once the colon after it is read; member reads the value.
 // depth is the object's depth for the values it skips.
 func (c *cursor) members(depth int, member func(key []byte) bool) bool {
-	if depth >= maxDepth {
+	if depth >= jsonx.MaxDepth {
 		return false
 	}
 	data := c.data
-	c.i = skipWS(data, c.i)
+	c.i = jsonx.SkipWS(data, c.i)
 	if c.i < len(data) && data[c.i] == '}' {
 		c.i++
 		return true
@@ -153,7 +156,7 @@ func (c *cursor) members(depth int, member func(key []byte) bool) bool {
 		if !ok {
 			return false
 		}
-		c.i = skipWS(data, c.i)
+		c.i = jsonx.SkipWS(data, c.i)
 		if c.i >= len(data) || data[c.i] != ':' {
 			return false
 		}
@@ -161,7 +164,7 @@ func (c *cursor) members(depth int, member func(key []byte) bool) bool {
 		if !member(key) {
 			return false
 		}
-		c.i = skipWS(data, c.i)
+		c.i = jsonx.SkipWS(data, c.i)
 		if c.i >= len(data) {
 			return false
 		}
@@ -180,11 +183,11 @@ func (c *cursor) members(depth int, member func(key []byte) bool) bool {
 // str reads a string literal and returns its raw body, escapes as they
 // are, which is what the lean reader's fields keep.
 func (c *cursor) str() ([]byte, bool) {
-	i := skipWS(c.data, c.i)
+	i := jsonx.SkipWS(c.data, c.i)
 	if i >= len(c.data) || c.data[i] != '"' {
 		return nil, false
 	}
-	end, err := stringEnd(c.data, i)
+	end, err := jsonx.StringEnd(c.data, i)
 	if err != nil {
 		return nil, false
 	}
@@ -206,7 +209,7 @@ func (c *cursor) name() (string, bool) {
 
 // null reads a null, reporting whether there was one.
 func (c *cursor) null() bool {
-	i := skipWS(c.data, c.i)
+	i := jsonx.SkipWS(c.data, c.i)
 	if len(c.data)-i >= 4 && string(c.data[i:i+4]) == "null" {
 		c.i = i + 4
 		return true
@@ -219,7 +222,7 @@ func (c *cursor) emptyList() bool {
 	if !c.open('[') {
 		return false
 	}
-	c.i = skipWS(c.data, c.i)
+	c.i = jsonx.SkipWS(c.data, c.i)
 	if c.i < len(c.data) && c.data[c.i] == ']' {
 		c.i++
 		return true
@@ -229,11 +232,11 @@ func (c *cursor) emptyList() bool {
 
 // numberSpan reads a number and returns its span.
 func (c *cursor) numberSpan() ([]byte, bool) {
-	i := skipWS(c.data, c.i)
+	i := jsonx.SkipWS(c.data, c.i)
 	if i >= len(c.data) || c.data[i] != '-' && (c.data[i] < '0' || c.data[i] > '9') {
 		return nil, false
 	}
-	end, err := numberEnd(c.data, i)
+	end, err := jsonx.NumberEnd(c.data, i)
 	if err != nil {
 		return nil, false
 	}
@@ -263,12 +266,12 @@ func (c *cursor) integer() (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return parseIntSpan(v)
+	return jsonx.ParseInt(v)
 }
 
 // skip validates and steps over a value nested at depth.
 func (c *cursor) skip(depth int) bool {
-	end, err := valueEnd(c.data, c.i, depth)
+	end, err := jsonx.ValueEnd(c.data, c.i, depth)
 	if err != nil {
 		return false
 	}
