@@ -105,24 +105,3 @@ func FuzzEventJSON(f *testing.F) {
 		}
 	})
 }
-
-// TestAppendJSONStringAtEveryOffset puts each byte sequence a JSON string
-// escapes at every offset of strings of every length to 24, against
-// json.Marshal: the word-at-a-time skip must stop for it wherever it falls.
-func TestAppendJSONStringAtEveryOffset(t *testing.T) {
-	seqs := []string{`"`, `\`, "<", ">", "&", "\x00", "\x1f", "\n", "\x7f", "é", "\u2028", "\xff", "=", "?", "$", "'"}
-	for _, seq := range seqs {
-		for n := len(seq); n <= 24; n++ {
-			for at := 0; at+len(seq) <= n; at++ {
-				s := strings.Repeat("a", at) + seq + strings.Repeat("b", n-at-len(seq))
-				want, err := json.Marshal(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := appendJSONString(nil, s); string(got) != string(want) {
-					t.Fatalf("%q: got %s, want %s", s, got, want)
-				}
-			}
-		}
-	}
-}

@@ -26,7 +26,7 @@ func AppendTerminalSafeRawMessage(dst []byte, scratch *bytes.Buffer, raw []byte)
 	if out, clean := appendCleanHTMLEscaped(dst, compact); clean {
 		return out
 	}
-	return AppendHTMLEscaped(dst, appendTerminalSafe(make([]byte, 0, len(compact)+16), compact))
+	return jsonx.AppendHTMLEscaped(dst, appendTerminalSafe(make([]byte, 0, len(compact)+16), compact))
 }
 
 // appendCleanHTMLEscaped appends src HTML-escaped as AppendHTMLEscaped
@@ -49,7 +49,7 @@ func appendCleanHTMLEscaped(dst, src []byte) (out []byte, clean bool) {
 		switch {
 		case c == '<' || c == '>' || c == '&':
 			dst = append(dst, src[start:i]...)
-			dst = appendHTMLEscape(dst, c)
+			dst = jsonx.AppendRuneEscape(dst, rune(c))
 			i++
 			start = i
 		case c < 0x20 || c == 0x7f:
