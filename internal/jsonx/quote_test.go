@@ -78,8 +78,13 @@ func decodeEachByte(s string) string {
 // TestASCIIIsPythons: ASCII writes what Python's json.dumps writes.
 func TestASCIIIsPythons(t *testing.T) {
 	for s, want := range map[string]string{
-		"é\x7f👍\n": `"\u00e9\u007f\ud83d\udc4d\n"`,
-		"a<b\x01":  `"a<b\u0001"`,
+		"é\x7f👍\n":     `"\u00e9\u007f\ud83d\udc4d\n"`,
+		"a<b\x01":      `"a<b\u0001"`,
+		"a \"q\" \\ b": `"a \"q\" \\ b"`,
+		"tab\tnl\n":    `"tab\tnl\n"`,
+		"\x1b[0m":      `"\u001b[0m"`,
+		"✅ done":       `"\u2705 done"`,
+		"👋":            `"\ud83d\udc4b"`,
 	} {
 		if got := AppendString(nil, s, ASCII); string(got) != want {
 			t.Errorf("AppendString(%q, ASCII) = %s, want %s", s, got, want)
