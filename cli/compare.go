@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ohwatch/client/cloud"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/session"
 )
@@ -63,7 +64,7 @@ read each run as it stands when asked.`,
 			}
 			env, flush := env.WithSecrets(secrets)
 			defer flush()
-			keys.Warn = func(w string) { fmt.Fprintf(env.Stderr, "ohwatch compare: warning: %s\n", model.SanitizeLine(w)) }
+			keys.Warn = func(w string) { fmt.Fprintf(env.Stderr, "ohwatch compare: warning: %s\n", sanitize.Line(w)) }
 			ctx, stop := session.Interruptible()
 			defer stop()
 			format := session.CompareScreen

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"ohwatch/internal/jsonx"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // eventJSON writes the JSON lines of events, byte for byte as
@@ -74,9 +74,9 @@ func (e *eventJSON) appendEvent(b, raw []byte, decoded bool) []byte {
 	if decoded {
 		// Bytes the log stores were accepted by Decode: validating them
 		// again was a third of this line's work.
-		return model.AppendTerminalSafeRawMessage(b, &e.scratch, raw)
+		return sanitize.AppendRawMessage(b, &e.scratch, raw)
 	}
-	safe, ok := model.AppendTerminalSafeJSON(e.safe[:0], &e.scratch, raw)
+	safe, ok := sanitize.AppendJSON(e.safe[:0], &e.scratch, raw)
 	if !ok {
 		safe = append(safe[:0], invalidJSON...)
 	}

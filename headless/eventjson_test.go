@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -14,7 +15,7 @@ import (
 // event is the raw JSON made terminal-safe: what eventJSON must write.
 func marshalled(t testing.TB, l eventLine, raw []byte) string {
 	t.Helper()
-	safe, ok := model.TerminalSafeJSON(raw)
+	safe, ok := sanitize.JSON(raw)
 	if !ok {
 		safe = []byte(invalidJSON)
 	}

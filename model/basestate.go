@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 )
 
 // DecodeBaseState reads what ohwatch needs of a base_state.json, a REST
@@ -53,9 +54,9 @@ func DecodeBaseState(raw []byte) (*BaseState, error) {
 	if rest := jsonx.SkipWS(raw, end); rest < len(raw) {
 		return nil, fmt.Errorf("base state: %w", jsonx.SyntaxError(raw, rest, "after the end of the object"))
 	}
-	b.ExecutionStatus = SanitizeLine(r.str(status, "execution_status"))
+	b.ExecutionStatus = sanitize.Line(r.str(status, "execution_status"))
 	if b.ExecutionStatus == "" {
-		b.ExecutionStatus = SanitizeLine(r.str(legacyStatus, "agent_status"))
+		b.ExecutionStatus = sanitize.Line(r.str(legacyStatus, "agent_status"))
 	}
 	b.ConfirmationPolicy = policyKind(&r, policy, "confirmation_policy")
 	b.Stats = readStats(&r, stats, "stats")

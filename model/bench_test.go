@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"ohwatch/internal/sanitize"
 )
 
 // mixedEvents builds a realistic mix of events: mostly small actions,
@@ -72,7 +74,7 @@ func BenchmarkSanitize(b *testing.B) {
 			b.SetBytes(int64(len(c.s)))
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = Sanitize(c.s)
+				_ = sanitize.Text(c.s)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 	"sync"
 )
 
@@ -228,7 +229,7 @@ func decodeWith(raw []byte, trusted, fastStats bool) (Event, error) {
 		return Event{}, fmt.Errorf("%w: %v", ErrNotObject, jsonx.SyntaxError(raw, rest, "after the end of the object"))
 	}
 	ev := Event{Raw: raw}
-	ev.Kind = SanitizeLine(r.str(f.kind, "kind"))
+	ev.Kind = sanitize.Line(r.str(f.kind, "kind"))
 	k := KindIndex(ev.Kind)
 	if k >= 0 {
 		ev.Kind = kinds[k].Name // one shared string, not an alias of raw
@@ -237,7 +238,7 @@ func decodeWith(raw []byte, trusted, fastStats bool) (Event, error) {
 	if ts := r.str(f.timestamp, "timestamp"); ts != "" && !trusted {
 		ev.Time, _ = ParseTime(ts)
 	}
-	ev.Source = SanitizeLine(r.str(f.source, "source"))
+	ev.Source = sanitize.Line(r.str(f.source, "source"))
 	ev.ParentID = r.str(f.parentID, "parent_id")
 	if r.reason == "" {
 		ev.Body, ev.Summary = decodeBody(r, k, ev.Kind, f)
@@ -274,12 +275,12 @@ func decodeBody(r *leanReader, k int, kind string, f *topFields) (Body, string) 
 // bigger ones live in leanaction.go, leanmisc.go and leanstate.go.
 
 func decodeConversationError(r *leanReader, f *topFields) (Body, string) {
-	b := &ConversationError{Code: SanitizeLine(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
+	b := &ConversationError{Code: sanitize.Line(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
 	return b, joinSummary(b.Code, b.Detail)
 }
 
 func decodeServerError(r *leanReader, f *topFields) (Body, string) {
-	b := &ServerError{Code: SanitizeLine(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
+	b := &ServerError{Code: sanitize.Line(r.str(f.code, "code")), Detail: r.line(f.detail, "detail")}
 	return b, joinSummary(b.Code, b.Detail)
 }
 
@@ -303,7 +304,7 @@ func decodeInterrupt(*leanReader, *topFields) (Body, string) {
 }
 
 func decodeCompletionLog(r *leanReader, f *topFields) (Body, string) {
-	b := &LLMCompletionLog{ModelName: SanitizeLine(r.str(f.modelName, "model_name")), UsageID: SanitizeLine(r.str(f.usageID, "usage_id"))}
+	b := &LLMCompletionLog{ModelName: sanitize.Line(r.str(f.modelName, "model_name")), UsageID: sanitize.Line(r.str(f.usageID, "usage_id"))}
 	return b, completionLogSummary(b)
 }
 

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 	"strconv"
 	"strings"
 )
@@ -70,10 +71,10 @@ func isTerminalKind(kind string) bool {
 // decodeAction reads an ActionEvent.
 func decodeAction(r *leanReader, f *topFields) (Body, string) {
 	a := &Action{
-		ToolName:      SanitizeLine(r.str(f.toolName, "tool_name")),
+		ToolName:      sanitize.Line(r.str(f.toolName, "tool_name")),
 		ToolCallID:    r.str(f.toolCallID, "tool_call_id"),
 		LLMResponseID: r.str(f.llmResponseID, "llm_response_id"),
-		SecurityRisk:  SanitizeLine(r.str(f.securityRisk, "security_risk")),
+		SecurityRisk:  sanitize.Line(r.str(f.securityRisk, "security_risk")),
 	}
 	if a.SecurityRisk == "" {
 		a.SecurityRisk = "UNKNOWN"
@@ -82,12 +83,12 @@ func decodeAction(r *leanReader, f *topFields) (Body, string) {
 	var path string
 	if obj := r.object(f.action, "action"); obj != nil {
 		n := &f.nestedAction
-		a.ActionKind = SanitizeLine(r.str(n.kind, "action.kind"))
+		a.ActionKind = sanitize.Line(r.str(n.kind, "action.kind"))
 		switch {
 		case isTerminalKind(a.ActionKind):
 			a.Command = r.line(n.command, "action.command")
 		case a.ActionKind == "TaskTrackerAction":
-			a.TaskCommand = SanitizeLine(r.str(n.command, "action.command"))
+			a.TaskCommand = sanitize.Line(r.str(n.command, "action.command"))
 			if a.TaskCommand == "plan" {
 				a.Plan = readTasks(r, n.taskList, "action.task_list")
 				if a.Plan == nil {
@@ -95,7 +96,7 @@ func decodeAction(r *leanReader, f *topFields) (Body, string) {
 				}
 			}
 		case a.ActionKind == "FileEditorAction" || a.ActionKind == "PlanningFileEditorAction":
-			path = joinSummary(SanitizeLine(r.str(n.command, "action.command")), r.line(n.path, "action.path"))
+			path = joinSummary(sanitize.Line(r.str(n.command, "action.command")), r.line(n.path, "action.path"))
 		default:
 			path = actionTarget(r, a, n)
 		}
@@ -134,7 +135,7 @@ func actionTarget(r *leanReader, a *Action, n *actionFields) string {
 	case "BrowserNavigateAction":
 		target = r.line(n.url, "action.url")
 	case "DelegateAction":
-		target = SanitizeLine(r.str(n.command, "action.command"))
+		target = sanitize.Line(r.str(n.command, "action.command"))
 	}
 	if target == "" {
 		return ""
@@ -166,18 +167,18 @@ func actionFallbackSummary(a *Action, path string) string {
 // decodeObservation reads an ObservationEvent.
 func decodeObservation(r *leanReader, f *topFields) (Body, string) {
 	o := &Observation{
-		ToolName:   SanitizeLine(r.str(f.toolName, "tool_name")),
+		ToolName:   sanitize.Line(r.str(f.toolName, "tool_name")),
 		ToolCallID: r.str(f.toolCallID, "tool_call_id"),
 		ActionID:   r.str(f.actionID, "action_id"),
 	}
 	var first string
 	if obj := r.object(f.observation, "observation"); obj != nil {
 		n := &f.nestedObservation
-		o.ObservationKind = SanitizeLine(r.str(n.kind, "observation.kind"))
+		o.ObservationKind = sanitize.Line(r.str(n.kind, "observation.kind"))
 		o.IsError = r.boolean(n.isError, "observation.is_error")
 		first = firstText(r, n.content, "observation.content")
 		if o.ToolName == "" {
-			o.ToolName = SanitizeLine(r.str(n.toolName, "observation.tool_name"))
+			o.ToolName = sanitize.Line(r.str(n.toolName, "observation.tool_name"))
 		}
 		switch {
 		case isTerminalKind(o.ObservationKind):
@@ -188,7 +189,7 @@ func decodeObservation(r *leanReader, f *topFields) (Body, string) {
 				o.ExitCode = metadataExitCode(r, md)
 			}
 		case o.ObservationKind == "TaskTrackerObservation":
-			o.TaskCommand = SanitizeLine(r.str(n.command, "observation.command"))
+			o.TaskCommand = sanitize.Line(r.str(n.command, "observation.command"))
 			if arr := r.array(n.taskList, "observation.task_list"); arr != nil {
 				o.TaskList = readTasks(r, arr, "observation.task_list")
 				o.HasTaskList = true
@@ -321,7 +322,7 @@ func readTasks(r *leanReader, v []byte, field string) []Task {
 			case "notes":
 				t.Notes = r.text(val, notes)
 			case "status":
-				t.Status = SanitizeLine(r.str(val, status))
+				t.Status = sanitize.Line(r.str(val, status))
 			}
 			return true
 		})

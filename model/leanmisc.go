@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 	"strconv"
 )
 
@@ -10,14 +11,14 @@ import (
 func decodeMessage(r *leanReader, f *topFields) (Body, string) {
 	m := &Message{
 		LLMResponseID: r.str(f.llmResponseID, "llm_response_id"),
-		Sender:        SanitizeLine(r.str(f.sender, "sender")),
+		Sender:        sanitize.Line(r.str(f.sender, "sender")),
 	}
 	var first string
 	if obj := r.object(f.llmMessage, "llm_message"); obj != nil {
 		jsonx.EachField(obj, func(key, val []byte) bool {
 			switch string(key) {
 			case "role":
-				m.Role = SanitizeLine(r.str(val, "llm_message.role"))
+				m.Role = sanitize.Line(r.str(val, "llm_message.role"))
 			case "content":
 				first = firstText(r, val, "llm_message.content")
 			case "tool_calls":
@@ -63,7 +64,7 @@ func decodeSystemPrompt(r *leanReader, f *topFields) (Body, string) {
 			if t == "" {
 				t = r.str(name, "tools[].name")
 			}
-			s.Tools = append(s.Tools, SanitizeLine(t))
+			s.Tools = append(s.Tools, sanitize.Line(t))
 			return true
 		})
 	}
@@ -73,11 +74,11 @@ func decodeSystemPrompt(r *leanReader, f *topFields) (Body, string) {
 // decodeUserReject reads a UserRejectObservation.
 func decodeUserReject(r *leanReader, f *topFields) (Body, string) {
 	u := &UserReject{
-		ToolName:        SanitizeLine(r.str(f.toolName, "tool_name")),
+		ToolName:        sanitize.Line(r.str(f.toolName, "tool_name")),
 		ToolCallID:      r.str(f.toolCallID, "tool_call_id"),
 		ActionID:        r.str(f.actionID, "action_id"),
 		Reason:          r.line(f.rejectionReason, "rejection_reason"),
-		RejectionSource: SanitizeLine(r.str(f.rejectionSource, "rejection_source")),
+		RejectionSource: sanitize.Line(r.str(f.rejectionSource, "rejection_source")),
 	}
 	if u.RejectionSource == "" {
 		u.RejectionSource = "user"
@@ -92,14 +93,14 @@ func decodeUserReject(r *leanReader, f *topFields) (Body, string) {
 // decodeAgentError reads an AgentErrorEvent.
 func decodeAgentError(r *leanReader, f *topFields) (Body, string) {
 	e := &AgentError{
-		ToolName:   SanitizeLine(r.str(f.toolName, "tool_name")),
+		ToolName:   sanitize.Line(r.str(f.toolName, "tool_name")),
 		ToolCallID: r.str(f.toolCallID, "tool_call_id"),
 		Error:      r.line(f.errorText, "error"),
 	}
 	if obj := r.object(f.classification, "classification"); obj != nil {
 		jsonx.EachField(obj, func(key, val []byte) bool {
 			if string(key) == "kind" {
-				e.Classification = SanitizeLine(r.str(val, "classification.kind"))
+				e.Classification = sanitize.Line(r.str(val, "classification.kind"))
 			}
 			return true
 		})
@@ -110,8 +111,8 @@ func decodeAgentError(r *leanReader, f *topFields) (Body, string) {
 // decodeHook reads a HookExecutionEvent.
 func decodeHook(r *leanReader, f *topFields) (Body, string) {
 	h := &Hook{
-		HookEventType: SanitizeLine(r.str(f.hookEventType, "hook_event_type")),
-		ToolName:      SanitizeLine(r.str(f.toolName, "tool_name")),
+		HookEventType: sanitize.Line(r.str(f.hookEventType, "hook_event_type")),
+		ToolName:      sanitize.Line(r.str(f.toolName, "tool_name")),
 		Success:       r.boolean(f.success, "success"),
 		Blocked:       r.boolean(f.blocked, "blocked"),
 	}
@@ -139,7 +140,7 @@ func decodeACPToolCall(r *leanReader, f *topFields) (Body, string) {
 	a := &ACPToolCall{
 		ToolCallID: r.str(f.toolCallID, "tool_call_id"),
 		Title:      r.line(f.title, "title"),
-		Status:     SanitizeLine(r.str(f.status, "status")),
+		Status:     sanitize.Line(r.str(f.status, "status")),
 		IsError:    r.boolean(f.isError, "is_error"),
 	}
 	s := a.Title

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 	"strconv"
 	"strings"
 )
@@ -82,7 +83,7 @@ func (r *leanReader) text(v []byte, field string) string {
 	if !r.isString(v, field) {
 		return ""
 	}
-	return Sanitize(jsonx.Unquote(v, lineByteLimit, false))
+	return sanitize.Text(jsonx.Unquote(v, lineByteLimit, false))
 }
 
 // boolean reads a boolean field.
@@ -171,7 +172,7 @@ func (r *leanReader) stringList(v []byte, field string) []string {
 // capLine sanitises s as one line and caps it to summaryLimit runes, with an
 // ellipsis when cut.
 func capLine(s string) string {
-	s = strings.TrimSpace(SanitizeLine(s))
+	s = strings.TrimSpace(sanitize.Line(s))
 	if len(s) <= summaryLimit {
 		return s // no more runes than bytes
 	}

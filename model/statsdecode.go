@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 )
 
 // DecodeStats reads a ConversationStats object ({"usage_to_metrics": {…}},
@@ -47,7 +48,7 @@ func readStats(r *leanReader, v []byte, field string) *Stats {
 					return -1
 				}
 				m, end := readMetrics(r, obj, at)
-				st.UsageToMetrics[SanitizeLine(internName(id))] = m
+				st.UsageToMetrics[sanitize.Line(internName(id))] = m
 				return end
 			})
 		}
@@ -70,7 +71,7 @@ func readMetrics(r *leanReader, data []byte, at int) (*Metrics, int) {
 		switch string(key) {
 		case "model_name":
 			v := jsonx.ValueAt(data, at)
-			m.ModelName = SanitizeLine(r.name(v, "metrics.model_name"))
+			m.ModelName = sanitize.Line(r.name(v, "metrics.model_name"))
 			return at + len(v)
 		case "accumulated_cost":
 			v := jsonx.ValueAt(data, at)
@@ -139,7 +140,7 @@ func readTokenUsage(r *leanReader, data []byte, at int, field string) (TokenUsag
 		v := jsonx.ValueAt(data, at)
 		switch string(key) {
 		case "model":
-			t.Model = SanitizeLine(r.name(v, "token_usage.model"))
+			t.Model = sanitize.Line(r.name(v, "token_usage.model"))
 		case "response_id":
 			t.ResponseID = r.str(v, "token_usage.response_id")
 		default:
@@ -189,7 +190,7 @@ func readCost(r *leanReader, data []byte, at int) (Cost, int) {
 		v := jsonx.ValueAt(data, at)
 		switch string(key) {
 		case "model":
-			c.Model = SanitizeLine(r.name(v, "costs[].model"))
+			c.Model = sanitize.Line(r.name(v, "costs[].model"))
 		case "cost":
 			c.Cost = r.number(v, "costs[].cost")
 		case "timestamp":
@@ -213,7 +214,7 @@ func readLatency(r *leanReader, data []byte, at int) (Latency, int) {
 		v := jsonx.ValueAt(data, at)
 		switch string(key) {
 		case "model":
-			l.Model = SanitizeLine(r.name(v, "response_latencies[].model"))
+			l.Model = sanitize.Line(r.name(v, "response_latencies[].model"))
 		case "latency":
 			l.Latency = r.number(v, "response_latencies[].latency")
 		case "response_id":

@@ -2,6 +2,7 @@ package model
 
 import (
 	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 	"strconv"
 )
 
@@ -43,7 +44,7 @@ func fastStats(data []byte, i int) (st *Stats, end int, ok bool) {
 					return true
 				}
 				m := &Metrics{}
-				st.UsageToMetrics[SanitizeLine(internName(id))] = m
+				st.UsageToMetrics[sanitize.Line(internName(id))] = m
 				return c.open('{') && c.members(statsDepth+2, func(key []byte) bool { return c.metricsMember(m, key) })
 			})
 		}
@@ -60,7 +61,7 @@ func (c *cursor) metricsMember(m *Metrics, key []byte) bool {
 	switch string(key) {
 	case "model_name":
 		s, ok := c.name()
-		m.ModelName = SanitizeLine(s)
+		m.ModelName = sanitize.Line(s)
 		return ok
 	case "accumulated_cost":
 		f, _, ok := c.number()
@@ -95,7 +96,7 @@ func (c *cursor) tokenMember(t *TokenUsage, key []byte) bool {
 	switch string(key) {
 	case "model":
 		s, ok := c.name()
-		t.Model = SanitizeLine(s)
+		t.Model = sanitize.Line(s)
 		return ok
 	case "response_id":
 		if c.null() {

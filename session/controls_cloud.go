@@ -10,6 +10,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/client/cloud"
 	"ohwatch/client/fleetsource"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/tui"
 )
@@ -48,7 +49,7 @@ func (cc cloudControls) server(ctx context.Context) (confirmer, error) {
 	case conv.Paused():
 		return confirmer{}, errSandboxPaused
 	case !conv.Running():
-		return confirmer{}, fmt.Errorf("its sandbox is %s, not running", strings.ToLower(model.SanitizeLine(conv.SandboxStatus)))
+		return confirmer{}, fmt.Errorf("its sandbox is %s, not running", strings.ToLower(sanitize.Line(conv.SandboxStatus)))
 	}
 	target, err := cc.sess.Live(ctx, conv)
 	if err != nil {

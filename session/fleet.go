@@ -12,6 +12,7 @@ import (
 	"ohwatch/client/fleetsource"
 	"ohwatch/guard"
 	"ohwatch/headless"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
 	"ohwatch/tui"
@@ -229,24 +230,24 @@ func sourceReporter(env *Env) func(model.FleetUpdate) {
 	troubled := map[string]bool{}
 	return func(u model.FleetUpdate) {
 		for _, w := range u.Batch.Warnings {
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(w))
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", sanitize.Line(u.Ref.Source), sanitize.Line(w))
 		}
 		c := u.Batch.Conn
 		switch {
 		case c == nil:
 		case c.Phase == model.PhaseLive && troubled[u.Ref.Source]:
 			troubled[u.Ref.Source] = false
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: listing again\n", model.SanitizeLine(u.Ref.Source))
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: listing again\n", sanitize.Line(u.Ref.Source))
 		case c.Phase == model.PhaseLost && c.Final:
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (given up: asking again would change nothing)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason))
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (given up: asking again would change nothing)\n", sanitize.Line(u.Ref.Source), sanitize.Line(c.Reason))
 		case (c.Phase == model.PhaseReconnecting || c.Phase == model.PhaseLost) && c.RetryIn == 0:
 			// A source that looks again on its own clock (a local root
 			// that does not exist yet) has no retry to count down.
 			troubled[u.Ref.Source] = true
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason))
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", sanitize.Line(u.Ref.Source), sanitize.Line(c.Reason))
 		case c.Phase == model.PhaseReconnecting || c.Phase == model.PhaseLost:
 			troubled[u.Ref.Source] = true
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (retrying in %s)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason), c.RetryIn)
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (retrying in %s)\n", sanitize.Line(u.Ref.Source), sanitize.Line(c.Reason), c.RetryIn)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"ohwatch/client/cloud"
 	"ohwatch/client/files"
 	"ohwatch/client/fleetsource"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -46,7 +47,7 @@ func localOpener(src *fleetsource.LocalSource, secrets *model.Secrets) opener {
 			}
 			follower := files.Follower{Dir: dir, From: int64(header.EventFiles)}
 			if err := follower.Run(ctx, feed); err != nil && ctx.Err() == nil {
-				sendBatch(ctx, feed, model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}})
+				sendBatch(ctx, feed, model.Batch{Warnings: []string{sanitize.Line(err.Error())}})
 			}
 		}()
 		s := conversation{
@@ -191,7 +192,7 @@ func storedFeed(ctx context.Context, sess *cloud.Session, id string) <-chan mode
 			return nil
 		})
 		if err != nil && ctx.Err() == nil {
-			sendBatch(ctx, feed, model.Batch{Warnings: []string{model.SanitizeLine(sess.Redact(err.Error()))}})
+			sendBatch(ctx, feed, model.Batch{Warnings: []string{sanitize.Line(sess.Redact(err.Error()))}})
 		}
 	}()
 	return feed

@@ -11,6 +11,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"ohwatch/compare"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -47,7 +48,7 @@ func newCompareDetail(c *Compare, row int) *compareDetail {
 		st := steps[k]
 		head := name + "  step " + strconv.Itoa(k) + " · event " + strconv.Itoa(st.Event) + " · " + st.Kind.String()
 		if st.Kind == compare.Action {
-			head += " " + model.SanitizeLine(st.Tool) + " · " + st.Outcome.String()
+			head += " " + sanitize.Line(st.Tool) + " · " + st.Outcome.String()
 		}
 		d.heads[side] = head
 		d.args[side], d.output[side] = stepTexts(run, st)
@@ -63,11 +64,11 @@ func stepTexts(run *compare.Run, st compare.Step) (args, output string) {
 	detail, _ := ev.Detail()
 	switch d := detail.(type) {
 	case *model.MessageEvent:
-		return model.Sanitize(d.Text()), ""
+		return sanitize.Text(d.Text()), ""
 	case *model.ActionEvent:
 		var b bytes.Buffer
 		if json.Indent(&b, d.RawAction, "", "  ") == nil {
-			args = model.Sanitize(b.String())
+			args = sanitize.Text(b.String())
 		}
 		return args, resultOf(run, st.Event, d.ToolCallID, ev.ID)
 	}
@@ -85,7 +86,7 @@ func resultOf(run *compare.Run, i int, call, id string) string {
 			if (call != "" && b.ToolCallID == call) || (id != "" && b.ActionID == id) {
 				if d, _ := ev.Detail(); d != nil {
 					if o, ok := d.(*model.ObservationEvent); ok {
-						return model.Sanitize(o.Output())
+						return sanitize.Text(o.Output())
 					}
 				}
 				return ev.Summary

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -144,7 +145,7 @@ func guardRedirects(hc *http.Client, base *url.URL) *http.Client {
 		}
 		if req.URL.Host != base.Host || (base.Scheme == "https" && req.URL.Scheme != "https") {
 			return fmt.Errorf("refusing a redirect to another host or to plain http (%s): it would carry the session key",
-				model.SanitizeLine(req.URL.Scheme+"://"+req.URL.Host))
+				sanitize.Line(req.URL.Scheme+"://"+req.URL.Host))
 		}
 		if inner != nil {
 			return inner(req, via)
@@ -195,7 +196,7 @@ func (c *Client) postJSON(ctx context.Context, route string, in, out any) error 
 func (c *Client) do(ctx context.Context, method, route string, q url.Values, body []byte, out any) error {
 	if hasDotSegment(route) {
 		// An id of "." or ".." would send the key to another route.
-		return fmt.Errorf("%s %s: refused: a conversation id is not one path segment", method, model.SanitizeLine(route))
+		return fmt.Errorf("%s %s: refused: a conversation id is not one path segment", method, sanitize.Line(route))
 	}
 	if c.timeout > 0 {
 		var cancel context.CancelFunc

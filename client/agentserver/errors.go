@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -95,7 +96,7 @@ func (e *connectError) Unwrap() []error { return []error{ErrConnect, e.err} }
 // redacts again after sanitising, which can join the halves of a secret
 // split by a control sequence.
 func redact(s, secret string) string {
-	return model.Redact(model.SanitizeLine(model.Redact(s, secret)), secret)
+	return model.Redact(sanitize.Line(model.Redact(s, secret)), secret)
 }
 
 // excerpt cuts an error body to a readable length (in runes) after

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -57,7 +58,7 @@ func (c *Client) Runtime(ctx context.Context, id string) (*RuntimeInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &RuntimeInfo{Status: model.CapBytes(model.SanitizeLine(w.RuntimeStatus), model.MaxStatusBytes), CanResume: w.CanResume}
+	r := &RuntimeInfo{Status: model.CapBytes(sanitize.Line(w.RuntimeStatus), model.MaxStatusBytes), CanResume: w.CanResume}
 	if r.Status == "" {
 		return nil, ErrNoRuntimeRoute
 	}

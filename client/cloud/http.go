@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -201,7 +202,7 @@ const maxDetail = 300
 func (r *redactor) clean(s string) string {
 	// Redact on both sides of sanitising: removing an escape sequence
 	// could join the halves of a secret the first pass did not see.
-	s = strings.TrimSpace(r.redact(model.SanitizeLine(r.redact(s))))
+	s = strings.TrimSpace(r.redact(sanitize.Line(r.redact(s))))
 	if len(s) > maxDetail {
 		cut := maxDetail
 		for cut > 0 && !utf8.RuneStart(s[cut]) {

@@ -1,22 +1,23 @@
-package model
+package sanitize
 
 import (
+	"ohwatch/internal/jsonx"
+
 	"bytes"
 	"encoding/binary"
-	"ohwatch/internal/jsonx"
 	"unicode/utf8"
 )
 
-// AppendTerminalSafeRawMessage appends what json.Marshal writes for a
-// json.RawMessage holding AppendTerminalSafeDecodedJSON(raw): the same
+// AppendRawMessage appends what json.Marshal writes for a
+// json.RawMessage holding AppendDecodedJSON(raw): the same
 // bytes with <, > and & as \u escapes (its HTML escaping; the U+2028 and
 // U+2029 it escapes too are escapes already in the terminal-safe form).
-// raw is bytes Decode accepted, as AppendTerminalSafeDecodedJSON takes.
+// raw is bytes Decode accepted, as AppendDecodedJSON takes.
 //
 // It is a `replay --json` line's event: compacting it, checking it is
 // terminal-safe and escaping it were three passes over every event's
 // bytes; the check and the escaping are one pass here.
-func AppendTerminalSafeRawMessage(dst []byte, scratch *bytes.Buffer, raw []byte) []byte {
+func AppendRawMessage(dst []byte, scratch *bytes.Buffer, raw []byte) []byte {
 	scratch.Reset()
 	buf := scratch.AvailableBuffer()
 	compact := appendCompactRuns(buf, raw)

@@ -1,17 +1,18 @@
-package model
+package sanitize
 
 import (
-	"bytes"
 	"ohwatch/internal/jsonx"
+
+	"bytes"
 	"strings"
 	"testing"
 )
 
-// twoPasses is AppendTerminalSafeRawMessage as it was first written: the
+// twoPasses is AppendRawMessage as it was first written: the
 // terminal-safe form, then escaped as json.Marshal escapes a RawMessage.
 func twoPasses(dst []byte, raw []byte) []byte {
 	var scratch bytes.Buffer
-	return jsonx.AppendHTMLEscaped(dst, AppendTerminalSafeDecodedJSON(nil, &scratch, raw))
+	return jsonx.AppendHTMLEscaped(dst, AppendDecodedJSON(nil, &scratch, raw))
 }
 
 // TestRawMessageAtEveryOffset puts each sequence the one pass must escape
@@ -27,7 +28,7 @@ func TestRawMessageAtEveryOffset(t *testing.T) {
 		for n := 0; n <= 40; n++ {
 			for at := 0; at+len(seq) <= n; at++ {
 				raw := []byte(`{"t": "` + strings.Repeat("a", at) + seq + strings.Repeat("b", n-at-len(seq)) + `"}`)
-				got := string(AppendTerminalSafeRawMessage([]byte("x"), &scratch, raw))
+				got := string(AppendRawMessage([]byte("x"), &scratch, raw))
 				if want := string(twoPasses([]byte("x"), raw)); got != want {
 					t.Fatalf("%q: got %q, want %q", raw, got, want)
 				}
@@ -36,17 +37,17 @@ func TestRawMessageAtEveryOffset(t *testing.T) {
 	}
 }
 
-// FuzzAppendTerminalSafeRawMessage holds the one pass to the two it
+// FuzzAppendRawMessage holds the one pass to the two it
 // replaced for every input, what Decode accepts or not, and makes it take
 // anything without a panic.
-func FuzzAppendTerminalSafeRawMessage(f *testing.F) {
+func FuzzAppendRawMessage(f *testing.F) {
 	f.Add([]byte(" { \"id\" : \"a\", \"kind\":\"MessageEvent\",\n\"t\" : \"x\u009b\u202e\u2028\xff <&>\" }\r\n"))
 	f.Add([]byte(`{"t":"👩` + "\u200d" + `👩 <b> &amp; \u2028"}`))
 	f.Add([]byte(`{"a":"unterminated`))
 	addFixtureEvents(f)
 	var scratch bytes.Buffer
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got := AppendTerminalSafeRawMessage([]byte("prefix"), &scratch, raw)
+		got := AppendRawMessage([]byte("prefix"), &scratch, raw)
 		if want := twoPasses([]byte("prefix"), raw); string(got) != string(want) {
 			t.Fatalf("%q:\ngot  %q\nwant %q", raw, got, want)
 		}

@@ -1,26 +1,24 @@
-package model
+package sanitize
 
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"ohwatch/internal/jsonx"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"ohwatch/internal/arena"
+	"ohwatch/internal/jsonx"
 )
 
-// TerminalSafeJSON returns a JSON value compacted onto one line with every
+// JSON returns a JSON value compacted onto one line with every
 // character a terminal could act on written as a \u escape: C1 controls,
 // DEL, bidi embeddings, overrides, isolates and marks, zero-width and other
-// format characters, line and paragraph separators (the runes Sanitize
+// format characters, line and paragraph separators (the runes Text
 // marks). Invalid UTF-8 becomes \ufffd. Outside strings JSON allows none
 // of these, so the result is the same JSON value (invalid UTF-8 aside),
 // safe to print as it stands. It is the one rule for every output of raw
 // events that can reach a terminal (replay --json, export --format jsonl).
 // ok is false when raw is not valid JSON; nothing is returned then.
-func TerminalSafeJSON(raw []byte) (out []byte, ok bool) {
+func JSON(raw []byte) (out []byte, ok bool) {
 	src, ok := appendCompact(make([]byte, 0, len(raw)), raw)
 	if !ok {
 		return nil, false
@@ -31,11 +29,11 @@ func TerminalSafeJSON(raw []byte) (out []byte, ok bool) {
 	return appendTerminalSafe(make([]byte, 0, len(src)+16), src), true
 }
 
-// AppendTerminalSafeJSON is TerminalSafeJSON appending to dst. scratch
+// AppendJSON is JSON appending to dst. scratch
 // holds the compacted value on the way: a caller writing many events keeps
 // both and so allocates nothing per event once they have grown. When raw
 // is not valid JSON, dst is returned as it was and ok is false.
-func AppendTerminalSafeJSON(dst []byte, scratch *bytes.Buffer, raw []byte) (out []byte, ok bool) {
+func AppendJSON(dst []byte, scratch *bytes.Buffer, raw []byte) (out []byte, ok bool) {
 	scratch.Reset()
 	compact, ok := appendCompact(scratch.AvailableBuffer(), raw)
 	if !ok {
@@ -44,12 +42,12 @@ func AppendTerminalSafeJSON(dst []byte, scratch *bytes.Buffer, raw []byte) (out 
 	return appendSafeCompact(dst, scratch, compact), true
 }
 
-// AppendTerminalSafeDecodedJSON is AppendTerminalSafeJSON for bytes Decode
+// AppendDecodedJSON is AppendJSON for bytes Decode
 // accepted, unchanged since (a log's stored events): they are one JSON
 // object already, so they are not validated again, which was a third of
 // writing a `replay --json` line. Given anything else it writes what it
 // makes of it, never more than raw's bytes and their escapes.
-func AppendTerminalSafeDecodedJSON(dst []byte, scratch *bytes.Buffer, raw []byte) []byte {
+func AppendDecodedJSON(dst []byte, scratch *bytes.Buffer, raw []byte) []byte {
 	// Compacted straight into dst, which nearly always needs nothing
 	// more: going through scratch copied every event twice over.
 	start := len(dst)
@@ -125,7 +123,7 @@ func appendTerminalSafe(out, src []byte) []byte {
 		c := src[i]
 		if c < utf8.RuneSelf {
 			if c == 0x7f { // DEL: JSON allows it raw in a string
-				out = append(out, `\u007f`...)
+				out = jsonx.AppendRuneEscape(out, 0x7f)
 			} else {
 				out = append(out, c)
 			}
@@ -136,11 +134,8 @@ func appendTerminalSafe(out, src []byte) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, `\ufffd`...)
-		case unprintable(r) && r > 0xffff:
-			r1, r2 := utf16.EncodeRune(r)
-			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
 		case unprintable(r):
-			out = fmt.Appendf(out, `\u%04x`, r)
+			out = jsonx.AppendRuneEscape(out, r)
 		default:
 			out = append(out, src[i:i+size]...)
 		}

@@ -1,13 +1,14 @@
-package model
+package sanitize
 
 import (
 	"ohwatch/internal/jsonx"
+
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// TabWidth is the tab stop Sanitize expands tabs to: a tab becomes the
+// TabWidth is the tab stop Text expands tabs to: a tab becomes the
 // spaces up to the next multiple of TabWidth columns (counted in runes since
 // the last newline), so output lines up without handing the terminal a tab.
 const TabWidth = 4
@@ -24,7 +25,7 @@ const (
 	markerNewline = '\u23CE'
 )
 
-// Sanitize makes untrusted text safe to print on a terminal while keeping it
+// Text makes untrusted text safe to print on a terminal while keeping it
 // readable over several lines. Escape sequences (CSI, OSC including OSC 8
 // and OSC 52, DCS, APC, PM, SOS, and two-character ESC sequences, in their
 // 7-bit and 8-bit forms) are removed entirely, since they would move the
@@ -38,18 +39,18 @@ const (
 // (👩‍👩‍👧‍👦), is kept.
 //
 // The result has no byte a terminal interprets, is valid UTF-8, and is
-// unchanged by a second Sanitize. A string that is already clean is
+// unchanged by a second Text. A string that is already clean is
 // returned as is, without allocating.
-func Sanitize(s string) string {
+func Text(s string) string {
 	if isClean(s, true) {
 		return s
 	}
 	return sanitizeSlow(s, true)
 }
 
-// SanitizeLine is Sanitize for text shown on one line (list rows, headless
+// Line is Text for text shown on one line (list rows, headless
 // lines, headers): newlines become a visible ⏎ as well.
-func SanitizeLine(s string) string {
+func Line(s string) string {
 	if isClean(s, false) {
 		return s
 	}
