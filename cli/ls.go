@@ -23,6 +23,7 @@ import (
 	"ohwatch/fleet"
 	"ohwatch/format"
 	"ohwatch/headless"
+	"ohwatch/internal/redact"
 	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/session"
@@ -96,7 +97,7 @@ func newList(env *session.Env) *cobra.Command {
 func list(ctx context.Context, env *session.Env, where string, named, asJSON bool, keyFile string, themeF themeFlag, archived bool) int {
 	var rows []listed
 	if where == "cloud" {
-		secrets := new(model.Secrets)
+		secrets := new(redact.Secrets)
 		secrets.Add(strings.TrimSpace(env.Getenv("OH_API_KEY")))
 		var flush func()
 		env, flush = env.WithSecrets(secrets)
@@ -118,7 +119,7 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 		if err != nil {
 			return reportUsage(env.Stderr, "ls", usageErr(err.Error(), "--session-key-file names a file holding the key, or set SESSION_API_KEY"))
 		}
-		secrets := new(model.Secrets)
+		secrets := new(redact.Secrets)
 		secrets.Add(key)
 		var flush func()
 		env, flush = env.WithSecrets(secrets)
@@ -191,7 +192,7 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 // listTable is `ohwatch ls` in a terminal: the fleet table over its one
 // source, live, where enter opens a conversation in the full monitor (a
 // server's live, a local one read and followed) and esc comes back.
-func listTable(ctx context.Context, env *session.Env, where, keyPath string, themeF themeFlag, secrets *model.Secrets, archived bool) int {
+func listTable(ctx context.Context, env *session.Env, where, keyPath string, themeF themeFlag, secrets *redact.Secrets, archived bool) int {
 	mode, err := themeF.resolve(env.Getenv, env.Config)
 	if err != nil {
 		return reportUsage(env.Stderr, "ls", usageErr(err.Error(), ""))

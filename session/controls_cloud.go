@@ -10,8 +10,8 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/client/cloud"
 	"ohwatch/client/fleetsource"
+	"ohwatch/internal/redact"
 	"ohwatch/internal/sanitize"
-	"ohwatch/model"
 	"ohwatch/tui"
 )
 
@@ -24,13 +24,13 @@ type cloudControls struct {
 	src     *fleetsource.CloudSource
 	sess    *cloud.Session
 	id      string
-	secrets *model.Secrets
+	secrets *redact.Secrets
 	logger  *slog.Logger
 }
 
 // cloudSteer gives the fleet table the controls of a conversation of the
 // Cloud source src, bound to its id.
-func cloudSteer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) func(id string) tui.Steering {
+func cloudSteer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *redact.Secrets, logger *slog.Logger) func(id string) tui.Steering {
 	return func(id string) tui.Steering {
 		return cloudControls{src: src, sess: sess, id: id, secrets: secrets, logger: logger}
 	}

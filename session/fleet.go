@@ -12,6 +12,7 @@ import (
 	"ohwatch/client/fleetsource"
 	"ohwatch/guard"
 	"ohwatch/headless"
+	"ohwatch/internal/redact"
 	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
@@ -67,7 +68,7 @@ type Fleet struct {
 	where  []string
 	// fileSecrets are the keys set in the environment, cut out of what
 	// local roots hold (filekeys.go).
-	fileSecrets *model.Secrets
+	fileSecrets *redact.Secrets
 }
 
 // NewFleet returns a fleet without sources.
@@ -79,7 +80,7 @@ func NewFleet() *Fleet {
 // BuildFleet makes the sources of a fleet: each of where is "cloud", an
 // agent-server URL or a conversations root. Every key it reads joins
 // secrets. Its errors are usage errors.
-func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets, logger *slog.Logger) (*Fleet, error) {
+func BuildFleet(env *Env, where []string, o FleetOptions, secrets *redact.Secrets, logger *slog.Logger) (*Fleet, error) {
 	fl := NewFleet()
 	fl.fileSecrets = EnvSecrets(env.Getenv)
 	for _, w := range where {

@@ -10,6 +10,7 @@ import (
 	"ohwatch/client/cloud"
 	"ohwatch/client/files"
 	"ohwatch/client/fleetsource"
+	"ohwatch/internal/redact"
 	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -25,7 +26,7 @@ type opener func(ctx context.Context, id string) (conversation, error)
 // `ohwatch replay` shows it (read with progress, a recording whose last
 // status is final), one being written read likewise and then followed
 // from where the read ended, live.
-func localOpener(src *fleetsource.LocalSource, secrets *model.Secrets) opener {
+func localOpener(src *fleetsource.LocalSource, secrets *redact.Secrets) opener {
 	return func(ctx context.Context, id string) (conversation, error) {
 		dir := src.Path(id)
 		if dir == "" {
@@ -105,7 +106,7 @@ func serverSessionFed(ctx context.Context, c *agentserver.Client, id, title stri
 // cloudOpener opens a Cloud conversation: a running one live from its
 // sandbox's agent-server, a paused one from the events Cloud stored,
 // without resuming its sandbox.
-func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) opener {
+func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *redact.Secrets, logger *slog.Logger) opener {
 	return func(ctx context.Context, id string) (conversation, error) {
 		conv, title, err := listedInCloud(src, id)
 		if err != nil {
@@ -134,7 +135,7 @@ func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *mod
 // after resuming its sandbox (what y answers in the table): Cloud starts
 // the sandbox again and, once it runs, the conversation is watched on its
 // agent-server as a running one is.
-func cloudResumer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) opener {
+func cloudResumer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *redact.Secrets, logger *slog.Logger) opener {
 	return func(ctx context.Context, id string) (conversation, error) {
 		conv, title, err := listedInCloud(src, id)
 		if err != nil {
@@ -164,7 +165,7 @@ func listedInCloud(src *fleetsource.CloudSource, id string) (cloud.Conversation,
 // sandboxSession watches a conversation live on its sandbox's
 // agent-server; the sandbox's session key joins the secrets kept off
 // every surface.
-func sandboxSession(ctx context.Context, target cloud.Target, title string, secrets *model.Secrets, logger *slog.Logger) (conversation, error) {
+func sandboxSession(ctx context.Context, target cloud.Target, title string, secrets *redact.Secrets, logger *slog.Logger) (conversation, error) {
 	secrets.Add(target.SessionKey)
 	c, err := agentserver.New(target.AgentServerURL, target.SessionKey, agentserver.WithLogger(logger))
 	if err != nil {

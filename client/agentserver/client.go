@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"ohwatch/internal/redact"
 	"ohwatch/internal/sanitize"
-	"ohwatch/model"
 )
 
 // sessionHeader is the agent-server's authentication header (protocol §9).
@@ -36,7 +36,7 @@ type Client struct {
 	key  string
 	// secrets holds key with its forms prepared once, to redact every
 	// event this client reads.
-	secrets *model.Secrets
+	secrets *redact.Secrets
 	http    *http.Client
 	// sockets is http on a transport whose connections can gather their
 	// reads (socketHTTP).
@@ -110,7 +110,7 @@ func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		base:      u,
 		key:       sessionKey,
-		secrets:   new(model.Secrets),
+		secrets:   new(redact.Secrets),
 		http:      &http.Client{},
 		log:       slog.New(slog.DiscardHandler),
 		timeout:   30 * time.Second,
@@ -228,8 +228,8 @@ func (c *Client) do(ctx context.Context, method, route string, q url.Values, bod
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		c.log.Debug("agent-server request failed", "method", method, "route", route, "error", redact(err.Error(), c.key))
-		return &connectError{route: method + " " + route, err: errors.New(redact(err.Error(), c.key))}
+		c.log.Debug("agent-server request failed", "method", method, "route", route, "error", redactKey(err.Error(), c.key))
+		return &connectError{route: method + " " + route, err: errors.New(redactKey(err.Error(), c.key))}
 	}
 	defer resp.Body.Close()
 	if resp.ContentLength > c.maxBody {
@@ -251,7 +251,7 @@ func (c *Client) do(ctx context.Context, method, route string, q url.Values, bod
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: the answer is not the expected JSON: %v", method, route, redact(err.Error(), c.key))
+		return fmt.Errorf("%s %s: the answer is not the expected JSON: %v", method, route, redactKey(err.Error(), c.key))
 	}
 	return nil
 }

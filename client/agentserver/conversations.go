@@ -65,7 +65,7 @@ type conversationHeader struct {
 
 // decodeConversation decodes one ConversationInfo object the server sent,
 // with the session key cut out of it first (a title, a base state's
-// fields) wherever it was echoed (model.RedactJSON).
+// fields) wherever it was echoed (redact.JSON).
 func (c *Client) decodeConversation(raw []byte) (*ConversationInfo, error) {
 	return decodeConversation(c.secrets.RedactJSON(raw))
 }

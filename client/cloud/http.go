@@ -14,8 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"ohwatch/internal/redact"
 	"ohwatch/internal/sanitize"
-	"ohwatch/model"
 )
 
 // maxResponseBytes caps how much of one response is read: Cloud replies
@@ -182,10 +182,10 @@ func (a *api) detail(data []byte) string {
 }
 
 // redactor removes known secrets from text before it is logged, wrapped in
-// an error or shown, in every form a server may echo them (model.Redact).
+// an error or shown, in every form a server may echo them (redact.Text).
 // It learns the session keys Cloud hands out as it goes.
 type redactor struct {
-	model.Secrets
+	redact.Secrets
 }
 
 // add registers a secret; empty strings are ignored.

@@ -1,4 +1,4 @@
-package model
+package redact
 
 import (
 	"math"
@@ -17,7 +17,7 @@ const Redacted = "[redacted]"
 // also the size of the grams redactOne rolls through a uint64: 8.
 const minPartial = 8
 
-// Redact removes every secret from s in each form a server or a library is
+// Text removes every secret from s in each form a server or a library is
 // known to echo it in: as is, in another case, URL-encoded (%73%6B…),
 // JSON- or Python-escaped (\u0073, \x73, \/), base64 (standard or URL
 // alphabet, at any alignment: inside "Bearer KEY" encoded), hex (either
@@ -26,14 +26,14 @@ const minPartial = 8
 // Redacted. A secret shorter than minPartial is redacted only as written
 // and only where it stands as a token of its own (see redactToken); empty
 // secrets are ignored.
-func Redact(s string, secrets ...string) string {
+func Text(s string, secrets ...string) string {
 	for _, secret := range secrets {
 		s = redactSecret(s, secret, nil)
 	}
 	return s
 }
 
-// redactSecret is Redact of one secret; r is its prepared redactor, nil
+// redactSecret is Text of one secret; r is its prepared redactor, nil
 // to prepare it now (a caller that redacts more than once keeps it in a
 // Secrets).
 func redactSecret(s, secret string, r *redactor) string {
@@ -488,7 +488,7 @@ func (s *Secrets) knows(secret string) bool {
 	return false
 }
 
-// Redact removes every secret learnt so far from text (see Redact). A nil
+// Redact removes every secret learnt so far from text (see Text). A nil
 // set redacts nothing.
 func (s *Secrets) Redact(text string) string {
 	for _, l := range s.learnt() {
