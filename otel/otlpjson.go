@@ -22,6 +22,11 @@ import (
 // export's work. A message with something this encoder does not know
 // (resource entity references) returns errUnknownField, and the export
 // falls back to protojson for that chunk.
+//
+// It pays: on the SDK exporter's messages for a generated 20k-event
+// conversation (`go test -run '^$' -bench OTLPJSONRace ./otel`) it takes
+// 3-7 µs a span with its conversion, protojson 50-140 µs; `BenchmarkExport`
+// (./otel) takes 1.1 s with it and 2.4-2.7 s through protojson alone.
 
 // errUnknownField says a message holds a field this encoder does not write.
 var errUnknownField = errors.New("otlp json: a field the direct encoder does not write")

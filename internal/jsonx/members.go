@@ -1,6 +1,6 @@
 package jsonx
 
-// members walks the members of an object while validating it, handing the
+// Members walks the members of an object while validating it, handing the
 // caller each key and the position of its value, so that Decode reads the
 // fields it needs in the same pass that validates the event. It is a plain
 // cursor rather than a callback so nothing it touches escapes to the heap.
@@ -14,7 +14,7 @@ type Members struct {
 	trusted bool
 }
 
-// openMembers starts walking the object whose '{' is at data[i], nested at
+// OpenMembers starts walking the object whose '{' is at data[i], nested at
 // depth.
 func OpenMembers(data []byte, i, depth int, trusted bool) Members {
 	m := Members{data: data, i: SkipWS(data, i+1), depth: depth, trusted: trusted}
@@ -25,7 +25,7 @@ func OpenMembers(data []byte, i, depth int, trusted bool) Members {
 	return m
 }
 
-// next reads the next key and the colon after it and returns the key and
+// Next reads the next key and the colon after it and returns the key and
 // the start of its value; ok is false at the end of an empty object.
 func (m *Members) Next() (key []byte, vStart int, ok bool, err error) {
 	if m.empty {
@@ -50,7 +50,7 @@ func (m *Members) Next() (key []byte, vStart int, ok bool, err error) {
 	return key, SkipWS(data, i+1), true, nil
 }
 
-// value validates the plain value at vStart and returns its end.
+// Value validates the plain value at vStart and returns its end.
 func (m *Members) Value(vStart int) (int, error) {
 	if m.trusted {
 		return SkipValue(m.data, vStart), nil
@@ -58,7 +58,7 @@ func (m *Members) Value(vStart int) (int, error) {
 	return ValueEnd(m.data, vStart, m.depth+1)
 }
 
-// after moves past the value that ended at vEnd; done is true when that
+// After moves past the value that ended at vEnd; done is true when that
 // was the last member, and m.i is then just past the closing brace.
 func (m *Members) After(vEnd int) (done bool, err error) {
 	i := SkipWS(m.data, vEnd)
@@ -77,7 +77,7 @@ func (m *Members) After(vEnd int) (done bool, err error) {
 	return false, SyntaxError(m.data, i, "looking for ',' or '}'")
 }
 
-// objectFields validates the object at data[i] and calls fn with the key
+// ObjectFields validates the object at data[i] and calls fn with the key
 // and value span of each member; for readers off the hot path (base
 // state). It returns the index just past the object.
 func ObjectFields(data []byte, i int, fn func(key, val []byte)) (int, error) {

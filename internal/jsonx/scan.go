@@ -12,16 +12,16 @@ import (
 // that finds the span of each value without building anything, so the few
 // fields needed are read and multi-megabyte strings (file contents, command
 // output, system prompts) are stepped over at memory speed. Typed payloads
-// (Detail) go through decodeJSON instead.
+// (model.Event.Detail) go through encoding/json instead.
 
-// maxDepth bounds the nesting of arrays and objects: deeper input is
+// MaxDepth bounds the nesting of arrays and objects: deeper input is
 // rejected as an error rather than risking the stack.
 const MaxDepth = 1000
 
-// errTooDeep is returned for input nested beyond maxDepth.
+// ErrTooDeep is returned for input nested beyond maxDepth.
 var ErrTooDeep = errors.New("nesting deeper than 1000 levels")
 
-// syntaxError describes malformed JSON at a byte offset.
+// SyntaxError describes malformed JSON at a byte offset.
 func SyntaxError(data []byte, i int, what string) error {
 	if i >= len(data) {
 		return fmt.Errorf("unexpected end of input at byte %d (truncated?): %s", i, what)
@@ -29,7 +29,7 @@ func SyntaxError(data []byte, i int, what string) error {
 	return fmt.Errorf("invalid character %q at byte %d: %s", data[i], i, what)
 }
 
-// skipWS returns the index of the first non-whitespace byte at or after i.
+// SkipWS returns the index of the first non-whitespace byte at or after i.
 func SkipWS(data []byte, i int) int {
 	for i < len(data) {
 		// Every byte above the space is not whitespace: one compare for
@@ -42,7 +42,7 @@ func SkipWS(data []byte, i int) int {
 	return i
 }
 
-// stringEnd returns the index just past the string literal whose opening
+// StringEnd returns the index just past the string literal whose opening
 // quote is at i, validating its escapes. It looks at eight bytes at a time
 // for a quote, a backslash or a control character, since most of an event
 // is the plain text of long strings.
@@ -97,7 +97,7 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// valueEnd validates the JSON value starting at i (after whitespace) and
+// ValueEnd validates the JSON value starting at i (after whitespace) and
 // returns the index just past it.
 func ValueEnd(data []byte, i, depth int) (int, error) {
 	i = SkipWS(data, i)
@@ -124,7 +124,7 @@ func ValueEnd(data []byte, i, depth int) (int, error) {
 	return 0, SyntaxError(data, i, "looking for a value")
 }
 
-// containerEnd validates the object or array opening at i.
+// ContainerEnd validates the object or array opening at i.
 func ContainerEnd(data []byte, i, depth int) (int, error) {
 	isObject := data[i] == '{'
 	closer := byte(']')
@@ -177,7 +177,7 @@ func literalEnd(data []byte, i int, lit string) (int, error) {
 	return i + len(lit), nil
 }
 
-// numberEnd validates a JSON number (RFC 8259 grammar).
+// NumberEnd validates a JSON number (RFC 8259 grammar).
 func NumberEnd(data []byte, i int) (int, error) {
 	if data[i] == '-' {
 		i++

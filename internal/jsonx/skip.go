@@ -5,7 +5,7 @@ import "bytes"
 // Stepping over values that readTopObject or valueEnd already validated:
 // the second look at an event's nested fields needs no checks, only speed.
 
-// skipStringLit returns the index just past the already validated string
+// SkipString returns the index just past the already validated string
 // literal whose opening quote is at i. It looks for the next quote with
 // bytes.IndexByte (vector instructions: most of an event is the text of
 // long strings) and counts the backslashes before it: after an odd number
@@ -29,7 +29,7 @@ func SkipString(data []byte, i int) int {
 	}
 }
 
-// skipValue returns the index just past the already validated value that
+// SkipValue returns the index just past the already validated value that
 // starts at i (after whitespace), without validating it again.
 func SkipValue(data []byte, i int) int {
 	i = SkipWS(data, i)
@@ -68,7 +68,7 @@ func SkipValue(data []byte, i int) int {
 	return i
 }
 
-// eachField calls fn with the raw key (without quotes) and the value span of
+// EachField calls fn with the raw key (without quotes) and the value span of
 // every member of the already validated object obj, in order; fn returns
 // false to stop.
 func EachField(obj []byte, fn func(key, val []byte) bool) {
@@ -93,7 +93,7 @@ func EachField(obj []byte, fn func(key, val []byte) bool) {
 	}
 }
 
-// eachElement calls fn with the span of every element of the already
+// EachElement calls fn with the span of every element of the already
 // validated array arr; fn returns false to stop.
 func EachElement(arr []byte, fn func(val []byte) bool) {
 	i := SkipWS(arr, 0)
@@ -113,7 +113,7 @@ func EachElement(arr []byte, fn func(val []byte) bool) {
 	}
 }
 
-// jsonType names the type of the value span v for error messages.
+// Type names the type of the value span v for error messages.
 func Type(v []byte) string {
 	if len(v) == 0 {
 		return "nothing"

@@ -11,7 +11,7 @@ import (
 // Reading scalar values out of validated spans: strings (whole or only
 // their first line), integers.
 
-// unquote decodes the string literal span v (with its quotes). When
+// Unquote decodes the string literal span v (with its quotes). When
 // limit > 0 it stops once about limit bytes are decoded (an escape is
 // decoded whole, and a rune is never cut in two); when firstLine is set it
 // stops before the first newline.
@@ -19,7 +19,7 @@ func Unquote(v []byte, limit int, firstLine bool) string {
 	return UnquoteBody(v[1:], limit, firstLine)
 }
 
-// unquoteBody decodes a validated string literal from just after its
+// UnquoteBody decodes a validated string literal from just after its
 // opening quote up to its closing quote, the limit or the first newline;
 // body may run on past the closing quote, so a prefix of a huge string is
 // read without finding its end first.
@@ -94,7 +94,7 @@ func UnquoteBody(body []byte, limit int, firstLine bool) string {
 	return string(out)
 }
 
-// alias returns b as a string without copying it. Decode owns the raw
+// Alias returns b as a string without copying it. Decode owns the raw
 // bytes of an event and never modifies them, so the ids, names and lines it
 // reads can share that memory instead of each holding a copy: a resident
 // log of a million events is then little more than its raw JSON. Only
@@ -133,7 +133,7 @@ func hex4(b []byte) int {
 	return n
 }
 
-// parseIntSpan parses a number span as an integer (accepting an integral
+// ParseInt parses a number span as an integer (accepting an integral
 // float such as 0.0 or 1e3).
 func ParseInt(v []byte) (int64, bool) {
 	// Token counts, exit codes, indices: a few plain digits, read here

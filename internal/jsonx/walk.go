@@ -6,13 +6,13 @@ package jsonx
 // and a value nested d deep is scanned d times. A stats object is nested
 // four deep (usages, metrics, lists, entries) and base_state.json's is
 // megabytes: walkMembers and walkElements hand the callback where the
-// value starts instead, and the callback, which reads it, says where it
+// Value starts instead, and the callback, which reads it, says where it
 // ended, so every byte is looked at once.
 
-// walkMembers calls fn with the raw key and the index of the value of
+// WalkMembers calls fn with the raw key and the index of the value of
 // every member of the validated object whose '{' is at data[i]. fn returns
 // the index just past the value when it read it, or -1 to have it skipped.
-// walkMembers returns the index just past the object.
+// WalkMembers returns the index just past the object.
 func WalkMembers(data []byte, i int, fn func(key []byte, at int) int) int {
 	i = SkipWS(data, i+1)
 	for i < len(data) && data[i] == '"' {
@@ -24,7 +24,7 @@ func WalkMembers(data []byte, i int, fn func(key []byte, at int) int) int {
 	return min(i+1, len(data)) // past '}'
 }
 
-// walkElements is walkMembers for the elements of the validated array
+// WalkElements is walkMembers for the elements of the validated array
 // whose '[' is at data[i].
 func WalkElements(data []byte, i int, fn func(at int) int) int {
 	i = SkipWS(data, i+1)
@@ -48,7 +48,7 @@ func nextItem(data []byte, at, end int) int {
 	return i
 }
 
-// valueAt returns the span of the validated value at data[at], for a
+// ValueAt returns the span of the validated value at data[at], for a
 // callback of walkMembers that reads it whole.
 func ValueAt(data []byte, at int) []byte {
 	return data[at:SkipValue(data, at)]
