@@ -26,7 +26,7 @@ import (
 // It pays: on the SDK exporter's messages for a generated 20k-event
 // conversation (`go test -run '^$' -bench OTLPJSONRace ./otel`) it takes
 // 3-7 µs a span with its conversion, protojson 50-140 µs; `BenchmarkExport`
-// (./otel) takes 1.1 s with it and 2.4-2.7 s through protojson alone.
+// (./otel) takes 1.1-2.2 s with it and 2.4-7.2 s through protojson alone.
 
 // errUnknownField says a message holds a field this encoder does not write.
 var errUnknownField = errors.New("otlp json: a field the direct encoder does not write")
