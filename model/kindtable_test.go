@@ -205,30 +205,3 @@ func BenchmarkKindIndex(b *testing.B) {
 		b.Fatal(n)
 	}
 }
-
-// BenchmarkKindIndexMap is BenchmarkKindIndex through a Go map of the
-// names, the alternative to the probing table.
-func BenchmarkKindIndexMap(b *testing.B) {
-	index := make(map[string]int, NumKinds)
-	for i, k := range Kinds() {
-		index[k.Name] = i
-	}
-	names := make([]string, 0, NumKinds+2)
-	for _, k := range Kinds() {
-		names = append(names, strings.Clone(k.Name))
-	}
-	names = append(names, "ExperimentalThingEvent", "Foo")
-	n := 0
-	for b.Loop() {
-		for _, name := range names {
-			if i, ok := index[name]; ok {
-				n += i
-			} else {
-				n--
-			}
-		}
-	}
-	if n == 0 {
-		b.Fatal(n)
-	}
-}
