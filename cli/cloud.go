@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ohwatch/client/cloud"
-	"ohwatch/model"
+	"ohwatch/internal/redact"
 	"ohwatch/session"
 )
 
@@ -41,7 +41,7 @@ func newCloud(env *session.Env) *cobra.Command {
 			}
 			// Neither the API key nor the sandbox's session key, learnt later,
 			// reaches the terminal or the log in any form.
-			secrets := new(model.Secrets)
+			secrets := new(redact.Secrets)
 			secrets.Add(cfg.APIKey)
 			env, flush := env.WithSecrets(secrets)
 			defer flush()

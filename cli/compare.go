@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"ohwatch/client/cloud"
+	"ohwatch/internal/redact"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/session"
 )
@@ -50,7 +52,7 @@ read each run as it stands when asked.`,
 			if err != nil {
 				return usageErr(err.Error(), "--session-key-file names a file holding the key, or set SESSION_API_KEY")
 			}
-			secrets := new(model.Secrets)
+			secrets := new(redact.Secrets)
 			secrets.Add(key)
 			// A run read from files may hold the keys its agent echoed.
 			session.AddEnvSecrets(secrets, env.Getenv)
@@ -63,7 +65,7 @@ read each run as it stands when asked.`,
 			}
 			env, flush := env.WithSecrets(secrets)
 			defer flush()
-			keys.Warn = func(w string) { fmt.Fprintf(env.Stderr, "ohwatch compare: warning: %s\n", model.SanitizeLine(w)) }
+			keys.Warn = func(w string) { fmt.Fprintf(env.Stderr, "ohwatch compare: warning: %s\n", sanitize.Line(w)) }
 			ctx, stop := session.Interruptible()
 			defer stop()
 			format := session.CompareScreen

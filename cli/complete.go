@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ohwatch/client/files"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // completionBudget bounds the listing a completion makes: a tab press
@@ -73,5 +73,5 @@ func completeID(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Comple
 // describe is a conversation's description in a completion menu: its
 // title, on one line (shells print it as is).
 func describe(s files.Summary) string {
-	return model.SanitizeLine(s.Title)
+	return sanitize.Line(s.Title)
 }

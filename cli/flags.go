@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"ohwatch/headless"
-	"ohwatch/model"
+	"ohwatch/internal/redact"
 	"ohwatch/session"
 )
 
@@ -48,7 +48,7 @@ func (v *viewFlags) useHeadless(env *session.Env) bool {
 
 // options are the session's options the flags ask for; a wrong
 // OHWATCH_THEME is a usage error when the TUI would show.
-func (v *viewFlags) options(env *session.Env, secrets *model.Secrets) (session.Options, error) {
+func (v *viewFlags) options(env *session.Env, secrets *redact.Secrets) (session.Options, error) {
 	o := session.Options{
 		Headless:     v.useHeadless(env),
 		JSON:         v.json,

@@ -14,7 +14,7 @@ import (
 	"ohwatch/client/files"
 	"ohwatch/client/fleetsource"
 	"ohwatch/headless"
-	"ohwatch/model"
+	"ohwatch/internal/redact"
 	"ohwatch/session"
 )
 
@@ -58,7 +58,7 @@ func newFleet(env *session.Env) *cobra.Command {
 				return err
 			}
 			defer collectAsAFleet(env.Getenv)()
-			secrets := new(model.Secrets)
+			secrets := new(redact.Secrets)
 			env, flush := env.WithSecrets(secrets)
 			defer flush()
 			logger, closeLog, err := session.OpenLog(ff.logFile, secrets)

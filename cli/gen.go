@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ohwatch/gen"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/session"
 )
 
@@ -59,7 +59,7 @@ func checkGen(p []string, n, branches, forks int, jsonl bool) error {
 func runGen(env *session.Env, dir string, opts gen.Options, jsonl, force bool) int {
 	target, err := prepareGenTarget(dir, jsonl, force)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "ohwatch gen: %s\n", model.SanitizeLine(strings.TrimPrefix(err.Error(), errTargetTaken.Error()+": ")))
+		fmt.Fprintf(env.Stderr, "ohwatch gen: %s\n", sanitize.Line(strings.TrimPrefix(err.Error(), errTargetTaken.Error()+": ")))
 		if errors.Is(err, errTargetTaken) {
 			return exitUsage
 		}

@@ -23,6 +23,8 @@ import (
 	"ohwatch/fleet"
 	"ohwatch/format"
 	"ohwatch/headless"
+	"ohwatch/internal/redact"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/session"
 )
@@ -56,7 +58,7 @@ type listed struct {
 // json is the conversation as `ls --json` prints it.
 func (l listed) json() listing {
 	r := l.row
-	return listing{ID: r.Ref.ID, Title: r.Title, Status: model.SanitizeLine(r.Verdict.Status), Verdict: model.SanitizeLine(r.Verdict.String()),
+	return listing{ID: r.Ref.ID, Title: r.Title, Status: sanitize.Line(r.Verdict.Status), Verdict: sanitize.Line(r.Verdict.String()),
 		StatusFinal: r.Verdict.Final(), Events: r.Events, CostUSD: r.Cost, CostKnown: r.CostKnown, LastActivity: r.LastActivity,
 		Path: l.path, ParentID: r.ParentID, ForkedFromEvent: r.ForkedFromEvent}
 }
@@ -95,7 +97,7 @@ func newList(env *session.Env) *cobra.Command {
 func list(ctx context.Context, env *session.Env, where string, named, asJSON bool, keyFile string, themeF themeFlag, archived bool) int {
 	var rows []listed
 	if where == "cloud" {
-		secrets := new(model.Secrets)
+		secrets := new(redact.Secrets)
 		secrets.Add(strings.TrimSpace(env.Getenv("OH_API_KEY")))
 		var flush func()
 		env, flush = env.WithSecrets(secrets)
@@ -117,7 +119,7 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 		if err != nil {
 			return reportUsage(env.Stderr, "ls", usageErr(err.Error(), "--session-key-file names a file holding the key, or set SESSION_API_KEY"))
 		}
-		secrets := new(model.Secrets)
+		secrets := new(redact.Secrets)
 		secrets.Add(key)
 		var flush func()
 		env, flush = env.WithSecrets(secrets)
@@ -190,7 +192,7 @@ func list(ctx context.Context, env *session.Env, where string, named, asJSON boo
 // listTable is `ohwatch ls` in a terminal: the fleet table over its one
 // source, live, where enter opens a conversation in the full monitor (a
 // server's live, a local one read and followed) and esc comes back.
-func listTable(ctx context.Context, env *session.Env, where, keyPath string, themeF themeFlag, secrets *model.Secrets, archived bool) int {
+func listTable(ctx context.Context, env *session.Env, where, keyPath string, themeF themeFlag, secrets *redact.Secrets, archived bool) int {
 	mode, err := themeF.resolve(env.Getenv, env.Config)
 	if err != nil {
 		return reportUsage(env.Stderr, "ls", usageErr(err.Error(), ""))
@@ -240,11 +242,11 @@ func listOne(ctx context.Context, dir string, stderr io.Writer) []listed {
 // verdict every other surface gives it; its warnings go to stderr.
 func localRow(ctx context.Context, root string, s files.Summary, stderr io.Writer) listed {
 	for _, w := range s.Warnings {
-		fmt.Fprintf(stderr, "ohwatch ls: %s: %s\n", s.ID, model.SanitizeLine(w))
+		fmt.Fprintf(stderr, "ohwatch ls: %s: %s\n", s.ID, sanitize.Line(w))
 	}
-	r := fleet.Row{Ref: model.ConversationRef{Source: root, Kind: model.SourceLocal, ID: s.ID}, Title: model.SanitizeLine(s.Title),
+	r := fleet.Row{Ref: model.ConversationRef{Source: root, Kind: model.SourceLocal, ID: s.ID}, Title: sanitize.Line(s.Title),
 		Events: s.Events, Cost: s.CostUSD, CostKnown: s.CostKnown, MetricsReported: s.CostKnown, LastActivity: s.LastActivity,
-		ParentID: model.SanitizeLine(s.ParentID), ForkedFromEvent: model.SanitizeLine(s.ForkedFromEvent)}
+		ParentID: sanitize.Line(s.ParentID), ForkedFromEvent: sanitize.Line(s.ForkedFromEvent)}
 	return listed{row: recordedVerdict(ctx, r, s.Status, s.Path), path: s.Path}
 }
 
@@ -264,8 +266,8 @@ func listServer(ctx context.Context, url, key string, archived bool) ([]listed, 
 	}
 	rows := make([]listed, len(infos))
 	for i, info := range infos {
-		r := fleet.Row{Ref: model.ConversationRef{Source: c.BaseURL(), Kind: model.SourceServer, ID: info.ID}, Title: model.SanitizeLine(info.Title),
-			LastActivity: info.UpdatedAt, Events: -1, ParentID: model.SanitizeLine(info.ParentID()), ForkedFromEvent: model.SanitizeLine(info.ForkedFromEventID),
+		r := fleet.Row{Ref: model.ConversationRef{Source: c.BaseURL(), Kind: model.SourceServer, ID: info.ID}, Title: sanitize.Line(info.Title),
+			LastActivity: info.UpdatedAt, Events: -1, ParentID: sanitize.Line(info.ParentID()), ForkedFromEvent: sanitize.Line(info.ForkedFromEventID),
 			Verdict: serverVerdict(info.ExecutionStatus)}
 		if info.Base != nil && info.Base.Stats != nil {
 			r.Cost, r.CostKnown = statsCost(info.Base.Stats)
@@ -315,12 +317,12 @@ func writeListing(w io.Writer, rows []listed, now time.Time) {
 		if r.Events < 0 {
 			events = format.Unknown
 		}
-		status := model.SanitizeLine(r.Verdict.String()) // "unknown" when not known
+		status := sanitize.Line(r.Verdict.String()) // "unknown" when not known
 		title := fleet.ColTitle.Text(r, now)
 		if n.Depth > 0 {
 			title = strings.Repeat("  ", n.Depth-1) + "└ " + title
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", model.SanitizeLine(r.Ref.ID), status, events, fleet.ColCost.Text(r, now), fleet.ColActivity.Text(r, now), title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", sanitize.Line(r.Ref.ID), status, events, fleet.ColCost.Text(r, now), fleet.ColActivity.Text(r, now), title)
 	}
 	tw.Flush()
 }

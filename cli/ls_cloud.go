@@ -9,6 +9,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/client/cloud"
 	"ohwatch/fleet"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/session"
@@ -48,7 +49,7 @@ func listCloud(ctx context.Context, env *session.Env, warn io.Writer) ([]listed,
 				rows[i] = listed{row: r}
 				mu.Lock()
 				for _, w := range warns {
-					fmt.Fprintf(warn, "ohwatch ls: %s: %s\n", convs[i].ID, model.SanitizeLine(sess.Redact(w)))
+					fmt.Fprintf(warn, "ohwatch ls: %s: %s\n", convs[i].ID, sanitize.Line(sess.Redact(w)))
 				}
 				mu.Unlock()
 			}
@@ -67,8 +68,8 @@ func listCloud(ctx context.Context, env *session.Env, warn io.Writer) ([]listed,
 // run), else what the listing says. Warnings are what reading the events
 // met.
 func cloudRow(ctx context.Context, sess *cloud.Session, c *cloud.Conversation) (fleet.Row, []string) {
-	r := fleet.Row{Ref: model.ConversationRef{Source: "cloud", Kind: model.SourceCloud, ID: c.ID}, Title: model.SanitizeLine(c.Title),
-		Events: -1, ParentID: model.SanitizeLine(c.ParentID)}
+	r := fleet.Row{Ref: model.ConversationRef{Source: "cloud", Kind: model.SourceCloud, ID: c.ID}, Title: sanitize.Line(c.Title),
+		Events: -1, ParentID: sanitize.Line(c.ParentID)}
 	r.LastActivity, _ = model.ParseTime(c.UpdatedAt)
 	if c.Running() {
 		r.Verdict = serverVerdict(c.ExecutionStatus)

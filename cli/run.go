@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ohwatch/headless"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/session"
 )
 
@@ -151,7 +151,7 @@ func newHelp(env *session.Env, root *cobra.Command) *cobra.Command {
 			target, rest, err := root.Find(args)
 			if err != nil || target == root || len(rest) > 0 {
 				if t := nearTopic(args[0]); t != "" {
-					return usageErr(fmt.Sprintf("unknown command or topic %q", model.SanitizeLine(args[0])), fmt.Sprintf("did you mean 'ohwatch help %s'?", t))
+					return usageErr(fmt.Sprintf("unknown command or topic %q", sanitize.Line(args[0])), fmt.Sprintf("did you mean 'ohwatch help %s'?", t))
 				}
 				return unknownCommand(root, args[0])
 			}
@@ -185,9 +185,9 @@ func unknownCommand(root *cobra.Command, name string) error {
 		}
 	}
 	if s := rootSuggestion(root, name); s != "" {
-		return usageErr(fmt.Sprintf("unknown command %q", model.SanitizeLine(name)),
+		return usageErr(fmt.Sprintf("unknown command %q", sanitize.Line(name)),
 			fmt.Sprintf("did you mean 'ohwatch %s'? 'ohwatch help' says what each command does", s))
 	}
-	return usageErr(fmt.Sprintf("unknown command %q", model.SanitizeLine(name)),
+	return usageErr(fmt.Sprintf("unknown command %q", sanitize.Line(name)),
 		fmt.Sprintf("the commands are %s; 'ohwatch help' says what each does", strings.Join(names, ", ")))
 }

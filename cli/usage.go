@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ohwatch/client/agentserver"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/session"
 )
@@ -34,7 +35,7 @@ func reportUsage(w io.Writer, cmd string, err error) int {
 		if hint == "" {
 			hint = "'ohwatch help' lists the commands"
 		}
-		fmt.Fprintf(w, "ohwatch: %s\n  hint: %s\n", model.SanitizeLine(ue.Mistake), model.SanitizeLine(hint))
+		fmt.Fprintf(w, "ohwatch: %s\n  hint: %s\n", sanitize.Line(ue.Mistake), sanitize.Line(hint))
 		return exitUsage
 	}
 	return session.ReportUsage(w, cmd, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ohwatch/internal/redact"
 	"ohwatch/model"
 	"ohwatch/session"
 )
@@ -50,7 +51,7 @@ func newWatch(env *session.Env) *cobra.Command {
 			}
 			// Whatever a server echoes, the key does not reach the terminal or
 			// the log in any form.
-			secrets := new(model.Secrets)
+			secrets := new(redact.Secrets)
 			secrets.Add(key)
 			env, flush := env.WithSecrets(secrets)
 			defer flush()

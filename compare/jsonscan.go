@@ -1,46 +1,23 @@
 package compare
 
-// A small scanner over raw event JSON: it finds one member of an object
-// and walks a value without decoding it, so that a step's arguments are
-// hashed straight from the bytes the log keeps (decoding every action with
-// encoding/json would cost more than loading the recording).
+import "ohwatch/internal/jsonx"
 
 // member returns the raw value of the member name of the JSON object raw,
-// nil when raw is not an object or has no such member.
+// nil when raw is not an object or has no such member. raw is an event the
+// log keeps or a value inside one, validated when it was decoded, so a
+// step's arguments are found and hashed straight from those bytes with
+// jsonx's scanner, without validating them again (decoding every action
+// with encoding/json would cost more than loading the recording).
 func member(raw []byte, name string) []byte {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil
-	}
-	i++
-	for {
-		i = skipSpace(raw, i)
-		if i >= len(raw) || raw[i] != '"' {
-			return nil
+	var found []byte
+	jsonx.EachField(raw, func(key, val []byte) bool {
+		if string(key) == name && len(val) > 0 {
+			found = val
+			return false
 		}
-		kEnd := skipString(raw, i)
-		if kEnd < 0 {
-			return nil
-		}
-		key := raw[i+1 : kEnd-1]
-		i = skipSpace(raw, kEnd)
-		if i >= len(raw) || raw[i] != ':' {
-			return nil
-		}
-		i = skipSpace(raw, i+1)
-		end := skipValue(raw, i)
-		if end < 0 {
-			return nil
-		}
-		if string(key) == name {
-			return raw[i:end]
-		}
-		i = skipSpace(raw, end)
-		if i >= len(raw) || raw[i] != ',' {
-			return nil
-		}
-		i++
-	}
+		return true
+	})
+	return found
 }
 
 // stringValue returns the raw (still escaped) contents of the JSON string
@@ -50,73 +27,4 @@ func stringValue(v []byte) (string, bool) {
 		return "", false
 	}
 	return string(v[1 : len(v)-1]), true
-}
-
-// skipSpace returns the index of the first byte at or after i that is not
-// JSON whitespace.
-func skipSpace(raw []byte, i int) int {
-	for i < len(raw) {
-		switch raw[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// skipString returns the index just past the string starting at raw[i]
-// (a quote), -1 when it does not end.
-func skipString(raw []byte, i int) int {
-	for j := i + 1; j < len(raw); j++ {
-		switch raw[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index just past the value starting at raw[i], -1
-// when it does not end.
-func skipValue(raw []byte, i int) int {
-	if i >= len(raw) {
-		return -1
-	}
-	switch raw[i] {
-	case '"':
-		return skipString(raw, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(raw); j++ {
-			switch raw[j] {
-			case '"':
-				end := skipString(raw, j)
-				if end < 0 {
-					return -1
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(raw) {
-		switch raw[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return j
-		}
-		j++
-	}
-	return j
 }

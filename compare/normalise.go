@@ -1,6 +1,10 @@
 package compare
 
-import "bytes"
+import (
+	"bytes"
+
+	"ohwatch/internal/jsonx"
+)
 
 // Two calls that do the same thing should compare equal even when they
 // differ in what a run cannot help: the whitespace of a command, the ids
@@ -47,10 +51,7 @@ func (h *hasher) value(v []byte) {
 		case ' ', '\t', '\n', '\r':
 			continue
 		case '"':
-			end := skipString(v, i)
-			if end < 0 {
-				end = len(v)
-			}
+			end := jsonx.SkipString(v, i)
 			h.byte('"')
 			h.bytes(normaliseString(h.buf[:0], v[i+1:max(end-1, i+1)], &h.buf))
 			h.byte('"')

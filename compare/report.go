@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -128,7 +129,7 @@ func NewReport(c *Comparison) Report {
 func StepOf(run *Run, steps []Step, k int) *StepReport {
 	s := steps[k]
 	ev := run.Log.Event(s.Event)
-	out := &StepReport{Step: k, Event: s.Event, EventID: ev.ID, Kind: s.Kind.String(), Tool: model.SanitizeLine(s.Tool), Summary: ev.Summary}
+	out := &StepReport{Step: k, Event: s.Event, EventID: ev.ID, Kind: s.Kind.String(), Tool: sanitize.Line(s.Tool), Summary: ev.Summary}
 	if s.Kind == Action {
 		out.Outcome = s.Outcome.String()
 	}
@@ -163,7 +164,7 @@ func sideReport(run *Run, p reducer.Path, steps []Step) SideReport {
 	v := st.Verdict(run.Ended)
 	u := st.Metrics.Combined
 	r := SideReport{
-		Name: run.Name, Title: model.SanitizeLine(run.Title), Source: model.SanitizeLine(run.Source), ConversationID: run.ConversationID,
+		Name: run.Name, Title: sanitize.Line(run.Title), Source: sanitize.Line(run.Source), ConversationID: run.ConversationID,
 		Events: p.Len() - snapshotsOn(run.Log, p), Status: v.Short(), Verdict: v.String(),
 		Cost:     format.Cost(u.CostUSD, u.CostKnown && st.MetricsReported()),
 		Tokens:   Tokens{Prompt: u.Prompt, Completion: u.Completion, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite},
@@ -187,7 +188,7 @@ func sideReport(run *Run, p reducer.Path, steps []Step) SideReport {
 		if s.Kind != Action {
 			continue
 		}
-		r.ToolCalls[model.SanitizeLine(s.Tool)]++
+		r.ToolCalls[sanitize.Line(s.Tool)]++
 		if path := editedPath(run.Log.Event(s.Event)); path != "" {
 			files[path] = true
 		}
@@ -256,7 +257,7 @@ func editedPath(ev model.Event) string {
 	if json.Unmarshal(member(args, field), &path) != nil {
 		return ""
 	}
-	return model.SanitizeLine(path)
+	return sanitize.Line(path)
 }
 
 // finalMessageMax caps the final message the report quotes.
@@ -284,7 +285,7 @@ func finalMessage(log *reducer.Log, steps []Step) string {
 				text = f.Message
 			}
 		}
-		if text = strings.TrimSpace(model.Sanitize(text)); text != "" {
+		if text = strings.TrimSpace(sanitize.Text(text)); text != "" {
 			if len(text) > finalMessageMax {
 				text = strings.ToValidUTF8(text[:finalMessageMax], "") + "…"
 			}

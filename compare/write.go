@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"ohwatch/format"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // WriteJSON writes the report as one indented JSON object.
@@ -179,7 +179,7 @@ func WriteMarkdown(w io.Writer, r Report) error {
 // mdText keeps text from a run from being read as markup: it is
 // sanitised and the characters markdown acts on are escaped.
 func mdText(s string) string {
-	s = model.Sanitize(s)
+	s = sanitize.Text(s)
 	var b strings.Builder
 	for _, r := range s {
 		if strings.ContainsRune("\\`*_[]<>|#", r) {
@@ -194,4 +194,4 @@ func mdText(s string) string {
 func mdCell(s string) string { return strings.ReplaceAll(mdText(s), "\n", " ") }
 
 // mdCode keeps a code span closed.
-func mdCode(s string) string { return strings.ReplaceAll(model.SanitizeLine(s), "`", "'") }
+func mdCode(s string) string { return strings.ReplaceAll(sanitize.Line(s), "`", "'") }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -130,7 +131,7 @@ func (m *mdWriter) event(i int, ev model.Event) {
 		if who == "" {
 			who = oneLine(ev.Source)
 		}
-		m.printf("**%s**%s\n\n%s\n\n", who, stamp, quote(model.Sanitize(d.Text())))
+		m.printf("**%s**%s\n\n%s\n\n", who, stamp, quote(sanitize.Text(d.Text())))
 	case *model.ActionEvent:
 		m.action(i, ev, d, stamp)
 	case *model.ObservationEvent:
@@ -150,24 +151,24 @@ func (m *mdWriter) action(i int, ev model.Event, d *model.ActionEvent, stamp str
 		risk = " · risk " + oneLine(d.SecurityRisk)
 	}
 	m.printf("**Action** `%s`%s%s — %s\n\n", oneLine(d.ToolName), stamp, risk, ev.Summary)
-	if t := strings.TrimSpace(model.Sanitize(d.ThoughtText())); t != "" {
+	if t := strings.TrimSpace(sanitize.Text(d.ThoughtText())); t != "" {
 		m.printf("%s\n\n", quote(t))
 	}
 	switch a := d.Action.(type) {
 	case *model.TerminalAction:
-		m.fence("sh", "$ "+model.Sanitize(a.Command))
+		m.fence("sh", "$ "+sanitize.Text(a.Command))
 	case *model.TaskTrackerAction:
 		if a.Command == "plan" {
 			items := make([]reducer.TaskItem, len(a.TaskList))
 			for j, t := range a.TaskList {
-				items[j] = reducer.TaskItem{Title: model.Sanitize(t.Title), Notes: model.Sanitize(t.Notes), Status: t.Status}
+				items[j] = reducer.TaskItem{Title: sanitize.Text(t.Title), Notes: sanitize.Text(t.Notes), Status: t.Status}
 			}
 			m.tasks(items)
 		}
 	case *model.FinishAction:
-		m.printf("%s\n\n", quote(model.Sanitize(a.Message)))
+		m.printf("%s\n\n", quote(sanitize.Text(a.Message)))
 	case *model.ThinkAction:
-		m.printf("%s\n\n", quote(model.Sanitize(a.Thought)))
+		m.printf("%s\n\n", quote(sanitize.Text(a.Thought)))
 	default:
 		if change, ok := model.FileEditOf(d); ok {
 			m.diff(change)
@@ -182,13 +183,13 @@ func (m *mdWriter) observation(d *model.ObservationEvent, of string) {
 			label = fmt.Sprintf("Output%s (exit %d)", of, *code)
 		}
 		m.printf("%s:\n\n", label)
-		m.fence("", model.Sanitize(t.Text()))
+		m.fence("", sanitize.Text(t.Text()))
 		return
 	}
 	if change, ok := model.FileEditOf(d); ok && !change.Created {
 		return // the action already showed the edit
 	}
-	out := strings.TrimSpace(model.Sanitize(d.Output()))
+	out := strings.TrimSpace(sanitize.Text(d.Output()))
 	if out == "" {
 		return
 	}
@@ -199,11 +200,11 @@ func (m *mdWriter) observation(d *model.ObservationEvent, of string) {
 // diff writes a file change as a unified-style diff of its lines.
 func (m *mdWriter) diff(c model.FileChange) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "--- %s\n+++ %s\n", model.SanitizeLine(c.Path), model.SanitizeLine(c.Path))
-	for _, l := range splitLines(model.Sanitize(c.Old)) {
+	fmt.Fprintf(&b, "--- %s\n+++ %s\n", sanitize.Line(c.Path), sanitize.Line(c.Path))
+	for _, l := range splitLines(sanitize.Text(c.Old)) {
 		b.WriteString("-" + l + "\n")
 	}
-	for _, l := range splitLines(model.Sanitize(c.New)) {
+	for _, l := range splitLines(sanitize.Text(c.New)) {
 		b.WriteString("+" + l + "\n")
 	}
 	m.fence("diff", strings.TrimRight(b.String(), "\n"))
@@ -242,4 +243,4 @@ func quote(s string) string {
 	return "> " + strings.Join(lines, "\n> ")
 }
 
-func oneLine(s string) string { return model.SanitizeLine(s) }
+func oneLine(s string) string { return sanitize.Line(s) }

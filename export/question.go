@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 )
 
@@ -40,7 +40,7 @@ func questionDoc(q *reducer.Question) *QuestionDoc {
 		return nil
 	}
 	r := q.Request
-	doc := &QuestionDoc{RequestID: model.SanitizeLine(r.RequestID), Index: q.Index, ActionID: model.SanitizeLine(r.ActionID), Questions: []QuestionRow{}}
+	doc := &QuestionDoc{RequestID: sanitize.Line(r.RequestID), Index: q.Index, ActionID: sanitize.Line(r.ActionID), Questions: []QuestionRow{}}
 	for _, qu := range r.Questions {
 		row := QuestionRow{ID: qu.ID, Question: qu.Text, MultiSelect: qu.MultiSelect, Options: []OptionRow{}}
 		for _, o := range qu.Options {

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"ohwatch/format"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 )
 
@@ -158,19 +158,19 @@ func StateOn(log *reducer.Log, p reducer.Path, n int, warnings []string, recorde
 	}
 	if n > 0 {
 		i := p.At(n - 1)
-		doc.AsOf = &EventRef{Index: i, N: format.EventN(i), ID: model.SanitizeLine(log.Event(i).ID)}
+		doc.AsOf = &EventRef{Index: i, N: format.EventN(i), ID: sanitize.Line(log.Event(i).ID)}
 	}
 	if !log.Linear() {
 		nodes, artifacts := log.PathNodes(p)
-		doc.Branch = &BranchDoc{Tip: model.SanitizeLine(log.Event(log.NodeTip(p)).ID), Head: p.Tip() == log.Head(),
+		doc.Branch = &BranchDoc{Tip: sanitize.Line(log.Event(log.NodeTip(p)).ID), Head: p.Tip() == log.Head(),
 			PathEvents: nodes, StateUpdates: artifacts, BranchPoints: len(log.BranchPoints())}
 	}
 	for _, t := range s.Tasks.Items {
-		doc.Tasks = append(doc.Tasks, TaskDoc{Title: model.SanitizeLine(t.Title), Notes: model.Sanitize(t.Notes), Status: t.Status})
+		doc.Tasks = append(doc.Tasks, TaskDoc{Title: sanitize.Line(t.Title), Notes: sanitize.Text(t.Notes), Status: t.Status})
 	}
 	for _, p := range s.Pending {
-		doc.PendingActions = append(doc.PendingActions, PendingDoc{ID: model.SanitizeLine(p.ID), ToolName: model.SanitizeLine(p.ToolName),
-			Summary: model.SanitizeLine(p.Summary), SecurityRisk: p.SecurityRisk, AnalyzerRisk: model.SanitizeLine(p.AnalyzerRisk)})
+		doc.PendingActions = append(doc.PendingActions, PendingDoc{ID: sanitize.Line(p.ID), ToolName: sanitize.Line(p.ToolName),
+			Summary: sanitize.Line(p.Summary), SecurityRisk: p.SecurityRisk, AnalyzerRisk: sanitize.Line(p.AnalyzerRisk)})
 	}
 	doc.Question = questionDoc(s.Question)
 	return doc
@@ -179,7 +179,7 @@ func StateOn(log *reducer.Log, p reducer.Path, n int, warnings []string, recorde
 // Named is the document of the conversation id titled title ("" where
 // not known).
 func (d StateDoc) Named(id, title string) StateDoc {
-	d.ID, d.Title = model.SanitizeLine(id), model.SanitizeLine(title)
+	d.ID, d.Title = sanitize.Line(id), sanitize.Line(title)
 	return d
 }
 
@@ -193,7 +193,7 @@ func WriteState(w io.Writer, doc StateDoc) error {
 func metricsDoc(m reducer.Metrics, reported bool) MetricsDoc {
 	doc := MetricsDoc{MetricsReported: reported, UsageDoc: usageDoc(m.Combined), ByUsage: map[string]UsageDoc{}}
 	for _, u := range m.ByUsage {
-		doc.ByUsage[model.SanitizeLine(u.UsageID)] = usageDoc(u)
+		doc.ByUsage[sanitize.Line(u.UsageID)] = usageDoc(u)
 	}
 	return doc
 }
@@ -216,7 +216,7 @@ func usageDoc(u reducer.Usage) UsageDoc {
 func nonNil(m map[string]int) map[string]int {
 	out := make(map[string]int, len(m))
 	for k, v := range m {
-		out[model.SanitizeLine(k)] = v
+		out[sanitize.Line(k)] = v
 	}
 	return out
 }
@@ -224,7 +224,7 @@ func nonNil(m map[string]int) map[string]int {
 func sanitized(in []string) []string {
 	out := make([]string, 0, len(in))
 	for _, s := range in {
-		out = append(out, model.SanitizeLine(s))
+		out = append(out, sanitize.Line(s))
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -17,14 +18,14 @@ func WriteStateText(w io.Writer, id, title string, d StateDoc) error {
 	line := func(label, format string, args ...any) {
 		fmt.Fprintf(&b, "%-14s %s\n", label, fmt.Sprintf(format, args...))
 	}
-	line("conversation", "%s %s", model.SanitizeLine(id), model.SanitizeLine(title))
+	line("conversation", "%s %s", sanitize.Line(id), sanitize.Line(title))
 	if b := d.Branch; b != nil {
 		which := "not HEAD"
 		if b.Head {
 			which = "HEAD"
 		}
 		line("events", "%d applied of %d%s on the branch to %s (%s: %d events, %d state updates); %d in all, %d branch points",
-			d.At, b.PathEvents+b.StateUpdates, asOf(d.AsOf), model.SanitizeLine(b.Tip), which, b.PathEvents, b.StateUpdates, d.Events, b.BranchPoints)
+			d.At, b.PathEvents+b.StateUpdates, asOf(d.AsOf), sanitize.Line(b.Tip), which, b.PathEvents, b.StateUpdates, d.Events, b.BranchPoints)
 	} else {
 		line("events", "%d applied of %d%s", d.At, d.Events, asOf(d.AsOf))
 	}

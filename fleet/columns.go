@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -90,7 +91,7 @@ func (c Column) Text(r Row, now time.Time) string {
 	switch c {
 	case ColTitle:
 		if r.Title == "" {
-			return model.SanitizeLine(r.Ref.ID)
+			return sanitize.Line(r.Ref.ID)
 		}
 		return r.Title
 	case ColSource:
@@ -105,7 +106,7 @@ func (c Column) Text(r Row, now time.Time) string {
 			return "asks you"
 		}
 		// A status is the server's word: sanitised like any text from it.
-		return model.SanitizeLine(r.Verdict.Short())
+		return sanitize.Line(r.Verdict.Short())
 	case ColSteps:
 		if r.Events == 0 {
 			return format.Unknown
@@ -156,7 +157,7 @@ func (c Column) Text(r Row, now time.Time) string {
 		return ConnText(r)
 	case ColRuntime:
 		if w := r.Runtime.Words(); w != "" {
-			return model.SanitizeLine(w)
+			return sanitize.Line(w)
 		}
 		return "-"
 	}
@@ -170,7 +171,7 @@ func (c Column) Text(r Row, now time.Time) string {
 func SourceShort(ref model.ConversationRef) string {
 	if ref.Kind == model.SourceServer {
 		if u, err := url.Parse(ref.Source); err == nil && u.Host != "" {
-			return model.SanitizeLine(u.Host + strings.TrimRight(u.EscapedPath(), "/"))
+			return sanitize.Line(u.Host + strings.TrimRight(u.EscapedPath(), "/"))
 		}
 	}
 	return SourceLabel(ref)
@@ -179,7 +180,7 @@ func SourceShort(ref model.ConversationRef) string {
 // SourceLabel is the source in full, as headings and lines name it: its
 // label, else its kind.
 func SourceLabel(ref model.ConversationRef) string {
-	if s := model.SanitizeLine(ref.Source); s != "" {
+	if s := sanitize.Line(ref.Source); s != "" {
 		return s
 	}
 	return ref.Kind.String()

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -290,7 +291,7 @@ func (e *entry) apply(u *model.FleetUpdate) (added int) {
 			if _, ok := ev.Body.(*model.Message); ok && ev.Summary != "" {
 				// The summary says "user: …"; a title needs only the words,
 				// and not all of them.
-				e.firstUser = titleOf(strings.TrimPrefix(model.SanitizeLine(ev.Summary), "user: "))
+				e.firstUser = titleOf(strings.TrimPrefix(sanitize.Line(ev.Summary), "user: "))
 			}
 		}
 	}
@@ -372,7 +373,7 @@ func cloneMeta(m model.ConversationMeta) model.ConversationMeta {
 // conversation shown from its listing alone (PhaseListed) is stated by it.
 func (e *entry) stated() reducer.Verdict {
 	ended := e.hasConn && e.conn.Phase == model.PhaseDone
-	ms := model.SanitizeLine(e.meta.Status)
+	ms := sanitize.Line(e.meta.Status)
 	if e.hasConn && e.conn.Phase == model.PhaseListed && ms != "" && e.ref.Kind == model.SourceLocal {
 		// A local conversation at rest shown from its summary is a
 		// recording whose summary settled its last status: final, as a
@@ -382,7 +383,7 @@ func (e *entry) stated() reducer.Verdict {
 		}
 		src := reducer.SourceBaseState
 		if e.meta.StatusSource != "" {
-			src = reducer.StatusSource(model.SanitizeLine(e.meta.StatusSource))
+			src = reducer.StatusSource(sanitize.Line(e.meta.StatusSource))
 		}
 		return reducer.Verdict{Status: ms, Source: src, Confirmed: ms == model.StatusFinished, Recorded: true}
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -150,8 +151,8 @@ func (e *entry) row() Row {
 	s := e.st()
 	r := Row{
 		Ref:             e.ref,
-		ParentID:        model.SanitizeLine(e.meta.ParentID),
-		ForkedFromEvent: model.SanitizeLine(e.meta.ForkedFromEvent),
+		ParentID:        sanitize.Line(e.meta.ParentID),
+		ForkedFromEvent: sanitize.Line(e.meta.ForkedFromEvent),
 		Title:           e.title(),
 		Verdict:         e.verdict,
 		Events:          s.Applied,
@@ -198,7 +199,7 @@ func (e *entry) row() Row {
 
 // title is the listed title, else the first user message.
 func (e *entry) title() string {
-	if t := model.SanitizeLine(e.meta.Title); t != "" {
+	if t := sanitize.Line(e.meta.Title); t != "" {
 		return t
 	}
 	return e.firstUser
@@ -215,7 +216,7 @@ func QuestionText(q *reducer.Question) string {
 	case 0:
 		return "(a question without text)"
 	case 1:
-		return model.SanitizeLine(qs[0].Text)
+		return sanitize.Line(qs[0].Text)
 	}
-	return model.SanitizeLine(qs[0].Text) + " (+" + strconv.Itoa(len(qs)-1) + " more)"
+	return sanitize.Line(qs[0].Text) + " (+" + strconv.Itoa(len(qs)-1) + " more)"
 }

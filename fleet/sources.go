@@ -3,6 +3,7 @@ package fleet
 import (
 	"strings"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -66,11 +67,11 @@ func (f *Fleet) applySource(u *model.FleetUpdate) {
 	}
 	if c := u.Batch.Conn; c != nil {
 		s.Conn, s.ConnKnown = *c, true
-		s.Conn.Reason = strings.Clone(model.SanitizeLine(c.Reason))
+		s.Conn.Reason = strings.Clone(sanitize.Line(c.Reason))
 	}
 	if n := len(u.Batch.Warnings); n > 0 {
 		s.Warnings += n
-		s.LastWarning = strings.Clone(model.SanitizeLine(u.Batch.Warnings[n-1]))
+		s.LastWarning = strings.Clone(sanitize.Line(u.Batch.Warnings[n-1]))
 	}
 }
 

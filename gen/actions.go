@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"ohwatch/internal/jsonx"
 	"strconv"
 
 	"ohwatch/model"
@@ -284,7 +285,7 @@ func (b *Builder) appendCachedString(dst []byte, s string) []byte {
 	if esc, ok := b.escaped[s]; ok {
 		return append(dst, esc...)
 	}
-	esc := appendString(nil, s)
+	esc := jsonx.AppendString(nil, s, 0)
 	if b.escaped == nil {
 		b.escaped = make(map[string][]byte)
 	}

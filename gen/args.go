@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"ohwatch/internal/jsonx"
 	"strconv"
 
 	"ohwatch/model"
@@ -17,13 +18,13 @@ func (a *pyArgs) key(k string) {
 	if len(a.buf) > 1 {
 		a.buf = append(a.buf, ',', ' ')
 	}
-	a.buf = appendASCIIString(a.buf, k)
+	a.buf = jsonx.AppendString(a.buf, k, jsonx.ASCII)
 	a.buf = append(a.buf, ':', ' ')
 }
 
 func (a *pyArgs) str(k, v string) *pyArgs {
 	a.key(k)
-	a.buf = appendASCIIString(a.buf, v)
+	a.buf = jsonx.AppendString(a.buf, v, jsonx.ASCII)
 	return a
 }
 
@@ -53,11 +54,11 @@ func (a *pyArgs) tasks(k string, list []model.Task) *pyArgs {
 			a.buf = append(a.buf, ',', ' ')
 		}
 		a.buf = append(a.buf, `{"title": `...)
-		a.buf = appendASCIIString(a.buf, t.Title)
+		a.buf = jsonx.AppendString(a.buf, t.Title, jsonx.ASCII)
 		a.buf = append(a.buf, `, "status": `...)
-		a.buf = appendASCIIString(a.buf, t.Status)
+		a.buf = jsonx.AppendString(a.buf, t.Status, jsonx.ASCII)
 		a.buf = append(a.buf, `, "notes": `...)
-		a.buf = appendASCIIString(a.buf, t.Notes)
+		a.buf = jsonx.AppendString(a.buf, t.Notes, jsonx.ASCII)
 		a.buf = append(a.buf, '}')
 	}
 	a.buf = append(a.buf, ']')

@@ -1,5 +1,7 @@
 package gen
 
+import "ohwatch/internal/jsonx"
+
 // BaseState is the conversation's base_state.json as the agent-server
 // (SDK 1.43: ConversationState.model_dump_json(exclude_none=True), the
 // fields in its order) writes it once the events so far have happened:
@@ -37,7 +39,7 @@ func (b *Builder) BaseState() []byte {
 		buf = append(buf, `{"threshold":"HIGH","confirm_unknown":true,"kind":"ConfirmRisky"}`...)
 	default:
 		buf = append(buf, `{"kind":`...)
-		buf = appendString(buf, b.env.ConfirmationPolicy)
+		buf = jsonx.AppendString(buf, b.env.ConfirmationPolicy, 0)
 		buf = append(buf, '}')
 	}
 	buf = append(buf, `,"security_analyzer":{"kind":"LLMSecurityAnalyzer"}`...)

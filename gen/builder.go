@@ -2,6 +2,7 @@ package gen
 
 import (
 	"math/rand/v2"
+	"ohwatch/internal/jsonx"
 	"slices"
 	"time"
 
@@ -210,7 +211,7 @@ func (b *Builder) Navigate(id string) bool {
 // appendText appends a TextContent object.
 func appendText(dst []byte, text string) []byte {
 	dst = append(dst, `{"cache_prompt":false,"type":"text","text":`...)
-	dst = appendString(dst, text)
+	dst = jsonx.AppendString(dst, text, 0)
 	return append(dst, '}')
 }
 
@@ -233,7 +234,7 @@ func (b *Builder) appendThinking(dst []byte, reasoning string) []byte {
 	dst = append(dst, '[')
 	if reasoning != "" {
 		dst = append(dst, `{"type":"thinking","thinking":`...)
-		dst = appendString(dst, reasoning)
+		dst = jsonx.AppendString(dst, reasoning, 0)
 		dst = appendStringField(dst, "signature", randSignature(b.rng, len(reasoning)))
 		dst = append(dst, '}')
 	}
@@ -304,7 +305,7 @@ func (b *Builder) Condensation(keepFirst, forget int, summary, responseID string
 		if i > 0 {
 			b.buf = append(b.buf, ',')
 		}
-		b.buf = appendString(b.buf, e.id)
+		b.buf = jsonx.AppendString(b.buf, e.id, 0)
 		b.viewTokens -= e.tokens
 	}
 	b.buf = append(b.buf, ']')

@@ -9,6 +9,9 @@ import (
 // tool-call ids, LiteLLM completion ids, thinking signatures) but are drawn
 // from the generator's seeded source, so the same seed gives the same ids.
 
+// hexDigits spell a UUID, in lower case.
+const hexDigits = "0123456789abcdef"
+
 // randUUID returns a version-4 UUID in its dashed form.
 func randUUID(r *rand.Rand) string {
 	var b [16]byte

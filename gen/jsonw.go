@@ -1,103 +1,16 @@
 package gen
 
 import (
+	"ohwatch/internal/jsonx"
 	"strconv"
 	"time"
-	"unicode/utf8"
 )
 
 // The helpers below append JSON straight into a byte slice. Events are
 // written by hand rather than through encoding/json because upstream's byte
-// layout matters (field order with `kind` last, pydantic's string escapes,
-// Python float reprs) and because a million events must come out in seconds.
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string the way pydantic (serde_json)
-// writes it: UTF-8 kept as is, `"` and `\` escaped, the usual short escapes
-// for \b \f \n \r \t and \u00XX for the other control characters.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// appendASCIIString appends s as Python's json.dumps writes it by default
-// (ensure_ascii=True): every non-ASCII rune becomes \uXXXX, with surrogate
-// pairs beyond the BMP. Tool-call arguments are produced by json.dumps, so
-// they look like this upstream.
-func appendASCIIString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"':
-				dst = append(dst, '\\', '"')
-			case c == '\\':
-				dst = append(dst, '\\', '\\')
-			case c == '\n':
-				dst = append(dst, '\\', 'n')
-			case c == '\r':
-				dst = append(dst, '\\', 'r')
-			case c == '\t':
-				dst = append(dst, '\\', 't')
-			case c == '\b':
-				dst = append(dst, '\\', 'b')
-			case c == '\f':
-				dst = append(dst, '\\', 'f')
-			case c < 0x20 || c == 0x7f:
-				dst = appendU4(dst, rune(c))
-			default:
-				dst = append(dst, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		if r >= 0x10000 {
-			r -= 0x10000
-			dst = appendU4(dst, 0xd800+(r>>10))
-			dst = appendU4(dst, 0xdc00+(r&0x3ff))
-			continue
-		}
-		dst = appendU4(dst, r)
-	}
-	return append(dst, '"')
-}
-
-func appendU4(dst []byte, r rune) []byte {
-	return append(dst, '\\', 'u',
-		hexDigits[(r>>12)&0xf], hexDigits[(r>>8)&0xf], hexDigits[(r>>4)&0xf], hexDigits[r&0xf])
-}
+// layout matters (field order with `kind` last, pydantic's string escapes
+// and json.dumps's ASCII ones, both jsonx.AppendString, Python float reprs)
+// and because a million events must come out in seconds.
 
 // appendKey appends `"key":`, preceded by a comma unless it opens an object.
 func appendKey(dst []byte, key string) []byte {
@@ -110,7 +23,7 @@ func appendKey(dst []byte, key string) []byte {
 }
 
 func appendStringField(dst []byte, key, value string) []byte {
-	return appendString(appendKey(dst, key), value)
+	return jsonx.AppendString(appendKey(dst, key), value, 0)
 }
 
 func appendIntField(dst []byte, key string, value int64) []byte {

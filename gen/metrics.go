@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"ohwatch/internal/jsonx"
 	"strings"
 	"time"
 
@@ -166,7 +167,7 @@ func (b *Builder) appendStats(dst []byte, full bool) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, u.id)
+		dst = jsonx.AppendString(dst, u.id, 0)
 		dst = append(dst, ':', '{')
 		dst = appendStringField(dst, "model_name", u.model)
 		dst = appendFloatField(dst, "accumulated_cost", u.cost)

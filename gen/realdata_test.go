@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"ohwatch/internal/jsonx"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,7 +77,7 @@ func reencode(t *testing.T, raw []byte) []byte {
 			out = append(out, byte(v))
 			stack = append(stack, frame{obj: v == '{'})
 		case string:
-			out = appendString(out, v)
+			out = jsonx.AppendString(out, v, 0)
 		case json.Number:
 			out = append(out, v...)
 		case bool:

@@ -3,7 +3,7 @@ package headless
 import (
 	"strings"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 )
 
@@ -29,7 +29,7 @@ type askQuestion struct {
 func (p *printer) asking(q *reducer.Question) {
 	req := q.Request
 	if p.json {
-		l := askLine{Type: "awaiting_answer", Index: q.Index, RequestID: model.SanitizeLine(req.RequestID), Questions: []askQuestion{}}
+		l := askLine{Type: "awaiting_answer", Index: q.Index, RequestID: sanitize.Line(req.RequestID), Questions: []askQuestion{}}
 		for _, qu := range req.Questions {
 			aq := askQuestion{ID: qu.ID, Question: qu.Text, MultiSelect: qu.MultiSelect}
 			for _, o := range qu.Options {

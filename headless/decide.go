@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -344,7 +345,7 @@ func (w *watcher) onConfirm(res confirmResult) (Result, bool) {
 	if !w.provisional {
 		return Result{}, false // the feed already settled it
 	}
-	status := model.SanitizeLine(res.status)
+	status := sanitize.Line(res.status)
 	if _, terminal := exitForStatus(status); (res.err != nil || !terminal) && w.pollAgain() {
 		return Result{}, false
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -14,7 +15,7 @@ import (
 // event is the raw JSON made terminal-safe: what eventJSON must write.
 func marshalled(t testing.TB, l eventLine, raw []byte) string {
 	t.Helper()
-	safe, ok := model.TerminalSafeJSON(raw)
+	safe, ok := sanitize.JSON(raw)
 	if !ok {
 		safe = []byte(invalidJSON)
 	}
@@ -104,25 +105,4 @@ func FuzzEventJSON(f *testing.F) {
 			t.Fatalf("got  %s\nwant %s", got, want)
 		}
 	})
-}
-
-// TestAppendJSONStringAtEveryOffset puts each byte sequence a JSON string
-// escapes at every offset of strings of every length to 24, against
-// json.Marshal: the word-at-a-time skip must stop for it wherever it falls.
-func TestAppendJSONStringAtEveryOffset(t *testing.T) {
-	seqs := []string{`"`, `\`, "<", ">", "&", "\x00", "\x1f", "\n", "\x7f", "é", "\u2028", "\xff", "=", "?", "$", "'"}
-	for _, seq := range seqs {
-		for n := len(seq); n <= 24; n++ {
-			for at := 0; at+len(seq) <= n; at++ {
-				s := strings.Repeat("a", at) + seq + strings.Repeat("b", n-at-len(seq))
-				want, err := json.Marshal(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := appendJSONString(nil, s); string(got) != string(want) {
-					t.Fatalf("%q: got %s, want %s", s, got, want)
-				}
-			}
-		}
-	}
 }

@@ -15,6 +15,7 @@ import (
 	"ohwatch/fleet"
 	"ohwatch/format"
 	"ohwatch/guard"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -375,38 +376,38 @@ type fleetLine struct {
 }
 
 func (w *FleetWatch) statusLine(c fleet.Change, r fleet.Row) string {
-	id, title, source := model.SanitizeLine(r.Ref.ID), r.Title, fleet.SourceLabel(r.Ref)
+	id, title, source := sanitize.Line(r.Ref.ID), r.Title, fleet.SourceLabel(r.Ref)
 	if w.opts.JSON {
 		return jsonLine(fleetLine{Type: "status", Source: source, SourceKind: r.Ref.Kind.String(), ID: id, Title: title,
-			From: model.SanitizeLine(c.From.Status), Status: model.SanitizeLine(r.Verdict.Status), Confirmed: r.Verdict.Confirmed,
-			Final: r.Verdict.Final(), Verdict: model.SanitizeLine(r.Verdict.String()), Attention: r.Attn.String(), Question: r.Question})
+			From: sanitize.Line(c.From.Status), Status: sanitize.Line(r.Verdict.Status), Confirmed: r.Verdict.Confirmed,
+			Final: r.Verdict.Final(), Verdict: sanitize.Line(r.Verdict.String()), Attention: r.Attn.String(), Question: r.Question})
 	}
 	from := format.Unknown
 	if c.From.Status != "" {
 		from = c.From.Short()
 	}
 	if r.Question != "" {
-		return fmt.Sprintf("  >> %s  %s -> asks you: %s  %s  [%s]\n", id, model.SanitizeLine(from), r.Question,
+		return fmt.Sprintf("  >> %s  %s -> asks you: %s  %s  [%s]\n", id, sanitize.Line(from), r.Question,
 			quoteTitle(title), source)
 	}
-	return fmt.Sprintf("  >> %s  %s -> %s  %s  [%s]\n", id, model.SanitizeLine(from), model.SanitizeLine(r.Verdict.String()),
+	return fmt.Sprintf("  >> %s  %s -> %s  %s  [%s]\n", id, sanitize.Line(from), sanitize.Line(r.Verdict.String()),
 		quoteTitle(title), source)
 }
 
 func (w *FleetWatch) endedLine(r fleet.Row) string {
-	id, source := model.SanitizeLine(r.Ref.ID), fleet.SourceLabel(r.Ref)
+	id, source := sanitize.Line(r.Ref.ID), fleet.SourceLabel(r.Ref)
 	conn := fleet.ConnText(r)
-	reason := model.SanitizeLine(r.Conn.Reason)
+	reason := sanitize.Line(r.Conn.Reason)
 	if w.opts.JSON {
 		return jsonLine(fleetLine{Type: "ended", Source: source, SourceKind: r.Ref.Kind.String(), ID: id, Title: r.Title,
-			Status: model.SanitizeLine(r.Verdict.Status), Verdict: model.SanitizeLine(r.Verdict.String()), Connection: conn, Reason: reason})
+			Status: sanitize.Line(r.Verdict.Status), Verdict: sanitize.Line(r.Verdict.String()), Connection: conn, Reason: reason})
 	}
 	why := conn
 	if reason != "" {
 		why += ": " + reason
 	}
 	return fmt.Sprintf("  -- %s  ended without a terminal state (%s; last status: %s)  %s  [%s]\n", id, why,
-		model.SanitizeLine(r.Verdict.String()), quoteTitle(r.Title), source)
+		sanitize.Line(r.Verdict.String()), quoteTitle(r.Title), source)
 }
 
 // resultLine sums up the fleet: how many conversations ended how, and the
@@ -416,7 +417,7 @@ func (w *FleetWatch) resultLine(code int, reason string) string {
 	for _, ref := range w.f.Refs() {
 		counts[w.outcomeName(ref)]++
 	}
-	reason = model.SanitizeLine(reason)
+	reason = sanitize.Line(reason)
 	if w.opts.JSON {
 		return jsonLine(fleetLine{Type: "result", Until: w.opts.Until.String(), Exit: &code, Outcomes: counts, Reason: reason})
 	}
@@ -545,7 +546,7 @@ func (w *FleetWatch) outcomeName(ref model.ConversationRef) string {
 		return o.String()
 	}
 	r, _ := w.f.Row(ref)
-	if st := model.SanitizeLine(r.Verdict.Status); st != "" {
+	if st := sanitize.Line(r.Verdict.Status); st != "" {
 		return st
 	}
 	return o.String()

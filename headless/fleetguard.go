@@ -8,6 +8,7 @@ import (
 	"ohwatch/fleet"
 	"ohwatch/format"
 	"ohwatch/guard"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -112,19 +113,19 @@ func (w *FleetWatch) fleetTrip(rep guard.FleetReport) string {
 		}
 		result = res
 	}
-	result = model.SanitizeLine(result)
-	id, source := model.SanitizeLine(ref.ID), fleet.SourceLabel(ref)
+	result = sanitize.Line(result)
+	id, source := sanitize.Line(ref.ID), fleet.SourceLabel(ref)
 	if w.opts.JSON {
 		b, err := json.Marshal(fleetGuardLine{Type: "guard", Source: source, SourceKind: ref.Kind.String(), ID: id,
-			Rule: model.SanitizeLine(rep.Rule.Text), Metric: string(rep.Rule.Metric), Value: rep.Value, Limit: rep.Limit,
-			Action: string(rep.Rule.Action), Index: rep.Index, N: format.EventN(rep.Index), EventID: model.SanitizeLine(rep.EventID), Result: result})
+			Rule: sanitize.Line(rep.Rule.Text), Metric: string(rep.Rule.Metric), Value: rep.Value, Limit: rep.Limit,
+			Action: string(rep.Rule.Action), Index: rep.Index, N: format.EventN(rep.Index), EventID: sanitize.Line(rep.EventID), Result: result})
 		if err != nil {
 			return ""
 		}
 		return string(b) + "\n"
 	}
 	value, limit := guard.Pair(rep.Rule.Metric, rep.Value, rep.Limit)
-	return fmt.Sprintf("  !! %s  guard %s tripped at %s: %s %s > %s → %s: %s  [%s]\n", id, model.SanitizeLine(rep.Rule.Text),
+	return fmt.Sprintf("  !! %s  guard %s tripped at %s: %s %s > %s → %s: %s  [%s]\n", id, sanitize.Line(rep.Rule.Text),
 		format.Event(rep.Index), rep.Rule.Metric, value, limit,
 		rep.Rule.Action, result, source)
 }

@@ -7,6 +7,7 @@ import (
 
 	"ohwatch/format"
 	"ohwatch/guard"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -141,11 +142,11 @@ func (w *watcher) guardAct(rep guard.Report) {
 
 // guardResult prints a trip's line.
 func (w *watcher) guardResult(rep guard.Report, result string) {
-	result = model.SanitizeLine(result)
+	result = sanitize.Line(result)
 	if w.p.json {
-		w.p.writeJSON(guardLine{Type: "guard", Rule: model.SanitizeLine(rep.Rule.Text), Metric: string(rep.Rule.Metric),
+		w.p.writeJSON(guardLine{Type: "guard", Rule: sanitize.Line(rep.Rule.Text), Metric: string(rep.Rule.Metric),
 			Value: rep.Value, Limit: rep.Limit, Action: string(rep.Rule.Action), Index: rep.Index, N: format.EventN(rep.Index),
-			EventID: model.SanitizeLine(rep.EventID), Result: result})
+			EventID: sanitize.Line(rep.EventID), Result: result})
 		return
 	}
 	where := "at " + format.Event(rep.Index)
@@ -153,7 +154,7 @@ func (w *watcher) guardResult(rep guard.Report, result string) {
 		where = "between events"
 	}
 	value, limit := guard.Pair(rep.Rule.Metric, rep.Value, rep.Limit)
-	w.p.printf("  !! guard %s tripped %s: %s %s > %s → %s: %s\n", model.SanitizeLine(rep.Rule.Text), where,
+	w.p.printf("  !! guard %s tripped %s: %s %s > %s → %s: %s\n", sanitize.Line(rep.Rule.Text), where,
 		rep.Rule.Metric, value, limit, rep.Rule.Action, result)
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -77,12 +78,12 @@ func (p *printer) event(index int, ev model.Event, marks eventMarks, decoded boo
 			Type:      "event",
 			Index:     index,
 			N:         format.EventN(index),
-			ID:        model.SanitizeLine(ev.ID),
-			Kind:      model.SanitizeLine(ev.Kind),
+			ID:        sanitize.Line(ev.ID),
+			Kind:      sanitize.Line(ev.Kind),
 			Source:    ev.Source,
 			Timestamp: formatTime(ev.Time),
 			Summary:   ev.Summary,
-			Risk:      model.SanitizeLine(marks.risk),
+			Risk:      sanitize.Line(marks.risk),
 			Awaiting:  marks.awaiting,
 		}
 		var line []byte
@@ -94,7 +95,7 @@ func (p *printer) event(index int, ev model.Event, marks eventMarks, decoded boo
 		_, p.err = p.w.Write(line)
 		return
 	}
-	kind := model.SanitizeLine(ev.Kind)
+	kind := sanitize.Line(ev.Kind)
 	if kind == "" {
 		kind = "?"
 	}
@@ -111,18 +112,18 @@ func (p *printer) event(index int, ev model.Event, marks eventMarks, decoded boo
 func (p *printer) awaiting(pending []reducer.PendingAction) {
 	for _, a := range pending {
 		if p.json {
-			p.writeJSON(awaitLine{Type: "awaiting_confirmation", Index: a.Index, N: format.EventN(a.Index), ID: model.SanitizeLine(a.ID),
-				Tool: model.SanitizeLine(a.ToolName), Risk: model.SanitizeLine(a.SecurityRisk), AnalyzerRisk: model.SanitizeLine(a.AnalyzerRisk),
-				Summary: model.SanitizeLine(a.Summary)})
+			p.writeJSON(awaitLine{Type: "awaiting_confirmation", Index: a.Index, N: format.EventN(a.Index), ID: sanitize.Line(a.ID),
+				Tool: sanitize.Line(a.ToolName), Risk: sanitize.Line(a.SecurityRisk), AnalyzerRisk: sanitize.Line(a.AnalyzerRisk),
+				Summary: sanitize.Line(a.Summary)})
 			continue
 		}
-		risk := model.SanitizeLine(orDash(a.SecurityRisk))
+		risk := sanitize.Line(orDash(a.SecurityRisk))
 		if a.AnalyzerRisk != "" {
 			// The analyzer's verdict is what the policy read.
-			risk += ", analyzer " + model.SanitizeLine(a.AnalyzerRisk)
+			risk += ", analyzer " + sanitize.Line(a.AnalyzerRisk)
 		}
-		p.printf("     (awaiting confirmation: %s %s [%s] %s)\n", format.Event(a.Index), model.SanitizeLine(a.ToolName),
-			risk, model.SanitizeLine(a.Summary))
+		p.printf("     (awaiting confirmation: %s %s [%s] %s)\n", format.Event(a.Index), sanitize.Line(a.ToolName),
+			risk, sanitize.Line(a.Summary))
 	}
 }
 
@@ -133,7 +134,7 @@ func (p *printer) status(index int, from, to, shape string, confirmed bool) {
 		p.writeJSON(statusLine{Type: "status", Index: index, N: format.EventN(index), From: from, Status: to, Shape: shape, Confirmed: confirmed})
 		return
 	}
-	p.printf("  >> execution_status=%s (%s)\n", model.SanitizeLine(to), shape)
+	p.printf("  >> execution_status=%s (%s)\n", sanitize.Line(to), shape)
 }
 
 func (p *printer) provisional(index int) {
@@ -145,7 +146,7 @@ func (p *printer) provisional(index int) {
 }
 
 func (p *printer) note(kind, msg string) {
-	msg = model.SanitizeLine(msg)
+	msg = sanitize.Line(msg)
 	if p.json {
 		p.writeJSON(noteLine{Type: kind, Index: -1, Message: msg})
 		return
@@ -159,7 +160,7 @@ func (p *printer) note(kind, msg string) {
 }
 
 func (p *printer) connection(c model.ConnState) {
-	reason := model.SanitizeLine(c.Reason)
+	reason := sanitize.Line(c.Reason)
 	if p.json {
 		p.writeJSON(connLine{Type: "connection", Phase: c.Phase.String(), Attempt: c.Attempt,
 			RetryInMS: c.RetryIn.Milliseconds(), Reason: reason, Final: c.Final})
@@ -180,7 +181,7 @@ func (p *printer) connection(c model.ConnState) {
 func (p *printer) result(r Result) {
 	if p.json {
 		p.writeJSON(resultLine{Type: "result", Status: r.Status, Confirmed: r.Confirmed, Exit: r.Exit,
-			Reason: model.SanitizeLine(r.Reason), Events: r.Events, Verdict: model.SanitizeLine(r.Verdict)})
+			Reason: sanitize.Line(r.Reason), Events: r.Events, Verdict: sanitize.Line(r.Verdict)})
 		return
 	}
 	if _, terminal := exitForStatus(r.Status); terminal && (r.Exit == ExitFinished || r.Exit == ExitError || r.Exit == ExitStuck) {
@@ -188,25 +189,25 @@ func (p *printer) result(r Result) {
 		if r.Reason == "" && r.Verdict != "" {
 			status = r.Verdict // a recording: the status and where it came from
 		}
-		p.printf("\nterminal state reached: %s\n", model.SanitizeLine(status))
+		p.printf("\nterminal state reached: %s\n", sanitize.Line(status))
 		if r.Reason != "" {
-			p.printf("(%s)\n", model.SanitizeLine(r.Reason))
+			p.printf("(%s)\n", sanitize.Line(r.Reason))
 		}
 		return
 	}
 	if r.Exit == ExitGuard {
-		p.printf("\nstopped by a guard: %s (last status: %s)\n", model.SanitizeLine(r.Reason), model.SanitizeLine(orDash(r.Status)))
+		p.printf("\nstopped by a guard: %s (last status: %s)\n", sanitize.Line(r.Reason), sanitize.Line(orDash(r.Status)))
 		return
 	}
 	if r.Exit == ExitUnreachable {
-		p.printf("\ncould not watch the conversation: %s\n", model.SanitizeLine(r.Reason))
+		p.printf("\ncould not watch the conversation: %s\n", sanitize.Line(r.Reason))
 		return
 	}
 	last := orDash(r.Status)
 	if r.Verdict != "" && r.Status != "" {
 		last = r.Verdict
 	}
-	p.printf("\nno terminal state reached: %s (last status: %s)\n", model.SanitizeLine(r.Reason), model.SanitizeLine(last))
+	p.printf("\nno terminal state reached: %s (last status: %s)\n", sanitize.Line(r.Reason), sanitize.Line(last))
 }
 
 func (p *printer) printf(format string, args ...any) {

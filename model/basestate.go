@@ -3,6 +3,8 @@ package model
 import (
 	"errors"
 	"fmt"
+	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 )
 
 // DecodeBaseState reads what ohwatch needs of a base_state.json, a REST
@@ -13,17 +15,17 @@ import (
 // afterwards: the strings read from it share its memory. It fails when raw is not one JSON
 // object or a field it reads has the wrong type.
 func DecodeBaseState(raw []byte) (*BaseState, error) {
-	start := skipWS(raw, 0)
+	start := jsonx.SkipWS(raw, 0)
 	if start >= len(raw) {
 		return nil, errors.New("base state: empty input")
 	}
 	if raw[start] != '{' {
-		return nil, fmt.Errorf("base state: %w", syntaxError(raw, start, "looking for '{'"))
+		return nil, fmt.Errorf("base state: %w", jsonx.SyntaxError(raw, start, "looking for '{'"))
 	}
 	b := &BaseState{Raw: raw}
 	var r leanReader
 	var status, legacyStatus, policy, stats []byte
-	end, err := objectFields(raw, start, func(key, val []byte) {
+	end, err := jsonx.ObjectFields(raw, start, func(key, val []byte) {
 		switch string(key) {
 		case "id":
 			b.ID = NormalizeConversationID(r.str(val, "id"))
@@ -49,12 +51,12 @@ func DecodeBaseState(raw []byte) (*BaseState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("base state: %w", err)
 	}
-	if rest := skipWS(raw, end); rest < len(raw) {
-		return nil, fmt.Errorf("base state: %w", syntaxError(raw, rest, "after the end of the object"))
+	if rest := jsonx.SkipWS(raw, end); rest < len(raw) {
+		return nil, fmt.Errorf("base state: %w", jsonx.SyntaxError(raw, rest, "after the end of the object"))
 	}
-	b.ExecutionStatus = SanitizeLine(r.str(status, "execution_status"))
+	b.ExecutionStatus = sanitize.Line(r.str(status, "execution_status"))
 	if b.ExecutionStatus == "" {
-		b.ExecutionStatus = SanitizeLine(r.str(legacyStatus, "agent_status"))
+		b.ExecutionStatus = sanitize.Line(r.str(legacyStatus, "agent_status"))
 	}
 	b.ConfirmationPolicy = policyKind(&r, policy, "confirmation_policy")
 	b.Stats = readStats(&r, stats, "stats")

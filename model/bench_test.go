@@ -64,20 +64,6 @@ func BenchmarkDecode(b *testing.B) {
 	})
 }
 
-func BenchmarkSanitize(b *testing.B) {
-	clean := strings.Repeat("total 88\ndrwxr-xr-x 11 user user 4096 Feb 18 17:08 . héllo 👋\n", 50)
-	hostile := strings.Repeat("\x1b[01;34m.cache\x1b[0m\r\n\ttab\u202Eevil\x1b]0;t\x07 ok\x7f\n", 50)
-	for _, c := range []struct{ name, s string }{{"clean", clean}, {"hostile", hostile}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(c.s)))
-			b.ReportAllocs()
-			for b.Loop() {
-				_ = Sanitize(c.s)
-			}
-		})
-	}
-}
-
 // BenchmarkDecodeResident reports what a decoded log keeps beyond its raw
 // bytes: resident-B/raw-B is the heap held by the Events and their bodies
 // per byte of JSON (the raw bytes themselves are excluded, being owned by

@@ -3,11 +3,13 @@ package model
 import (
 	"strings"
 	"testing"
+
+	"ohwatch/internal/sanitize"
 )
 
 // capLineByRunes is capLine as it was, decoding every rune: the oracle.
 func capLineByRunes(s string) string {
-	s = strings.TrimSpace(SanitizeLine(s))
+	s = strings.TrimSpace(sanitize.Line(s))
 	n := 0
 	for i := range s {
 		if n == summaryLimit {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ohwatch/internal/fixtures"
+	"ohwatch/internal/sanitize"
 	"ohwatch/internal/upstream"
 )
 
@@ -82,7 +83,7 @@ func decodeEvery(t *testing.T, events map[string][]byte) {
 		if &ev.Raw[0] != &raw[0] || len(ev.Raw) != len(raw) {
 			t.Errorf("%s: Raw is not the input slice", name)
 		}
-		if SanitizeLine(ev.Summary) != ev.Summary || len([]rune(ev.Summary)) > summaryLimit+1 {
+		if sanitize.Line(ev.Summary) != ev.Summary || len([]rune(ev.Summary)) > summaryLimit+1 {
 			t.Errorf("%s: summary not a sanitised capped line: %q", name, ev.Summary)
 		}
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"ohwatch/internal/jsonx"
 	"strings"
 )
 
@@ -248,7 +249,7 @@ func decodeNestedAction(raw json.RawMessage) (kind string, action any, err error
 func nestedKindOf(raw []byte) string {
 	var r leanReader
 	var kind string
-	eachField(raw, func(key, val []byte) bool {
+	jsonx.EachField(raw, func(key, val []byte) bool {
 		if string(key) == "kind" {
 			kind = r.str(val, "kind")
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/internal/upstream"
 )
 
@@ -89,7 +90,7 @@ func TestDetailRecordedPayloads(t *testing.T) {
 		}
 		// The raw output holds terminal escapes: the detail keeps them and
 		// Sanitize removes them.
-		if !strings.Contains(run.Output, "\x1b[01;34m") || strings.Contains(Sanitize(run.Output), "\x1b") {
+		if !strings.Contains(run.Output, "\x1b[01;34m") || strings.Contains(sanitize.Text(run.Output), "\x1b") {
 			t.Errorf("escapes not as expected")
 		}
 		if _, err := TerminalPair(mustDecode(t, eventFile(t, "cli447_hi_followup_iterative_case_a", "9e199f2e")), Event{}); err == nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ohwatch/internal/fixtures"
+	"ohwatch/internal/sanitize"
 )
 
 // TestDecodeEveryFixtureEvent decodes every event of the project's own
@@ -86,5 +87,18 @@ func TestDecodeFixtureUnknownActionKinds(t *testing.T) {
 	}
 	if !action || !observation {
 		t.Errorf("TeleportAction read %v, TeleportObservation read %v", action, observation)
+	}
+}
+
+// checkSafe fails when s holds anything a terminal would act on: when
+// sanitising it again would change it.
+func checkSafe(t testing.TB, s string, multiline bool) {
+	t.Helper()
+	clean := sanitize.Line(s)
+	if multiline {
+		clean = sanitize.Text(s)
+	}
+	if clean != s {
+		t.Fatalf("not terminal-safe: %q", s)
 	}
 }

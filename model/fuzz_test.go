@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"ohwatch/internal/jsonx"
 	"reflect"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		trimmed := bytes.TrimLeft(in, " \t\r\n")
 		isObject := json.Valid(in) && len(trimmed) > 0 && trimmed[0] == '{'
-		if (err == nil) != isObject && !errors.Is(err, errTooDeep) {
+		if (err == nil) != isObject && !errors.Is(err, jsonx.ErrTooDeep) {
 			t.Fatalf("Decode error %v, but encoding/json says valid object = %v", err, isObject)
 		}
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"ohwatch/internal/sanitize"
 )
 
 // NormalizeConversationID returns a conversation id in the one form used as
@@ -20,7 +22,7 @@ func NormalizeConversationID(s string) string {
 	if hex := strings.ReplaceAll(s, "-", ""); isHexID(hex) {
 		return hex
 	}
-	return SanitizeLine(s)
+	return sanitize.Line(s)
 }
 
 // IsConversationID reports whether s is a conversation id as servers
@@ -69,7 +71,7 @@ func CheckConversationID(id string) error {
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return fmt.Errorf("conversation id %q is not one path segment of letters, digits, '-' and '_'", SanitizeLine(id))
+			return fmt.Errorf("conversation id %q is not one path segment of letters, digits, '-' and '_'", sanitize.Line(id))
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/bits"
+	"ohwatch/internal/jsonx"
 	"strings"
 )
 
@@ -98,10 +99,10 @@ func le32(s string, i int) uint64 {
 // first digit in the low byte), as the 32-bit number they spell; ok is
 // false when any byte is not such a digit.
 func hexWord(w uint64) (uint64, bool) {
-	const high = ones * 0x80
+	const high = jsonx.Ones * 0x80
 	// For bytes under 0x80, adding 0x80-x sets a byte's high bit exactly
 	// when it is at least x, with no carry into the next byte.
-	atLeast := func(x uint64) uint64 { return (w + ones*(0x80-x)) & high }
+	atLeast := func(x uint64) uint64 { return (w + jsonx.Ones*(0x80-x)) & high }
 	digit := atLeast('0') &^ atLeast('9'+1)
 	letter := atLeast('a') &^ atLeast('f'+1)
 	if w&high != 0 || digit|letter != high {
@@ -109,7 +110,7 @@ func hexWord(w uint64) (uint64, bool) {
 	}
 	// '0'-'9' are 0x30-0x39 and 'a'-'f' 0x61-0x66: the low nibble, plus 9
 	// for a letter (bit 0x40).
-	v := w&(ones*0x0f) + (w>>6)&ones*9
+	v := w&(jsonx.Ones*0x0f) + (w>>6)&jsonx.Ones*9
 	// Pair the nibbles into bytes, the bytes into one word, and put the
 	// first digit's byte on top.
 	v = (v&0x000f000f000f000f)<<4 | (v>>8)&0x000f000f000f000f

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -159,18 +160,18 @@ func BenchmarkKindOf(b *testing.B) {
 	}
 }
 
-// TestKindSlotsProbeShort checks that each kind of the table finds its
-// name within a few slots of its first (today every one at its first), so
-// a lookup compares a name or two. A row that collides still works (it
-// probes on); a long run of probes says to reweigh kindSlot.
-func TestKindSlotsProbeShort(t *testing.T) {
-	for i, k := range Kinds() {
-		h, probes := kindSlot(k.Name), 1
-		for int(kindSlots[h])-1 != i {
-			h, probes = (h+1)&(kindSlotCount-1), probes+1
-		}
-		if probes > 3 {
-			t.Errorf("%s is found at the %dth slot from its first: reweigh kindSlot", k.Name, probes)
+// TestAddingRowsCannotFail: the index of a table grown by many rows,
+// names of every length and shape, is built without a panic and finds
+// every row, old and new, at its position.
+func TestAddingRowsCannotFail(t *testing.T) {
+	rows := append([]EventKind(nil), Kinds()...)
+	for i := range 300 {
+		rows = append(rows, EventKind{Name: strings.Repeat("X", i%40+1) + fmt.Sprint(i) + "Event"})
+	}
+	index := indexKinds(rows)
+	for i, k := range rows {
+		if got, ok := index[k.Name]; !ok || got != i {
+			t.Fatalf("%s: at %d, %v; want %d", k.Name, got, ok, i)
 		}
 	}
 }

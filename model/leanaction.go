@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 	"strconv"
 	"strings"
 )
@@ -69,10 +71,10 @@ func isTerminalKind(kind string) bool {
 // decodeAction reads an ActionEvent.
 func decodeAction(r *leanReader, f *topFields) (Body, string) {
 	a := &Action{
-		ToolName:      SanitizeLine(r.str(f.toolName, "tool_name")),
+		ToolName:      sanitize.Line(r.str(f.toolName, "tool_name")),
 		ToolCallID:    r.str(f.toolCallID, "tool_call_id"),
 		LLMResponseID: r.str(f.llmResponseID, "llm_response_id"),
-		SecurityRisk:  SanitizeLine(r.str(f.securityRisk, "security_risk")),
+		SecurityRisk:  sanitize.Line(r.str(f.securityRisk, "security_risk")),
 	}
 	if a.SecurityRisk == "" {
 		a.SecurityRisk = "UNKNOWN"
@@ -81,12 +83,12 @@ func decodeAction(r *leanReader, f *topFields) (Body, string) {
 	var path string
 	if obj := r.object(f.action, "action"); obj != nil {
 		n := &f.nestedAction
-		a.ActionKind = SanitizeLine(r.str(n.kind, "action.kind"))
+		a.ActionKind = sanitize.Line(r.str(n.kind, "action.kind"))
 		switch {
 		case isTerminalKind(a.ActionKind):
 			a.Command = r.line(n.command, "action.command")
 		case a.ActionKind == "TaskTrackerAction":
-			a.TaskCommand = SanitizeLine(r.str(n.command, "action.command"))
+			a.TaskCommand = sanitize.Line(r.str(n.command, "action.command"))
 			if a.TaskCommand == "plan" {
 				a.Plan = readTasks(r, n.taskList, "action.task_list")
 				if a.Plan == nil {
@@ -94,7 +96,7 @@ func decodeAction(r *leanReader, f *topFields) (Body, string) {
 				}
 			}
 		case a.ActionKind == "FileEditorAction" || a.ActionKind == "PlanningFileEditorAction":
-			path = joinSummary(SanitizeLine(r.str(n.command, "action.command")), r.line(n.path, "action.path"))
+			path = joinSummary(sanitize.Line(r.str(n.command, "action.command")), r.line(n.path, "action.path"))
 		default:
 			path = actionTarget(r, a, n)
 		}
@@ -133,7 +135,7 @@ func actionTarget(r *leanReader, a *Action, n *actionFields) string {
 	case "BrowserNavigateAction":
 		target = r.line(n.url, "action.url")
 	case "DelegateAction":
-		target = SanitizeLine(r.str(n.command, "action.command"))
+		target = sanitize.Line(r.str(n.command, "action.command"))
 	}
 	if target == "" {
 		return ""
@@ -165,18 +167,18 @@ func actionFallbackSummary(a *Action, path string) string {
 // decodeObservation reads an ObservationEvent.
 func decodeObservation(r *leanReader, f *topFields) (Body, string) {
 	o := &Observation{
-		ToolName:   SanitizeLine(r.str(f.toolName, "tool_name")),
+		ToolName:   sanitize.Line(r.str(f.toolName, "tool_name")),
 		ToolCallID: r.str(f.toolCallID, "tool_call_id"),
 		ActionID:   r.str(f.actionID, "action_id"),
 	}
 	var first string
 	if obj := r.object(f.observation, "observation"); obj != nil {
 		n := &f.nestedObservation
-		o.ObservationKind = SanitizeLine(r.str(n.kind, "observation.kind"))
+		o.ObservationKind = sanitize.Line(r.str(n.kind, "observation.kind"))
 		o.IsError = r.boolean(n.isError, "observation.is_error")
 		first = firstText(r, n.content, "observation.content")
 		if o.ToolName == "" {
-			o.ToolName = SanitizeLine(r.str(n.toolName, "observation.tool_name"))
+			o.ToolName = sanitize.Line(r.str(n.toolName, "observation.tool_name"))
 		}
 		switch {
 		case isTerminalKind(o.ObservationKind):
@@ -187,7 +189,7 @@ func decodeObservation(r *leanReader, f *topFields) (Body, string) {
 				o.ExitCode = metadataExitCode(r, md)
 			}
 		case o.ObservationKind == "TaskTrackerObservation":
-			o.TaskCommand = SanitizeLine(r.str(n.command, "observation.command"))
+			o.TaskCommand = sanitize.Line(r.str(n.command, "observation.command"))
 			if arr := r.array(n.taskList, "observation.task_list"); arr != nil {
 				o.TaskList = readTasks(r, arr, "observation.task_list")
 				o.HasTaskList = true
@@ -201,7 +203,7 @@ func decodeObservation(r *leanReader, f *topFields) (Body, string) {
 // which older observations carry instead of a top-level exit_code.
 func metadataExitCode(r *leanReader, md []byte) *int {
 	var code *int
-	eachField(md, func(key, val []byte) bool {
+	jsonx.EachField(md, func(key, val []byte) bool {
 		if string(key) == "exit_code" {
 			if n, ok := r.integer(val, "observation.metadata.exit_code"); ok {
 				c := int(n)
@@ -246,7 +248,7 @@ func firstText(r *leanReader, content []byte, field string) string {
 		return ""
 	}
 	images := 0
-	for i := skipWS(arr, 1); i < len(arr) && arr[i] != ']'; {
+	for i := jsonx.SkipWS(arr, 1); i < len(arr) && arr[i] != ']'; {
 		if arr[i] != '{' {
 			r.mismatch(field+"[]", "object", arr[i:])
 			return ""
@@ -258,9 +260,9 @@ func firstText(r *leanReader, content []byte, field string) string {
 		if isImage {
 			images++
 		}
-		i = skipWS(arr, end)
+		i = jsonx.SkipWS(arr, end)
 		if i < len(arr) && arr[i] == ',' {
-			i = skipWS(arr, i+1)
+			i = jsonx.SkipWS(arr, i+1)
 		}
 	}
 	if images > 0 {
@@ -273,15 +275,15 @@ func firstText(r *leanReader, content []byte, field string) string {
 // of its text, or whether it is an image. When it finds a line it returns
 // at once, without the end of the item.
 func contentItemLine(r *leanReader, arr []byte, i int, field string) (line string, isImage bool, end int) {
-	i = skipWS(arr, i+1)
+	i = jsonx.SkipWS(arr, i+1)
 	for i < len(arr) && arr[i] == '"' {
-		kEnd := skipStringLit(arr, i)
+		kEnd := jsonx.SkipString(arr, i)
 		key := arr[i+1 : kEnd-1]
-		vStart := skipWS(arr, skipWS(arr, kEnd)+1)
+		vStart := jsonx.SkipWS(arr, jsonx.SkipWS(arr, kEnd)+1)
 		switch string(key) {
 		case "text":
 			if arr[vStart] == '"' {
-				if line = capLine(unquoteBody(arr[vStart+1:], lineByteLimit, true)); line != "" {
+				if line = capLine(jsonx.UnquoteBody(arr[vStart+1:], lineByteLimit, true)); line != "" {
 					return line, false, 0
 				}
 			} else if !absent(arr[vStart:]) {
@@ -290,9 +292,9 @@ func contentItemLine(r *leanReader, arr []byte, i int, field string) (line strin
 		case "type":
 			isImage = string(arr[vStart:min(vStart+7, len(arr))]) == `"image"`
 		}
-		i = skipWS(arr, skipValue(arr, vStart))
+		i = jsonx.SkipWS(arr, jsonx.SkipValue(arr, vStart))
 		if i < len(arr) && arr[i] == ',' {
-			i = skipWS(arr, i+1)
+			i = jsonx.SkipWS(arr, i+1)
 		}
 	}
 	return "", isImage, i + 1 // past '}'
@@ -307,20 +309,20 @@ func readTasks(r *leanReader, v []byte, field string) []Task {
 	tasks := []Task{}
 	// Field names for type errors, built once per list.
 	item, title, notes, status := field+"[]", field+"[].title", field+"[].notes", field+"[].status"
-	eachElement(arr, func(v []byte) bool {
+	jsonx.EachElement(arr, func(v []byte) bool {
 		if v[0] != '{' {
 			r.mismatch(item, "object", v)
 			return false
 		}
 		var t Task
-		eachField(v, func(key, val []byte) bool {
+		jsonx.EachField(v, func(key, val []byte) bool {
 			switch string(key) {
 			case "title":
 				t.Title = r.line(val, title)
 			case "notes":
 				t.Notes = r.text(val, notes)
 			case "status":
-				t.Status = SanitizeLine(r.str(val, status))
+				t.Status = sanitize.Line(r.str(val, status))
 			}
 			return true
 		})

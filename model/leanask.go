@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"ohwatch/internal/sanitize"
 )
 
 // The lean decoders of the ask_user pair, the security analysis, warnings
@@ -18,7 +20,7 @@ func decodeAskUserRequest(r *leanReader, f *topFields) (Body, string) {
 		RequestID:      strings.Clone(r.str(f.requestID, "request_id")),
 		ActionID:       strings.Clone(r.str(f.actionID, "action_id")),
 		ToolCallID:     strings.Clone(r.str(f.toolCallID, "tool_call_id")),
-		ToolName:       strings.Clone(SanitizeLine(r.str(f.toolName, "tool_name"))),
+		ToolName:       strings.Clone(sanitize.Line(r.str(f.toolName, "tool_name"))),
 		TimeoutSeconds: r.number(f.timeoutSeconds, "timeout_seconds"),
 	}
 	if arr := r.array(f.questions, "questions"); arr != nil {
@@ -37,9 +39,9 @@ func decodeAskUserRequest(r *leanReader, f *topFields) (Body, string) {
 			return b, ""
 		}
 		for _, q := range qs {
-			nq := Question{ID: SanitizeLine(q.ID), Text: capLine(q.Text), MultiSelect: q.MultiSelect}
+			nq := Question{ID: sanitize.Line(q.ID), Text: capLine(q.Text), MultiSelect: q.MultiSelect}
 			for _, o := range q.Options {
-				opt := QuestionOption{ID: SanitizeLine(o.ID), Label: capLine(o.Label)}
+				opt := QuestionOption{ID: sanitize.Line(o.ID), Label: capLine(o.Label)}
 				if o.Description != nil {
 					opt.Description = capLine(*o.Description)
 				}
@@ -68,7 +70,7 @@ func askSummary(b *AskUserRequest) string {
 func decodeAskUserResponse(r *leanReader, f *topFields) (Body, string) {
 	b := &AskUserResponse{
 		RequestID: strings.Clone(r.str(f.requestID, "request_id")),
-		Action:    strings.Clone(SanitizeLine(r.str(f.action, "action"))),
+		Action:    strings.Clone(sanitize.Line(r.str(f.action, "action"))),
 	}
 	if obj := r.object(f.answers, "answers"); obj != nil {
 		var raw map[string]json.RawMessage
@@ -87,19 +89,19 @@ func decodeAskUserResponse(r *leanReader, f *topFields) (Body, string) {
 			if len(v) > 0 && v[0] == '{' {
 				var one AnswerChoice
 				if err := decodeJSON(v, &one); err != nil {
-					r.mismatch("answers."+SanitizeLine(id), "a selection", v)
+					r.mismatch("answers."+sanitize.Line(id), "a selection", v)
 					return b, ""
 				}
 				sel = []AnswerChoice{one}
 			} else if err := decodeJSON(v, &sel); err != nil {
-				r.mismatch("answers."+SanitizeLine(id), "a list of selections", v)
+				r.mismatch("answers."+sanitize.Line(id), "a list of selections", v)
 				return b, ""
 			}
 			for k := range sel {
-				sel[k].OptionID = SanitizeLine(sel[k].OptionID)
+				sel[k].OptionID = sanitize.Line(sel[k].OptionID)
 				sel[k].Label = capLine(sel[k].Label)
 			}
-			b.Answers = append(b.Answers, QuestionAnswer{QuestionID: SanitizeLine(id), Selected: sel})
+			b.Answers = append(b.Answers, QuestionAnswer{QuestionID: sanitize.Line(id), Selected: sel})
 		}
 	}
 	return b, answerSummary(b)
@@ -128,8 +130,8 @@ func answerSummary(b *AskUserResponse) string {
 // decodeSecurityAnalysis reads a SecurityAnalysisEvent.
 func decodeSecurityAnalysis(r *leanReader, f *topFields) (Body, string) {
 	b := &SecurityAnalysis{
-		Analyzer: strings.Clone(SanitizeLine(r.str(f.analyzer, "analyzer"))),
-		Policy:   strings.Clone(SanitizeLine(r.str(f.policy, "policy"))),
+		Analyzer: strings.Clone(sanitize.Line(r.str(f.analyzer, "analyzer"))),
+		Policy:   strings.Clone(sanitize.Line(r.str(f.policy, "policy"))),
 	}
 	if obj := r.object(f.risks, "risks"); obj != nil {
 		var risks map[string]string
@@ -138,7 +140,7 @@ func decodeSecurityAnalysis(r *leanReader, f *topFields) (Body, string) {
 			return b, ""
 		}
 		for id, risk := range risks {
-			b.Risks = append(b.Risks, ActionRisk{ActionID: id, Risk: SanitizeLine(risk)})
+			b.Risks = append(b.Risks, ActionRisk{ActionID: id, Risk: sanitize.Line(risk)})
 		}
 		sort.Slice(b.Risks, func(i, j int) bool { return b.Risks[i].ActionID < b.Risks[j].ActionID })
 	}
@@ -192,7 +194,7 @@ func decodeIterationLimit(r *leanReader, f *topFields) (Body, string) {
 
 // decodeAnalyzerConfig reads a SecurityAnalyzerConfigurationEvent.
 func decodeAnalyzerConfig(r *leanReader, f *topFields) (Body, string) {
-	b := &SecurityAnalyzerConfig{AnalyzerType: strings.Clone(SanitizeLine(r.str(f.analyzerType, "analyzer_type")))}
+	b := &SecurityAnalyzerConfig{AnalyzerType: strings.Clone(sanitize.Line(r.str(f.analyzerType, "analyzer_type")))}
 	if b.AnalyzerType == "" {
 		return b, "no security analyzer configured"
 	}

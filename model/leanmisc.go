@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 	"strconv"
 )
 
@@ -9,19 +11,19 @@ import (
 func decodeMessage(r *leanReader, f *topFields) (Body, string) {
 	m := &Message{
 		LLMResponseID: r.str(f.llmResponseID, "llm_response_id"),
-		Sender:        SanitizeLine(r.str(f.sender, "sender")),
+		Sender:        sanitize.Line(r.str(f.sender, "sender")),
 	}
 	var first string
 	if obj := r.object(f.llmMessage, "llm_message"); obj != nil {
-		eachField(obj, func(key, val []byte) bool {
+		jsonx.EachField(obj, func(key, val []byte) bool {
 			switch string(key) {
 			case "role":
-				m.Role = SanitizeLine(r.str(val, "llm_message.role"))
+				m.Role = sanitize.Line(r.str(val, "llm_message.role"))
 			case "content":
 				first = firstText(r, val, "llm_message.content")
 			case "tool_calls":
 				if arr := r.array(val, "llm_message.tool_calls"); arr != nil {
-					eachElement(arr, func([]byte) bool {
+					jsonx.EachElement(arr, func([]byte) bool {
 						m.HasToolCalls = true
 						return false
 					})
@@ -43,13 +45,13 @@ func decodeSystemPrompt(r *leanReader, f *topFields) (Body, string) {
 	s := &SystemPrompt{}
 	if arr := r.array(f.tools, "tools"); arr != nil {
 		s.Tools = []string{}
-		eachElement(arr, func(tool []byte) bool {
+		jsonx.EachElement(arr, func(tool []byte) bool {
 			if tool[0] != '{' {
 				r.mismatch("tools[]", "object", tool)
 				return false
 			}
 			var title, name []byte
-			eachField(tool, func(key, val []byte) bool {
+			jsonx.EachField(tool, func(key, val []byte) bool {
 				switch string(key) {
 				case "title":
 					title = val
@@ -62,7 +64,7 @@ func decodeSystemPrompt(r *leanReader, f *topFields) (Body, string) {
 			if t == "" {
 				t = r.str(name, "tools[].name")
 			}
-			s.Tools = append(s.Tools, SanitizeLine(t))
+			s.Tools = append(s.Tools, sanitize.Line(t))
 			return true
 		})
 	}
@@ -72,11 +74,11 @@ func decodeSystemPrompt(r *leanReader, f *topFields) (Body, string) {
 // decodeUserReject reads a UserRejectObservation.
 func decodeUserReject(r *leanReader, f *topFields) (Body, string) {
 	u := &UserReject{
-		ToolName:        SanitizeLine(r.str(f.toolName, "tool_name")),
+		ToolName:        sanitize.Line(r.str(f.toolName, "tool_name")),
 		ToolCallID:      r.str(f.toolCallID, "tool_call_id"),
 		ActionID:        r.str(f.actionID, "action_id"),
 		Reason:          r.line(f.rejectionReason, "rejection_reason"),
-		RejectionSource: SanitizeLine(r.str(f.rejectionSource, "rejection_source")),
+		RejectionSource: sanitize.Line(r.str(f.rejectionSource, "rejection_source")),
 	}
 	if u.RejectionSource == "" {
 		u.RejectionSource = "user"
@@ -91,14 +93,14 @@ func decodeUserReject(r *leanReader, f *topFields) (Body, string) {
 // decodeAgentError reads an AgentErrorEvent.
 func decodeAgentError(r *leanReader, f *topFields) (Body, string) {
 	e := &AgentError{
-		ToolName:   SanitizeLine(r.str(f.toolName, "tool_name")),
+		ToolName:   sanitize.Line(r.str(f.toolName, "tool_name")),
 		ToolCallID: r.str(f.toolCallID, "tool_call_id"),
 		Error:      r.line(f.errorText, "error"),
 	}
 	if obj := r.object(f.classification, "classification"); obj != nil {
-		eachField(obj, func(key, val []byte) bool {
+		jsonx.EachField(obj, func(key, val []byte) bool {
 			if string(key) == "kind" {
-				e.Classification = SanitizeLine(r.str(val, "classification.kind"))
+				e.Classification = sanitize.Line(r.str(val, "classification.kind"))
 			}
 			return true
 		})
@@ -109,8 +111,8 @@ func decodeAgentError(r *leanReader, f *topFields) (Body, string) {
 // decodeHook reads a HookExecutionEvent.
 func decodeHook(r *leanReader, f *topFields) (Body, string) {
 	h := &Hook{
-		HookEventType: SanitizeLine(r.str(f.hookEventType, "hook_event_type")),
-		ToolName:      SanitizeLine(r.str(f.toolName, "tool_name")),
+		HookEventType: sanitize.Line(r.str(f.hookEventType, "hook_event_type")),
+		ToolName:      sanitize.Line(r.str(f.toolName, "tool_name")),
 		Success:       r.boolean(f.success, "success"),
 		Blocked:       r.boolean(f.blocked, "blocked"),
 	}
@@ -138,7 +140,7 @@ func decodeACPToolCall(r *leanReader, f *topFields) (Body, string) {
 	a := &ACPToolCall{
 		ToolCallID: r.str(f.toolCallID, "tool_call_id"),
 		Title:      r.line(f.title, "title"),
-		Status:     SanitizeLine(r.str(f.status, "status")),
+		Status:     sanitize.Line(r.str(f.status, "status")),
 		IsError:    r.boolean(f.isError, "is_error"),
 	}
 	s := a.Title

@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 	"strconv"
 	"strings"
 )
@@ -27,7 +29,7 @@ type leanReader struct {
 // mismatch records the first field whose value has the wrong type.
 func (r *leanReader) mismatch(field, want string, v []byte) {
 	if r.reason == "" {
-		r.reason = fmt.Sprintf("field %s: want %s, got %s", field, want, jsonType(v))
+		r.reason = fmt.Sprintf("field %s: want %s, got %s", field, want, jsonx.Type(v))
 	}
 }
 
@@ -72,7 +74,7 @@ func (r *leanReader) line(v []byte, field string) string {
 	if !r.isString(v, field) {
 		return ""
 	}
-	return capLine(unquote(v, lineByteLimit, true))
+	return capLine(jsonx.Unquote(v, lineByteLimit, true))
 }
 
 // text reads a short multi-line string field (task notes), sanitised and
@@ -81,7 +83,7 @@ func (r *leanReader) text(v []byte, field string) string {
 	if !r.isString(v, field) {
 		return ""
 	}
-	return Sanitize(unquote(v, lineByteLimit, false))
+	return sanitize.Text(jsonx.Unquote(v, lineByteLimit, false))
 }
 
 // boolean reads a boolean field.
@@ -101,11 +103,11 @@ func (r *leanReader) integer(v []byte, field string) (n int64, ok bool) {
 	if absent(v) {
 		return 0, false
 	}
-	if jsonType(v) != "number" {
+	if jsonx.Type(v) != "number" {
 		r.mismatch(field, "integer", v)
 		return 0, false
 	}
-	n, ok = parseIntSpan(v)
+	n, ok = jsonx.ParseInt(v)
 	if !ok {
 		r.mismatch(field, "integer", v)
 	}
@@ -117,7 +119,7 @@ func (r *leanReader) number(v []byte, field string) float64 {
 	if absent(v) {
 		return 0
 	}
-	if jsonType(v) != "number" {
+	if jsonx.Type(v) != "number" {
 		r.mismatch(field, "number", v)
 		return 0
 	}
@@ -160,7 +162,7 @@ func (r *leanReader) stringList(v []byte, field string) []string {
 	}
 	var out []string
 	elem := field + "[]"
-	eachElement(arr, func(el []byte) bool {
+	jsonx.EachElement(arr, func(el []byte) bool {
 		out = append(out, r.str(el, elem))
 		return true
 	})
@@ -170,7 +172,7 @@ func (r *leanReader) stringList(v []byte, field string) []string {
 // capLine sanitises s as one line and caps it to summaryLimit runes, with an
 // ellipsis when cut.
 func capLine(s string) string {
-	s = strings.TrimSpace(SanitizeLine(s))
+	s = strings.TrimSpace(sanitize.Line(s))
 	if len(s) <= summaryLimit {
 		return s // no more runes than bytes
 	}
@@ -266,7 +268,7 @@ func intern(body []byte) string {
 	// A vector search: a byte at a time, this loop over every id and
 	// timestamp of an event was a twentieth of decoding it.
 	if bytes.IndexByte(body, '\\') >= 0 {
-		return unquoteBody(body, 0, false)
+		return jsonx.UnquoteBody(body, 0, false)
 	}
-	return alias(body)
+	return jsonx.Alias(body)
 }

@@ -2,6 +2,8 @@ package model
 
 import (
 	"ohwatch/format"
+	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 )
 
 // decodeStateUpdate reads a ConversationStateUpdateEvent. Only the value of
@@ -9,10 +11,10 @@ import (
 // name agent_status, stats, confirmation_policy, and those three inside a
 // full_state snapshot); the value of any other key is kept in Raw only.
 func decodeStateUpdate(r *leanReader, f *topFields) (Body, string) {
-	u := &StateUpdate{Key: SanitizeLine(r.str(f.key, "key"))}
+	u := &StateUpdate{Key: sanitize.Line(r.str(f.key, "key"))}
 	switch u.Key {
 	case "execution_status", "agent_status":
-		u.ExecutionStatus = SanitizeLine(r.str(f.value, "value"))
+		u.ExecutionStatus = sanitize.Line(r.str(f.value, "value"))
 		return u, capLine(u.Key + "=" + u.ExecutionStatus)
 	case "stats":
 		if u.Stats = f.stats; u.Stats == nil {
@@ -24,13 +26,13 @@ func decodeStateUpdate(r *leanReader, f *topFields) (Body, string) {
 		return u, capLine("confirmation_policy=" + u.ConfirmationPolicy)
 	case "full_state":
 		u.FullState = true
-		eachField(r.object(f.value, "value"), func(key, val []byte) bool {
+		jsonx.EachField(r.object(f.value, "value"), func(key, val []byte) bool {
 			switch string(key) {
 			case "execution_status":
-				u.ExecutionStatus = SanitizeLine(r.str(val, "value.execution_status"))
+				u.ExecutionStatus = sanitize.Line(r.str(val, "value.execution_status"))
 			case "agent_status":
 				if u.ExecutionStatus == "" {
-					u.ExecutionStatus = SanitizeLine(r.str(val, "value.agent_status"))
+					u.ExecutionStatus = sanitize.Line(r.str(val, "value.agent_status"))
 				}
 			case "stats":
 				u.Stats = readStats(r, val, "value.stats")
@@ -52,9 +54,9 @@ func decodeStateUpdate(r *leanReader, f *topFields) (Body, string) {
 // policyKind reads the kind of a confirmation policy object.
 func policyKind(r *leanReader, v []byte, field string) string {
 	var kind string
-	eachField(r.object(v, field), func(key, val []byte) bool {
+	jsonx.EachField(r.object(v, field), func(key, val []byte) bool {
 		if string(key) == "kind" {
-			kind = SanitizeLine(r.str(val, field+".kind"))
+			kind = sanitize.Line(r.str(val, field+".kind"))
 		}
 		return true
 	})
@@ -67,9 +69,9 @@ func otherKeySummary(key string, v []byte) string {
 	if key == "" {
 		return "state update"
 	}
-	switch jsonType(v) {
+	switch jsonx.Type(v) {
 	case "string":
-		return capLine(key + "=" + unquote(v, lineByteLimit, true))
+		return capLine(key + "=" + jsonx.Unquote(v, lineByteLimit, true))
 	case "number", "boolean":
 		return capLine(key + "=" + string(v))
 	}

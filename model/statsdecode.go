@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 )
 
 // DecodeStats reads a ConversationStats object ({"usage_to_metrics": {…}},
@@ -14,8 +16,8 @@ import (
 // raw is copied first: the result shares no memory with the caller's bytes.
 func DecodeStats(raw []byte) (*Stats, error) {
 	raw = bytes.Clone(raw)
-	start := skipWS(raw, 0)
-	end, err := valueEnd(raw, start, 0)
+	start := jsonx.SkipWS(raw, 0)
+	end, err := jsonx.ValueEnd(raw, start, 0)
 	if err != nil {
 		return nil, fmt.Errorf("stats: %w", err)
 	}
@@ -34,19 +36,19 @@ func readStats(r *leanReader, v []byte, field string) *Stats {
 		return nil
 	}
 	st := &Stats{UsageToMetrics: map[string]*Metrics{}}
-	walkMembers(obj, 0, func(key []byte, at int) int {
+	jsonx.WalkMembers(obj, 0, func(key []byte, at int) int {
 		switch string(key) {
 		case "usage_to_metrics", "service_to_metrics":
 			if obj[at] != '{' {
-				r.object(valueAt(obj, at), "usage_to_metrics")
+				r.object(jsonx.ValueAt(obj, at), "usage_to_metrics")
 				return -1
 			}
-			return walkMembers(obj, at, func(id []byte, at int) int {
+			return jsonx.WalkMembers(obj, at, func(id []byte, at int) int {
 				if obj[at] == 'n' {
 					return -1
 				}
 				m, end := readMetrics(r, obj, at)
-				st.UsageToMetrics[SanitizeLine(internName(id))] = m
+				st.UsageToMetrics[sanitize.Line(internName(id))] = m
 				return end
 			})
 		}
@@ -61,22 +63,22 @@ func readStats(r *leanReader, v []byte, field string) *Stats {
 func readMetrics(r *leanReader, data []byte, at int) (*Metrics, int) {
 	m := &Metrics{}
 	if data[at] != '{' {
-		v := valueAt(data, at)
+		v := jsonx.ValueAt(data, at)
 		r.object(v, "metrics")
 		return m, at + len(v)
 	}
-	end := walkMembers(data, at, func(key []byte, at int) int {
+	end := jsonx.WalkMembers(data, at, func(key []byte, at int) int {
 		switch string(key) {
 		case "model_name":
-			v := valueAt(data, at)
-			m.ModelName = SanitizeLine(r.name(v, "metrics.model_name"))
+			v := jsonx.ValueAt(data, at)
+			m.ModelName = sanitize.Line(r.name(v, "metrics.model_name"))
 			return at + len(v)
 		case "accumulated_cost":
-			v := valueAt(data, at)
+			v := jsonx.ValueAt(data, at)
 			m.AccumulatedCost = r.number(v, "metrics.accumulated_cost")
 			return at + len(v)
 		case "max_budget_per_task":
-			v := valueAt(data, at)
+			v := jsonx.ValueAt(data, at)
 			if !absent(v) {
 				b := r.number(v, "metrics.max_budget_per_task")
 				m.MaxBudgetPerTask = &b
@@ -118,11 +120,11 @@ func readMetrics(r *leanReader, data []byte, at int) (*Metrics, int) {
 // past the value.
 func eachListed(r *leanReader, data []byte, at int, field string, read func(at int) int) int {
 	if data[at] != '[' {
-		v := valueAt(data, at)
+		v := jsonx.ValueAt(data, at)
 		r.array(v, field)
 		return at + len(v)
 	}
-	return walkElements(data, at, read)
+	return jsonx.WalkElements(data, at, read)
 }
 
 // readTokenUsage reads the TokenUsage at data[at] and returns the index
@@ -130,15 +132,15 @@ func eachListed(r *leanReader, data []byte, at int, field string, read func(at i
 func readTokenUsage(r *leanReader, data []byte, at int, field string) (TokenUsage, int) {
 	var t TokenUsage
 	if data[at] != '{' {
-		v := valueAt(data, at)
+		v := jsonx.ValueAt(data, at)
 		r.object(v, field)
 		return t, at + len(v)
 	}
-	end := walkMembers(data, at, func(key []byte, at int) int {
-		v := valueAt(data, at)
+	end := jsonx.WalkMembers(data, at, func(key []byte, at int) int {
+		v := jsonx.ValueAt(data, at)
 		switch string(key) {
 		case "model":
-			t.Model = SanitizeLine(r.name(v, "token_usage.model"))
+			t.Model = sanitize.Line(r.name(v, "token_usage.model"))
 		case "response_id":
 			t.ResponseID = r.str(v, "token_usage.response_id")
 		default:
@@ -180,15 +182,15 @@ func tokenCount(t *TokenUsage, key []byte) (*int64, string) {
 func readCost(r *leanReader, data []byte, at int) (Cost, int) {
 	var c Cost
 	if data[at] != '{' {
-		v := valueAt(data, at)
+		v := jsonx.ValueAt(data, at)
 		r.object(v, "metrics.costs[]")
 		return c, at + len(v)
 	}
-	end := walkMembers(data, at, func(key []byte, at int) int {
-		v := valueAt(data, at)
+	end := jsonx.WalkMembers(data, at, func(key []byte, at int) int {
+		v := jsonx.ValueAt(data, at)
 		switch string(key) {
 		case "model":
-			c.Model = SanitizeLine(r.name(v, "costs[].model"))
+			c.Model = sanitize.Line(r.name(v, "costs[].model"))
 		case "cost":
 			c.Cost = r.number(v, "costs[].cost")
 		case "timestamp":
@@ -204,15 +206,15 @@ func readCost(r *leanReader, data []byte, at int) (Cost, int) {
 func readLatency(r *leanReader, data []byte, at int) (Latency, int) {
 	var l Latency
 	if data[at] != '{' {
-		v := valueAt(data, at)
+		v := jsonx.ValueAt(data, at)
 		r.object(v, "metrics.response_latencies[]")
 		return l, at + len(v)
 	}
-	end := walkMembers(data, at, func(key []byte, at int) int {
-		v := valueAt(data, at)
+	end := jsonx.WalkMembers(data, at, func(key []byte, at int) int {
+		v := jsonx.ValueAt(data, at)
 		switch string(key) {
 		case "model":
-			l.Model = SanitizeLine(r.name(v, "response_latencies[].model"))
+			l.Model = sanitize.Line(r.name(v, "response_latencies[].model"))
 		case "latency":
 			l.Latency = r.number(v, "response_latencies[].latency")
 		case "response_id":

@@ -1,6 +1,10 @@
 package model
 
-import "strconv"
+import (
+	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
+	"strconv"
+)
 
 // A third of a conversation's events are `stats` updates, and reading one
 // was the dearest part of decoding: its value was validated whole, then
@@ -40,7 +44,7 @@ func fastStats(data []byte, i int) (st *Stats, end int, ok bool) {
 					return true
 				}
 				m := &Metrics{}
-				st.UsageToMetrics[SanitizeLine(internName(id))] = m
+				st.UsageToMetrics[sanitize.Line(internName(id))] = m
 				return c.open('{') && c.members(statsDepth+2, func(key []byte) bool { return c.metricsMember(m, key) })
 			})
 		}
@@ -57,7 +61,7 @@ func (c *cursor) metricsMember(m *Metrics, key []byte) bool {
 	switch string(key) {
 	case "model_name":
 		s, ok := c.name()
-		m.ModelName = SanitizeLine(s)
+		m.ModelName = sanitize.Line(s)
 		return ok
 	case "accumulated_cost":
 		f, _, ok := c.number()
@@ -92,7 +96,7 @@ func (c *cursor) tokenMember(t *TokenUsage, key []byte) bool {
 	switch string(key) {
 	case "model":
 		s, ok := c.name()
-		t.Model = SanitizeLine(s)
+		t.Model = sanitize.Line(s)
 		return ok
 	case "response_id":
 		if c.null() {
@@ -121,7 +125,7 @@ type cursor struct {
 
 // open reads the opening bracket b.
 func (c *cursor) open(b byte) bool {
-	c.i = skipWS(c.data, c.i)
+	c.i = jsonx.SkipWS(c.data, c.i)
 	if c.i < len(c.data) && c.data[c.i] == b {
 		c.i++
 		return true
@@ -131,7 +135,7 @@ func (c *cursor) open(b byte) bool {
 
 // peekKey reports whether the next token is the key k, reading nothing.
 func (c *cursor) peekKey(k string) bool {
-	i := skipWS(c.data, c.i)
+	i := jsonx.SkipWS(c.data, c.i)
 	return len(c.data)-i > len(k)+1 && c.data[i] == '"' && string(c.data[i+1:i+1+len(k)]) == k && c.data[i+1+len(k)] == '"'
 }
 
@@ -139,11 +143,11 @@ func (c *cursor) peekKey(k string) bool {
 // with each key once the colon after it is read; member reads the value.
 // depth is the object's depth for the values it skips.
 func (c *cursor) members(depth int, member func(key []byte) bool) bool {
-	if depth >= maxDepth {
+	if depth >= jsonx.MaxDepth {
 		return false
 	}
 	data := c.data
-	c.i = skipWS(data, c.i)
+	c.i = jsonx.SkipWS(data, c.i)
 	if c.i < len(data) && data[c.i] == '}' {
 		c.i++
 		return true
@@ -153,7 +157,7 @@ func (c *cursor) members(depth int, member func(key []byte) bool) bool {
 		if !ok {
 			return false
 		}
-		c.i = skipWS(data, c.i)
+		c.i = jsonx.SkipWS(data, c.i)
 		if c.i >= len(data) || data[c.i] != ':' {
 			return false
 		}
@@ -161,7 +165,7 @@ func (c *cursor) members(depth int, member func(key []byte) bool) bool {
 		if !member(key) {
 			return false
 		}
-		c.i = skipWS(data, c.i)
+		c.i = jsonx.SkipWS(data, c.i)
 		if c.i >= len(data) {
 			return false
 		}
@@ -180,11 +184,11 @@ func (c *cursor) members(depth int, member func(key []byte) bool) bool {
 // str reads a string literal and returns its raw body, escapes as they
 // are, which is what the lean reader's fields keep.
 func (c *cursor) str() ([]byte, bool) {
-	i := skipWS(c.data, c.i)
+	i := jsonx.SkipWS(c.data, c.i)
 	if i >= len(c.data) || c.data[i] != '"' {
 		return nil, false
 	}
-	end, err := stringEnd(c.data, i)
+	end, err := jsonx.StringEnd(c.data, i)
 	if err != nil {
 		return nil, false
 	}
@@ -206,7 +210,7 @@ func (c *cursor) name() (string, bool) {
 
 // null reads a null, reporting whether there was one.
 func (c *cursor) null() bool {
-	i := skipWS(c.data, c.i)
+	i := jsonx.SkipWS(c.data, c.i)
 	if len(c.data)-i >= 4 && string(c.data[i:i+4]) == "null" {
 		c.i = i + 4
 		return true
@@ -219,7 +223,7 @@ func (c *cursor) emptyList() bool {
 	if !c.open('[') {
 		return false
 	}
-	c.i = skipWS(c.data, c.i)
+	c.i = jsonx.SkipWS(c.data, c.i)
 	if c.i < len(c.data) && c.data[c.i] == ']' {
 		c.i++
 		return true
@@ -229,11 +233,11 @@ func (c *cursor) emptyList() bool {
 
 // numberSpan reads a number and returns its span.
 func (c *cursor) numberSpan() ([]byte, bool) {
-	i := skipWS(c.data, c.i)
+	i := jsonx.SkipWS(c.data, c.i)
 	if i >= len(c.data) || c.data[i] != '-' && (c.data[i] < '0' || c.data[i] > '9') {
 		return nil, false
 	}
-	end, err := numberEnd(c.data, i)
+	end, err := jsonx.NumberEnd(c.data, i)
 	if err != nil {
 		return nil, false
 	}
@@ -263,12 +267,12 @@ func (c *cursor) integer() (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return parseIntSpan(v)
+	return jsonx.ParseInt(v)
 }
 
 // skip validates and steps over a value nested at depth.
 func (c *cursor) skip(depth int) bool {
-	end, err := valueEnd(c.data, c.i, depth)
+	end, err := jsonx.ValueEnd(c.data, c.i, depth)
 	if err != nil {
 		return false
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"ohwatch/internal/jsonx"
 	"reflect"
 	"strings"
 	"testing"
@@ -75,7 +76,7 @@ func fastStatsAgrees(data []byte, i int) (accepted bool, problem string) {
 	if !ok {
 		return false, ""
 	}
-	wantEnd, err := valueEnd(data, i, statsDepth-1)
+	wantEnd, err := jsonx.ValueEnd(data, i, statsDepth-1)
 	if err != nil {
 		return true, fmt.Sprintf("fastStats accepted %q, which the validator refuses: %v", data, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"ohwatch/internal/sanitize"
 )
 
 // ParseTime reads the timestamps OpenHands writes: event timestamps are
@@ -36,7 +38,7 @@ func parseTimeLayouts(s string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, errors.New("unrecognised timestamp " + SanitizeLine(truncateForError(s)))
+	return time.Time{}, errors.New("unrecognised timestamp " + sanitize.Line(truncateForError(s)))
 }
 
 // The layouts of naive timestamps (any fraction length) and of offsets

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+
+	"ohwatch/internal/sanitize"
 )
 
 // KindUnreadable is the kind of the placeholder of an event that could
@@ -55,8 +57,8 @@ func UnreadableEvent(head []byte, limit int64) (ev Event, origID string) {
 	if err != nil {
 		ev = Event{Kind: KindUnreadable, ID: "unreadable-" + origID, Raw: raw}
 	}
-	ev.Summary = SanitizeLine("unreadable " + kind + ": over the " + ByteSize(limit) + " limit for one event")
-	ev.Body = &Unknown{Reason: SanitizeLine(reason)}
+	ev.Summary = sanitize.Line("unreadable " + kind + ": over the " + ByteSize(limit) + " limit for one event")
+	ev.Body = &Unknown{Reason: sanitize.Line(reason)}
 	return ev, origID
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -20,7 +21,7 @@ const (
 )
 
 // line returns s sanitised to one line and capped at lineCap bytes.
-func line(s string) string { return capString(model.SanitizeLine(s), lineCap) }
+func line(s string) string { return capString(sanitize.Line(s), lineCap) }
 
 // lineAttr is a string attribute holding a sanitised, capped line.
 func lineAttr(k attribute.Key, s string) attribute.KeyValue { return k.String(line(s)) }
@@ -39,7 +40,7 @@ func capString(s string, n int) string {
 }
 
 // content returns multi-line text sanitised and capped at ContentCap.
-func content(s string) string { return capString(model.Sanitize(s), ContentCap) }
+func content(s string) string { return capString(sanitize.Text(s), ContentCap) }
 
 // actionArguments returns the nested action object of an ActionEvent as
 // JSON (the tool call's arguments), sanitised and capped; "" when absent.

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"ohwatch/internal/fixtures"
+	"ohwatch/internal/sanitize"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -206,7 +207,7 @@ func TestContentIsOptInAndCapped(t *testing.T) {
 				continue
 			}
 			results++
-			if len(v.AsString()) > ContentCap || v.AsString() != model.Sanitize(v.AsString()) {
+			if len(v.AsString()) > ContentCap || v.AsString() != sanitize.Text(v.AsString()) {
 				t.Errorf("%q %s: %d bytes, or not sanitised", s.Name, k, len(v.AsString()))
 			}
 		}

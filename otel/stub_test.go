@@ -68,7 +68,7 @@ func stubs(spans []*span, serviceName, version string) tracetest.SpanStubs {
 }
 
 // sdkOTLP is what the SDK's exporter makes of spans.
-func sdkOTLP(t *testing.T, ss tracetest.SpanStubs) []*tracepb.ResourceSpans {
+func sdkOTLP(t testing.TB, ss tracetest.SpanStubs) []*tracepb.ResourceSpans {
 	t.Helper()
 	var rs []*tracepb.ResourceSpans
 	if err := otlptrace.NewUnstarted(recordClient{got: &rs}).ExportSpans(context.Background(), ss.Snapshots()); err != nil {

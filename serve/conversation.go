@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -275,7 +276,7 @@ const titleMax = 50
 // the agent-server's fallback does: its first line, shortened.
 func titleFrom(text string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	line := []rune(model.SanitizeLine(strings.TrimSpace(first)))
+	line := []rune(sanitize.Line(strings.TrimSpace(first)))
 	if len(line) > titleMax {
 		return strings.TrimSpace(string(line[:titleMax-1])) + "…"
 	}

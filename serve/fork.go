@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -46,7 +47,7 @@ type forkRequest struct {
 func forkTags(req forkRequest, title string) json.RawMessage {
 	tags := map[string]string{}
 	for k, v := range req.Tags {
-		tags[model.SanitizeLine(k)] = model.SanitizeLine(v)
+		tags[sanitize.Line(k)] = sanitize.Line(v)
 	}
 	if req.Title != nil {
 		tags["title"] = title
@@ -101,7 +102,7 @@ func (s *Server) fork(src *conversation, req forkRequest) (*conversation, error)
 	}
 	src.mu.Unlock()
 	if req.Title != nil {
-		origin.title = model.SanitizeLine(*req.Title)
+		origin.title = sanitize.Line(*req.Title)
 	}
 	origin.tags = forkTags(req, origin.title)
 

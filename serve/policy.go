@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -57,7 +58,7 @@ func parsePolicy(data []byte) (*policy, error) {
 			ConfirmUnknown bool   `json:"confirm_unknown"`
 		}{p.kind, p.threshold, p.confirmUnknown})
 	default:
-		return nil, fmt.Errorf("unknown policy kind %q", model.SanitizeLine(p.kind))
+		return nil, fmt.Errorf("unknown policy kind %q", sanitize.Line(p.kind))
 	}
 	return p, nil
 }

@@ -9,7 +9,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/client/cloud"
 	"ohwatch/headless"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // Cloud starts (or attaches to) an OpenHands Cloud conversation with cfg
@@ -64,12 +64,12 @@ func awaitStored(ctx context.Context, env *Env, sess *cloud.Session, target clou
 	}
 	c, err := agentserver.New(target.AgentServerURL, target.SessionKey)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "ohwatch cloud: warning: cannot tell whether Cloud stored every event: %s\n", model.SanitizeLine(sess.Redact(err.Error())))
+		fmt.Fprintf(env.Stderr, "ohwatch cloud: warning: cannot tell whether Cloud stored every event: %s\n", sanitize.Line(sess.Redact(err.Error())))
 		return
 	}
 	evs, err := c.Events(ctx, target.ConversationID)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "ohwatch cloud: warning: cannot tell whether Cloud stored every event: %s\n", model.SanitizeLine(sess.Redact(err.Error())))
+		fmt.Fprintf(env.Stderr, "ohwatch cloud: warning: cannot tell whether Cloud stored every event: %s\n", sanitize.Line(sess.Redact(err.Error())))
 		return
 	}
 	ids := make([]string, 0, len(evs))
@@ -82,7 +82,7 @@ func awaitStored(ctx context.Context, env *Env, sess *cloud.Session, target clou
 	switch {
 	case err != nil && stored == 0:
 		fmt.Fprintf(env.Stderr, "ohwatch cloud: warning: cannot tell whether Cloud stored the %d events seen live (%s); deleting the sandbox may lose them (--keep keeps it)\n",
-			len(ids), model.SanitizeLine(sess.Redact(err.Error())))
+			len(ids), sanitize.Line(sess.Redact(err.Error())))
 	case stored < len(ids):
 		fmt.Fprintf(env.Stderr, "ohwatch cloud: warning: Cloud stored only %d of the %d events seen live; deleting the sandbox loses the other %d from Cloud's record (--keep keeps it)\n",
 			stored, len(ids), len(ids)-stored)

@@ -10,6 +10,7 @@ import (
 	"ohwatch/client/files"
 	"ohwatch/compare"
 	"ohwatch/headless"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/tui"
@@ -139,7 +140,7 @@ func compareFailed(ctx context.Context, env *Env, err error) int {
 		fmt.Fprintf(env.Stderr, "ohwatch compare: %v\n", context.Cause(ctx))
 		return InterruptedExit(ctx)
 	}
-	fmt.Fprintf(env.Stderr, "ohwatch compare: %s\n", model.SanitizeLine(err.Error()))
+	fmt.Fprintf(env.Stderr, "ohwatch compare: %s\n", sanitize.Line(err.Error()))
 	if errors.Is(err, agentserver.ErrAuth) || errors.Is(err, agentserver.ErrNotFound) || errors.Is(err, agentserver.ErrConnect) || errors.As(err, new(cloudError)) {
 		return headless.ExitUnreachable
 	}

@@ -7,6 +7,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/client/cloud"
 	"ohwatch/compare"
+	"ohwatch/internal/redact"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/tui"
@@ -22,7 +23,7 @@ const CloudRunPrefix = "cloud:"
 type CompareKeys struct {
 	Session string
 	Cloud   cloud.Config
-	Secrets *model.Secrets
+	Secrets *redact.Secrets
 	// Warn, when set, is told what a run read whole for the report could
 	// not settle (a stored event whose place is a guess).
 	Warn func(string)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ohwatch/client/cloud"
+	"ohwatch/internal/redact"
 	"ohwatch/model"
 	"ohwatch/serve"
 )
@@ -43,7 +44,7 @@ func TestOpenCloudSide(t *testing.T) {
 	c := newPausedCloud(t, agentURL, events)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	secrets := new(model.Secrets)
+	secrets := new(redact.Secrets)
 	keys := CompareKeys{Cloud: cloud.Config{APIKey: pausedAPIKey, BaseURL: c.srv.URL}, Secrets: secrets}
 	run := CompareRun{Cloud: true, ID: pausedConvID}
 

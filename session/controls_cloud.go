@@ -10,7 +10,8 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/client/cloud"
 	"ohwatch/client/fleetsource"
-	"ohwatch/model"
+	"ohwatch/internal/redact"
+	"ohwatch/internal/sanitize"
 	"ohwatch/tui"
 )
 
@@ -23,13 +24,13 @@ type cloudControls struct {
 	src     *fleetsource.CloudSource
 	sess    *cloud.Session
 	id      string
-	secrets *model.Secrets
+	secrets *redact.Secrets
 	logger  *slog.Logger
 }
 
 // cloudSteer gives the fleet table the controls of a conversation of the
 // Cloud source src, bound to its id.
-func cloudSteer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) func(id string) tui.Steering {
+func cloudSteer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *redact.Secrets, logger *slog.Logger) func(id string) tui.Steering {
 	return func(id string) tui.Steering {
 		return cloudControls{src: src, sess: sess, id: id, secrets: secrets, logger: logger}
 	}
@@ -48,7 +49,7 @@ func (cc cloudControls) server(ctx context.Context) (confirmer, error) {
 	case conv.Paused():
 		return confirmer{}, errSandboxPaused
 	case !conv.Running():
-		return confirmer{}, fmt.Errorf("its sandbox is %s, not running", strings.ToLower(model.SanitizeLine(conv.SandboxStatus)))
+		return confirmer{}, fmt.Errorf("its sandbox is %s, not running", strings.ToLower(sanitize.Line(conv.SandboxStatus)))
 	}
 	target, err := cc.sess.Live(ctx, conv)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"ohwatch/internal/redact"
 	"ohwatch/model"
 )
 
@@ -20,14 +21,14 @@ import (
 
 // EnvSecrets is the keys set in the environment: the agent-server's
 // SESSION_API_KEY and the Cloud's OH_API_KEY.
-func EnvSecrets(getenv func(string) string) *model.Secrets {
-	s := new(model.Secrets)
+func EnvSecrets(getenv func(string) string) *redact.Secrets {
+	s := new(redact.Secrets)
 	AddEnvSecrets(s, getenv)
 	return s
 }
 
 // AddEnvSecrets adds the keys set in the environment to s.
-func AddEnvSecrets(s *model.Secrets, getenv func(string) string) {
+func AddEnvSecrets(s *redact.Secrets, getenv func(string) string) {
 	for _, name := range []string{"SESSION_API_KEY", "OH_API_KEY"} {
 		s.Add(strings.TrimSpace(getenv(name)))
 	}
@@ -37,7 +38,7 @@ func AddEnvSecrets(s *model.Secrets, getenv func(string) string) {
 // of what its local roots sent: their events and warnings (redactBatch)
 // and their listed titles. Servers' updates pass as they are: their
 // clients cut their keys out already. With no secret it is in itself.
-func redactedLocalUpdates(ctx context.Context, secrets *model.Secrets, in <-chan []model.FleetUpdate) <-chan []model.FleetUpdate {
+func redactedLocalUpdates(ctx context.Context, secrets *redact.Secrets, in <-chan []model.FleetUpdate) <-chan []model.FleetUpdate {
 	if !secrets.Any() {
 		return in
 	}
@@ -69,7 +70,7 @@ func redactedLocalUpdates(ctx context.Context, secrets *model.Secrets, in <-chan
 
 // RedactingWriter is w with the secrets cut out of every line written to
 // it (an export to a file); call flush before closing w.
-func RedactingWriter(w io.Writer, secrets *model.Secrets) (out io.Writer, flush func() error) {
+func RedactingWriter(w io.Writer, secrets *redact.Secrets) (out io.Writer, flush func() error) {
 	r := &redactingWriter{w: w, secrets: secrets}
 	return r, r.Flush
 }
@@ -78,7 +79,7 @@ func RedactingWriter(w io.Writer, secrets *model.Secrets) (out io.Writer, flush 
 // each event's raw bytes, the event decoded again from what is left when
 // that changed it, and out of the warnings. It closes its output when feed
 // closes or ctx ends. With no secret it is feed itself.
-func redactedFeed(ctx context.Context, secrets *model.Secrets, feed <-chan model.Batch) <-chan model.Batch {
+func redactedFeed(ctx context.Context, secrets *redact.Secrets, feed <-chan model.Batch) <-chan model.Batch {
 	if !secrets.Any() {
 		return feed
 	}
@@ -99,7 +100,7 @@ func redactedFeed(ctx context.Context, secrets *model.Secrets, feed <-chan model
 
 // redactBatch cuts the secrets out of a batch read from files, in place
 // but for the events, which are replaced: a batch's slice may be shared.
-func redactBatch(secrets *model.Secrets, b *model.Batch) {
+func redactBatch(secrets *redact.Secrets, b *model.Batch) {
 	var events []model.Event
 	for i, ev := range b.Events {
 		raw := secrets.RedactJSON(ev.Raw)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/redact"
 	"ohwatch/model"
 )
 
@@ -29,7 +30,7 @@ func TestRedactedFeedCutsTheKeysOut(t *testing.T) {
 	feed := make(chan model.Batch, 1)
 	feed <- sent
 	close(feed)
-	secrets := new(model.Secrets)
+	secrets := new(redact.Secrets)
 	secrets.Add(key)
 	var got []model.Batch
 	for b := range redactedFeed(context.Background(), secrets, feed) {
@@ -52,7 +53,7 @@ func TestRedactedFeedCutsTheKeysOut(t *testing.T) {
 		t.Error("the reader's batch was changed")
 	}
 	none := make(chan model.Batch)
-	if redactedFeed(context.Background(), new(model.Secrets), none) != (<-chan model.Batch)(none) {
+	if redactedFeed(context.Background(), new(redact.Secrets), none) != (<-chan model.Batch)(none) {
 		t.Error("with no secret the feed is not handed on as it is")
 	}
 }
@@ -73,7 +74,7 @@ func TestRedactedLocalUpdatesLeaveServersAlone(t *testing.T) {
 		{Ref: model.ConversationRef{Source: "http://h", Kind: model.SourceServer, ID: "b"}, Meta: meta, Batch: model.Batch{Events: []model.Event{ev}}},
 	}
 	close(in)
-	secrets := new(model.Secrets)
+	secrets := new(redact.Secrets)
 	secrets.Add(key)
 	ups := <-redactedLocalUpdates(context.Background(), secrets, in)
 	local, server := ups[0], ups[1]
@@ -98,7 +99,7 @@ func TestCompareSideFromFilesHoldsNoKey(t *testing.T) {
 	if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	secrets := new(model.Secrets)
+	secrets := new(redact.Secrets)
 	secrets.Add(key)
 	side, err := openSide(context.Background(), CompareRun{Path: path}, CompareKeys{Secrets: secrets})
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"ohwatch/client/fleetsource"
 	"ohwatch/guard"
 	"ohwatch/headless"
+	"ohwatch/internal/redact"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
 	"ohwatch/tui"
@@ -66,7 +68,7 @@ type Fleet struct {
 	where  []string
 	// fileSecrets are the keys set in the environment, cut out of what
 	// local roots hold (filekeys.go).
-	fileSecrets *model.Secrets
+	fileSecrets *redact.Secrets
 }
 
 // NewFleet returns a fleet without sources.
@@ -78,7 +80,7 @@ func NewFleet() *Fleet {
 // BuildFleet makes the sources of a fleet: each of where is "cloud", an
 // agent-server URL or a conversations root. Every key it reads joins
 // secrets. Its errors are usage errors.
-func BuildFleet(env *Env, where []string, o FleetOptions, secrets *model.Secrets, logger *slog.Logger) (*Fleet, error) {
+func BuildFleet(env *Env, where []string, o FleetOptions, secrets *redact.Secrets, logger *slog.Logger) (*Fleet, error) {
 	fl := NewFleet()
 	fl.fileSecrets = EnvSecrets(env.Getenv)
 	for _, w := range where {
@@ -229,24 +231,24 @@ func sourceReporter(env *Env) func(model.FleetUpdate) {
 	troubled := map[string]bool{}
 	return func(u model.FleetUpdate) {
 		for _, w := range u.Batch.Warnings {
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(w))
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", sanitize.Line(u.Ref.Source), sanitize.Line(w))
 		}
 		c := u.Batch.Conn
 		switch {
 		case c == nil:
 		case c.Phase == model.PhaseLive && troubled[u.Ref.Source]:
 			troubled[u.Ref.Source] = false
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: listing again\n", model.SanitizeLine(u.Ref.Source))
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: listing again\n", sanitize.Line(u.Ref.Source))
 		case c.Phase == model.PhaseLost && c.Final:
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (given up: asking again would change nothing)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason))
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (given up: asking again would change nothing)\n", sanitize.Line(u.Ref.Source), sanitize.Line(c.Reason))
 		case (c.Phase == model.PhaseReconnecting || c.Phase == model.PhaseLost) && c.RetryIn == 0:
 			// A source that looks again on its own clock (a local root
 			// that does not exist yet) has no retry to count down.
 			troubled[u.Ref.Source] = true
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason))
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s\n", sanitize.Line(u.Ref.Source), sanitize.Line(c.Reason))
 		case c.Phase == model.PhaseReconnecting || c.Phase == model.PhaseLost:
 			troubled[u.Ref.Source] = true
-			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (retrying in %s)\n", model.SanitizeLine(u.Ref.Source), model.SanitizeLine(c.Reason), c.RetryIn)
+			fmt.Fprintf(env.Stderr, "ohwatch fleet: %s: %s (retrying in %s)\n", sanitize.Line(u.Ref.Source), sanitize.Line(c.Reason), c.RetryIn)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/client/fleetsource"
+	"ohwatch/internal/redact"
 	"ohwatch/internal/teacmds"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
@@ -42,7 +43,7 @@ func fleetTableOver(t *testing.T, env *Env, where ...string) *tableDriver {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	o := FleetOptions{Interval: 50 * time.Millisecond, Theme: theme.Auto}
-	fl, err := BuildFleet(env, where, o, new(model.Secrets), slog.New(slog.DiscardHandler))
+	fl, err := BuildFleet(env, where, o, new(redact.Secrets), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

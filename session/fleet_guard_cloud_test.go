@@ -12,6 +12,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/guard"
 	"ohwatch/headless"
+	"ohwatch/internal/redact"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/serve"
@@ -43,7 +44,7 @@ func TestFleetGuardPausesACloudConversation(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := FleetOptions{Headless: true, JSON: true, Until: headless.UntilAll, Interval: 50 * time.Millisecond, Guards: rules, WatchTimeout: time.Minute}
-	fl, err := BuildFleet(env, []string{"cloud"}, o, new(model.Secrets), slog.New(slog.DiscardHandler))
+	fl, err := BuildFleet(env, []string{"cloud"}, o, new(redact.Secrets), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

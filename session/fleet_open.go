@@ -10,6 +10,8 @@ import (
 	"ohwatch/client/cloud"
 	"ohwatch/client/files"
 	"ohwatch/client/fleetsource"
+	"ohwatch/internal/redact"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -24,7 +26,7 @@ type opener func(ctx context.Context, id string) (conversation, error)
 // `ohwatch replay` shows it (read with progress, a recording whose last
 // status is final), one being written read likewise and then followed
 // from where the read ended, live.
-func localOpener(src *fleetsource.LocalSource, secrets *model.Secrets) opener {
+func localOpener(src *fleetsource.LocalSource, secrets *redact.Secrets) opener {
 	return func(ctx context.Context, id string) (conversation, error) {
 		dir := src.Path(id)
 		if dir == "" {
@@ -46,7 +48,7 @@ func localOpener(src *fleetsource.LocalSource, secrets *model.Secrets) opener {
 			}
 			follower := files.Follower{Dir: dir, From: int64(header.EventFiles)}
 			if err := follower.Run(ctx, feed); err != nil && ctx.Err() == nil {
-				sendBatch(ctx, feed, model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}})
+				sendBatch(ctx, feed, model.Batch{Warnings: []string{sanitize.Line(err.Error())}})
 			}
 		}()
 		s := conversation{
@@ -104,7 +106,7 @@ func serverSessionFed(ctx context.Context, c *agentserver.Client, id, title stri
 // cloudOpener opens a Cloud conversation: a running one live from its
 // sandbox's agent-server, a paused one from the events Cloud stored,
 // without resuming its sandbox.
-func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) opener {
+func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *redact.Secrets, logger *slog.Logger) opener {
 	return func(ctx context.Context, id string) (conversation, error) {
 		conv, title, err := listedInCloud(src, id)
 		if err != nil {
@@ -133,7 +135,7 @@ func cloudOpener(src *fleetsource.CloudSource, sess *cloud.Session, secrets *mod
 // after resuming its sandbox (what y answers in the table): Cloud starts
 // the sandbox again and, once it runs, the conversation is watched on its
 // agent-server as a running one is.
-func cloudResumer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) opener {
+func cloudResumer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *redact.Secrets, logger *slog.Logger) opener {
 	return func(ctx context.Context, id string) (conversation, error) {
 		conv, title, err := listedInCloud(src, id)
 		if err != nil {
@@ -163,7 +165,7 @@ func listedInCloud(src *fleetsource.CloudSource, id string) (cloud.Conversation,
 // sandboxSession watches a conversation live on its sandbox's
 // agent-server; the sandbox's session key joins the secrets kept off
 // every surface.
-func sandboxSession(ctx context.Context, target cloud.Target, title string, secrets *model.Secrets, logger *slog.Logger) (conversation, error) {
+func sandboxSession(ctx context.Context, target cloud.Target, title string, secrets *redact.Secrets, logger *slog.Logger) (conversation, error) {
 	secrets.Add(target.SessionKey)
 	c, err := agentserver.New(target.AgentServerURL, target.SessionKey, agentserver.WithLogger(logger))
 	if err != nil {
@@ -191,7 +193,7 @@ func storedFeed(ctx context.Context, sess *cloud.Session, id string) <-chan mode
 			return nil
 		})
 		if err != nil && ctx.Err() == nil {
-			sendBatch(ctx, feed, model.Batch{Warnings: []string{model.SanitizeLine(sess.Redact(err.Error()))}})
+			sendBatch(ctx, feed, model.Batch{Warnings: []string{sanitize.Line(sess.Redact(err.Error()))}})
 		}
 	}()
 	return feed

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/client/fleetsource"
+	"ohwatch/internal/redact"
 	"ohwatch/model"
 	"ohwatch/serve"
 	"ohwatch/theme"
@@ -178,7 +179,7 @@ func TestFleetTableResumesAPausedCloudConversation(t *testing.T) {
 		return map[string]string{"OH_API_KEY": pausedAPIKey, "OH_API_BASE": cl.srv.URL}[k]
 	}}
 	o := FleetOptions{Interval: time.Hour, Theme: theme.Auto}
-	secrets := new(model.Secrets)
+	secrets := new(redact.Secrets)
 	fl, err := BuildFleet(env, []string{"cloud"}, o, secrets, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

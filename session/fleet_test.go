@@ -13,6 +13,7 @@ import (
 	"ohwatch/client/fleetsource"
 	"ohwatch/fleet"
 	"ohwatch/gen"
+	"ohwatch/internal/redact"
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/serve"
@@ -32,7 +33,7 @@ func TestFleetOpensAConversation(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(filepath.Join(dir, "events"), old, old)
 	env := &Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
-	fl, err := BuildFleet(env, []string{url, root}, FleetOptions{Interval: 50 * time.Millisecond}, new(model.Secrets), slog.New(slog.DiscardHandler))
+	fl, err := BuildFleet(env, []string{url, root}, FleetOptions{Interval: 50 * time.Millisecond}, new(redact.Secrets), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"ohwatch/guard"
-	"ohwatch/model"
+	"ohwatch/internal/redact"
 	"ohwatch/theme"
 )
 
@@ -31,7 +31,7 @@ type Options struct {
 	// OTLP sends the conversation's spans to a tracing backend.
 	OTLP OTLP
 	// Secrets are kept off every surface (nil: none).
-	Secrets *model.Secrets
+	Secrets *redact.Secrets
 	// Guards are the --guard rules: each conversation judges them on its
 	// own Set, and a pause or interrupt guard stops a live run.
 	Guards []guard.Rule

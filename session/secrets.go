@@ -8,18 +8,18 @@ import (
 	"os"
 	"sync"
 
-	"ohwatch/model"
+	"ohwatch/internal/redact"
 )
 
 // redactingWriter removes secrets, in every form they may be echoed in
-// (model.Redact), from everything written through it: stdout, stderr and
+// (redact.Text), from everything written through it: stdout, stderr and
 // --log of a command that holds a key. Text is redacted a line at a time,
 // so a secret is never split between two writes; an unfinished line waits
 // for its end, or for Flush.
 type redactingWriter struct {
 	mu      sync.Mutex
 	w       io.Writer
-	secrets *model.Secrets
+	secrets *redact.Secrets
 	pending []byte
 }
 
@@ -67,7 +67,7 @@ func (r *redactingWriter) emit(b []byte) error {
 // WithSecrets returns an environment whose stdout and stderr redact the
 // secrets, and the function that flushes them (call it before returning
 // the exit code). The set may grow after this call.
-func (env *Env) WithSecrets(secrets *model.Secrets) (*Env, func()) {
+func (env *Env) WithSecrets(secrets *redact.Secrets) (*Env, func()) {
 	out := &redactingWriter{w: env.Stdout, secrets: secrets}
 	errw := &redactingWriter{w: env.Stderr, secrets: secrets}
 	e := *env
@@ -78,7 +78,7 @@ func (env *Env) WithSecrets(secrets *model.Secrets) (*Env, func()) {
 // OpenLog returns the slog logger writing to path (--log), or one that
 // discards when path is "". Secrets, when set, are redacted from it. The
 // returned close function is always safe to call.
-func OpenLog(path string, secrets *model.Secrets) (*slog.Logger, func(), error) {
+func OpenLog(path string, secrets *redact.Secrets) (*slog.Logger, func(), error) {
 	if path == "" {
 		return slog.New(slog.DiscardHandler), func() {}, nil
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"ohwatch/headless"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // UsageError is a mistake on the command line: what was wrong, in one
@@ -36,7 +36,7 @@ func ReportUsage(w io.Writer, cmd string, err error) int {
 	if hint == "" {
 		hint = fmt.Sprintf("'ohwatch %s -h' lists its arguments and flags", cmd)
 	}
-	fmt.Fprintf(w, "ohwatch %s: %s\n", cmd, model.SanitizeLine(mistake))
-	fmt.Fprintf(w, "  hint: %s\n", model.SanitizeLine(hint))
+	fmt.Fprintf(w, "ohwatch %s: %s\n", cmd, sanitize.Line(mistake))
+	fmt.Fprintf(w, "  hint: %s\n", sanitize.Line(hint))
 	return headless.ExitUsage
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -20,7 +21,7 @@ func loggedWarnings(ctx context.Context, logger *slog.Logger, feed <-chan model.
 		defer close(out)
 		for b := range feed {
 			for _, w := range b.Warnings {
-				logger.LogAttrs(ctx, slog.LevelWarn, "warning", slog.String("text", model.SanitizeLine(w)))
+				logger.LogAttrs(ctx, slog.LevelWarn, "warning", slog.String("text", sanitize.Line(w)))
 			}
 			select {
 			case out <- b:

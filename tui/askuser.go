@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -216,7 +217,7 @@ type answerDoneMsg struct {
 func (m *Conversation) answerDone(msg answerDoneMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, ErrNotSent):
-		return m.setFlash(model.SanitizeLine(msg.err.Error()))
+		return m.setFlash(sanitize.Line(msg.err.Error()))
 	case errors.Is(msg.err, ErrUnsupported):
 		return m.setFlash("not sent: this server has no answer route (respond_to_ask_user, newer than agent-server 1.43.1)")
 	case msg.err != nil:

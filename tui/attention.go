@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -137,7 +138,7 @@ const notifyLimit = 60
 // end or bend the sequence), no ';' (the OSC 777 field separator), one
 // line, at most notifyLimit runes.
 func notifyText(s string) string {
-	s = model.SanitizeLine(s)
+	s = sanitize.Line(s)
 	var b strings.Builder
 	n := 0
 	for _, r := range s {

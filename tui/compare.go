@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/compare"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -279,7 +280,7 @@ func (c *Compare) ingest(msg compareBatchMsg) tea.Cmd {
 		log.Append(msg.batch.Events...)
 	}
 	if len(msg.batch.Warnings) > 0 {
-		c.flash = model.SanitizeLine(msg.batch.Warnings[len(msg.batch.Warnings)-1])
+		c.flash = sanitize.Line(msg.batch.Warnings[len(msg.batch.Warnings)-1])
 	}
 	return tea.Batch(c.align(), c.waitFeed(msg.side))
 }

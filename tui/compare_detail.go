@@ -11,6 +11,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"ohwatch/compare"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -66,7 +67,7 @@ func (c *Compare) openDetail(row int) tea.Cmd {
 		st := steps[k]
 		head := name + "  step " + strconv.Itoa(k) + " · event " + strconv.Itoa(st.Event) + " · " + st.Kind.String()
 		if st.Kind == compare.Action {
-			head += " " + model.SanitizeLine(st.Tool) + " · " + st.Outcome.String()
+			head += " " + sanitize.Line(st.Tool) + " · " + st.Outcome.String()
 		}
 		job.heads[side], job.steps[side] = head, &st
 	}
@@ -112,11 +113,11 @@ func stepTexts(run *compare.Run, st compare.Step) (args, output string) {
 	detail, _ := ev.Detail()
 	switch d := detail.(type) {
 	case *model.MessageEvent:
-		return model.Sanitize(d.Text()), ""
+		return sanitize.Text(d.Text()), ""
 	case *model.ActionEvent:
 		var b bytes.Buffer
 		if json.Indent(&b, d.RawAction, "", "  ") == nil {
-			args = model.Sanitize(b.String())
+			args = sanitize.Text(b.String())
 		}
 		return args, resultOf(run, st.Event)
 	}
@@ -139,7 +140,7 @@ func resultOf(run *compare.Run, i int) string {
 	}
 	if d, _ := ev.Detail(); d != nil {
 		if o, ok := d.(*model.ObservationEvent); ok {
-			return model.Sanitize(o.Output())
+			return sanitize.Text(o.Output())
 		}
 	}
 	return ev.Summary

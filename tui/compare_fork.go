@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // A fork's view compares it with the conversation it was forked from (D):
@@ -55,7 +55,7 @@ func (m *Conversation) askCompareParent() tea.Cmd {
 func parentLabel(l Link) string {
 	label := "parent " + shortID(l.ID)
 	if l.Title != "" {
-		label += " " + model.SanitizeLine(l.Title)
+		label += " " + sanitize.Line(l.Title)
 	}
 	return label
 }

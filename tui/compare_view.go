@@ -11,7 +11,7 @@ import (
 
 	"ohwatch/compare"
 	"ohwatch/format"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 	"ohwatch/theme"
 )
@@ -298,7 +298,7 @@ func (c *Compare) cell(side, k, w int) string {
 	case compare.AgentMessage:
 		return c.cells.Fit(s.SourceAgt.Render(ev.Summary), w)
 	}
-	mark := s.SourceEnv.Render(model.SanitizeLine(st.Tool))
+	mark := s.SourceEnv.Render(sanitize.Line(st.Tool))
 	if st.Outcome == compare.Failed || st.Outcome == compare.Rejected {
 		mark = s.Error.Render(s.Glyphs.Error) + " " + mark
 	}

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -44,7 +45,7 @@ func (m *Conversation) askConfirm(accept bool) tea.Cmd {
 		q.ids = append(q.ids, p.ID)
 		q.indices = append(q.indices, p.Index)
 		if p.AnalyzerRisk != "" {
-			q.risks = append(q.risks, ordinal(p.Index)+" "+model.SanitizeLine(cmp.Or(p.SecurityRisk, "no risk"))+", analyzer "+model.SanitizeLine(p.AnalyzerRisk))
+			q.risks = append(q.risks, ordinal(p.Index)+" "+sanitize.Line(cmp.Or(p.SecurityRisk, "no risk"))+", analyzer "+sanitize.Line(p.AnalyzerRisk))
 		}
 	}
 	if len(q.ids) == 0 {
@@ -121,7 +122,7 @@ func (m *Conversation) withdrawStale() tea.Cmd {
 func (m *Conversation) respondDone(msg respondDoneMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, ErrNotSent):
-		return m.setFlash(model.SanitizeLine(msg.err.Error()))
+		return m.setFlash(sanitize.Line(msg.err.Error()))
 	case msg.err != nil:
 		return m.setFlash("could not respond: " + sanitizeErr(msg.err))
 	}

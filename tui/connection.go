@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -124,13 +125,13 @@ func (m *Conversation) connCause() string {
 	if c == nil {
 		return "never connected to " + m.serverName()
 	}
-	reason := model.SanitizeLine(c.Reason)
+	reason := sanitize.Line(c.Reason)
 	lower := strings.ToLower(reason)
 	switch {
 	case c.Code == "auth" || strings.Contains(lower, "authentication rejected"):
 		return "the server rejected the session key: set SESSION_API_KEY or --session-key-file"
 	case c.Code == "not_found" || strings.Contains(lower, "not found"):
-		id := model.SanitizeLine(m.opts.Conversation)
+		id := sanitize.Line(m.opts.Conversation)
 		if id == "" {
 			id = "with this ID"
 		}
@@ -147,7 +148,7 @@ func (m *Conversation) connCause() string {
 
 // serverName is the server's address for a sentence.
 func (m *Conversation) serverName() string {
-	if s := model.SanitizeLine(m.opts.Server); s != "" {
+	if s := sanitize.Line(m.opts.Server); s != "" {
 		return s
 	}
 	return "the server's address"

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -302,9 +303,9 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.parentOpened(msg)
 	case exportDoneMsg:
 		if msg.err != nil {
-			return m.setFlash("export failed: " + model.SanitizeLine(msg.err.Error()))
+			return m.setFlash("export failed: " + sanitize.Line(msg.err.Error()))
 		}
-		return m.setFlash("exported to " + model.SanitizeLine(msg.path))
+		return m.setFlash("exported to " + sanitize.Line(msg.path))
 	case clipboardDoneMsg:
 		return m.clipboardDone(msg)
 	case pagerFileMsg:
@@ -316,7 +317,7 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 	case pagerDoneMsg:
 		cmd := removeFileCmd(msg.path)
 		if msg.err != nil {
-			flash := m.setFlash("pager: " + model.SanitizeLine(msg.err.Error()))
+			flash := m.setFlash("pager: " + sanitize.Line(msg.err.Error()))
 			return tea.Batch(cmd, flash)
 		}
 		return cmd

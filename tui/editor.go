@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -94,9 +95,9 @@ func readFull(f *os.File, buf []byte) (int, error) {
 func (m *Conversation) openEditor(msg editorFileMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, fs.ErrNotExist):
-		return m.setFlash("edit: " + model.SanitizeLine(msg.path) + " is not on this machine (the agent's workspace): not opened")
+		return m.setFlash("edit: " + sanitize.Line(msg.path) + " is not on this machine (the agent's workspace): not opened")
 	case msg.err != nil:
-		return m.setFlash("edit: " + model.SanitizeLine(msg.path) + ": " + sanitizeErr(msg.err) + "; not opened")
+		return m.setFlash("edit: " + sanitize.Line(msg.path) + ": " + sanitizeErr(msg.err) + "; not opened")
 	}
 	args := editorCommand(m.opts.Editor, msg.path, msg.line)
 	to := m.addr()

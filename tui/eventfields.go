@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // The inspector's view of a payload without a layout of its own: a typed
@@ -94,7 +94,7 @@ func (v *eventView) fieldValue(name string, fv reflect.Value, omitEmpty bool) {
 func (v *eventView) members(raw []byte, skip ...string) {
 	ms, err := objectMembers(raw)
 	if err != nil {
-		v.out = append(v.out, v.styles.Error.Render(model.SanitizeLine(err.Error())))
+		v.out = append(v.out, v.styles.Error.Render(sanitize.Line(err.Error())))
 		return
 	}
 	for _, m := range ms {

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -232,15 +233,15 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain, detail b
 		col = 10
 	}
 	when = strings.Repeat(" ", max(col-len(when), 0)) + when
-	source := model.SanitizeLine(ev.Source)
+	source := sanitize.Line(ev.Source)
 	if source == "environment" {
 		source = "env"
 	}
 	source = l.cells.Fit(source, 5)
 	kind := shortKind(&ev)
-	summary := model.SanitizeLine(ev.Summary)
+	summary := sanitize.Line(ev.Summary)
 	if summary == "" {
-		summary = model.SanitizeLine(ev.Kind)
+		summary = sanitize.Line(ev.Kind)
 	}
 	var b strings.Builder
 	b.WriteString(style(s.Muted, num) + " " + style(s.Muted, when) + " " +

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -22,7 +23,7 @@ const maxViewLines = 2000
 // kinds and nested actions worth a layout of their own get one, every
 // other typed payload is shown field by field from its type (eventfields.go),
 // and a kind or nested action without a type here from its raw members in
-// the order sent. Every string goes through model.Sanitize.
+// the order sent. Every string goes through sanitize.Text.
 type eventView struct {
 	ev     model.Event
 	index  int
@@ -99,20 +100,20 @@ func (v *eventView) terminalResult() {
 func (v *eventView) build() {
 	s := v.styles
 	ev := v.ev
-	head := s.Bold.Render(ordinal(v.index)+" "+model.SanitizeLine(ev.Kind)) + s.Muted.Render(" · "+model.SanitizeLine(ev.Source))
+	head := s.Bold.Render(ordinal(v.index)+" "+sanitize.Line(ev.Kind)) + s.Muted.Render(" · "+sanitize.Line(ev.Source))
 	if !ev.Time.IsZero() {
 		head += s.Muted.Render(" · " + ev.Time.UTC().Format("2006-01-02 15:04:05.000") + " UTC")
 	}
-	v.out = append(v.out, head, s.Muted.Render("id "+model.SanitizeLine(ev.ID)))
+	v.out = append(v.out, head, s.Muted.Render("id "+sanitize.Line(ev.ID)))
 	if ev.ParentID != "" {
-		v.out = append(v.out, s.Muted.Render("parent "+model.SanitizeLine(ev.ParentID)))
+		v.out = append(v.out, s.Muted.Render("parent "+sanitize.Line(ev.ParentID)))
 	}
-	if sum := model.SanitizeLine(ev.Summary); sum != "" {
+	if sum := sanitize.Line(ev.Summary); sum != "" {
 		v.out = append(v.out, s.Accent.Render(sum))
 	}
 	reason, unknown := model.IsUnknown(ev)
 	if reason != "" {
-		v.out = append(v.out, s.Error.Render("malformed: "+model.SanitizeLine(reason)))
+		v.out = append(v.out, s.Error.Render("malformed: "+sanitize.Line(reason)))
 	}
 	v.blank()
 	detail, err := ev.Detail()
@@ -120,7 +121,7 @@ func (v *eventView) build() {
 		// Decode accepts only objects, but an event may be built by hand.
 		var probe struct{}
 		if perr := json.Unmarshal(ev.Raw, &probe); perr != nil {
-			v.out = append(v.out, s.Error.Render("not a JSON object: "+model.SanitizeLine(perr.Error())))
+			v.out = append(v.out, s.Error.Render("not a JSON object: "+sanitize.Line(perr.Error())))
 			v.text(string(ev.Raw))
 			return
 		}
@@ -128,7 +129,7 @@ func (v *eventView) build() {
 	if err != nil && !unknown {
 		// The lean decoder found nothing wrong, the full payload did: say
 		// so, and show what decoded.
-		v.out = append(v.out, s.Error.Render("payload: "+model.SanitizeLine(err.Error())))
+		v.out = append(v.out, s.Error.Render("payload: "+sanitize.Line(err.Error())))
 	}
 	if err == nil {
 		v.change, v.hasChange = model.FileEditOf(detail)
@@ -347,9 +348,9 @@ func (v *eventView) tasks(items []model.Task) {
 		case "done":
 			glyph = g.TaskDone
 		}
-		v.out = append(v.out, glyph+" "+model.SanitizeLine(t.Title))
+		v.out = append(v.out, glyph+" "+sanitize.Line(t.Title))
 		if t.Notes != "" {
-			v.out = append(v.out, "    "+v.styles.Muted.Render(model.SanitizeLine(t.Notes)))
+			v.out = append(v.out, "    "+v.styles.Muted.Render(sanitize.Line(t.Notes)))
 		}
 	}
 }
@@ -367,7 +368,7 @@ func (v *eventView) diff(path, before, after string) {
 		v.out = append(v.out, v.styles.Muted.Render("(no change)"))
 		return
 	}
-	for _, line := range capLines(strings.Split(strings.TrimSuffix(model.Sanitize(d), "\n"), "\n")) {
+	for _, line := range capLines(strings.Split(strings.TrimSuffix(sanitize.Text(d), "\n"), "\n")) {
 		line = expandTabs(line)
 		switch {
 		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
@@ -394,8 +395,8 @@ func (v *eventView) markdownSection(title, text string) {
 		return
 	}
 	v.blank()
-	v.out = append(v.out, v.styles.PaneFocus.Render(model.SanitizeLine(title)))
-	v.md.text, v.md.at = strings.Join(capLines(strings.Split(model.Sanitize(text), "\n")), "\n"), len(v.out)
+	v.out = append(v.out, v.styles.PaneFocus.Render(sanitize.Line(title)))
+	v.md.text, v.md.at = strings.Join(capLines(strings.Split(sanitize.Text(text), "\n")), "\n"), len(v.out)
 }
 
 // field adds a "name: value" line; empty values are left out.
@@ -403,7 +404,7 @@ func (v *eventView) field(name, value string) {
 	if value == "" {
 		return
 	}
-	v.out = append(v.out, v.styles.Muted.Render(model.SanitizeLine(name)+": ")+model.SanitizeLine(value))
+	v.out = append(v.out, v.styles.Muted.Render(sanitize.Line(name)+": ")+sanitize.Line(value))
 }
 
 // section adds a titled block of multi-line text.
@@ -412,13 +413,13 @@ func (v *eventView) section(title, text string) {
 		return
 	}
 	v.blank()
-	v.out = append(v.out, v.styles.PaneFocus.Render(model.SanitizeLine(title)))
+	v.out = append(v.out, v.styles.PaneFocus.Render(sanitize.Line(title)))
 	v.text(text)
 }
 
 // text adds sanitised multi-line text, tabs expanded.
 func (v *eventView) text(text string) {
-	for _, line := range capLines(strings.Split(model.Sanitize(text), "\n")) {
+	for _, line := range capLines(strings.Split(sanitize.Text(text), "\n")) {
 		v.out = append(v.out, expandTabs(line))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -49,15 +50,15 @@ func (v *eventView) newerKind(d any) {
 			if q.MultiSelect {
 				title += " (several answers allowed)"
 			}
-			v.out = append(v.out, v.styles.PaneFocus.Render(model.SanitizeLine(title)))
+			v.out = append(v.out, v.styles.PaneFocus.Render(sanitize.Line(title)))
 			v.text(q.Question)
 			if len(q.Options) == 0 {
 				v.out = append(v.out, v.styles.Muted.Render("  (free text)"))
 			}
 			for k, o := range q.Options {
-				line := "  " + itoa(k+1) + ". " + model.SanitizeLine(o.Label) + v.styles.Muted.Render(" ["+model.SanitizeLine(o.ID)+"]")
+				line := "  " + itoa(k+1) + ". " + sanitize.Line(o.Label) + v.styles.Muted.Render(" ["+sanitize.Line(o.ID)+"]")
 				if o.Description != nil && *o.Description != "" {
-					line += v.styles.Muted.Render(" — " + model.SanitizeLine(*o.Description))
+					line += v.styles.Muted.Render(" — " + sanitize.Line(*o.Description))
 				}
 				v.out = append(v.out, line)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"ohwatch/fleet"
 	"ohwatch/guard"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
 	"ohwatch/tui/text"
@@ -509,7 +510,7 @@ func (f *Fleet) stopOpening() {
 	if f.endOpening != nil {
 		f.endOpening()
 	}
-	id := model.SanitizeLine(f.opening.ID)
+	id := sanitize.Line(f.opening.ID)
 	f.flash = "stopped opening " + id
 	if f.resuming {
 		f.flash = "stopped waiting for the sandbox of " + id + " (the resume asked for goes on)"
@@ -536,7 +537,7 @@ func (f *Fleet) show(msg fleetOpenedMsg) tea.Cmd {
 		if resumed {
 			what = "could not resume the sandbox of "
 		}
-		f.flash = what + model.SanitizeLine(msg.ref.ID) + ": " + model.SanitizeLine(msg.err.Error())
+		f.flash = what + sanitize.Line(msg.ref.ID) + ": " + sanitize.Line(msg.err.Error())
 		return nil
 	}
 	ref := msg.ref

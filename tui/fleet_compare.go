@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -32,7 +33,7 @@ func (f *Fleet) toggleMark() {
 	for k, m := range f.marked {
 		if m == r.Ref {
 			f.marked = append(f.marked[:k:k], f.marked[k+1:]...)
-			f.flash = "unmarked " + model.SanitizeLine(r.Title)
+			f.flash = "unmarked " + sanitize.Line(r.Title)
 			return
 		}
 	}

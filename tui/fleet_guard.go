@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/guard"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -48,9 +49,9 @@ func (f *Fleet) guardUpdates(ups []model.FleetUpdate) tea.Cmd {
 		steer := f.steerOf(rep.Ref)
 		switch {
 		case !rep.Rule.Action.Stops():
-			f.flash = model.SanitizeLine(text)
+			f.flash = sanitize.Line(text)
 		case steer == nil:
-			f.flash = model.SanitizeLine(text + " → not sent: its source offers no controls here")
+			f.flash = sanitize.Line(text + " → not sent: its source offers no controls here")
 		default:
 			if _, done := g.stopped[rep.Ref]; done {
 				continue
@@ -80,7 +81,7 @@ func (f *Fleet) guardUpdates(ups []model.FleetUpdate) tea.Cmd {
 
 // guardDone shows what a guard's pause did.
 func (f *Fleet) guardDone(msg fleetGuardDoneMsg) {
-	f.flash = model.SanitizeLine(msg.text)
+	f.flash = sanitize.Line(msg.text)
 	if !msg.ok {
 		delete(f.guards.stopped, msg.ref)
 	}

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"ohwatch/fleet"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // A run started again (`serve --loop`, the same task retried) has the
@@ -45,7 +45,7 @@ func (f *Fleet) rerunTail(r fleet.Row, w int) string {
 		tail += sep + startedText(r.Started, f.now)
 	}
 	if w >= rerunIDFrom || tail == "" {
-		id := model.SanitizeLine(r.Ref.ID)
+		id := sanitize.Line(r.Ref.ID)
 		if runes := []rune(id); len(runes) > shortIDLen {
 			id = string(runes[:shortIDLen])
 		}

@@ -11,6 +11,7 @@ import (
 
 	"ohwatch/fleet"
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -182,7 +183,7 @@ func (f *Fleet) messageKey(msg tea.KeyPressMsg) tea.Cmd {
 		return f.sendFleet(*a)
 	}
 	if msg.Text != "" {
-		msg.Text = model.Sanitize(msg.Text)
+		msg.Text = sanitize.Text(msg.Text)
 	}
 	area, _ := a.area.Update(msg)
 	a.area = &area
@@ -191,7 +192,7 @@ func (f *Fleet) messageKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // pasteMessage puts pasted text into the message field.
 func (f *Fleet) pasteMessage(msg tea.PasteMsg) {
-	area, _ := f.ask.area.Update(tea.PasteMsg{Content: model.Sanitize(msg.Content)})
+	area, _ := f.ask.area.Update(tea.PasteMsg{Content: sanitize.Text(msg.Content)})
 	f.ask.area = &area
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"ohwatch/fleet"
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -149,9 +150,9 @@ func (f *Fleet) heading() string {
 		head += sep + s.Muted.Render("status ") + s.Accent.Render(st)
 	}
 	if f.query.Text != "" && !f.filtering {
-		head += sep + s.Muted.Render("filter ") + s.Accent.Render("“"+model.SanitizeLine(f.query.Text)+"”")
+		head += sep + s.Muted.Render("filter ") + s.Accent.Render("“"+sanitize.Line(f.query.Text)+"”")
 	}
-	if where := model.SanitizeLine(f.opts.Where); where != "" {
+	if where := sanitize.Line(f.opts.Where); where != "" {
 		head += sep + s.Muted.Render(where)
 	}
 	return head
@@ -254,7 +255,7 @@ func (f *Fleet) groupHeading(g fleet.Group, w int) string {
 	case name == "":
 		name = "conversations"
 	}
-	return f.cells.Fit(style.Render(s.Glyphs.HRule+" "+model.SanitizeLine(name))+s.Muted.Render(" ("+strconv.Itoa(len(g.Rows))+")"), w)
+	return f.cells.Fit(style.Render(s.Glyphs.HRule+" "+sanitize.Line(name))+s.Muted.Render(" ("+strconv.Itoa(len(g.Rows))+")"), w)
 }
 
 // row draws one conversation: the cursor, the attention mark, the title
@@ -321,7 +322,7 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 // with the confirmed glyph on a final finished.
 func (f *Fleet) cellText(r fleet.Row, c fleet.Column) string {
 	if c != fleet.ColStatus {
-		return model.SanitizeLine(c.Text(r, f.now))
+		return sanitize.Line(c.Text(r, f.now))
 	}
 	label := c.Text(r, f.now)
 	switch {
@@ -330,7 +331,7 @@ func (f *Fleet) cellText(r fleet.Row, c fleet.Column) string {
 	case r.Verdict.Status == model.StatusFinished && r.Verdict.Final():
 		label = f.styles.Glyphs.Confirmed + " " + label
 	}
-	return model.SanitizeLine(label)
+	return sanitize.Line(label)
 }
 
 // cellStyle colours a cell: the status as the conversation header does,

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
 	"ohwatch/tui/text"
@@ -131,7 +132,7 @@ func (m *Conversation) askNavigate() tea.Cmd {
 // asks the next question: title, then message, then y/n.
 func (m *Conversation) forkTextEntered(p prompt) tea.Cmd {
 	plan := p.fork
-	text := strings.TrimSpace(model.SanitizeLine(p.in.Value()))
+	text := strings.TrimSpace(sanitize.Line(p.in.Value()))
 	if p.kind == promptForkTitle {
 		plan.title = text
 		m.input = prompt{kind: promptForkMessage, in: newTextInput(), fork: plan}

@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/guard"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 )
 
@@ -44,7 +44,7 @@ func (m *Conversation) guardStates() string {
 	if len(armed) == 0 {
 		return "no guards (" + guardExample + ")"
 	}
-	return model.SanitizeLine(strings.Join(armed, " · "))
+	return sanitize.Line(strings.Join(armed, " · "))
 }
 
 // guardExample shows the rule syntax in the prompt when there is none.
@@ -58,7 +58,7 @@ const guardExample = "cost>5:pause, steps>50, idle>10m"
 func (m *Conversation) setGuards(text string) tea.Cmd {
 	rules, err := guard.ParseAll(splitRules(text))
 	if err != nil {
-		return m.setFlash(model.SanitizeLine(err.Error()))
+		return m.setFlash(sanitize.Line(err.Error()))
 	}
 	if len(rules) == 0 {
 		m.opts.Guards, m.guarded = nil, guardView{}
@@ -84,7 +84,7 @@ func (m *Conversation) setGuards(text string) tea.Cmd {
 	for i, r := range rules {
 		texts[i] = r.Text
 	}
-	return m.setFlash("guards: " + model.SanitizeLine(strings.Join(texts, ", ")))
+	return m.setFlash("guards: " + sanitize.Line(strings.Join(texts, ", ")))
 }
 
 // submitGuards puts the typed rules in force; a rule that does not parse
@@ -96,7 +96,7 @@ func (m *Conversation) submitGuards(p prompt) tea.Cmd {
 	if err == nil {
 		return m.setGuards(text)
 	}
-	why := model.SanitizeLine(err.Error())
+	why := sanitize.Line(err.Error())
 	p.in.SetCursor(at)
 	p.note = "✗ " + why
 	m.input = p

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/guard"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -157,9 +158,9 @@ func (m *Conversation) guardBell() tea.Cmd {
 // judge); "" for none.
 func (m *Conversation) guardBanner() string {
 	if m.guarded.banner != "" {
-		return model.SanitizeLine(m.guarded.banner)
+		return sanitize.Line(m.guarded.banner)
 	}
-	return model.SanitizeLine(m.guarded.note)
+	return sanitize.Line(m.guarded.note)
 }
 
 // guardBadge is the header's word on the armed guards: how far each is

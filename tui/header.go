@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -83,7 +84,7 @@ func (h *header) View() string {
 	width, height := h.width, h.height
 	s := h.styles
 	sep := s.Muted.Render(s.Glyphs.Separator)
-	title := model.SanitizeLine(h.title)
+	title := sanitize.Line(h.title)
 	if title == "" {
 		title = "conversation"
 	}
@@ -100,7 +101,7 @@ func (h *header) View() string {
 		brand = s.Muted.Render(strings.Join(crumbs, " › ") + " › ")
 	}
 	room := max(width-h.cells.Width(brand)-h.cells.Width(conn), 0)
-	src := model.SanitizeLine(h.source)
+	src := sanitize.Line(h.source)
 	titleW, sepW, srcW := h.cells.Width(title), h.cells.Width(sep), h.cells.Width(src)
 	switch {
 	case src == "":

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/theme"
 	"ohwatch/tui/text"
 )
@@ -105,7 +105,7 @@ func (p *helpPager) findKey(msg tea.KeyPressMsg, lines []string, limit int) {
 		if msg.Text == "" {
 			return
 		}
-		p.query += model.SanitizeLine(msg.Text)
+		p.query += sanitize.Line(msg.Text)
 	}
 	if p.query != "" {
 		p.find(lines, limit, p.scroll, true)

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -204,9 +205,9 @@ func (in inspector) lines(s theme.Styles, cells text.Cells, raw []byte, width in
 		if d.tree == nil {
 			msg := "raw bytes are not valid JSON"
 			if d.treeErr != nil {
-				msg += ": " + model.SanitizeLine(d.treeErr.Error())
+				msg += ": " + sanitize.Line(d.treeErr.Error())
 			}
-			return cells.WrapLines(append([]string{s.Error.Render(msg)}, strings.Split(model.Sanitize(string(raw)), "\n")...), width), nil
+			return cells.WrapLines(append([]string{s.Error.Render(msg)}, strings.Split(sanitize.Text(string(raw)), "\n")...), width), nil
 		}
 		return d.rawView(s, cells, width-rawGutter, !in.nowrap)
 	case modeDiff:
@@ -215,8 +216,8 @@ func (in inspector) lines(s theme.Styles, cells text.Cells, raw []byte, width in
 			out = append(out, s.Muted.Render("nothing: this event changed no derived value"))
 		}
 		for _, c := range d.diff {
-			field := model.SanitizeLine(c.Field)
-			before, after := model.SanitizeLine(c.Before), model.SanitizeLine(c.After)
+			field := sanitize.Line(c.Field)
+			before, after := sanitize.Line(c.Before), sanitize.Line(c.After)
 			if cells.Width(field+before+after)+8 <= width {
 				out = append(out, s.Accent.Render(field)+": "+s.DiffDel.Render(before)+" "+s.Glyphs.Arrow+" "+s.DiffAdd.Render(after))
 				continue

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ohwatch/compare"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -138,7 +139,7 @@ func wantText(log *reducer.Log, r int, ok bool) string {
 	}
 	if d, _ := ev.Detail(); d != nil {
 		if o, ok := d.(*model.ObservationEvent); ok {
-			return model.Sanitize(o.Output())
+			return sanitize.Text(o.Output())
 		}
 	}
 	return ev.Summary

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/theme"
 )
 
@@ -105,7 +105,7 @@ func (n *jsonNode) appendLines(out *[]jsonLine, depth int, last bool, s theme.St
 	if n.hasKey {
 		// Keys are untrusted text: quoted (which escapes controls) and
 		// sanitised before they reach the terminal.
-		prefix += s.JSONKey.Render(model.SanitizeLine(strconv.Quote(n.key))) + s.JSONPunct.Render(": ")
+		prefix += s.JSONKey.Render(sanitize.Line(strconv.Quote(n.key))) + s.JSONPunct.Render(": ")
 	}
 	comma := ""
 	if !last {
@@ -116,7 +116,7 @@ func (n *jsonNode) appendLines(out *[]jsonLine, depth int, last bool, s theme.St
 		if n.isString {
 			st = s.JSONString
 		}
-		*out = append(*out, jsonLine{text: prefix + st.Render(model.SanitizeLine(n.scalar)) + comma})
+		*out = append(*out, jsonLine{text: prefix + st.Render(sanitize.Line(n.scalar)) + comma})
 		return
 	}
 	closer := "}"

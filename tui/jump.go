@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -32,7 +33,7 @@ func (m *Conversation) jumpTo(text string) tea.Cmd {
 	}
 	t, ok := m.parseJumpTime(text)
 	if !ok {
-		return m.setFlash("“" + model.SanitizeLine(text) + "” is no event number or time (+1:02:03, 14:03:00, ISO)")
+		return m.setFlash("“" + sanitize.Line(text) + "” is no event number or time (+1:02:03, 14:03:00, ISO)")
 	}
 	i, ok := m.cache.times.firstAtOrAfter(m.log, t)
 	if !ok {

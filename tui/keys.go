@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 )
 
@@ -429,4 +429,4 @@ func (m *Conversation) toggleBookmark() tea.Cmd {
 }
 
 // sanitizeErr renders an error for the footer.
-func sanitizeErr(err error) string { return model.SanitizeLine(err.Error()) }
+func sanitizeErr(err error) string { return sanitize.Line(err.Error()) }

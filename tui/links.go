@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
 	"ohwatch/tui/text"
@@ -182,7 +183,7 @@ func linkLabel(l Link) string {
 	}
 	label := what + id
 	if l.Title != "" {
-		label += " " + strings.TrimSpace(model.SanitizeLine(l.Title))
+		label += " " + strings.TrimSpace(sanitize.Line(l.Title))
 	}
 	return label
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"ohwatch/format"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 	"ohwatch/theme"
 )
@@ -48,7 +48,7 @@ func (p metricsPane) lines() []string {
 	}
 	if len(p.metrics.ByUsage) > 1 {
 		for _, u := range p.metrics.ByUsage {
-			name := model.SanitizeLine(u.UsageID)
+			name := sanitize.Line(u.UsageID)
 			if u.Model != "" {
 				name += " (" + shortModel(u.Model) + ")"
 			}
@@ -58,7 +58,7 @@ func (p metricsPane) lines() []string {
 		}
 	} else if len(p.metrics.ByUsage) == 1 && p.metrics.ByUsage[0].Model != "" {
 		u := p.metrics.ByUsage[0]
-		out = append(out, m.Render("model     ")+shortModel(u.Model)+m.Render(" ("+model.SanitizeLine(u.UsageID)+")"))
+		out = append(out, m.Render("model     ")+shortModel(u.Model)+m.Render(" ("+sanitize.Line(u.UsageID)+")"))
 	}
 	return out
 }
@@ -68,7 +68,7 @@ func (p metricsPane) lines() []string {
 // "claude-sonnet-4-5-20250929"): in a side pane the prefix pushed the name
 // itself onto a second row, cut at a hyphen. The raw JSON keeps it whole.
 func shortModel(name string) string {
-	name = model.SanitizeLine(name)
+	name = sanitize.Line(name)
 	if i := strings.LastIndex(name, "/"); i >= 0 && i < len(name)-1 {
 		return name[i+1:]
 	}

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
@@ -238,7 +239,7 @@ func (n *narrowing) label() string {
 	if n == nil {
 		return ""
 	}
-	l := "| " + model.SanitizeLine(n.query)
+	l := "| " + sanitize.Line(n.query)
 	if n.running && n.end > 0 {
 		l += "… " + strconv.Itoa(min(100, 100*n.scanned/n.end)) + "%"
 	}

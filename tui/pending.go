@@ -3,7 +3,7 @@ package tui
 import (
 	"strconv"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 	"ohwatch/theme"
 )
@@ -37,14 +37,14 @@ func (p pendingPane) lines() []string {
 		if risk == "" {
 			risk = "UNKNOWN"
 		}
-		verdict := p.styles.Risk(risk).Render(model.SanitizeLine(risk))
+		verdict := p.styles.Risk(risk).Render(sanitize.Line(risk))
 		if a.AnalyzerRisk != "" {
 			// The analyzer's verdict is the one the policy read.
-			verdict += p.styles.Muted.Render(" · analyzer ") + p.styles.Risk(a.AnalyzerRisk).Render(model.SanitizeLine(a.AnalyzerRisk))
+			verdict += p.styles.Muted.Render(" · analyzer ") + p.styles.Risk(a.AnalyzerRisk).Render(sanitize.Line(a.AnalyzerRisk))
 		}
 		out = append(out, verdict+" "+
-			p.styles.Muted.Render(ordinal(a.Index)+" "+model.SanitizeLine(a.ToolName)+":")+" "+
-			model.SanitizeLine(a.Summary))
+			p.styles.Muted.Render(ordinal(a.Index)+" "+sanitize.Line(a.ToolName)+":")+" "+
+			sanitize.Line(a.Summary))
 	}
 	return out
 }

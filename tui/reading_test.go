@@ -20,6 +20,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/theme"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 	"ohwatch/tui/text"
 )
@@ -523,7 +524,7 @@ func FuzzWrapPaneLines(f *testing.F) {
 	var cells text.Cells // wcwidth
 	f.Fuzz(func(t *testing.T, text string, width int, styled bool) {
 		width = 4 + abs(width)%120
-		text = model.SanitizeLine(text)
+		text = sanitize.Line(text)
 		line := text
 		if styled {
 			line = theme.New(true, colorprofile.TrueColor).Accent.Render(text)

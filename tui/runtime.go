@@ -1,6 +1,8 @@
 package tui
 
-import "ohwatch/model"
+import (
+	"ohwatch/internal/sanitize"
+)
 
 // runtimeBadge is what the server says of the conversation's runtime and
 // archive (model.Runtime: GET /{id}/runtime, SDK 1.48; archived_at),
@@ -8,7 +10,7 @@ import "ohwatch/model"
 // runtime is a warning, not an error: the conversation has neither failed
 // nor ended.
 func (m *Conversation) runtimeBadge() string {
-	words := model.SanitizeLine(m.runtime.Words())
+	words := sanitize.Line(m.runtime.Words())
 	if words == "" {
 		return ""
 	}

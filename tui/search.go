@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 )
 
@@ -169,7 +169,7 @@ func (m *Conversation) searchProgress(msg searchProgressMsg) tea.Cmd {
 	more := m.searchNew()
 	if !m.search.running && len(m.search.matches) == 0 && !m.search.quiet {
 		m.search.quiet = true // reported once
-		flash := m.setFlash("no match for “" + model.SanitizeLine(m.search.query) + "”")
+		flash := m.setFlash("no match for “" + sanitize.Line(m.search.query) + "”")
 		return tea.Batch(more, flash)
 	}
 	return more
@@ -243,5 +243,5 @@ func (m *Conversation) nextMatch(forward bool) tea.Cmd {
 func (m *Conversation) clearSearch() tea.Cmd {
 	q := m.search.query
 	m.startSearch("", false, true)
-	return m.setFlash("cleared the search for “" + model.SanitizeLine(q) + "”")
+	return m.setFlash("cleared the search for “" + sanitize.Line(q) + "”")
 }

@@ -3,7 +3,7 @@ package tui
 import (
 	"slices"
 
-	"ohwatch/model"
+	"ohwatch/internal/redact"
 )
 
 // anchorTrial picks a case-insensitive search's anchor byte from the
@@ -56,7 +56,7 @@ func newAnchorTrial(needle []byte) anchorTrial {
 	order := make([]int, 0, len(needle))
 	seen := map[byte]bool{}
 	for k, c := range needle {
-		if c = model.LowerASCII(c); !seen[c] {
+		if c = redact.LowerASCII(c); !seen[c] {
 			seen[c] = true
 			order = append(order, k)
 		}
@@ -126,12 +126,12 @@ func (m *matcher) observe(n int) {
 // choice's own check.
 func pairCheck(needle []byte, choice [2]int) int {
 	anchor, check := needle[choice[0]], choice[1]
-	if isLetter(model.LowerASCII(anchor)) {
+	if isLetter(redact.LowerASCII(anchor)) {
 		return check
 	}
 	best := -1
 	for k, c := range needle {
-		if c != anchor && !isLetter(model.LowerASCII(c)) && (best < 0 || byteRank(c) < byteRank(needle[best])) {
+		if c != anchor && !isLetter(redact.LowerASCII(c)) && (best < 0 || byteRank(c) < byteRank(needle[best])) {
 			best = k
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"ohwatch/internal/arena"
-	"ohwatch/model"
+	"ohwatch/internal/redact"
 )
 
 // matcher finds a query in event text. Smart case: a query with no
@@ -343,11 +343,11 @@ func (m *matcher) jumpScan(hay []byte, c, or byte, last int) (int, bool) {
 
 // verify compares the needle with hay at start, folding case.
 func (m *matcher) verify(hay []byte, start int) bool {
-	if model.LowerASCII(hay[start+m.check]) != m.needle[m.check] {
+	if redact.LowerASCII(hay[start+m.check]) != m.needle[m.check] {
 		return false
 	}
 	for j, c := range m.needle {
-		if model.LowerASCII(hay[start+j]) != c {
+		if redact.LowerASCII(hay[start+j]) != c {
 			return false
 		}
 	}
@@ -396,6 +396,6 @@ func lowerASCII(b []byte) {
 		}
 	}
 	for ; i < len(b); i++ {
-		b[i] = model.LowerASCII(b[i])
+		b[i] = redact.LowerASCII(b[i])
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/theme"
 )
 
@@ -17,7 +17,7 @@ func (s searchState) label() string {
 	if s.query == "" {
 		return ""
 	}
-	q := "“" + model.SanitizeLine(s.query) + "”"
+	q := "“" + sanitize.Line(s.query) + "”"
 	if s.running {
 		label := "searching " + q + "… " + s.percent()
 		if len(s.matches) > 0 {

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -208,7 +209,7 @@ func (a controlAsk) request(ctx context.Context) (string, error) {
 		return a.sentWords(), a.to.Message(ctx, a.text, a.run)
 	}
 	p, err := a.to.Policy(ctx, a.policy)
-	return "confirmation policy set to " + model.SanitizeLine(p), err
+	return "confirmation policy set to " + sanitize.Line(p), err
 }
 
 // controlDone shows the server's answer.
@@ -294,7 +295,7 @@ func (m *Conversation) messageKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.sendControl(p.ctl)
 	}
 	if msg.Text != "" {
-		msg.Text = model.Sanitize(msg.Text)
+		msg.Text = sanitize.Text(msg.Text)
 	}
 	a, _ := p.area.Update(msg)
 	p.area = &a
@@ -303,7 +304,7 @@ func (m *Conversation) messageKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // messagePaste puts pasted text, lines and all, into the message field.
 func (m *Conversation) messagePaste(msg tea.PasteMsg) tea.Cmd {
-	a, _ := m.input.area.Update(tea.PasteMsg{Content: model.Sanitize(msg.Content)})
+	a, _ := m.input.area.Update(tea.PasteMsg{Content: sanitize.Text(msg.Content)})
 	m.input.area = &a
 	return nil
 }

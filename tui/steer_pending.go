@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
 )
@@ -68,7 +69,7 @@ func (m *Conversation) askMessageEffect(to Steering) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
 		effect, version := e.MessageEffect(ctx)
-		return messageEffectMsg{addr: addr, effect: effect, version: model.SanitizeLine(version)}
+		return messageEffectMsg{addr: addr, effect: effect, version: sanitize.Line(version)}
 	}
 }
 

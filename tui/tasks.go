@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/reducer"
 	"ohwatch/theme"
 )
@@ -49,9 +49,9 @@ func (p tasksPane) items(items []reducer.TaskItem) []string {
 		case "done":
 			glyph, st = g.TaskDone, p.styles.Muted
 		}
-		out = append(out, st.Render(glyph+" "+model.SanitizeLine(it.Title)))
+		out = append(out, st.Render(glyph+" "+sanitize.Line(it.Title)))
 		if it.Notes != "" {
-			out = append(out, "  "+p.styles.Muted.Render(model.SanitizeLine(it.Notes)))
+			out = append(out, "  "+p.styles.Muted.Render(sanitize.Line(it.Notes)))
 		}
 	}
 	return out

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/theme"
 	"ohwatch/tui/text"
 )
@@ -47,14 +47,14 @@ func editInput(in textinput.Model, msg tea.Msg) (out textinput.Model, changed bo
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if msg.Text != "" {
-			msg.Text = model.SanitizeLine(msg.Text)
+			msg.Text = sanitize.Line(msg.Text)
 		}
 		before := in.Value()
 		in, _ = in.Update(msg)
 		return in, in.Value() != before
 	case tea.PasteMsg:
 		before := in.Value()
-		in, _ = in.Update(tea.PasteMsg{Content: model.SanitizeLine(msg.Content)})
+		in, _ = in.Update(tea.PasteMsg{Content: sanitize.Line(msg.Content)})
 		return in, in.Value() != before
 	}
 	return in, false
@@ -232,7 +232,7 @@ func (m *Conversation) submitSearch(p prompt) tea.Cmd {
 	m.search.quiet = false
 	if !m.search.running && len(m.search.matches) == 0 {
 		m.search.quiet = true
-		return m.setFlash("no match for “" + model.SanitizeLine(query) + "”")
+		return m.setFlash("no match for “" + sanitize.Line(query) + "”")
 	}
 	return nil
 }

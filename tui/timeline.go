@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/theme"
@@ -55,7 +56,7 @@ func (p timelinePane) lines() []string {
 // revert: "finished?") is yellow, so the two differ in glyph and colour
 // and stay apart without colour too.
 func statusText(s theme.Styles, status string, final bool, label string) string {
-	label = model.SanitizeLine(label)
+	label = sanitize.Line(label)
 	if status == model.StatusFinished && final {
 		label = s.Glyphs.Confirmed + " " + label
 	}

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/format"
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 	"ohwatch/theme"
 	"ohwatch/tui/text"
 )
@@ -40,7 +40,7 @@ var eventIDPattern = regexp.MustCompile(`[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-f
 // may quote what the source read.
 func (m *Conversation) addWarnings(ws []string) {
 	for _, w := range ws {
-		m.warns = append(m.warns, warning{text: model.SanitizeLine(w), after: m.log.Len()})
+		m.warns = append(m.warns, warning{text: sanitize.Line(w), after: m.log.Len()})
 	}
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -13,7 +14,7 @@ const windowTitleMax = 60
 // its word), then the title. The title is sanitised, so nothing from an
 // event reaches the terminal's title sequence as a control.
 func (m *Conversation) WindowTitle() string {
-	title := model.SanitizeLine(m.opts.Title)
+	title := sanitize.Line(m.opts.Title)
 	if title == "" {
 		title = "conversation"
 	}
@@ -28,7 +29,7 @@ func (m *Conversation) WindowTitle() string {
 	case l.Status == "":
 		return title
 	}
-	return model.SanitizeLine(l.Status) + ": " + title
+	return sanitize.Line(l.Status) + ": " + title
 }
 
 // crumbMax bounds a conversation's name in the breadcrumb of the views
@@ -38,7 +39,7 @@ const crumbMax = 24
 // Crumb names the conversation in the breadcrumb of the views pushed over
 // it ("fleet › Fix the cache › the fork …").
 func (m *Conversation) Crumb() string {
-	title := model.SanitizeLine(m.opts.Title)
+	title := sanitize.Line(m.opts.Title)
 	if title == "" {
 		title = "conversation"
 	}

@@ -13,7 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"ohwatch/model"
+	"ohwatch/internal/redact"
+	"ohwatch/internal/sanitize"
 )
 
 // sessionHeader is the agent-server's authentication header (protocol §9).
@@ -35,7 +36,7 @@ type Client struct {
 	key  string
 	// secrets holds key with its forms prepared once, to redact every
 	// event this client reads.
-	secrets *model.Secrets
+	secrets *redact.Secrets
 	http    *http.Client
 	// sockets is http on a transport whose connections can gather their
 	// reads (socketHTTP).
@@ -109,7 +110,7 @@ func New(baseURL, sessionKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		base:      u,
 		key:       sessionKey,
-		secrets:   new(model.Secrets),
+		secrets:   new(redact.Secrets),
 		http:      &http.Client{},
 		log:       slog.New(slog.DiscardHandler),
 		timeout:   30 * time.Second,
@@ -144,7 +145,7 @@ func guardRedirects(hc *http.Client, base *url.URL) *http.Client {
 		}
 		if req.URL.Host != base.Host || (base.Scheme == "https" && req.URL.Scheme != "https") {
 			return fmt.Errorf("refusing a redirect to another host or to plain http (%s): it would carry the session key",
-				model.SanitizeLine(req.URL.Scheme+"://"+req.URL.Host))
+				sanitize.Line(req.URL.Scheme+"://"+req.URL.Host))
 		}
 		if inner != nil {
 			return inner(req, via)
@@ -195,7 +196,7 @@ func (c *Client) postJSON(ctx context.Context, route string, in, out any) error 
 func (c *Client) do(ctx context.Context, method, route string, q url.Values, body []byte, out any) error {
 	if hasDotSegment(route) {
 		// An id of "." or ".." would send the key to another route.
-		return fmt.Errorf("%s %s: refused: a conversation id is not one path segment", method, model.SanitizeLine(route))
+		return fmt.Errorf("%s %s: refused: a conversation id is not one path segment", method, sanitize.Line(route))
 	}
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
@@ -227,8 +228,8 @@ func (c *Client) do(ctx context.Context, method, route string, q url.Values, bod
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		c.log.Debug("agent-server request failed", "method", method, "route", route, "error", redact(err.Error(), c.key))
-		return &connectError{route: method + " " + route, err: errors.New(redact(err.Error(), c.key))}
+		c.log.Debug("agent-server request failed", "method", method, "route", route, "error", redactKey(err.Error(), c.key))
+		return &connectError{route: method + " " + route, err: errors.New(redactKey(err.Error(), c.key))}
 	}
 	defer resp.Body.Close()
 	if resp.ContentLength > c.maxBody {
@@ -250,7 +251,7 @@ func (c *Client) do(ctx context.Context, method, route string, q url.Values, bod
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: the answer is not the expected JSON: %v", method, route, redact(err.Error(), c.key))
+		return fmt.Errorf("%s %s: the answer is not the expected JSON: %v", method, route, redactKey(err.Error(), c.key))
 	}
 	return nil
 }

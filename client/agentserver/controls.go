@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -88,13 +89,13 @@ func detailOf(body string) string {
 	}
 	var s string
 	if json.Unmarshal(d.Detail, &s) == nil {
-		return model.SanitizeLine(s)
+		return sanitize.Line(s)
 	}
 	var list []struct {
 		Msg string `json:"msg"`
 	}
 	if json.Unmarshal(d.Detail, &list) == nil && len(list) > 0 {
-		return model.SanitizeLine(list[0].Msg)
+		return sanitize.Line(list[0].Msg)
 	}
 	return body
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -64,7 +65,7 @@ type conversationHeader struct {
 
 // decodeConversation decodes one ConversationInfo object the server sent,
 // with the session key cut out of it first (a title, a base state's
-// fields) wherever it was echoed (model.RedactJSON).
+// fields) wherever it was echoed (redact.JSON).
 func (c *Client) decodeConversation(raw []byte) (*ConversationInfo, error) {
 	return decodeConversation(c.secrets.RedactJSON(raw))
 }
@@ -87,13 +88,13 @@ func decodeConversation(raw []byte) (*ConversationInfo, error) {
 		}
 	}
 	info := &ConversationInfo{
-		ID:              model.SanitizeLine(model.NormalizeConversationID(h.ID)),
-		Title:           model.CapBytes(model.SanitizeLine(h.Title), model.MaxTitleBytes),
-		ExecutionStatus: model.CapBytes(model.SanitizeLine(h.ExecutionStatus), model.MaxStatusBytes),
+		ID:              sanitize.Line(model.NormalizeConversationID(h.ID)),
+		Title:           model.CapBytes(sanitize.Line(h.Title), model.MaxTitleBytes),
+		ExecutionStatus: model.CapBytes(sanitize.Line(h.ExecutionStatus), model.MaxStatusBytes),
 		Base:            base,
 	}
 	if info.ExecutionStatus == "" {
-		info.ExecutionStatus = model.CapBytes(model.SanitizeLine(h.AgentStatus), model.MaxStatusBytes)
+		info.ExecutionStatus = model.CapBytes(sanitize.Line(h.AgentStatus), model.MaxStatusBytes)
 	}
 	if info.ExecutionStatus == "" {
 		info.ExecutionStatus = base.ExecutionStatus
@@ -223,9 +224,9 @@ func (c *Client) ServerInfo(ctx context.Context) (*ServerInfo, error) {
 		return nil, err
 	}
 	return &ServerInfo{
-		Title:      model.SanitizeLine(raw.Title),
-		Version:    model.SanitizeLine(raw.Version),
-		SDKVersion: model.SanitizeLine(raw.SDKVersion),
+		Title:      sanitize.Line(raw.Title),
+		Version:    sanitize.Line(raw.Version),
+		SDKVersion: sanitize.Line(raw.SDKVersion),
 		IdleTime:   raw.IdleTime,
 		Uptime:     raw.Uptime,
 	}, nil

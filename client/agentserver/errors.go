@@ -6,7 +6,8 @@ import (
 	"net/http"
 	"strings"
 
-	"ohwatch/model"
+	"ohwatch/internal/redact"
+	"ohwatch/internal/sanitize"
 )
 
 // Sentinel errors let callers map failures to exit codes with errors.Is
@@ -89,19 +90,19 @@ func (e *connectError) Error() string {
 func (e *connectError) Unwrap() []error { return []error{ErrConnect, e.err} }
 
 // redact removes the secret from s in every form it may be echoed in
-// (model.Redact: another case, URL- or JSON-escaped, in part) and makes
+// (redact.Text: another case, URL- or JSON-escaped, in part) and makes
 // the result safe to print on one line. Servers sometimes echo request
 // headers in error pages; the key must not travel on in our messages. It
 // redacts again after sanitising, which can join the halves of a secret
 // split by a control sequence.
-func redact(s, secret string) string {
-	return model.Redact(model.SanitizeLine(model.Redact(s, secret)), secret)
+func redactKey(s, secret string) string {
+	return redact.Text(sanitize.Line(redact.Text(s, secret)), secret)
 }
 
 // excerpt cuts an error body to a readable length (in runes) after
 // redaction.
 func excerpt(body []byte, secret string) string {
-	s := redact(strings.TrimSpace(string(body)), secret)
+	s := redactKey(strings.TrimSpace(string(body)), secret)
 	r := []rune(s)
 	if len(r) > bodyExcerptLimit {
 		s = string(r[:bodyExcerptLimit]) + "…"

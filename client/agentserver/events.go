@@ -56,7 +56,7 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 			}
 			ev, err := c.decodeEvent(raw)
 			if err != nil {
-				c.log.Warn("skipping an event that is not a JSON object", "route", route, "error", redact(err.Error(), c.key))
+				c.log.Warn("skipping an event that is not a JSON object", "route", route, "error", redactKey(err.Error(), c.key))
 				continue
 			}
 			if ev.ID != "" {
@@ -75,7 +75,7 @@ func (c *Client) eachEventPage(ctx context.Context, id string, eq eventQuery, fn
 }
 
 // decodeEvent decodes one event the server sent, with the session key cut
-// out of it first wherever it was echoed (model.RedactJSON): an agent that
+// out of it first wherever it was echoed (redact.JSON): an agent that
 // prints its environment echoes the key into an observation, and the
 // event's bytes go on to the screen, the search and a recording.
 func (c *Client) decodeEvent(raw []byte) (model.Event, error) {

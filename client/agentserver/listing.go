@@ -218,7 +218,7 @@ func (c *Client) ListConversations(ctx context.Context, opts ListOptions, each f
 				}
 				if err != nil {
 					if l.Skipped == 0 {
-						l.FirstSkip = redact(err.Error(), c.key)
+						l.FirstSkip = redactKey(err.Error(), c.key)
 					}
 					l.Skipped++
 					continue

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -144,7 +145,7 @@ func (o *orphanage) oldest() (t time.Time, ok bool) {
 
 // orphanWarning says that an event was delivered without its parent.
 func orphanWarning(ev model.Event) string {
-	return model.SanitizeLine(fmt.Sprintf("event %s (%s) names parent %s, which never arrived: shown after the event before it",
+	return sanitize.Line(fmt.Sprintf("event %s (%s) names parent %s, which never arrived: shown after the event before it",
 		shortID(ev.ID), ev.Kind, shortID(ev.ParentID)))
 }
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/internal/upstream"
-	"ohwatch/model"
 )
 
 // TestConversationFromRealBaseStates serves the real base_state.json
@@ -94,7 +94,7 @@ func FuzzDecodeConversation(f *testing.F) {
 			return
 		}
 		for _, s := range append([]string{info.ForkedFromConversationID, info.ForkedFromEventID, info.ParentConversationID, info.LeafEventID}, info.SubConversationIDs...) {
-			if s != model.SanitizeLine(s) {
+			if s != sanitize.Line(s) {
 				t.Fatalf("an id reaches the screen unsanitised: %q", s)
 			}
 		}

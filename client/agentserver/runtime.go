@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -57,13 +58,13 @@ func (c *Client) Runtime(ctx context.Context, id string) (*RuntimeInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &RuntimeInfo{Status: model.CapBytes(model.SanitizeLine(w.RuntimeStatus), model.MaxStatusBytes), CanResume: w.CanResume}
+	r := &RuntimeInfo{Status: model.CapBytes(sanitize.Line(w.RuntimeStatus), model.MaxStatusBytes), CanResume: w.CanResume}
 	if r.Status == "" {
 		return nil, ErrNoRuntimeRoute
 	}
 	if w.RuntimeError != nil {
-		r.ErrorCode = model.CapBytes(redact(w.RuntimeError.Code, c.key), model.MaxStatusBytes)
-		r.ErrorMessage = model.CapBytes(redact(w.RuntimeError.Message, c.key), 300)
+		r.ErrorCode = model.CapBytes(redactKey(w.RuntimeError.Code, c.key), model.MaxStatusBytes)
+		r.ErrorMessage = model.CapBytes(redactKey(w.RuntimeError.Message, c.key), 300)
 	}
 	return r, nil
 }
@@ -138,7 +139,7 @@ func (w *watcher) reportRuntime(ctx context.Context, info *ConversationInfo) *Ru
 		case errors.Is(err, ErrNoRuntimeRoute):
 			w.noRuntimeRoute.Store(true)
 		case err != nil:
-			w.c.log.Debug("runtime status unavailable", "conversation", w.id, "error", redact(err.Error(), w.c.key))
+			w.c.log.Debug("runtime status unavailable", "conversation", w.id, "error", redactKey(err.Error(), w.c.key))
 		}
 	}
 	var m model.Runtime

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"ohwatch/model"
+	"ohwatch/internal/redact"
 )
 
 // lockedBuffer is a log sink safe for the watch's goroutines.
@@ -145,7 +145,7 @@ func TestEchoedKeyNeverReachesAnEvent(t *testing.T) {
 	// A listing's title and a conversation's fields echo it too.
 	c := f.client(t)
 	info, err := c.decodeConversation([]byte(`{"id":"a1b2c3d4e5f60718293a4b5c6d7e8f90","title":"deploy with ` + key + `","execution_status":"idle"}`))
-	if err != nil || strings.Contains(info.Title, key[:16]) || !strings.Contains(info.Title, model.Redacted) {
+	if err != nil || strings.Contains(info.Title, key[:16]) || !strings.Contains(info.Title, redact.Redacted) {
 		t.Fatalf("title %q (%v)", info.Title, err)
 	}
 }

@@ -213,7 +213,7 @@ func (c *connection) onFrame(f frame) error {
 			if _, final := classify(err); final {
 				return err
 			}
-			w.c.log.Warn("catching up over REST failed", "conversation", w.id, "error", redact(err.Error(), w.c.key))
+			w.c.log.Warn("catching up over REST failed", "conversation", w.id, "error", redactKey(err.Error(), w.c.key))
 		}
 	}
 	c.first = false
@@ -275,7 +275,7 @@ func (c *connection) onTerminalSnapshot(ev model.Event) (held bool, err error) {
 		if _, final := classify(err); final {
 			return false, err
 		}
-		c.w.c.log.Warn("catching up over REST failed", "conversation", c.w.id, "error", redact(err.Error(), c.w.c.key))
+		c.w.c.log.Warn("catching up over REST failed", "conversation", c.w.id, "error", redactKey(err.Error(), c.w.c.key))
 	}
 	return false, nil
 }
@@ -317,7 +317,7 @@ func (c *connection) onReconciled(r reconciled) error {
 		if _, final := classify(r.err); final {
 			return r.err
 		}
-		c.w.c.log.Warn("reconcile over REST failed", "conversation", c.w.id, "error", redact(r.err.Error(), c.w.c.key))
+		c.w.c.log.Warn("reconcile over REST failed", "conversation", c.w.id, "error", redactKey(r.err.Error(), c.w.c.key))
 		c.releaseHeld()
 		return nil
 	}
@@ -353,7 +353,7 @@ func (c *connection) onChecked(err error) error {
 		return err
 	}
 	if err != nil {
-		c.w.c.log.Debug("conversation check failed", "conversation", c.w.id, "error", redact(err.Error(), c.w.c.key))
+		c.w.c.log.Debug("conversation check failed", "conversation", c.w.id, "error", redactKey(err.Error(), c.w.c.key))
 	}
 	return nil
 }

@@ -277,7 +277,7 @@ func (c *sessionConn) onFrame(f frame, dead <-chan error) error {
 	case "transient":
 		c.onTransient(f.ev)
 	case "error":
-		w.q.warn("the server reported on the session socket: " + redact(joinNonEmpty(f.env.Code, f.env.Detail), w.c.key))
+		w.q.warn("the server reported on the session socket: " + redactKey(joinNonEmpty(f.env.Code, f.env.Detail), w.c.key))
 	}
 	// item_started, delta and item_aborted are progress the durable
 	// message restates, and a type this client does not know is ignored,

@@ -118,7 +118,7 @@ func (c *Client) dialSocket(ctx context.Context, socketURL string, headerAuth bo
 	}
 	conn, resp, err := websocket.Dial(dialCtx, socketURL, opts)
 	if err != nil {
-		de := &dialError{err: errors.New(redact(unwrapURLError(err).Error(), c.key))}
+		de := &dialError{err: errors.New(redactKey(unwrapURLError(err).Error(), c.key))}
 		if resp != nil {
 			de.status = resp.StatusCode
 		}
@@ -130,7 +130,7 @@ func (c *Client) dialSocket(ctx context.Context, socketURL string, headerAuth bo
 		frame, _ := json.Marshal(authFrame{Type: "auth", SessionAPIKey: c.key})
 		if err := conn.Write(ctx, websocket.MessageText, frame); err != nil {
 			conn.CloseNow()
-			return nil, fmt.Errorf("sending the auth frame: %s", redact(err.Error(), c.key))
+			return nil, fmt.Errorf("sending the auth frame: %s", redactKey(err.Error(), c.key))
 		}
 	}
 	return conn, nil

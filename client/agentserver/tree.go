@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -189,12 +190,12 @@ type lineage struct {
 // apply copies the lineage into info, every id made safe to show and the
 // conversation ids normalised.
 func (l lineage) apply(info *ConversationInfo) {
-	info.ForkedFromConversationID = model.SanitizeLine(model.NormalizeConversationID(l.ForkedFromConversationID))
-	info.ForkedFromEventID = model.SanitizeLine(l.ForkedFromEventID)
-	info.ParentConversationID = model.SanitizeLine(model.NormalizeConversationID(l.ParentConversationID))
-	info.LeafEventID = model.SanitizeLine(l.LeafEventID)
+	info.ForkedFromConversationID = sanitize.Line(model.NormalizeConversationID(l.ForkedFromConversationID))
+	info.ForkedFromEventID = sanitize.Line(l.ForkedFromEventID)
+	info.ParentConversationID = sanitize.Line(model.NormalizeConversationID(l.ParentConversationID))
+	info.LeafEventID = sanitize.Line(l.LeafEventID)
 	for _, sub := range l.SubConversationIDs {
-		if id := model.SanitizeLine(model.NormalizeConversationID(sub)); id != "" {
+		if id := sanitize.Line(model.NormalizeConversationID(sub)); id != "" {
 			info.SubConversationIDs = append(info.SubConversationIDs, id)
 		}
 	}

@@ -150,7 +150,7 @@ func (w *watcher) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		reason := redact(describeEnd(err), w.c.key)
+		reason := redactKey(describeEnd(err), w.c.key)
 		if reason == lastReason && w.delivered == before {
 			repeats++
 		} else {
@@ -234,7 +234,7 @@ func classify(err error) (code string, final bool) {
 func (w *watcher) probe(ctx context.Context) bool {
 	info, err := w.c.ServerInfo(ctx)
 	if err != nil {
-		w.c.log.Debug("server_info unavailable; assuming a current server", "error", redact(err.Error(), w.c.key))
+		w.c.log.Debug("server_info unavailable; assuming a current server", "error", redactKey(err.Error(), w.c.key))
 		return !errors.Is(err, ErrConnect)
 	}
 	w.feat = featuresOf(info.Version)

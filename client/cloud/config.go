@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // Defaults, chosen to match the upstream watch_terminal_state example.
@@ -153,7 +153,7 @@ func (c Config) validate() (*url.URL, error) {
 func shownURL(u *url.URL) string {
 	v := *u
 	v.User, v.RawQuery, v.ForceQuery, v.Fragment, v.RawFragment = nil, "", false, "", ""
-	return model.SanitizeLine(v.String())
+	return sanitize.Line(v.String())
 }
 
 // isLoopback reports whether host names this machine, the one place plain

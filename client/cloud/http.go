@@ -14,7 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"ohwatch/model"
+	"ohwatch/internal/redact"
+	"ohwatch/internal/sanitize"
 )
 
 // maxResponseBytes caps how much of one response is read: Cloud replies
@@ -181,10 +182,10 @@ func (a *api) detail(data []byte) string {
 }
 
 // redactor removes known secrets from text before it is logged, wrapped in
-// an error or shown, in every form a server may echo them (model.Redact).
+// an error or shown, in every form a server may echo them (redact.Text).
 // It learns the session keys Cloud hands out as it goes.
 type redactor struct {
-	model.Secrets
+	redact.Secrets
 }
 
 // add registers a secret; empty strings are ignored.
@@ -201,7 +202,7 @@ const maxDetail = 300
 func (r *redactor) clean(s string) string {
 	// Redact on both sides of sanitising: removing an escape sequence
 	// could join the halves of a secret the first pass did not see.
-	s = strings.TrimSpace(r.redact(model.SanitizeLine(r.redact(s))))
+	s = strings.TrimSpace(r.redact(sanitize.Line(r.redact(s))))
 	if len(s) > maxDetail {
 		cut := maxDetail
 		for cut > 0 && !utf8.RuneStart(s[cut]) {

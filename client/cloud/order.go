@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -100,7 +101,7 @@ func ambiguous(evs []model.Event) []string {
 		ev.ParentID = ""
 		n++
 		if len(warns) < maxOrderWarnings {
-			warns = append(warns, fmt.Sprintf("cloud: stored event %s (%s) may be out of place: %s", model.SanitizeLine(ev.ID), model.SanitizeLine(ev.Kind), why))
+			warns = append(warns, fmt.Sprintf("cloud: stored event %s (%s) may be out of place: %s", sanitize.Line(ev.ID), sanitize.Line(ev.Kind), why))
 		}
 	}
 	if n > maxOrderWarnings {

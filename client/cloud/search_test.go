@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/internal/redact"
 	"ohwatch/model"
 )
 
@@ -95,7 +96,7 @@ func TestStoredEventsOfAPausedConversation(t *testing.T) {
 	if len(got) != 131 || got[0].ID != "ev-000" || got[129].ID != "ev-129" || got[130].ID != "ev-env" {
 		t.Fatalf("%d stored events", len(got))
 	}
-	if raw := string(got[130].Raw); strings.Contains(raw, testAPIKey) || !strings.Contains(raw, "OH_API_KEY="+model.Redacted) {
+	if raw := string(got[130].Raw); strings.Contains(raw, testAPIKey) || !strings.Contains(raw, "OH_API_KEY="+redact.Redacted) {
 		t.Errorf("the API key reached a stored event: %s", raw)
 	}
 	if _, err := s.Live(context.Background(), convs[0]); !errors.Is(err, ErrSandbox) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ohwatch/model"
+	"ohwatch/internal/sanitize"
 )
 
 // TestLoadBadEventFiles puts one bad file between two good ones for each
@@ -58,7 +58,7 @@ func TestLoadBadEventFiles(t *testing.T) {
 			}
 			hasWarning(t, conv.Warnings, append([]string{"events/" + bad + ": "}, tc.want...)...)
 			for _, w := range conv.Warnings {
-				if w != model.SanitizeLine(w) {
+				if w != sanitize.Line(w) {
 					t.Errorf("warning is not sanitised: %q", w)
 				}
 			}

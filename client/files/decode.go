@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -19,15 +20,15 @@ import (
 func decodeEvent(where func() string, raw []byte) (ev model.Event, warning string, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			ev, warning, ok = model.Event{}, model.SanitizeLine(fmt.Sprintf("%s: decoder failed: %v", where(), r)), false
+			ev, warning, ok = model.Event{}, sanitize.Line(fmt.Sprintf("%s: decoder failed: %v", where(), r)), false
 		}
 	}()
 	ev, err := model.Decode(raw)
 	if err != nil {
-		return model.Event{}, model.SanitizeLine(where() + ": " + describeBadJSON(raw, err)), false
+		return model.Event{}, sanitize.Line(where() + ": " + describeBadJSON(raw, err)), false
 	}
 	if u, isUnknown := ev.Body.(*model.Unknown); isUnknown && u.Reason != "" {
-		warning = model.SanitizeLine(fmt.Sprintf("%s: %s kept as unknown: %s", where(), kindName(ev.Kind), u.Reason))
+		warning = sanitize.Line(fmt.Sprintf("%s: %s kept as unknown: %s", where(), kindName(ev.Kind), u.Reason))
 	}
 	return ev, warning, true
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -136,7 +137,7 @@ func readSpan(ctx context.Context, span []eventFile, prefix string, read func(na
 			if ev, warn, ok := placeholderFor(prefix+f.Name, err); ok {
 				p.Events, p.Warnings = append(p.Events, ev), append(p.Warnings, warn)
 			} else {
-				p.Warnings = append(p.Warnings, model.SanitizeLine(prefix+f.Name+": cannot read: "+shortError(err)))
+				p.Warnings = append(p.Warnings, sanitize.Line(prefix+f.Name+": cannot read: "+shortError(err)))
 			}
 			continue
 		}
@@ -164,7 +165,7 @@ func shortError(err error) string {
 // sanitizeAll sanitises warnings built from file names.
 func sanitizeAll(warns []string) []string {
 	for i, w := range warns {
-		warns[i] = model.SanitizeLine(w)
+		warns[i] = sanitize.Line(w)
 	}
 	return warns
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -113,7 +114,7 @@ func (t *tail) scan(now time.Time) model.Batch {
 	if err != nil {
 		if msg := shortError(err); !errors.Is(err, fs.ErrNotExist) && msg != t.listErr {
 			t.listErr = msg
-			batch.Warnings = append(batch.Warnings, model.SanitizeLine("events/: cannot list: "+msg))
+			batch.Warnings = append(batch.Warnings, sanitize.Line("events/: cannot list: "+msg))
 		}
 		return batch
 	}
@@ -148,12 +149,12 @@ func (t *tail) scan(now time.Time) model.Batch {
 			continue
 		}
 		if f != nil && f.reported {
-			batch.Warnings = append(batch.Warnings, model.SanitizeLine("events/"+file.Name+": readable at last; handed out after the events that follow it"))
+			batch.Warnings = append(batch.Warnings, sanitize.Line("events/"+file.Name+": readable at last; handed out after the events that follow it"))
 		}
 		delete(t.failing, file.Name)
 		t.done[file.Name] = struct{}{}
 		if file.Index > t.last+1 {
-			batch.Warnings = append(batch.Warnings, model.SanitizeLine(gapWarning("events/", t.last+1, file.Index-1, file.Name)))
+			batch.Warnings = append(batch.Warnings, sanitize.Line(gapWarning("events/", t.last+1, file.Index-1, file.Name)))
 		}
 		t.last = max(t.last, file.Index)
 		if res.warning != "" {
@@ -184,7 +185,7 @@ func readParallel(files []eventFile, dir string) []fileResult {
 				return
 			}
 			if err != nil {
-				results[i] = fileResult{warning: model.SanitizeLine("events/" + files[i].Name + ": cannot read: " + shortError(err))}
+				results[i] = fileResult{warning: sanitize.Line("events/" + files[i].Name + ": cannot read: " + shortError(err))}
 				return
 			}
 			ev, warn, ok := decodeEvent(fileWhere("events/", files[i].Name), raw)

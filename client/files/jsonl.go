@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -100,7 +101,7 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string, fileSize int64, sp
 					}
 					first := line
 					ev, _ := model.UnreadableEvent(buf[:model.HeadScan], MaxEventBytes)
-					warn := model.SanitizeLine(fmt.Sprintf("%s:%d: not read: a line of %s, over the %s limit for one event", name, first, model.ByteSize(int64(len(buf))+n-int64(len(rest))), model.ByteSize(MaxEventBytes)))
+					warn := sanitize.Line(fmt.Sprintf("%s:%d: not read: a line of %s, over the %s limit for one event", name, first, model.ByteSize(int64(len(buf))+n-int64(len(rest))), model.ByteSize(MaxEventBytes)))
 					j := job{seq: seq, units: unreported, run: func(context.Context, *slab) part {
 						return part{Events: []model.Event{ev}, Warnings: []string{warn}}
 					}}
@@ -134,7 +135,7 @@ func jsonlJobs(ctx context.Context, f io.Reader, name string, fileSize int64, sp
 			j := job{seq: seq, units: unreported, run: func(ctx context.Context, _ *slab) part {
 				p := decodeLines(ctx, body, name, first)
 				if readErr != nil {
-					p.Warnings = append(p.Warnings, model.SanitizeLine(fmt.Sprintf("%s:%d: read failed, the rest of the file is lost: %s", name, last, shortError(readErr))))
+					p.Warnings = append(p.Warnings, sanitize.Line(fmt.Sprintf("%s:%d: read failed, the rest of the file is lost: %s", name, last, shortError(readErr))))
 				}
 				return p
 			}}

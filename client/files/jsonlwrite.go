@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"io"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
 // WriteJSONL writes events as JSONL, one event per line, in order, each
-// made safe for a terminal by model.TerminalSafeJSON: compacted onto one
+// made safe for a terminal by sanitize.JSON: compacted onto one
 // line, with C1 controls, bidi overrides, separators and the like written
 // as \u escapes and invalid UTF-8 as \ufffd. The JSON values are the
 // events' own, so Load reads the same events back; an export piped to a
@@ -24,13 +25,13 @@ func WriteJSONL(w io.Writer, events []model.Event) error {
 		if len(bytes.TrimSpace(ev.Raw)) == 0 {
 			return fmt.Errorf("write jsonl: event %d has no raw bytes", i)
 		}
-		line, ok := model.TerminalSafeJSON(ev.Raw)
+		line, ok := sanitize.JSON(ev.Raw)
 		if !ok {
 			wrapped, err := json.Marshal(map[string]string{"ohwatch_invalid_json": string(ev.Raw)})
 			if err != nil {
 				return fmt.Errorf("write jsonl: event %d: %w", i, err)
 			}
-			line, _ = model.TerminalSafeJSON(wrapped)
+			line, _ = sanitize.JSON(wrapped)
 		}
 		if _, err := bw.Write(line); err != nil {
 			return fmt.Errorf("write jsonl: %w", err)

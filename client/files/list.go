@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -157,7 +158,7 @@ func summarise(dir string) Summary {
 	s.ID, s.Title, s.Warnings = conv.ID, conv.Title, conv.Warnings
 	s.ParentID, s.ForkedFromEvent = conv.ParentID, conv.ForkedFromEvent
 	if conv.Base != nil {
-		s.Status = model.SanitizeLine(conv.Base.ExecutionStatus)
+		s.Status = sanitize.Line(conv.Base.ExecutionStatus)
 		s.StatusDerived = conv.Base.Derived
 		s.CostUSD, s.CostKnown = totalCost(conv.Base.Stats), true
 		s.Stats = conv.Base.Stats
@@ -166,7 +167,7 @@ func summarise(dir string) Summary {
 	eventsDir := filepath.Join(dir, eventsDirName)
 	names, err := readNames(eventsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		s.Warnings = append(s.Warnings, model.SanitizeLine("events/: "+shortError(err)))
+		s.Warnings = append(s.Warnings, sanitize.Line("events/: "+shortError(err)))
 	}
 	files, _ := eventFiles(names)
 	s.Events = len(files)

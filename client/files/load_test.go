@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ohwatch/internal/fixtures"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -116,7 +117,7 @@ func TestLoadBaseStateAndMeta(t *testing.T) {
 	if conv.ID != want || len(conv.ID) != 32 {
 		t.Errorf("ID = %q, want %q (32 hex)", conv.ID, want)
 	}
-	if conv.Title != model.SanitizeLine("Echo \x1b[31mtest") {
+	if conv.Title != sanitize.Line("Echo \x1b[31mtest") {
 		t.Errorf("Title = %q: not meta.json's, sanitised", conv.Title)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -65,10 +66,10 @@ func readHeader(path, dirName string, read func(name string) ([]byte, error)) (c
 	baseRaw, baseErr := readOptional(read, "base_state.json")
 	metaRaw, metaErr := readOptional(read, "meta.json")
 	if baseErr != nil {
-		conv.Warnings = append(conv.Warnings, "base_state.json: cannot read: "+model.SanitizeLine(shortError(baseErr)))
+		conv.Warnings = append(conv.Warnings, "base_state.json: cannot read: "+sanitize.Line(shortError(baseErr)))
 	}
 	if metaErr != nil {
-		conv.Warnings = append(conv.Warnings, "meta.json: cannot read: "+model.SanitizeLine(shortError(metaErr)))
+		conv.Warnings = append(conv.Warnings, "meta.json: cannot read: "+sanitize.Line(shortError(metaErr)))
 	}
 	header(&conv, baseRaw, metaRaw, dirName)
 	return conv, baseRaw != nil || metaRaw != nil
@@ -83,7 +84,7 @@ func header(conv *Conversation, baseRaw, metaRaw []byte, dirName string) {
 		base, err := model.DecodeBaseState(baseRaw)
 		if err != nil {
 			msg := strings.TrimPrefix(describeBadJSON(baseRaw, err), "invalid: base state: ")
-			conv.Warnings = append(conv.Warnings, model.SanitizeLine("base_state.json: "+msg))
+			conv.Warnings = append(conv.Warnings, sanitize.Line("base_state.json: "+msg))
 		} else {
 			conv.Base = base
 		}
@@ -92,7 +93,7 @@ func header(conv *Conversation, baseRaw, metaRaw []byte, dirName string) {
 	if metaRaw != nil {
 		m = new(meta)
 		if err := json.Unmarshal(metaRaw, m); err != nil {
-			conv.Warnings = append(conv.Warnings, model.SanitizeLine("meta.json: "+describeBadJSON(metaRaw, err)))
+			conv.Warnings = append(conv.Warnings, sanitize.Line("meta.json: "+describeBadJSON(metaRaw, err)))
 			m = nil
 		}
 	}
@@ -110,15 +111,15 @@ func header(conv *Conversation, baseRaw, metaRaw []byte, dirName string) {
 		if parent = model.NormalizeConversationID(parent); model.IsConversationID(parent) && parent != conv.ID {
 			conv.ParentID = parent
 			if m.ForkedFromConversationID != "" {
-				conv.ForkedFromEvent = model.SanitizeLine(m.ForkedFromEventID)
+				conv.ForkedFromEvent = sanitize.Line(m.ForkedFromEventID)
 			}
 		}
 	}
 	switch {
 	case m != nil && strings.TrimSpace(m.Title) != "":
-		conv.Title = model.SanitizeLine(m.Title)
+		conv.Title = sanitize.Line(m.Title)
 	case conv.Base != nil && conv.Base.Title != "":
-		conv.Title = model.SanitizeLine(conv.Base.Title)
+		conv.Title = sanitize.Line(conv.Base.Title)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -50,5 +51,5 @@ func placeholderFor(where string, err error) (model.Event, string, bool) {
 		return model.Event{}, "", false
 	}
 	ev, _ := model.UnreadableEvent(oe.head, MaxEventBytes)
-	return ev, model.SanitizeLine(where + ": not read: " + oe.Error()), true
+	return ev, sanitize.Line(where + ": not read: " + oe.Error()), true
 }

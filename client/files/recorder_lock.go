@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -58,5 +59,5 @@ func (l *dirLock) named() string {
 	if !ok {
 		return ""
 	}
-	return model.NormalizeConversationID(model.SanitizeLine(strings.TrimSpace(id)))
+	return model.NormalizeConversationID(sanitize.Line(strings.TrimSpace(id)))
 }

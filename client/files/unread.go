@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"ohwatch/format"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -21,9 +22,9 @@ func (c *Conversation) UnreadableAfter(read int) error {
 		return nil
 	}
 	if len(c.Warnings) == 0 {
-		return fmt.Errorf("no event in %s: it is empty", model.SanitizeLine(c.Path))
+		return fmt.Errorf("no event in %s: it is empty", sanitize.Line(c.Path))
 	}
-	return fmt.Errorf("no event could be read from %s (%s; first: %s)", model.SanitizeLine(c.Path), format.Plural(len(c.Warnings), "problem"), model.SanitizeLine(c.Warnings[0]))
+	return fmt.Errorf("no event could be read from %s (%s; first: %s)", sanitize.Line(c.Path), format.Plural(len(c.Warnings), "problem"), sanitize.Line(c.Warnings[0]))
 }
 
 // Readable counts the events that are not placeholders of unreadable ones.
@@ -44,5 +45,5 @@ func (c *Conversation) WarningSummary() string {
 	if len(c.Warnings) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s reading %s (first: %s)", format.Plural(len(c.Warnings), "warning"), model.SanitizeLine(c.Path), model.SanitizeLine(c.Warnings[0]))
+	return fmt.Sprintf("%s reading %s (first: %s)", format.Plural(len(c.Warnings), "warning"), sanitize.Line(c.Path), sanitize.Line(c.Warnings[0]))
 }

@@ -278,7 +278,7 @@ func BenchmarkLocalRootFirstScreen1000(b *testing.B) {
 
 // benchKey is the session key the benchmarks' clients hold, as every real
 // one does: each event and listed item they read is redacted of it
-// (model.RedactJSON), which is part of what the figures measure. The
+// (redact.JSON), which is part of what the figures measure. The
 // servers they watch do not ask for it.
 const benchKey = "sk-oh-5f1b4a7e9d3c2b1a0f9e8d7c6b5a4"
 

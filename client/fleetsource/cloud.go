@@ -8,6 +8,7 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/client/cloud"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -175,7 +176,7 @@ func (s *CloudSource) readStored(ctx context.Context, ref model.ConversationRef,
 	})
 	done := model.ConnState{Phase: model.PhaseDone, Reason: "sandbox not running: stored events"}
 	if err != nil && ctx.Err() == nil {
-		done.Reason = model.SanitizeLine(s.sess.Redact(err.Error()))
+		done.Reason = sanitize.Line(s.sess.Redact(err.Error()))
 	}
 	emit(model.FleetUpdate{Ref: ref, Batch: model.Batch{Conn: &done}})
 }
@@ -196,7 +197,7 @@ func (s *CloudSource) watch(ctx context.Context, lc cloud.Conversation, read *st
 	target, err := s.sess.Live(ctx, lc)
 	if err != nil {
 		if ctx.Err() == nil {
-			send(model.Batch{Conn: &model.ConnState{Phase: model.PhaseLost, Final: true, Code: cloudCode(err), Reason: model.SanitizeLine(err.Error())}})
+			send(model.Batch{Conn: &model.ConnState{Phase: model.PhaseLost, Final: true, Code: cloudCode(err), Reason: sanitize.Line(err.Error())}})
 		}
 		return
 	}
@@ -206,7 +207,7 @@ func (s *CloudSource) watch(ctx context.Context, lc cloud.Conversation, read *st
 	}
 	c, err := agentserver.New(target.AgentServerURL, target.SessionKey, copts...)
 	if err != nil {
-		send(model.Batch{Conn: &model.ConnState{Phase: model.PhaseLost, Final: true, Code: agentserver.CodeConnect, Reason: model.SanitizeLine(s.sess.Redact(err.Error()))}})
+		send(model.Batch{Conn: &model.ConnState{Phase: model.PhaseLost, Final: true, Code: agentserver.CodeConnect, Reason: sanitize.Line(s.sess.Redact(err.Error()))}})
 		return
 	}
 	for b := range c.Watch(ctx, target.ConversationID, opts) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ohwatch/client/files"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -170,7 +171,7 @@ func (s *LocalSource) Run(ctx context.Context, emit func(...model.FleetUpdate)) 
 			// Said once per trouble: the first look and the later ones
 			// word the same missing root differently.
 			failing = rootTrouble(err)
-			emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Reason: model.SanitizeLine(failing)}}})
+			emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Reason: sanitize.Line(failing)}}})
 		case err == nil && (first || failing != ""):
 			failing = ""
 			emit(model.FleetUpdate{Ref: self, Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}})
@@ -281,7 +282,7 @@ func (l *local) read(ctx context.Context, c *localConv, emit func(...model.Fleet
 	}
 	r, err := files.Open(c.dir)
 	if err != nil {
-		emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}}})
+		emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Warnings: []string{sanitize.Line(err.Error())}}})
 		l.rest(c, 0, stamp)
 		return
 	}
@@ -298,7 +299,7 @@ func (l *local) read(ctx context.Context, c *localConv, emit func(...model.Fleet
 		emit(model.FleetUpdate{Ref: c.ref, Batch: b})
 	})
 	if err != nil && ctx.Err() == nil {
-		emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}}})
+		emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Warnings: []string{sanitize.Line(err.Error())}}})
 	}
 	l.rest(c, n, stamp)
 	if ctx.Err() == nil {
@@ -372,7 +373,7 @@ func (l *local) follow(ctx context.Context, c *localConv, emit func(...model.Fle
 	go func() {
 		defer close(feed)
 		if err := (&files.Follower{Dir: c.dir, Poll: l.opts.Follow, From: from}).Run(fctx, feed); err != nil && fctx.Err() == nil {
-			emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Warnings: []string{model.SanitizeLine(err.Error())}}})
+			emit(model.FleetUpdate{Ref: c.ref, Batch: model.Batch{Warnings: []string{sanitize.Line(err.Error())}}})
 		}
 	}()
 	// Quiet counts from the follower's first scan, not from its start:

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ohwatch/client/agentserver"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -59,7 +60,7 @@ func (p poller) run(ctx context.Context, list func(context.Context) error, repor
 		switch {
 		case err != nil:
 			failures++
-			cs := model.ConnState{Phase: model.PhaseReconnecting, Attempt: failures, RetryIn: p.delay(failures), Reason: model.SanitizeLine(err.Error())}
+			cs := model.ConnState{Phase: model.PhaseReconnecting, Attempt: failures, RetryIn: p.delay(failures), Reason: sanitize.Line(err.Error())}
 			if p.code != nil {
 				cs.Code = p.code(err)
 			}

@@ -1,4 +1,4 @@
-package model
+package redact
 
 import (
 	"encoding/base64"
@@ -54,7 +54,7 @@ func checkEchoes(t *testing.T, prefix, key, suffix string) {
 	text := prefix + key + suffix
 	for name, encode := range echoes {
 		enc, from, to := encode(text, len(prefix), len(key))
-		out := Redact(enc, key)
+		out := Text(enc, key)
 		if from < to {
 			if piece := leaked(out, enc[from:to], to-from); piece != "" {
 				t.Errorf("%s of %q: %q left in %q", name, text, piece, out)
@@ -62,7 +62,7 @@ func checkEchoes(t *testing.T, prefix, key, suffix string) {
 		}
 		// The partial-key rule holds for an encoded echo cut short.
 		if cut := from + (to-from)*3/4; cut-from >= minPartial {
-			if piece := leaked(Redact(enc[:cut], key), enc[from:cut], to-from); piece != "" {
+			if piece := leaked(Text(enc[:cut], key), enc[from:cut], to-from); piece != "" {
 				t.Errorf("%s cut short: %q left", name, piece)
 			}
 		}
@@ -80,7 +80,7 @@ func TestRedactEncodedEchoes(t *testing.T) {
 	}
 	// Ordinary text, and ordinary base64, stay.
 	plain := "the run ended in an error " + base64.StdEncoding.EncodeToString([]byte("hello, world, nothing secret here"))
-	if got := Redact(plain, "sk-oh-9f8e7d6c5b4a39281706f5e4d3c2b1a0"); got != plain {
+	if got := Text(plain, "sk-oh-9f8e7d6c5b4a39281706f5e4d3c2b1a0"); got != plain {
 		t.Errorf("redacted ordinary text: %q", got)
 	}
 }

@@ -1,21 +1,23 @@
-package model
+package sanitize
 
 import (
+	"ohwatch/internal/jsonx"
+
 	"bytes"
 	"encoding/binary"
 	"unicode/utf8"
 )
 
-// AppendTerminalSafeRawMessage appends what json.Marshal writes for a
-// json.RawMessage holding AppendTerminalSafeDecodedJSON(raw): the same
+// AppendRawMessage appends what json.Marshal writes for a
+// json.RawMessage holding AppendDecodedJSON(raw): the same
 // bytes with <, > and & as \u escapes (its HTML escaping; the U+2028 and
 // U+2029 it escapes too are escapes already in the terminal-safe form).
-// raw is bytes Decode accepted, as AppendTerminalSafeDecodedJSON takes.
+// raw is bytes Decode accepted, as AppendDecodedJSON takes.
 //
 // It is a `replay --json` line's event: compacting it, checking it is
 // terminal-safe and escaping it were three passes over every event's
 // bytes; the check and the escaping are one pass here.
-func AppendTerminalSafeRawMessage(dst []byte, scratch *bytes.Buffer, raw []byte) []byte {
+func AppendRawMessage(dst []byte, scratch *bytes.Buffer, raw []byte) []byte {
 	scratch.Reset()
 	buf := scratch.AvailableBuffer()
 	compact := appendCompactRuns(buf, raw)
@@ -25,7 +27,7 @@ func AppendTerminalSafeRawMessage(dst []byte, scratch *bytes.Buffer, raw []byte)
 	if out, clean := appendCleanHTMLEscaped(dst, compact); clean {
 		return out
 	}
-	return AppendHTMLEscaped(dst, appendTerminalSafe(make([]byte, 0, len(compact)+16), compact))
+	return jsonx.AppendHTMLEscaped(dst, appendTerminalSafe(make([]byte, 0, len(compact)+16), compact))
 }
 
 // appendCleanHTMLEscaped appends src HTML-escaped as AppendHTMLEscaped
@@ -38,8 +40,8 @@ func appendCleanHTMLEscaped(dst, src []byte) (out []byte, clean bool) {
 		// Eight bytes at a time past printable ASCII holding no <, >, &.
 		if i+8 <= len(src) {
 			w := binary.LittleEndian.Uint64(src[i:])
-			if hasLess(w, 0x20)|hasZero(w^(ones*0x7f))|w&(ones*0x80)|
-				hasZero((w|ones*2)^(ones*'>'))|hasZero(w^(ones*'&')) == 0 { // '<' | 2 is '>'
+			if jsonx.HasLess(w, 0x20)|jsonx.HasZero(w^(jsonx.Ones*0x7f))|w&(jsonx.Ones*0x80)|
+				jsonx.HasZero((w|jsonx.Ones*2)^(jsonx.Ones*'>'))|jsonx.HasZero(w^(jsonx.Ones*'&')) == 0 { // '<' | 2 is '>'
 				i += 8
 				continue
 			}
@@ -48,7 +50,7 @@ func appendCleanHTMLEscaped(dst, src []byte) (out []byte, clean bool) {
 		switch {
 		case c == '<' || c == '>' || c == '&':
 			dst = append(dst, src[start:i]...)
-			dst = appendHTMLEscape(dst, c)
+			dst = jsonx.AppendRuneEscape(dst, rune(c))
 			i++
 			start = i
 		case c < 0x20 || c == 0x7f:

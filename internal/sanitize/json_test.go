@@ -1,4 +1,4 @@
-package model
+package sanitize
 
 import (
 	"bytes"
@@ -21,24 +21,24 @@ func TestTerminalSafeJSON(t *testing.T) {
 		{"tag character (outside the BMP)", "{\"t\":\"a\U000E0041\"}", `{"t":"a\udb40\udc41"}`},
 		{"accents, CJK and emoji stay", `{"t":"é 中文 🙂"}`, `{"t":"é 中文 🙂"}`},
 	} {
-		got, ok := TerminalSafeJSON([]byte(tc.in))
+		got, ok := JSON([]byte(tc.in))
 		if !ok || string(got) != tc.want {
 			t.Errorf("%s: got %s (%v), want %s", tc.name, got, ok, tc.want)
 		}
 	}
-	if _, ok := TerminalSafeJSON([]byte("{\"t\":\"\x1b[2J\"}")); ok {
+	if _, ok := JSON([]byte("{\"t\":\"\x1b[2J\"}")); ok {
 		t.Error("a raw ESC inside a string is not JSON")
 	}
 }
 
-// FuzzTerminalSafeJSON: the result is valid JSON on one line, valid UTF-8,
-// holds nothing Sanitize would change, and decodes to the same value as
+// FuzzJSON: the result is valid JSON on one line, valid UTF-8,
+// holds nothing Text would change, and decodes to the same value as
 // the input whenever the input is valid UTF-8.
-func FuzzTerminalSafeJSON(f *testing.F) {
+func FuzzJSON(f *testing.F) {
 	f.Add([]byte("{\"t\":\"x\u009b\u202e\u2028\xff\"}"))
 	f.Add([]byte(`[1, "a", {"b": null}]`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, ok := TerminalSafeJSON(raw)
+		got, ok := JSON(raw)
 		if !ok {
 			if json.Valid(raw) {
 				t.Fatalf("valid JSON refused: %q", raw)
@@ -46,10 +46,10 @@ func FuzzTerminalSafeJSON(f *testing.F) {
 			return
 		}
 		if !json.Valid(got) || bytes.ContainsAny(got, "\n\r") || !utf8.Valid(got) {
-			t.Fatalf("TerminalSafeJSON(%q) = %q", raw, got)
+			t.Fatalf("JSON(%q) = %q", raw, got)
 		}
-		if SanitizeLine(string(got)) != string(got) {
-			t.Fatalf("TerminalSafeJSON(%q) = %q still holds what Sanitize changes", raw, got)
+		if Line(string(got)) != string(got) {
+			t.Fatalf("JSON(%q) = %q still holds what Text changes", raw, got)
 		}
 		if utf8.Valid(raw) {
 			var a, b any
@@ -89,10 +89,10 @@ func FuzzAppendCompact(f *testing.F) {
 	})
 }
 
-// FuzzAppendTerminalSafeDecodedJSON holds the form that does not validate
-// to the one that does, for every input Decode accepts (what a log
+// FuzzAppendDecodedJSON holds the form that does not validate
+// to the one that does, for every valid input (what a log
 // stores), and makes it take anything else without a panic.
-func FuzzAppendTerminalSafeDecodedJSON(f *testing.F) {
+func FuzzAppendDecodedJSON(f *testing.F) {
 	f.Add([]byte(" { \"id\" : \"a\", \"kind\":\"MessageEvent\",\n\"t\" : \"x\u009b\u202e\u2028\xff <&>\" }\r\n"))
 	f.Add([]byte(`{"kind":"ObservationEvent","observation":{"content":[{"text":"a\"b\\"}]}}`))
 	f.Add([]byte(`{"a":"unterminated`))
@@ -100,13 +100,13 @@ func FuzzAppendTerminalSafeDecodedJSON(f *testing.F) {
 	addFixtureEvents(f)
 	var scratch bytes.Buffer
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got := AppendTerminalSafeDecodedJSON([]byte("prefix"), &scratch, raw)
-		if _, err := Decode(raw); err != nil {
+		got := AppendDecodedJSON([]byte("prefix"), &scratch, raw)
+		if !json.Valid(raw) {
 			return
 		}
-		want, ok := AppendTerminalSafeJSON([]byte("prefix"), &scratch, raw)
+		want, ok := AppendJSON([]byte("prefix"), &scratch, raw)
 		if !ok {
-			t.Fatalf("Decode accepted %q, AppendTerminalSafeJSON did not", raw)
+			t.Fatalf("%q is valid, AppendJSON refused it", raw)
 		}
 		if string(got) != string(want) {
 			t.Fatalf("%q:\ngot  %q\nwant %q", raw, got, want)
@@ -118,7 +118,7 @@ func FuzzAppendTerminalSafeDecodedJSON(f *testing.F) {
 // situations fixtures: real events, whitespace and all.
 func addFixtureEvents(f *testing.F) {
 	for _, name := range []string{"sdk", "situations"} {
-		paths, _ := filepath.Glob(filepath.Join("..", "testdata", name, "events", "*.json"))
+		paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", name, "events", "*.json"))
 		for _, p := range paths[:min(len(paths), 20)] {
 			if raw, err := os.ReadFile(p); err == nil {
 				f.Add(raw)

@@ -1,4 +1,4 @@
-package model
+package jsonx
 
 import (
 	"strconv"
@@ -11,19 +11,19 @@ import (
 // Reading scalar values out of validated spans: strings (whole or only
 // their first line), integers.
 
-// unquote decodes the string literal span v (with its quotes). When
+// Unquote decodes the string literal span v (with its quotes). When
 // limit > 0 it stops once about limit bytes are decoded (an escape is
 // decoded whole, and a rune is never cut in two); when firstLine is set it
 // stops before the first newline.
-func unquote(v []byte, limit int, firstLine bool) string {
-	return unquoteBody(v[1:], limit, firstLine)
+func Unquote(v []byte, limit int, firstLine bool) string {
+	return UnquoteBody(v[1:], limit, firstLine)
 }
 
-// unquoteBody decodes a validated string literal from just after its
+// UnquoteBody decodes a validated string literal from just after its
 // opening quote up to its closing quote, the limit or the first newline;
 // body may run on past the closing quote, so a prefix of a huge string is
 // read without finding its end first.
-func unquoteBody(body []byte, limit int, firstLine bool) string {
+func UnquoteBody(body []byte, limit int, firstLine bool) string {
 	n := len(body)
 	if limit > 0 && n > limit {
 		n = limit
@@ -34,11 +34,11 @@ func unquoteBody(body []byte, limit int, firstLine bool) string {
 	}
 	switch {
 	case j < len(body) && body[j] == '"':
-		return alias(body[:j])
+		return Alias(body[:j])
 	case j == n && n < len(body) && body[j] != '\\':
 		return trimRune(body[:j]) // cut by the limit
 	case j == len(body):
-		return alias(body)
+		return Alias(body)
 	}
 	out := make([]byte, j, max(2*j, 64))
 	copy(out, body[:j])
@@ -94,12 +94,12 @@ func unquoteBody(body []byte, limit int, firstLine bool) string {
 	return string(out)
 }
 
-// alias returns b as a string without copying it. Decode owns the raw
+// Alias returns b as a string without copying it. Decode owns the raw
 // bytes of an event and never modifies them, so the ids, names and lines it
 // reads can share that memory instead of each holding a copy: a resident
 // log of a million events is then little more than its raw JSON. Only
 // spans of an event's Raw may be aliased.
-func alias(b []byte) string {
+func Alias(b []byte) string {
 	return arena.String(b)
 }
 
@@ -133,9 +133,9 @@ func hex4(b []byte) int {
 	return n
 }
 
-// parseIntSpan parses a number span as an integer (accepting an integral
+// ParseInt parses a number span as an integer (accepting an integral
 // float such as 0.0 or 1e3).
-func parseIntSpan(v []byte) (int64, bool) {
+func ParseInt(v []byte) (int64, bool) {
 	// Token counts, exit codes, indices: a few plain digits, read here
 	// without strconv's generality (every stats update holds dozens).
 	if len(v) > 0 && len(v) <= 18 {

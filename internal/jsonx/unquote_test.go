@@ -1,4 +1,4 @@
-package model
+package jsonx
 
 import (
 	"strconv"
@@ -28,7 +28,7 @@ func TestUnquote(t *testing.T) {
 		{`"a\u0000b"`, 0, false, "a\x00b"},    // NUL survives unquoting; Sanitize marks it
 	}
 	for _, tt := range tests {
-		if got := unquote([]byte(tt.lit), tt.limit, tt.firstLine); got != tt.want {
+		if got := Unquote([]byte(tt.lit), tt.limit, tt.firstLine); got != tt.want {
 			t.Errorf("unquote(%s, %d, %v) = %q, want %q", tt.lit, tt.limit, tt.firstLine, got, tt.want)
 		}
 	}
@@ -36,12 +36,12 @@ func TestUnquote(t *testing.T) {
 
 func TestParseIntSpan(t *testing.T) {
 	for in, want := range map[string]int64{"0": 0, "-1": -1, "127": 127, "1e3": 1000, "2.0": 2} {
-		if got, ok := parseIntSpan([]byte(in)); !ok || got != want {
+		if got, ok := ParseInt([]byte(in)); !ok || got != want {
 			t.Errorf("parseIntSpan(%s) = %d, %v", in, got, ok)
 		}
 	}
 	for _, in := range []string{"1.5", "1e400", "99999999999999999999"} {
-		if _, ok := parseIntSpan([]byte(in)); ok {
+		if _, ok := ParseInt([]byte(in)); ok {
 			t.Errorf("parseIntSpan(%s) accepted", in)
 		}
 	}
@@ -49,7 +49,7 @@ func TestParseIntSpan(t *testing.T) {
 	// its limit, signed or not.
 	for _, in := range []string{"-0", "5", "-5", "123456789012345678", "-123456789012345678", "999999999999999999",
 		"1234567890123456789", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-", ""} {
-		got, ok := parseIntSpan([]byte(in))
+		got, ok := ParseInt([]byte(in))
 		want, err := strconv.ParseInt(in, 10, 64)
 		if ok != (err == nil) || ok && got != want {
 			t.Errorf("parseIntSpan(%q) = %d, %v; strconv says %d, %v", in, got, ok, want, err)

@@ -1,4 +1,4 @@
-package model
+package redact
 
 import (
 	"encoding/base64"

@@ -1,4 +1,4 @@
-package model
+package sanitize
 
 import (
 	"strings"
@@ -49,12 +49,12 @@ func TestSanitize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Sanitize(tt.in)
+			got := Text(tt.in)
 			if got != tt.want {
-				t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 			checkSafe(t, got, true)
-			if again := Sanitize(got); again != got {
+			if again := Text(got); again != got {
 				t.Errorf("not idempotent: %q -> %q", got, again)
 			}
 		})
@@ -69,21 +69,21 @@ func TestSanitizeLine(t *testing.T) {
 		{"\x1b[31mred\x1b[0m\ttab", "red tab"},
 	}
 	for _, tt := range tests {
-		if got := SanitizeLine(tt.in); got != tt.want {
-			t.Errorf("SanitizeLine(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Line(tt.in); got != tt.want {
+			t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		checkSafe(t, SanitizeLine(tt.in), false)
+		checkSafe(t, Line(tt.in), false)
 	}
 }
 
 func TestSanitizeCleanDoesNotAllocate(t *testing.T) {
 	clean := strings.Repeat("plain text, naïve café 👋\n", 20)
-	if n := testing.AllocsPerRun(100, func() { _ = Sanitize(clean) }); n != 0 {
-		t.Errorf("Sanitize of clean text allocated %v times", n)
+	if n := testing.AllocsPerRun(100, func() { _ = Text(clean) }); n != 0 {
+		t.Errorf("Text of clean text allocated %v times", n)
 	}
 	line := strings.Repeat("plain text ", 20)
-	if n := testing.AllocsPerRun(100, func() { _ = SanitizeLine(line) }); n != 0 {
-		t.Errorf("SanitizeLine of clean text allocated %v times", n)
+	if n := testing.AllocsPerRun(100, func() { _ = Line(line) }); n != 0 {
+		t.Errorf("Line of clean text allocated %v times", n)
 	}
 }
 
@@ -109,7 +109,7 @@ func checkSafe(t testing.TB, s string, multiline bool) {
 	}
 }
 
-func FuzzSanitize(f *testing.F) {
+func FuzzText(f *testing.F) {
 	for _, s := range []string{
 		"hello", "\x1b[31mred\x1b[0m", "\x1b]52;c;Zm9v\x07", "\x1b]8;;http://x\x1b\\l\x1b]8;;\x1b\\",
 		"\u009b2J", "\u009d0;t\u009c", "a\rb", "\t\tx", "\u202Eevil", "\xff\xfe", "\x1bP", "\x1b", "\r\n",
@@ -120,17 +120,17 @@ func FuzzSanitize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, multiline := range []bool{true, false} {
-			out := Sanitize(s)
+			out := Text(s)
 			if !multiline {
-				out = SanitizeLine(s)
+				out = Line(s)
 			}
 			checkSafe(t, out, multiline)
 			if strings.ContainsRune(out, 0x1b) {
 				t.Fatalf("ESC left in %q", out)
 			}
-			again := Sanitize(out)
+			again := Text(out)
 			if !multiline {
-				again = SanitizeLine(out)
+				again = Line(out)
 			}
 			if again != out {
 				t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
@@ -171,13 +171,28 @@ func TestEmojiJoinersKept(t *testing.T) {
 		"😀\u200b😀":                    "😀\ufffd😀",
 		"\x1b\xf0\x9f\x98\x80\u200d😀": "😀\u200d😀",
 	} {
-		for _, got := range []string{Sanitize(in), SanitizeLine(in)} {
+		for _, got := range []string{Text(in), Line(in)} {
 			if got != want {
-				t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+				t.Errorf("Text(%q) = %q, want %q", in, got, want)
 			}
-			if again := Sanitize(got); again != got {
+			if again := Text(got); again != got {
 				t.Errorf("not idempotent: %q -> %q", got, again)
 			}
 		}
+	}
+}
+
+// BenchmarkText sanitises clean and hostile multi-line output.
+func BenchmarkText(b *testing.B) {
+	clean := strings.Repeat("total 88\ndrwxr-xr-x 11 user user 4096 Feb 18 17:08 . héllo 👋\n", 50)
+	hostile := strings.Repeat("\x1b[01;34m.cache\x1b[0m\r\n\ttab\u202Eevil\x1b]0;t\x07 ok\x7f\n", 50)
+	for _, c := range []struct{ name, s string }{{"clean", clean}, {"hostile", hostile}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.s)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = Text(c.s)
+			}
+		})
 	}
 }

@@ -1,4 +1,4 @@
-package model
+package redact
 
 import (
 	"encoding/json"
@@ -49,7 +49,7 @@ func TestRedactEveryEncoding(t *testing.T) {
 		{"escaped first and last", strings.Repeat("x", 99) + `\u0073` + key[1:len(key)-1] + `%63` + strings.Repeat("y", 99)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Redact(tc.in, key)
+			got := Text(tc.in, key)
 			if !strings.Contains(got, Redacted) {
 				t.Fatalf("Redact(%q) = %q: nothing redacted", tc.in, got)
 			}
@@ -72,7 +72,7 @@ func TestRedactEveryEncoding(t *testing.T) {
 		"GET /api/conversations/0123456789abcdef0123456789abcdef/events/search: 401 Unauthorized",
 		"",
 	} {
-		if got := Redact(in, key); got != in {
+		if got := Text(in, key); got != in {
 			t.Errorf("Redact(%q) = %q, want it unchanged", in, got)
 		}
 	}
@@ -85,7 +85,7 @@ func TestRedactEveryEncoding(t *testing.T) {
 		"Authorization: Bearer k\n": "Authorization: Bearer [redacted]\n",
 		"key=k&k2=kk":               "key=[redacted]&k2=kk",
 	} {
-		if got := Redact(in, "k"); got != want {
+		if got := Text(in, "k"); got != want {
 			t.Errorf("Redact(%q, \"k\") = %q, want %q", in, got, want)
 		}
 	}
@@ -132,7 +132,7 @@ func FuzzRedact(f *testing.F) {
 	f.Add(`%73%6b\u002d\x`, "sk-")
 	f.Add("\\", "\\")
 	f.Fuzz(func(t *testing.T, text, secret string) {
-		got := Redact(text, secret)
+		got := Text(text, secret)
 		if secret == "" {
 			if got != text {
 				t.Fatalf("no secret, text changed: %q", got)

@@ -1,12 +1,14 @@
-package model
+package sanitize
 
 import (
+	"ohwatch/internal/jsonx"
+
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// TabWidth is the tab stop Sanitize expands tabs to: a tab becomes the
+// TabWidth is the tab stop Text expands tabs to: a tab becomes the
 // spaces up to the next multiple of TabWidth columns (counted in runes since
 // the last newline), so output lines up without handing the terminal a tab.
 const TabWidth = 4
@@ -23,7 +25,7 @@ const (
 	markerNewline = '\u23CE'
 )
 
-// Sanitize makes untrusted text safe to print on a terminal while keeping it
+// Text makes untrusted text safe to print on a terminal while keeping it
 // readable over several lines. Escape sequences (CSI, OSC including OSC 8
 // and OSC 52, DCS, APC, PM, SOS, and two-character ESC sequences, in their
 // 7-bit and 8-bit forms) are removed entirely, since they would move the
@@ -37,18 +39,18 @@ const (
 // (👩‍👩‍👧‍👦), is kept.
 //
 // The result has no byte a terminal interprets, is valid UTF-8, and is
-// unchanged by a second Sanitize. A string that is already clean is
+// unchanged by a second Text. A string that is already clean is
 // returned as is, without allocating.
-func Sanitize(s string) string {
+func Text(s string) string {
 	if isClean(s, true) {
 		return s
 	}
 	return sanitizeSlow(s, true)
 }
 
-// SanitizeLine is Sanitize for text shown on one line (list rows, headless
+// Line is Text for text shown on one line (list rows, headless
 // lines, headers): newlines become a visible ⏎ as well.
-func SanitizeLine(s string) string {
+func Line(s string) string {
 	if isClean(s, false) {
 		return s
 	}
@@ -63,7 +65,7 @@ func isClean(s string, multiline bool) bool {
 		for i+8 <= len(s) {
 			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if hasLess(w, 0x20)|hasZero(w^(ones*0x7f))|w&(ones*0x80) != 0 {
+			if jsonx.HasLess(w, 0x20)|jsonx.HasZero(w^(jsonx.Ones*0x7f))|w&(jsonx.Ones*0x80) != 0 {
 				break
 			}
 			i += 8

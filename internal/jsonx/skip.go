@@ -1,16 +1,16 @@
-package model
+package jsonx
 
 import "bytes"
 
 // Stepping over values that readTopObject or valueEnd already validated:
 // the second look at an event's nested fields needs no checks, only speed.
 
-// skipStringLit returns the index just past the already validated string
+// SkipString returns the index just past the already validated string
 // literal whose opening quote is at i. It looks for the next quote with
 // bytes.IndexByte (vector instructions: most of an event is the text of
 // long strings) and counts the backslashes before it: after an odd number
 // the quote is escaped and the string goes on.
-func skipStringLit(data []byte, i int) int {
+func SkipString(data []byte, i int) int {
 	i++
 	for {
 		q := bytes.IndexByte(data[i:], '"')
@@ -29,22 +29,22 @@ func skipStringLit(data []byte, i int) int {
 	}
 }
 
-// skipValue returns the index just past the already validated value that
+// SkipValue returns the index just past the already validated value that
 // starts at i (after whitespace), without validating it again.
-func skipValue(data []byte, i int) int {
-	i = skipWS(data, i)
+func SkipValue(data []byte, i int) int {
+	i = SkipWS(data, i)
 	if i >= len(data) {
 		return i
 	}
 	switch data[i] {
 	case '"':
-		return skipStringLit(data, i)
+		return SkipString(data, i)
 	case '{', '[':
 		depth := 0
 		for i < len(data) {
 			switch data[i] {
 			case '"':
-				i = skipStringLit(data, i)
+				i = SkipString(data, i)
 				continue
 			case '{', '[':
 				depth++
@@ -68,53 +68,53 @@ func skipValue(data []byte, i int) int {
 	return i
 }
 
-// eachField calls fn with the raw key (without quotes) and the value span of
+// EachField calls fn with the raw key (without quotes) and the value span of
 // every member of the already validated object obj, in order; fn returns
 // false to stop.
-func eachField(obj []byte, fn func(key, val []byte) bool) {
-	i := skipWS(obj, 0)
+func EachField(obj []byte, fn func(key, val []byte) bool) {
+	i := SkipWS(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return
 	}
-	i = skipWS(obj, i+1)
+	i = SkipWS(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
-		kEnd := skipStringLit(obj, i)
+		kEnd := SkipString(obj, i)
 		key := obj[i+1 : kEnd-1]
-		i = skipWS(obj, kEnd) + 1 // past ':'
-		vStart := skipWS(obj, i)
-		vEnd := skipValue(obj, vStart)
+		i = SkipWS(obj, kEnd) + 1 // past ':'
+		vStart := SkipWS(obj, i)
+		vEnd := SkipValue(obj, vStart)
 		if !fn(key, obj[vStart:vEnd]) {
 			return
 		}
-		i = skipWS(obj, vEnd)
+		i = SkipWS(obj, vEnd)
 		if i < len(obj) && obj[i] == ',' {
-			i = skipWS(obj, i+1)
+			i = SkipWS(obj, i+1)
 		}
 	}
 }
 
-// eachElement calls fn with the span of every element of the already
+// EachElement calls fn with the span of every element of the already
 // validated array arr; fn returns false to stop.
-func eachElement(arr []byte, fn func(val []byte) bool) {
-	i := skipWS(arr, 0)
+func EachElement(arr []byte, fn func(val []byte) bool) {
+	i := SkipWS(arr, 0)
 	if i >= len(arr) || arr[i] != '[' {
 		return
 	}
-	i = skipWS(arr, i+1)
+	i = SkipWS(arr, i+1)
 	for i < len(arr) && arr[i] != ']' {
-		vEnd := skipValue(arr, i)
+		vEnd := SkipValue(arr, i)
 		if !fn(arr[i:vEnd]) {
 			return
 		}
-		i = skipWS(arr, vEnd)
+		i = SkipWS(arr, vEnd)
 		if i < len(arr) && arr[i] == ',' {
-			i = skipWS(arr, i+1)
+			i = SkipWS(arr, i+1)
 		}
 	}
 }
 
-// jsonType names the type of the value span v for error messages.
-func jsonType(v []byte) string {
+// Type names the type of the value span v for error messages.
+func Type(v []byte) string {
 	if len(v) == 0 {
 		return "nothing"
 	}

@@ -1,7 +1,8 @@
-package model
+package redact
 
 import (
 	"math"
+	"ohwatch/internal/jsonx"
 	"sort"
 	"strings"
 	"sync"
@@ -16,7 +17,7 @@ const Redacted = "[redacted]"
 // also the size of the grams redactOne rolls through a uint64: 8.
 const minPartial = 8
 
-// Redact removes every secret from s in each form a server or a library is
+// Text removes every secret from s in each form a server or a library is
 // known to echo it in: as is, in another case, URL-encoded (%73%6B…),
 // JSON- or Python-escaped (\u0073, \x73, \/), base64 (standard or URL
 // alphabet, at any alignment: inside "Bearer KEY" encoded), hex (either
@@ -25,14 +26,14 @@ const minPartial = 8
 // Redacted. A secret shorter than minPartial is redacted only as written
 // and only where it stands as a token of its own (see redactToken); empty
 // secrets are ignored.
-func Redact(s string, secrets ...string) string {
+func Text(s string, secrets ...string) string {
 	for _, secret := range secrets {
 		s = redactSecret(s, secret, nil)
 	}
 	return s
 }
 
-// redactSecret is Redact of one secret; r is its prepared redactor, nil
+// redactSecret is Text of one secret; r is its prepared redactor, nil
 // to prepare it now (a caller that redacts more than once keeps it in a
 // Secrets).
 func redactSecret(s, secret string, r *redactor) string {
@@ -255,12 +256,12 @@ func LowerASCII(c byte) byte {
 func lowerGram(b string) uint64 {
 	w := uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
 		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
-	const high = ones * 0x80
-	seven := w &^ high                // each byte's low seven bits
-	geA := seven + ones*(0x80-'A')    // high bit: byte >= 'A'
-	gtZ := seven + ones*(0x80-'Z'-1)  // high bit: byte > 'Z'
-	upper := (geA &^ gtZ) &^ w & high // ASCII and in 'A'..'Z'
-	return w | upper>>2               // 0x80>>2 is the 0x20 of lower case
+	const high = jsonx.Ones * 0x80
+	seven := w &^ high                     // each byte's low seven bits
+	geA := seven + jsonx.Ones*(0x80-'A')   // high bit: byte >= 'A'
+	gtZ := seven + jsonx.Ones*(0x80-'Z'-1) // high bit: byte > 'Z'
+	upper := (geA &^ gtZ) &^ w & high      // ASCII and in 'A'..'Z'
+	return w | upper>>2                    // 0x80>>2 is the 0x20 of lower case
 }
 
 // hit reports whether g is one of the secret's grams.
@@ -487,7 +488,7 @@ func (s *Secrets) knows(secret string) bool {
 	return false
 }
 
-// Redact removes every secret learnt so far from text (see Redact). A nil
+// Redact removes every secret learnt so far from text (see Text). A nil
 // set redacts nothing.
 func (s *Secrets) Redact(text string) string {
 	for _, l := range s.learnt() {

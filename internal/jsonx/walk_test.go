@@ -1,4 +1,4 @@
-package model
+package jsonx
 
 import (
 	"fmt"
@@ -13,13 +13,13 @@ import (
 func TestWalkMembersReadsAndSkips(t *testing.T) {
 	data := []byte(` { "a" : 1 , "b":{"c":[1, {"d":"}]\""}], "e" : {} }, "f": [ ] ,"g":"x,y" , "h":null } tail`)
 	var got []string
-	end := walkMembers(data, 1, func(key []byte, at int) int {
+	end := WalkMembers(data, 1, func(key []byte, at int) int {
 		switch string(key) {
 		case "b":
-			return walkMembers(data, at, func(key []byte, at int) int {
+			return WalkMembers(data, at, func(key []byte, at int) int {
 				if string(key) == "c" {
-					return walkElements(data, at, func(at int) int {
-						v := valueAt(data, at)
+					return WalkElements(data, at, func(at int) int {
+						v := ValueAt(data, at)
 						got = append(got, "c[]="+string(v))
 						return at + len(v)
 					})
@@ -28,7 +28,7 @@ func TestWalkMembersReadsAndSkips(t *testing.T) {
 				return -1
 			})
 		case "g", "a":
-			v := valueAt(data, at)
+			v := ValueAt(data, at)
 			got = append(got, string(key)+"="+string(v))
 			return at + len(v)
 		}
@@ -47,9 +47,9 @@ func TestWalkMembersReadsAndSkips(t *testing.T) {
 		fn := func(at int) int { called = true; return -1 }
 		var end int
 		if strings.HasPrefix(empty, "{") {
-			end = walkMembers([]byte(empty), 0, func([]byte, int) int { return fn(0) })
+			end = WalkMembers([]byte(empty), 0, func([]byte, int) int { return fn(0) })
 		} else {
-			end = walkElements([]byte(empty), 0, fn)
+			end = WalkElements([]byte(empty), 0, fn)
 		}
 		if called || end != len(empty) {
 			t.Errorf("%q: called %v, ended at %d", empty, called, end)

@@ -1,4 +1,4 @@
-package model
+package jsonx
 
 import (
 	"encoding/binary"
@@ -12,25 +12,25 @@ import (
 // that finds the span of each value without building anything, so the few
 // fields needed are read and multi-megabyte strings (file contents, command
 // output, system prompts) are stepped over at memory speed. Typed payloads
-// (Detail) go through decodeJSON instead.
+// (model.Event.Detail) go through encoding/json instead.
 
-// maxDepth bounds the nesting of arrays and objects: deeper input is
+// MaxDepth bounds the nesting of arrays and objects: deeper input is
 // rejected as an error rather than risking the stack.
-const maxDepth = 1000
+const MaxDepth = 1000
 
-// errTooDeep is returned for input nested beyond maxDepth.
-var errTooDeep = errors.New("nesting deeper than 1000 levels")
+// ErrTooDeep is returned for input nested beyond maxDepth.
+var ErrTooDeep = errors.New("nesting deeper than 1000 levels")
 
-// syntaxError describes malformed JSON at a byte offset.
-func syntaxError(data []byte, i int, what string) error {
+// SyntaxError describes malformed JSON at a byte offset.
+func SyntaxError(data []byte, i int, what string) error {
 	if i >= len(data) {
 		return fmt.Errorf("unexpected end of input at byte %d (truncated?): %s", i, what)
 	}
 	return fmt.Errorf("invalid character %q at byte %d: %s", data[i], i, what)
 }
 
-// skipWS returns the index of the first non-whitespace byte at or after i.
-func skipWS(data []byte, i int) int {
+// SkipWS returns the index of the first non-whitespace byte at or after i.
+func SkipWS(data []byte, i int) int {
 	for i < len(data) {
 		// Every byte above the space is not whitespace: one compare for
 		// the byte nearly every call meets, a token's first.
@@ -42,16 +42,16 @@ func skipWS(data []byte, i int) int {
 	return i
 }
 
-// stringEnd returns the index just past the string literal whose opening
+// StringEnd returns the index just past the string literal whose opening
 // quote is at i, validating its escapes. It looks at eight bytes at a time
 // for a quote, a backslash or a control character, since most of an event
 // is the plain text of long strings.
-func stringEnd(data []byte, i int) (int, error) {
+func StringEnd(data []byte, i int) (int, error) {
 	i++
 	for {
 		for i+8 <= len(data) {
 			w := binary.LittleEndian.Uint64(data[i:])
-			if m := hasLess(w, 0x20) | hasZero(w^(ones*'"')) | hasZero(w^(ones*'\\')); m != 0 {
+			if m := HasLess(w, 0x20) | HasZero(w^(Ones*'"')) | HasZero(w^(Ones*'\\')); m != 0 {
 				// The lowest flagged byte is exact: jump straight to it.
 				i += bits.TrailingZeros64(m) / 8
 				break
@@ -59,68 +59,59 @@ func stringEnd(data []byte, i int) (int, error) {
 			i += 8
 		}
 		if i >= len(data) {
-			return 0, syntaxError(data, i, "in string literal")
+			return 0, SyntaxError(data, i, "in string literal")
 		}
 		switch c := data[i]; {
 		case c == '"':
 			return i + 1, nil
 		case c == '\\':
 			if i+1 >= len(data) {
-				return 0, syntaxError(data, i+1, "in string escape")
+				return 0, SyntaxError(data, i+1, "in string escape")
 			}
 			switch data[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if i+6 > len(data) {
-					return 0, syntaxError(data, len(data), "in \\u escape")
+					return 0, SyntaxError(data, len(data), "in \\u escape")
 				}
 				for _, h := range data[i+2 : i+6] {
 					if !isHex(h) {
-						return 0, syntaxError(data, i+2, "in \\u escape")
+						return 0, SyntaxError(data, i+2, "in \\u escape")
 					}
 				}
 				i += 6
 			default:
-				return 0, syntaxError(data, i+1, "in string escape")
+				return 0, SyntaxError(data, i+1, "in string escape")
 			}
 		case c < 0x20:
-			return 0, syntaxError(data, i, "control character in string")
+			return 0, SyntaxError(data, i, "control character in string")
 		default:
 			i++
 		}
 	}
 }
 
-// ones has 0x01 in every byte, for the word-at-a-time tests below.
-const ones = 0x0101010101010101
-
-// hasZero reports whether any byte of w is zero.
-func hasZero(w uint64) uint64 { return (w - ones) & ^w & (ones * 0x80) }
-
-// hasLess reports whether any byte of w is less than n (n <= 128).
-func hasLess(w uint64, n uint64) uint64 { return (w - ones*n) & ^w & (ones * 0x80) }
-
 // isHex reports whether c is a hexadecimal digit.
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// valueEnd validates the JSON value starting at i (after whitespace) and
+// ValueEnd validates the JSON value starting at i (after whitespace) and
 // returns the index just past it.
-func valueEnd(data []byte, i, depth int) (int, error) {
-	i = skipWS(data, i)
+func ValueEnd(data []byte, i, depth int) (int, error) {
+	i = SkipWS(data, i)
 	if i >= len(data) {
-		return 0, syntaxError(data, i, "looking for a value")
+		return 0, SyntaxError(data, i, "looking for a value")
 	}
 	switch c := data[i]; {
 	case c == '"':
-		return stringEnd(data, i)
+		return StringEnd(data, i)
 	case c == '{' || c == '[':
-		if depth >= maxDepth {
-			return 0, errTooDeep
+		if depth >= MaxDepth {
+			return 0, ErrTooDeep
 		}
-		return containerEnd(data, i, depth+1)
+		return ContainerEnd(data, i, depth+1)
 	case c == 't':
 		return literalEnd(data, i, "true")
 	case c == 'f':
@@ -128,44 +119,44 @@ func valueEnd(data []byte, i, depth int) (int, error) {
 	case c == 'n':
 		return literalEnd(data, i, "null")
 	case c == '-' || c >= '0' && c <= '9':
-		return numberEnd(data, i)
+		return NumberEnd(data, i)
 	}
-	return 0, syntaxError(data, i, "looking for a value")
+	return 0, SyntaxError(data, i, "looking for a value")
 }
 
-// containerEnd validates the object or array opening at i.
-func containerEnd(data []byte, i, depth int) (int, error) {
+// ContainerEnd validates the object or array opening at i.
+func ContainerEnd(data []byte, i, depth int) (int, error) {
 	isObject := data[i] == '{'
 	closer := byte(']')
 	if isObject {
 		closer = '}'
 	}
-	i = skipWS(data, i+1)
+	i = SkipWS(data, i+1)
 	if i < len(data) && data[i] == closer {
 		return i + 1, nil
 	}
 	for {
 		var err error
 		if isObject {
-			i = skipWS(data, i)
+			i = SkipWS(data, i)
 			if i >= len(data) || data[i] != '"' {
-				return 0, syntaxError(data, i, "looking for an object key")
+				return 0, SyntaxError(data, i, "looking for an object key")
 			}
-			if i, err = stringEnd(data, i); err != nil {
+			if i, err = StringEnd(data, i); err != nil {
 				return 0, err
 			}
-			i = skipWS(data, i)
+			i = SkipWS(data, i)
 			if i >= len(data) || data[i] != ':' {
-				return 0, syntaxError(data, i, "after object key")
+				return 0, SyntaxError(data, i, "after object key")
 			}
 			i++
 		}
-		if i, err = valueEnd(data, i, depth); err != nil {
+		if i, err = ValueEnd(data, i, depth); err != nil {
 			return 0, err
 		}
-		i = skipWS(data, i)
+		i = SkipWS(data, i)
 		if i >= len(data) {
-			return 0, syntaxError(data, i, "looking for ',' or a closing bracket")
+			return 0, SyntaxError(data, i, "looking for ',' or a closing bracket")
 		}
 		switch data[i] {
 		case ',':
@@ -173,7 +164,7 @@ func containerEnd(data []byte, i, depth int) (int, error) {
 		case closer:
 			return i + 1, nil
 		default:
-			return 0, syntaxError(data, i, "looking for ',' or a closing bracket")
+			return 0, SyntaxError(data, i, "looking for ',' or a closing bracket")
 		}
 	}
 }
@@ -181,13 +172,13 @@ func containerEnd(data []byte, i, depth int) (int, error) {
 // literalEnd validates the literal true, false or null at i.
 func literalEnd(data []byte, i int, lit string) (int, error) {
 	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
-		return 0, syntaxError(data, i, "in literal "+lit)
+		return 0, SyntaxError(data, i, "in literal "+lit)
 	}
 	return i + len(lit), nil
 }
 
-// numberEnd validates a JSON number (RFC 8259 grammar).
-func numberEnd(data []byte, i int) (int, error) {
+// NumberEnd validates a JSON number (RFC 8259 grammar).
+func NumberEnd(data []byte, i int) (int, error) {
 	if data[i] == '-' {
 		i++
 	}
@@ -202,12 +193,12 @@ func numberEnd(data []byte, i int) (int, error) {
 	if i < len(data) && data[i] == '0' {
 		i++
 	} else if digits() == 0 {
-		return 0, syntaxError(data, i, "in number")
+		return 0, SyntaxError(data, i, "in number")
 	}
 	if i < len(data) && data[i] == '.' {
 		i++
 		if digits() == 0 {
-			return 0, syntaxError(data, i, "after decimal point in number")
+			return 0, SyntaxError(data, i, "after decimal point in number")
 		}
 	}
 	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
@@ -216,7 +207,7 @@ func numberEnd(data []byte, i int) (int, error) {
 			i++
 		}
 		if digits() == 0 {
-			return 0, syntaxError(data, i, "in exponent of number")
+			return 0, SyntaxError(data, i, "in exponent of number")
 		}
 	}
 	return i, nil

@@ -1,9 +1,9 @@
-package model
+package redact
 
 import "ohwatch/internal/arena"
 
-// RedactJSON removes the secrets from an event's raw JSON (or any JSON), in every form
-// Redact knows, before it is decoded: an agent that runs `env` in its
+// JSON removes the secrets from an event's raw JSON (or any JSON), in every form
+// Text knows, before it is decoded: an agent that runs `env` in its
 // sandbox echoes the session key into an observation, and everything
 // derived from the raw bytes (the summaries, the inspector, a search, a
 // recording, the headless lines) would carry it. raw is returned as it is
@@ -12,7 +12,7 @@ import "ohwatch/internal/arena"
 // string leaves the string valid; one whose echo spans the JSON around it
 // leaves bytes that no longer decode, and the event is then dropped as
 // malformed, never shown with the secret.
-func RedactJSON(raw []byte, secrets ...string) []byte {
+func JSON(raw []byte, secrets ...string) []byte {
 	any := false
 	for _, s := range secrets {
 		any = any || s != ""
@@ -20,10 +20,10 @@ func RedactJSON(raw []byte, secrets ...string) []byte {
 	if !any {
 		return raw
 	}
-	return redactJSON(raw, func(text string) string { return Redact(text, secrets...) })
+	return redactJSON(raw, func(text string) string { return Text(text, secrets...) })
 }
 
-// RedactJSON is RedactJSON with every secret the set has learnt so far.
+// RedactJSON is JSON with every secret the set has learnt so far.
 // A nil set redacts nothing.
 func (s *Secrets) RedactJSON(raw []byte) []byte {
 	if !s.Any() {
@@ -32,7 +32,7 @@ func (s *Secrets) RedactJSON(raw []byte) []byte {
 	return redactJSON(raw, s.Redact)
 }
 
-// redactJSON is RedactJSON through redact, which removes the secrets from
+// redactJSON is JSON through redact, which removes the secrets from
 // a text, returning the text itself when it holds none.
 func redactJSON(raw []byte, redact func(string) string) []byte {
 	if len(raw) == 0 {

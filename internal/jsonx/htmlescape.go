@@ -1,6 +1,8 @@
-package model
+package jsonx
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+)
 
 // AppendHTMLEscaped appends compact JSON src as encoding/json embeds a
 // json.RawMessage: <, > and & as \u escapes, and U+2028 and U+2029
@@ -19,11 +21,11 @@ func AppendHTMLEscaped(dst, src []byte) []byte {
 		switch c := src[i]; {
 		case c == '<' || c == '>' || c == '&':
 			dst = append(dst, src[start:i]...)
-			dst = appendHTMLEscape(dst, c)
+			dst = AppendRuneEscape(dst, rune(c))
 			start = i + 1
 		case c == 0xe2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xa8:
 			dst = append(dst, src[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xf])
+			dst = AppendRuneEscape(dst, 0x2028+rune(src[i+2]-0xa8))
 			i += 2
 			start = i + 1
 		}
@@ -32,18 +34,8 @@ func AppendHTMLEscaped(dst, src []byte) []byte {
 	return append(dst, src[start:]...)
 }
 
-// appendHTMLEscape appends the escape of '<', '>' or '&' as encoding/json
-// writes it.
-func appendHTMLEscape(dst []byte, c byte) []byte {
-	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-}
-
-// hexDigits are the digits of a \u escape, in lower case as encoding/json
-// writes them.
-const hexDigits = "0123456789abcdef"
-
 // mayEscapeHTML reports whether the eight bytes of w may hold '<', '>',
 // '&' or 0xe2 (the first byte of U+2028 and U+2029).
 func mayEscapeHTML(w uint64) bool {
-	return hasZero(w^(ones*'<'))|hasZero(w^(ones*'>'))|hasZero(w^(ones*'&'))|hasZero(w^(ones*0xe2)) != 0
+	return HasZero(w^(Ones*'<'))|HasZero(w^(Ones*'>'))|HasZero(w^(Ones*'&'))|HasZero(w^(Ones*0xe2)) != 0
 }
