@@ -1,9 +1,9 @@
 package gen
 
 import (
-	"ohwatch/internal/jsonx"
 	"strconv"
 
+	"ohwatch/internal/jsonx"
 	"ohwatch/model"
 )
 

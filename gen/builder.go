@@ -2,10 +2,10 @@ package gen
 
 import (
 	"math/rand/v2"
-	"ohwatch/internal/jsonx"
 	"slices"
 	"time"
 
+	"ohwatch/internal/jsonx"
 	"ohwatch/model"
 )
 

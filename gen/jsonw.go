@@ -1,9 +1,10 @@
 package gen
 
 import (
-	"ohwatch/internal/jsonx"
 	"strconv"
 	"time"
+
+	"ohwatch/internal/jsonx"
 )
 
 // The helpers below append JSON straight into a byte slice. Events are

@@ -1,10 +1,10 @@
 package gen
 
 import (
-	"ohwatch/internal/jsonx"
 	"strings"
 	"time"
 
+	"ohwatch/internal/jsonx"
 	"ohwatch/model"
 )
 

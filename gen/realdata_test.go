@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"ohwatch/internal/jsonx"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"ohwatch/internal/jsonx"
 	"ohwatch/internal/upstream"
 )
 

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+
 	"ohwatch/internal/jsonx"
 	"ohwatch/internal/sanitize"
 )

@@ -3,9 +3,10 @@ package model
 import (
 	"errors"
 	"fmt"
+	"sync"
+
 	"ohwatch/internal/jsonx"
 	"ohwatch/internal/sanitize"
-	"sync"
 )
 
 // topFields holds the value spans of the top-level members Decode reads;

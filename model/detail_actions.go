@@ -2,8 +2,9 @@ package model
 
 import (
 	"encoding/json"
-	"ohwatch/internal/jsonx"
 	"strings"
+
+	"ohwatch/internal/jsonx"
 )
 
 // The typed actions of ActionEvent.Action (protocol §2.4), named after

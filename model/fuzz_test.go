@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"ohwatch/internal/jsonx"
 	"reflect"
 	"testing"
 	"time"
 
+	"ohwatch/internal/jsonx"
 	"ohwatch/internal/upstream"
 )
 

@@ -2,8 +2,9 @@ package model
 
 import (
 	"math/bits"
-	"ohwatch/internal/jsonx"
 	"strings"
+
+	"ohwatch/internal/jsonx"
 )
 
 // IDSet is a set of event ids, kept compact and cheap to grow: a canonical

@@ -2,10 +2,11 @@ package model
 
 import (
 	"fmt"
-	"ohwatch/internal/jsonx"
-	"ohwatch/internal/sanitize"
 	"strconv"
 	"strings"
+
+	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 )
 
 // actionFields holds the value spans of a nested action or observation

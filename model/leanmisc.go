@@ -2,9 +2,10 @@ package model
 
 import (
 	"fmt"
+	"strconv"
+
 	"ohwatch/internal/jsonx"
 	"ohwatch/internal/sanitize"
-	"strconv"
 )
 
 // decodeMessage reads a MessageEvent.

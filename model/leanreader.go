@@ -3,10 +3,11 @@ package model
 import (
 	"bytes"
 	"fmt"
-	"ohwatch/internal/jsonx"
-	"ohwatch/internal/sanitize"
 	"strconv"
 	"strings"
+
+	"ohwatch/internal/jsonx"
+	"ohwatch/internal/sanitize"
 )
 
 // summaryLimit caps summaries and the one-line texts lean bodies keep, in

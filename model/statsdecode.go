@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
 	"ohwatch/internal/jsonx"
 	"ohwatch/internal/sanitize"
 )

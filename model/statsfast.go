@@ -1,9 +1,10 @@
 package model
 
 import (
+	"strconv"
+
 	"ohwatch/internal/jsonx"
 	"ohwatch/internal/sanitize"
-	"strconv"
 )
 
 // A third of a conversation's events are `stats` updates, and reading one

@@ -2,10 +2,11 @@ package model
 
 import (
 	"fmt"
-	"ohwatch/internal/jsonx"
 	"reflect"
 	"strings"
 	"testing"
+
+	"ohwatch/internal/jsonx"
 )
 
 // statsSnapshot is a `stats` update's value as the SDK writes it.

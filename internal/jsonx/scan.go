@@ -13,6 +13,11 @@ import (
 // fields needed are read and multi-megabyte strings (file contents, command
 // output, system prompts) are stepped over at memory speed. Typed payloads
 // (model.Event.Detail) go through encoding/json instead.
+//
+// It pays for itself on the 100k-event load: model.Decode over it reads
+// 310-540 MB/s of generated events, encoding/json reading only their
+// envelope 40-45 MB/s, encoding/json/v2 165-230 MB/s, gjson 30-70 MB/s
+// (`go test -run '^$' -bench DecodeRace ./model`).
 
 // MaxDepth bounds the nesting of arrays and objects: deeper input is
 // rejected as an error rather than risking the stack.

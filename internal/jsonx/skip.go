@@ -2,7 +2,7 @@ package jsonx
 
 import "bytes"
 
-// Stepping over values that readTopObject or valueEnd already validated:
+// Stepping over values that ValueEnd (or a Members walk) already validated:
 // the second look at an event's nested fields needs no checks, only speed.
 
 // SkipString returns the index just past the already validated string

@@ -2,10 +2,11 @@ package redact
 
 import (
 	"math"
-	"ohwatch/internal/jsonx"
 	"sort"
 	"strings"
 	"sync"
+
+	"ohwatch/internal/jsonx"
 )
 
 // Redacted is what stands in for a secret in redacted text.
