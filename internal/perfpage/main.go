@@ -3,8 +3,8 @@
 // rule turns the benchmark's own output into the "measured" cell, so a
 // figure on the page is what a benchmark reported, never a number typed
 // in. The page's line starting "Last run:" gets the date, the commit, the
-// Go version and the load average the run began with; the history of the
-// figures is the page's git log.
+// Go version, the CPUs and the load average the run began with; the
+// history of the figures is the page's git log.
 //
 // Run it from the repository on an idle machine (every row takes about
 // an hour on 2 cores):
@@ -169,8 +169,9 @@ func stampLine(root string, chosen, total int, pattern string) string {
 	if chosen < total {
 		which = fmt.Sprintf("%d of %d rows (`-run '%s'`)", chosen, total, pattern)
 	}
-	return fmt.Sprintf("%s%s, commit %s, %s, load average %s as it began; it measured %s.",
-		stampPrefix, time.Now().UTC().Format("2006-01-02T15:04Z"), commit(root), goVersion(root), loadAverage(), which)
+	return fmt.Sprintf("%s%s, commit %s, %s, %d CPUs (%s), load average %s as it began; it measured %s.",
+		stampPrefix, time.Now().UTC().Format("2006-01-02T15:04Z"), commit(root), goVersion(root),
+		runtime.NumCPU(), cpuModel(), loadAverage(), which)
 }
 
 func moduleRoot() (string, error) {
@@ -214,6 +215,20 @@ func goVersion(root string) string {
 		return runtime.Version()
 	}
 	return f[0] + " " + f[1] + "/" + f[2]
+}
+
+// cpuModel is the processor's name (Linux), or "unknown".
+func cpuModel() string {
+	raw, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	for _, l := range strings.Split(string(raw), "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.Join(strings.Fields(v), " ")
+		}
+	}
+	return "unknown"
 }
 
 // loadAverage is the 1-, 5- and 15-minute load average (Linux), or
