@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"ohwatch/headless"
+	"ohwatch/session"
 )
 
 // TestReplayFollowTailsAConversationBeingWritten writes a real recording
@@ -25,19 +28,42 @@ func TestReplayFollowTailsAConversationBeingWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		for _, e := range entries {
-			time.Sleep(30 * time.Millisecond)
-			b, _ := os.ReadFile(filepath.Join(src, e.Name()))
-			os.WriteFile(filepath.Join(dir, "events", e.Name()), b, 0o644)
-		}
-		time.Sleep(100 * time.Millisecond)
-		os.WriteFile(filepath.Join(dir, "base_state.json"), []byte(`{"id":"1f6f2ccc-343c-4374-9a75-342cea50f197","execution_status":"finished"}`), 0o644)
-	}()
+	// The writer goes on as the command shows what it wrote: one event file
+	// at a time, each once the one before it is printed, then
+	// base_state.json once the inferred finished is printed provisional.
+	stdout := newStreamed()
+	var errb bytes.Buffer
+	done := make(chan int, 1)
 	// base_state.json is a local file: it confirms as soon as it says
 	// finished, well before the default 10 s grace period meant for a
 	// server (the watch timeout would end the run first).
-	code, out, errs := runCmd(t, nil, "replay", dir, "--follow", "--headless", "--watch-timeout", "8s")
+	go func() {
+		done <- run([]string{"replay", dir, "--follow", "--headless", "--watch-timeout", "8s"},
+			&session.Env{Stdout: stdout, Stderr: &errb, Getenv: func(string) string { return "" }})
+	}()
+	eventLines := func(s string) int { return strings.Count(s, "\n  .. ") + strings.Count(s, "\n  >> ") }
+	for i, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "events", e.Name()), b, 0o644)
+		}
+		if err == nil {
+			err = stdout.waitFor(fmt.Sprintf("line for event %d", i+1), 10*time.Second, func(s string) bool { return eventLines(s) > i })
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := stdout.waitFor("provisional finished", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "(provisional — awaiting full_state confirmation)")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "base_state.json"), []byte(`{"id":"1f6f2ccc-343c-4374-9a75-342cea50f197","execution_status":"finished"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code := <-done
+	out, errs := stdout.String(), errb.String()
 	if code != headless.ExitFinished {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -225,6 +226,28 @@ func (j *jaeger) postOTLPJSON(t *testing.T, path string) {
 	}
 }
 
+// settle returns once Jaeger has stored what was posted before it: it
+// posts a one-span marker trace of its own and waits until the query API
+// finds it. The receiver, the batch processor and the memory store keep
+// the order spans came in, so what came before the marker is stored by
+// then (a fixed pause would only guess at the batch timeout).
+func (j *jaeger) settle(t *testing.T, n int) {
+	t.Helper()
+	traceID := fmt.Sprintf("%032x", 0xfeed0000+n)
+	line := fmt.Sprintf(`{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"settle"}}]},"scopeSpans":[{"scope":{"name":"settle"},"spans":[{"traceId":%q,"spanId":"00000000000000%02x","name":"settle","kind":1,"startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000000000000001"}]}]}]}`, traceID, n%256+1)
+	resp, err := http.Post(j.otlpHTTP+"/v1/traces", "application/json", strings.NewReader(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("OTLP/HTTP answered %s to the marker", resp.Status)
+	}
+	if trs := j.traces(t, traceID, 1); len(trs) != 1 || len(trs[0]) != 1 {
+		t.Fatalf("the marker trace %s never came out of Jaeger: %d traces", traceID, len(trs))
+	}
+}
+
 // expected are a recording's figures, from `state --json` and its events.
 type expected struct {
 	calls, actions, errorObservations int
@@ -352,7 +375,7 @@ func TestJaegerEndToEnd(t *testing.T) {
 			t.Fatalf("export: %d %s", code, errs)
 		}
 		j.postOTLPJSON(t, file)
-		time.Sleep(300 * time.Millisecond) // the receiver's batch timeout is 50 ms
+		j.settle(t, 1)
 		checkTrace(t, j, id, e)
 	})
 
@@ -385,7 +408,7 @@ func TestJaegerEndToEnd(t *testing.T) {
 				t.Fatalf("export: %d %s", code, errs)
 			}
 			j.postOTLPJSON(t, file)
-			time.Sleep(300 * time.Millisecond)
+			j.settle(t, 2+k)
 			checkTrace(t, j, otel.TraceID(id).String(), e)
 		})
 	}

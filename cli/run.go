@@ -1,8 +1,3 @@
-// Package cli is ohwatch's command line: one cobra command per file, each
-// parsing its flags into plain options (session.Options for the commands
-// that show a conversation) and handing them to the packages that do the
-// work. The exit codes are the README's table; a usage mistake is one line
-// naming it and one line of hint, exit 2.
 package cli
 
 import (

@@ -14,4 +14,20 @@
 //
 // The package is pure: it reads logs it is given and does no I/O beyond
 // writing a report to a writer.
+//
+// # In detail
+//
+// Two runs lined up step by step (user messages, actions with normalised
+// arguments, agent messages; each event read once as a log grows, `Steps`):
+// Myers's O(ND) alignment in linear space (common prefix/suffix and elements
+// on one side only set aside first; a stretch past an edit distance of 256
+// split at the furthest point reached), events shared by id from the start
+// (a fork's copied prefix: `shared_until_event_id`), changed pairs of the
+// same kind and tool.
+//
+// The report (status by `reducer.Verdict`, duration, cost, tokens, calls,
+// steps, errors, tool calls, files edited, final message, deltas) as JSON,
+// markdown or text.
+//
+// It imports `model`, `reducer`, `format`.
 package compare

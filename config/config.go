@@ -1,11 +1,3 @@
-// Package config reads ohwatch's configuration file,
-// $XDG_CONFIG_HOME/ohwatch/config.yaml (~/.config/ohwatch/config.yaml when
-// XDG_CONFIG_HOME is not set): the theme, notifications, the fleet's
-// default sources, columns, sort and grouping, guards, and remapped keys. Every
-// setting remembers where its value came from (the default, a line of
-// the file, an environment variable or a flag), so `ohwatch config` can
-// say it. Flags override the environment, which overrides the file,
-// which overrides the defaults.
 package config
 
 import (

@@ -7,4 +7,14 @@
 //
 // It imports nothing of the project, so every other package, model
 // included, may use it.
+//
+// # In detail
+//
+// The one place where counts/tokens (`35.9k`, `2.66B`), costs, durations
+// (`4d07h12m`, `3y12d`, negative gaps as `-1h27m`), offsets and status
+// verdicts become words, for every surface.
+//
+// A value never reported reads "unknown".
+//
+// It imports nothing of the project.
 package format

@@ -1,8 +1,3 @@
-// Package gen generates realistic OpenHands conversations: the exact JSON an
-// agent-server persists and streams, deterministic for a seed, at any size
-// from a handful of events to millions. Tests and benchmarks across the
-// project use it for data at scale, and the bundled demo is scripted with
-// its Builder, the one place that writes event JSON.
 package gen
 
 import (

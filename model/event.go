@@ -1,12 +1,3 @@
-// Package model is ohwatch's vocabulary: the events an OpenHands agent-server
-// sends, decoded by their `kind`, with their exact raw bytes kept.
-//
-// Event is lean: it holds the header, the raw JSON, a sanitised one-line
-// summary and a small typed Body with only the facts the reducer and the
-// event list need. A big log keeps only the raw JSON and a compact record
-// per event and decodes an Event again when it is asked for one. The full
-// typed payload (message text, command output, file contents, tool lists) is
-// decoded on demand from Raw by Event.Detail, for the one event being read.
 package model
 
 import "time"

@@ -29,4 +29,28 @@
 // receiver reads, and what an OTLP/HTTP endpoint accepts with
 // Content-Type application/json), and a Sink sends spans live as they end,
 // through a bounded queue that drops (and counts) rather than slow the watch.
+//
+// # In detail
+//
+// A conversation as OpenTelemetry traces (GenAI semantic conventions
+// v1.41.0): a `Builder` turns each event, with the States before and after
+// it, into spans of its own compact form (`span.go`: the ids it derives from
+// the conversation and event ids, the events' times, attributes as
+// `attribute.KeyValue`s; no SDK tracer: a trace rebuilt from events needs
+// none of its locking, clock, sampling or snapshots).
+//
+// `convert.go` turns ended spans into exactly the OTLP messages the SDK's
+// exporter would (held to it by a test over every recording), in slabs each
+// batch reuses.
+//
+// `Export` encodes those as OTLP/JSON (directly, the bytes protojson would
+// write, ids in hex; a field the direct encoder does not know goes through
+// protojson, the request's envelope written by hand, so the collector
+// service package is not imported for it).
+//
+// A `Sink` queues spans live (bounded, counting, pooled) and has the SDK's
+// `otlptracehttp`/`otlptracegrpc` client send them in batches. The only
+// package that imports the OpenTelemetry SDK.
+//
+// It imports `model`, `reducer`.
 package otel

@@ -1,8 +1,3 @@
-// Package reducer derives a conversation's state from its event log.
-//
-// Apply is pure and deterministic: no clock, no I/O, no randomness. The same
-// events always give the same State, which is what lets every pane show the
-// conversation exactly as it was at any event (time travel).
 package reducer
 
 import "time"

@@ -13,6 +13,10 @@ type clock struct {
 	mu      sync.Mutex
 	paused  bool
 	changed chan struct{} // closed and replaced on every pause or resume
+	// parked counts the waits held by a pause right now: nothing they
+	// would emit can go out until /run, which a test observes instead of
+	// letting time pass.
+	parked int
 }
 
 func newClock(paused bool) *clock {
@@ -40,6 +44,19 @@ func (c *clock) isPaused() bool {
 	return c.paused
 }
 
+func (c *clock) park(d int) {
+	c.mu.Lock()
+	c.parked += d
+	c.mu.Unlock()
+}
+
+// waitsParked is how many waits a pause holds.
+func (c *clock) waitsParked() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.parked
+}
+
 func (c *clock) state() (bool, <-chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -54,10 +71,13 @@ func (c *clock) wait(ctx context.Context, d time.Duration) bool {
 	for {
 		paused, changed := c.state()
 		if paused {
+			c.park(1)
 			select {
 			case <-changed:
+				c.park(-1)
 				continue
 			case <-ctx.Done():
+				c.park(-1)
 				return false
 			}
 		}

@@ -77,4 +77,41 @@
 // duplicates, stale state, dropped connections, silent conversations and
 // fatal or retryable close codes. See Faults, Server.SetFaults and
 // Server.Silence.
+//
+// # In detail
+//
+// An agent-server-compatible server replaying recordings (demo, tests,
+// client authors): the per-field status updates and snapshots a real server
+// sends, even for recordings that carry none.
+//
+// Confirmation with reject branches.
+//
+// Injectable faults (`serve --fault`).
+//
+// The conversation tree (HEAD, `navigate` answering `ConversationInfo`,
+// `fork` from any event or of the whole conversation, replaying the rest of
+// the recording in the fork, an unknown event 404 as upstream; `parent_id`
+// written only where a client could not infer it).
+//
+// `ConversationInfo` with exactly the route model's fields (`info.go`), its
+// stats with the per-call lists as they stood at the latest stats update
+// (`stats.go`).
+//
+// Held to upstream's route models field by field by a conformance test over
+// every route.
+//
+// A fleet: staggered starts and runs that restart as new conversations with
+// relabelled ids (`--stagger`, `--loop`).
+//
+// `created_at`/`updated_at` in play time (when it started, when its latest
+// event went out), as a server running it now reports them.
+//
+// The controls (pause and interrupt between events, run, a message that at
+// the end of a recording gets a generated reply, `confirmation_policy`,
+// which from then on decides which actions wait: `policy.go`), a
+// confirmation held until answered (`UntilAnswered`) or accepted after
+// `ConfirmHold` and said so (`OnHoldPassed`). It is not under `client/`: it
+// is a server, and imports the reducer.
+//
+// It imports `model`, `reducer`.
 package serve

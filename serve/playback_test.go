@@ -62,15 +62,21 @@ func TestPauseAndRun(t *testing.T) {
 	evs := basicRun(t)
 	// One recorded second is 20ms: the replay is still going when the
 	// second /run arrives.
-	_, base := start(t, Options{Speed: 50}, map[string][]model.Event{convID: evs})
+	s, base := start(t, Options{Speed: 50}, map[string][]model.Event{convID: evs})
 	ws := dial(t, base, convID, "", nil)
 	ws.next()
 	waitFor(t, "the first events", func() bool { return eventCount(t, base, convID) >= 2 })
 	if code := post(t, base+"/api/conversations/"+convID+"/pause", "", "", nil); code != http.StatusOK {
 		t.Fatalf("pause: HTTP %d", code)
 	}
+	// The player stops at its next wait and stays there: until /run,
+	// nothing more can be emitted.
+	c := s.conversation(convID)
+	waitFor(t, "the player held by the pause", func() bool { return c.clock.waitsParked() > 0 })
 	n := eventCount(t, base, convID)
-	time.Sleep(50 * time.Millisecond) // two and a half recorded seconds
+	if c.clock.waitsParked() == 0 {
+		t.Fatal("the player went on while paused")
+	}
 	if m := eventCount(t, base, convID); m != n {
 		t.Fatalf("the replay went on while paused: %d → %d events", n, m)
 	}

@@ -58,7 +58,7 @@ func pressView(t *testing.T, m *tui.Conversation, keys ...string) {
 // each one's effect on the server.
 func TestTUIControlsActOnTheServer(t *testing.T) {
 	t.Parallel()
-	_, url, _ := servePaced(t, serve.Faults{})
+	srv, url, _ := servePaced(t, serve.Faults{})
 	c, _ := agentserver.New(url, "")
 	done := make(chan string, 8)
 	ctx := context.Background()
@@ -80,9 +80,12 @@ func TestTUIControlsActOnTheServer(t *testing.T) {
 		m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
 		return m
 	}
-	deadline := time.Now().Add(time.Minute)
-	for status() != model.StatusRunning && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond) // the replay's start: a poll bounded by the deadline
+	// The replay's start: WaitStatus wakes when the server sends the
+	// status; the bound only ends a failure.
+	started, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := srv.WaitStatus(started, guardConv, model.StatusRunning); err != nil {
+		t.Fatal(err)
 	}
 	pressView(t, view(), "p")
 	answered(t, done, "pause")

@@ -44,16 +44,12 @@ func TestMessageWhilePendingTakesTheSafePath(t *testing.T) {
 			c, _ := agentserver.New(url, "")
 			ctx := context.Background()
 			s.Run(id)
-			deadline := time.Now().Add(time.Minute)
-			for {
-				info, err := c.Conversation(ctx, id)
-				if err == nil && info.ExecutionStatus == model.StatusWaitingForConfirmation {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("the replay never waited for confirmation")
-				}
-				time.Sleep(10 * time.Millisecond) // the replay's start: a poll bounded by the deadline
+			// WaitStatus wakes when the server sends the status; the bound
+			// only ends a failure.
+			waiting, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			if err := s.WaitStatus(waiting, id, model.StatusWaitingForConfirmation); err != nil {
+				t.Fatalf("the replay never waited for confirmation: %v", err)
 			}
 			held, _ := c.Events(ctx, id)
 			log := reducer.NewLog(nil, 0)

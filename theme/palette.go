@@ -1,7 +1,3 @@
-// Package theme turns a small semantic palette into the one Styles struct the
-// TUI draws with, so no pane picks its own colours and the whole screen
-// follows the terminal's light or dark background, its colour profile, or
-// NO_COLOR.
 package theme
 
 // Palette names colours by what they mean, not by what they look like: a

@@ -302,15 +302,17 @@ func TestE2ESubscribeFrameIsNotPersisted(t *testing.T) {
 	}
 	s.Run(id)
 	col.waitFor(t, "the whole recording", func(c *collector) bool { return len(recordedOf(c.events, evs)) == len(evs) })
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		info, err := c.Conversation(ctx, id)
-		if err != nil || time.Now().After(deadline) {
-			t.Fatalf("the replay never ended: %v", err)
+	// The replay's end is a status the socket delivers like any event.
+	col.waitFor(t, "the replay's end", func(c *collector) bool {
+		for _, ev := range c.events {
+			if su, ok := ev.Body.(*model.StateUpdate); ok {
+				if st := su.ExecutionStatus; st == model.StatusFinished || st == model.StatusError || st == model.StatusStuck {
+					return true
+				}
+			}
 		}
-		if st := info.ExecutionStatus; st == model.StatusFinished || st == model.StatusError || st == model.StatusStuck {
-			break
-		}
-	}
+		return false
+	})
 	logged, err := c.Events(ctx, id)
 	if err != nil {
 		t.Fatal(err)

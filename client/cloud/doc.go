@@ -24,4 +24,17 @@
 // The Cloud API key travels only in request headers. It never appears in a
 // URL, a log line, an error or a String form of any value of this package,
 // and it is never sent over plain HTTP to a host other than the loopback.
+//
+// # In detail
+//
+// OpenHands Cloud: sandbox lifecycle, start tasks, attach.
+//
+// The account's listing and stored events.
+//
+// `Resume` of a paused conversation's sandbox (only when a person answers
+// `y`).
+//
+// Always cleans up what it started.
+//
+// It imports `model`.
 package cloud

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"ohwatch/model"
@@ -35,75 +36,79 @@ func collect(t *testing.T, out <-chan model.Batch, want int, deadline time.Durat
 // in between, as the SDK's non-atomic writes can be seen: every event
 // arrives once, in index order, with no warning.
 func TestFollowPicksUpSlowAndHalfWrittenFiles(t *testing.T) {
-	dir := t.TempDir()
-	events := filepath.Join(dir, "events")
-	const existing, added = 5, 12
-	for i := range existing {
-		writeEvent(t, events, i, eventID(i), messageEvent(eventID(i), "old"))
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := make(chan model.Batch)
-	done := make(chan error, 1)
-	go func() {
-		done <- (&Follower{Dir: dir, Poll: 20 * time.Millisecond, GiveUp: 3 * time.Second}).Run(ctx, out)
-	}()
+	// In a bubble the writer's pauses and the polls are one fake clock:
+	// the polls that see half a file are always several, at any load.
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		events := filepath.Join(dir, "events")
+		const existing, added = 5, 12
+		for i := range existing {
+			writeEvent(t, events, i, eventID(i), messageEvent(eventID(i), "old"))
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		out := make(chan model.Batch)
+		done := make(chan error, 1)
+		go func() {
+			done <- (&Follower{Dir: dir, Poll: 20 * time.Millisecond, GiveUp: 3 * time.Second}).Run(ctx, out)
+		}()
 
-	first := <-out
-	if first.Conn == nil || first.Conn.Phase != model.PhaseLive || len(first.Events) != existing {
-		t.Fatalf("first batch: conn %v, %d events; want live and the %d already there", first.Conn, len(first.Events), existing)
-	}
-	writerErr := make(chan error, 1)
-	go func() {
-		for i := existing; i < existing+added; i++ {
-			raw := messageEvent(eventID(i), fmt.Sprint("new ", i))
-			path := filepath.Join(events, fmt.Sprintf("event-%05d-%s.json", i, eventID(i)))
-			if i%3 == 0 {
-				if err := os.WriteFile(path, raw[:len(raw)/2], 0o644); err != nil {
+		first := <-out
+		if first.Conn == nil || first.Conn.Phase != model.PhaseLive || len(first.Events) != existing {
+			t.Fatalf("first batch: conn %v, %d events; want live and the %d already there", first.Conn, len(first.Events), existing)
+		}
+		writerErr := make(chan error, 1)
+		go func() {
+			for i := existing; i < existing+added; i++ {
+				raw := messageEvent(eventID(i), fmt.Sprint("new ", i))
+				path := filepath.Join(events, fmt.Sprintf("event-%05d-%s.json", i, eventID(i)))
+				if i%3 == 0 {
+					if err := os.WriteFile(path, raw[:len(raw)/2], 0o644); err != nil {
+						writerErr <- err
+						return
+					}
+					time.Sleep(60 * time.Millisecond) // several polls see half a file
+					f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						writerErr <- err
+						return
+					}
+					_, err = f.Write(raw[len(raw)/2:])
+					if cerr := f.Close(); err == nil {
+						err = cerr
+					}
+					if err != nil {
+						writerErr <- err
+						return
+					}
+				} else if err := os.WriteFile(path, raw, 0o644); err != nil {
 					writerErr <- err
 					return
 				}
-				time.Sleep(60 * time.Millisecond) // several polls see half a file
-				f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-				if err != nil {
-					writerErr <- err
-					return
-				}
-				_, err = f.Write(raw[len(raw)/2:])
-				if cerr := f.Close(); err == nil {
-					err = cerr
-				}
-				if err != nil {
-					writerErr <- err
-					return
-				}
-			} else if err := os.WriteFile(path, raw, 0o644); err != nil {
-				writerErr <- err
-				return
+				time.Sleep(15 * time.Millisecond)
 			}
-			time.Sleep(15 * time.Millisecond)
+			writerErr <- nil
+		}()
+		got, warnings, _ := collect(t, out, added, 10*time.Second)
+		if err := <-writerErr; err != nil {
+			t.Fatal(err)
 		}
-		writerErr <- nil
-	}()
-	got, warnings, _ := collect(t, out, added, 10*time.Second)
-	if err := <-writerErr; err != nil {
-		t.Fatal(err)
-	}
-	if len(warnings) != 0 {
-		t.Errorf("half-written files were reported: %q", warnings)
-	}
-	if len(got) != added {
-		t.Fatalf("%d events, want %d", len(got), added)
-	}
-	for i, ev := range got {
-		if ev.ID != eventID(existing+i) {
-			t.Fatalf("event %d is %s, want %s (index order)", i, ev.ID, eventID(existing+i))
+		if len(warnings) != 0 {
+			t.Errorf("half-written files were reported: %q", warnings)
 		}
-	}
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Errorf("Run returned %v, want context.Canceled", err)
-	}
+		if len(got) != added {
+			t.Fatalf("%d events, want %d", len(got), added)
+		}
+		for i, ev := range got {
+			if ev.ID != eventID(existing+i) {
+				t.Fatalf("event %d is %s, want %s (index order)", i, ev.ID, eventID(existing+i))
+			}
+		}
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v, want context.Canceled", err)
+		}
+	})
 }
 
 // TestFollowGivesUpOnAStuckFile reports a file that stays unparseable past
@@ -166,41 +171,44 @@ func TestFollowMissingDirectory(t *testing.T) {
 // temporary files of its atomic writes are never taken for events, and
 // every recorded event arrives once, in order.
 func TestFollowARecording(t *testing.T) {
-	dir := t.TempDir()
-	rec, err := NewRecorder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := make(chan model.Batch, 64)
-	go (&Follower{Dir: dir, Poll: 5 * time.Millisecond}).Run(ctx, out)
-	const n = 60
-	go func() {
-		defer rec.Close()
-		for i := range n {
-			ev, err := model.Decode(messageEvent(eventID(i), fmt.Sprint("live ", i)))
-			if err == nil {
-				err = rec.Record(ev)
+	// The writer's pauses and the polls on one fake clock.
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		rec, err := NewRecorder(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		out := make(chan model.Batch, 64)
+		go (&Follower{Dir: dir, Poll: 5 * time.Millisecond}).Run(ctx, out)
+		const n = 60
+		go func() {
+			defer rec.Close()
+			for i := range n {
+				ev, err := model.Decode(messageEvent(eventID(i), fmt.Sprint("live ", i)))
+				if err == nil {
+					err = rec.Record(ev)
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if i%10 == 0 {
+					time.Sleep(10 * time.Millisecond)
+				}
 			}
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if i%10 == 0 {
-				time.Sleep(10 * time.Millisecond)
+		}()
+		got, warnings, _ := collect(t, out, n, 10*time.Second)
+		if len(warnings) != 0 {
+			t.Errorf("warnings: %q", warnings)
+		}
+		for i, ev := range got {
+			if ev.ID != eventID(i) {
+				t.Fatalf("event %d is %s", i, ev.ID)
 			}
 		}
-	}()
-	got, warnings, _ := collect(t, out, n, 10*time.Second)
-	if len(warnings) != 0 {
-		t.Errorf("warnings: %q", warnings)
-	}
-	for i, ev := range got {
-		if ev.ID != eventID(i) {
-			t.Fatalf("event %d is %s", i, ev.ID)
-		}
-	}
+	})
 }
 
 // TestFollowFromSkipsWhatWasRead: a conversation read once and then

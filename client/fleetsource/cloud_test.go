@@ -29,6 +29,7 @@ type fakeCloud struct {
 	// stored are the events Cloud keeps per conversation id.
 	stored   map[string][]json.RawMessage
 	requests []string
+	asked    signal // a request came
 }
 
 const cloudKey = "oh-api-key-0123456789"
@@ -60,6 +61,7 @@ func newFakeCloud(t *testing.T) *fakeCloud {
 		f.mu.Lock()
 		f.requests = append(f.requests, r.Method+" "+r.URL.Path)
 		f.mu.Unlock()
+		f.asked.notify()
 		if r.Header.Get("X-Session-API-Key") != cloudKey {
 			w.WriteHeader(http.StatusUnauthorized)
 			return
@@ -239,7 +241,7 @@ func TestCloudSourceStreamsAtMostMaxStreams(t *testing.T) {
 		return n
 	}
 	seen := listings()
-	v.waitFor(t, "three more listings", func(*fleetView) bool { return listings() >= seen+3 })
+	v.waitFor(t, "three more listings", func(*fleetView) bool { return listings() >= seen+3 }, &f.asked)
 	h.state(func(h *hostile) {
 		if h.peak > 3 {
 			t.Errorf("%d sockets open at once, want at most 3", h.peak)

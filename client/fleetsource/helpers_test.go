@@ -18,6 +18,33 @@ type fleetView struct {
 	slices int
 	first  []model.FleetUpdate
 	done   chan struct{}
+	sig    signal // a slice was folded
+}
+
+// signal wakes whoever waits on a change: each wait gets a channel that
+// the next notify closes. Take the channel before looking at the state,
+// so a change between the two is not missed.
+type signal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (s *signal) wait() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch == nil {
+		s.ch = make(chan struct{})
+	}
+	return s.ch
+}
+
+func (s *signal) notify() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch != nil {
+		close(s.ch)
+		s.ch = nil
+	}
 }
 
 type convView struct {
@@ -60,25 +87,39 @@ func watchFleet(t *testing.T, sources ...Source) (*fleetView, context.CancelFunc
 				c.progress = c.progress || u.Batch.Progress != nil
 			}
 			v.mu.Unlock()
+			v.sig.notify()
 		}
 	}()
 	t.Cleanup(func() { cancel(); <-v.done })
 	return v, cancel
 }
 
-// waitFor polls cond (run with the view locked) until it holds or the test
-// times out.
-func (v *fleetView) waitFor(t *testing.T, what string, cond func(v *fleetView) bool) {
+// waitFor waits until cond (run with the view locked) holds. It looks
+// again each time a slice is folded, and each time also (a fake server's
+// signal, for a condition on what the server saw) changes: never on a
+// clock, whose only use is the bound after which the wait fails.
+func (v *fleetView) waitFor(t *testing.T, what string, cond func(v *fleetView) bool, also ...*signal) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
+	timeout := time.NewTimer(15 * time.Second)
+	defer timeout.Stop()
+	for waiting := true; waiting; {
+		folded := v.sig.wait()
+		var other <-chan struct{}
+		if len(also) > 0 {
+			other = also[0].wait()
+		}
 		v.mu.Lock()
 		ok := cond(v)
 		v.mu.Unlock()
 		if ok {
 			return
 		}
-		time.Sleep(5 * time.Millisecond)
+		select {
+		case <-folded:
+		case <-other:
+		case <-timeout.C:
+			waiting = false
+		}
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()

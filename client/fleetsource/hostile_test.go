@@ -24,6 +24,7 @@ import (
 // counts the sockets open at once and records every route asked.
 type hostile struct {
 	t       *testing.T
+	listed  signal // a listing's first page was asked for
 	backend http.Handler
 	srv     *httptest.Server
 	// serveConversation gives a listed conversation events behind it.
@@ -114,6 +115,7 @@ func (h *hostile) page(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	if start == 0 {
 		h.listings++
+		h.listed.notify()
 	}
 	gate := h.gate
 	var items []string
@@ -217,7 +219,7 @@ func TestHostileServerStreamsOnlyWhatCanChange(t *testing.T) {
 		n := 0
 		h.state(func(h *hostile) { n = h.listings })
 		return n >= 3
-	})
+	}, &h.listed)
 	h.state(func(h *hostile) {
 		if h.peak > 4 {
 			t.Errorf("%d sockets open at once, want at most 4", h.peak)
@@ -290,7 +292,7 @@ func TestStreamsKeepTheirPlaceAmongEquals(t *testing.T) {
 			}
 		})
 		seen := listings()
-		v.waitFor(t, "two more listings", func(*fleetView) bool { return listings() >= seen+2 })
+		v.waitFor(t, "two more listings", func(*fleetView) bool { return listings() >= seen+2 }, &h.listed)
 	}
 	h.state(func(h *hostile) {
 		if h.opened != 3 || h.peak > 3 {
@@ -303,7 +305,7 @@ func TestStreamsKeepTheirPlaceAmongEquals(t *testing.T) {
 			h.items[5] = fmt.Sprintf(`{"id":%q,"title":"t5","execution_status":%q,"updated_at":%q}`, hexID(5), status, at(60))
 		})
 		seen := listings()
-		v.waitFor(t, "two more listings", func(*fleetView) bool { return listings() >= seen+2 })
+		v.waitFor(t, "two more listings", func(*fleetView) bool { return listings() >= seen+2 }, &h.listed)
 	}
 	v.waitFor(t, "the new run streamed, one stream displaced", func(v *fleetView) bool {
 		if lastConn(v.conv(hexID(5))).Phase != model.PhaseLive {
@@ -352,7 +354,7 @@ func TestHostileServerEndlessPagesAreCut(t *testing.T) {
 		n := 0
 		h.state(func(h *hostile) { n = h.listings })
 		return n >= 2
-	})
+	}, &h.listed)
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	ws := sourceWarnings(v)

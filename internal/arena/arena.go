@@ -1,10 +1,3 @@
-// Package arena is ohwatch's memory layer, the one package that imports
-// unsafe: the anonymous mmap blocks a big event log keeps its events in
-// outside the Go heap (Arena), and the views that alias memory without
-// copying it (String, Bytes) or compare where it lies (Addr, Within).
-// Keeping them in one room means a stale alias has one place to be looked
-// for; built with -tags arenadebug, released blocks are unmapped, so any
-// alias that outlives its arena crashes the test that made it.
 package arena
 
 import (

@@ -1,8 +1,3 @@
-// Package termtest runs a Bubble Tea program for a test on a terminal of
-// its own (a buffer), and lets the test wait for text the program writes
-// or for a condition on what its model holds. A wait wakes on each write
-// and after each Update, never on a clock: the only clock is the bound
-// after which a wait fails.
 package termtest
 
 import (
