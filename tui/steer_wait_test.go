@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"ohwatch/model"
 )
 
@@ -55,5 +57,34 @@ func TestFleetResumeSaysWhatItWaitsFor(t *testing.T) {
 	f.Update(next())
 	if !strings.Contains(f.flash, "resume accepted") || w.got() != "run" {
 		t.Errorf("after the wait: footer %q, sent %q", f.flash, w.got())
+	}
+}
+
+// TestResumeSaysWhatItWaitsFor: in a conversation's view too, R on a
+// conversation whose server is still finishing the paused run says what
+// it waits for until the server's answer comes.
+func TestResumeSaysWhatItWaitsFor(t *testing.T) {
+	w := &waitingSteering{release: make(chan struct{})}
+	m := newModel(Options{Log: waitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: w}, 160, 48)
+	_ = m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "paused"))
+	m, cmd := press(t, m, "R")
+	var progress controlProgressMsg
+	batch, _ := cmd().(tea.BatchMsg)
+	for _, c := range batch {
+		if c != nil && !isTick(c) {
+			progress, _ = c().(controlProgressMsg)
+		}
+	}
+	if progress.next == nil {
+		t.Fatal("R said nothing while the resume waits")
+	}
+	m.Update(progress)
+	if !strings.Contains(m.flash, "resume: the server is still finishing the paused run") {
+		t.Fatalf("footer %q", m.flash)
+	}
+	close(w.release)
+	m.Update(progress.next())
+	if !strings.Contains(m.flash, "resume accepted") || w.got() != "run" {
+		t.Errorf("after the wait: footer %q, sent %q", m.flash, w.got())
 	}
 }
