@@ -62,7 +62,7 @@ func runWaiting(ctx context.Context, c *agentserver.Client, id string, say func(
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("the server was still finishing the paused run after %s (its status %s); nothing resumed: press R again later",
+			return fmt.Errorf("the server was still finishing the paused run after %s (its status %s); nothing resumed; resume again later",
 				time.Since(start).Round(time.Second), model.SanitizeLine(info.ExecutionStatus))
 		case <-after(wait):
 		}
