@@ -30,6 +30,11 @@ var (
 	doomed = &lazyApp{name: "doomed"}
 	// suiteDir holds the binary and each app server's RUNDIR.
 	suiteDir string
+	// python is the interpreter itself, not a version manager's shim
+	// (pyenv's runs shell scripts first, seconds each on a busy machine):
+	// each sandbox starts one, and the app server gives its agent-server
+	// 30 s to answer.
+	python = "python3"
 )
 
 // flushDelay is the shared server's webhook flush delay (seconds): short
@@ -58,6 +63,9 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(tmp)
 	suiteDir = tmp
+	if out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
+		python = strings.TrimSpace(string(out))
+	}
 	ohwatchBin = filepath.Join(tmp, "ohwatch")
 
 	var wg sync.WaitGroup
@@ -156,7 +164,7 @@ type appServer struct {
 // and env on top.
 func startApp(dir string, env []string) (*appServer, error) {
 	cmd := exec.Command(filepath.Join(kit, "run_app_server.sh"), dir)
-	cmd.Env = append(append(os.Environ(), "FAKELLM_DELAY=0.2"), env...)
+	cmd.Env = append(append(os.Environ(), "FAKELLM_DELAY=0.2", "PYTHON="+python), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("run_app_server.sh %s: %v\n%s", dir, err, out)
 	}
