@@ -35,6 +35,12 @@ var (
 	// each sandbox starts one, and the app server gives its agent-server
 	// 30 s to answer.
 	python = "python3"
+	// pycache is where the app servers and their sandboxes keep the
+	// bytecode of the kits' Python (a cache of the user's, so later runs
+	// find it): without it, an environment that says
+	// PYTHONDONTWRITEBYTECODE compiles some hundreds of modules again on
+	// each agent-server's start, tens of seconds on a busy machine.
+	pycache string
 )
 
 // flushDelay is the shared server's webhook flush delay (seconds): short
@@ -65,6 +71,10 @@ func run(m *testing.M) int {
 	suiteDir = tmp
 	if out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
 		python = strings.TrimSpace(string(out))
+	}
+	pycache = filepath.Join(tmp, "pycache")
+	if dir, err := os.UserCacheDir(); err == nil {
+		pycache = filepath.Join(dir, "ohwatch-e2e", "pycache")
 	}
 	ohwatchBin = filepath.Join(tmp, "ohwatch")
 
@@ -164,7 +174,8 @@ type appServer struct {
 // and env on top.
 func startApp(dir string, env []string) (*appServer, error) {
 	cmd := exec.Command(filepath.Join(kit, "run_app_server.sh"), dir)
-	cmd.Env = append(append(os.Environ(), "FAKELLM_DELAY=0.2", "PYTHON="+python), env...)
+	cmd.Env = append(append(os.Environ(), "FAKELLM_DELAY=0.2", "PYTHON="+python,
+		"PYTHONDONTWRITEBYTECODE=", "PYTHONPYCACHEPREFIX="+pycache), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("run_app_server.sh %s: %v\n%s", dir, err, out)
 	}
