@@ -91,11 +91,12 @@ func (f *fleetTUI) row(conv string, words ...string) string {
 	return found
 }
 
-// rowOf is the line of screen naming conv (by its hex id's first 20
-// digits: the title column cuts the rest) that holds every one of words.
+// rowOf is the line of screen naming conv in its title (by its hex id's
+// first 20 digits: the title column cuts the rest; the header names a
+// filter by the same digits) that holds every one of words.
 func rowOf(screen, conv string, words ...string) string {
 	for line := range strings.Lines(screen) {
-		if !strings.Contains(line, hex(conv)[:20]) {
+		if !strings.Contains(line, "Conversation "+hex(conv)[:20]) {
 			continue
 		}
 		all := true
@@ -235,7 +236,7 @@ func TestFleetTUIOverCloud(t *testing.T) {
 	f.footer("pause accepted")
 	f.row(parent, "paused")
 	if st := statusOn(t, agent, parent); st != model.StatusPaused {
-		t.Fatalf("p: the agent-server says %s", st)
+		t.Fatalf("p: the row read paused, then the agent-server says %s; its last events: %s", st, lastKinds(t, agent, parent, 8))
 	}
 
 	f.press("R")
@@ -284,4 +285,24 @@ func TestFleetTUIOverCloud(t *testing.T) {
 	f.screen("the conversation opened", func(screen string) bool {
 		return strings.Contains(screen, "Scripted finish after 1 steps") && !strings.Contains(screen, "STATUS")
 	})
+}
+
+// lastKinds names the last n events of the conversation on its
+// agent-server, with the status a state update set: what a failure needs
+// to tell a server that went on from what ohwatch showed.
+func lastKinds(t *testing.T, c *agentserver.Client, conv string, n int) string {
+	t.Helper()
+	evs, err := c.Events(context.Background(), conv)
+	if err != nil {
+		return err.Error()
+	}
+	var out []string
+	for _, ev := range evs[max(0, len(evs)-n):] {
+		k := ev.Kind
+		if u, ok := ev.Body.(*model.StateUpdate); ok && u.ExecutionStatus != "" {
+			k += "(" + u.ExecutionStatus + ")"
+		}
+		out = append(out, k)
+	}
+	return strings.Join(out, ", ")
 }
