@@ -17,9 +17,6 @@ import (
 // Pause implements conversationControls.
 func (cf confirmer) Pause(ctx context.Context) error { return cf.c.Pause(ctx, cf.id) }
 
-// Run implements conversationControls.
-func (cf confirmer) Run(ctx context.Context) error { return cf.c.Run(ctx, cf.id) }
-
 // Interrupt implements conversationControls; a server without the route
 // gives an error that is both agentserver.ErrControlUnsupported and
 // tui.ErrUnsupported.

@@ -81,6 +81,17 @@ func (cc cloudControls) Run(ctx context.Context) error {
 	return s.Run(ctx)
 }
 
+// RunWaiting implements tui.RunWaiter: a resume on the sandbox's
+// agent-server, which delivers its events to Cloud before it ends a
+// paused run (controls_resume.go).
+func (cc cloudControls) RunWaiting(ctx context.Context, say func(string)) error {
+	s, err := cc.server(ctx)
+	if err != nil {
+		return err
+	}
+	return s.RunWaiting(ctx, say)
+}
+
 // Interrupt implements tui.Steering.
 func (cc cloudControls) Interrupt(ctx context.Context) error {
 	s, err := cc.server(ctx)

@@ -144,6 +144,11 @@ func (r reported) Run(ctx context.Context) error {
 	return r.confirmer.Run(ctx)
 }
 
+func (r reported) RunWaiting(ctx context.Context, say func(string)) error {
+	defer func() { r.done <- "run" }()
+	return r.confirmer.RunWaiting(ctx, say)
+}
+
 func (r reported) Interrupt(ctx context.Context) error {
 	defer func() { r.done <- "interrupt" }()
 	return r.confirmer.Interrupt(ctx)

@@ -176,10 +176,7 @@ func sourceOf(s fleetsource.Source) model.ConversationRef {
 // Run watches the fleet headless or in the table, and returns the exit
 // code.
 func (fl *Fleet) Run(ctx context.Context, env *Env, o FleetOptions) int {
-	feed := fleetsource.Watch(ctx, fl.sources, fleetsource.Options{})
-	if fl.hasLocal() {
-		feed = redactedLocalUpdates(ctx, fl.fileSecrets, feed)
-	}
+	feed := fl.watch(ctx)
 	if o.OTLP.On {
 		var finish func()
 		var ok bool
@@ -200,6 +197,15 @@ func (fl *Fleet) Run(ctx context.Context, env *Env, o FleetOptions) int {
 			Guards: o.Guards, Act: fl.guardAct(o, env)})
 	}
 	return fl.table(ctx, env, o, feed)
+}
+
+// watch is the fleet's sources watched, what local roots hold redacted.
+func (fl *Fleet) watch(ctx context.Context) <-chan []model.FleetUpdate {
+	feed := fleetsource.Watch(ctx, fl.sources, fleetsource.Options{})
+	if fl.hasLocal() {
+		feed = redactedLocalUpdates(ctx, fl.fileSecrets, feed)
+	}
+	return feed
 }
 
 // reportingSources reports the updates about the sources themselves and

@@ -18,6 +18,14 @@ func (fl *Fleet) table(ctx context.Context, env *Env, o FleetOptions, feed <-cha
 	return tuiExit(ctx, ctx, err, env.Stderr)
 }
 
+// Table is the fleet's table over its sources watched until ctx ends,
+// wired as `fleet` shows it (opening, resuming, the rows' controls), for
+// a program the caller runs: the end-to-end suites drive it on a
+// terminal of their own.
+func (fl *Fleet) Table(ctx context.Context, env *Env, o FleetOptions) *tui.Model {
+	return tui.NewModel(tui.NewFleet(fl.tableOptions(ctx, env, o, fl.watch(ctx))))
+}
+
 // tableOptions wires the fleet's sources to the table: its feed, and how
 // a conversation is opened (and a paused one resumed) for the full
 // monitor.

@@ -285,6 +285,8 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.answerDone(msg)
 	case controlDoneMsg:
 		return m.controlDone(msg)
+	case controlProgressMsg:
+		return tea.Batch(m.setFlash(msg.text), msg.next)
 	case messageEffectMsg:
 		return m.messageEffectKnown(msg)
 	case guardDoneMsg:

@@ -275,6 +275,9 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		return f.show(msg)
 	case fleetControlDoneMsg:
 		f.flash = msg.text
+	case controlProgressMsg:
+		f.flash = msg.text
+		return msg.next
 	case fleetGuardDoneMsg:
 		f.guardDone(msg)
 	case fleetCompareMsg:

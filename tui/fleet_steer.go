@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -206,12 +205,13 @@ func (f *Fleet) sendFleet(a fleetAsk) tea.Cmd {
 	if a.area != nil {
 		text = strings.TrimSpace(a.area.Value())
 	}
-	return func() tea.Msg {
+	return withProgress(to, func(say func(string)) tea.Msg {
 		var done int
 		var failed []string
 		for _, t := range a.to {
-			ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
-			ask := controlAsk{what: a.what, to: t.steer, policy: a.policy, text: text, run: a.run}
+			ask := controlAsk{what: a.what, to: t.steer, policy: a.policy, text: text, run: a.run,
+				say: func(s string) { say(a.what.name() + ": “" + t.title + "”: " + s) }}
+			ctx, cancel := ask.controlContext()
 			result, err := ask.send(ctx)
 			cancel()
 			if err != nil {
@@ -228,7 +228,7 @@ func (f *Fleet) sendFleet(a fleetAsk) tea.Cmd {
 			out += "; " + strings.Join(failed, "; ")
 		}
 		return fleetControlDoneMsg{addr: to, text: out}
-	}
+	})
 }
 
 // controlLines are the footer while a control asks or takes a message.

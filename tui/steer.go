@@ -71,6 +71,9 @@ type controlAsk struct {
 	policy string // ctlPolicy: the policy picked
 	text   string // ctlMessage: the message
 	run    bool   // ctlMessage: the agent runs with it
+	// say is what a control that waits (RunWaiter) says while it does;
+	// nil: it does not wait.
+	say func(string)
 	// pending is, for a message, the actions the conversation waited on
 	// when it was asked; effect and version what the server said a message
 	// does to them (told: it answered); rejectFirst sends the rejection of
@@ -171,12 +174,13 @@ func (m *Conversation) controlRefusal(what control) string {
 func (m *Conversation) sendControl(a controlAsk) tea.Cmd {
 	m.input = prompt{}
 	flash, to := m.setFlash(a.what.name()+": sending…"), m.addr()
-	return tea.Batch(flash, func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+	return tea.Batch(flash, withProgress(to, func(say func(string)) tea.Msg {
+		ctx, cancel := a.controlContext()
 		defer cancel()
+		a.say = func(s string) { say(a.what.name() + ": " + s) }
 		result, err := a.send(ctx)
 		return controlDoneMsg{addr: to, what: a.what, result: result, err: err}
-	})
+	}))
 }
 
 // send makes the request and words what the server accepted, saying so
@@ -199,6 +203,9 @@ func (a controlAsk) request(ctx context.Context) (string, error) {
 	case ctlPause:
 		return "pause accepted: the agent stops after its current LLM call", a.to.Pause(ctx)
 	case ctlRun:
+		if w, ok := a.to.(RunWaiter); ok && a.say != nil {
+			return "resume accepted: the agent runs again", w.RunWaiting(ctx, a.say)
+		}
 		return "resume accepted: the agent runs again", a.to.Run(ctx)
 	case ctlInterrupt:
 		return "interrupt accepted: the LLM call in flight is cancelled", a.to.Interrupt(ctx)

@@ -58,7 +58,7 @@ func TestMessageKeepsCloudsRecord(t *testing.T) {
 // stands.
 func TestMessageSaysWhatCloudNeverStored(t *testing.T) {
 	parallel(t)
-	r := bare.cloudRun(t, "--message", "STEPS=1", "--headless", "--store-timeout", "2s")
+	r := bare.get(t).cloudRun(t, "--message", "STEPS=1", "--headless", "--store-timeout", "2s")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}

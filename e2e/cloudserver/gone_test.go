@@ -16,6 +16,7 @@ import (
 // each, after a bounded wait.
 func TestAppServerGoesAway(t *testing.T) {
 	parallel(t)
+	doomed := doomed.get(t)
 	t.Cleanup(doomed.stop)
 	w := doomed.start(t, "cloud", "--message", "STEPS=8", "--headless", "--store-timeout", "2s")
 	w.waitLine("cloud: watching conversation")

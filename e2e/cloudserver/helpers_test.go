@@ -176,7 +176,7 @@ func (a *appServer) startConv(t *testing.T, message string, extra ...string) (co
 	defer cancel()
 	args := append([]string{filepath.Join(kit, "start_cloud_conv.py"), a.url, "--message", message}, extra...)
 	a.creating.Lock()
-	out, err := exec.CommandContext(ctx, "python3", args...).CombinedOutput()
+	out, err := exec.CommandContext(ctx, python, args...).CombinedOutput()
 	a.creating.Unlock()
 	if err != nil {
 		t.Fatalf("start_cloud_conv.py: %v\n%s", err, out)

@@ -12,6 +12,7 @@ import (
 // events route), is listed with its cost unknown, never a known $0.00.
 func TestLsNoFalseZeroCost(t *testing.T) {
 	parallel(t)
+	bare := bare.get(t)
 	conv, sandbox := bare.startConv(t, "STEPS=1")
 	if r := bare.ohwatch(t, "cloud", "--conversation", conv, "--headless"); r.code != 0 {
 		t.Fatalf("watching %s to its end: exit %d\n%s", conv, r.code, r.stderr)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"ohwatch/internal/e2eproc"
 )
 
 // The suite's shared state, set up once by TestMain.
@@ -23,9 +25,22 @@ var (
 	shared *appServer
 	// bare is an app server with the newer stored-events route and no
 	// webhooks: Cloud stores nothing its sandboxes do.
-	bare *appServer
+	bare = &lazyApp{name: "bare", env: []string{"CLOUDKIT_NEWER_EVENTS_ROUTE=1", "CLOUDKIT_WEBHOOKS=0"}}
 	// doomed is the app server of the test that stops it mid-watch.
-	doomed *appServer
+	doomed = &lazyApp{name: "doomed"}
+	// suiteDir holds the binary and each app server's RUNDIR.
+	suiteDir string
+	// python is the interpreter itself, not a version manager's shim
+	// (pyenv's runs shell scripts first, seconds each on a busy machine):
+	// each sandbox starts one, and the app server gives its agent-server
+	// 30 s to answer.
+	python = "python3"
+	// pycache is where the app servers and their sandboxes keep the
+	// bytecode of the kits' Python (a cache of the user's, so later runs
+	// find it): without it, an environment that says
+	// PYTHONDONTWRITEBYTECODE compiles some hundreds of modules again on
+	// each agent-server's start, tens of seconds on a busy machine.
+	pycache string
 )
 
 // flushDelay is the shared server's webhook flush delay (seconds): short
@@ -42,26 +57,25 @@ func TestMain(m *testing.M) {
 
 func run(m *testing.M) int {
 	flag.Parse()
-	root, err := findModuleRoot()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "cloudserver:", err)
-		return 1
+	root, k, code, ok := e2eproc.FindKit("cloudserver", "app-server", "run_app_server.sh", "real app server")
+	if !ok {
+		return code
 	}
-	kit = filepath.Join(filepath.Dir(root), "shared", "app-server")
-	if _, err := os.Stat(filepath.Join(kit, "run_app_server.sh")); err != nil {
-		if os.Getenv("OHWATCH_UPSTREAM_REQUIRED") == "1" {
-			fmt.Fprintln(os.Stderr, "../shared/app-server not found: OHWATCH_UPSTREAM_REQUIRED=1 needs the real app server")
-			return 1
-		}
-		fmt.Println("../shared/app-server not found: real app server tests skipped")
-		return 0
-	}
+	kit = k
 	tmp, err := os.MkdirTemp("", "ohwatch-cloudserver-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cloudserver:", err)
 		return 1
 	}
 	defer os.RemoveAll(tmp)
+	suiteDir = tmp
+	if out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
+		python = strings.TrimSpace(string(out))
+	}
+	pycache = filepath.Join(tmp, "pycache")
+	if dir, err := os.UserCacheDir(); err == nil {
+		pycache = filepath.Join(dir, "ohwatch-e2e", "pycache")
+	}
 	ohwatchBin = filepath.Join(tmp, "ohwatch")
 
 	var wg sync.WaitGroup
@@ -73,65 +87,75 @@ func run(m *testing.M) int {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
-	servers := []struct {
-		s   **appServer
-		dir string
-		env []string
-	}{
-		{&shared, "shared", []string{"CLOUDKIT_WEBHOOK_FLUSH_DELAY=" + flushDelay}},
-		{&bare, "bare", []string{"CLOUDKIT_NEWER_EVENTS_ROUTE=1", "CLOUDKIT_WEBHOOKS=0"}},
-		{&doomed, "doomed", nil},
-	}
-	// One after the other, beside the build: the kit gives a start 60 s,
-	// and starts side by side on a busy machine take longer than that.
-	errs := make([]error, len(servers))
-	for i, sv := range servers {
-		*sv.s, errs[i] = startApp(filepath.Join(tmp, sv.dir), sv.env)
-		if errs[i] != nil {
-			break
-		}
-	}
+	// The shared server starts beside the build; the others, which one
+	// test each uses, start one after the other beside the tests on a
+	// run of the whole suite, else when a test asks for one (lazyApp):
+	// the kit gives a start 60 s, and starts side by side on a busy
+	// machine take longer than that.
+	shared, err = startApp(filepath.Join(tmp, "shared"), []string{"CLOUDKIT_WEBHOOK_FLUSH_DELAY=" + flushDelay})
 	wg.Wait()
+	lazies := []*lazyApp{bare, doomed}
 	defer func() {
-		for _, sv := range servers {
-			if *sv.s != nil {
-				(*sv.s).stop()
+		if shared != nil {
+			shared.stop()
+		}
+		for _, l := range lazies {
+			// Waits for a start in flight; marks one never begun done.
+			l.once.Do(func() {})
+			if l.s != nil {
+				l.s.stop()
 			}
 		}
 	}()
-	for _, err := range append(errs, buildErr) {
+	for _, err := range []error{err, buildErr} {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "cloudserver:", err)
 			return 1
 		}
 	}
-	code := m.Run()
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "" {
+		go func() {
+			for _, l := range lazies {
+				l.once.Do(l.start)
+			}
+		}()
+	}
+	code = m.Run()
 	if code != 0 {
 		// What the app servers said is half of any failure's story.
-		for _, sv := range servers {
-			if *sv.s != nil {
-				(*sv.s).showErrors()
+		shared.showErrors()
+		for _, l := range lazies {
+			l.once.Do(func() {})
+			if l.s != nil {
+				l.s.showErrors()
 			}
 		}
 	}
 	return code
 }
 
-// findModuleRoot walks up from the working directory to go.mod.
-func findModuleRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", fmt.Errorf("no go.mod above %s", wd)
-		}
-	}
+// lazyApp is an app server of the suite started once, by the first test
+// that asks for it or beside the tests.
+type lazyApp struct {
+	name string
+	env  []string
+	once sync.Once
+	s    *appServer
+	err  error
 }
+
+// get is the app server, started if it has not been; a start that failed
+// fails the test.
+func (l *lazyApp) get(t testing.TB) *appServer {
+	t.Helper()
+	l.once.Do(l.start)
+	if l.err != nil {
+		t.Fatalf("starting the %s app server: %v", l.name, l.err)
+	}
+	return l.s
+}
+
+func (l *lazyApp) start() { l.s, l.err = startApp(filepath.Join(suiteDir, l.name), l.env) }
 
 // appServer is one app server the suite started.
 type appServer struct {
@@ -150,7 +174,8 @@ type appServer struct {
 // and env on top.
 func startApp(dir string, env []string) (*appServer, error) {
 	cmd := exec.Command(filepath.Join(kit, "run_app_server.sh"), dir)
-	cmd.Env = append(append(os.Environ(), "FAKELLM_DELAY=0.2"), env...)
+	cmd.Env = append(append(os.Environ(), "FAKELLM_DELAY=0.2", "PYTHON="+python,
+		"PYTHONDONTWRITEBYTECODE=", "PYTHONPYCACHEPREFIX="+pycache), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("run_app_server.sh %s: %v\n%s", dir, err, out)
 	}

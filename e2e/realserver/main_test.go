@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"ohwatch/internal/e2eproc"
 )
 
 // The suite's shared state, set up once by TestMain.
@@ -47,21 +49,12 @@ func run(m *testing.M) int {
 	// The servers die with the thread that started them (Pdeathsig): keep
 	// this goroutine on its thread for the whole run.
 	runtime.LockOSThread()
-	root, err := findModuleRoot()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "realserver:", err)
-		return 1
+	root, k, code, ok := e2eproc.FindKit("realserver", "agent-server", "serve_real.py", "real agent-server")
+	if !ok {
+		return code
 	}
 	moduleRoot = root
-	kit = filepath.Join(filepath.Dir(root), "shared", "agent-server")
-	if _, err := os.Stat(filepath.Join(kit, "serve_real.py")); err != nil {
-		if os.Getenv("OHWATCH_UPSTREAM_REQUIRED") == "1" {
-			fmt.Fprintln(os.Stderr, "../shared/agent-server not found: OHWATCH_UPSTREAM_REQUIRED=1 needs the real agent-server")
-			return 1
-		}
-		fmt.Println("../shared/agent-server not found: real agent-server tests skipped")
-		return 0
-	}
+	kit = k
 	tmp, err := os.MkdirTemp("", "ohwatch-realserver-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "realserver:", err)
@@ -104,20 +97,4 @@ func run(m *testing.M) int {
 		return 1
 	}
 	return m.Run()
-}
-
-// findModuleRoot walks up from the working directory to go.mod.
-func findModuleRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", fmt.Errorf("no go.mod above %s", wd)
-		}
-	}
 }

@@ -13,6 +13,7 @@ import (
 // Program is a running Bubble Tea program and the terminal it writes to.
 type Program struct {
 	p *tea.Program
+	n *notifying // the model, as the program runs it
 	// changed is signalled (capacity 1) on each write and after each
 	// Update; every wait waits on it.
 	changed chan struct{}
@@ -30,7 +31,8 @@ type Program struct {
 func Start(t testing.TB, m tea.Model, width, height int) *Program {
 	t.Helper()
 	p := &Program{changed: make(chan struct{}, 1), done: make(chan struct{})}
-	p.p = tea.NewProgram(&notifying{Model: m, changed: p.changed},
+	p.n = &notifying{Model: m, changed: p.changed}
+	p.p = tea.NewProgram(p.n,
 		tea.WithInput(bytes.NewBuffer(nil)), tea.WithOutput(terminal{p}),
 		tea.WithoutSignals(), tea.WithWindowSize(width, height))
 	go func() {
@@ -95,6 +97,31 @@ func (p *Program) WaitUntil(t testing.TB, bound time.Duration, what string, cond
 	}
 }
 
+// WaitScreen waits until the last frame the program drew (its whole
+// content, as its View gave it) satisfies cond, and returns that frame;
+// it fails the test, naming what and showing the frame, if that takes
+// longer than bound. Unlike WaitFor it reads the screen, not the writes
+// that changed it, so a test may check what a line holds as a whole.
+func (p *Program) WaitScreen(t testing.TB, bound time.Duration, what string, cond func(screen string) bool) string {
+	t.Helper()
+	var screen string
+	if !p.wait(bound, func() bool {
+		screen = p.Screen()
+		return cond(screen)
+	}) {
+		t.Fatalf("not %s after %s; the screen:\n%s", what, bound, screen)
+	}
+	return screen
+}
+
+// Screen is the content of the last frame the program drew ("" before
+// the first).
+func (p *Program) Screen() string {
+	p.n.mu.Lock()
+	defer p.n.mu.Unlock()
+	return p.n.screen
+}
+
 // wait reports whether ok held before bound passed.
 func (p *Program) wait(bound time.Duration, ok func() bool) bool {
 	timeout := time.NewTimer(bound)
@@ -140,10 +167,23 @@ func (w terminal) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// notifying is the test's model wrapped so that each Update wakes a wait.
+// notifying is the test's model wrapped so that each Update wakes a wait
+// and each frame drawn is kept for WaitScreen.
 type notifying struct {
 	tea.Model
 	changed chan struct{}
+	mu      sync.Mutex
+	screen  string // the content of the last frame drawn
+}
+
+// View implements tea.Model: the frame, kept.
+func (n *notifying) View() tea.View {
+	v := n.Model.View()
+	n.mu.Lock()
+	n.screen = v.Content
+	n.mu.Unlock()
+	signal(n.changed)
+	return v
 }
 
 func (n *notifying) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -49,3 +49,16 @@ func TestWaitsWakeOnWritesAndUpdates(t *testing.T) {
 		t.Fatalf("final model %#v", m)
 	}
 }
+
+// TestWaitScreenReadsTheWholeFrame: WaitScreen sees a line as the program
+// drew it whole, although the renderer wrote only the cells that changed
+// ("keys seen: 1" after "keys seen: 0" writes just "1").
+func TestWaitScreenReadsTheWholeFrame(t *testing.T) {
+	n := new(atomic.Int32)
+	p := Start(t, counter{n}, 40, 5)
+	p.WaitScreen(t, 10*time.Second, "the first frame", func(s string) bool { return s == "keys seen: 0" })
+	p.Type("a")
+	if got := p.WaitScreen(t, 10*time.Second, "one key", func(s string) bool { return s == "keys seen: 1" }); got != "keys seen: 1" {
+		t.Fatalf("WaitScreen gave %q", got)
+	}
+}
