@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -51,7 +52,9 @@ func readNames(dir string) ([]string, error) {
 // openDir opens an SDK or seed-layout conversation directory.
 func openDir(path string) (*Reader, error) {
 	convDir, eventsDir := locate(path)
-	r := &Reader{}
+	r := &Reader{readWhole: func(name string) ([]byte, error) {
+		return readFileUpTo(filepath.Join(convDir, name), nil, maxZipEntry)
+	}}
 	// The base state can be megabytes of metrics: decode it while the
 	// events directory is listed, both being on the way to the first
 	// screen.
@@ -61,7 +64,7 @@ func openDir(path string) (*Reader, error) {
 		defer close(headerDone)
 		r.header, found = readHeader(path, filepath.Base(filepath.Clean(convDir)), func(name string) ([]byte, error) {
 			return readHeaderFile(convDir, name)
-		})
+		}, func(name string) (io.ReadCloser, error) { return openHeaderFile(convDir, name) })
 	}()
 	names, err := readNames(eventsDir)
 	files, seed := eventFiles(names)

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -53,8 +54,15 @@ func openZip(zipPath string) (*Reader, error) {
 	if prefix == "." {
 		dirName = strings.TrimSuffix(filepath.Base(zipPath), filepath.Ext(zipPath))
 	}
-	r := &Reader{close: zr.Close}
-	r.header, _ = readHeader(zipPath, dirName, readMeta)
+	r := &Reader{close: zr.Close, readWhole: readMeta}
+	openMeta := func(name string) (io.ReadCloser, error) {
+		f, ok := entries[path.Join(prefix, name)]
+		if !ok {
+			return nil, fs.ErrNotExist
+		}
+		return f.Open()
+	}
+	r.header, _ = readHeader(zipPath, dirName, readMeta, openMeta)
 	files, seed := eventFiles(byDir[path.Join(prefix, eventsDirName)])
 	if !seed {
 		r.header.Warnings = append(r.header.Warnings, sanitizeAll(indexWarnings("events/", files))...)
