@@ -132,6 +132,9 @@ func readSpan(ctx context.Context, span []eventFile, prefix string, read func(na
 		if i%cancelCheck == cancelCheck-1 && ctx.Err() != nil {
 			return p
 		}
+		// A Reader reads once: the name is not needed again, and a
+		// million of them were 64 MB held to the end of the load.
+		span[i] = eventFile{}
 		raw, err := read(f.Name, s)
 		if err != nil {
 			// Names are joined only here: on the path of every event that
