@@ -1,6 +1,7 @@
 package session
 
 import (
+	"math"
 	"runtime/debug"
 	"runtime/metrics"
 
@@ -28,10 +29,12 @@ const minGOGC = 20
 
 // headroom follows one load (LoadLog, or a replay's stream of chunks).
 type headroom struct {
-	read   int64 // bytes of event JSON read so far
-	gogc   int   // the GOGC set, 100 until lowered
-	off    bool  // GOGC was not the default: set by GOGC or a command
-	sample []metrics.Sample
+	read int64 // bytes of event JSON read so far
+	gogc int   // the GOGC set, 100 until lowered
+	off  bool  // GOGC was not the default: set by GOGC or a command
+	// limited is set while add holds a memory limit.
+	limited bool
+	sample  []metrics.Sample
 }
 
 // newHeadroom starts following a load; it leaves GOGC alone when it is
@@ -52,7 +55,6 @@ func (h *headroom) add(events []model.Event) {
 	for i := range events {
 		h.read += int64(len(events[i].Raw))
 	}
-	allowed := max(int64(float64(h.read)*headroomShare), minHeadroom)
 	metrics.Read(h.sample)
 	if h.sample[0].Value.Kind() != metrics.KindUint64 {
 		return
@@ -61,10 +63,36 @@ func (h *headroom) add(events []model.Event) {
 	if live == 0 {
 		return
 	}
-	gogc := int(min(100, max(minGOGC, 100*allowed/live)))
+	gogc, allowed := gogcFor(h.read, live)
 	// Only a change of a tenth or more: SetGCPercent stops the world.
 	if gogc*10 < h.gogc*9 || gogc*10 > h.gogc*11 {
 		h.gogc = gogc
 		debug.SetGCPercent(gogc)
 	}
+	if h.gogc < 100 {
+		// The heap's free pages count in the resident memory until they
+		// are given back: the listing and the base state's lists, read
+		// first, left a third of the heap free for the rest of a
+		// million-event load. A limit a little over the goal has the
+		// runtime give them back; done lifts it.
+		h.limited = true
+		debug.SetMemoryLimit(live + allowed + live/8 + 16<<20)
+	}
+}
+
+// done ends the load: the memory limit add set is lifted (what the log
+// and the screens need next is not the load's to bound); GOGC stays.
+func (h *headroom) done() {
+	if h != nil && h.limited {
+		debug.SetMemoryLimit(math.MaxInt64)
+		h.limited = false
+	}
+}
+
+// gogcFor is the GOGC that keeps the garbage of a heap of live bytes
+// within what a load that has read bytes of JSON allows, and that
+// allowance.
+func gogcFor(read, live int64) (gogc int, allowed int64) {
+	allowed = max(int64(float64(read)*headroomShare), minHeadroom)
+	return int(min(100, max(minGOGC, 100*allowed/max(live, 1)))), allowed
 }

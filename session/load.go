@@ -37,6 +37,7 @@ func LoadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Lo
 		log.Append(c.Events...)
 		gc.add(c.Events)
 	})
+	gc.done()
 	if err != nil && (ctx.Err() != nil || !errors.Is(err, context.Canceled)) {
 		return nil, nil, err
 	}

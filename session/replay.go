@@ -92,6 +92,7 @@ func streamChunks(ctx context.Context, r *files.Reader, feed chan<- model.Batch)
 		sendBatch(ctx, feed, b)
 		gc.add(c.Events)
 	})
+	gc.done()
 	if err != nil && ctx.Err() == nil {
 		sendBatch(ctx, feed, model.Batch{Warnings: []string{err.Error()}})
 	}
