@@ -79,7 +79,8 @@ func openZip(zipPath string) (*Reader, error) {
 		r.header.Title = probeTitle(files, func(name string) ([]byte, error) { return readEvent(name, nil) })
 	}
 	r.total, r.files = int64(len(files)), len(files)
-	r.jobs = func(ctx context.Context) <-chan job { return fileJobs(ctx, files, "events/", readEvent) }
+	chunks := chunkFiles(files)
+	r.jobs = func(ctx context.Context) <-chan job { return fileJobs(ctx, chunks, "events/", readEvent) }
 	return r, nil
 }
 
