@@ -185,7 +185,7 @@ func loadServed(ctx context.Context, path string) ([]*files.Conversation, error)
 		}
 		var convs []*files.Conversation
 		for _, s := range list {
-			c, err := files.LoadContext(ctx, s.Path)
+			c, err := loadWithBase(ctx, s.Path)
 			if err != nil {
 				return nil, err
 			}
@@ -197,12 +197,25 @@ func loadServed(ctx context.Context, path string) ([]*files.Conversation, error)
 		}
 		return convs, nil
 	}
-	c, err := files.LoadContext(ctx, path)
+	c, err := loadWithBase(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	c.ID = servedID(c.ID, path)
 	return []*files.Conversation{c}, nil
+}
+
+// loadWithBase loads a recording with its base state's bytes, which a
+// load streams and drops: the server serves them back field for field.
+func loadWithBase(ctx context.Context, path string) (*files.Conversation, error) {
+	c, err := files.LoadContext(ctx, path)
+	if err != nil || c.Base == nil {
+		return c, err
+	}
+	if base, err := files.BaseStateRaw(path); err == nil && base != nil {
+		c.Base = base
+	}
+	return c, nil
 }
 
 // servedID is the conversation id a recording is served under: its own

@@ -22,10 +22,11 @@ import (
 // Its strings are kept in one buffer, so that the collector has a few
 // objects to scan, not several per event.
 type loadLines struct {
-	off   bool          // an event was not appended as read: walk the log
-	s     reducer.State // the fold of events 0..len(facts)-1
-	facts []lineFact
-	text  []byte            // the facts' ids and summaries, one after another
+	off   bool              // an event was not appended as read: walk the log
+	s     reducer.State     // the fold of events 0..n-1
+	facts [][]lineFact      // in chunks of factChunk, never moved once filled
+	n     int               // the facts taken
+	text  [][]byte          // the facts' ids and summaries, in chunks of textChunk
 	names []string          // kinds, sources, risks and statuses, each once
 	named map[string]uint16 // their positions in names
 	marks []stateMark       // where what a line shows of the State changed
@@ -43,8 +44,19 @@ type lineFact struct {
 	fullState                  bool
 }
 
-// span is a string in loadLines.text.
+// span is a string in loadLines.text: off counts from the first chunk's
+// start, textChunk bytes a chunk.
 type span struct{ off, n uint32 }
+
+// The facts and their text grow in chunks, each copied only while it
+// grows to its size, never once full: grown as one slice each, doubling,
+// the facts and text of a million events (about 200 MB) were held twice
+// over at each doubling, a tenth of the JSON at the peak of a `replay
+// --headless`.
+const (
+	factChunk = 1 << 14
+	textChunk = 1 << 20
+)
 
 // What of an event's body a line shows: an action's risk, a state
 // update's execution status, whether it is an error.
@@ -82,7 +94,7 @@ func (l *loadLines) take(log *reducer.Log, first int, evs []model.Event) {
 	if l.off {
 		return
 	}
-	if first != len(l.facts) || log.Len()-first != len(evs) {
+	if first != l.n || log.Len()-first != len(evs) {
 		l.off = true
 		return
 	}
@@ -90,11 +102,21 @@ func (l *loadLines) take(log *reducer.Log, first int, evs []model.Event) {
 		ev := &evs[k]
 		i := first + k
 		l.s = reducer.ApplyAt(l.s, i, *ev)
-		l.facts = append(l.facts, l.factOf(ev))
+		l.add(l.factOf(ev))
 		if !l.marks[len(l.marks)-1].shows(&l.s) {
 			l.marks = append(l.marks, markOf(i, &l.s))
 		}
 	}
+}
+
+// add appends a fact.
+func (l *loadLines) add(f lineFact) {
+	if l.n%factChunk == 0 {
+		l.facts = append(l.facts, make([]lineFact, 0, 64)) // grown within the chunk
+	}
+	last := &l.facts[len(l.facts)-1]
+	*last = append(*last, f)
+	l.n++
 }
 
 // factOf notes ev's line.
@@ -124,12 +146,19 @@ func (l *loadLines) factOf(ev *model.Event) lineFact {
 
 // keep appends s to the text.
 func (l *loadLines) keep(s string) span {
-	if len(l.text)+len(s) > 1<<32-1 {
-		l.off = true // past what a span holds: walked
+	if len(s) == 0 {
 		return span{}
 	}
-	sp := span{off: uint32(len(l.text)), n: uint32(len(s))}
-	l.text = append(l.text, s...)
+	if len(l.text) == 0 || len(l.text[len(l.text)-1])+len(s) > textChunk {
+		if len(s) > textChunk || len(l.text) == (1<<32)/textChunk {
+			l.off = true // past what a span holds: walked
+			return span{}
+		}
+		l.text = append(l.text, make([]byte, 0, 4096)) // grown within the chunk
+	}
+	last := &l.text[len(l.text)-1]
+	sp := span{off: uint32((len(l.text)-1)*textChunk + len(*last)), n: uint32(len(s))}
+	*last = append(*last, s...)
 	return sp
 }
 
@@ -154,13 +183,13 @@ func (l *loadLines) name(s string) uint16 {
 // usable reports whether events 0..n-1 were all taken, so that the
 // lines can come from them.
 func (l *loadLines) usable(n int) bool {
-	return l != nil && !l.off && n > 0 && len(l.facts) == n
+	return l != nil && !l.off && n > 0 && l.n == n
 }
 
 // event is event i as its lines need it, its Raw raw. Its strings are
 // views of the text, which no longer changes once the recording is read.
 func (l *loadLines) event(i int, raw []byte) model.Event {
-	f := &l.facts[i]
+	f := &l.facts[i/factChunk][i%factChunk]
 	ev := model.Event{ID: l.str(f.id), Kind: l.names[f.kind], Source: l.names[f.source], Summary: l.str(f.summary), Raw: raw}
 	if f.hasTime {
 		ev.Time = time.Unix(0, f.nanos).UTC()
@@ -183,7 +212,8 @@ func (l *loadLines) str(sp span) string {
 	if sp.n == 0 {
 		return ""
 	}
-	return arena.String(l.text[sp.off : sp.off+sp.n])
+	c, at := sp.off/textChunk, sp.off%textChunk
+	return arena.String(l.text[c][at : at+sp.n])
 }
 
 // markOf is what a line shows of s, the State after event at.

@@ -136,7 +136,7 @@ func gcCPU() (gc, total float64) {
 }
 
 // procStatus reads one size field of /proc/self/status, in bytes.
-func procStatus(b *testing.B, field string) int64 {
+func procStatus(b testing.TB, field string) int64 {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
 		b.Skip("no /proc/self/status:", err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ohwatch/client/agentserver"
+	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 )
 
@@ -63,7 +64,7 @@ func runWaiting(ctx context.Context, c *agentserver.Client, id string, say func(
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("the server was still finishing the paused run after %s (its status %s); nothing resumed; resume again later",
-				time.Since(start).Round(time.Second), model.SanitizeLine(info.ExecutionStatus))
+				time.Since(start).Round(time.Second), sanitize.Line(info.ExecutionStatus))
 		case <-after(wait):
 		}
 		wait = min(2*wait, resumeBackoffMax)

@@ -31,10 +31,13 @@ func LoadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Lo
 	// nowhere but the log.
 	r.ReadInto(log.Space().Block)
 	read := 0
+	gc := newHeadroom()
 	conv, err := r.Stream(ctx, func(c files.Chunk) {
 		read += files.Readable(c.Events)
 		log.Append(c.Events...)
+		gc.add(c.Events)
 	})
+	gc.done()
 	if err != nil && (ctx.Err() != nil || !errors.Is(err, context.Canceled)) {
 		return nil, nil, err
 	}

@@ -85,11 +85,14 @@ func streamInto(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
 // streamChunks is streamInto without the closing: a conversation opened
 // from the fleet is followed once it has been read.
 func streamChunks(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
+	gc := newHeadroom()
 	_, err := r.Stream(ctx, func(c files.Chunk) {
 		b := c.Batch
 		b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
 		sendBatch(ctx, feed, b)
+		gc.add(c.Events)
 	})
+	gc.done()
 	if err != nil && ctx.Err() == nil {
 		sendBatch(ctx, feed, model.Batch{Warnings: []string{err.Error()}})
 	}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 
 	"ohwatch/internal/sanitize"
@@ -52,7 +54,9 @@ func readNames(dir string) ([]string, error) {
 // openDir opens an SDK or seed-layout conversation directory.
 func openDir(path string) (*Reader, error) {
 	convDir, eventsDir := locate(path)
-	r := &Reader{}
+	r := &Reader{readWhole: func(name string) ([]byte, error) {
+		return readFileUpTo(filepath.Join(convDir, name), nil, maxZipEntry)
+	}}
 	// The base state can be megabytes of metrics: decode it while the
 	// events directory is listed, both being on the way to the first
 	// screen.
@@ -62,7 +66,7 @@ func openDir(path string) (*Reader, error) {
 		defer close(headerDone)
 		r.header, found = readHeader(path, filepath.Base(filepath.Clean(convDir)), func(name string) ([]byte, error) {
 			return readHeaderFile(convDir, name)
-		})
+		}, func(name string) (io.ReadCloser, error) { return openHeaderFile(convDir, name) })
 	}()
 	names, err := readNames(eventsDir)
 	files, seed := eventFiles(names)
@@ -94,7 +98,8 @@ func openDir(path string) (*Reader, error) {
 		r.header.Title = probeTitle(files, func(name string) ([]byte, error) { return read(name, nil) })
 	}
 	r.total, r.files = int64(len(files)), len(files)
-	r.jobs = func(ctx context.Context) <-chan job { return fileJobs(ctx, files, "events/", read) }
+	chunks := chunkFiles(files)
+	r.jobs = func(ctx context.Context) <-chan job { return fileJobs(ctx, chunks, "events/", read) }
 	return r, nil
 }
 
@@ -102,14 +107,15 @@ func openDir(path string) (*Reader, error) {
 // runs are short so the first screen shows within milliseconds; later ones
 // grow so that a 100k-file directory is handed out in tens of batches, not
 // thousands.
-func fileJobs(ctx context.Context, files []eventFile, prefix string, read func(name string, s *slab) ([]byte, error)) <-chan job {
+func fileJobs(ctx context.Context, chunks [][]eventFile, prefix string, read func(name string, s *slab) ([]byte, error)) <-chan job {
 	jobs := make(chan job)
 	go func() {
 		defer close(jobs)
 		size := 32
-		for seq, lo := 0, 0; lo < len(files); seq++ {
-			hi := min(lo+size, len(files))
-			span := files[lo:hi]
+		for seq, k, lo := 0, 0, 0; k < len(chunks); seq++ {
+			chunk := chunks[k]
+			hi := min(lo+size, len(chunk))
+			span := chunk[lo:hi]
 			j := job{seq: seq, units: int64(len(span)), run: func(ctx context.Context, s *slab) part { return readSpan(ctx, span, prefix, read, s) }}
 			select {
 			case <-ctx.Done():
@@ -117,10 +123,28 @@ func fileJobs(ctx context.Context, files []eventFile, prefix string, read func(n
 			case jobs <- j:
 			}
 			lo = hi
-			size = min(2*size, 2048)
+			if lo == len(chunk) {
+				// Its spans are out: the chunk goes with the last of them.
+				chunks[k], k, lo = nil, k+1, 0
+			}
+			size = min(2*size, fileChunk)
 		}
 	}()
 	return jobs
+}
+
+// fileChunk is the most files one job reads.
+const fileChunk = 2048
+
+// chunkFiles copies files into chunks of fileChunk: a million files were
+// one array of 40 MB held to the end of the load; each chunk goes once
+// its files are read.
+func chunkFiles(files []eventFile) [][]eventFile {
+	chunks := make([][]eventFile, 0, (len(files)+fileChunk-1)/fileChunk)
+	for lo := 0; lo < len(files); lo += fileChunk {
+		chunks = append(chunks, slices.Clone(files[lo:min(lo+fileChunk, len(files))]))
+	}
+	return chunks
 }
 
 // readSpan reads and decodes a run of event files, in order, into s.
@@ -130,6 +154,9 @@ func readSpan(ctx context.Context, span []eventFile, prefix string, read func(na
 		if i%cancelCheck == cancelCheck-1 && ctx.Err() != nil {
 			return p
 		}
+		// A Reader reads once: the name is not needed again, and a
+		// million of them were 64 MB held to the end of the load.
+		span[i] = eventFile{}
 		raw, err := read(f.Name, s)
 		if err != nil {
 			// Names are joined only here: on the path of every event that

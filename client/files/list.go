@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -154,7 +155,8 @@ func exists(path string) bool {
 func summarise(dir string) Summary {
 	s := Summary{Path: dir}
 	read := func(name string) ([]byte, error) { return readHeaderFile(dir, name) }
-	conv, _ := readHeader(dir, filepath.Base(dir), read)
+	open := func(name string) (io.ReadCloser, error) { return openHeaderFile(dir, name) }
+	conv, _ := readHeader(dir, filepath.Base(dir), read, open)
 	s.ID, s.Title, s.Warnings = conv.ID, conv.Title, conv.Warnings
 	s.ParentID, s.ForkedFromEvent = conv.ParentID, conv.ForkedFromEvent
 	if conv.Base != nil {

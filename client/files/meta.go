@@ -3,6 +3,8 @@ package files
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -47,48 +49,69 @@ func readOptional(read func(name string) ([]byte, error), name string) ([]byte, 
 	return raw, err
 }
 
-// readHeaderFile reads base_state.json or meta.json of the directory dir
-// (as readHeader's read): base_state.json within MaxBaseStateBytes, not
-// the limit for one event.
+// readHeaderFile reads meta.json (or another small file) of the
+// directory dir whole, within the limit for one event.
 func readHeaderFile(dir, name string) ([]byte, error) {
-	limit := int64(MaxEventBytes)
-	if name == "base_state.json" {
-		limit = MaxBaseStateBytes
-	}
-	return readFileUpTo(filepath.Join(dir, name), nil, limit)
+	return readFileUpTo(filepath.Join(dir, name), nil, MaxEventBytes)
 }
 
-// readHeader reads a conversation's base_state.json and meta.json through
-// read and returns the conversation's header; found reports whether either
-// file exists.
-func readHeader(path, dirName string, read func(name string) ([]byte, error)) (conv Conversation, found bool) {
+// openHeaderFile opens a file of the directory dir that may be big
+// (base_state.json), a regular file only: it is streamed, never read
+// whole.
+func openHeaderFile(dir, name string) (io.ReadCloser, error) {
+	f, _, err := openRegular(filepath.Join(dir, name))
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// readHeader reads a conversation's base_state.json (streamed through
+// open: it is not an event and has no size limit, see MaxBaseStateBytes)
+// and meta.json (through read) and returns the conversation's header;
+// found reports whether either file exists.
+func readHeader(path, dirName string, read func(name string) ([]byte, error), open func(name string) (io.ReadCloser, error)) (conv Conversation, found bool) {
 	conv.Path = path
-	baseRaw, baseErr := readOptional(read, "base_state.json")
+	base, baseFound, baseErr := readBase(open)
 	metaRaw, metaErr := readOptional(read, "meta.json")
 	if baseErr != nil {
-		conv.Warnings = append(conv.Warnings, "base_state.json: cannot read: "+sanitize.Line(shortError(baseErr)))
+		conv.Warnings = append(conv.Warnings, sanitize.Line("base_state.json: "+baseErr.Error()))
 	}
 	if metaErr != nil {
 		conv.Warnings = append(conv.Warnings, "meta.json: cannot read: "+sanitize.Line(shortError(metaErr)))
 	}
-	header(&conv, baseRaw, metaRaw, dirName)
-	return conv, baseRaw != nil || metaRaw != nil
+	conv.Base = base
+	header(&conv, metaRaw, dirName)
+	return conv, baseFound || metaRaw != nil
 }
 
-// header fills a conversation's id, title and base state from the raw
-// base_state.json and meta.json (either may be nil), adding a warning for
-// each that cannot be read. dirName is the conversation directory's name,
-// the id of last resort.
-func header(conv *Conversation, baseRaw, metaRaw []byte, dirName string) {
-	if baseRaw != nil {
-		base, err := model.DecodeBaseState(baseRaw)
-		if err != nil {
-			msg := strings.TrimPrefix(describeBadJSON(baseRaw, err), "invalid: base state: ")
-			conv.Warnings = append(conv.Warnings, sanitize.Line("base_state.json: "+msg))
-		} else {
-			conv.Base = base
-		}
+// readBase streams base_state.json through open (model.ReadBaseState):
+// whatever its size, it is read in memory bounded by MaxBaseStateBytes
+// outside the stats' per-call lists. Absent gives (nil, false, nil).
+func readBase(open func(name string) (io.ReadCloser, error)) (base *model.BaseState, found bool, err error) {
+	f, err := open("base_state.json")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
 	}
+	if err != nil {
+		return nil, true, fmt.Errorf("cannot read: %s", shortError(err))
+	}
+	defer f.Close()
+	base, err = model.ReadBaseState(f, MaxBaseStateBytes)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, true, errors.New(strings.TrimSuffix(strings.TrimPrefix(err.Error(), "base state: "), ": "+io.ErrUnexpectedEOF.Error()))
+	case err != nil:
+		return nil, true, fmt.Errorf("invalid: %s", strings.TrimPrefix(err.Error(), "base state: "))
+	}
+	return base, true, nil
+}
+
+// header fills a conversation's id and title from its base state
+// (conv.Base, may be nil) and the raw meta.json (may be nil), adding a
+// warning when meta.json cannot be read. dirName is the conversation
+// directory's name, the id of last resort.
+func header(conv *Conversation, metaRaw []byte, dirName string) {
 	var m *meta
 	if metaRaw != nil {
 		m = new(meta)

@@ -15,10 +15,14 @@ import (
 // frame over the limit is. Real events with screenshots stay far below.
 const MaxEventBytes = 64 << 20
 
-// MaxBaseStateBytes is the largest base_state.json read. It is not an
-// event: it carries the stats' per-call lists, 166 MB at a million events
-// (304,079 LLM calls), so it has a bound of its own, a zip entry's.
-const MaxBaseStateBytes = maxZipEntry
+// MaxBaseStateBytes bounds what of a base_state.json is held at once while
+// it is read. It is not an event and has no size limit: nearly all of a
+// long conversation's is the stats' per-call lists (166 MB at a million
+// events, 304,079 LLM calls), which are streamed one call at a time
+// (model.ReadBaseState); this bounds the rest of the document (status,
+// title, accumulated usage, the agent's settings: tens of kilobytes in
+// real ones) and each call's entry.
+const MaxBaseStateBytes = 8 << 20
 
 // oversizeError is a file over its limit (MaxEventBytes for an event):
 // only its head was read, to name the event in its placeholder.
@@ -29,11 +33,7 @@ type oversizeError struct {
 }
 
 func (e *oversizeError) Error() string {
-	what := "one event"
-	if e.limit != MaxEventBytes {
-		what = "a base state"
-	}
-	return fmt.Sprintf("%s, over the %s limit for %s", model.ByteSize(e.size), model.ByteSize(e.limit), what)
+	return fmt.Sprintf("%s, over the %s limit for one event", model.ByteSize(e.size), model.ByteSize(e.limit))
 }
 
 // readHead reads the head of a file over limit for its placeholder.

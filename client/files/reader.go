@@ -75,6 +75,9 @@ type Reader struct {
 	streamed bool
 	// space is where event files are read into (ReadInto); nil: the heap.
 	space func(n int) []byte
+	// readWhole reads a file of the conversation whole, within
+	// maxZipEntry (BaseStateRaw); nil when it has no such files (JSONL).
+	readWhole func(name string) ([]byte, error)
 }
 
 // ReadInto has Stream read event files into blocks from space, called

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -53,8 +54,15 @@ func openZip(zipPath string) (*Reader, error) {
 	if prefix == "." {
 		dirName = strings.TrimSuffix(filepath.Base(zipPath), filepath.Ext(zipPath))
 	}
-	r := &Reader{close: zr.Close}
-	r.header, _ = readHeader(zipPath, dirName, readMeta)
+	r := &Reader{close: zr.Close, readWhole: readMeta}
+	openMeta := func(name string) (io.ReadCloser, error) {
+		f, ok := entries[path.Join(prefix, name)]
+		if !ok {
+			return nil, fs.ErrNotExist
+		}
+		return f.Open()
+	}
+	r.header, _ = readHeader(zipPath, dirName, readMeta, openMeta)
 	files, seed := eventFiles(byDir[path.Join(prefix, eventsDirName)])
 	if !seed {
 		r.header.Warnings = append(r.header.Warnings, sanitizeAll(indexWarnings("events/", files))...)
@@ -71,7 +79,8 @@ func openZip(zipPath string) (*Reader, error) {
 		r.header.Title = probeTitle(files, func(name string) ([]byte, error) { return readEvent(name, nil) })
 	}
 	r.total, r.files = int64(len(files)), len(files)
-	r.jobs = func(ctx context.Context) <-chan job { return fileJobs(ctx, files, "events/", readEvent) }
+	chunks := chunkFiles(files)
+	r.jobs = func(ctx context.Context) <-chan job { return fileJobs(ctx, chunks, "events/", readEvent) }
 	return r, nil
 }
 
