@@ -42,7 +42,7 @@ func (m *Conversation) openPager(msg pagerFileMsg) tea.Cmd {
 	}
 	cmd := exec.Command(args[0], append(args[1:], msg.path)...)
 	path, to := msg.path, m.addr()
-	return tea.ExecProcess(cmd, func(err error) tea.Msg { return pagerDoneMsg{addr: to, path: path, err: err} })
+	return tea.ExecProcess(cmd, func(err error) tea.Msg { return pagerDoneMsg{Addr: to, path: path, err: err} })
 }
 
 // removeFileCmd deletes the pager's temporary file.
@@ -65,7 +65,7 @@ func (m *Conversation) startExport(format, path string) tea.Cmd {
 	flash, to := m.setFlash("exporting "+format+"…"), m.addr()
 	return tea.Batch(flash, func() tea.Msg {
 		written, err := export(format, path)
-		return exportDoneMsg{addr: to, path: written, err: err}
+		return exportDoneMsg{Addr: to, path: written, err: err}
 	})
 }
 

@@ -14,18 +14,18 @@ import (
 // Every message a conversation view's commands send is addressed, so the
 // router can hand it to its view when another screen is on top.
 var (
-	_ addressed = batchMsg{}
-	_ addressed = feedClosedMsg{}
-	_ addressed = searchProgressMsg{}
-	_ addressed = narrowProgressMsg{}
-	_ addressed = playTickMsg{}
-	_ addressed = retryTickMsg{}
-	_ addressed = respondDoneMsg{}
-	_ addressed = exportDoneMsg{}
-	_ addressed = clipboardDoneMsg{}
-	_ addressed = pagerFileMsg{}
-	_ addressed = pagerDoneMsg{}
-	_ addressed = flashExpiredMsg{}
+	_ Addressed = batchMsg{}
+	_ Addressed = feedClosedMsg{}
+	_ Addressed = searchProgressMsg{}
+	_ Addressed = narrowProgressMsg{}
+	_ Addressed = playTickMsg{}
+	_ Addressed = retryTickMsg{}
+	_ Addressed = respondDoneMsg{}
+	_ Addressed = exportDoneMsg{}
+	_ Addressed = clipboardDoneMsg{}
+	_ Addressed = pagerFileMsg{}
+	_ Addressed = pagerDoneMsg{}
+	_ Addressed = flashExpiredMsg{}
 )
 
 // TestCommandsAddressTheirView runs the commands of every action that
@@ -44,13 +44,13 @@ func TestCommandsAddressTheirView(t *testing.T) {
 		check := func(v *Conversation, cmd tea.Cmd) {
 			t.Helper()
 			for _, msg := range runAll(cmd) {
-				a, ok := msg.(addressed)
+				a, ok := msg.(Addressed)
 				if !ok {
 					continue
 				}
 				seen[reflect.TypeOf(msg).Name()] = true
-				if a.addressee() != v.id {
-					t.Errorf("%T is addressed to %p, the view is %p", msg, a.addressee(), v.id)
+				if a.Addressee() != v.id {
+					t.Errorf("%T is addressed to %p, the view is %p", msg, a.Addressee(), v.id)
 				}
 			}
 		}

@@ -173,7 +173,7 @@ func (m *Conversation) sendAnswer(d *answerDraft, action string) tea.Cmd {
 	return tea.Batch(flash, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
-		return answerDoneMsg{addr: to, action: action, err: a.Answer(ctx, id, action, answers)}
+		return answerDoneMsg{Addr: to, action: action, err: a.Answer(ctx, id, action, answers)}
 	})
 }
 
@@ -207,7 +207,7 @@ func (m *Conversation) withdrawAnswer() tea.Cmd {
 
 // answerDoneMsg is sent when an answer request finished.
 type answerDoneMsg struct {
-	addr
+	Addr
 	action string
 	err    error
 }

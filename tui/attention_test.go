@@ -128,7 +128,7 @@ func TestEscGoesBackWithABanner(t *testing.T) {
 	t.Parallel()
 	inBubble(t, func(t *testing.T) {
 		m := attentionModel(t, false)
-		m.setAtRoot(false)
+		m.SetAtRoot(false)
 		m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000004", "finished"))
 		if !strings.Contains(bannerText(m), "esc back") {
 			t.Fatalf("the banner of a pushed view: %q", bannerText(m))

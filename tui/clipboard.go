@@ -36,7 +36,7 @@ const clipboardTimeout = 3 * time.Second
 // clipboardDoneMsg reports which native clipboard took the copy ("" when
 // none did).
 type clipboardDoneMsg struct {
-	addr
+	Addr
 	index int // the event copied
 	// what was copied: "" for the event's JSON, else "command",
 	// "output", "diff", … (lookedat.go).
@@ -48,9 +48,9 @@ type clipboardDoneMsg struct {
 // nativeCopy returns the command that copies data with the first
 // clipboard tool that works.
 // to is the view the result goes to.
-func nativeCopy(to addr, data []byte, index int) tea.Cmd {
+func nativeCopy(to Addr, data []byte, index int) tea.Cmd {
 	return func() tea.Msg {
-		done := clipboardDoneMsg{addr: to, index: index, bytes: len(data)}
+		done := clipboardDoneMsg{Addr: to, index: index, bytes: len(data)}
 		for _, t := range clipboardTools {
 			path, err := exec.LookPath(t.name)
 			if err != nil {

@@ -56,7 +56,7 @@ const comparePoll = 500 * time.Millisecond
 
 // Compare is the compare screen.
 type Compare struct {
-	id     screenID
+	id     ScreenID
 	opts   CompareOptions
 	keys   CompareKeyMap
 	colour colours
@@ -101,16 +101,16 @@ type compareRows struct {
 // Messages of the compare screen's commands.
 type (
 	compareBatchMsg struct {
-		addr
+		Addr
 		side   int // 0 for A, 1 for B
 		batch  model.Batch
 		closed bool
 	}
 	comparedMsg struct {
-		addr
+		Addr
 		rows *compareRows
 	}
-	comparePollMsg struct{ addr }
+	comparePollMsg struct{ Addr }
 )
 
 // NewCompare builds the compare screen of two runs.
@@ -123,7 +123,7 @@ func NewCompare(opts CompareOptions) *Compare {
 	side := func(name string, s CompareSide) *compare.Run {
 		return compare.NewRun(compare.Side{Name: name, Title: s.Title, Source: s.Source, Log: s.Log, Through: s.Through, Ended: s.Ended})
 	}
-	return &Compare{id: newScreenID(), opts: opts, keys: keys, colour: c, styles: c.styles(), width: 80, height: 24,
+	return &Compare{id: NewScreenID(), opts: opts, keys: keys, colour: c, styles: c.styles(), width: 80, height: 24,
 		runA: side("A", opts.A), runB: side("B", opts.B), doneA: opts.A.Feed == nil, doneB: opts.B.Feed == nil}
 }
 
@@ -134,12 +134,12 @@ func RunCompare(ctx context.Context, opts CompareOptions) error {
 	return RunScreens(ctx, NewCompare(opts), programColours(&opts.Profile)...)
 }
 
-func (c *Compare) screenID() screenID  { return c.id }
-func (c *Compare) addr() addr          { return addr{to: c.id} }
-func (c *Compare) setAtRoot(root bool) { c.atRoot = root }
+func (c *Compare) ScreenID() ScreenID  { return c.id }
+func (c *Compare) addr() Addr          { return Addr{To: c.id} }
+func (c *Compare) SetAtRoot(root bool) { c.atRoot = root }
 
 // release implements releasable: the feeds opened for the screen end.
-func (c *Compare) release() {
+func (c *Compare) Release() {
 	if c.opts.End != nil {
 		c.opts.End()
 	}
@@ -170,7 +170,7 @@ func (c *Compare) polls() bool {
 
 func (c *Compare) poll() tea.Cmd {
 	to := c.addr()
-	return tea.Tick(comparePoll, func(time.Time) tea.Msg { return comparePollMsg{addr: to} })
+	return tea.Tick(comparePoll, func(time.Time) tea.Msg { return comparePollMsg{Addr: to} })
 }
 
 // SetSize gives the screen the terminal's size.
@@ -184,7 +184,7 @@ func (c *Compare) SetSize(w, h int) {
 
 // setCells implements measured: the screen measures under the terminal's
 // width model; it keeps no rows measured under another.
-func (c *Compare) setCells(cells text.Cells) tea.Cmd {
+func (c *Compare) SetCells(cells text.Cells) tea.Cmd {
 	c.cells = cells
 	return nil
 }
@@ -201,7 +201,7 @@ func (c *Compare) waitFeed(side int) tea.Cmd {
 	to := c.addr()
 	return func() tea.Msg {
 		b, ok := <-feed
-		return compareBatchMsg{addr: to, side: side, batch: b, closed: !ok}
+		return compareBatchMsg{Addr: to, side: side, batch: b, closed: !ok}
 	}
 }
 
@@ -215,7 +215,7 @@ func (c *Compare) align() tea.Cmd {
 	c.aligning, c.again = true, false
 	a, b, to := c.runA, c.runB, c.addr()
 	c.versionA, c.versionB = a.Log.Version(), b.Log.Version()
-	return func() tea.Msg { return comparedMsg{addr: to, rows: newCompareRows(compare.Compare(a, b))} }
+	return func() tea.Msg { return comparedMsg{Addr: to, rows: newCompareRows(compare.Compare(a, b))} }
 }
 
 // newCompareRows indexes an alignment for the screen.

@@ -25,7 +25,7 @@ type Parented interface {
 
 // parentOpenedMsg is sent when the parent to compare with was opened.
 type parentOpenedMsg struct {
-	addr
+	Addr
 	parent Link
 	opts   Options
 	end    context.CancelFunc
@@ -47,7 +47,7 @@ func (m *Conversation) askCompareParent() tea.Cmd {
 	flash := m.setFlash("opening " + parentLabel(parent) + " to compare…")
 	return tea.Batch(flash, func() tea.Msg {
 		opts, err := links.Open(ctx, parent.ID)
-		return parentOpenedMsg{addr: to, parent: parent, opts: opts, end: end, err: err}
+		return parentOpenedMsg{Addr: to, parent: parent, opts: opts, end: end, err: err}
 	})
 }
 

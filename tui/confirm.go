@@ -99,7 +99,7 @@ func (m *Conversation) answerConfirm(q question) tea.Cmd {
 	return tea.Batch(flash, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
-		return respondDoneMsg{addr: to, accept: q.accept, indices: q.indices, err: c.Respond(ctx, q.accept, q.ids)}
+		return respondDoneMsg{Addr: to, accept: q.accept, indices: q.indices, err: c.Respond(ctx, q.accept, q.ids)}
 	})
 }
 

@@ -61,7 +61,7 @@ func wholeSeconds(d time.Duration) string {
 // retryTickMsg counts a reconnect's wait down by a second; gen drops the
 // ticks of an older wait.
 type retryTickMsg struct {
-	addr
+	Addr
 	gen int
 }
 
@@ -87,7 +87,7 @@ func (m *Conversation) retryTick() tea.Cmd {
 		step = time.Second
 	}
 	gen, to := m.retryGen, m.addr()
-	return tea.Tick(step, func(time.Time) tea.Msg { return retryTickMsg{addr: to, gen: gen} })
+	return tea.Tick(step, func(time.Time) tea.Msg { return retryTickMsg{Addr: to, gen: gen} })
 }
 
 // retryTicked advances the countdown.

@@ -37,7 +37,7 @@ func (p pane) title() string {
 // addressed to it (addr) still reach it.
 type Conversation struct {
 	// id addresses the messages of this view's commands (addr).
-	id screenID
+	id ScreenID
 	// atRoot is set while the view is the bottom screen, where q quits
 	// rather than going back (the router says, setAtRoot).
 	atRoot bool
@@ -147,7 +147,7 @@ func NewConversation(opts Options) *Conversation {
 		opts.Log = reducer.NewLog(nil, 0)
 	}
 	m := &Conversation{
-		id:     newScreenID(),
+		id:     NewScreenID(),
 		opts:   opts,
 		keys:   keys,
 		log:    opts.Log,
@@ -181,13 +181,13 @@ func NewConversation(opts Options) *Conversation {
 
 // addr addresses a message to this view, so the router delivers it here
 // even while another screen is on top.
-func (m *Conversation) addr() addr { return addr{to: m.id} }
+func (m *Conversation) addr() Addr { return Addr{To: m.id} }
 
 // setAtRoot implements rooted.
-func (m *Conversation) setAtRoot(root bool) { m.atRoot = root }
+func (m *Conversation) SetAtRoot(root bool) { m.atRoot = root }
 
 // screenID implements addressable: the id the view's messages carry.
-func (m *Conversation) screenID() screenID { return m.id }
+func (m *Conversation) ScreenID() ScreenID { return m.id }
 
 // Init starts waiting on the feed and asks the terminal for its background
 // colour (the answer picks the light or dark palette under --theme auto).
@@ -206,11 +206,11 @@ func (m *Conversation) SetSize(width, height int) {
 
 // resized implements resizable: the inspector's markdown is rendered
 // again for the new width.
-func (m *Conversation) resized() tea.Cmd { return m.refreshMarkdown() }
+func (m *Conversation) Resized() tea.Cmd { return m.refreshMarkdown() }
 
 // setCells implements measured: the view drops the rows it measured under
 // the other model and has the inspector's markdown wrapped again.
-func (m *Conversation) setCells(c text.Cells) tea.Cmd {
+func (m *Conversation) SetCells(c text.Cells) tea.Cmd {
 	if c == m.cells {
 		return nil
 	}
@@ -236,7 +236,7 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.SetSize(msg.Width, msg.Height)
-		return m.resized()
+		return m.Resized()
 	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
 		if m.colour.update(msg) {
 			m.styles = m.colour.styles()
@@ -384,9 +384,9 @@ func (m *Conversation) waitFeed() tea.Cmd {
 	return func() tea.Msg {
 		b, ok := <-feed
 		if !ok {
-			return feedClosedMsg{addr: to}
+			return feedClosedMsg{Addr: to}
 		}
-		return batchMsg{addr: to, batch: b}
+		return batchMsg{Addr: to, batch: b}
 	}
 }
 
@@ -395,7 +395,7 @@ func (m *Conversation) setFlash(s string) tea.Cmd {
 	m.flashID++
 	m.flash = s
 	id, to := m.flashID, m.addr()
-	return tea.Tick(flashDuration, func(time.Time) tea.Msg { return flashExpiredMsg{addr: to, id: id} })
+	return tea.Tick(flashDuration, func(time.Time) tea.Msg { return flashExpiredMsg{Addr: to, id: id} })
 }
 
 // state returns the derived state as of the cursor. It is cached by cursor

@@ -25,7 +25,7 @@ const maxEditScan = 8 << 20
 // editorFileMsg says where the changed file is and at which line the
 // change begins (err: not on this machine).
 type editorFileMsg struct {
-	addr
+	Addr
 	path string
 	line int
 	err  error
@@ -33,7 +33,7 @@ type editorFileMsg struct {
 
 // editorDoneMsg is sent when the editor exited.
 type editorDoneMsg struct {
-	addr
+	Addr
 	err error
 }
 
@@ -61,10 +61,10 @@ func (m *Conversation) editChangedFile() tea.Cmd {
 // locateChange checks the file is a regular file here (open refuses
 // anything else without blocking) and finds the line where the change's
 // new text begins (1 when it is not found: the file moved on).
-func locateChange(to addr, c model.FileChange, open func(string) (*os.File, error)) editorFileMsg {
+func locateChange(to Addr, c model.FileChange, open func(string) (*os.File, error)) editorFileMsg {
 	f, err := open(c.Path)
 	if err != nil {
-		return editorFileMsg{addr: to, path: c.Path, err: err}
+		return editorFileMsg{Addr: to, path: c.Path, err: err}
 	}
 	defer f.Close()
 	buf := make([]byte, maxEditScan)
@@ -75,7 +75,7 @@ func locateChange(to addr, c model.FileChange, open func(string) (*os.File, erro
 			line += strings.Count(string(buf[:at]), "\n")
 		}
 	}
-	return editorFileMsg{addr: to, path: c.Path, line: line}
+	return editorFileMsg{Addr: to, path: c.Path, line: line}
 }
 
 func readFull(f *os.File, buf []byte) (int, error) {
@@ -100,7 +100,7 @@ func (m *Conversation) openEditor(msg editorFileMsg) tea.Cmd {
 	}
 	args := editorCommand(m.opts.Editor, msg.path, msg.line)
 	to := m.addr()
-	return tea.ExecProcess(exec.Command(args[0], args[1:]...), func(err error) tea.Msg { return editorDoneMsg{addr: to, err: err} })
+	return tea.ExecProcess(exec.Command(args[0], args[1:]...), func(err error) tea.Msg { return editorDoneMsg{Addr: to, err: err} })
 }
 
 // editorDone says when the editor failed.

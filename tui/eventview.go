@@ -12,10 +12,6 @@ import (
 	"ohwatch/theme"
 )
 
-// maxViewLines caps a rendered text block (a huge command output or system
-// prompt); the raw view and the pager have the rest.
-const maxViewLines = 2000
-
 // eventView renders one event for reading: the message text, the command
 // and its output, a file edit as a unified diff, a task list, a thought.
 // It reads the event's typed payload (Event.Detail), as export does: the
@@ -430,24 +426,6 @@ func (v *eventView) blank() {
 	}
 }
 
-// capLines keeps the first maxViewLines lines and says how many were cut.
-func capLines(lines []string) []string {
-	if len(lines) <= maxViewLines {
-		return lines
-	}
-	cut := len(lines) - maxViewLines
-	return append(lines[:maxViewLines:maxViewLines], fmt.Sprintf("… %d more lines (r: raw JSON, o: pager)", cut))
-}
-
-// expandTabs replaces tabs with spaces, since a tab's width depends on the
-// column it lands in and would break the pane's width arithmetic.
-func expandTabs(s string) string {
-	if !strings.Contains(s, "\t") {
-		return s
-	}
-	return strings.ReplaceAll(s, "\t", "    ")
-}
-
 // contentText joins the text items of a content list ([TextContent|
 // ImageContent]); images are counted, never dumped.
 func contentText(items []model.Content) string {
@@ -461,12 +439,4 @@ func contentText(items []model.Content) string {
 		}
 	}
 	return strings.Join(parts, "\n")
-}
-
-// withNewline ends non-empty text with a newline.
-func withNewline(s string) string {
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		return s + "\n"
-	}
-	return s
 }

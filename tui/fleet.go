@@ -73,7 +73,7 @@ type FleetOptions struct {
 type Fleet struct {
 	// id addresses the messages of the table's commands (its feed, its
 	// clock), so they reach it while a conversation is on top.
-	id     screenID
+	id     ScreenID
 	opts   FleetOptions
 	keys   FleetKeyMap
 	fleet  *fleet.Fleet
@@ -148,14 +148,14 @@ var fleetStatuses = []string{"", fleet.StatusAttention, model.StatusRunning, mod
 // Messages of the fleet table's commands.
 type (
 	fleetUpdatesMsg struct {
-		addr
+		Addr
 		ups []model.FleetUpdate
 	}
-	fleetFeedClosedMsg struct{ addr }
-	fleetTickMsg       struct{ addr }
-	fleetFlushMsg      struct{ addr }
+	fleetFeedClosedMsg struct{ Addr }
+	fleetTickMsg       struct{ Addr }
+	fleetFlushMsg      struct{ Addr }
 	fleetOpenedMsg     struct {
-		addr
+		Addr
 		gen  int
 		ref  model.ConversationRef
 		opts Options
@@ -177,7 +177,7 @@ func NewFleet(opts FleetOptions) *Fleet {
 		keys = DefaultFleetKeyMap()
 	}
 	c := newColours(opts.Theme, opts.Profile, opts.NoColor)
-	f := &Fleet{id: newScreenID(), opts: opts, keys: keys, fleet: fleet.New(), colour: c, styles: c.styles(), width: 80, height: 24,
+	f := &Fleet{id: NewScreenID(), opts: opts, keys: keys, fleet: fleet.New(), colour: c, styles: c.styles(), width: 80, height: 24,
 		now: opts.Now(), query: fleet.Query{Sort: fleet.ColIdle}}
 	if opts.Order != nil {
 		f.query = *opts.Order
@@ -187,12 +187,12 @@ func NewFleet(opts FleetOptions) *Fleet {
 }
 
 // screenID implements addressable: the id the table's messages carry.
-func (f *Fleet) screenID() screenID { return f.id }
+func (f *Fleet) ScreenID() ScreenID { return f.id }
 
 // Crumb names the table in the breadcrumb of the views opened from it.
 func (f *Fleet) Crumb() string { return "fleet" }
 
-func (f *Fleet) addr() addr { return addr{to: f.id} }
+func (f *Fleet) addr() Addr { return Addr{To: f.id} }
 
 // Init starts reading the feed and the clock of the idle column.
 func (f *Fleet) Init() tea.Cmd {
@@ -207,7 +207,7 @@ func (f *Fleet) SetSize(w, h int) {
 
 // setCells implements measured: the table measures under the terminal's
 // width model; it keeps no rows measured under another.
-func (f *Fleet) setCells(c text.Cells) tea.Cmd {
+func (f *Fleet) SetCells(c text.Cells) tea.Cmd {
 	f.cells = c
 	return nil
 }
@@ -221,14 +221,14 @@ func (f *Fleet) waitFeed() tea.Cmd {
 	return func() tea.Msg {
 		ups, ok := <-feed
 		if !ok {
-			return fleetFeedClosedMsg{addr: to}
+			return fleetFeedClosedMsg{Addr: to}
 		}
 		owned := false // ups is the sender's slice until copied
 		for range fleetDrain {
 			select {
 			case more, ok := <-feed:
 				if !ok {
-					return fleetUpdatesMsg{addr: to, ups: ups} // the close is read again next time
+					return fleetUpdatesMsg{Addr: to, ups: ups} // the close is read again next time
 				}
 				if !owned {
 					ups, owned = append(make([]model.FleetUpdate, 0, len(ups)+len(more)), ups...), true
@@ -239,13 +239,13 @@ func (f *Fleet) waitFeed() tea.Cmd {
 			}
 			break
 		}
-		return fleetUpdatesMsg{addr: to, ups: ups}
+		return fleetUpdatesMsg{Addr: to, ups: ups}
 	}
 }
 
 func (f *Fleet) tick() tea.Cmd {
 	to := f.addr()
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return fleetTickMsg{addr: to} })
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return fleetTickMsg{Addr: to} })
 }
 
 // Update answers a message.
@@ -321,7 +321,7 @@ func (f *Fleet) ring(n fleet.Notice, ok bool) tea.Cmd {
 	if d, held := f.notifier.Wait(f.now); held && !f.flushing {
 		f.flushing = true
 		to := f.addr()
-		cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return fleetFlushMsg{addr: to} }))
+		cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return fleetFlushMsg{Addr: to} }))
 	}
 	return tea.Batch(cmds...)
 }
@@ -421,7 +421,7 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Compare):
 		return f.compareMarked()
 	default:
-		if what, ok := k.fleetControlOf(msg); ok {
+		if what, ok := fleetControlOf(k, msg); ok {
 			return f.controlKey(what)
 		}
 		// A key of the conversation's view (a, x, space…) says so here.
@@ -498,7 +498,7 @@ func (f *Fleet) startOpen(ref model.ConversationRef, open func(context.Context, 
 	to, gen := f.addr(), f.openGen
 	return func() tea.Msg {
 		opts, err := open(ctx, ref)
-		return fleetOpenedMsg{addr: to, gen: gen, ref: ref, opts: opts, err: err}
+		return fleetOpenedMsg{Addr: to, gen: gen, ref: ref, opts: opts, err: err}
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 
 // fleetCompareMsg is sent when both marked conversations were opened.
 type fleetCompareMsg struct {
-	addr
+	Addr
 	a, b Options
 	end  context.CancelFunc
 	err  error
@@ -73,7 +73,7 @@ func (f *Fleet) compareMarked() tea.Cmd {
 	return func() tea.Msg {
 		a, errA := open(ctx, refs[0])
 		b, errB := open(ctx, refs[1])
-		return fleetCompareMsg{addr: to, a: a, b: b, end: end, err: errors.Join(errA, errB)}
+		return fleetCompareMsg{Addr: to, a: a, b: b, end: end, err: errors.Join(errA, errB)}
 	}
 }
 

@@ -34,7 +34,7 @@ func (c *fleetConversation) Update(msg tea.Msg) tea.Cmd {
 
 // release implements releasable: the router calls it once the view is
 // popped, and never hands the view a message again.
-func (c *fleetConversation) release() {
+func (c *fleetConversation) Release() {
 	if c.end != nil {
 		c.end()
 	}

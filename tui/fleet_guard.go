@@ -23,7 +23,7 @@ type tableGuards struct {
 
 // fleetGuardDoneMsg is the answer to a guard's pause on the table.
 type fleetGuardDoneMsg struct {
-	addr
+	Addr
 	ref  model.ConversationRef
 	text string
 	ok   bool
@@ -61,7 +61,7 @@ func (f *Fleet) guardUpdates(ups []model.FleetUpdate) tea.Cmd {
 				ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 				defer cancel()
 				result := guardStop(ctx, steer, action)
-				return fleetGuardDoneMsg{addr: to, ref: ref, text: text + " → " + result, ok: result == "paused" || result == "interrupted" || result == "no /interrupt on this server: paused instead"}
+				return fleetGuardDoneMsg{Addr: to, ref: ref, text: text + " → " + result, ok: result == "paused" || result == "interrupted" || result == "no /interrupt on this server: paused instead"}
 			})
 		}
 	}

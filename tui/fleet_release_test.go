@@ -85,7 +85,7 @@ func TestFleetReleasesAConversationLeft(t *testing.T) {
 		t.Error("the view left keeps its conversation")
 	}
 	// A message still on its way to the view is dropped.
-	if _, cmd := r.Update(batchMsg{addr: addr{to: id}, batch: model.Batch{Events: evs[:1]}}); cmd != nil {
+	if _, cmd := r.Update(batchMsg{Addr: Addr{To: id}, batch: model.Batch{Events: evs[:1]}}); cmd != nil {
 		t.Error("a batch for the released view was answered")
 	}
 	c = nil
@@ -131,7 +131,7 @@ func TestFleetForkReleasesTheParent(t *testing.T) {
 		_, push := r.Update(open())
 		r.Update(push())
 		c := r.Top().(*fleetConversation)
-		done := forkDoneMsg{addr: c.addr(), plan: forkPlan{index: 2}, id: "fork-1"}
+		done := forkDoneMsg{Addr: c.addr(), plan: forkPlan{index: 2}, id: "fork-1"}
 		_, cmd := r.Update(done)
 		for _, m := range cmd().(tea.BatchMsg) {
 			if m == nil {

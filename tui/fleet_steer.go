@@ -39,12 +39,12 @@ func (a fleetAsk) active() bool { return len(a.to) > 0 }
 
 // fleetControlDoneMsg is the answer to a fleet control.
 type fleetControlDoneMsg struct {
-	addr
+	Addr
 	text string
 }
 
 // fleetControlOf is the control a key asks for on the table.
-func (k FleetKeyMap) fleetControlOf(msg tea.KeyPressMsg) (control, bool) {
+func fleetControlOf(k FleetKeyMap, msg tea.KeyPressMsg) (control, bool) {
 	switch {
 	case key.Matches(msg, k.PauseRun):
 		return ctlPause, true
@@ -219,14 +219,14 @@ func (f *Fleet) sendFleet(a fleetAsk) tea.Cmd {
 			}
 			done++
 			if len(a.to) == 1 {
-				return fleetControlDoneMsg{addr: to, text: "“" + t.title + "”: " + result}
+				return fleetControlDoneMsg{Addr: to, text: "“" + t.title + "”: " + result}
 			}
 		}
 		out := fmt.Sprintf("%s: %d of %d accepted", a.what.name(), done, len(a.to))
 		if len(failed) > 0 {
 			out += "; " + strings.Join(failed, "; ")
 		}
-		return fleetControlDoneMsg{addr: to, text: out}
+		return fleetControlDoneMsg{Addr: to, text: out}
 	}
 }
 

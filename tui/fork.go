@@ -47,7 +47,7 @@ type treeView struct {
 // prepared by Branching.Open (opened false when another screen shows it)
 // and what ends that view's context.
 type forkDoneMsg struct {
-	addr
+	Addr
 	plan   forkPlan
 	id     string
 	err    error
@@ -58,7 +58,7 @@ type forkDoneMsg struct {
 
 // navigateDoneMsg is sent when Branching.Navigate finished.
 type navigateDoneMsg struct {
-	addr
+	Addr
 	index   int
 	eventID string
 	err     error
@@ -157,7 +157,7 @@ func (m *Conversation) treeConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(flash, func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), treeTimeout)
 			defer cancel()
-			return navigateDoneMsg{addr: to, index: plan.index, eventID: plan.eventID, err: b.Navigate(ctx, plan.eventID)}
+			return navigateDoneMsg{Addr: to, index: plan.index, eventID: plan.eventID, err: b.Navigate(ctx, plan.eventID)}
 		})
 	}
 	flash := m.setFlash("forking at " + ordinal(plan.index) + "…")
@@ -165,7 +165,7 @@ func (m *Conversation) treeConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), treeTimeout)
 		defer cancel()
 		id, err := b.Fork(ctx, plan.eventID, plan.title, plan.message)
-		done := forkDoneMsg{addr: to, plan: plan, id: id, err: err}
+		done := forkDoneMsg{Addr: to, plan: plan, id: id, err: err}
 		if id != "" {
 			// The view's context outlives this command: the view ends it
 			// when it is left.
@@ -215,8 +215,9 @@ func (m *Conversation) forkDone(msg forkDoneMsg) tea.Cmd {
 
 // inherit gives a view this one opens the display settings of this one.
 func (m *Conversation) inherit(o *Options) {
-	o.KeyMap, o.NoColor, o.Theme, o.Profile = m.keys, m.opts.NoColor, m.opts.Theme, m.opts.Profile
-	o.Pager, o.Editor, o.Notify, o.OpenFile = m.opts.Pager, m.opts.Editor, m.opts.Notify, m.opts.OpenFile
+	c := m.opts.Common()
+	c.KeyMap = m.keys
+	o.SetCommon(c)
 }
 
 // navigateDone reports a navigate and moves HEAD in the log at once: a

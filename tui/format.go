@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -66,4 +67,34 @@ func gapText(t, prev time.Time) string {
 		return format.Duration(d)
 	}
 	return "+" + format.Duration(d)
+}
+
+// maxViewLines caps a rendered text block (a huge command output or system
+// prompt); the raw view and the pager have the rest.
+const maxViewLines = 2000
+
+// capLines keeps the first maxViewLines lines and says how many were cut.
+func capLines(lines []string) []string {
+	if len(lines) <= maxViewLines {
+		return lines
+	}
+	cut := len(lines) - maxViewLines
+	return append(lines[:maxViewLines:maxViewLines], fmt.Sprintf("… %d more lines (r: raw JSON, o: pager)", cut))
+}
+
+// expandTabs replaces tabs with spaces, since a tab's width depends on the
+// column it lands in and would break the pane's width arithmetic.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	return strings.ReplaceAll(s, "\t", "    ")
+}
+
+// withNewline ends non-empty text with a newline.
+func withNewline(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
 }

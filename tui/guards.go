@@ -29,7 +29,7 @@ type guardView struct {
 
 // guardDoneMsg is the answer to a tripped guard's pause or interrupt.
 type guardDoneMsg struct {
-	addr
+	Addr
 	banner string
 }
 
@@ -107,7 +107,7 @@ func (m *Conversation) guardTrip(rep guard.Report) tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 			defer cancel()
-			return guardDoneMsg{addr: to, banner: text + " → " + guardStop(ctx, steer, action)}
+			return guardDoneMsg{Addr: to, banner: text + " → " + guardStop(ctx, steer, action)}
 		}
 	}
 	return m.guardBell()

@@ -131,7 +131,7 @@ func (m *Conversation) startInspect() tea.Cmd {
 // inspectJob is what building the inspector's view of an event needs,
 // taken in Update: values the command reads while Update goes on.
 type inspectJob struct {
-	to          addr
+	to          Addr
 	seq         int
 	index       int
 	ev          model.Event
@@ -150,7 +150,7 @@ type inspectJob struct {
 // inspectedMsg carries the inspector's view of an event, built by an
 // inspectJob.
 type inspectedMsg struct {
-	addr
+	Addr
 	seq  int
 	data *inspectData
 }
@@ -167,7 +167,7 @@ func (j inspectJob) run() tea.Msg {
 		d.md.width, d.md.style, d.md.cells, d.md.asked = j.md.width, j.md.style, j.md.cells, j.md
 		d.md.lines = j.renderers.Render(d.md.text, markdownWidth(j.md.width), j.md.style, j.md.cells)
 	}
-	return inspectedMsg{addr: j.to, seq: j.seq, data: d}
+	return inspectedMsg{Addr: j.to, seq: j.seq, data: d}
 }
 
 // inspected shows a built view when it is of the inspector still open on

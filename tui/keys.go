@@ -331,7 +331,7 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k KeyMap, st reducer.State
 		return m.askOpenLink()
 	case key.Matches(msg, m.keys.PauseRun, m.keys.ResumeRun, m.keys.InterruptRun, m.keys.Message, m.keys.Policy):
 		// Matched even while disabled, so a refusal says why.
-		what, _ := m.keys.controlOf(msg)
+		what, _ := controlOf(m.keys, msg)
 		return m.controlKey(what)
 	case key.Matches(msg, m.keys.Warnings):
 		return m.openWarnings()

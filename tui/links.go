@@ -60,13 +60,13 @@ const (
 // again asks for the next one after linksEvery (the periodic chain, not a
 // one-off).
 type linksRefreshedMsg struct {
-	addr
+	Addr
 	links []Link
 	again bool
 }
 
 // refreshLinksMsg starts the next periodic refresh.
-type refreshLinksMsg struct{ addr }
+type refreshLinksMsg struct{ Addr }
 
 // refreshLinks reads the view's Links again in a command; again keeps the
 // periodic chain going (one chain per view: a one-off, after a fork, says
@@ -83,7 +83,7 @@ func (m *Conversation) refreshLinks(again bool) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), linksTimeout)
 		defer cancel()
 		links.Refresh(ctx)
-		return linksRefreshedMsg{addr: to, links: links.Children(), again: again}
+		return linksRefreshedMsg{Addr: to, links: links.Children(), again: again}
 	}
 }
 
@@ -95,7 +95,7 @@ func (m *Conversation) linksRefreshed(msg linksRefreshedMsg) tea.Cmd {
 		return nil
 	}
 	to := m.addr()
-	return tea.Tick(linksEvery, func(time.Time) tea.Msg { return refreshLinksMsg{addr: to} })
+	return tea.Tick(linksEvery, func(time.Time) tea.Msg { return refreshLinksMsg{Addr: to} })
 }
 
 // Link is a conversation that came from an event of this one.
@@ -251,7 +251,7 @@ func (m *Conversation) linkKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // linkOpenedMsg is sent when Links.Open prepared a view.
 type linkOpenedMsg struct {
-	addr
+	Addr
 	link Link
 	opts Options
 	end  context.CancelFunc
@@ -265,7 +265,7 @@ func (m *Conversation) openLink(l Link) tea.Cmd {
 	flash := m.setFlash("opening " + linkLabel(l) + "…")
 	return tea.Batch(flash, func() tea.Msg {
 		opts, err := links.Open(ctx, l.ID)
-		return linkOpenedMsg{addr: to, link: l, opts: opts, end: end, err: err}
+		return linkOpenedMsg{Addr: to, link: l, opts: opts, end: end, err: err}
 	})
 }
 
@@ -294,7 +294,7 @@ type linkedConversation struct {
 }
 
 // release implements releasable.
-func (c *linkedConversation) release() {
+func (c *linkedConversation) Release() {
 	if c.end != nil {
 		c.end()
 	}

@@ -258,7 +258,7 @@ func TestLinksAreReadInCommandsOnly(t *testing.T) {
 		}
 		// After a fork, one more, outside the periodic chain.
 		m.opts.Branching = &fakeBranching{}
-		cmd = m.Update(forkDoneMsg{addr: m.addr(), plan: forkPlan{index: 3}, id: "f0000000000040008000000000000001", opened: false})
+		cmd = m.Update(forkDoneMsg{Addr: m.addr(), plan: forkPlan{index: 3}, id: "f0000000000040008000000000000001", opened: false})
 		for _, msg := range answer(t, m, cmd) {
 			if r, ok := msg.(linksRefreshedMsg); ok && r.again {
 				t.Error("a fork's refresh started a second periodic chain")

@@ -57,7 +57,7 @@ type markdownBlock struct {
 
 // markdownRenderedMsg carries a rendering of block md made in a command.
 type markdownRenderedMsg struct {
-	addr
+	Addr
 	md    *markdownBlock
 	key   markdownKey
 	lines []string
@@ -82,7 +82,7 @@ func (m *Conversation) refreshMarkdown() tea.Cmd {
 	text, renderers, to := md.text, m.markdown, m.addr()
 	return func() tea.Msg {
 		lines := renderers.Render(text, markdownWidth(want.width), want.style, want.cells)
-		return markdownRenderedMsg{addr: to, md: md, key: want, lines: lines}
+		return markdownRenderedMsg{Addr: to, md: md, key: want, lines: lines}
 	}
 }
 

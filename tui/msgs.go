@@ -9,19 +9,19 @@ import (
 // batchMsg is sent when the feed delivers a batch of events (about one per
 // frame); Update appends it to the log and re-arms the feed command.
 type batchMsg struct {
-	addr
+	Addr
 	batch model.Batch
 }
 
 // feedClosedMsg is sent when the feed channel closes: the source is done.
-type feedClosedMsg struct{ addr }
+type feedClosedMsg struct{ Addr }
 
 // searchProgressMsg is sent when a search command has scanned a stretch
 // of the log, [from, next) of [from, end); gen ties it to the search that
 // started it, so a stale result is dropped. cancelled says the search was
 // replaced while the command ran.
 type searchProgressMsg struct {
-	addr
+	Addr
 	gen             int
 	from, next, end int
 	matches         []int
@@ -32,13 +32,13 @@ type searchProgressMsg struct {
 // playTickMsg is sent when the replay's wait for the next event is over;
 // gen drops ticks of a replay that was paused or restarted since.
 type playTickMsg struct {
-	addr
+	Addr
 	gen int
 }
 
 // respondDoneMsg is sent when an accept or reject request finished.
 type respondDoneMsg struct {
-	addr
+	Addr
 	accept  bool
 	indices []int // the actions answered, for the footer
 	err     error
@@ -46,7 +46,7 @@ type respondDoneMsg struct {
 
 // exportDoneMsg is sent when Options.Export finished.
 type exportDoneMsg struct {
-	addr
+	Addr
 	path string
 	err  error
 }
@@ -54,14 +54,14 @@ type exportDoneMsg struct {
 // pagerFileMsg is sent when an event's JSON was written to a temporary file
 // that the pager can now open.
 type pagerFileMsg struct {
-	addr
+	Addr
 	path string
 	err  error
 }
 
 // pagerDoneMsg is sent when the pager exited and the terminal is back.
 type pagerDoneMsg struct {
-	addr
+	Addr
 	path string
 	err  error
 }
@@ -69,7 +69,7 @@ type pagerDoneMsg struct {
 // flashExpiredMsg is sent when a transient footer message has been shown
 // long enough; id drops the expiry of an older message.
 type flashExpiredMsg struct {
-	addr
+	Addr
 	id int
 }
 

@@ -110,17 +110,17 @@ func scanNarrowing(ctx context.Context, log *reducer.Log, n *narrowing, from, en
 
 // narrowCmd reads events [from, end) for n as a command and reports what
 // it kept to the view to.
-func narrowCmd(to addr, log *reducer.Log, n *narrowing, from, end int) tea.Cmd {
+func narrowCmd(to Addr, log *reducer.Log, n *narrowing, from, end int) tea.Cmd {
 	ctx := n.ctx
 	return func() tea.Msg {
 		next, kept, ok := scanNarrowing(ctx, log, n, from, end)
-		return narrowProgressMsg{addr: to, n: n, from: from, next: next, end: end, kept: kept, cancelled: !ok}
+		return narrowProgressMsg{Addr: to, n: n, from: from, next: next, end: end, kept: kept, cancelled: !ok}
 	}
 }
 
 // narrowProgressMsg carries what a narrowing's command read.
 type narrowProgressMsg struct {
-	addr
+	Addr
 	n               *narrowing
 	from, next, end int
 	kept            []int

@@ -123,3 +123,17 @@ type Options struct {
 	// it from stdout and the environment.
 	Profile colorprofile.Profile
 }
+
+// Common is the part of the options a view hands on to the views it
+// opens (display, keys, pager and editor).
+func (o Options) Common() Common {
+	return Common{KeyMap: o.KeyMap, NoColor: o.NoColor, Theme: o.Theme, Profile: o.Profile,
+		Pager: o.Pager, Editor: o.Editor, Notify: o.Notify, OpenFile: o.OpenFile}
+}
+
+// SetCommon sets the options' Common part: a view opened from another
+// one draws and answers as that one does.
+func (o *Options) SetCommon(c Common) {
+	o.KeyMap, o.NoColor, o.Theme, o.Profile = c.KeyMap, c.NoColor, c.Theme, c.Profile
+	o.Pager, o.Editor, o.Notify, o.OpenFile = c.Pager, c.Editor, c.Notify, c.OpenFile
+}

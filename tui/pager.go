@@ -66,7 +66,7 @@ func (m *Conversation) writePagerFile() tea.Cmd {
 		text, suffix := job.text()
 		f, err := os.CreateTemp("", "ohwatch-event-*"+suffix)
 		if err != nil {
-			return pagerFileMsg{addr: to, err: err}
+			return pagerFileMsg{Addr: to, err: err}
 		}
 		_, werr := f.WriteString(text)
 		cerr := f.Close()
@@ -75,8 +75,8 @@ func (m *Conversation) writePagerFile() tea.Cmd {
 		}
 		if werr != nil {
 			_ = os.Remove(f.Name())
-			return pagerFileMsg{addr: to, err: werr}
+			return pagerFileMsg{Addr: to, err: werr}
 		}
-		return pagerFileMsg{addr: to, path: f.Name()}
+		return pagerFileMsg{Addr: to, path: f.Name()}
 	}
 }

@@ -52,7 +52,7 @@ func (m *Conversation) playNext() tea.Cmd {
 	gap = min(gap, maxPlayGap)
 	gap = max(time.Duration(float64(gap)/m.play.speed), minPlayFrame)
 	gen, to := m.play.gen, m.addr()
-	return tea.Tick(gap, func(time.Time) tea.Msg { return playTickMsg{addr: to, gen: gen} })
+	return tea.Tick(gap, func(time.Time) tea.Msg { return playTickMsg{Addr: to, gen: gen} })
 }
 
 // playTick steps the replay one event and schedules the next step; it

@@ -50,41 +50,41 @@ type (
 // view (its feed, its search, its ticks, its clipboard, pager and export
 // results) embed it, so each result reaches the view that asked for it
 // even when another screen is on top. The zero addr means the top screen.
-type addr struct{ to screenID }
+type Addr struct{ To ScreenID }
 
-func (a addr) addressee() screenID { return a.to }
+func (a Addr) Addressee() ScreenID { return a.To }
 
 // screenID names an addressable screen: a pointer of its own, distinct
 // from every other screen's without a counter shared by the process.
-type screenID = *screenTag
+type ScreenID = *screenTag
 
 // screenTag is what a screenID points to; it has a size, so that no two
 // are the same pointer.
 type screenTag struct{ _ byte }
 
 // addressed is a message that names the screen it is for.
-type addressed interface{ addressee() screenID }
+type Addressed interface{ Addressee() ScreenID }
 
 // rooted is a screen that words its keys by whether it is the root, where
 // q quits, or above another screen, where q goes back.
-type rooted interface{ setAtRoot(root bool) }
+type Rooted interface{ SetAtRoot(root bool) }
 
 // addressable is a screen that messages can be addressed to.
-type addressable interface{ screenID() screenID }
+type Addressable interface{ ScreenID() ScreenID }
 
 // resizable is a screen with work to redo, off the UI, at a new size (a
 // conversation's inspector renders its markdown for the new width).
-type resizable interface{ resized() tea.Cmd }
+type Resizable interface{ Resized() tea.Cmd }
 
 // releasable is a screen that lets go of what it holds once it is popped:
 // a conversation opened from the fleet table drops its log, feed and
 // caches (the table's row keeps what it derived), and opening it again
 // loads its events again. The router forgets it, so nothing keeps it
 // alive.
-type releasable interface{ release() }
+type Releasable interface{ Release() }
 
 // newScreenID returns a screen id never handed out before (never nil).
-func newScreenID() screenID { return &screenTag{} }
+func NewScreenID() ScreenID { return &screenTag{} }
 
 // Model is the root Bubble Tea model: a router over a back-stack of
 // screens. It draws the screen on top and gives it the keys; esc and q
@@ -96,7 +96,7 @@ func newScreenID() screenID { return &screenTag{} }
 type Model struct {
 	stack []Screen
 	// alive is every addressable screen pushed so far, by id.
-	alive         map[screenID]Screen
+	alive         map[ScreenID]Screen
 	width, height int
 	sized         bool
 	// cells is the terminal's width model: wcwidth until it reports mode
@@ -104,16 +104,12 @@ type Model struct {
 	cells text.Cells
 }
 
-// New builds the root model of one conversation: a router whose root is
-// the conversation's view.
-func New(opts Options) *Model { return NewModel(NewConversation(opts)) }
-
 // NewModel builds a router with root at the bottom of its stack.
 func NewModel(root Screen) *Model {
-	m := &Model{alive: map[screenID]Screen{}}
+	m := &Model{alive: map[ScreenID]Screen{}}
 	m.stack = []Screen{root}
-	if r, ok := root.(rooted); ok {
-		r.setAtRoot(true)
+	if r, ok := root.(Rooted); ok {
+		r.SetAtRoot(true)
 	}
 	m.register(root)
 	return m
@@ -122,14 +118,14 @@ func NewModel(root Screen) *Model {
 // register keeps an addressable screen reachable; it reports whether the
 // screen is new to the router.
 func (m *Model) register(s Screen) bool {
-	a, ok := s.(addressable)
+	a, ok := s.(Addressable)
 	if !ok {
 		return true
 	}
-	if _, seen := m.alive[a.screenID()]; seen {
+	if _, seen := m.alive[a.ScreenID()]; seen {
 		return false
 	}
-	m.alive[a.screenID()] = s
+	m.alive[a.ScreenID()] = s
 	return true
 }
 
@@ -152,8 +148,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmds []tea.Cmd
 		for _, s := range m.screens() {
 			s.SetSize(msg.Width, msg.Height)
-			if r, ok := s.(resizable); ok {
-				cmds = append(cmds, r.resized())
+			if r, ok := s.(Resizable); ok {
+				cmds = append(cmds, r.Resized())
 			}
 		}
 		return m, tea.Batch(cmds...)
@@ -179,8 +175,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.pop()
 		return m, nil
-	case addressed:
-		if id := msg.addressee(); id != nil {
+	case Addressed:
+		if id := msg.Addressee(); id != nil {
 			if s, ok := m.alive[id]; ok {
 				return m, s.Update(msg)
 			}
@@ -193,18 +189,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // push puts s on top, sizing and initialising it when it is new.
 func (m *Model) push(s Screen) tea.Cmd {
 	m.stack = append(m.stack, s)
-	if r, ok := s.(rooted); ok {
-		r.setAtRoot(false)
+	if r, ok := s.(Rooted); ok {
+		r.SetAtRoot(false)
 	}
-	if t, ok := s.(trailed); ok {
-		t.setTrail(m.trail())
+	if t, ok := s.(Trailed); ok {
+		t.SetTrail(m.trail())
 	}
 	measured := m.measure(s)
 	var resized tea.Cmd
 	if m.sized {
 		s.SetSize(m.width, m.height)
-		if r, ok := s.(resizable); ok {
-			resized = r.resized()
+		if r, ok := s.(Resizable); ok {
+			resized = r.Resized()
 		}
 	}
 	if m.register(s) {
@@ -217,8 +213,8 @@ func (m *Model) push(s Screen) tea.Cmd {
 func (m *Model) measure(screens ...Screen) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, s := range screens {
-		if ms, ok := s.(measured); ok {
-			cmds = append(cmds, ms.setCells(m.cells))
+		if ms, ok := s.(Measured); ok {
+			cmds = append(cmds, ms.SetCells(m.cells))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -226,17 +222,17 @@ func (m *Model) measure(screens ...Screen) tea.Cmd {
 
 // crumbed is a screen that names itself in the breadcrumb of the
 // screens pushed over it ("fleet", a conversation's title).
-type crumbed interface{ Crumb() string }
+type Crumbed interface{ Crumb() string }
 
 // trailed is a screen that shows the breadcrumb of the screens under it.
-type trailed interface{ setTrail(trail []string) }
+type Trailed interface{ SetTrail(trail []string) }
 
 // trail is the breadcrumb of the screens under the one being pushed (the
 // stack without its top).
 func (m *Model) trail() []string {
 	var out []string
 	for _, s := range m.stack[:len(m.stack)-1] {
-		if c, ok := s.(crumbed); ok && c.Crumb() != "" {
+		if c, ok := s.(Crumbed); ok && c.Crumb() != "" {
 			out = append(out, c.Crumb())
 		}
 	}
@@ -249,7 +245,7 @@ func (m *Model) pop() {
 	top := m.Top()
 	m.stack[len(m.stack)-1] = nil
 	m.stack = m.stack[:len(m.stack)-1]
-	r, ok := top.(releasable)
+	r, ok := top.(Releasable)
 	if !ok {
 		return
 	}
@@ -258,10 +254,10 @@ func (m *Model) pop() {
 			return
 		}
 	}
-	if a, ok := top.(addressable); ok {
-		delete(m.alive, a.screenID())
+	if a, ok := top.(Addressable); ok {
+		delete(m.alive, a.ScreenID())
 	}
-	r.release()
+	r.Release()
 }
 
 // screens is every screen the router keeps: the stack and the living

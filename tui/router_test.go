@@ -68,7 +68,7 @@ func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
 		t.Fatal("q does not go back to the conversation below")
 	}
 	feedB <- model.Batch{Events: evs[:5]}
-	r.Update(batchMsg{addr: b.addr(), batch: <-feedB})
+	r.Update(batchMsg{Addr: b.addr(), batch: <-feedB})
 	if b.log.Len() != 5 || a.log.Len() != 10 {
 		t.Fatalf("a batch for the popped view: a has %d events, b %d", a.log.Len(), b.log.Len())
 	}
@@ -99,7 +99,7 @@ func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
 	if r.Top() != a {
 		t.Fatal("Back at the root removed it")
 	}
-	if _, cmd := r.Update(flashExpiredMsg{addr: addr{to: newScreenID()}}); cmd != nil {
+	if _, cmd := r.Update(flashExpiredMsg{Addr: Addr{To: NewScreenID()}}); cmd != nil {
 		t.Fatal("a message for an unknown screen was answered")
 	}
 	if msg := route(t, r, Pop()()); msg != tea.Quit() {
@@ -109,7 +109,7 @@ func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
 
 // firstAddressed runs cmd (and the commands of a batch) until one sends
 // a message addressed to id, and returns it.
-func firstAddressed(t testing.TB, cmd tea.Cmd, id screenID) tea.Msg {
+func firstAddressed(t testing.TB, cmd tea.Cmd, id ScreenID) tea.Msg {
 	t.Helper()
 	if cmd == nil {
 		t.Fatal("no command")
@@ -124,8 +124,8 @@ func firstAddressed(t testing.TB, cmd tea.Cmd, id screenID) tea.Msg {
 				return a
 			}
 		}
-	case addressed:
-		if msg.addressee() == id {
+	case Addressed:
+		if msg.Addressee() == id {
 			return msg
 		}
 	}
@@ -135,9 +135,9 @@ func firstAddressed(t testing.TB, cmd tea.Cmd, id screenID) tea.Msg {
 
 // peekAddressed runs c (the feed's wait answers at once: its batch is
 // waiting) and reports its message when it is addressed to id.
-func peekAddressed(c tea.Cmd, id screenID) (tea.Msg, bool) {
+func peekAddressed(c tea.Cmd, id ScreenID) (tea.Msg, bool) {
 	msg := c()
-	if a, ok := msg.(addressed); ok && a.addressee() == id {
+	if a, ok := msg.(Addressed); ok && a.Addressee() == id {
 		return msg, true
 	}
 	return nil, false

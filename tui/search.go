@@ -93,11 +93,11 @@ func (m *Conversation) stopSearch() {
 
 // scanCmd scans events [from, end) as a command, a chunk at a time, and
 // addresses what it found to the view to.
-func (s searchState) scanCmd(to addr, log *reducer.Log, from, end int) tea.Cmd {
+func (s searchState) scanCmd(to Addr, log *reducer.Log, from, end int) tea.Cmd {
 	ctx, match, gen, chunk := s.ctx, s.match, s.gen, s.chunk
 	return func() tea.Msg {
 		next, matches, details, ok := scanEvents(ctx, log, match, from, end, chunk)
-		return searchProgressMsg{addr: to, gen: gen, from: from, next: next, end: end, matches: matches, details: details, cancelled: !ok}
+		return searchProgressMsg{Addr: to, gen: gen, from: from, next: next, end: end, matches: matches, details: details, cancelled: !ok}
 	}
 }
 

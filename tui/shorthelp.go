@@ -27,14 +27,6 @@ func (p paneKeys) ShortHelp() []key.Binding { return p.short }
 // FullHelp implements help.KeyMap; the full reference is the help screen.
 func (p paneKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.short} }
 
-// shortly rewords a binding for the one-line help, keeping its keys and
-// whether it applies now.
-func shortly(b key.Binding, keys, desc string) key.Binding {
-	out := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(footerLabel(b, keys), desc))
-	out.SetEnabled(b.Enabled())
-	return out
-}
-
 // paneKeyMap returns the keys of what has focus now: the help screen, the
 // kind picker, the inspector, a side pane, or the event list, each worded
 // by the pane's own keys function (the pane's ShortHelp).

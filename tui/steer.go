@@ -87,14 +87,14 @@ type controlAsk struct {
 
 // controlDoneMsg is sent when a control's request finished.
 type controlDoneMsg struct {
-	addr
+	Addr
 	what   control
 	result string
 	err    error
 }
 
 // controlOf is the control a key asks for; ok is false for other keys.
-func (k KeyMap) controlOf(msg tea.KeyPressMsg) (control, bool) {
+func controlOf(k KeyMap, msg tea.KeyPressMsg) (control, bool) {
 	switch {
 	case key.Matches(msg, k.PauseRun):
 		return ctlPause, true
@@ -174,7 +174,7 @@ func (m *Conversation) sendControl(a controlAsk) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
 		result, err := a.send(ctx)
-		return controlDoneMsg{addr: to, what: a.what, result: result, err: err}
+		return controlDoneMsg{Addr: to, what: a.what, result: result, err: err}
 	})
 }
 

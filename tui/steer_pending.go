@@ -35,7 +35,7 @@ type MessageEffects interface {
 
 // messageEffectMsg brings the server's answer to the open message prompt.
 type messageEffectMsg struct {
-	addr
+	Addr
 	effect  MessageEffect
 	version string
 }
@@ -68,7 +68,7 @@ func (m *Conversation) askMessageEffect(to Steering) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
 		effect, version := e.MessageEffect(ctx)
-		return messageEffectMsg{addr: addr, effect: effect, version: model.SanitizeLine(version)}
+		return messageEffectMsg{Addr: addr, effect: effect, version: model.SanitizeLine(version)}
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // model; the router tells it the model when the terminal reports one and
 // when the screen is pushed. A change returns the work to redo off the UI
 // (a conversation's inspector wraps its markdown again).
-type measured interface{ setCells(c text.Cells) tea.Cmd }
+type Measured interface{ SetCells(c text.Cells) tea.Cmd }
 
 // unicodeCoreReport reports whether msg is the terminal's answer that it
 // supports mode 2027 (grapheme clustering), the answer on which Bubble Tea

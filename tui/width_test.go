@@ -21,7 +21,7 @@ var widthMethods = map[string]ansi.Method{"wcwidth": ansi.WcWidth, "grapheme": a
 // measuredAs has m measure under method, as the router tells it once the
 // terminal reports its model.
 func measuredAs(m *Conversation, method ansi.Method) *Conversation {
-	m.setCells(text.Of(method))
+	m.SetCells(text.Of(method))
 	return m
 }
 

@@ -47,4 +47,4 @@ func (m *Conversation) Crumb() string {
 
 // setTrail keeps the breadcrumb of the screens this view was pushed over;
 // the header shows it where it says "ohwatch".
-func (m *Conversation) setTrail(trail []string) { m.trail = trail }
+func (m *Conversation) SetTrail(trail []string) { m.trail = trail }
