@@ -11,7 +11,7 @@ import (
 	"ohwatch/client/cloud"
 	"ohwatch/client/fleetsource"
 	"ohwatch/model"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // cloudControls are the controls of one Cloud conversation on the fleet
@@ -29,8 +29,8 @@ type cloudControls struct {
 
 // cloudSteer gives the fleet table the controls of a conversation of the
 // Cloud source src, bound to its id.
-func cloudSteer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) func(id string) tui.Steering {
-	return func(id string) tui.Steering {
+func cloudSteer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *model.Secrets, logger *slog.Logger) func(id string) convui.Steering {
+	return func(id string) convui.Steering {
 		return cloudControls{src: src, sess: sess, id: id, secrets: secrets, logger: logger}
 	}
 }
@@ -62,7 +62,7 @@ func (cc cloudControls) server(ctx context.Context) (confirmer, error) {
 	return confirmer{c: c, id: target.ConversationID}, nil
 }
 
-// Pause implements tui.Steering.
+// Pause implements convui.Steering.
 func (cc cloudControls) Pause(ctx context.Context) error {
 	s, err := cc.server(ctx)
 	if err != nil {
@@ -71,7 +71,7 @@ func (cc cloudControls) Pause(ctx context.Context) error {
 	return s.Pause(ctx)
 }
 
-// Run implements tui.Steering.
+// Run implements convui.Steering.
 func (cc cloudControls) Run(ctx context.Context) error {
 	s, err := cc.server(ctx)
 	if err != nil {
@@ -80,7 +80,7 @@ func (cc cloudControls) Run(ctx context.Context) error {
 	return s.Run(ctx)
 }
 
-// Interrupt implements tui.Steering.
+// Interrupt implements convui.Steering.
 func (cc cloudControls) Interrupt(ctx context.Context) error {
 	s, err := cc.server(ctx)
 	if err != nil {
@@ -89,7 +89,7 @@ func (cc cloudControls) Interrupt(ctx context.Context) error {
 	return s.Interrupt(ctx)
 }
 
-// Message implements tui.Steering.
+// Message implements convui.Steering.
 func (cc cloudControls) Message(ctx context.Context, text string, run bool) error {
 	s, err := cc.server(ctx)
 	if err != nil {
@@ -98,7 +98,7 @@ func (cc cloudControls) Message(ctx context.Context, text string, run bool) erro
 	return s.Message(ctx, text, run)
 }
 
-// Policy implements tui.Steering.
+// Policy implements convui.Steering.
 func (cc cloudControls) Policy(ctx context.Context, policy string) (string, error) {
 	s, err := cc.server(ctx)
 	if err != nil {

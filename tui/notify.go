@@ -8,7 +8,7 @@ import "github.com/charmbracelet/x/ansi"
 // allow-passthrough on), or tmux swallows it and nothing reaches the
 // terminal; tmux handles the bell itself. head and body are already
 // cleaned (notifyText).
-func notifySequence(head, body string, tmux bool) string {
+func NotifySequence(head, body string, tmux bool) string {
 	osc9 := ansi.Notify(head + " - " + body)
 	osc777 := "\x1b]777;notify;" + head + ";" + body + "\x07"
 	if tmux {

@@ -30,20 +30,20 @@ type Screen interface {
 // Push returns a command that puts s on top of the back-stack. A screen
 // pushed for the first time is sized and initialised; a conversation view
 // pushed again (a fleet opening it once more) is shown as it was.
-func Push(s Screen) tea.Cmd { return func() tea.Msg { return pushMsg{screen: s} } }
+func Push(s Screen) tea.Cmd { return func() tea.Msg { return PushMsg{Screen: s} } }
 
 // Pop returns a command that goes back one screen; at the root it quits
 // the program (what q does).
-func Pop() tea.Cmd { return func() tea.Msg { return popMsg{quitAtRoot: true} } }
+func Pop() tea.Cmd { return func() tea.Msg { return PopMsg{QuitAtRoot: true} } }
 
 // Back returns a command that goes back one screen; at the root it does
 // nothing (what esc does).
-func Back() tea.Cmd { return func() tea.Msg { return popMsg{} } }
+func Back() tea.Cmd { return func() tea.Msg { return PopMsg{} } }
 
 // pushMsg and popMsg carry Push, Pop and Back to the router.
 type (
-	pushMsg struct{ screen Screen }
-	popMsg  struct{ quitAtRoot bool }
+	PushMsg struct{ Screen Screen }
+	PopMsg  struct{ QuitAtRoot bool }
 )
 
 // addr addresses a message to one screen: the commands of a conversation
@@ -94,9 +94,9 @@ func NewScreenID() ScreenID { return &screenTag{} }
 // feed), except a releasable one, which is released and forgotten when it
 // is popped.
 type Model struct {
-	stack []Screen
+	Stack []Screen
 	// alive is every addressable screen pushed so far, by id.
-	alive         map[ScreenID]Screen
+	Alive         map[ScreenID]Screen
 	width, height int
 	sized         bool
 	// cells is the terminal's width model: wcwidth until it reports mode
@@ -106,8 +106,8 @@ type Model struct {
 
 // NewModel builds a router with root at the bottom of its stack.
 func NewModel(root Screen) *Model {
-	m := &Model{alive: map[ScreenID]Screen{}}
-	m.stack = []Screen{root}
+	m := &Model{Alive: map[ScreenID]Screen{}}
+	m.Stack = []Screen{root}
 	if r, ok := root.(Rooted); ok {
 		r.SetAtRoot(true)
 	}
@@ -122,18 +122,18 @@ func (m *Model) register(s Screen) bool {
 	if !ok {
 		return true
 	}
-	if _, seen := m.alive[a.ScreenID()]; seen {
+	if _, seen := m.Alive[a.ScreenID()]; seen {
 		return false
 	}
-	m.alive[a.ScreenID()] = s
+	m.Alive[a.ScreenID()] = s
 	return true
 }
 
 // Top is the screen shown now.
-func (m *Model) Top() Screen { return m.stack[len(m.stack)-1] }
+func (m *Model) Top() Screen { return m.Stack[len(m.Stack)-1] }
 
 // Root is the screen at the bottom of the stack.
-func (m *Model) Root() Screen { return m.stack[0] }
+func (m *Model) Root() Screen { return m.Stack[0] }
 
 // Init initialises the root screen.
 func (m *Model) Init() tea.Cmd { return m.Root().Init() }
@@ -164,11 +164,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, s.Update(msg))
 		}
 		return m, tea.Batch(cmds...)
-	case pushMsg:
-		return m, m.push(msg.screen)
-	case popMsg:
-		if len(m.stack) == 1 {
-			if msg.quitAtRoot {
+	case PushMsg:
+		return m, m.push(msg.Screen)
+	case PopMsg:
+		if len(m.Stack) == 1 {
+			if msg.QuitAtRoot {
 				return m, tea.Quit
 			}
 			return m, nil
@@ -177,7 +177,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case Addressed:
 		if id := msg.Addressee(); id != nil {
-			if s, ok := m.alive[id]; ok {
+			if s, ok := m.Alive[id]; ok {
 				return m, s.Update(msg)
 			}
 			return m, nil // its screen is gone
@@ -188,7 +188,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // push puts s on top, sizing and initialising it when it is new.
 func (m *Model) push(s Screen) tea.Cmd {
-	m.stack = append(m.stack, s)
+	m.Stack = append(m.Stack, s)
 	if r, ok := s.(Rooted); ok {
 		r.SetAtRoot(false)
 	}
@@ -231,7 +231,7 @@ type Trailed interface{ SetTrail(trail []string) }
 // stack without its top).
 func (m *Model) trail() []string {
 	var out []string
-	for _, s := range m.stack[:len(m.stack)-1] {
+	for _, s := range m.Stack[:len(m.Stack)-1] {
 		if c, ok := s.(Crumbed); ok && c.Crumb() != "" {
 			out = append(out, c.Crumb())
 		}
@@ -243,19 +243,19 @@ func (m *Model) trail() []string {
 // stack, is released and forgotten.
 func (m *Model) pop() {
 	top := m.Top()
-	m.stack[len(m.stack)-1] = nil
-	m.stack = m.stack[:len(m.stack)-1]
+	m.Stack[len(m.Stack)-1] = nil
+	m.Stack = m.Stack[:len(m.Stack)-1]
 	r, ok := top.(Releasable)
 	if !ok {
 		return
 	}
-	for _, s := range m.stack {
+	for _, s := range m.Stack {
 		if s == top {
 			return
 		}
 	}
 	if a, ok := top.(Addressable); ok {
-		delete(m.alive, a.ScreenID())
+		delete(m.Alive, a.ScreenID())
 	}
 	r.Release()
 }
@@ -263,15 +263,15 @@ func (m *Model) pop() {
 // screens is every screen the router keeps: the stack and the living
 // screens popped from it, each once.
 func (m *Model) screens() []Screen {
-	out := make([]Screen, 0, len(m.stack)+len(m.alive))
+	out := make([]Screen, 0, len(m.Stack)+len(m.Alive))
 	seen := make(map[Screen]bool, cap(out))
-	for _, s := range m.stack {
+	for _, s := range m.Stack {
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}
 	}
-	for _, s := range m.alive {
+	for _, s := range m.Alive {
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)

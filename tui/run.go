@@ -54,7 +54,7 @@ func runError(ctx context.Context, err error) error {
 }
 
 // prettyJSON indents raw JSON for the pager; invalid JSON is kept as is.
-func prettyJSON(raw []byte) []byte {
+func PrettyJSON(raw []byte) []byte {
 	var b bytes.Buffer
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
 		return raw
