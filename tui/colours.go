@@ -9,7 +9,7 @@ import (
 	"ohwatch/theme"
 )
 
-// colours is what decides a screen's styles: the user's theme choice, the
+// Colours is what decides a screen's styles: the user's theme choice, the
 // terminal's colour profile, and its answer to the background query (if
 // any came). Every pane draws with styles built from it, so a change of
 // profile or background restyles the whole screen at once.
@@ -22,7 +22,7 @@ type Colours struct {
 	BgKnown, BgDark bool
 }
 
-// newColours starts from the caller's choices. An unknown profile is
+// NewColours starts from the caller's choices. An unknown profile is
 // taken as truecolor until the program reports the terminal's. NO_COLOR
 // draws with attributes and no colour (ASCII), unless there is no
 // terminal to draw them (NoTTY: plain text).
@@ -33,12 +33,12 @@ func NewColours(mode theme.Mode, profile colorprofile.Profile, noColor bool) Col
 	return Colours{Mode: mode, profile: profile, noColor: noColor}
 }
 
-// styles builds the styles for the current profile and background.
+// Styles builds the styles for the current profile and background.
 func (c Colours) Styles() theme.Styles {
 	return theme.New(c.Mode.Dark(c.BgKnown, c.BgDark), c.profile)
 }
 
-// init asks the terminal for its background colour when the palette
+// Init asks the terminal for its background colour when the palette
 // depends on it (auto, with colour).
 func (c Colours) Init() tea.Cmd {
 	if c.Mode != theme.Auto || c.noColor {
@@ -47,7 +47,7 @@ func (c Colours) Init() tea.Cmd {
 	return tea.RequestBackgroundColor
 }
 
-// update takes the terminal's reports of its background and profile; it
+// Update takes the terminal's reports of its background and profile; it
 // reports whether the styles changed.
 func (c *Colours) Update(msg tea.Msg) bool {
 	before := *c
@@ -65,7 +65,7 @@ func (c *Colours) Update(msg tea.Msg) bool {
 		c.Mode.Dark(c.BgKnown, c.BgDark) != before.Mode.Dark(before.BgKnown, before.BgDark)
 }
 
-// programColours fills in the profile of the terminal on stdout when the
+// ProgramColours fills in the profile of the terminal on stdout when the
 // caller gave none, and returns the program option that makes the renderer
 // agree with the styles about it.
 func ProgramColours(profile *colorprofile.Profile) []tea.ProgramOption {

@@ -13,17 +13,17 @@ import (
 // format package, shared with every other surface; what stays here is only
 // what the screen alone shows.
 
-// formatSpeed prints a replay speed: "0.25x", "1x", "64x".
+// FormatSpeed prints a replay speed: "0.25x", "1x", "64x".
 func FormatSpeed(s float64) string {
 	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(s, 'f', 2, 64), "0"), ".") + "x"
 }
 
-// ordinal prints an event index as the 1-based number the user sees.
+// Ordinal prints an event index as the 1-based number the user sees.
 func Ordinal(index int) string {
 	return format.Event(index)
 }
 
-// timeMode is how the event list prints each event's time.
+// TimeMode is how the event list prints each event's time.
 type TimeMode int
 
 const (
@@ -38,7 +38,7 @@ func (t TimeMode) String() string {
 	return [...]string{"relative", "absolute", "gap"}[t]
 }
 
-// offsetText prints t relative to start. Past a day, and with room for
+// OffsetText prints t relative to start. Past a day, and with room for
 // it (wide), it reads "+4d07h12m" rather than the list's narrow "+4d07h"
 // or "+27:03:05".
 func OffsetText(t, start time.Time, wide bool) string {
@@ -55,7 +55,7 @@ func OffsetText(t, start time.Time, wide bool) string {
 	return format.Offset(t, start)
 }
 
-// gapText prints the time since the event before ("+3.0s"), "--" when
+// GapText prints the time since the event before ("+3.0s"), "--" when
 // either time is unknown; a negative gap (clocks that disagree) keeps its
 // sign.
 func GapText(t, prev time.Time) string {
@@ -73,7 +73,7 @@ func GapText(t, prev time.Time) string {
 // prompt); the raw view and the pager have the rest.
 const maxViewLines = 2000
 
-// capLines keeps the first maxViewLines lines and says how many were cut.
+// CapLines keeps the first maxViewLines lines and says how many were cut.
 func CapLines(lines []string) []string {
 	if len(lines) <= maxViewLines {
 		return lines
@@ -82,7 +82,7 @@ func CapLines(lines []string) []string {
 	return append(lines[:maxViewLines:maxViewLines], fmt.Sprintf("… %d more lines (r: raw JSON, o: pager)", cut))
 }
 
-// expandTabs replaces tabs with spaces, since a tab's width depends on the
+// ExpandTabs replaces tabs with spaces, since a tab's width depends on the
 // column it lands in and would break the pane's width arithmetic.
 func ExpandTabs(s string) string {
 	if !strings.Contains(s, "\t") {
@@ -91,7 +91,7 @@ func ExpandTabs(s string) string {
 	return strings.ReplaceAll(s, "\t", "    ")
 }
 
-// withNewline ends non-empty text with a newline.
+// WithNewline ends non-empty text with a newline.
 func WithNewline(s string) string {
 	if s != "" && !strings.HasSuffix(s, "\n") {
 		return s + "\n"

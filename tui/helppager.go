@@ -13,7 +13,7 @@ import (
 	"ohwatch/tui/text"
 )
 
-// helpPager is how the key reference is read, the same on every screen
+// HelpPager is how the key reference is read, the same on every screen
 // (conversation, fleet, compare): it scrolls, says where it is, and "/"
 // finds a key. Only esc, ? and q close it: every other key is the
 // reader's, so a g or a Z pressed to scroll or to look something up is
@@ -24,14 +24,14 @@ type HelpPager struct {
 	// (kept once entered, for n and N).
 	finding bool
 	query   string
-	// hit is the line the last find landed on; n and N go on from it.
+	// Hit is the line the last find landed on; n and N go on from it.
 	Hit int
 	// note says what the last key did when that is not visible: no key
 	// matched, the find wrapped, a key that only closes the help.
 	note string
 }
 
-// pagerKeys are the keys the help reads with, from the screen's own map
+// PagerKeys are the keys the help reads with, from the screen's own map
 // so that a rebound j or G scrolls the help too.
 type PagerKeys struct {
 	Down, Up, PageDown, PageUp, Top, Bottom key.Binding
@@ -46,7 +46,7 @@ var (
 	helpPrev = key.NewBinding(key.WithKeys("N"))
 )
 
-// key answers a key while the help is open: lines are everything the
+// Key answers a key while the help is open: lines are everything the
 // help shows, rows how many of them fit. It reports whether the help
 // closed.
 func (p *HelpPager) Key(msg tea.KeyPressMsg, k PagerKeys, lines []string, rows int) bool {
@@ -144,7 +144,7 @@ func (p *HelpPager) find(lines []string, limit, from int, forward bool) {
 	p.note = "no key matches “" + p.query + "”"
 }
 
-// view draws the help: a title line that says where the reader is and
+// View draws the help: a title line that says where the reader is and
 // how to read on, then the lines from the scroll offset, exactly w×h.
 func (p *HelpPager) View(s *theme.Styles, cells text.Cells, title string, lines []string, w, h int) string {
 	if w <= 0 || h <= 0 {
@@ -172,7 +172,7 @@ func (p *HelpPager) View(s *theme.Styles, cells text.Cells, title string, lines 
 	return cells.Block(head+"\n"+strings.Join(shown, "\n"), w, h)
 }
 
-// joinBindings is one binding answering the keys of all of bs (page down
+// JoinBindings is one binding answering the keys of all of bs (page down
 // is pgdn and ctrl+d in the help).
 func JoinBindings(bs ...key.Binding) key.Binding {
 	var keys []string

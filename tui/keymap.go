@@ -171,7 +171,7 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// helpGroups lays the bindings out for the help screen, grouped by what
+// HelpGroups lays the bindings out for the help screen, grouped by what
 // they are for.
 func (k KeyMap) HelpGroups() []helpGroup {
 	return []helpGroup{
@@ -194,7 +194,7 @@ type helpGroup struct {
 	Bindings []key.Binding
 }
 
-// all is every binding of the key map, each once, in the help's order.
+// All is every binding of the key map, each once, in the help's order.
 func (k KeyMap) All() []key.Binding {
 	var out []key.Binding
 	for _, g := range k.HelpGroups() {

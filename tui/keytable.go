@@ -18,7 +18,7 @@ import (
 // fails on a key that means two things; a key that means something on
 // another screen says so where it does not (unsupported).
 
-// screenKeys is one screen's table: each top-level action and its keys.
+// ScreenKeys is one screen's table: each top-level action and its keys.
 type ScreenKeys struct {
 	Screen  string
 	Actions map[string][]string
@@ -52,7 +52,7 @@ func keyTable(screen string, km any, canon map[string]string, inner []string) Sc
 	return out
 }
 
-// conversationKeyTable is the conversation view's table. The inspector's
+// ConversationKeyTable is the conversation view's table. The inspector's
 // own keys (raw, diff, fold, wrap, sideways, its home and end) are inner:
 // they apply in the inspector, which is a screen over the list.
 func ConversationKeyTable(k KeyMap) ScreenKeys {
@@ -63,14 +63,14 @@ func ConversationKeyTable(k KeyMap) ScreenKeys {
 		"SendMessage", "RunToggle"})
 }
 
-// fleetKeyTable is the fleet table's.
+// FleetKeyTable is the fleet table's.
 func FleetKeyTable(k FleetKeyMap) ScreenKeys {
 	return keyTable("fleet", k, map[string]string{
 		"Filter": "search", "Status": "filter", "CancelOpen": "back",
 	}, []string{"Accept", "Clear", "Resume", "ReadOnly", "Confirm", "PolicyPick", "SendMessage", "RunToggle"})
 }
 
-// compareKeyTable is the compare screen's: ] and [ walk the rows worth a
+// CompareKeyTable is the compare screen's: ] and [ walk the rows worth a
 // look (differences) as they walk errors in a conversation.
 func CompareKeyTable(k CompareKeyMap) ScreenKeys {
 	return keyTable("compare", k, map[string]string{"NextDiff": "next-error", "PrevDiff": "prev-error"}, nil)
@@ -86,7 +86,7 @@ func (s ScreenKeys) action(k string) string {
 	return ""
 }
 
-// unsupported says what a key pressed on screen s does on the
+// Unsupported says what a key pressed on screen s does on the
 // conversation view, where s does not answer it ("a accepts pending in a
 // conversation's view"); "" for a key that means nothing anywhere.
 func Unsupported(s ScreenKeys, msg tea.KeyPressMsg, where string) string {

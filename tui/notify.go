@@ -2,7 +2,7 @@ package tui
 
 import "github.com/charmbracelet/x/ansi"
 
-// notifySequence is the bell and a desktop notification as OSC 9 (iTerm2,
+// NotifySequence is the bell and a desktop notification as OSC 9 (iTerm2,
 // WezTerm, kitty, Windows Terminal) and OSC 777 (rxvt, foot, Ghostty,
 // VTE). Inside tmux each OSC is wrapped for its passthrough (tmux needs
 // allow-passthrough on), or tmux swallows it and nothing reaches the

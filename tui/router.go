@@ -46,7 +46,7 @@ type (
 	PopMsg  struct{ QuitAtRoot bool }
 )
 
-// addr addresses a message to one screen: the commands of a conversation
+// Addr addresses a message to one screen: the commands of a conversation
 // view (its feed, its search, its ticks, its clipboard, pager and export
 // results) embed it, so each result reaches the view that asked for it
 // even when another screen is on top. The zero addr means the top screen.
@@ -54,7 +54,7 @@ type Addr struct{ To ScreenID }
 
 func (a Addr) Addressee() ScreenID { return a.To }
 
-// screenID names an addressable screen: a pointer of its own, distinct
+// ScreenID names an addressable screen: a pointer of its own, distinct
 // from every other screen's without a counter shared by the process.
 type ScreenID = *screenTag
 
@@ -62,28 +62,28 @@ type ScreenID = *screenTag
 // are the same pointer.
 type screenTag struct{ _ byte }
 
-// addressed is a message that names the screen it is for.
+// Addressed is a message that names the screen it is for.
 type Addressed interface{ Addressee() ScreenID }
 
-// rooted is a screen that words its keys by whether it is the root, where
+// Rooted is a screen that words its keys by whether it is the root, where
 // q quits, or above another screen, where q goes back.
 type Rooted interface{ SetAtRoot(root bool) }
 
-// addressable is a screen that messages can be addressed to.
+// Addressable is a screen that messages can be addressed to.
 type Addressable interface{ ScreenID() ScreenID }
 
-// resizable is a screen with work to redo, off the UI, at a new size (a
+// Resizable is a screen with work to redo, off the UI, at a new size (a
 // conversation's inspector renders its markdown for the new width).
 type Resizable interface{ Resized() tea.Cmd }
 
-// releasable is a screen that lets go of what it holds once it is popped:
+// Releasable is a screen that lets go of what it holds once it is popped:
 // a conversation opened from the fleet table drops its log, feed and
 // caches (the table's row keeps what it derived), and opening it again
 // loads its events again. The router forgets it, so nothing keeps it
 // alive.
 type Releasable interface{ Release() }
 
-// newScreenID returns a screen id never handed out before (never nil).
+// NewScreenID returns a screen id never handed out before (never nil).
 func NewScreenID() ScreenID { return &screenTag{} }
 
 // Model is the root Bubble Tea model: a router over a back-stack of
@@ -95,11 +95,11 @@ func NewScreenID() ScreenID { return &screenTag{} }
 // is popped.
 type Model struct {
 	Stack []Screen
-	// alive is every addressable screen pushed so far, by id.
+	// Alive is every addressable screen pushed so far, by id.
 	Alive         map[ScreenID]Screen
 	width, height int
 	sized         bool
-	// cells is the terminal's width model: wcwidth until it reports mode
+	// Cells is the terminal's width model: wcwidth until it reports mode
 	// 2027, then grapheme clusters. Every screen is told it.
 	cells text.Cells
 }
@@ -116,7 +116,7 @@ func NewModel(root Screen) *Model {
 }
 
 // register keeps an addressable screen reachable; it reports whether the
-// screen is new to the router.
+// Screen is new to the router.
 func (m *Model) register(s Screen) bool {
 	a, ok := s.(Addressable)
 	if !ok {
@@ -220,11 +220,11 @@ func (m *Model) measure(screens ...Screen) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// crumbed is a screen that names itself in the breadcrumb of the
+// Crumbed is a screen that names itself in the breadcrumb of the
 // screens pushed over it ("fleet", a conversation's title).
 type Crumbed interface{ Crumb() string }
 
-// trailed is a screen that shows the breadcrumb of the screens under it.
+// Trailed is a screen that shows the breadcrumb of the screens under it.
 type Trailed interface{ SetTrail(trail []string) }
 
 // trail is the breadcrumb of the screens under the one being pushed (the

@@ -53,7 +53,7 @@ func runError(ctx context.Context, err error) error {
 	return err
 }
 
-// prettyJSON indents raw JSON for the pager; invalid JSON is kept as is.
+// PrettyJSON indents raw JSON for the pager; invalid JSON is kept as is.
 func PrettyJSON(raw []byte) []byte {
 	var b bytes.Buffer
 	if err := json.Indent(&b, raw, "", "  "); err != nil {

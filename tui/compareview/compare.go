@@ -61,7 +61,7 @@ type Compare struct {
 	opts   CompareOptions
 	keys   tui.CompareKeyMap
 	colour tui.Colours
-	// cells is the terminal's width model, as the router last told it.
+	// Cells is the terminal's width model, as the router last told it.
 	cells  text.Cells
 	styles theme.Styles
 	width  int
@@ -69,7 +69,7 @@ type Compare struct {
 	atRoot bool
 
 	runA, RunB *compare.Run
-	// cmp is the latest alignment; rows its rows with each side's last
+	// Cmp is the latest alignment; rows its rows with each side's last
 	// step at or before each row.
 	Cmp *compareRows
 	// aligning is set while an alignment runs; again asks for another
@@ -190,7 +190,7 @@ func (c *Compare) SetCells(cells text.Cells) tea.Cmd {
 	return nil
 }
 
-// waitFeed reads the next batch of side's feed.
+// WaitFeed reads the next batch of side's feed.
 func (c *Compare) WaitFeed(side int) tea.Cmd {
 	feed, done := c.opts.A.Feed, c.doneA
 	if side == 1 {

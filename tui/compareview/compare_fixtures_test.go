@@ -23,7 +23,7 @@ var compareRoot struct {
 
 // compareFixtureDirs names the fixture's two recordings, the parent's and
 // the fork's, for loadedLog and forkPoint.
-func CompareFixtureDirs(t *testing.T) []string {
+func compareFixtureDirs(t *testing.T) []string {
 	t.Helper()
 	compareRoot.once.Do(func() {
 		dirs, err := gen.WriteRoot(t.TempDir(), gen.Options{Events: 300, Seed: 7, Forks: 1})
@@ -48,9 +48,9 @@ func CompareFixtureDirs(t *testing.T) []string {
 }
 
 // loadedLog is a fresh log of the fixture's recording name.
-func LoadedLog(t *testing.T, name string) *reducer.Log {
+func loadedLog(t *testing.T, name string) *reducer.Log {
 	t.Helper()
-	CompareFixtureDirs(t)
+	compareFixtureDirs(t)
 	conv := compareRoot.convs[name]
 	log := reducer.NewLog(conv.Base, conv.EventFiles)
 	log.Append(conv.Events...)
@@ -59,9 +59,9 @@ func LoadedLog(t *testing.T, name string) *reducer.Log {
 
 // forkPoint is the event the fixture's fork was made at, as its meta.json
 // says.
-func ForkPoint(t *testing.T, name string) string {
+func forkPoint(t *testing.T, name string) string {
 	t.Helper()
-	CompareFixtureDirs(t)
+	compareFixtureDirs(t)
 	point := compareRoot.convs[name].ForkedFromEvent
 	if point == "" {
 		t.Fatalf("%s names no fork point", name)
@@ -71,12 +71,12 @@ func ForkPoint(t *testing.T, name string) string {
 
 // compareFixture is the compare screen of the fixture's parent (A) and
 // fork (B), w×h, with no colour, aligned.
-func CompareFixture(t *testing.T, w, h int) *Compare {
+func compareFixture(t *testing.T, w, h int) *Compare {
 	t.Helper()
-	dirs := CompareFixtureDirs(t)
+	dirs := compareFixtureDirs(t)
 	c := NewCompare(CompareOptions{
-		A:       CompareSide{Title: "parent", Source: "replay parent", Log: LoadedLog(t, dirs[0]), Ended: true},
-		B:       CompareSide{Title: "fork", Source: "replay fork", Log: LoadedLog(t, dirs[1]), Ended: true},
+		A:       CompareSide{Title: "parent", Source: "replay parent", Log: loadedLog(t, dirs[0]), Ended: true},
+		B:       CompareSide{Title: "fork", Source: "replay fork", Log: loadedLog(t, dirs[1]), Ended: true},
 		NoColor: true,
 		Profile: colorprofile.NoTTY,
 	})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+
 	"ohwatch/tui"
 	"ohwatch/tui/internal/tuitest"
 )
@@ -53,7 +54,7 @@ func TestEveryCompareKeyIsBound(t *testing.T) {
 			if bound[k] {
 				continue
 			}
-			c := CompareFixture(t, 120, 40)
+			c := compareFixture(t, 120, 40)
 			if place == "detail" {
 				pressCompare(c, "enter")
 			}
@@ -69,7 +70,7 @@ func TestEveryCompareKeyIsBound(t *testing.T) {
 // TestKeysOfAnotherScreenSaySo: n and space, keys of a conversation's
 // view, say so on compare rather than doing nothing.
 func TestKeysOfAnotherScreenSaySo(t *testing.T) {
-	c := CompareFixture(t, 120, 30)
+	c := compareFixture(t, 120, 30)
 	for _, k := range []string{"n", "space"} {
 		c.Update(tuitest.KeyMsg(k))
 		if !strings.Contains(c.View(), "is a key of a conversation's view, not of compare") {

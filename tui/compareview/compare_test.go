@@ -36,7 +36,7 @@ func TestGoldenCompare(t *testing.T) {
 	for _, sc := range scenarios {
 		for _, size := range compareGoldenSizes {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
-				c := CompareFixture(t, size[0], size[1])
+				c := compareFixture(t, size[0], size[1])
 				pressCompare(c, sc.keys...)
 				out := c.View()
 				tuitest.AssertScreenShape(t, out, size[0], size[1])
@@ -49,10 +49,10 @@ func TestGoldenCompare(t *testing.T) {
 // The screen opens on the first difference, which follows the fork
 // point: the last shared row is the fork's forked_from event.
 func TestCompareOpensAtTheForkPoint(t *testing.T) {
-	c := CompareFixture(t, 120, 40)
-	dirs := CompareFixtureDirs(t)
-	if c.Cmp.SharedUntilID != ForkPoint(t, dirs[1]) {
-		t.Fatalf("shared until %q, fork point %q", c.Cmp.SharedUntilID, ForkPoint(t, dirs[1]))
+	c := compareFixture(t, 120, 40)
+	dirs := compareFixtureDirs(t)
+	if c.Cmp.SharedUntilID != forkPoint(t, dirs[1]) {
+		t.Fatalf("shared until %q, fork point %q", c.Cmp.SharedUntilID, forkPoint(t, dirs[1]))
 	}
 	if c.Cursor != c.Cmp.FirstDiff || c.Cursor <= 0 {
 		t.Fatalf("cursor %d, first difference %d", c.Cursor, c.Cmp.FirstDiff)
@@ -66,7 +66,7 @@ func TestCompareOpensAtTheForkPoint(t *testing.T) {
 // changes the event each side is at, and on a row where one side has a
 // gap that side stays at its last step.
 func TestCompareTimeTravelsBothSides(t *testing.T) {
-	c := CompareFixture(t, 200, 50)
+	c := compareFixture(t, 200, 50)
 	pressCompare(c, "g")
 	a0, b0 := c.sideAtCursor(0), c.sideAtCursor(1)
 	if a0.event != b0.event || a0.event < 0 {
@@ -103,7 +103,7 @@ func TestCompareTimeTravelsBothSides(t *testing.T) {
 
 // ] and [ move between the rows that differ, and say so at the ends.
 func TestCompareNextPreviousDifference(t *testing.T) {
-	c := CompareFixture(t, 200, 50)
+	c := compareFixture(t, 200, 50)
 	pressCompare(c, "g", "]")
 	if c.Cursor != c.Cmp.FirstDiff {
 		t.Fatalf("] from the top went to %d, first difference %d", c.Cursor, c.Cmp.FirstDiff)
@@ -126,7 +126,7 @@ func TestCompareNextPreviousDifference(t *testing.T) {
 // enter opens both steps of the row with their arguments diffed; esc
 // closes them, and esc again leaves the screen.
 func TestCompareDetailDiffsBothSteps(t *testing.T) {
-	c := CompareFixture(t, 200, 50)
+	c := compareFixture(t, 200, 50)
 	// A changed row of two actions.
 	row := -1
 	for i, r := range c.Cmp.Rows {
@@ -163,11 +163,11 @@ func TestCompareDetailDiffsBothSteps(t *testing.T) {
 // A side that keeps streaming is aligned again as its events arrive: the
 // comparison follows it.
 func TestCompareFollowsALiveSide(t *testing.T) {
-	dirs := CompareFixtureDirs(t)
-	full := LoadedLog(t, dirs[1])
+	dirs := compareFixtureDirs(t)
+	full := loadedLog(t, dirs[1])
 	feed := make(chan model.Batch, 1)
 	c := NewCompare(CompareOptions{
-		A:       CompareSide{Title: "parent", Log: LoadedLog(t, dirs[0]), Ended: true},
+		A:       CompareSide{Title: "parent", Log: loadedLog(t, dirs[0]), Ended: true},
 		B:       CompareSide{Title: "fork", Log: reducer.NewLog(nil, 0), Feed: feed, Live: true},
 		NoColor: true,
 	})
@@ -188,12 +188,12 @@ func TestCompareFollowsALiveSide(t *testing.T) {
 	for _, part := range [][]model.Event{evs[:half], evs[half:]} {
 		feed <- model.Batch{Events: part}
 		c.Update(c.WaitFeed(1)())
-		FinishAlignment(c)
+		finishAlignment(c)
 	}
 	close(feed)
 	c.Update(c.WaitFeed(1)())
-	FinishAlignment(c)
-	if !c.doneB || c.Cmp.SharedUntilID != ForkPoint(t, dirs[1]) || len(c.Cmp.StepsB) == 0 {
+	finishAlignment(c)
+	if !c.doneB || c.Cmp.SharedUntilID != forkPoint(t, dirs[1]) || len(c.Cmp.StepsB) == 0 {
 		t.Fatalf("after the stream: done %v, shared until %q, %d steps of B", c.doneB, c.Cmp.SharedUntilID, len(c.Cmp.StepsB))
 	}
 }
@@ -201,7 +201,7 @@ func TestCompareFollowsALiveSide(t *testing.T) {
 // finishAlignment hands c the result of the alignment its last batch
 // started (the command itself also waits on the feed, which the test
 // feeds by hand), and runs any alignment asked for meanwhile.
-func FinishAlignment(c *Compare) {
+func finishAlignment(c *Compare) {
 	cmd := c.Update(comparedMsg{Addr: c.addr(), rows: newCompareRows(compare.Compare(c.runA, c.RunB))})
 	for cmd != nil {
 		cmd = c.Update(cmd())

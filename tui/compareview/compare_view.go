@@ -110,7 +110,7 @@ func (c *Compare) headerLines(w int) []string {
 	return []string{c.cells.Fit(title, w), c.cells.Fit(sum, w)}
 }
 
-// shortID is the first eight characters of an id.
+// ShortID is the first eight characters of an id.
 func ShortID(id string) string {
 	if len(id) > 8 {
 		return id[:8]

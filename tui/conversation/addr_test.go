@@ -60,17 +60,17 @@ func TestCommandsAddressTheirView(t *testing.T) {
 		check(m, m.Init())
 		close(feed) // the next wait ends at once
 		check(m, m.Update(BatchMsg{Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2, RetryIn: time.Second}}}))
-		_, cmd := Press(t, m, "a", "y") // accept: the answer
+		_, cmd := press(t, m, "a", "y") // accept: the answer
 		check(m, cmd)
-		_, cmd = Press(t, m, "e", "j") // export (no path to ask: at once)
+		_, cmd = press(t, m, "e", "j") // export (no path to ask: at once)
 		check(m, cmd)
-		_, cmd = Press(t, replay, "/", "e") // a search's chunk
+		_, cmd = press(t, replay, "/", "e") // a search's chunk
 		check(replay, cmd)
-		_, cmd = Press(t, replay, "esc", "space") // play
+		_, cmd = press(t, replay, "esc", "space") // play
 		check(replay, cmd)
-		_, cmd = Press(t, replay, "space", "y") // copy
+		_, cmd = press(t, replay, "space", "y") // copy
 		check(replay, cmd)
-		_, cmd = Press(t, replay, "o") // the pager's file
+		_, cmd = press(t, replay, "o") // the pager's file
 		check(replay, cmd)
 		for _, want := range []string{"BatchMsg", "feedClosedMsg", "retryTickMsg", "respondDoneMsg", "exportDoneMsg",
 			"searchProgressMsg", "playTickMsg", "clipboardDoneMsg", "pagerFileMsg", "flashExpiredMsg"} {

@@ -62,17 +62,17 @@ func TestQuestionKeysAnswerNeverApprove(t *testing.T) {
 			t.Fatalf("the question is not shown:\n%s", s)
 		}
 		for _, k := range []string{"x", "a"} {
-			m, _ = Press(t, m, k)
+			m, _ = press(t, m, k)
 			if m.input.Kind != promptAnswer || m.input.ans.requestID != req.RequestID {
 				t.Fatalf("%s opens %v, not the answer", k, m.input.Kind)
 			}
-			m, _ = Press(t, m, "esc")
+			m, _ = press(t, m, "esc")
 		}
-		m, _ = Press(t, m, "a", "2")
+		m, _ = press(t, m, "a", "2")
 		if s := screen(m); !strings.Contains(s, "[x] Exclude it (cutoff is exclusive)") || !strings.Contains(s, "[ ] Include it") {
 			t.Fatalf("the choice is not shown:\n%s", s)
 		}
-		m, cmd := Press(t, m, "enter")
+		m, cmd := press(t, m, "enter")
 		m = runCmd(t, m, cmd)
 		if len(ctl.sent) != 1 || ctl.sent[0] != req.RequestID+" accept" || ctl.answers[0]["cutoff"][0].OptionID != "exclude" {
 			t.Fatalf("sent %v %v", ctl.sent, ctl.answers)
@@ -80,7 +80,7 @@ func TestQuestionKeysAnswerNeverApprove(t *testing.T) {
 		if len(ctl.fakeControls.answers) != 0 {
 			t.Fatal("a confirmation was sent")
 		}
-		m, cmd = Press(t, m, "a", "ctrl+d")
+		m, cmd = press(t, m, "a", "ctrl+d")
 		runCmd(t, m, cmd)
 		if len(ctl.sent) != 2 || ctl.sent[1] != req.RequestID+" decline" || ctl.answers[1] != nil {
 			t.Fatalf("decline sent %v %v", ctl.sent, ctl.answers)
@@ -96,12 +96,12 @@ func TestAnswerIsWithdrawnWhenTheQuestionCloses(t *testing.T) {
 		ctl := &fakeAnswerer{}
 		log, rest := askingLog(t)
 		m := newModel(Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48)
-		m, _ = Press(t, m, "a", "1")
+		m, _ = press(t, m, "a", "1")
 		m.Update(BatchMsg{Batch: model.Batch{Events: rest[:1]}}) // the recorded answer
 		if m.input.active() || !strings.Contains(m.Flash, "question withdrawn: the question was answered or withdrawn") {
 			t.Fatalf("prompt %v, flash %q", m.input.Kind, m.Flash)
 		}
-		m, cmd := Press(t, m, "enter")
+		m, cmd := press(t, m, "enter")
 		runCmd(t, m, cmd)
 		if len(ctl.sent) != 0 {
 			t.Fatalf("sent %v", ctl.sent)
@@ -119,7 +119,7 @@ func TestConfirmPromptShowsTheAnalyzersVerdict(t *testing.T) {
 		raw := `{"id":"00000000-0000-4000-8000-0000000000aa","timestamp":"2026-01-28T14:33:37.000000","source":"environment","kind":"SecurityAnalysisEvent",` +
 			`"analyzer":"LLMSecurityAnalyzer","policy":"ConfirmRisky","risks":{"` + ids[0] + `":"MEDIUM"}}`
 		m.Update(BatchMsg{Batch: model.Batch{Events: []model.Event{tuitest.Decode(t, []byte(raw))}}})
-		m, _ = Press(t, m, "a")
+		m, _ = press(t, m, "a")
 		if s := screen(m); !strings.Contains(s, "Accept pending action "+at+" ("+at+" HIGH, analyzer MEDIUM)? [y/n]") {
 			t.Fatalf("no analyzer verdict in the prompt:\n%s", s)
 		}

@@ -115,7 +115,7 @@ func notification(title string, st reducer.State, tmux bool) string {
 	return tui.NotifySequence(head, body, tmux)
 }
 
-// statusSentence says a status that needs the user in words.
+// StatusSentence says a status that needs the user in words.
 func StatusSentence(status string) string {
 	switch status {
 	case model.StatusWaitingForConfirmation:
@@ -133,7 +133,7 @@ func StatusSentence(status string) string {
 // notifyLimit caps a notification field, in runes.
 const notifyLimit = 60
 
-// notifyText makes a string safe inside an OSC field: printable runes
+// NotifyText makes a string safe inside an OSC field: printable runes
 // only (no C0, DEL, C1, no other control or format character that could
 // end or bend the sequence), no ';' (the OSC 777 field separator), one
 // line, at most notifyLimit runes.

@@ -69,7 +69,7 @@ func TestAttentionWhenWaiting(t *testing.T) {
 			t.Fatalf("a banner while running: %q", bannerText(m))
 		}
 		// Pinned in the past, the banner, bell and notification still come.
-		m, _ = Press(t, m, "g")
+		m, _ = press(t, m, "g")
 		m, cmd := send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000002", "waiting_for_confirmation"))
 		out := rawOutput(cmd)
 		if !strings.HasPrefix(out, "\a") || !strings.Contains(out, "\x1b]9;ohwatch: confirm") ||
@@ -111,11 +111,11 @@ func TestAttentionStaysUntilDismissed(t *testing.T) {
 			if m.attn.status != status || bannerText(m) == "" {
 				t.Errorf("%s: no banner", status)
 			}
-			m, _ = Press(t, m, "j", "k")
+			m, _ = press(t, m, "j", "k")
 			if m.attn.status != status {
 				t.Errorf("%s: moving dismissed the banner", status)
 			}
-			m, _ = Press(t, m, "esc")
+			m, _ = press(t, m, "esc")
 			if m.attn.status != "" || strings.Contains(bannerText(m), "esc dismiss") {
 				t.Errorf("%s: esc does not dismiss the banner", status)
 			}

@@ -80,7 +80,7 @@ func BenchmarkKeyToFrame(b *testing.B) {
 					// Jump somewhere else in the log: a cold start for the caches.
 					m.moveTo((k * 7919) % n)
 				}
-				m, _ = Press(b, m, keys[k%len(keys)])
+				m, _ = press(b, m, keys[k%len(keys)])
 				_ = m.View()
 				k++
 			}
@@ -109,9 +109,9 @@ func BenchmarkIngest(b *testing.B) {
 			}
 		}
 		m, _ = send(m, BatchMsg{Batch: model.Batch{Events: batch}})
-		m, _ = Press(b, m, "k")
+		m, _ = press(b, m, "k")
 		_ = m.View()
-		m, _ = Press(b, m, "G")
+		m, _ = press(b, m, "G")
 	}
 	b.ReportMetric(float64(b.N*batchSize)/b.Elapsed().Seconds(), "events/s")
 }
@@ -153,7 +153,7 @@ func BenchmarkKeyToFrameFiltered(b *testing.B) {
 				if k%64 == 0 {
 					m.moveTo((k * 7919) % n)
 				}
-				m, _ = Press(b, m, keys[k%len(keys)])
+				m, _ = press(b, m, keys[k%len(keys)])
 				_ = m.View()
 			})
 		})

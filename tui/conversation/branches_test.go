@@ -62,7 +62,7 @@ func TestBranchedListShowsHeadsPath(t *testing.T) {
 	}
 	// Moving through the list never lands off the branch.
 	for k := 0; k < 200; k++ {
-		m, _ = Press(t, m, "j")
+		m, _ = press(t, m, "j")
 		if !head.Contains(m.cursor) {
 			t.Fatalf("j landed on %s, off the branch", tui.Ordinal(m.cursor))
 		}
@@ -78,7 +78,7 @@ func TestBranchKeySwitchesTheView(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "⑂") {
 		t.Fatalf("no branch mark on the screen:\n%s", s)
 	}
-	m, _ = Press(t, m, "B")
+	m, _ = press(t, m, "B")
 	if m.input.Kind != promptBranches {
 		t.Fatalf("B opened %v", m.input.Kind)
 	}
@@ -93,7 +93,7 @@ func TestBranchKeySwitchesTheView(t *testing.T) {
 			other = k
 		}
 	}
-	m, _ = Press(t, m, string(rune('1'+other)))
+	m, _ = press(t, m, string(rune('1'+other)))
 	want := log.Path(log.Tip(branches[other].First))
 	if m.cursor != branches[other].First {
 		t.Errorf("the cursor is at %s, want the branch's first event %s", tui.Ordinal(m.cursor), tui.Ordinal(branches[other].First))
@@ -108,13 +108,13 @@ func TestBranchKeySwitchesTheView(t *testing.T) {
 	if st, fold := m.state(), log.At(m.cursor); st.Applied != fold.Applied {
 		t.Errorf("the state shown folds %d events, At folds %d", st.Applied, fold.Applied)
 	}
-	m, _ = Press(t, m, "G")
+	m, _ = press(t, m, "G")
 	if m.cursor != want.Tip() {
 		t.Errorf("G went to %s, want the branch's tip %s", tui.Ordinal(m.cursor), tui.Ordinal(want.Tip()))
 	}
 	// Back to HEAD's branch through B.
 	m = jumpTo(t, m, tui.Ordinal(point))
-	m, _ = Press(t, m, "B", string(rune('1'+headIndex(branches))))
+	m, _ = press(t, m, "B", string(rune('1'+headIndex(branches))))
 	if s := screen(m); !strings.Contains(s, "HEAD's branch") || len(shownRows(m)) != log.HeadPath().Len() {
 		t.Errorf("back on HEAD's branch: %d rows\n%s", len(shownRows(m)), s)
 	}
@@ -132,7 +132,7 @@ func headIndex(bs []reducer.Branch) int {
 func TestBranchKeyOnALinearLog(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 120, 30)
-	m, _ = Press(t, m, "B")
+	m, _ = press(t, m, "B")
 	if m.input.active() || !strings.Contains(m.Flash, "no branches") {
 		t.Errorf("B on a linear log: prompt %v, flash %q", m.input.Kind, m.Flash)
 	}
@@ -161,7 +161,7 @@ func TestGoldenBranched(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(Options{Log: log, Title: "branched", Source: "replay gen --branches 2"}, 80, 24)
 			m = jumpTo(t, m, tui.Ordinal(point))
-			m, _ = Press(t, m, tc.keys...)
+			m, _ = press(t, m, tc.keys...)
 			golden.RequireEqual(t, []byte(screen(m)))
 		})
 	}

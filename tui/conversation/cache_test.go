@@ -1,9 +1,10 @@
 package conversation
 
 import (
-	"ohwatch/tui/internal/tuitest"
 	"strings"
 	"testing"
+
+	"ohwatch/tui/internal/tuitest"
 )
 
 // TestListRendersOnlyVisibleRowsAndCachesThem checks the virtual list: a
@@ -50,7 +51,7 @@ func TestStateIsComputedOncePerCursor(t *testing.T) {
 	if !strings.Contains(screen(m), "iter 987654") {
 		t.Fatal("the state was recomputed for an unchanged cursor")
 	}
-	m, _ = Press(t, m, "j")
+	m, _ = press(t, m, "j")
 	if strings.Contains(screen(m), "iter 987654") {
 		t.Fatal("a moved cursor kept the old state")
 	}

@@ -160,7 +160,7 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 	}{
 		{"errors", func(p colorprofile.Profile) *Conversation {
 			m := colourModel(Options{Log: tuitest.ErrorLog(t), Title: "errors", Source: "replay ./errors"}, p, 160, 48)
-			m, _ = Press(t, m, "]", "]", "]")
+			m, _ = press(t, m, "]", "]", "]")
 			return m
 		}, []cellWant{
 			{"status |error", 1, "red"}, {"3 errors", 1, "red"}, {"✗Obs", 2, "red"}, {"✗Error", 2, "red"}, {"✗", 46, "red"},

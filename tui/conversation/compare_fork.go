@@ -25,7 +25,7 @@ type Parented interface {
 	Parent() (parent Link, ok bool)
 }
 
-// parentOpenedMsg is sent when the parent to compare with was opened.
+// ParentOpenedMsg is sent when the parent to compare with was opened.
 type ParentOpenedMsg struct {
 	tui.Addr
 	parent Link

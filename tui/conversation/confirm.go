@@ -19,7 +19,7 @@ import (
 // its message says why ("not sent: the conversation is running, …").
 var ErrNotSent = errors.New("not sent")
 
-// respondTimeout bounds an accept or reject request with its check.
+// RespondTimeout bounds an accept or reject request with its check.
 const RespondTimeout = 30 * time.Second
 
 // question is what an accept or reject prompt asks about: the exact

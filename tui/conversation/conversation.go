@@ -37,7 +37,7 @@ func (p pane) title() string {
 // another screen is on top, so its feed keeps draining and the messages
 // addressed to it (addr) still reach it.
 type Conversation struct {
-	// id addresses the messages of this view's commands (addr).
+	// ID addresses the messages of this view's commands (addr).
 	ID tui.ScreenID
 	// atRoot is set while the view is the bottom screen, where q quits
 	// rather than going back (the router says, setAtRoot).
@@ -50,7 +50,7 @@ type Conversation struct {
 	Log    *reducer.Log
 	styles theme.Styles
 	colour tui.Colours
-	// cells is the terminal's width model, as the router last told it.
+	// Cells is the terminal's width model, as the router last told it.
 	Cells  text.Cells
 	width  int
 	height int
@@ -104,7 +104,7 @@ type Conversation struct {
 	filter kindFilter
 	// narrow is the text filter (|, narrow.go); nil shows all.
 	narrow *narrowing
-	// timeMode is how the list prints each event's time (t cycles it).
+	// TimeMode is how the list prints each event's time (t cycles it).
 	timeMode tui.TimeMode
 
 	picker kindPicker
@@ -180,14 +180,14 @@ func NewConversation(opts Options) *Conversation {
 	return m
 }
 
-// addr addresses a message to this view, so the router delivers it here
+// Addr addresses a message to this view, so the router delivers it here
 // even while another screen is on top.
 func (m *Conversation) Addr() tui.Addr { return tui.Addr{To: m.ID} }
 
 // setAtRoot implements rooted.
 func (m *Conversation) SetAtRoot(root bool) { m.atRoot = root }
 
-// screenID implements addressable: the id the view's messages carry.
+// ScreenID implements addressable: the id the view's messages carry.
 func (m *Conversation) ScreenID() tui.ScreenID { return m.ID }
 
 // Init starts waiting on the feed and asks the terminal for its background

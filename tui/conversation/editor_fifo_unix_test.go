@@ -24,7 +24,7 @@ func TestEditRefusesWhatIsNotAFile(t *testing.T) {
 	for _, path := range []string{fifo, os.DevNull} {
 		m := newModel(Options{Log: editLog(t, path), OpenFile: files.OpenRegular}, 120, 40)
 		m.moveTo(m.Log.Len() - 1)
-		_, cmd := Press(t, m, "E")
+		_, cmd := press(t, m, "E")
 		msg := cmd().(editorFileMsg) // a FIFO's open must not block here
 		if msg.err == nil {
 			t.Fatalf("%s: not refused", path)

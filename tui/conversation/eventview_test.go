@@ -96,12 +96,12 @@ func renderEvery(t *testing.T, name string, log *reducer.Log) {
 	t.Helper()
 	{
 		m := newModel(Options{Log: log}, 120, 40)
-		m, _ = Press(t, m, "F")
+		m, _ = press(t, m, "F")
 		for i := 0; i < log.Len(); i++ {
 			for _, mode := range []string{"", "r", "d"} {
-				k, _ := Press(t, m, "enter")
+				k, _ := press(t, m, "enter")
 				if mode != "" {
-					k, _ = Press(t, k, mode)
+					k, _ = press(t, k, mode)
 				}
 				out := screen(k)
 				tuitest.AssertScreenShape(t, out, 120, 40)
@@ -109,7 +109,7 @@ func renderEvery(t *testing.T, name string, log *reducer.Log) {
 					t.Fatalf("%s #%d: control bytes on screen", name, i+1)
 				}
 			}
-			m, _ = Press(t, m, "j")
+			m, _ = press(t, m, "j")
 		}
 	}
 }

@@ -29,7 +29,7 @@ func TestOneDefinitionOfError(t *testing.T) {
 		t.Fatalf("the demo has %d errors: no case to compare", len(want))
 	}
 	m := newModel(Options{Log: log, Title: "errors"}, 160, 48)
-	m, _ = Press(t, m, "G")
+	m, _ = press(t, m, "G")
 	if out := screen(m); !strings.Contains(out, format.Plural(len(want), "error")) {
 		t.Fatalf("the header does not count %d errors:\n%s", len(want), out)
 	}
@@ -37,11 +37,11 @@ func TestOneDefinitionOfError(t *testing.T) {
 		t.Fatalf("state counts %d errors, the list %d", doc.Errors, len(want))
 	}
 	// ] from the start visits exactly the errors, each row drawn ✗.
-	m, _ = Press(t, m, "g")
+	m, _ = press(t, m, "g")
 	var walked []int
 	for range len(want) + 1 {
 		before := m.cursor
-		m, _ = Press(t, m, "]")
+		m, _ = press(t, m, "]")
 		if m.cursor == before {
 			break
 		}
@@ -54,9 +54,9 @@ func TestOneDefinitionOfError(t *testing.T) {
 		t.Fatalf("] walks %v, the errors are %v", walked, want)
 	}
 	// |failed keeps exactly them.
-	m, _ = Press(t, m, "|")
+	m, _ = press(t, m, "|")
 	m = typeText(t, m, "failed")
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	kept := narrowedRows(m)
 	if !slices.Equal(kept, want) {
 		t.Fatalf("|failed keeps %v, the errors are %v", kept, want)

@@ -1,8 +1,9 @@
 package conversation
 
 import (
-	"ohwatch/tui/internal/tuitest"
 	"testing"
+
+	"ohwatch/tui/internal/tuitest"
 )
 
 // listRows is the number of event rows the list pane holds.
@@ -44,8 +45,8 @@ func TestKindFilterReanchorsTheList(t *testing.T) {
 	m := newModel(Options{Log: log}, 160, 48)
 	m = jumpTo(t, m, "2900")
 	// Show only user and agent messages: few, most of them far above.
-	m, _ = Press(t, m, "f")
-	m, _ = Press(t, m, "space") // Msg is the first kind
+	m, _ = press(t, m, "f")
+	m, _ = press(t, m, "space") // Msg is the first kind
 	ev := m.Log.Event(m.cursor)
 	if shortKind(&ev) != kindMessage {
 		t.Fatalf("the cursor stayed on a hidden %s", shortKind(&ev))
@@ -54,13 +55,13 @@ func TestKindFilterReanchorsTheList(t *testing.T) {
 		t.Fatalf("the cursor moved to %d, far from 2899", m.cursor)
 	}
 	assertFilledAround(t, m, "only Msg")
-	m, _ = Press(t, m, "esc")
+	m, _ = press(t, m, "esc")
 	assertFilledAround(t, m, "picker closed")
 
 	// A filter that keeps the cursor's event keeps its row on the screen.
 	m = newModel(Options{Log: log}, 160, 48)
 	m = jumpTo(t, m, "1500")
-	m, _ = Press(t, m, "j", "j", "j")
+	m, _ = press(t, m, "j", "j", "j")
 	row := func(m *Conversation) int {
 		for k, i := range m.visibleRows(listRows(m)) {
 			if i == m.cursor {
@@ -70,7 +71,7 @@ func TestKindFilterReanchorsTheList(t *testing.T) {
 		return -1
 	}
 	before, at := row(m), m.cursor
-	m, _ = Press(t, m, "F")
+	m, _ = press(t, m, "F")
 	if m.cursor != at || row(m) != before {
 		t.Fatalf("showing the noise moved the cursor from %d (row %d) to %d (row %d)", at, before, m.cursor, row(m))
 	}
@@ -79,6 +80,6 @@ func TestKindFilterReanchorsTheList(t *testing.T) {
 	// At the end of the log, a filter that shows a few events fills the
 	// window from above rather than leaving it empty below.
 	m = newModel(Options{Log: log}, 160, 48)
-	m, _ = Press(t, m, "G", "f", "j", "j", "j", "j", "space", "esc") // errors only
+	m, _ = press(t, m, "G", "f", "j", "j", "j", "j", "space", "esc") // errors only
 	assertFilledAround(t, m, "errors only, at the end")
 }

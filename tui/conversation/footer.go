@@ -1,12 +1,12 @@
 package conversation
 
 import (
+	"charm.land/bubbles/v2/key"
+
 	"ohwatch/reducer"
 	"ohwatch/theme"
-	"ohwatch/tui/text"
-
-	"charm.land/bubbles/v2/key"
 	"ohwatch/tui"
+	"ohwatch/tui/text"
 )
 
 // footer is the bottom line: the prompt while one is open, else a transient

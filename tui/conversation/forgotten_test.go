@@ -44,7 +44,7 @@ func TestForgottenEventsAreMarkedAsOfTheCursor(t *testing.T) {
 	g := m.styles.Glyphs.Forgotten
 
 	// Before the condensation nothing is forgotten.
-	m, _ = Press(t, m, "j", "j", "j")
+	m, _ = press(t, m, "j", "j", "j")
 	out := screen(m)
 	for n := 1; n <= 4; n++ {
 		if strings.Contains(rowOf(t, out, n), g) {
@@ -55,7 +55,7 @@ func TestForgottenEventsAreMarkedAsOfTheCursor(t *testing.T) {
 	// At the condensation and after it, the events it forgot are marked,
 	// the others are not.
 	for _, key := range []string{"j", "j"} {
-		m, _ = Press(t, m, key)
+		m, _ = press(t, m, key)
 		out = screen(m)
 		for n, want := range map[int]bool{1: false, 2: true, 3: true, 4: false, 6: false} {
 			if got := strings.Contains(rowOf(t, out, n), g); got != want {
@@ -68,7 +68,7 @@ func TestForgottenEventsAreMarkedAsOfTheCursor(t *testing.T) {
 	}
 
 	// Back before the condensation, the marks go.
-	m, _ = Press(t, m, "g")
+	m, _ = press(t, m, "g")
 	if strings.Contains(screen(m), g) {
 		t.Fatalf("marks stay with the cursor before the condensation:\n%s", screen(m))
 	}

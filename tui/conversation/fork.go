@@ -23,7 +23,7 @@ import (
 // treeTimeout bounds a fork (with its first message) or a navigate.
 const treeTimeout = 30 * time.Second
 
-// forkPlan is what b asks about: the event forked from, and the title and
+// ForkPlan is what b asks about: the event forked from, and the title and
 // first message typed so far.
 type ForkPlan struct {
 	Index   int
@@ -44,7 +44,7 @@ type treeView struct {
 	reject rejectBranch
 }
 
-// forkDoneMsg is sent when Branching.Fork finished, with the fork's view
+// ForkDoneMsg is sent when Branching.Fork finished, with the fork's view
 // prepared by Branching.Open (opened false when another screen shows it)
 // and what ends that view's context.
 type ForkDoneMsg struct {

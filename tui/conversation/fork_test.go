@@ -19,7 +19,7 @@ import (
 // fakeBranching records what the view asks of the source. forkErr and
 // navErr are what Fork and Navigate return; fleet makes Open leave the fork
 // to another screen.
-type FakeBranching struct {
+type fakeBranching struct {
 	mu      sync.Mutex
 	forks   []ForkPlan
 	navs    []string
@@ -30,7 +30,7 @@ type FakeBranching struct {
 	openCtxs []context.Context
 }
 
-func (f *FakeBranching) Fork(_ context.Context, from, title, message string) (string, error) {
+func (f *fakeBranching) Fork(_ context.Context, from, title, message string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.forks = append(f.forks, ForkPlan{eventID: from, title: title, message: message})
@@ -40,14 +40,14 @@ func (f *FakeBranching) Fork(_ context.Context, from, title, message string) (st
 	return "f0000000000040008000000000000001", f.forkErr
 }
 
-func (f *FakeBranching) Navigate(_ context.Context, eventID string) error {
+func (f *fakeBranching) Navigate(_ context.Context, eventID string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.navs = append(f.navs, eventID)
 	return f.navErr
 }
 
-func (f *FakeBranching) Open(ctx context.Context, id string) (Options, bool) {
+func (f *fakeBranching) Open(ctx context.Context, id string) (Options, bool) {
 	f.mu.Lock()
 	f.openCtxs = append(f.openCtxs, ctx)
 	f.mu.Unlock()
@@ -88,7 +88,7 @@ func liveTree(t *testing.T, b Branching) (*Conversation, int) {
 
 // results runs cmd and returns the messages it and its batches send,
 // ticks aside.
-func Results(t *testing.T, cmd tea.Cmd) []tea.Msg {
+func results(t *testing.T, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
 	if cmd == nil || tuitest.IsTick(cmd) {
 		return nil
@@ -97,7 +97,7 @@ func Results(t *testing.T, cmd tea.Cmd) []tea.Msg {
 	if batch, ok := msg.(tea.BatchMsg); ok {
 		var out []tea.Msg
 		for _, c := range batch {
-			out = append(out, Results(t, c)...)
+			out = append(out, results(t, c)...)
 		}
 		return out
 	}
@@ -112,8 +112,8 @@ func Results(t *testing.T, cmd tea.Cmd) []tea.Msg {
 func answer(t *testing.T, m *Conversation, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
 	var out []tea.Msg
-	for _, msg := range Results(t, cmd) {
-		out = append(out, Results(t, m.Update(msg))...)
+	for _, msg := range results(t, cmd) {
+		out = append(out, results(t, m.Update(msg))...)
 	}
 	return out
 }
@@ -121,10 +121,10 @@ func answer(t *testing.T, m *Conversation, cmd tea.Cmd) []tea.Msg {
 func TestForkAsksThenForksAndOpens(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		fb := &FakeBranching{}
+		fb := &fakeBranching{}
 		m, at := liveTree(t, fb)
 		id := m.Log.Event(at).ID
-		m, _ = Press(t, m, "b")
+		m, _ = press(t, m, "b")
 		if m.input.Kind != promptForkTitle {
 			t.Fatalf("b opened %v", m.input.Kind)
 		}
@@ -132,12 +132,12 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 			t.Fatalf("the title prompt does not name the event:\n%s", s)
 		}
 		m = typeText(t, m, "retry with printf")
-		m, _ = Press(t, m, "enter")
+		m, _ = press(t, m, "enter")
 		if m.input.Kind != promptForkMessage || !strings.Contains(screen(m), "first message: ") {
 			t.Fatalf("enter did not ask for the first message:\n%s", screen(m))
 		}
 		m = typeText(t, m, "use printf, not echo")
-		m, _ = Press(t, m, "enter")
+		m, _ = press(t, m, "enter")
 		want := "Fork at " + tui.Ordinal(at) + " as “retry with printf”, send “use printf, not echo” and open it? [y/n]"
 		if s := screen(m); !strings.Contains(s, want) {
 			t.Fatalf("the question does not say what will happen (%q):\n%s", want, s)
@@ -145,7 +145,7 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 		if len(fb.forks) != 0 {
 			t.Fatal("forked before y")
 		}
-		m, cmd := Press(t, m, "y")
+		m, cmd := press(t, m, "y")
 		msgs := answer(t, m, cmd)
 		if len(fb.forks) != 1 || fb.forks[0] != (ForkPlan{eventID: id, title: "retry with printf", message: "use printf, not echo"}) {
 			t.Fatalf("forks %+v", fb.forks)
@@ -189,17 +189,17 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 
 func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
 	t.Parallel()
-	fb := &FakeBranching{}
+	fb := &fakeBranching{}
 	m, at := liveTree(t, fb)
-	m, _ = Press(t, m, "b", "esc")
+	m, _ = press(t, m, "b", "esc")
 	if m.input.active() {
 		t.Fatal("esc does not cancel the title")
 	}
-	m, _ = Press(t, m, "b", "enter", "enter")
+	m, _ = press(t, m, "b", "enter", "enter")
 	if s := screen(m); !strings.Contains(s, "Fork at "+tui.Ordinal(at)+", run it on from there and open it? [y/n]") {
 		t.Fatalf("without title and message:\n%s", s)
 	}
-	m, _ = Press(t, m, "n")
+	m, _ = press(t, m, "n")
 	if len(fb.forks) != 0 || m.Flash != "cancelled" {
 		t.Fatalf("n: forks %v, flash %q", fb.forks, m.Flash)
 	}
@@ -208,9 +208,9 @@ func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
 func TestForkUnderFleetGoesBackToTheTable(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		fb := &FakeBranching{Fleet: true}
+		fb := &fakeBranching{Fleet: true}
 		m, _ := liveTree(t, fb)
-		m, cmd := Press(t, m, "b", "enter", "enter", "y")
+		m, cmd := press(t, m, "b", "enter", "enter", "y")
 		msgs := answer(t, m, cmd)
 		back := false
 		for _, msg := range msgs {
@@ -227,13 +227,13 @@ func TestForkUnderFleetGoesBackToTheTable(t *testing.T) {
 func TestNavigateAsksThenMovesHead(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		fb := &FakeBranching{}
+		fb := &fakeBranching{}
 		m, at := liveTree(t, fb)
-		m, _ = Press(t, m, "H")
+		m, _ = press(t, m, "H")
 		if s := screen(m); !strings.Contains(s, "Move this conversation's HEAD to "+tui.Ordinal(at)+"? The agent goes on from there. [y/n]") {
 			t.Fatalf("H does not ask:\n%s", s)
 		}
-		m, cmd := Press(t, m, "y")
+		m, cmd := press(t, m, "y")
 		answer(t, m, cmd)
 		if len(fb.navs) != 1 || fb.navs[0] != m.Log.Event(at).ID {
 			t.Fatalf("navigates %v", fb.navs)
@@ -249,21 +249,21 @@ func TestForkAndNavigateRefused(t *testing.T) {
 	tuitest.InBubble(t, func(t *testing.T) {
 		// A recording.
 		rec := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 120, 30)
-		rec, _ = Press(t, rec, "b")
+		rec, _ = press(t, rec, "b")
 		if rec.input.active() || !strings.Contains(rec.Flash, "this is a recording") {
 			t.Errorf("b on a recording: prompt %v, flash %q", rec.input.Kind, rec.Flash)
 		}
-		rec, _ = Press(t, rec, "H")
+		rec, _ = press(t, rec, "H")
 		if rec.input.active() || !strings.Contains(rec.Flash, "cannot move HEAD: this is a recording") {
 			t.Errorf("H on a recording: flash %q", rec.Flash)
 		}
 
 		// A state update under the cursor.
-		fb := &FakeBranching{}
+		fb := &fakeBranching{}
 		m, _ := liveTree(t, fb)
 		m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000a1", "running"))
 		m = jumpTo(t, m, tui.Ordinal(m.Log.Len()-1))
-		m, _ = Press(t, m, "b")
+		m, _ = press(t, m, "b")
 		if m.input.active() || !strings.Contains(m.Flash, "a state update is not a step") {
 			t.Errorf("b on a state update (%s at %d): flash %q", m.Log.Event(m.cursor).Kind, m.cursor, m.Flash)
 		}
@@ -271,14 +271,14 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		// An older server: said once, then at once.
 		fb.forkErr = unsupportedErr{"fork"}
 		m, at := liveTree(t, fb)
-		m, cmd := Press(t, m, "b", "enter", "enter", "y")
+		m, cmd := press(t, m, "b", "enter", "enter", "y")
 		answer(t, m, cmd)
 		if !strings.Contains(m.Flash, "this agent-server does not support fork (older than 1.31)") {
 			t.Fatalf("flash %q", m.Flash)
 		}
 		calls := len(fb.forks)
 		m = jumpTo(t, m, tui.Ordinal(at))
-		m, _ = Press(t, m, "H")
+		m, _ = press(t, m, "H")
 		if m.input.active() || !strings.Contains(m.Flash, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
 			t.Errorf("after the server said it is too old, H: prompt %v, flash %q", m.input.Kind, m.Flash)
 		}
@@ -291,12 +291,12 @@ func TestForkAndNavigateRefused(t *testing.T) {
 func TestForkThatHalfWorkedStillOpens(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		fb := &FakeBranching{forkErr: errHalfFork}
+		fb := &fakeBranching{forkErr: errHalfFork}
 		m, _ := liveTree(t, fb)
-		m, _ = Press(t, m, "b", "enter")
+		m, _ = press(t, m, "b", "enter")
 		m = typeText(t, m, "go")
-		m, _ = Press(t, m, "enter")
-		m, cmd := Press(t, m, "y")
+		m, _ = press(t, m, "enter")
+		m, cmd := press(t, m, "y")
 		pushed := false
 		for _, msg := range answer(t, m, cmd) {
 			_, pushed = msg.(tui.PushMsg)
@@ -309,12 +309,12 @@ func TestForkThatHalfWorkedStillOpens(t *testing.T) {
 
 func TestForkKeysInHelp(t *testing.T) {
 	t.Parallel()
-	m, _ := liveTree(t, &FakeBranching{})
-	m, _ = Press(t, m, "?")
+	m, _ := liveTree(t, &fakeBranching{})
+	m, _ = press(t, m, "?")
 	// The help scrolls: read all of it.
 	s := screen(m)
 	for range 60 {
-		m, _ = Press(t, m, "j")
+		m, _ = press(t, m, "j")
 		s += screen(m)
 	}
 	for _, want := range []string{"fork from this event", "move HEAD to this event"} {

@@ -36,9 +36,9 @@ func FuzzRenderEvent(f *testing.F) {
 		log := reducer.NewLog(nil, 0)
 		log.Append(ev)
 		m := newModel(Options{Log: log, Title: "fuzz"}, 80, 24)
-		m, _ = Press(t, m, "F")
+		m, _ = press(t, m, "F")
 		for _, keys := range [][]string{nil, {"enter"}, {"enter", "r"}, {"enter", "d"}} {
-			k, _ := Press(t, m, keys...)
+			k, _ := press(t, m, keys...)
 			out := screen(k)
 			tuitest.AssertScreenShape(t, out, 80, 24)
 			if bad, ok := forbidden(out); ok {

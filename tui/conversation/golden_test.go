@@ -61,7 +61,7 @@ func goldenScenariosOn(load tuitest.Loader) []scenario {
 		{"midrun_task_plan", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: load(t, "creating_agent_plan"),
 				Title: "creating agent plan", Source: "replay trajectories/creating_agent_plan"}, w, h)
-			m, _ = Press(t, m, "j", "j", "j")
+			m, _ = press(t, m, "j", "j", "j")
 			return m
 		}},
 		{"waiting_for_confirmation", func(t *testing.T, w, h int) *Conversation {
@@ -70,15 +70,15 @@ func goldenScenariosOn(load tuitest.Loader) []scenario {
 		}},
 		{"error", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: tuitest.ErrorLogOn(t, load), Title: "hello world, then errors", Source: "replay ./errors"}, w, h)
-			m, _ = Press(t, m, "]", "]", "]")
+			m, _ = press(t, m, "]", "]", "]")
 			return m
 		}},
 		{"inspector_terminal_action", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: load(t, "simple_echo_hello_world"), Title: "hello world",
 				Source: "replay trajectories/simple_echo_hello_world"}, w, h)
-			m, _ = Press(t, m, ":")
+			m, _ = press(t, m, ":")
 			m = typeText(t, m, "3")
-			m, _ = Press(t, m, "enter", "enter")
+			m, _ = press(t, m, "enter", "enter")
 			return m
 		}},
 		{"replay_loading", func(t *testing.T, w, h int) *Conversation {
@@ -101,7 +101,7 @@ func goldenScenariosOn(load tuitest.Loader) []scenario {
 			}
 			m := liveModel(t, log, w, h, Options{Title: "confirmation mode", Source: "ws 127.0.0.1:8000",
 				Controls: &fakeControls{}})
-			m, _ = Press(t, m, "g", "j")
+			m, _ = press(t, m, "g", "j")
 			m, _ = send(m, statusBatch(t, "c0000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
 			return m
 		}},
@@ -112,7 +112,7 @@ func goldenScenariosOn(load tuitest.Loader) []scenario {
 				log.Append(full.Event(i))
 			}
 			m := liveModel(t, log, w, h, Options{Title: "cli447 follow-up", Source: "ws 127.0.0.1:8000"})
-			m, _ = Press(t, m, "k", "k")
+			m, _ = press(t, m, "k", "k")
 			var rest []model.Event
 			for i := 8; i < full.Len(); i++ {
 				rest = append(rest, full.Event(i))
@@ -160,7 +160,7 @@ func TestGoldenConfirmPrompt(t *testing.T) {
 			t.Run(fmt.Sprintf("%s%dx%d", src.Prefix, size[0], size[1]), func(t *testing.T) {
 				m := liveModel(t, tuitest.WaitingLogOn(t, src.Load), size[0], size[1], Options{Title: "confirmation mode",
 					Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}})
-				m, _ = Press(t, m, "a")
+				m, _ = press(t, m, "a")
 				out := screen(m)
 				tuitest.AssertScreenShape(t, out, size[0], size[1])
 				if !strings.Contains(out, "may approve them too; M asks first)") {

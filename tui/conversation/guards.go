@@ -114,7 +114,7 @@ func (m *Conversation) guardTrip(rep guard.Report) tea.Cmd {
 	return m.guardBell()
 }
 
-// guardStop pauses or interrupts for a guard and words the answer: an
+// GuardStop pauses or interrupts for a guard and words the answer: an
 // interrupt a server does not have falls back to a pause.
 func GuardStop(ctx context.Context, s Steering, a guard.Action) string {
 	if a == guard.Interrupt {

@@ -24,7 +24,7 @@ func guardSet(t *testing.T, rules ...string) *guard.Set {
 // tripped and what the server did; the header shows the armed guards.
 func TestGuardPausesALiveRunAndSaysSo(t *testing.T) {
 	full := tuitest.WaitingLog(t)
-	steer := &FakeSteering{}
+	steer := &fakeSteering{}
 	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch), Controls: steer,
 		Guards: guardSet(t, "steps>0:pause", "errors>5")}, 160, 48)
 	var evs []model.Event
@@ -32,8 +32,8 @@ func TestGuardPausesALiveRunAndSaysSo(t *testing.T) {
 		evs = append(evs, full.Event(i))
 	}
 	m = runCmd(t, m, m.Update(BatchMsg{Batch: model.Batch{Events: evs}}))
-	if steer.Got() != "pause" {
-		t.Fatalf("the guard sent %q", steer.Got())
+	if steer.got() != "pause" {
+		t.Fatalf("the guard sent %q", steer.got())
 	}
 	s := screen(m)
 	if !strings.Contains(s, "guard steps>0:pause tripped at #") || !strings.Contains(s, "→ paused") {
@@ -59,7 +59,7 @@ func TestGuardOnARecordingIsADryRun(t *testing.T) {
 func TestGuardKeyListsTheArmedGuards(t *testing.T) {
 	m := newModel(Options{Log: tuitest.ErrorLog(t), Guards: guardSet(t, "steps>100:pause", "errors>0")}, 200, 48)
 	m = runCmd(t, m, m.Init())
-	Press(t, m, "L")
+	press(t, m, "L")
 	if m.input.Kind != promptGuards {
 		t.Fatal("L opens no prompt")
 	}
@@ -78,7 +78,7 @@ func TestGuardKeyListsTheArmedGuards(t *testing.T) {
 // empty input removes every guard.
 func TestGuardKeyReplacesTheRules(t *testing.T) {
 	full := tuitest.WaitingLog(t)
-	steer := &FakeSteering{}
+	steer := &fakeSteering{}
 	feed := make(chan model.Batch)
 	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: feed, Controls: steer,
 		Guards: guardSet(t, "errors>5")}, 160, 48)
@@ -87,25 +87,25 @@ func TestGuardKeyReplacesTheRules(t *testing.T) {
 		evs = append(evs, full.Event(i))
 	}
 	m = runCmd(t, m, m.Update(BatchMsg{Batch: model.Batch{Events: evs}}))
-	Press(t, m, "L")
+	press(t, m, "L")
 	m.input.in.SetValue("")
 	typeText(t, m, "steps>0:pause")
-	_, cmd := Press(t, m, "enter")
+	_, cmd := press(t, m, "enter")
 	m = runCmd(t, m, cmd)
-	if steer.Got() != "" {
-		t.Fatalf("the new guard acted on the past: sent %q", steer.Got())
+	if steer.got() != "" {
+		t.Fatalf("the new guard acted on the past: sent %q", steer.got())
 	}
 	s := screen(m)
 	if !strings.Contains(s, "guard 3/0") || strings.Contains(s, "/5") {
 		t.Fatalf("the header does not show the new guard alone:\n%s", s)
 	}
 	m = runCmd(t, m, m.Update(BatchMsg{Batch: model.Batch{Events: []model.Event{full.Event(full.Len() - 1)}}}))
-	if steer.Got() != "pause" {
-		t.Fatalf("the new guard past its limit did not trip at the next event: sent %q", steer.Got())
+	if steer.got() != "pause" {
+		t.Fatalf("the new guard past its limit did not trip at the next event: sent %q", steer.got())
 	}
-	Press(t, m, "L")
+	press(t, m, "L")
 	m.input.in.SetValue("")
-	Press(t, m, "enter")
+	press(t, m, "enter")
 	if m.Opts.Guards != nil || strings.Contains(screen(m), "guard ") {
 		t.Fatalf("empty input left guards:\n%s", screen(m))
 	}
@@ -117,10 +117,10 @@ func TestGuardKeyRefusesABadRule(t *testing.T) {
 	set := guardSet(t, "errors>5")
 	m := newModel(Options{Log: tuitest.ErrorLog(t), Guards: set}, 200, 48)
 	m = runCmd(t, m, m.Init())
-	Press(t, m, "L")
+	press(t, m, "L")
 	m.input.in.SetValue("")
 	typeText(t, m, "steps>10, cost>five:pause")
-	Press(t, m, "enter")
+	press(t, m, "enter")
 	if m.Opts.Guards != set {
 		t.Fatal("a bad rule changed the guards")
 	}
@@ -133,7 +133,7 @@ func TestGuardKeyRefusesABadRule(t *testing.T) {
 // again (the rule re-armed), the banner no longer says tripped and paused.
 func TestGuardBannerSaysWhenTheRunGoesOn(t *testing.T) {
 	full := tuitest.WaitingLog(t)
-	steer := &FakeSteering{}
+	steer := &fakeSteering{}
 	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch), Controls: steer,
 		Guards: guardSet(t, "steps>2:pause")}, 160, 48)
 	var evs []model.Event
@@ -151,7 +151,7 @@ func TestGuardBannerSaysWhenTheRunGoesOn(t *testing.T) {
 	if strings.Contains(s, "tripped") || strings.Contains(s, "→ paused") || !strings.Contains(s, "guard steps>2:pause armed again at 4") || !strings.Contains(s, "goes on since #") {
 		t.Fatalf("the banner still says the run is paused:\n%s", s)
 	}
-	Press(t, m, "L")
+	press(t, m, "L")
 	if strings.Contains(screen(m), "tripped:") {
 		t.Fatalf("L still lists the rule as tripped:\n%s", screen(m))
 	}
@@ -162,10 +162,10 @@ func TestGuardBannerSaysWhenTheRunGoesOn(t *testing.T) {
 // mistake beside it, and the rules in force unchanged.
 func TestGuardKeyKeepsATypoAndPointsAtIt(t *testing.T) {
 	m := newModel(Options{Log: tuitest.ErrorLog(t), Guards: guardSet(t, "errors>5")}, 200, 48)
-	Press(t, m, "L")
+	press(t, m, "L")
 	m.input.in.SetValue("")
 	typeText(t, m, "steps>50, cots>5:pause")
-	Press(t, m, "enter")
+	press(t, m, "enter")
 	if m.input.Kind != promptGuards || m.input.in.Value() != "steps>50, cots>5:pause" {
 		t.Fatalf("the edit is lost: prompt %v %q", m.input.Kind, m.input.in.Value())
 	}

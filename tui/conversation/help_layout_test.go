@@ -10,7 +10,7 @@ import (
 func TestHelpIsCompactWhenNarrow(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: demoLog(t, 40)}, 80, 24)
-	m, _ = Press(t, m, "?")
+	m, _ = press(t, m, "?")
 	out := screen(m)
 	if row := lineWith(out, "next event"); !strings.Contains(row, "  accept pending") && strings.Count(row, "  ") < 4 {
 		t.Fatalf("the help is one column at 80x24:\n%s", out)

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
 	"ohwatch/tui"
 	"ohwatch/tui/internal/tuitest"
 )
@@ -21,7 +22,7 @@ func newModel(opts Options, w, h int) *Conversation {
 
 // press sends keys to the model one by one, running no commands, and
 // returns the model and the last command.
-func Press(tb testing.TB, m *Conversation, keys ...string) (*Conversation, tea.Cmd) {
+func press(tb testing.TB, m *Conversation, keys ...string) (*Conversation, tea.Cmd) {
 	tb.Helper()
 	var cmd tea.Cmd
 	for _, k := range keys {
@@ -53,9 +54,9 @@ func typeText(tb testing.TB, m *Conversation, text string) *Conversation {
 // jumping to an event number or a time does.
 func jumpTo(tb testing.TB, m *Conversation, target string) *Conversation {
 	tb.Helper()
-	m, _ = Press(tb, m, ":")
+	m, _ = press(tb, m, ":")
 	m = typeText(tb, m, target)
-	m, _ = Press(tb, m, "enter")
+	m, _ = press(tb, m, "enter")
 	return m
 }
 

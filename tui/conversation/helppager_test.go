@@ -46,17 +46,17 @@ func TestHelpReadsKeysRatherThanClosing(t *testing.T) {
 func TestHelpFindSaysWhenItWraps(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Generated(t, 40, 1), Title: "help"}, 80, 24)
-	m, _ = Press(t, m, "?", "/")
+	m, _ = press(t, m, "?", "/")
 	m = typeText(t, m, "zoom")
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	at := m.help.Hit
 	for k := 0; k < 5 && !strings.Contains(screen(m), "found again from the top"); k++ {
-		m, _ = Press(t, m, "n")
+		m, _ = press(t, m, "n")
 	}
 	if !strings.Contains(screen(m), "found again from the top") || m.help.Hit != at {
 		t.Fatalf("n never wrapped back to line %d (at %d):\n%s", at, m.help.Hit, screen(m))
 	}
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	m = typeText(t, m, "qqqq")
 	if !strings.Contains(screen(m), "no key matches “qqqq”") {
 		t.Fatalf("a find that matches nothing says nothing:\n%s", screen(m))
@@ -82,11 +82,11 @@ func TestLiveViewOffersNoReplayControls(t *testing.T) {
 		t.Fatalf("live: play %v speed %v", root.play.on, root.play.speed)
 	}
 	v := newModel(Options{Log: tuitest.Generated(t, 20, 1), Live: true, Feed: make(chan model.Batch), Title: "live"}, 160, 48)
-	v, _ = Press(t, v, "k")
+	v, _ = press(t, v, "k")
 	if out := screen(v); strings.Contains(out, "space play") {
 		t.Fatalf("a live footer offers play:\n%s", out)
 	}
-	v, _ = Press(t, v, "?")
+	v, _ = press(t, v, "?")
 	if out := screen(v); strings.Contains(out, "play/pause") || strings.Contains(out, "faster") {
 		t.Fatalf("a live help offers replay controls:\n%s", out)
 	}

@@ -1,10 +1,11 @@
 package conversation
 
 import (
-	"ohwatch/tui/internal/tuitest"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"ohwatch/tui/internal/tuitest"
 )
 
 // forbidden reports the first byte or rune in s that could drive a
@@ -47,27 +48,27 @@ func TestHostileRecording(t *testing.T) {
 				}
 				tuitest.AssertScreenShape(t, out, size[0], size[1])
 			}
-			m, _ = Press(t, m, "F") // show the noise rows too
+			m, _ = press(t, m, "F") // show the noise rows too
 			for i := 0; i < log.Len(); i++ {
 				check("row "+Itoa(i), m)
 				for _, keys := range [][]string{{"enter"}, {"enter", "r"}, {"enter", "d"}, {"tab"}, {"tab", "tab"}, {"tab", "tab", "tab"}, {"t"}} {
-					k, _ := Press(t, m, keys...)
+					k, _ := press(t, m, keys...)
 					check(strings.Join(keys, "+")+" on row "+Itoa(i), k)
 					// Unfold everything in the raw view.
 					if len(keys) == 2 && keys[1] == "r" {
 						for j := 0; j < 40; j++ {
-							k, _ = Press(t, k, "j", "z")
+							k, _ = press(t, k, "j", "z")
 						}
 						check("unfolded raw on row "+Itoa(i), k)
 					}
 				}
-				m, _ = Press(t, m, "j")
+				m, _ = press(t, m, "j")
 			}
 			// A search for hostile text and a flash that echoes the query.
-			m, _ = Press(t, m, "/")
+			m, _ = press(t, m, "/")
 			m = typeText(t, m, "\x1b]52;c;x\x07")
 			check("search prompt", m)
-			m, cmd := Press(t, m, "enter")
+			m, cmd := press(t, m, "enter")
 			m = runCmd(t, m, cmd)
 			check("search result", m)
 		}

@@ -1,9 +1,10 @@
 package conversation
 
 import (
-	"ohwatch/tui/internal/tuitest"
 	"strings"
 	"testing"
+
+	"ohwatch/tui/internal/tuitest"
 )
 
 // TestEnterAsksForTheInspectorsView: enter opens the inspector at once,

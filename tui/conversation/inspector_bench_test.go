@@ -2,9 +2,10 @@ package conversation
 
 import (
 	"encoding/json"
-	"ohwatch/tui/internal/tuitest"
 	"strings"
 	"testing"
+
+	"ohwatch/tui/internal/tuitest"
 )
 
 // bigObservation is a terminal observation with about size bytes of
@@ -43,7 +44,7 @@ func bigMessage(tb testing.TB, size int) string {
 // makes: what the event loop waits for before it draws the next frame.
 func benchOpenInspector(b *testing.B, raws string) {
 	m := newModel(Options{Log: tuitest.FixtureLog(b, strings.Split(raws, "\x00")...)}, 160, 48)
-	m, _ = Press(b, m, "G")
+	m, _ = press(b, m, "G")
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Update(tuitest.KeyMsg("enter"))
@@ -63,7 +64,7 @@ func BenchmarkOpenInspectorMarkdown200KB(b *testing.B) {
 // built off the event loop (the renderer kept from the first build).
 func benchBuildInspector(b *testing.B, raws string) {
 	m := newModel(Options{Log: tuitest.FixtureLog(b, strings.Split(raws, "\x00")...)}, 160, 48)
-	m, _ = Press(b, m, "G", "esc")
+	m, _ = press(b, m, "G", "esc")
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Update(tuitest.KeyMsg("enter"))

@@ -1,9 +1,10 @@
 package conversation
 
 import (
-	"ohwatch/tui/internal/tuitest"
 	"strings"
 	"testing"
+
+	"ohwatch/tui/internal/tuitest"
 )
 
 // evAt is a MessageEvent stamped ts.

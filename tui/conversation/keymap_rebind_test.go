@@ -2,12 +2,13 @@ package conversation
 
 import (
 	"errors"
-	"ohwatch/tui"
-	"ohwatch/tui/internal/tuitest"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"ohwatch/tui"
+	"ohwatch/tui/internal/tuitest"
 )
 
 // TestRebindWorksAndShowsInHelp: a conversation view given a KeyMap whose
@@ -19,15 +20,15 @@ func TestRebindWorksAndShowsInHelp(t *testing.T) {
 	if err := km.Rebind(map[string][]string{"bookmark": {"K"}}); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := Press(t, newModel(Options{Log: tuitest.ErrorLog(t), KeyMap: km}, 120, 40), "j", "m")
+	m, _ := press(t, newModel(Options{Log: tuitest.ErrorLog(t), KeyMap: km}, 120, 40), "j", "m")
 	if len(m.bookmarks) != 0 {
 		t.Fatalf("m still bookmarks: %v", m.bookmarks)
 	}
-	m, _ = Press(t, m, "K")
+	m, _ = press(t, m, "K")
 	if len(m.bookmarks) != 1 {
 		t.Fatalf("K did not bookmark: %v", m.bookmarks)
 	}
-	m, _ = Press(t, m, "?")
+	m, _ = press(t, m, "?")
 	if v := m.View(); !regexp.MustCompile(`(^|\s)K\s+bookmark`).MatchString(v) {
 		t.Errorf("the help does not show K for bookmark:\n%s", v)
 	}
@@ -70,7 +71,7 @@ func TestRebindShowsInFooter(t *testing.T) {
 	if err := km.Rebind(map[string][]string{"copy": {"ctrl+y"}}); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := Press(t, newModel(Options{Log: tuitest.ErrorLog(t), KeyMap: km}, 160, 40), "enter")
+	m, _ := press(t, newModel(Options{Log: tuitest.ErrorLog(t), KeyMap: km}, 160, 40), "enter")
 	v := m.View()
 	if !strings.Contains(v, "ctrl+y copy") || strings.Contains(v, " y copy") {
 		t.Errorf("the footer does not name ctrl+y for copy:\n%s", v)

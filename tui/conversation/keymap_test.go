@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
 	"ohwatch/tui"
 	"ohwatch/tui/internal/tuitest"
 )
@@ -59,32 +60,32 @@ func TestEveryHandledKeyIsBound(t *testing.T) {
 			return liveModel(t, tuitest.WaitingLog(t), 100, 30, Options{Title: "t", Controls: &fakeControls{}})
 		},
 		"inspector": func() *Conversation {
-			m, _ := Press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "]", "enter")
+			m, _ := press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "]", "enter")
 			return m
 		},
 		"raw JSON": func() *Conversation {
-			m, _ := Press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "]", "enter", "r", "w")
+			m, _ := press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "]", "enter", "r", "w")
 			return m
 		},
 		"help": func() *Conversation {
-			m, _ := Press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "?")
+			m, _ := press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "?")
 			return m
 		},
 		"picker": func() *Conversation {
-			m, _ := Press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "f")
+			m, _ := press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "f")
 			return m
 		},
 		"side pane": func() *Conversation {
-			m, _ := Press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "2")
+			m, _ := press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "2")
 			return m
 		},
 		"confirm": func() *Conversation {
 			m := liveModel(t, tuitest.WaitingLog(t), 100, 30, Options{Title: "t", Controls: &fakeControls{}})
-			m, _ = Press(t, m, "a")
+			m, _ = press(t, m, "a")
 			return m
 		},
 		"export": func() *Conversation {
-			m, _ := Press(t, newModel(Options{Log: tuitest.ErrorLog(t), Export: exportTo}, 100, 30), "e")
+			m, _ := press(t, newModel(Options{Log: tuitest.ErrorLog(t), Export: exportTo}, 100, 30), "e")
 			return m
 		},
 		"branched list": func() *Conversation {
@@ -93,7 +94,7 @@ func TestEveryHandledKeyIsBound(t *testing.T) {
 		},
 		"branch picker": func() *Conversation {
 			log := branchedLog(t, 300, 2)
-			m, _ := Press(t, jumpTo(t, newModel(Options{Log: log}, 100, 30), tui.Ordinal(log.BranchPoints()[0])), "B")
+			m, _ := press(t, jumpTo(t, newModel(Options{Log: log}, 100, 30), tui.Ordinal(log.BranchPoints()[0])), "B")
 			if m.input.Kind != promptBranches {
 				t.Fatal("B did not open the branch picker")
 			}

@@ -429,5 +429,5 @@ func (m *Conversation) toggleBookmark() tea.Cmd {
 	return m.setFlash("bookmarked " + tui.Ordinal(m.cursor) + " (' next, \" previous)")
 }
 
-// sanitizeErr renders an error for the footer.
+// SanitizeErr renders an error for the footer.
 func SanitizeErr(err error) string { return model.SanitizeLine(err.Error()) }

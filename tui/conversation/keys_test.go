@@ -92,7 +92,7 @@ func TestMoveKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.keys, "_"), func(t *testing.T) {
 			// Each case starts from a fresh view on the same log.
-			m, _ := Press(t, newModel(Options{Log: log, Title: "gen"}, 160, 48), tt.keys...)
+			m, _ := press(t, newModel(Options{Log: log, Title: "gen"}, 160, 48), tt.keys...)
 			tt.check(t, m)
 		})
 	}
@@ -105,36 +105,36 @@ func TestMarkKeys(t *testing.T) {
 	if len(marks.Errors) < 2 {
 		t.Fatalf("fixture has %d errors", len(marks.Errors))
 	}
-	m, _ = Press(t, m, "]")
+	m, _ = press(t, m, "]")
 	if m.cursor != marks.Errors[0] || !isError(ptr(m.Log.Event(m.cursor))) {
 		t.Fatalf("]: cursor %d, want first error %d", m.cursor, marks.Errors[0])
 	}
-	m, _ = Press(t, m, "]")
+	m, _ = press(t, m, "]")
 	if m.cursor != marks.Errors[1] {
 		t.Fatalf("] ]: cursor %d, want %d", m.cursor, marks.Errors[1])
 	}
-	m, _ = Press(t, m, "[")
+	m, _ = press(t, m, "[")
 	if m.cursor != marks.Errors[0] {
 		t.Fatalf("[: cursor %d, want %d", m.cursor, marks.Errors[0])
 	}
-	m, _ = Press(t, m, "g", "}")
+	m, _ = press(t, m, "g", "}")
 	if m.cursor != marks.UserTurns[0] || m.Log.Event(m.cursor).Source != "user" {
 		t.Fatalf("}: cursor %d, want user turn %v", m.cursor, marks.UserTurns)
 	}
-	m, _ = Press(t, m, "G", "{")
+	m, _ = press(t, m, "G", "{")
 	if m.cursor != marks.UserTurns[len(marks.UserTurns)-1] {
 		t.Fatalf("{: cursor %d, want %v", m.cursor, marks.UserTurns)
 	}
-	m, _ = Press(t, m, "g", ")")
+	m, _ = press(t, m, "g", ")")
 	if m.cursor != marks.StatusChanges[0] {
 		t.Fatalf("): cursor %d, want %v", m.cursor, marks.StatusChanges)
 	}
-	m, _ = Press(t, m, "G", "(")
+	m, _ = press(t, m, "G", "(")
 	if want, _ := reducer.Prev(marks.StatusChanges, m.Log.Len()-1); m.cursor != want {
 		t.Fatalf("(: cursor %d, want %v", m.cursor, marks.StatusChanges)
 	}
 	// With no further mark, the cursor stays and the footer says why.
-	m, _ = Press(t, m, "G", "]")
+	m, _ = press(t, m, "G", "]")
 	if m.cursor != m.Log.Len()-1 || !strings.Contains(m.Flash, "no next error") {
 		t.Fatalf("] at the end: cursor %d flash %q", m.cursor, m.Flash)
 	}
@@ -145,26 +145,26 @@ func ptr[T any](v T) *T { return &v }
 func TestBookmarkKeys(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Generated(t, 200, 3)}, 160, 48)
-	m, _ = Press(t, m, "j", "j", "m")
+	m, _ = press(t, m, "j", "j", "m")
 	first := m.cursor
-	m, _ = Press(t, m, "j", "j", "j", "m", "g")
+	m, _ = press(t, m, "j", "j", "j", "m", "g")
 	second := m.cursor
 	_ = second
 	if len(m.bookmarks) != 2 {
 		t.Fatalf("bookmarks %v", m.bookmarks)
 	}
-	m, _ = Press(t, m, "'")
+	m, _ = press(t, m, "'")
 	if m.cursor != first {
 		t.Fatalf("': cursor %d, want %d", m.cursor, first)
 	}
-	m, _ = Press(t, m, "'")
+	m, _ = press(t, m, "'")
 	if m.cursor != m.bookmarks[1] {
 		t.Fatalf("' ': cursor %d, want %d", m.cursor, m.bookmarks[1])
 	}
 	if !strings.Contains(screen(m), m.styles.Glyphs.MarkBook) {
 		t.Fatal("bookmark mark not drawn")
 	}
-	m, _ = Press(t, m, "m")
+	m, _ = press(t, m, "m")
 	if len(m.bookmarks) != 1 {
 		t.Fatalf("m on a bookmark removes it: %v", m.bookmarks)
 	}
@@ -174,12 +174,12 @@ func TestJumpKey(t *testing.T) {
 	t.Parallel()
 	log := tuitest.Recorded(t, fixtures.Confirm)
 	m := newModel(Options{Log: log}, 160, 48)
-	m, _ = Press(t, m, ":")
+	m, _ = press(t, m, ":")
 	if m.input.Kind != promptJump || !strings.Contains(screen(m), ":█") {
 		t.Fatal(": does not open the jump prompt")
 	}
 	m = typeText(t, m, "7")
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	if m.cursor != 6 {
 		t.Fatalf(":7 → cursor %d, want 6", m.cursor)
 	}
@@ -202,9 +202,9 @@ func TestJumpKey(t *testing.T) {
 	if m.cursor != 9 || !strings.Contains(m.Flash, "no event 999") {
 		t.Fatalf(":999 → cursor %d flash %q", m.cursor, m.Flash)
 	}
-	m, _ = Press(t, m, ":")
+	m, _ = press(t, m, ":")
 	m = typeText(t, m, "12")
-	m, _ = Press(t, m, "esc")
+	m, _ = press(t, m, "esc")
 	if m.cursor != 9 || m.input.active() {
 		t.Fatal("esc does not cancel the prompt")
 	}
@@ -226,24 +226,24 @@ func TestFilterKeys(t *testing.T) {
 	if hidden(m) == 0 {
 		t.Fatal("the default filter hides no noise in a generated run")
 	}
-	m, _ = Press(t, m, "F")
+	m, _ = press(t, m, "F")
 	if hidden(m) != 0 || m.filter.hideNoise {
 		t.Fatal("F does not show the noise")
 	}
-	m, _ = Press(t, m, "F", "f")
+	m, _ = press(t, m, "F", "f")
 	if !m.picker.open {
 		t.Fatal("f does not open the kind picker")
 	}
 	// Pick "Action" (second in the list): only actions remain.
-	m, _ = Press(t, m, "j", "space")
-	m, _ = Press(t, m, "esc", "j")
+	m, _ = press(t, m, "j", "space")
+	m, _ = press(t, m, "esc", "j")
 	if m.picker.open || shownKind(m) != kindAction {
 		t.Fatalf("after picking Action, j lands on %s", shownKind(m))
 	}
 	// Invert: everything but actions.
-	m, _ = Press(t, m, "f", "i", "esc", "g")
+	m, _ = press(t, m, "f", "i", "esc", "g")
 	for k := 0; k < 20; k++ {
-		m, _ = Press(t, m, "j")
+		m, _ = press(t, m, "j")
 		if shownKind(m) == kindAction {
 			t.Fatal("inverted filter still shows actions")
 		}
@@ -256,7 +256,7 @@ func TestFilterKeys(t *testing.T) {
 func TestPlayKeys(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Confirm)}, 160, 48)
-	m, cmd := Press(t, m, "space")
+	m, cmd := press(t, m, "space")
 	if !m.play.on || cmd == nil {
 		t.Fatal("space does not start playing")
 	}
@@ -265,21 +265,21 @@ func TestPlayKeys(t *testing.T) {
 		t.Fatalf("a play tick moves to the next event: cursor %d", m.cursor)
 	}
 	// A stale tick (from before a pause) does nothing.
-	m, _ = Press(t, m, "space")
+	m, _ = press(t, m, "space")
 	_ = m.Update(playTickMsg{gen: m.play.gen - 1})
 	if m.cursor != 1 || m.play.on {
 		t.Fatal("pause does not stop the replay")
 	}
-	m, _ = Press(t, m, "+", "+")
+	m, _ = press(t, m, "+", "+")
 	if m.play.speed != 4 {
 		t.Fatalf("+ +: speed %v", m.play.speed)
 	}
-	m, _ = Press(t, m, "-", "-", "-", "-", "-", "-")
+	m, _ = press(t, m, "-", "-", "-", "-", "-", "-")
 	if m.play.speed != minSpeed {
 		t.Fatalf("speed floor: %v", m.play.speed)
 	}
 	for k := 0; k < 12; k++ {
-		m, _ = Press(t, m, "+")
+		m, _ = press(t, m, "+")
 	}
 	if m.play.speed != maxSpeed {
 		t.Fatalf("speed ceiling: %v", m.play.speed)
@@ -292,10 +292,10 @@ func TestPlayKeys(t *testing.T) {
 func TestInspectorKeys(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 160, 48)
-	m, _ = Press(t, m, "]") // no error here: stays
-	m, _ = Press(t, m, ":")
+	m, _ = press(t, m, "]") // no error here: stays
+	m, _ = press(t, m, ":")
 	m = typeText(t, m, "3")
-	m, _ = Press(t, m, "enter", "enter")
+	m, _ = press(t, m, "enter", "enter")
 	if !m.insp.open || m.insp.index != 2 {
 		t.Fatalf("enter: inspector open=%v index=%d", m.insp.open, m.insp.index)
 	}
@@ -303,37 +303,37 @@ func TestInspectorKeys(t *testing.T) {
 	if !strings.Contains(s, "$ echo") || !strings.Contains(s, "Inspect #3") || !strings.Contains(s, "Output (#4, exit 0)") {
 		t.Fatalf("inspector does not render the command:\n%s", s)
 	}
-	m, _ = Press(t, m, "r")
+	m, _ = press(t, m, "r")
 	if m.insp.mode != modeRaw || !strings.Contains(screen(m), `"source": "agent"`) {
 		t.Fatalf("r: no raw JSON\n%s", screen(m))
 	}
 	// Fold the root: the whole object collapses to one line.
 	before := inspLineCount(m, 100)
-	m, _ = Press(t, m, "z")
+	m, _ = press(t, m, "z")
 	if after := inspLineCount(m, 100); after != 1 || before <= 1 {
 		t.Fatalf("z folds the root: %d → %d lines", before, after)
 	}
-	m, _ = Press(t, m, "space")
+	m, _ = press(t, m, "space")
 	if inspLineCount(m, 100) != before {
 		t.Fatal("space unfolds")
 	}
-	m, _ = Press(t, m, "j", "j", "enter")
+	m, _ = press(t, m, "j", "j", "enter")
 	if m.insp.line != 2 {
 		t.Fatalf("j moves the selected JSON line: %d", m.insp.line)
 	}
-	m, _ = Press(t, m, "d")
+	m, _ = press(t, m, "d")
 	if m.insp.mode != modeDiff || !strings.Contains(screen(m), "changed in the derived state") {
 		t.Fatalf("d: no state diff\n%s", screen(m))
 	}
-	m, _ = Press(t, m, "d")
+	m, _ = press(t, m, "d")
 	if m.insp.mode != modeRendered {
 		t.Fatal("d again goes back to the rendered event")
 	}
-	m, _ = Press(t, m, "pgdown", "pgup", "ctrl+d", "ctrl+u", "k")
+	m, _ = press(t, m, "pgdown", "pgup", "ctrl+d", "ctrl+u", "k")
 	if m.insp.scroll != 0 {
 		t.Fatalf("scroll back to top: %d", m.insp.scroll)
 	}
-	m, _ = Press(t, m, "esc")
+	m, _ = press(t, m, "esc")
 	if m.insp.open {
 		t.Fatal("esc does not close the inspector")
 	}
@@ -348,7 +348,7 @@ func TestCopyPagerExportKeys(t *testing.T) {
 			exported = append(exported, f)
 			return "/tmp/conv." + f, nil
 		}}, 160, 48)
-		m, cmd := Press(t, m, "j", "y")
+		m, cmd := press(t, m, "j", "y")
 		if cmd == nil {
 			t.Fatal("y returns no command")
 		}
@@ -373,7 +373,7 @@ func TestCopyPagerExportKeys(t *testing.T) {
 		}
 		// o writes what the inspector shows of the event to a temporary
 		// file, then runs the pager on it.
-		m, cmd = Press(t, m, "o")
+		m, cmd = press(t, m, "o")
 		msg := cmd().(pagerFileMsg)
 		if msg.err != nil {
 			t.Fatal(msg.err)
@@ -391,18 +391,18 @@ func TestCopyPagerExportKeys(t *testing.T) {
 		if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
 			t.Fatal("the pager's temporary file is not removed")
 		}
-		m, _ = Press(t, m, "e")
+		m, _ = press(t, m, "e")
 		if m.input.Kind != promptExport {
 			t.Fatal("e does not ask for a format")
 		}
-		m, cmd = Press(t, m, "m")
+		m, cmd = press(t, m, "m")
 		m = runCmd(t, m, cmd)
 		if len(exported) != 1 || exported[0] != "md" || !strings.Contains(m.Flash, "/tmp/conv.md") {
 			t.Fatalf("export: %v, flash %q", exported, m.Flash)
 		}
 		// Without an exporter, e is disabled.
 		plain := newModel(Options{Log: log}, 160, 48)
-		plain, _ = Press(t, plain, "e")
+		plain, _ = press(t, plain, "e")
 		if plain.input.active() {
 			t.Fatal("e without an exporter opens the prompt")
 		}
@@ -420,21 +420,21 @@ func TestFocusAndHelpKeys(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Plan)}, 160, 48)
 	for _, want := range []pane{paneTimeline, paneMetrics, paneTasks, panePending, paneList} {
-		m, _ = Press(t, m, "tab")
+		m, _ = press(t, m, "tab")
 		if m.focus != want {
 			t.Fatalf("tab: focus %d, want %d", m.focus, want)
 		}
 	}
-	m, _ = Press(t, m, "G", "tab", "tab", "tab") // tasks pane
-	m, _ = Press(t, m, "j")
+	m, _ = press(t, m, "G", "tab", "tab", "tab") // tasks pane
+	m, _ = press(t, m, "j")
 	if m.scroll[paneTasks] != 1 || m.cursor != m.Log.Len()-1 {
 		t.Fatalf("j in the tasks pane scrolls it: scroll %d cursor %d", m.scroll[paneTasks], m.cursor)
 	}
-	m, _ = Press(t, m, "?")
+	m, _ = press(t, m, "?")
 	if !m.showHelp || !strings.Contains(screen(m), "next error") {
 		t.Fatal("? does not show the help")
 	}
-	m, _ = Press(t, m, "?")
+	m, _ = press(t, m, "?")
 	if m.showHelp {
 		t.Fatal("? again closes help")
 	}
@@ -447,7 +447,7 @@ func TestFocusAndHelpKeys(t *testing.T) {
 		t.Fatal("q at the root does not quit")
 	}
 	// Ctrl-C is SIGINT in raw mode: an interrupt (exit 130), not a quit.
-	_, cmd := Press(t, m, "ctrl+c")
+	_, cmd := press(t, m, "ctrl+c")
 	if cmd == nil || cmd() != tea.Interrupt() {
 		t.Fatal("ctrl+c does not interrupt")
 	}
@@ -460,7 +460,7 @@ func TestCursorRowAlwaysOnScreen(t *testing.T) {
 	for _, size := range tuitest.GoldenSizes {
 		m := newModel(Options{Log: tuitest.Generated(t, 600, 4)}, size[0], size[1])
 		for _, keys := range [][]string{{"]"}, {"G"}, {"pgdown"}, {"ctrl+d"}, {":", "3", "0", "0", "enter"}, {"g"}, {"j"}, {"k"}} {
-			m, _ = Press(t, m, keys...)
+			m, _ = press(t, m, keys...)
 			if !strings.Contains(screen(m), m.styles.Glyphs.Cursor+" ") {
 				t.Fatalf("%v at %v: the cursor's row is not on screen:\n%s", keys, size, screen(m))
 			}
@@ -474,11 +474,11 @@ func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
 	t.Parallel()
 	for _, size := range tuitest.GoldenSizes {
 		m := newModel(Options{Log: tuitest.Generated(t, 20, 1)}, size[0], size[1])
-		m, _ = Press(t, m, "?")
+		m, _ = press(t, m, "?")
 		seen := ""
 		for k := 0; k < 80; k++ {
 			seen += screen(m)
-			m, _ = Press(t, m, "j")
+			m, _ = press(t, m, "j")
 		}
 		for _, g := range m.keys.HelpGroups() {
 			for _, b := range g.Bindings {
@@ -501,15 +501,15 @@ func TestCustomKeyMap(t *testing.T) {
 	km.Down.SetKeys("J")
 	km.Down.SetHelp("J", "next event")
 	m := newModel(Options{Log: tuitest.Generated(t, 50, 1), KeyMap: km}, 160, 48)
-	m, _ = Press(t, m, "j")
+	m, _ = press(t, m, "j")
 	if m.cursor != 0 {
 		t.Fatal("the old binding still works")
 	}
-	m, _ = Press(t, m, "J")
+	m, _ = press(t, m, "J")
 	if m.cursor == 0 {
 		t.Fatal("the new binding does not work")
 	}
-	m, _ = Press(t, m, "?")
+	m, _ = press(t, m, "?")
 	if !strings.Contains(screen(m), "J        next event") {
 		t.Fatalf("help does not show the new binding:\n%s", screen(m))
 	}
@@ -518,7 +518,7 @@ func TestCustomKeyMap(t *testing.T) {
 func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo), Title: "hello"}, 80, 24)
-	m, _ = Press(t, m, "?")
+	m, _ = press(t, m, "?")
 	seen := map[string]bool{}
 	last := ""
 	for k := 0; k < 200; k++ {
@@ -534,7 +534,7 @@ func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
 			break // the end: j no longer scrolls
 		}
 		last = out
-		m, _ = Press(t, m, "j")
+		m, _ = press(t, m, "j")
 	}
 	all := strings.Join(mapKeys(seen), "\n")
 	for _, g := range m.keys.HelpGroups() {
@@ -545,7 +545,7 @@ func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
 		}
 	}
 	// k scrolls back at once, however often j was pressed past the end.
-	m, _ = Press(t, m, "j", "j", "j", "k")
+	m, _ = press(t, m, "j", "j", "j", "k")
 	a := m.helpArea()
 	if limit := len(m.helpOf().lines(a.w, a.h-1)) - (a.h - 1); m.help.Scroll != max(limit-1, 0) {
 		t.Fatalf("help scroll %d after k at the end (limit %d)", m.help.Scroll, limit)

@@ -1,11 +1,12 @@
 package conversation
 
 import (
-	"ohwatch/tui"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"ohwatch/tui"
 )
 
 // TestKeysMeanOneThing walks every screen's table of actions and every key

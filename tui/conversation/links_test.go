@@ -1,12 +1,13 @@
 package conversation
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"context"
-	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/internal/fixtures"
 	"ohwatch/model"
@@ -78,12 +79,12 @@ func TestInspectorShowsAndOOpensTheLaunchedConversation(t *testing.T) {
 		links := &fakeLinks{children: []Link{{ID: childID, Title: "write the migration"}}}
 		m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
 		m = jumpTo(t, m, tui.Ordinal(at))
-		m, _ = Press(t, m, "enter")
+		m, _ = press(t, m, "enter")
 		s := screen(m)
 		if !strings.Contains(s, "launched: sub-conversation 5a0b2c3d write the migration") || !strings.Contains(s, "O opens it") {
 			t.Fatalf("the inspector does not show the link:\n%s", s)
 		}
-		m, cmd := Press(t, m, "O")
+		m, cmd := press(t, m, "O")
 		var msgs []any
 		for _, msg := range answer(t, m, cmd) {
 			msgs = append(msgs, msg)
@@ -123,7 +124,7 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 		}}
 		m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
 		m = jumpTo(t, m, tui.Ordinal(at))
-		m, _ = Press(t, m, "O")
+		m, _ = press(t, m, "O")
 		if m.input.Kind != promptLinks {
 			t.Fatalf("O opened %v", m.input.Kind)
 		}
@@ -131,7 +132,7 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 		if !strings.Contains(s, "1 fork aaaaaaaa first try") || !strings.Contains(s, "2 fork bbbbbbbb second try") || strings.Contains(s, "cccccccc") {
 			t.Fatalf("O does not offer the two forks of the event:\n%s", s)
 		}
-		m, cmd := Press(t, m, "2")
+		m, cmd := press(t, m, "2")
 		var msgs []any
 		for _, msg := range answer(t, m, cmd) {
 			msgs = append(msgs, msg)
@@ -141,7 +142,7 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 		}
 		// Where nothing came from the event, O says so.
 		m = jumpTo(t, m, tui.Ordinal(at+1))
-		m, _ = Press(t, m, "O")
+		m, _ = press(t, m, "O")
 		if !strings.Contains(m.Flash, "no conversation was forked or launched from "+tui.Ordinal(at+1)) {
 			t.Errorf("flash %q", m.Flash)
 		}
@@ -150,7 +151,7 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 		m = newModel(Options{Log: log}, 120, 30)
 		log.Append(tuitest.Decode(t, []byte(`{"id":"7d1c8f0e-4b1a-4c55-9d0e-3f2a1b6c7d8e","timestamp":"2026-03-14T09:30:00.000000","source":"environment","tool_name":"launch_child_conversation","tool_call_id":"toolu_1","observation":{"content":[],"conversation_id":"5a0b2c3d-1111-4222-8333-944455556666","kind":"LaunchChildConversationObservation"},"action_id":"a1","kind":"ObservationEvent"}`)))
 		m = jumpTo(t, m, tui.Ordinal(log.Len()-1))
-		m, _ = Press(t, m, "O")
+		m, _ = press(t, m, "O")
 		if !strings.Contains(m.Flash, "this source opens no other conversation") {
 			t.Errorf("flash %q", m.Flash)
 		}
@@ -200,7 +201,7 @@ func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
 		links := &fakeLinks{recorded: evs, children: []Link{{ID: "aaaaaaaa111142228333944455556666", Title: "first try", Event: evs[at].ID}}}
 		m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
 		m = jumpTo(t, m, tui.Ordinal(at))
-		m, cmd := Press(t, m, "O")
+		m, cmd := press(t, m, "O")
 		var msgs []any
 		for _, msg := range answer(t, m, cmd) {
 			msgs = append(msgs, msg)
@@ -233,7 +234,7 @@ func TestLinksAreReadInCommandsOnly(t *testing.T) {
 		links := &fakeLinks{children: []Link{{ID: "aaaaaaaa111142228333944455556666", Event: log.Event(3).ID}}}
 		m := newModel(Options{Log: log, Links: links}, 120, 30)
 		cmd := m.Init()
-		m, _ = Press(t, m, "j", "enter", "esc", "O", "esc")
+		m, _ = press(t, m, "j", "enter", "esc", "O", "esc")
 		_ = m.View()
 		if r, l := links.refreshes.Load(), links.listed.Load(); r != 0 || l != 0 {
 			t.Fatalf("%d refreshes and %d listings in Update or View", r, l)
@@ -243,7 +244,7 @@ func TestLinksAreReadInCommandsOnly(t *testing.T) {
 		}
 		// Init's batch holds the first refresh; its answer schedules the next.
 		var refreshed tea.Cmd
-		for _, msg := range Results(t, cmd) {
+		for _, msg := range results(t, cmd) {
 			if r, ok := msg.(linksRefreshedMsg); ok && r.again {
 				refreshed = m.Update(r)
 			}
@@ -259,7 +260,7 @@ func TestLinksAreReadInCommandsOnly(t *testing.T) {
 			t.Fatalf("the refreshed listing did not reach the view (listed %d times)", links.listed.Load())
 		}
 		// After a fork, one more, outside the periodic chain.
-		m.Opts.Branching = &FakeBranching{}
+		m.Opts.Branching = &fakeBranching{}
 		cmd = m.Update(ForkDoneMsg{Addr: m.Addr(), Plan: ForkPlan{Index: 3}, ID: "f0000000000040008000000000000001", opened: false})
 		for _, msg := range answer(t, m, cmd) {
 			if r, ok := msg.(linksRefreshedMsg); ok && r.again {

@@ -38,7 +38,7 @@ func TestLiveFollowPinAndReturn(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "LIVE") || !strings.Contains(s, "connected") {
 		t.Fatalf("header while live:\n%s", s)
 	}
-	m, _ = Press(t, m, "k")
+	m, _ = press(t, m, "k")
 	if m.follow {
 		t.Fatal("k does not pin the cursor")
 	}
@@ -51,7 +51,7 @@ func TestLiveFollowPinAndReturn(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, want) {
 		t.Fatalf("header does not say %q:\n%s", want, s)
 	}
-	m, _ = Press(t, m, "G")
+	m, _ = press(t, m, "G")
 	if !m.follow || m.cursor != 136 || !strings.Contains(screen(m), "LIVE") {
 		t.Fatal("G does not return to live")
 	}
@@ -105,13 +105,13 @@ func TestProvisionalAndConfirmedFinish(t *testing.T) {
 	log.Append(tuitest.Decode(t, []byte(tuitest.StateUpdate("f0000000-0000-4000-8000-000000000001", "2026-01-27T03:56:25.000000", "execution_status", "finished"))))
 	// Live: a recording's last status would be final (reducer.Verdict).
 	m := newModel(Options{Log: log, Live: true}, 160, 48)
-	m, _ = Press(t, m, "G")
+	m, _ = press(t, m, "G")
 	if !strings.Contains(screen(m), "status finished?") {
 		t.Fatalf("a per-field finish is not marked provisional:\n%s", screen(m))
 	}
 	m, _ = send(m, BatchMsg{Batch: model.Batch{Events: []model.Event{
 		tuitest.Decode(t, []byte(tuitest.FullState("f0000000-0000-4000-8000-000000000002", "2026-01-27T03:56:26.000000", "finished")))}}})
-	m, _ = Press(t, m, "G")
+	m, _ = press(t, m, "G")
 	if s := screen(m); !strings.Contains(s, "status ✓ finished ") || strings.Contains(s, "status finished?") {
 		t.Fatalf("a full_state finish is not confirmed:\n%s", s)
 	}

@@ -63,13 +63,13 @@ func TestCopyWhatIsShown(t *testing.T) {
 		}
 		for _, c := range cases {
 			m.moveTo(c.at)
-			_, cmd := Press(t, m, "Y")
+			_, cmd := press(t, m, "Y")
 			if got := clipboardOf(cmd); got != c.want {
 				t.Errorf("Y on %d copied %q, want %q", c.at, got, c.want)
 			}
 		}
 		m.moveTo(at("000000000001"))
-		_, cmd := Press(t, m, "y")
+		_, cmd := press(t, m, "y")
 		if got := clipboardOf(cmd); !strings.HasPrefix(got, "{") {
 			t.Errorf("y copied %q, not the JSON", got)
 		}
@@ -87,7 +87,7 @@ func TestEditChangedFile(t *testing.T) {
 	}
 	m := newModel(Options{Log: editLog(t, path), Editor: "myedit --wait", OpenFile: files.OpenRegular}, 120, 40)
 	m.moveTo(m.Log.Len() - 1)
-	_, cmd := Press(t, m, "E")
+	_, cmd := press(t, m, "E")
 	msg, ok := cmd().(editorFileMsg)
 	if !ok || msg.err != nil || msg.path != path || msg.line != 2 {
 		t.Fatalf("E found %+v", msg)
@@ -101,13 +101,13 @@ func TestEditChangedFile(t *testing.T) {
 
 	m = newModel(Options{Log: editLog(t, "/no/such/workspace/x.go"), OpenFile: files.OpenRegular}, 120, 40)
 	m.moveTo(m.Log.Len() - 1)
-	_, cmd = Press(t, m, "E")
+	_, cmd = press(t, m, "E")
 	m.Update(cmd())
 	if !strings.Contains(m.View(), "/no/such/workspace/x.go is not on this machine") {
 		t.Errorf("the footer does not say the file is not here:\n%s", m.View())
 	}
 	m.moveTo(m.Log.Len() - 2)
-	Press(t, m, "E")
+	press(t, m, "E")
 	if !strings.Contains(m.View(), "this event changed no file") {
 		t.Errorf("E on no edit:\n%s", m.View())
 	}

@@ -4,7 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// wheelStep is how many rows one wheel notch moves.
+// WheelStep is how many rows one wheel notch moves.
 const WheelStep = 3
 
 // handleWheel scrolls what is under the pointer: the inspector, a side

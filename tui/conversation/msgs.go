@@ -7,7 +7,7 @@ import (
 	"ohwatch/tui"
 )
 
-// batchMsg is sent when the feed delivers a batch of events (about one per
+// BatchMsg is sent when the feed delivers a batch of events (about one per
 // frame); Update appends it to the log and re-arms the feed command.
 type BatchMsg struct {
 	tui.Addr

@@ -33,9 +33,9 @@ func TestNarrowingReadsALongLogInCommands(t *testing.T) {
 	const n = 3*inlineScanMax + 100
 	m := newModel(Options{Log: benchLog(t, n)}, 120, 40)
 	m.moveTo(n / 2)
-	m, _ = Press(t, m, "|")
+	m, _ = press(t, m, "|")
 	typeText(t, m, "exit:!0")
-	m, cmd := Press(t, m, "enter")
+	m, cmd := press(t, m, "enter")
 	nw := m.narrow
 	if nw == nil || cmd == nil {
 		t.Fatalf("enter put no narrowing in force (%v) or returned no command", nw)

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
 	"ohwatch/tui/internal/tuitest"
 )
 
@@ -37,7 +38,7 @@ func BenchmarkKeyToFrameNarrowed(b *testing.B) {
 				if k%64 == 0 {
 					m.moveTo((k * 7919) % n)
 				}
-				m, _ = Press(b, m, keys[k%len(keys)])
+				m, _ = press(b, m, keys[k%len(keys)])
 				_ = m.View()
 			})
 		})

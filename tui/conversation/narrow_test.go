@@ -1,9 +1,10 @@
 package conversation
 
 import (
-	"ohwatch/tui/internal/tuitest"
 	"strings"
 	"testing"
+
+	"ohwatch/tui/internal/tuitest"
 )
 
 // narrowedRows are the events the list shows on screen now.
@@ -19,13 +20,13 @@ func TestNarrowByTextToolAndFailure(t *testing.T) {
 	all := len(narrowedRows(m))
 	narrow := func(q string) []int {
 		t.Helper()
-		Press(t, m, "|")
+		press(t, m, "|")
 		if m.input.Kind != promptNarrow {
 			t.Fatal("| opens no prompt")
 		}
 		m.input.in.SetValue("")
 		typeText(t, m, q)
-		Press(t, m, "enter")
+		press(t, m, "enter")
 		return narrowedRows(m)
 	}
 	failedObs := -1
@@ -61,9 +62,9 @@ func TestNarrowByTextToolAndFailure(t *testing.T) {
 		}
 	}
 	// With the kind filter: only observations of those.
-	Press(t, m, "f")
+	press(t, m, "f")
 	m.setFilter(m.filter.toggled("Obs"))
-	Press(t, m, "esc")
+	press(t, m, "esc")
 	for _, i := range narrowedRows(m) {
 		if ev := m.Log.Event(i); i != m.cursor && shortKind(&ev) != "Obs" {
 			t.Errorf("the kind filter is not kept: #%d is %s", i, shortKind(&ev))

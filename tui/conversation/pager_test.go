@@ -25,7 +25,7 @@ func pagerLog(t *testing.T) *reducer.Log {
 // pager, and the file's name.
 func pagedText(t *testing.T, m *Conversation, keys ...string) (string, string) {
 	t.Helper()
-	_, cmd := Press(t, m, append(keys, "o")...)
+	_, cmd := press(t, m, append(keys, "o")...)
 	if cmd == nil {
 		t.Fatal("o returns no command")
 	}

@@ -1,9 +1,10 @@
 package conversation
 
 import (
-	"ohwatch/tui/internal/tuitest"
 	"strings"
 	"testing"
+
+	"ohwatch/tui/internal/tuitest"
 )
 
 // TestPanesKeepTheContract builds every pane of a live conversation
@@ -19,7 +20,7 @@ func TestPanesKeepTheContract(t *testing.T) {
 	k := &active
 	m.attn = attention{status: "waiting_for_confirmation"}
 	insp := newModel(Options{Log: tuitest.ErrorLog(t)}, 160, 48)
-	insp, _ = Press(t, insp, "]", "enter")
+	insp, _ = press(t, insp, "]", "enter")
 	panes := []struct {
 		name      string
 		pane      Pane
@@ -72,7 +73,7 @@ func TestModelNameIsNotSplit(t *testing.T) {
 		t.Fatalf("shortModel of a bare name: %q", got)
 	}
 	m := newModel(Options{Log: demoLog(t, -1)}, 120, 40)
-	m, _ = Press(t, m, "G")
+	m, _ = press(t, m, "G")
 	if out := screen(m); !strings.Contains(out, "claude-sonnet-4-5-20250929") {
 		t.Fatalf("the model name is split at 120x40:\n%s", out)
 	}

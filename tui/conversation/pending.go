@@ -50,7 +50,7 @@ func (p pendingPane) lines() []string {
 	return out
 }
 
-// itoa is strconv.Itoa, short for the many counts the panes print.
+// Itoa is strconv.Itoa, short for the many counts the panes print.
 func Itoa(n int) string { return strconv.Itoa(n) }
 
 // questionLines shows an open question: each question and its options.

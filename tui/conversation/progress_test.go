@@ -75,7 +75,7 @@ func TestLoadingReplayKeepsTheCursorAtTheStart(t *testing.T) {
 	}
 	// The panes work on what is loaded: moving, jumping to the end and
 	// inspecting all act on the loaded events while the rest arrives.
-	m, _ = Press(t, m, "j", "j")
+	m, _ = press(t, m, "j", "j")
 	moved := m.cursor
 	if moved <= 0 {
 		t.Fatalf("j did not move during the load: cursor %d", moved)
@@ -89,7 +89,7 @@ func TestLoadingReplayKeepsTheCursorAtTheStart(t *testing.T) {
 	}
 	// G during the load goes to the end of the recording: the cursor
 	// follows the load until it is done, and k pins it again.
-	m, _ = Press(t, m, "G")
+	m, _ = press(t, m, "G")
 	if m.cursor != 349 || !m.follow || !strings.Contains(screen(m), "↓ end 350/350") {
 		t.Fatalf("G went to %d (follow %v), want the last loaded event, following:\n%s", m.cursor, m.follow, screen(m))
 	}
@@ -98,19 +98,19 @@ func TestLoadingReplayKeepsTheCursorAtTheStart(t *testing.T) {
 	if m.cursor != 399 {
 		t.Fatalf("after G the cursor stayed at %d while the recording loaded", m.cursor)
 	}
-	m, _ = Press(t, m, "k")
+	m, _ = press(t, m, "k")
 	if m.follow {
 		t.Fatal("k did not pin the cursor")
 	}
 	if newCount := m.newSincePin(); newCount != 0 {
 		t.Fatalf("a replay counts %d loaded events as new", newCount)
 	}
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	if !m.insp.open {
 		t.Fatal("the inspector does not open during a load")
 	}
 	tuitest.AssertScreenShape(t, screen(m), 80, 24)
-	m, _ = Press(t, m, "esc", "G")
+	m, _ = press(t, m, "esc", "G")
 	m, _ = send(m, feedClosedMsg{})
 	if m.follow || !strings.Contains(screen(m), "⏸ 400/400") {
 		t.Fatalf("a loaded recording still follows:\n%s", screen(m))

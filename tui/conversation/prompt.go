@@ -52,7 +52,7 @@ const (
 	promptAnswer
 )
 
-// prompt is the one-line input shown in place of the footer.
+// Prompt is the one-line input shown in place of the footer.
 type Prompt struct {
 	Kind promptKind
 	// in is the text of the jump and search prompts (textprompt.go).

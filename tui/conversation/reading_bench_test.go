@@ -17,9 +17,9 @@ func BenchmarkInspectMessage(b *testing.B) {
 	log := tuitest.Recorded(b, fixtures.Plan)
 	m := NewConversation(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
 	m, _ = send(m, tuitest.WindowSize(160, 48))
-	m, _ = Press(b, m, "G")
+	m, _ = press(b, m, "G")
 	for b.Loop() {
-		next, _ := Press(b, m, "enter")
+		next, _ := press(b, m, "enter")
 		_ = next.View()
 	}
 }
@@ -30,7 +30,7 @@ func BenchmarkInspectFrame(b *testing.B) {
 	log := tuitest.Recorded(b, fixtures.Plan)
 	m := NewConversation(Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
 	m, _ = send(m, tuitest.WindowSize(160, 48))
-	m, _ = Press(b, m, "G", "enter")
+	m, _ = press(b, m, "G", "enter")
 	for b.Loop() {
 		_ = m.View()
 	}

@@ -1,17 +1,12 @@
 package conversation
 
 import (
-	"encoding/json"
-	"image/color"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rivo/uniseg"
@@ -36,22 +31,22 @@ func readingScenariosOn(load tuitest.Loader) []scenario {
 	return []scenario{
 		{"gap_times", func(t *testing.T, w, h int) *Conversation {
 			m := replayOf(t, "creating_agent_plan", "creating agent plan", w, h)
-			m, _ = Press(t, m, "t", "t")
+			m, _ = press(t, m, "t", "t")
 			return m
 		}},
 		{"raw_json_wrapped", func(t *testing.T, w, h int) *Conversation {
 			m := replayOf(t, "simple_echo_hello_world", "hello world", w, h)
-			m, _ = Press(t, m, "enter", "r")
+			m, _ = press(t, m, "enter", "r")
 			return m
 		}},
 		{"raw_json_sideways", func(t *testing.T, w, h int) *Conversation {
 			m := replayOf(t, "simple_echo_hello_world", "hello world", w, h)
-			m, _ = Press(t, m, "enter", "r", "w", "right")
+			m, _ = press(t, m, "enter", "r", "w", "right")
 			return m
 		}},
 		{"markdown_message", func(t *testing.T, w, h int) *Conversation {
 			m := replayOf(t, "creating_agent_plan", "creating agent plan", w, h)
-			m, _ = Press(t, m, "G", "enter")
+			m, _ = press(t, m, "G", "enter")
 			return m
 		}},
 		{"finish_message", func(t *testing.T, w, h int) *Conversation {
@@ -64,19 +59,19 @@ func readingScenariosOn(load tuitest.Loader) []scenario {
 				ExportPath: func(f string) string {
 					return "/home/ann/.local/state/ohwatch/exports/hello-world-20260127-035617." + f
 				}}, w, h)
-			m, _ = Press(t, m, "e", "m")
+			m, _ = press(t, m, "e", "m")
 			return m
 		}},
 		{"tasks_pane_focused", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
 			m = jumpTo(t, m, "151")
-			m, _ = Press(t, m, "4")
+			m, _ = press(t, m, "4")
 			return m
 		}},
 		{"long_conversation_times", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: spreadLogOn(t, load, 4*24*time.Hour+7*time.Hour+12*time.Minute), Title: "four days",
 				Source: "replay ./long"}, w, h)
-			m, _ = Press(t, m, "G")
+			m, _ = press(t, m, "G")
 			return m
 		}},
 	}
@@ -116,12 +111,12 @@ func TestTimeModesCycle(t *testing.T) {
 	m := newModel(Options{Log: log}, 160, 48)
 	want := []tui.TimeMode{tui.TimeAbsolute, tui.TimeGap, tui.TimeRelative}
 	for _, mode := range want {
-		m, _ = Press(t, m, "t")
+		m, _ = press(t, m, "t")
 		if m.timeMode != mode {
 			t.Fatalf("t: mode %v, want %v", m.timeMode, mode)
 		}
 	}
-	m, _ = Press(t, m, "t", "t", "j", "j")
+	m, _ = press(t, m, "t", "t", "j", "j")
 	gap := tui.GapText(log.Event(2).Time, log.Event(1).Time)
 	if !strings.HasPrefix(gap, "+") || !strings.Contains(screen(m), gap) || !strings.Contains(screen(m), "gap times") {
 		t.Fatalf("gap mode does not show the event's own gap %q:\n%s", gap, screen(m))
@@ -139,7 +134,7 @@ func TestTimesPastADay(t *testing.T) {
 		{80, "+4d07h"},     // the narrow column keeps the list's offsets
 	} {
 		m := newModel(Options{Log: spreadLog(t, span)}, tt.w, 24)
-		m, _ = Press(t, m, "G")
+		m, _ = press(t, m, "G")
 		row := lineWith(screen(m), "▶")
 		if !strings.Contains(row, tt.want) {
 			t.Errorf("%d columns: last row %q lacks %q", tt.w, row, tt.want)
@@ -172,22 +167,22 @@ func lineWith(screen, s string) string {
 func TestBookmarksWrapAndGoBack(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Generated(t, 200, 3)}, 160, 48)
-	m, _ = Press(t, m, "j", "j", "m", "j", "j", "j", "m", "j", "j", "m")
+	m, _ = press(t, m, "j", "j", "m", "j", "j", "j", "m", "j", "j", "m")
 	b := append([]int(nil), m.bookmarks...)
 	if len(b) != 3 {
 		t.Fatalf("bookmarks %v", b)
 	}
 	// From the last bookmark ' wraps to the first.
-	m, _ = Press(t, m, "'")
+	m, _ = press(t, m, "'")
 	if m.cursor != b[0] {
 		t.Fatalf("' at the last bookmark: cursor %d, want %d", m.cursor, b[0])
 	}
 	// " goes back, and wraps from the first to the last.
-	m, _ = Press(t, m, "\"")
+	m, _ = press(t, m, "\"")
 	if m.cursor != b[2] {
 		t.Fatalf("\" at the first bookmark: cursor %d, want %d", m.cursor, b[2])
 	}
-	m, _ = Press(t, m, "\"")
+	m, _ = press(t, m, "\"")
 	if m.cursor != b[1] {
 		t.Fatalf("\": cursor %d, want %d", m.cursor, b[1])
 	}
@@ -200,29 +195,29 @@ func TestBookmarksWrapAndGoBack(t *testing.T) {
 func helpScreen(t *testing.T, m *Conversation) string {
 	t.Helper()
 	m.height = 200
-	m, _ = Press(t, m, "?")
+	m, _ = press(t, m, "?")
 	return screen(m)
 }
 
 func TestFlashClearsOnNextAction(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.ErrorLog(t)}, 160, 48)
-	m, _ = Press(t, m, "G", "]")
+	m, _ = press(t, m, "G", "]")
 	if m.Flash == "" {
 		t.Fatal("] at the end says nothing")
 	}
 	// A key bound to nothing keeps the message.
-	m, _ = Press(t, m, "Q")
+	m, _ = press(t, m, "Q")
 	if m.Flash == "" {
 		t.Fatal("an unbound key cleared the message")
 	}
-	m, _ = Press(t, m, "k")
+	m, _ = press(t, m, "k")
 	if m.Flash != "" || strings.Contains(screen(m), "no next error") {
 		t.Fatalf("the message outlived the next action: %q", m.Flash)
 	}
 	// An action with its own message replaces the old one.
-	m, _ = Press(t, m, "m")
-	m, _ = Press(t, m, "G", "]")
+	m, _ = press(t, m, "m")
+	m, _ = press(t, m, "G", "]")
 	if !strings.Contains(m.Flash, "no next error") {
 		t.Fatalf("flash %q", m.Flash)
 	}
@@ -233,7 +228,7 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor} {
 		m := NewConversation(Options{Log: tuitest.Recorded(t, fixtures.Echo), Profile: profile})
 		m, _ = send(m, tuitest.WindowSize(80, 24))
-		m, _ = Press(t, m, "enter", "r")
+		m, _ = press(t, m, "enter", "r")
 		lines, nodes := m.inspLines(78)
 		if len(lines) != len(nodes) {
 			t.Fatalf("%v: %d rows, %d nodes", profile, len(lines), len(nodes))
@@ -252,15 +247,15 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 			t.Fatalf("%v: the system prompt's text is not all there", profile)
 		}
 		// Unwrapped, the long lines say they go on, and ←/→ move along them.
-		m, _ = Press(t, m, "w")
+		m, _ = press(t, m, "w")
 		if !m.insp.nowrap || !strings.Contains(screen(m), "›") || !strings.Contains(screen(m), "unwrapped, col 1/") {
 			t.Fatalf("%v: w does not unwrap with a marker:\n%s", profile, screen(m))
 		}
-		m, _ = Press(t, m, "right", "right", "left")
+		m, _ = press(t, m, "right", "right", "left")
 		if m.insp.xoff != sidewaysStep || !strings.Contains(screen(m), "‹") {
 			t.Fatalf("%v: sideways offset %d", profile, m.insp.xoff)
 		}
-		m, _ = Press(t, m, "w")
+		m, _ = press(t, m, "w")
 		if m.insp.nowrap || m.insp.xoff != 0 {
 			t.Fatalf("%v: w does not wrap again", profile)
 		}
@@ -270,10 +265,10 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 func TestRawFoldOnWrappedRow(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 80, 24)
-	m, _ = Press(t, m, "enter", "r")
+	m, _ = press(t, m, "enter", "r")
 	before := inspLineCount(m, m.layout().list.w)
 	// Fold the top-level object from its first row: one row is left.
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	if after := inspLineCount(m, m.layout().list.w); after != 1 || before < 10 {
 		t.Fatalf("fold: %d rows, then %d", before, after)
 	}
@@ -333,183 +328,6 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 	if total > l.side.h {
 		t.Fatalf("side panes take %d rows of %d", total, l.side.h)
 	}
-}
-
-func TestMessagesRenderAsMarkdownInACommand(t *testing.T) {
-	t.Parallel()
-	tuitest.InBubble(t, func(t *testing.T) {
-		m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Plan)}, 120, 40)
-		m, _ = Press(t, m, "G", "enter")
-		md := m.insp.data.md
-		if md == nil || md.lines == nil || md.width != m.layout().list.w {
-			t.Fatalf("the message was not rendered when the inspector opened: %+v", md)
-		}
-		out := screen(m)
-		// The markdown table is drawn as a table, not left as pipes.
-		if !strings.Contains(out, "---|---") || strings.Contains(out, "|---|") {
-			t.Fatalf("markdown not rendered:\n%s", out)
-		}
-		// Frames read the rendering; they never render.
-		before := m.markdown.Renders()
-		for range 3 {
-			_ = screen(m)
-			m, _ = Press(t, m, "j")
-		}
-		if n := m.markdown.Renders() - before; n != 0 {
-			t.Fatalf("frames and scrolling rendered markdown %d times", n)
-		}
-		// A resize asks for it again, at the new width, in a command; until
-		// it comes the plain text shows.
-		m, cmd := send(m, tuitest.WindowSize(90, 30))
-		if m.markdown.Renders() != before || m.insp.data.md.width == m.layout().list.w {
-			t.Fatal("the resize rendered markdown in Update")
-		}
-		m = runCmd(t, m, cmd)
-		if m.insp.data.md.width != m.layout().list.w || m.markdown.Renders() == before {
-			t.Fatalf("resize: markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
-		}
-	})
-}
-
-func TestMarkdownFollowsThePalette(t *testing.T) {
-	t.Parallel()
-	log := tuitest.Recorded(t, fixtures.Plan)
-	for _, tt := range []struct {
-		opts Options
-		bg   tea.Msg
-		want string
-	}{
-		{Options{Log: log, NoColor: true}, nil, "mono"},
-		{Options{Log: log, NoColor: true, Profile: colorprofile.NoTTY}, nil, "notty"},
-		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.DarkMode}, nil, "dark"},
-		{Options{Log: log, Profile: colorprofile.TrueColor, Theme: theme.LightMode}, nil, "light"},
-		{Options{Log: log, Profile: colorprofile.TrueColor}, tea.BackgroundColorMsg{Color: color.White}, "light"},
-	} {
-		m := NewConversation(tt.opts)
-		m, _ = send(m, tuitest.WindowSize(120, 40))
-		if tt.bg != nil {
-			m, _ = send(m, tt.bg)
-		}
-		m, _ = Press(t, m, "G", "enter")
-		if got := m.insp.data.md.style; got != tt.want {
-			t.Errorf("%+v: markdown style %q, want %q", tt.bg, got, tt.want)
-		}
-	}
-}
-
-func TestMarkdownIsSanitisedFirst(t *testing.T) {
-	t.Parallel()
-	raw := `{"id":"m1","timestamp":"2026-01-27T03:56:17.000000","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":` +
-		string(mustJSON(t, "# Title\n\n"+tuitest.HostileText)) + `}]},"kind":"MessageEvent"}`
-	m := NewConversation(Options{Log: tuitest.FixtureLog(t, raw), Profile: colorprofile.TrueColor, Theme: theme.DarkMode})
-	m, _ = send(m, tuitest.WindowSize(120, 40))
-	m, _ = Press(t, m, "enter")
-	for _, l := range m.insp.data.md.lines {
-		for _, bad := range []string{"\x1b]", "\x1b[2J", "\r", "\u202e", "\u009b"} {
-			if strings.Contains(l, bad) {
-				t.Fatalf("rendered markdown carries %q: %q", bad, l)
-			}
-		}
-	}
-	if !strings.Contains(screen(m), "Title") {
-		t.Fatal("heading lost")
-	}
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func TestCopyUsesANativeClipboard(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "clipboard")
-	script := "#!/bin/sh\n[ \"$1 $2\" = \"-selection clipboard\" ] || exit 3\nexec /bin/cat > " + out + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "xclip"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir)
-	log := tuitest.Recorded(t, fixtures.Echo)
-	m := newModel(Options{Log: log}, 160, 48)
-	m, _ = Press(t, m, "j")
-	m, cmd := Press(t, m, "y")
-	m = runCmd(t, m, cmd)
-	got, err := os.ReadFile(out)
-	if err != nil || string(got) != string(log.Event(1).Raw) {
-		t.Fatalf("xclip got %q (%v)", got, err)
-	}
-	if !strings.Contains(m.Flash, "via OSC 52 and xclip") {
-		t.Fatalf("flash %q", m.Flash)
-	}
-	// Without any tool the footer says the copy went by OSC 52 alone.
-	t.Setenv("PATH", t.TempDir())
-	m, cmd = Press(t, m, "y")
-	m = runCmd(t, m, cmd)
-	if !strings.Contains(m.Flash, "OSC 52 only") {
-		t.Fatalf("flash without a tool: %q", m.Flash)
-	}
-}
-
-func TestCopyRunsNoToolInUpdate(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "ran")
-	if err := os.WriteFile(filepath.Join(dir, "wl-copy"), []byte("#!/bin/sh\n/bin/cat > "+out+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir)
-	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 160, 48)
-	if _, cmd := Press(t, m, "y"); cmd == nil {
-		t.Fatal("y returns no command")
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Fatal("the clipboard tool ran inside Update")
-	}
-}
-
-func TestExportAsksWhereAndSaysWhere(t *testing.T) {
-	t.Parallel()
-	tuitest.InBubble(t, func(t *testing.T) {
-		dir := t.TempDir()
-		var gotFormat, gotPath string
-		opts := Options{Log: tuitest.Recorded(t, fixtures.Echo),
-			Export: func(f, p string) (string, error) {
-				gotFormat, gotPath = f, p
-				return p, nil
-			},
-			ExportPath: func(f string) string { return filepath.Join(dir, "default."+f) }}
-		m := newModel(opts, 80, 24)
-		m, _ = Press(t, m, "e", "j")
-		if m.input.Kind != promptExportPath || m.input.in.Value() != filepath.Join(dir, "default.json") {
-			t.Fatalf("e j: prompt %v with %q", m.input.Kind, m.input.in.Value())
-		}
-		if !strings.Contains(screen(m), "export json to:") || !strings.Contains(screen(m), "default.json") {
-			t.Fatalf("the prompt does not show the default:\n%s", screen(m))
-		}
-		// Keep the default: enter writes there and the footer names it.
-		m2, cmd := Press(t, m, "enter")
-		m2 = runCmd(t, m2, cmd)
-		if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") || !strings.Contains(m2.Flash, "exported to "+gotPath) {
-			t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.Flash)
-		}
-		// Edit it: ctrl+u clears, a pasted path is taken.
-		m, _ = Press(t, m, "e", "j", "ctrl+u")
-		_ = m.Update(tea.PasteMsg{Content: "/srv/out.json"})
-		m, cmd = Press(t, m, "enter")
-		m = runCmd(t, m, cmd)
-		if gotPath != "/srv/out.json" || !strings.Contains(m.Flash, "/srv/out.json") {
-			t.Fatalf("typed path: %q, flash %q", gotPath, m.Flash)
-		}
-		// esc cancels without writing.
-		gotPath = ""
-		m, _ = Press(t, m, "e", "m", "esc")
-		if m.input.active() || gotPath != "" {
-			t.Fatalf("esc: prompt %v, wrote %q", m.input.Kind, gotPath)
-		}
-	})
 }
 
 // sgrRun matches one SGR (colour and attribute) sequence.
@@ -582,7 +400,7 @@ func finishInspected(t *testing.T, w, h int) *Conversation {
 	}
 	m := newModel(Options{Log: log, Title: "demo", Source: "replay demo"}, w, h)
 	m = jumpTo(t, m, Itoa(at+1))
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	return m
 }
 
@@ -600,7 +418,7 @@ func TestFinishMessageReads(t *testing.T) {
 			break
 		}
 		before := out
-		m, _ = Press(t, m, "pgdown")
+		m, _ = press(t, m, "pgdown")
 		if ansi.Strip(screen(m)) == before {
 			break
 		}
@@ -621,12 +439,12 @@ func TestFinishMessageReads(t *testing.T) {
 func TestSelectedRowKeepsItsMark(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: demoLog(t, 40)}, 80, 24)
-	m, _ = Press(t, m, "j", "m")
+	m, _ = press(t, m, "j", "m")
 	row := lineWith(screen(m), m.styles.Glyphs.Cursor)
 	if !strings.HasPrefix(row, m.styles.Glyphs.Cursor+m.styles.Glyphs.MarkBook) {
 		t.Fatalf("the selected, bookmarked row lost its mark: %q", row)
 	}
-	m, _ = Press(t, m, "j")
+	m, _ = press(t, m, "j")
 	if row := lineWith(screen(m), m.styles.Glyphs.MarkBook); !strings.HasPrefix(row, " "+m.styles.Glyphs.MarkBook) {
 		t.Fatalf("the bookmarked row, not selected: %q", row)
 	}
@@ -654,7 +472,7 @@ func TestTimeGoingBackwardsIsMarked(t *testing.T) {
 		if row := lineWith(out, " #3 "); strings.Contains(row, timeBackwards) {
 			t.Fatalf("%v: an ordered time is marked: %q", m.timeMode, row)
 		}
-		m, _ = Press(t, m, "t")
+		m, _ = press(t, m, "t")
 	}
 }
 

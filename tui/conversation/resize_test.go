@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
 	"ohwatch/tui/internal/tuitest"
 )
 
@@ -42,7 +43,7 @@ func TestResizeReanchorsList(t *testing.T) {
 			if keys[0] == ":" {
 				m = jumpTo(t, m, "250")
 			} else {
-				m, _ = Press(t, m, keys...)
+				m, _ = press(t, m, keys...)
 			}
 			for _, size := range sizes {
 				m, _ = send(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
@@ -64,9 +65,9 @@ func TestResizeReanchorsList(t *testing.T) {
 func TestFilterFillsWindow(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Generated(t, 500, 3)}, 120, 30)
-	m, _ = Press(t, m, "G")
+	m, _ = press(t, m, "G")
 	for range 2 {
-		m, _ = Press(t, m, "F")
+		m, _ = press(t, m, "F")
 		rows, shown := listWindow(m)
 		if want := m.layout().list.h - 1; rows != want || !shown {
 			t.Fatalf("after F: %d of %d rows, cursor shown %v\n%s", rows, want, shown, screen(m))
@@ -85,11 +86,11 @@ func TestPlayIndicatorIsOneGlyph(t *testing.T) {
 	if h := header(m); !strings.Contains(h, g.Pinned+" 1/50") || strings.Contains(h, g.Playing) {
 		t.Fatalf("paused: %q", h)
 	}
-	m, _ = Press(t, m, "space")
+	m, _ = press(t, m, "space")
 	if h := header(m); !strings.Contains(h, g.Playing+" 1/50") || strings.Contains(h, g.Pinned) {
 		t.Fatalf("playing: %q", h)
 	}
-	m, _ = Press(t, m, "space")
+	m, _ = press(t, m, "space")
 	if h := header(m); strings.Contains(h, g.Playing) || !strings.Contains(h, g.Pinned) {
 		t.Fatalf("paused again: %q", h)
 	}

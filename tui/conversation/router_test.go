@@ -51,7 +51,7 @@ func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
 
 	// a's feed delivers while b is on top: the batch is addressed to a.
 	feedA <- model.Batch{Events: evs[:10], Conn: &model.ConnState{Phase: model.PhaseLive}}
-	msg := FirstAddressed(t, waitA, a.ID)
+	msg := firstAddressed(t, waitA, a.ID)
 	r.Update(msg)
 	if a.Log.Len() != 10 || b.Log.Len() != 0 {
 		t.Fatalf("a batch for the hidden view: a has %d events, b %d", a.Log.Len(), b.Log.Len())
@@ -111,7 +111,7 @@ func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
 
 // firstAddressed runs cmd (and the commands of a batch) until one sends
 // a message addressed to id, and returns it.
-func FirstAddressed(t testing.TB, cmd tea.Cmd, id tui.ScreenID) tea.Msg {
+func firstAddressed(t testing.TB, cmd tea.Cmd, id tui.ScreenID) tea.Msg {
 	t.Helper()
 	if cmd == nil {
 		t.Fatal("no command")

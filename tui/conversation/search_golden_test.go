@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
 	"ohwatch/tui/internal/tuitest"
 )
 
@@ -16,14 +17,14 @@ func TestGoldenSearch(t *testing.T) {
 	build := map[string]func(t *testing.T, w, h int) *Conversation{
 		"typing": func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
-			m, _ = Press(t, m, "/")
+			m, _ = press(t, m, "/")
 			return finishSearch(t, typeText(t, m, "ttl"))
 		},
 		"kept": func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: demoLog(t, -1), Title: "demo", Source: "replay demo"}, w, h)
-			m, _ = Press(t, m, "/")
+			m, _ = press(t, m, "/")
 			m = finishSearch(t, typeText(t, m, "ttl"))
-			m, _ = Press(t, m, "enter", "n", "n")
+			m, _ = press(t, m, "enter", "n", "n")
 			return m
 		},
 	}

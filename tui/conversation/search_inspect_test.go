@@ -7,15 +7,16 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
+
 	"ohwatch/tui/internal/tuitest"
 )
 
 // searchFor types a search and keeps it, its commands run to the end.
 func searchFor(t *testing.T, m *Conversation, q string) *Conversation {
 	t.Helper()
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	m = finishSearch(t, typeText(t, m, q))
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	return m
 }
 
@@ -48,15 +49,15 @@ func TestSearchMarksAMatchInDetails(t *testing.T) {
 	if title := strings.Split(screen(m), "\n")[2]; !strings.Contains(title, detailMark+" matched in details (enter)") {
 		t.Errorf("the title does not explain the mark: %q", title)
 	}
-	m, _ = Press(t, m, "?")
+	m, _ = press(t, m, "?")
 	help := screen(m)
-	m, _ = Press(t, m, "pgdown")
+	m, _ = press(t, m, "pgdown")
 	if help += screen(m); !strings.Contains(help, detailMark+"        search matched in details") {
 		t.Errorf("the help does not explain the mark:\n%s", help)
 	}
-	m, _ = Press(t, m, "esc")
+	m, _ = press(t, m, "esc")
 	// Without a search, no mark.
-	m, _ = Press(t, m, "/", "enter")
+	m, _ = press(t, m, "/", "enter")
 	m = finishSearch(t, m)
 	if row := screenRowOf(t, m, 5); strings.Contains(row, detailMark) {
 		t.Errorf("the mark outlives the search: %q", row)
@@ -73,7 +74,7 @@ func TestInspectorHighlightsAndWalksMatches(t *testing.T) {
 	m := colourModel(Options{Log: tuitest.ErrorLog(t)}, colorprofile.TrueColor, 120, 40)
 	m = searchFor(t, m, "missing")
 	m.moveTo(5)
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	title := func() string { return strings.Split(screen(m), "\n")[2] }
 	if !strings.Contains(title(), "match 1/2") {
 		t.Fatalf("the inspector's title: %q", title())
@@ -82,19 +83,19 @@ func TestInspectorHighlightsAndWalksMatches(t *testing.T) {
 	if n := strings.Count(screen(m), hl); n != 2 {
 		t.Errorf("the inspector highlights %d matches, want 2:\n%s", n, screen(m))
 	}
-	m, _ = Press(t, m, "n")
+	m, _ = press(t, m, "n")
 	if m.cursor != 5 || !strings.Contains(title(), "match 2/2") {
 		t.Errorf("n inside the event: cursor #%d, title %q", m.cursor+1, title())
 	}
-	m, _ = Press(t, m, "n")
+	m, _ = press(t, m, "n")
 	if m.cursor != 6 || !m.insp.open || m.insp.index != 6 || !strings.Contains(title(), "match 1/") {
 		t.Errorf("n past the event's last match: cursor #%d, title %q", m.cursor+1, title())
 	}
-	m, _ = Press(t, m, "N")
+	m, _ = press(t, m, "N")
 	if m.cursor != 5 || !strings.Contains(title(), "match 2/2") {
 		t.Errorf("N before the event's first match: cursor #%d, title %q", m.cursor+1, title())
 	}
-	m, _ = Press(t, m, "N")
+	m, _ = press(t, m, "N")
 	if m.cursor != 5 || !strings.Contains(title(), "match 1/2") {
 		t.Errorf("N inside the event: cursor #%d, title %q", m.cursor+1, title())
 	}
@@ -130,11 +131,11 @@ func TestInspectorScrollsToTheMatch(t *testing.T) {
 	if m.cursor != 0 {
 		m.moveTo(0)
 	}
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	if !strings.Contains(screen(m), "line 80 needle here") || m.insp.scroll == 0 {
 		t.Fatalf("the inspector is not scrolled to the match (scroll %d):\n%s", m.insp.scroll, screen(m))
 	}
-	m, _ = Press(t, m, "n")
+	m, _ = press(t, m, "n")
 	if !strings.Contains(screen(m), "line 110 needle here") || !strings.Contains(screen(m), "match 2/2") {
 		t.Fatalf("n does not scroll to the next match:\n%s", screen(m))
 	}
@@ -150,7 +151,7 @@ func TestGoldenSearchInspector(t *testing.T) {
 				m := newModel(Options{Log: tuitest.ErrorLogOn(t, src.Load), Title: "hello world, then errors", Source: "replay ./errors"}, size[0], size[1])
 				m = searchFor(t, m, "missing")
 				m.moveTo(5)
-				m, _ = Press(t, m, "enter", "n")
+				m, _ = press(t, m, "enter", "n")
 				out := screen(m)
 				tuitest.AssertScreenShape(t, out, size[0], size[1])
 				golden.RequireEqual(t, out)

@@ -135,7 +135,7 @@ func TestSearchTypingPreviewsAndEnterKeeps(t *testing.T) {
 	if len(want) < 3 || want[len(want)-1] < 500 {
 		t.Fatalf("a generated run should have matches all over it: %v", want)
 	}
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	if m.input.Kind != promptSearch || m.input.in.Value() != "" {
 		t.Fatal("/ does not open an empty search prompt")
 	}
@@ -151,7 +151,7 @@ func TestSearchTypingPreviewsAndEnterKeeps(t *testing.T) {
 	if !m.input.active() {
 		t.Fatal("the prompt closed while typing")
 	}
-	m, cmd := Press(t, m, "enter")
+	m, cmd := press(t, m, "enter")
 	if m.input.active() || m.search.query != "test suite" || cmd != nil {
 		t.Fatal("enter does not keep the previewed search")
 	}
@@ -159,16 +159,16 @@ func TestSearchTypingPreviewsAndEnterKeeps(t *testing.T) {
 	if !strings.Contains(s, "match 1/"+Itoa(len(want))) || !strings.Contains(s, countMatches(len(want))) {
 		t.Fatalf("no match position in the footer or count in the title:\n%s", s)
 	}
-	m, _ = Press(t, m, "n")
+	m, _ = press(t, m, "n")
 	if m.cursor != want[1] || !strings.Contains(screen(m), "match 2/"+Itoa(len(want))) {
 		t.Fatalf("n: cursor %d, want %d; footer:\n%s", m.cursor, want[1], screen(m))
 	}
-	m, _ = Press(t, m, "N", "N")
+	m, _ = press(t, m, "N", "N")
 	if m.cursor != want[len(want)-1] {
 		t.Fatal("N from the first match wraps to the last")
 	}
 	// The next / starts empty again; the old search stays until typing.
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	if m.input.in.Value() != "" || m.search.query != "test suite" {
 		t.Fatalf("/ after a search: prompt %q, search %q", m.input.in.Value(), m.search.query)
 	}
@@ -178,16 +178,16 @@ func TestSearchEscReturnsAndRestores(t *testing.T) {
 	t.Parallel()
 	log := tuitest.Generated(t, 2000, 3)
 	m := newModel(Options{Log: log}, 160, 48)
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	m = finishSearch(t, typeText(t, m, "Read"))
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	m = jumpTo(t, m, "10")
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	m = finishSearch(t, typeText(t, m, "test suite"))
 	if m.cursor == 9 {
 		t.Fatal("the preview did not move")
 	}
-	m, _ = Press(t, m, "esc")
+	m, _ = press(t, m, "esc")
 	m = finishSearch(t, m)
 	if m.cursor != 9 || m.search.query != "Read" || !equalInts(m.search.matches, matchesOf(log, "Read")) {
 		t.Fatalf("esc: cursor %d, search %q with %d matches; want 9, the earlier search", m.cursor, m.search.query, len(m.search.matches))
@@ -202,11 +202,11 @@ func TestSearchHistoryAndEditingKeys(t *testing.T) {
 	log := tuitest.Generated(t, 500, 3)
 	m := newModel(Options{Log: log}, 160, 48)
 	for _, q := range []string{"Read", "test suite"} {
-		m, _ = Press(t, m, "/")
+		m, _ = press(t, m, "/")
 		m = finishSearch(t, typeText(t, m, q))
-		m, _ = Press(t, m, "enter")
+		m, _ = press(t, m, "enter")
 	}
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	// Each step presses keys, then types text; the prompt then holds want.
 	steps := []struct {
 		keys       []string
@@ -222,7 +222,7 @@ func TestSearchHistoryAndEditingKeys(t *testing.T) {
 		{[]string{"left"}, "b", "abc"},
 	}
 	for _, st := range steps {
-		m, _ = Press(t, m, st.keys...)
+		m, _ = press(t, m, st.keys...)
 		m = typeText(t, m, st.text)
 		if got := m.input.in.Value(); got != st.want {
 			t.Fatalf("%v then %q: the prompt holds %q, want %q", st.keys, st.text, got, st.want)
@@ -237,7 +237,7 @@ func TestPasteIntoPrompts(t *testing.T) {
 	t.Parallel()
 	log := tuitest.Recorded(t, fixtures.Confirm)
 	m := newModel(Options{Log: log}, 160, 48)
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	m, _ = send(m, tea.PasteMsg{Content: "echo\x1b]52;c;eA==\x07\nhi"})
 	v := m.input.in.Value()
 	if !strings.HasPrefix(v, "echo") || strings.ContainsAny(v, "\x1b\x07\n") {
@@ -246,9 +246,9 @@ func TestPasteIntoPrompts(t *testing.T) {
 	if !m.search.running || m.search.query != strings.TrimSpace(v) {
 		t.Fatal("a paste does not preview the search")
 	}
-	m, _ = Press(t, m, "esc", ":")
+	m, _ = press(t, m, "esc", ":")
 	m, _ = send(m, tea.PasteMsg{Content: "7"})
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	if m.cursor != 6 {
 		t.Fatalf("pasted :7 → cursor %d", m.cursor)
 	}
@@ -330,16 +330,16 @@ func TestOneMatchIsSingular(t *testing.T) {
 	t.Parallel()
 	log := tuitest.FixtureLog(t, evMessage("m1", "user", "the only needle here"), evMessage("m2", "agent", "nothing"))
 	m := newModel(Options{Log: log}, 120, 30)
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	m = finishSearch(t, typeText(t, m, "needle"))
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	s := screen(m)
 	if !strings.Contains(s, "“needle”: 1 match") || strings.Contains(s, "1 matches") {
 		t.Fatalf("one match:\n%s", s)
 	}
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	m = finishSearch(t, typeText(t, m, "absent"))
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	if !strings.Contains(m.Flash, "no match for “absent”") {
 		t.Fatalf("flash %q", m.Flash)
 	}
@@ -351,9 +351,9 @@ func TestMatchesHighlightedInRowsAndScrubber(t *testing.T) {
 		evMessage("m3", "agent", "echo ECHO done"))
 	m := NewConversation(Options{Log: log, Theme: theme.DarkMode})
 	m, _ = send(m, tuitest.WindowSize(120, 30))
-	m, _ = Press(t, m, "/")
+	m, _ = press(t, m, "/")
 	m = finishSearch(t, typeText(t, m, "echo"))
-	m, _ = Press(t, m, "enter", "j") // the cursor's row is drawn in one style
+	m, _ = press(t, m, "enter", "j") // the cursor's row is drawn in one style
 	hl := matchStyle(m.styles)
 	s := screen(m)
 	for _, want := range []string{hl.Render("echo"), hl.Render("ECHO")} {
@@ -365,7 +365,7 @@ func TestMatchesHighlightedInRowsAndScrubber(t *testing.T) {
 		t.Fatal("no match mark on the scrubber")
 	}
 	// Without a search, nothing is highlighted.
-	m, _ = Press(t, m, "/", "enter")
+	m, _ = press(t, m, "/", "enter")
 	if strings.Contains(screen(m), hl.Render("echo")) {
 		t.Fatal("highlight stays after the search was cleared")
 	}

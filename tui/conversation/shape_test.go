@@ -1,8 +1,9 @@
 package conversation
 
 import (
-	"ohwatch/tui/internal/tuitest"
 	"testing"
+
+	"ohwatch/tui/internal/tuitest"
 )
 
 // TestResizeAnySize draws every scenario at sizes from tiny to huge: the
@@ -17,7 +18,7 @@ func TestResizeAnySize(t *testing.T) {
 			tuitest.AssertScreenShape(t, screen(next), size[0], size[1])
 			// The inspector and help also fit.
 			for _, keys := range [][]string{{"enter"}, {"enter", "r"}, {"enter", "d"}, {"?"}, {"f"}, {"tab"}} {
-				k, _ := Press(t, next, keys...)
+				k, _ := press(t, next, keys...)
 				tuitest.AssertScreenShape(t, screen(k), size[0], size[1])
 			}
 		}

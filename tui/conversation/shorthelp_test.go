@@ -34,7 +34,7 @@ func TestShortHelpFitsAndEndsWithHelpQuit(t *testing.T) {
 				if name == "pushed" {
 					tui.NewModel(NewConversation(Options{})).Update(tui.Push(m)())
 				}
-				m, _ = Press(t, m, keys...)
+				m, _ = press(t, m, keys...)
 				line := footerLine(m)
 				want := "? help  q quit"
 				if back[name] {
@@ -59,12 +59,12 @@ func TestShortHelpFollowsFocus(t *testing.T) {
 	if line := footerLine(m); !strings.Contains(line, "j/k move") || !strings.Contains(line, "enter inspect") {
 		t.Fatalf("list help: %q", line)
 	}
-	m, _ = Press(t, m, "4")
+	m, _ = press(t, m, "4")
 	line := footerLine(m)
 	if !strings.Contains(line, "j/k scroll tasks") || !strings.Contains(line, "esc events") || strings.Contains(line, "j/k move") {
 		t.Fatalf("tasks help: %q", line)
 	}
-	m, _ = Press(t, m, "enter")
+	m, _ = press(t, m, "enter")
 	if line := footerLine(m); !strings.Contains(line, "r raw") || !strings.Contains(line, "esc back") {
 		t.Fatalf("inspector help: %q", line)
 	}
@@ -77,26 +77,26 @@ func TestDigitsFocusPanesAndPanesScroll(t *testing.T) {
 	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Plan)}, 80, 24)
 	m = jumpTo(t, m, "5") // the plan is made: the Tasks pane has more lines than room
 	for d, want := range []pane{paneList, paneTimeline, paneMetrics, paneTasks, panePending} {
-		m, _ = Press(t, m, fmt.Sprint(d+1))
+		m, _ = press(t, m, fmt.Sprint(d+1))
 		if m.focus != want {
 			t.Fatalf("%d focuses %v, want %v", d+1, m.focus.title(), want.title())
 		}
 	}
-	m, _ = Press(t, m, "4")
+	m, _ = press(t, m, "4")
 	cursor := m.cursor
 	before := screen(m)
-	m, _ = Press(t, m, "j", "j")
+	m, _ = press(t, m, "j", "j")
 	if m.cursor != cursor {
 		t.Fatalf("j in Tasks moved the cursor from %d to %d", cursor, m.cursor)
 	}
 	if m.scroll[paneTasks] != 2 || screen(m) == before {
 		t.Fatalf("j in Tasks did not scroll the tasks (scroll %d)", m.scroll[paneTasks])
 	}
-	m, _ = Press(t, m, "k")
+	m, _ = press(t, m, "k")
 	if m.scroll[paneTasks] != 1 {
 		t.Fatalf("k in Tasks: scroll %d", m.scroll[paneTasks])
 	}
-	m, _ = Press(t, m, "1", "j")
+	m, _ = press(t, m, "1", "j")
 	if m.focus != paneList || m.cursor == cursor {
 		t.Fatalf("1 then j: focus %v, cursor %d", m.focus.title(), m.cursor)
 	}
@@ -107,11 +107,11 @@ func TestDigitsFocusPanesAndPanesScroll(t *testing.T) {
 func TestHelpExplainsEveryGlyph(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Generated(t, 20, 1)}, 80, 24)
-	m, _ = Press(t, m, "?")
+	m, _ = press(t, m, "?")
 	seen := ""
 	for range 200 {
 		seen += screen(m)
-		m, _ = Press(t, m, "j")
+		m, _ = press(t, m, "j")
 	}
 	flat := strings.Join(strings.Fields(seen), " ")
 	g := m.styles.Glyphs

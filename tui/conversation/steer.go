@@ -43,7 +43,7 @@ func (m *Conversation) steering() Steering {
 	return s
 }
 
-// control is one of the things a person can do to a conversation.
+// Control is one of the things a person can do to a conversation.
 type Control int
 
 const (
@@ -54,15 +54,15 @@ const (
 	CtlPolicy
 )
 
-// name is the control as the footer names it.
+// Name is the control as the footer names it.
 func (c Control) Name() string {
 	return [...]string{"pause", "resume", "interrupt", "message", "policy"}[c]
 }
 
-// policies are the confirmation policies C offers, by number.
+// Policies are the confirmation policies C offers, by number.
 var Policies = []string{"never", "risky", "risky:MEDIUM", "risky:LOW", "always"}
 
-// controlAsk is a control as asked: what, and the Steering of the
+// ControlAsk is a control as asked: what, and the Steering of the
 // conversation it was asked on, which it stays bound to whatever the
 // screen shows by the time it is sent.
 type ControlAsk struct {
@@ -179,7 +179,7 @@ func (m *Conversation) sendControl(a ControlAsk) tea.Cmd {
 	})
 }
 
-// send makes the request and words what the server accepted, saying so
+// Send makes the request and words what the server accepted, saying so
 // when it was sent despite the status.
 func (a ControlAsk) Send(ctx context.Context) (string, error) {
 	result, err := a.request(ctx)
@@ -252,7 +252,7 @@ const messageRows = 4
 // maxMessageRunes bounds a message typed or pasted in the field.
 const maxMessageRunes = 20000
 
-// newMessageArea is the message field: a bubbles textarea, so multi-line
+// NewMessageArea is the message field: a bubbles textarea, so multi-line
 // editing and pasting work; enter sends, alt+enter (or ctrl+j) starts a
 // new line.
 func NewMessageArea(width int) *textarea.Model {
@@ -321,7 +321,7 @@ func (m *Conversation) footerRows() int {
 	return 1
 }
 
-// renderControl draws a control's prompt.
+// RenderControl draws a control's prompt.
 func (p Prompt) RenderControl(s theme.Styles, width int) string {
 	switch p.Kind {
 	case PromptPolicy:

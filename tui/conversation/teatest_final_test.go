@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
 	"ohwatch/tui"
 	"ohwatch/tui/internal/tuitest"
 )

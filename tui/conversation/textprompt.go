@@ -20,7 +20,7 @@ const maxInputRunes = 200
 // maxSearchHistory is how many past searches ↑ recalls.
 const maxSearchHistory = 50
 
-// newTextInput is the editor behind every text prompt (search, jump, the
+// NewTextInput is the editor behind every text prompt (search, jump, the
 // fleet table's filter): a bubbles textinput, so the keys people expect work —
 // ←/→, home/end, ctrl+a/e, ctrl+u, ctrl+k, ctrl+w, alt+←/→ — and pasted
 // text lands in it. The prompt draws it itself, in the theme's styles, so
@@ -60,8 +60,8 @@ func editInput(in textinput.Model, msg tea.Msg) (out textinput.Model, changed bo
 	return in, false
 }
 
-// inputField draws a text input's value with its cursor, at most width
-// cells: a long value scrolls so the cursor stays on the screen.
+// InputField draws a text input's value with its cursor, at most width
+// Cells: a long value scrolls so the cursor stays on the screen.
 func InputField(cells text.Cells, in textinput.Model, width int) string {
 	value := []rune(in.Value())
 	pos := min(in.Position(), len(value))

@@ -11,7 +11,7 @@ import (
 func TestLongPromptKeepsTheCursorOnScreen(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Confirm)}, 80, 24)
-	m, _ = Press(t, m, ":")
+	m, _ = press(t, m, ":")
 	m = typeText(t, m, strings.Repeat("9", 150))
 	lines := strings.Split(screen(m), "\n")
 	if last := lines[len(lines)-1]; !strings.Contains(last, "9█") || !strings.Contains(last, "…") {

@@ -27,7 +27,7 @@ func measuredAs(m *Conversation, method ansi.Method) *Conversation {
 
 // wideTextLog is a conversation of emoji with skin tones and joiners, CJK,
 // combining marks and emoji presentation selectors.
-func WideTextLog(t *testing.T) *reducer.Log {
+func wideTextLog(t *testing.T) *reducer.Log {
 	family := "👩\u200d👩\u200d👧\u200d👦"
 	return tuitest.FixtureLog(t,
 		evMessage("w1", "user", strings.Repeat("👍🏽", 30)+" thumbs up"),
@@ -49,8 +49,8 @@ func TestWideTextUnderBothWidthModels(t *testing.T) {
 			t.Run(fmt.Sprintf("%s_%dx%d", name, size[0], size[1]), func(t *testing.T) {
 				t.Parallel()
 				func() {
-					m := measuredAs(newModel(Options{Log: WideTextLog(t), Title: "wide 👩\u200d👩\u200d👧\u200d👦 漢字"}, size[0], size[1]), method)
-					m, _ = Press(t, m, "j")
+					m := measuredAs(newModel(Options{Log: wideTextLog(t), Title: "wide 👩\u200d👩\u200d👧\u200d👦 漢字"}, size[0], size[1]), method)
+					m, _ = press(t, m, "j")
 					out := screen(m)
 					buf := drawCells(out, size[0]+10, size[1], method)
 					for y, line := range strings.Split(out, "\n") {
@@ -88,7 +88,7 @@ func TestWrapNeverSplitsACluster(t *testing.T) {
 			t.Parallel()
 			log := tuitest.FixtureLog(t, evMessage("w1", "agent", strings.Repeat(family+"e\u0301漢", 60)))
 			m := measuredAs(newModel(Options{Log: log}, 37, 24), method)
-			m, _ = Press(t, m, "enter")
+			m, _ = press(t, m, "enter")
 			out := screen(m)
 			tuitest.AssertShapeUnder(t, text.Of(method), out, 37, 24)
 			for _, line := range strings.Split(out, "\n") {
@@ -124,8 +124,8 @@ func TestWidthModelsSideBySide(t *testing.T) {
 				t.Parallel()
 				cells := text.Of(method)
 				for k := range 5 {
-					m := measuredAs(newModel(Options{Log: WideTextLog(t)}, 80, 24), method)
-					m, _ = Press(t, m, "j", "enter")
+					m := measuredAs(newModel(Options{Log: wideTextLog(t)}, 80, 24), method)
+					m, _ = press(t, m, "j", "enter")
 					out := screen(m)
 					tuitest.AssertShapeUnder(t, cells, out, 80, 24)
 					if k == 0 {
@@ -143,4 +143,4 @@ func TestWidthModelsSideBySide(t *testing.T) {
 }
 
 // unicodeCore is the terminal's report that it clusters graphemes.
-var UnicodeCore = tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeSet}
+var unicodeCore = tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeSet}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
 	"ohwatch/tui/internal/tuitest"
 )
 
@@ -18,7 +19,7 @@ var zoomSizes = [][2]int{{80, 24}, {200, 50}}
 func zoomedInspector(t *testing.T, w, h int) *Conversation {
 	t.Helper()
 	m := newModel(Options{Log: tuitest.ErrorLog(t), Title: "hello world, then errors", Source: "replay ./errors"}, w, h)
-	m, _ = Press(t, m, "]", "enter", "Z")
+	m, _ = press(t, m, "]", "enter", "Z")
 	return m
 }
 
@@ -44,26 +45,26 @@ func TestGoldenZoomedInspector(t *testing.T) {
 func TestZoomTogglesThePaneWidth(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.ErrorLog(t)}, 200, 50)
-	m, _ = Press(t, m, "]", "enter")
+	m, _ = press(t, m, "]", "enter")
 	if w := m.layout().list.w; w >= 200 {
 		t.Fatalf("the unzoomed inspector is %d wide", w)
 	}
 	if !strings.Contains(screen(m), "Status timeline") {
 		t.Fatal("the side column is not drawn before the zoom")
 	}
-	m, _ = Press(t, m, "Z")
+	m, _ = press(t, m, "Z")
 	if w := m.layout().list.w; w != 200 {
 		t.Errorf("the zoomed inspector is %d wide, want 200", w)
 	}
 	if out := screen(m); strings.Contains(out, "Status timeline") || strings.Contains(out, "Metrics") {
 		t.Errorf("the zoomed inspector leaves the side column:\n%s", out)
 	}
-	m, _ = Press(t, m, "Z")
+	m, _ = press(t, m, "Z")
 	if w := m.layout().list.w; w >= 200 || !strings.Contains(screen(m), "Status timeline") {
 		t.Errorf("Z again does not give the side column back (list %d wide)", w)
 	}
 
-	m, _ = Press(t, m, "esc", "3", "Z")
+	m, _ = press(t, m, "esc", "3", "Z")
 	l := m.layout()
 	if l.side.w != 200 || l.list.h != 0 {
 		t.Errorf("the zoomed metrics pane is %+v, the list %+v", l.side, l.list)
@@ -72,7 +73,7 @@ func TestZoomTogglesThePaneWidth(t *testing.T) {
 	if !strings.Contains(out, "Metrics") || strings.Contains(out, "Status timeline") || strings.Contains(out, "Events") {
 		t.Errorf("the zoomed metrics pane is not alone:\n%s", out)
 	}
-	m, _ = Press(t, m, "esc")
+	m, _ = press(t, m, "esc")
 	if l := m.layout(); l.list.w != 200 || l.list.h == 0 {
 		t.Errorf("esc from the zoomed pane does not give the list the body: %+v", l.list)
 	}

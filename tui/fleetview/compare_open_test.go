@@ -128,15 +128,15 @@ func TestFleetComparesTwoMarked(t *testing.T) {
 		}
 		return conversation.Options{Title: "conversation " + ref.ID, Log: log}, nil
 	}
-	f := FleetFixtureScreen(t, 160, 40, FleetOptions{Open: open})
-	PressFleet(f, "m", "j", "m")
+	f := fleetFixtureScreen(t, 160, 40, FleetOptions{Open: open})
+	pressFleet(f, "m", "j", "m")
 	if len(f.Marked) != 2 || f.Marked[0] == f.Marked[1] {
 		t.Fatalf("marked %v", f.Marked)
 	}
 	if out := f.View(); !containsAll(out, "A▸ ", "B▸ ") {
 		t.Errorf("the marked rows are not marked:\n%s", out)
 	}
-	msg := messageOf[FleetCompareMsg](t, PressFleet(f, "D"))
+	msg := messageOf[FleetCompareMsg](t, pressFleet(f, "D"))
 	if len(opened) != 2 || opened[0] != f.Marked[0].ID || opened[1] != f.Marked[1].ID {
 		t.Fatalf("opened %v for marks %v", opened, f.Marked)
 	}
@@ -145,7 +145,7 @@ func TestFleetComparesTwoMarked(t *testing.T) {
 		t.Fatalf("pushed %T", push.Screen)
 	}
 	// m on a marked row unmarks it.
-	PressFleet(f, "m")
+	pressFleet(f, "m")
 	if len(f.Marked) != 1 {
 		t.Errorf("m on a marked row left %v", f.Marked)
 	}

@@ -80,7 +80,7 @@ type Fleet struct {
 	keys   tui.FleetKeyMap
 	fleet  *fleet.Fleet
 	colour tui.Colours
-	// cells is the terminal's width model, as the router last told it.
+	// Cells is the terminal's width model, as the router last told it.
 	cells  text.Cells
 	styles theme.Styles
 	width  int
@@ -134,7 +134,7 @@ type Fleet struct {
 	ask fleetAsk
 	// guards are where FleetOptions.Guards stand (fleet_guard.go).
 	guards tableGuards
-	// marked are the conversations marked to compare (fleet_compare.go).
+	// Marked are the conversations marked to compare (fleet_compare.go).
 	Marked []model.ConversationRef
 	// notifier limits the notifications; flushing is set while a tick
 	// to send what it holds is on its way.
@@ -188,7 +188,7 @@ func NewFleet(opts FleetOptions) *Fleet {
 	return f
 }
 
-// screenID implements addressable: the id the table's messages carry.
+// ScreenID implements addressable: the id the table's messages carry.
 func (f *Fleet) ScreenID() tui.ScreenID { return f.id }
 
 // Crumb names the table in the breadcrumb of the views opened from it.

@@ -16,7 +16,7 @@ import (
 // opened from it, say where they are: fleet › Fix the cache › the fork.
 func TestBreadcrumbOfPushedViews(t *testing.T) {
 	t.Parallel()
-	f := FleetFixtureScreen(t, 120, 40, FleetOptions{})
+	f := fleetFixtureScreen(t, 120, 40, FleetOptions{})
 	r := tui.NewModel(f)
 	r.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	parent := newModel(conversation.Options{Log: tuitest.Recorded(t, fixtures.Echo), Title: "Fix the cache"}, 120, 40)

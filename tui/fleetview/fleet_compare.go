@@ -17,7 +17,7 @@ import (
 // opens one, and the compare screen shows the first marked (A) against
 // the second (B). esc comes back to the table, which ends both feeds.
 
-// fleetCompareMsg is sent when both marked conversations were opened.
+// FleetCompareMsg is sent when both marked conversations were opened.
 type FleetCompareMsg struct {
 	tui.Addr
 	a, b conversation.Options

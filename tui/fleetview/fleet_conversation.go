@@ -4,6 +4,7 @@ import (
 	"context"
 
 	tea "charm.land/bubbletea/v2"
+
 	"ohwatch/tui/conversation"
 )
 

@@ -56,7 +56,7 @@ func feedFleet(f *Fleet, slices ...[]model.FleetUpdate) tea.Cmd {
 
 // pressFleet sends keys to the table one by one and returns the last
 // command.
-func PressFleet(f *Fleet, keys ...string) tea.Cmd {
+func pressFleet(f *Fleet, keys ...string) tea.Cmd {
 	var cmd tea.Cmd
 	for _, k := range keys {
 		cmd = f.Update(tuitest.KeyMsg(k))
@@ -176,7 +176,7 @@ func fleetFixtureOn(t testing.TB, load tuitest.Loader) (history, live []model.Fl
 }
 
 // fleetFixtureScreen is the fixture's table after both slices.
-func FleetFixtureScreen(t testing.TB, w, h int, opts FleetOptions) *Fleet {
+func fleetFixtureScreen(t testing.TB, w, h int, opts FleetOptions) *Fleet {
 	t.Helper()
 	return fleetFixtureScreenOn(t, tuitest.Twin, w, h, opts)
 }

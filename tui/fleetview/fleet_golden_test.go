@@ -36,9 +36,9 @@ func TestGoldenFleet(t *testing.T) {
 			for _, size := range tuitest.GoldenSizes {
 				t.Run(fmt.Sprintf("%s%s_%dx%d", src.Prefix, sc.name, size[0], size[1]), func(t *testing.T) {
 					f := fleetFixtureScreenOn(t, src.Load, size[0], size[1], FleetOptions{})
-					PressFleet(f, sc.keys...)
+					pressFleet(f, sc.keys...)
 					for _, r := range sc.text {
-						PressFleet(f, string(r))
+						pressFleet(f, string(r))
 					}
 					out := f.View()
 					tuitest.AssertScreenShape(t, out, size[0], size[1])
@@ -63,7 +63,7 @@ func TestColourGoldensFleet(t *testing.T) {
 				f.SetSize(80, 24)
 				history, live := fleetFixtureOn(t, src.Load)
 				feedFleet(f, history, live)
-				PressFleet(f, "j")
+				pressFleet(f, "j")
 				var b bytes.Buffer
 				w := colorprofile.NewWriter(&b, nil)
 				w.Profile = p

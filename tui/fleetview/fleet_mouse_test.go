@@ -64,7 +64,7 @@ func TestFleetMouseWheelScrolls(t *testing.T) {
 		t.Fatalf("the wheel went past the last row: %d", f.cursor)
 	}
 	// The help takes the wheel from the table.
-	PressFleet(f, "?")
+	pressFleet(f, "?")
 	wheel(f, tea.MouseWheelUp, 10, 5)
 	if f.cursor != 59 {
 		t.Fatal("the wheel moved the rows under the help")
@@ -93,13 +93,13 @@ func TestFleetMouseClickSelectsThenOpens(t *testing.T) {
 		t.Fatalf("opened %v", asked)
 	}
 	// Scrolled down, a click names the row on the screen, not its index.
-	PressFleet(f, "G")
+	pressFleet(f, "G")
 	click(f, 20, 3)
 	if want := f.top + 3 - 2; f.cursor != want || f.rows[f.cursor].Ref.ID != fmt.Sprintf("c%02d", want) {
 		t.Fatalf("scrolled: the click on line 3 selected %d, want %d", f.cursor, want)
 	}
 	// A click on the heading or the footer does nothing.
-	PressFleet(f, "g")
+	pressFleet(f, "g")
 	at := f.cursor
 	click(f, 20, 0)
 	click(f, 20, 23)

@@ -34,11 +34,11 @@ func TestRebindFleetKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFleetScreen(t, 120, 30, FleetOptions{KeyMap: km})
-	PressFleet(f, "v")
+	pressFleet(f, "v")
 	if f.query.BySource {
 		t.Fatal("v still groups")
 	}
-	PressFleet(f, "b")
+	pressFleet(f, "b")
 	if !f.query.BySource {
 		t.Fatal("b does not group")
 	}

@@ -45,7 +45,7 @@ func TestFleetReleasesAConversationLeft(t *testing.T) {
 	t.Parallel()
 	evs := tuitest.GeneratedEvents(t, 300, 4)
 	var ctxs []context.Context
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (conversation.Options, error) {
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (conversation.Options, error) {
 		ctxs = append(ctxs, ctx)
 		feed := make(chan model.Batch, 1)
 		feed <- model.Batch{Events: evs}
@@ -123,7 +123,7 @@ func TestFleetForkReleasesTheParent(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
 		var ctx context.Context
-		f := FleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (conversation.Options, error) {
+		f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (conversation.Options, error) {
 			ctx = c
 			return conversation.Options{Title: "parent", Log: tuitest.Recorded(t, fixtures.Confirm), Live: true, NoColor: true,
 				Branching: &fakeBranching{Fleet: true}}, nil
@@ -161,7 +161,7 @@ func TestFleetForkReleasesTheParent(t *testing.T) {
 // them from.
 func BenchmarkFleetOpenAndLeave(b *testing.B) {
 	evs := tuitest.GeneratedEvents(b, 10_000, 7)
-	f := FleetFixtureScreen(b, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (conversation.Options, error) {
+	f := fleetFixtureScreen(b, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (conversation.Options, error) {
 		feed := make(chan model.Batch, 1)
 		// A copy per open, as a source decodes the events afresh.
 		feed <- model.Batch{Events: append([]model.Event(nil), evs...)}

@@ -32,14 +32,14 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 			return conversation.Options{Title: "live " + ref.ID, Live: true}, nil
 		},
 	}
-	f := FleetFixtureScreen(t, 150, 30, opts)
+	f := fleetFixtureScreen(t, 150, 30, opts)
 	onPaused := func() {
 		t.Helper()
-		PressFleet(f, "/")
+		pressFleet(f, "/")
 		for _, r := range "release notes" {
-			PressFleet(f, string(r))
+			pressFleet(f, string(r))
 		}
-		PressFleet(f, "enter")
+		pressFleet(f, "enter")
 		if f.rows[f.cursor].Ref != paused {
 			t.Fatalf("not on the paused row: %s", fleetTitles(f))
 		}
@@ -47,7 +47,7 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 	onPaused()
 
 	// enter asks, and says what resuming does.
-	if cmd := PressFleet(f, "enter"); cmd != nil || len(calls) != 0 {
+	if cmd := pressFleet(f, "enter"); cmd != nil || len(calls) != 0 {
 		t.Fatalf("enter on a paused conversation opened it: %v", calls)
 	}
 	screen := f.View()
@@ -61,12 +61,12 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 		t.Fatalf("the screen is %d lines, want 30", got)
 	}
 	// Another key leaves the question open.
-	if cmd := PressFleet(f, "j"); cmd != nil || f.asking.Ref != paused || len(calls) != 0 {
+	if cmd := pressFleet(f, "j"); cmd != nil || f.asking.Ref != paused || len(calls) != 0 {
 		t.Fatal("a key other than y, n or esc answered the question")
 	}
 
 	// y resumes it and opens it live.
-	cmd := PressFleet(f, "y")
+	cmd := pressFleet(f, "y")
 	if cmd == nil || !strings.Contains(f.View(), "resuming… Write the release") {
 		t.Fatalf("y did not start resuming:\n%s", f.View())
 	}
@@ -78,8 +78,8 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 	// n opens the stored events, read-only; so does esc.
 	for _, k := range []string{"n", "esc"} {
 		calls = nil
-		PressFleet(f, "enter")
-		cmd := PressFleet(f, k)
+		pressFleet(f, "enter")
+		cmd := pressFleet(f, k)
 		if cmd == nil || f.asking.Ref.ID != "" {
 			t.Fatalf("%s did not answer", k)
 		}
@@ -91,18 +91,18 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 
 	// A resume that fails says so.
 	calls = []string{"", ""}
-	PressFleet(f, "enter")
-	f.Update(PressFleet(f, "y")())
+	pressFleet(f, "enter")
+	f.Update(pressFleet(f, "y")())
 	if !strings.Contains(f.View(), "could not resume the sandbox of c10d: sandbox sb-1 is ERROR") {
 		t.Fatalf("the failed resume is not shown:\n%s", f.View())
 	}
 
 	// Without Resume, enter opens it read-only at once.
 	opts.Resume = nil
-	f = FleetFixtureScreen(t, 150, 30, opts)
+	f = fleetFixtureScreen(t, 150, 30, opts)
 	onPaused()
 	calls = nil
-	if cmd := PressFleet(f, "enter"); cmd == nil || f.asking.Ref.ID != "" {
+	if cmd := pressFleet(f, "enter"); cmd == nil || f.asking.Ref.ID != "" {
 		t.Fatal("without Resume, enter asked")
 	} else {
 		cmd()

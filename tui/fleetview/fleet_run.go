@@ -2,6 +2,7 @@ package fleetview
 
 import (
 	"context"
+
 	"ohwatch/tui"
 )
 

@@ -11,7 +11,7 @@ import (
 // says something of its runtime, with its words, and not before.
 func TestFleetRuntimeColumn(t *testing.T) {
 	t.Parallel()
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{})
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
 	if strings.Contains(f.View(), "RUNTIME") {
 		t.Fatal("a RUNTIME column before any server said one")
 	}

@@ -31,7 +31,7 @@ func (s fleetSteers) steer(ref model.ConversationRef) conversation.Steering {
 func (s fleetSteers) got() string {
 	var out []string
 	for id, f := range s {
-		if g := f.Got(); g != "" {
+		if g := f.got(); g != "" {
 			out = append(out, id+":"+g)
 		}
 	}
@@ -40,35 +40,35 @@ func (s fleetSteers) got() string {
 
 func TestFleetControlsOnTheSelectedRow(t *testing.T) {
 	steers := fleetSteers{}
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
 	first := f.rows[f.cursor]
 	if first.Ref.Kind != model.SourceServer {
 		t.Fatalf("fixture: the first row is %v", first.Ref)
 	}
-	cmd := PressFleet(f, "p")
+	cmd := pressFleet(f, "p")
 	f.Update(cmd())
 	if got := steers.got(); got != first.Ref.ID+":pause" || !strings.Contains(f.flash, "pause accepted") {
 		t.Fatalf("p sent %q, footer %q", got, f.flash)
 	}
 	// I asks first, and stays bound to its row whatever happens to the
 	// rows meanwhile.
-	PressFleet(f, "I")
+	pressFleet(f, "I")
 	if !strings.Contains(f.View(), "Interrupt “") {
 		t.Fatalf("I does not ask:\n%s", f.View())
 	}
 	_, live := fleetFixture(t)
 	feedFleet(f, live)
-	f.Update(PressFleet(f, "y")())
-	if got := steers[first.Ref.ID].Got(); got != "pause|interrupt" {
+	f.Update(pressFleet(f, "y")())
+	if got := steers[first.Ref.ID].got(); got != "pause|interrupt" {
 		t.Fatalf("the interrupt went to %q", steers.got())
 	}
 	// A message from the table: typed, sent with run (to a running row: a
 	// waiting one is refused, TestFleetMessageRefusesARowWaitingForConfirmation).
 	f.rows[f.cursor].Verdict.Status = model.StatusRunning
-	PressFleet(f, "M")
+	pressFleet(f, "M")
 	f = typeFleet(f, "stop and summarise")
-	f.Update(PressFleet(f, "enter")())
-	if got := steers[first.Ref.ID].Got(); !strings.HasSuffix(got, "|message stop and summarise +run") {
+	f.Update(pressFleet(f, "enter")())
+	if got := steers[first.Ref.ID].got(); !strings.HasSuffix(got, "|message stop and summarise +run") {
 		t.Fatalf("the message: %q", got)
 	}
 }
@@ -82,14 +82,14 @@ func typeFleet(f *Fleet, text string) *Fleet {
 
 func TestFleetControlsSayWhyOnARowWithoutThem(t *testing.T) {
 	steers := fleetSteers{}
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
 	for i, r := range f.rows {
 		if r.Ref.Kind == model.SourceLocal {
 			f.cursor = i
 			break
 		}
 	}
-	if cmd := PressFleet(f, "p"); cmd != nil || !strings.Contains(f.flash, "its source offers no controls here") || !strings.Contains(f.flash, "nothing sent") {
+	if cmd := pressFleet(f, "p"); cmd != nil || !strings.Contains(f.flash, "its source offers no controls here") || !strings.Contains(f.flash, "nothing sent") {
 		t.Fatalf("p on a local row: %q", f.flash)
 	}
 }
@@ -108,7 +108,7 @@ func TestFleetControlsRefuseAPausedSandbox(t *testing.T) {
 		}
 		return steers[ref.ID]
 	}
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steer})
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steer})
 	paused := ""
 	for i, r := range f.rows {
 		if r.Paused {
@@ -120,24 +120,24 @@ func TestFleetControlsRefuseAPausedSandbox(t *testing.T) {
 		t.Fatal("fixture: no paused sandbox")
 	}
 	for _, k := range []string{"p", "R", "I", "M", "C"} {
-		if cmd := PressFleet(f, k); cmd != nil || f.ask.active() || !strings.Contains(f.flash, "its sandbox is paused: open it to resume") || !strings.Contains(f.flash, "nothing sent") {
+		if cmd := pressFleet(f, k); cmd != nil || f.ask.active() || !strings.Contains(f.flash, "its sandbox is paused: open it to resume") || !strings.Contains(f.flash, "nothing sent") {
 			t.Fatalf("%s on a paused sandbox: %q", k, f.flash)
 		}
 	}
-	PressFleet(f, "P")
+	pressFleet(f, "P")
 	for _, to := range f.ask.to {
 		if to.ref.ID == paused {
 			t.Fatal("P counts the paused sandbox")
 		}
 	}
-	if s := steers[paused]; s != nil && s.Got() != "" {
-		t.Errorf("sent to the paused sandbox: %q", s.Got())
+	if s := steers[paused]; s != nil && s.got() != "" {
+		t.Errorf("sent to the paused sandbox: %q", s.got())
 	}
 }
 
 func TestFleetPauseAllRunningShown(t *testing.T) {
 	steers := fleetSteers{}
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
 	var running []string
 	for _, r := range f.rows {
 		if r.Verdict.Status == model.StatusRunning && r.Ref.Kind == model.SourceServer {
@@ -147,15 +147,15 @@ func TestFleetPauseAllRunningShown(t *testing.T) {
 	if len(running) == 0 {
 		t.Skip("fixture: nothing runs")
 	}
-	PressFleet(f, "P")
+	pressFleet(f, "P")
 	want := fmt.Sprintf("Pause all %s running shown? [y/n]", format.Plural(len(running), "conversation"))
 	if !strings.Contains(f.View(), want) {
 		t.Fatalf("P does not name how many (%s):\n%s", want, f.View())
 	}
-	f.Update(PressFleet(f, "y")())
+	f.Update(pressFleet(f, "y")())
 	for _, id := range running {
-		if steers[id].Got() != "pause" {
-			t.Errorf("%s got %q", id, steers[id].Got())
+		if steers[id].got() != "pause" {
+			t.Errorf("%s got %q", id, steers[id].got())
 		}
 	}
 	if !strings.Contains(f.flash, fmt.Sprintf("pause: %d of %d accepted", len(running), len(running))) && len(running) > 1 {
@@ -212,7 +212,7 @@ func fleetResults(t *testing.T, cmd tea.Cmd) []tea.Msg {
 // M sends nothing and points at the view, where it asks first.
 func TestFleetMessageRefusesARowWaitingForConfirmation(t *testing.T) {
 	steers := fleetSteers{}
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
 	found := false
 	for i, r := range f.rows {
 		if r.Ref.Kind == model.SourceServer && r.Verdict.Status == model.StatusWaitingForConfirmation {
@@ -227,7 +227,7 @@ func TestFleetMessageRefusesARowWaitingForConfirmation(t *testing.T) {
 		}
 		r.Verdict.Status = model.StatusWaitingForConfirmation
 	}
-	if cmd := PressFleet(f, "M"); cmd != nil || f.ask.active() || !strings.Contains(f.flash, "a message may approve its actions: open it (enter), where M asks first; nothing sent") {
+	if cmd := pressFleet(f, "M"); cmd != nil || f.ask.active() || !strings.Contains(f.flash, "a message may approve its actions: open it (enter), where M asks first; nothing sent") {
 		t.Fatalf("M on a waiting row: ask %v, footer %q", f.ask.active(), f.flash)
 	}
 	if steers.got() != "" {

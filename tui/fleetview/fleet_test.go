@@ -36,20 +36,20 @@ func fleetTitles(f *Fleet) string {
 
 func TestFleetKeys(t *testing.T) {
 	t.Parallel()
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{})
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
 	if f.cursor != 0 || f.rows[0].Attn != fleet.AttnConfirm {
 		t.Fatalf("the first row is not the most urgent: %s", fleetTitles(f))
 	}
 	// s cycles the sort column, S reverses it; the heading says which.
-	PressFleet(f, "s")
+	pressFleet(f, "s")
 	if f.query.Sort != fleet.ColConn || !strings.Contains(f.View(), "sort conn ↑") {
 		t.Fatalf("s: sort %v", f.query.Sort.Name())
 	}
-	PressFleet(f, "s")
+	pressFleet(f, "s")
 	if f.query.Sort != fleet.ColTitle {
 		t.Fatalf("s wraps to the first column: %v", f.query.Sort.Name())
 	}
-	PressFleet(f, "S")
+	pressFleet(f, "S")
 	if !f.query.Desc || !strings.Contains(f.View(), "TITLE↓") {
 		t.Fatal("S does not reverse")
 	}
@@ -58,44 +58,44 @@ func TestFleetKeys(t *testing.T) {
 		t.Fatalf("by title, reversed: %s", got)
 	}
 	// The cursor stays on the conversation it was moved to.
-	PressFleet(f, "j", "j")
+	pressFleet(f, "j", "j")
 	sel := f.rows[f.cursor].Ref
-	PressFleet(f, "S")
+	pressFleet(f, "S")
 	if f.rows[f.cursor].Ref != sel {
 		t.Fatalf("the cursor left %v", sel)
 	}
 	// / filters as it is typed; enter keeps it, esc clears it.
-	PressFleet(f, "/")
+	pressFleet(f, "/")
 	for _, r := range "ttlcache" {
 		f.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	if len(f.rows) != 2 || !strings.Contains(f.View(), "/ttlcache") {
 		t.Fatalf("filter ttlcache: %s", fleetTitles(f))
 	}
-	PressFleet(f, "enter")
+	pressFleet(f, "enter")
 	if f.filtering || len(f.rows) != 2 || !strings.Contains(f.View(), "filter “ttlcache”") {
 		t.Fatal("enter did not keep the filter")
 	}
-	PressFleet(f, "esc")
+	pressFleet(f, "esc")
 	if len(f.rows) != 9 {
 		t.Fatalf("esc did not clear the filter: %d rows", len(f.rows))
 	}
-	PressFleet(f, "/", "x", "esc")
+	pressFleet(f, "/", "x", "esc")
 	if f.filtering || f.query.Text != "" || len(f.rows) != 9 {
 		t.Fatal("esc in the filter line did not drop it")
 	}
 	// f cycles the status filter.
-	PressFleet(f, "f")
+	pressFleet(f, "f")
 	if f.query.Status != fleet.StatusAttention || len(f.rows) != 4 {
 		t.Fatalf("f: %q %d rows", f.query.Status, len(f.rows))
 	}
-	PressFleet(f, "f", "f", "f")
+	pressFleet(f, "f", "f", "f")
 	if f.query.Status != model.StatusFinished || len(f.rows) != 5 {
 		t.Fatalf("f f f f: %q, %s", f.query.Status, fleetTitles(f))
 	}
-	PressFleet(f, "esc")
+	pressFleet(f, "esc")
 	// v groups by source, and drops the source column.
-	PressFleet(f, "v")
+	pressFleet(f, "v")
 	v := f.View()
 	for _, h := range []string{"─ needs you (4)", "─ cloud (2)", "─ ~/.openhands/conversations (2)", "─ http://127.0.0.1:8000 (1)"} {
 		if !strings.Contains(v, h) {
@@ -105,43 +105,43 @@ func TestFleetKeys(t *testing.T) {
 	if strings.Contains(v, "SOURCE") {
 		t.Fatal("grouped by source and still a source column")
 	}
-	PressFleet(f, "v")
+	pressFleet(f, "v")
 	// G and g go to the last and first rows, as in the monitor.
-	PressFleet(f, "G")
+	pressFleet(f, "G")
 	if f.cursor != len(f.rows)-1 {
 		t.Fatalf("G: cursor %d of %d rows", f.cursor, len(f.rows))
 	}
-	PressFleet(f, "g")
+	pressFleet(f, "g")
 	if f.cursor != 0 {
 		t.Fatalf("g: cursor %d, want the first row", f.cursor)
 	}
 	// ? shows every key; esc closes it.
-	PressFleet(f, "?")
+	pressFleet(f, "?")
 	if !strings.Contains(f.View(), "filter by status") {
 		t.Fatalf("help:\n%s", f.View())
 	}
-	PressFleet(f, "esc")
+	pressFleet(f, "esc")
 	if f.showHelp {
 		t.Fatal("esc did not close the help")
 	}
-	if cmd := PressFleet(f, "q"); cmd == nil || !reflect.DeepEqual(cmd(), tui.Pop()()) {
+	if cmd := pressFleet(f, "q"); cmd == nil || !reflect.DeepEqual(cmd(), tui.Pop()()) {
 		t.Fatal("q does not go back (quit at the root)")
 	}
-	if cmd := PressFleet(f, "ctrl+c"); cmd == nil || !reflect.DeepEqual(cmd(), tea.Interrupt()) {
+	if cmd := pressFleet(f, "ctrl+c"); cmd == nil || !reflect.DeepEqual(cmd(), tea.Interrupt()) {
 		t.Fatal("ctrl+c does not interrupt")
 	}
 }
 
 func TestFleetSeen(t *testing.T) {
 	t.Parallel()
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{})
-	PressFleet(f, "G")
-	PressFleet(f, "k", "k", "k", "k", "k")
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
+	pressFleet(f, "G")
+	pressFleet(f, "k", "k", "k", "k", "k")
 	r := f.rows[f.cursor]
 	if r.Attn != fleet.AttnFinished {
 		t.Fatalf("not on the finished row: %s at %d", fleetTitles(f), f.cursor)
 	}
-	PressFleet(f, "u")
+	pressFleet(f, "u")
 	if got, _ := f.fleet.Row(r.Ref); got.Attn != fleet.NoAttention {
 		t.Fatal("u did not mark it seen")
 	}
@@ -154,7 +154,7 @@ func TestFleetOpen(t *testing.T) {
 	t.Parallel()
 	var asked model.ConversationRef
 	opened := conversation.Options{Title: "opened"}
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(_ context.Context, ref model.ConversationRef) (conversation.Options, error) {
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(_ context.Context, ref model.ConversationRef) (conversation.Options, error) {
 		asked = ref
 		if ref.ID == "e0" {
 			return conversation.Options{}, errors.New("no such conversation")
@@ -162,7 +162,7 @@ func TestFleetOpen(t *testing.T) {
 		return opened, nil
 	}})
 	want := f.rows[0].Ref
-	cmd := PressFleet(f, "enter")
+	cmd := pressFleet(f, "enter")
 	if cmd == nil || f.opening != want || !strings.Contains(f.View(), "opening… Delete the build cache") {
 		t.Fatal("enter did not start opening")
 	}
@@ -181,13 +181,13 @@ func TestFleetOpen(t *testing.T) {
 	}
 	// Opening it again asks Open again: a view left was released.
 	asked = model.ConversationRef{}
-	cmd = PressFleet(f, "enter")
+	cmd = pressFleet(f, "enter")
 	if again, ok := f.Update(cmd())().(tui.PushMsg); !ok || again.Screen == push.Screen || asked != want {
 		t.Fatal("a conversation opened again was not loaded again")
 	}
 	// A failure says why, in the footer.
-	PressFleet(f, "j")
-	cmd = PressFleet(f, "enter")
+	pressFleet(f, "j")
+	cmd = pressFleet(f, "enter")
 	f.Update(cmd())
 	if !strings.Contains(f.View(), "could not open e0: no such conversation") {
 		t.Fatalf("no error shown:\n%s", f.View())
@@ -204,8 +204,8 @@ func TestFleetOpen(t *testing.T) {
 		t.Fatalf("a finish watched in the monitor still asks for attention: %v", r.Attn)
 	}
 	// Without Open, enter does nothing.
-	g := FleetFixtureScreen(t, 80, 24, FleetOptions{})
-	if cmd := PressFleet(g, "enter"); cmd != nil {
+	g := fleetFixtureScreen(t, 80, 24, FleetOptions{})
+	if cmd := pressFleet(g, "enter"); cmd != nil {
 		t.Fatal("enter without Open")
 	}
 }
@@ -306,7 +306,7 @@ func TestFleetColours(t *testing.T) {
 	f.SetSize(160, 48)
 	history, live := fleetFixture(t)
 	feedFleet(f, history, live)
-	PressFleet(f, "G") // the selected row is drawn in one style
+	pressFleet(f, "G") // the selected row is drawn in one style
 	s := theme.New(true, colorprofile.TrueColor)
 	v := f.View()
 	for status, label := range map[string]string{"error": "error", "stuck": "stuck", "waiting_for_confirmation": "waiting"} {
@@ -321,14 +321,14 @@ func TestFleetColours(t *testing.T) {
 
 func TestFleetAnySize(t *testing.T) {
 	t.Parallel()
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{})
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
 	for _, size := range [][2]int{{1, 1}, {20, 5}, {40, 10}, {80, 24}, {100, 30}, {120, 40}, {160, 48}, {300, 100}} {
 		f.SetSize(size[0], size[1])
 		for _, keys := range [][]string{nil, {"G"}, {"v"}, {"?"}, {"esc", "/"}} {
-			PressFleet(f, keys...)
+			pressFleet(f, keys...)
 			tuitest.AssertScreenShape(t, f.View(), size[0], size[1])
 		}
-		PressFleet(f, "esc", "esc", "v")
+		pressFleet(f, "esc", "esc", "v")
 	}
 }
 
@@ -338,16 +338,16 @@ func TestFleetAnySize(t *testing.T) {
 func TestEscStopsAnOpenInProgress(t *testing.T) {
 	t.Parallel()
 	started := make(chan context.Context, 2)
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (conversation.Options, error) {
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(ctx context.Context, ref model.ConversationRef) (conversation.Options, error) {
 		started <- ctx
 		<-ctx.Done()
 		return conversation.Options{Title: "too late"}, nil
 	}})
-	cmd := PressFleet(f, "enter")
+	cmd := pressFleet(f, "enter")
 	msgs := make(chan tea.Msg, 1)
 	go func() { msgs <- cmd() }()
 	ctx := <-started
-	PressFleet(f, "esc")
+	pressFleet(f, "esc")
 	if ctx.Err() == nil || f.opening.ID != "" || strings.Contains(f.View(), "opening…") || !strings.Contains(f.View(), "stopped opening") {
 		t.Fatalf("esc did not stop the open (context %v):\n%s", ctx.Err(), f.View())
 	}
@@ -356,7 +356,7 @@ func TestEscStopsAnOpenInProgress(t *testing.T) {
 			t.Fatal("the stopped open's answer pushed its view")
 		}
 	}
-	if PressFleet(f, "enter") == nil || f.opening.ID == "" {
+	if pressFleet(f, "enter") == nil || f.opening.ID == "" {
 		t.Error("enter does not open again after a stopped open")
 	}
 }
@@ -373,8 +373,8 @@ func TestFleetHelpExplainsEveryColumn(t *testing.T) {
 			t.Errorf("the fleet's help does not explain %s", c.Name())
 		}
 	}
-	f := FleetFixtureScreen(t, 160, 48, FleetOptions{})
-	PressFleet(f, "?")
+	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
+	pressFleet(f, "?")
 	if !strings.Contains(f.View(), "STEPS LLM steps") {
 		t.Fatalf("help:\n%s", f.View())
 	}

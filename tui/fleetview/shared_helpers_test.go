@@ -4,17 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/charmbracelet/colorprofile"
-	"ohwatch/client/files"
-	"ohwatch/gen"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"ohwatch/client/files"
+	"ohwatch/gen"
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/tui"
@@ -54,7 +54,7 @@ func (f *fakeSteering) Policy(_ context.Context, p string) (string, error) {
 	return p, f.record("policy " + p)
 }
 
-func (f *fakeSteering) Got() string {
+func (f *fakeSteering) got() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return strings.Join(f.sent, "|")

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// threadCPU is the CPU time the calling OS thread has used: on a loaded
+// ThreadCPU is the CPU time the calling OS thread has used: on a loaded
 // machine it counts the work, not the waiting for a core. The caller
 // locks its goroutine to the thread.
 func ThreadCPU() time.Duration {
@@ -18,7 +18,7 @@ func ThreadCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// lockThread pins the benchmark's goroutine to its thread for threadCPU.
+// LockThread pins the benchmark's goroutine to its thread for threadCPU.
 func LockThread() func() {
 	runtime.LockOSThread()
 	return runtime.UnlockOSThread

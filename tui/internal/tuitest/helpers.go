@@ -26,7 +26,7 @@ import (
 	"ohwatch/tui/text"
 )
 
-// trajectory loads a real recorded conversation from the shared testdata
+// Trajectory loads a real recorded conversation from the shared testdata
 // (events/*.json in file order) into a fresh log.
 func Trajectory(tb testing.TB, name string) *reducer.Log {
 	tb.Helper()
@@ -47,7 +47,7 @@ func Trajectory(tb testing.TB, name string) *reducer.Log {
 	return log
 }
 
-// generated returns a log of n generated events.
+// Generated returns a log of n generated events.
 func Generated(tb testing.TB, n int, seed int64) *reducer.Log {
 	tb.Helper()
 	log := reducer.NewLog(nil, 0)
@@ -55,7 +55,7 @@ func Generated(tb testing.TB, n int, seed int64) *reducer.Log {
 	return log
 }
 
-// generatedEvents decodes n generated events.
+// GeneratedEvents decodes n generated events.
 func GeneratedEvents(tb testing.TB, n int, seed int64) []model.Event {
 	tb.Helper()
 	evs := make([]model.Event, 0, n)
@@ -65,7 +65,7 @@ func GeneratedEvents(tb testing.TB, n int, seed int64) []model.Event {
 	return evs
 }
 
-// decode decodes one raw event, failing the test when it is not JSON.
+// Decode decodes one raw event, failing the test when it is not JSON.
 func Decode(tb testing.TB, raw []byte) model.Event {
 	tb.Helper()
 	ev, err := model.Decode(raw)
@@ -75,7 +75,7 @@ func Decode(tb testing.TB, raw []byte) model.Event {
 	return ev
 }
 
-// fixtureLog decodes hand-written raw events (one JSON object per string).
+// FixtureLog decodes hand-written raw events (one JSON object per string).
 func FixtureLog(tb testing.TB, raws ...string) *reducer.Log {
 	tb.Helper()
 	log := reducer.NewLog(nil, 0)
@@ -85,7 +85,7 @@ func FixtureLog(tb testing.TB, raws ...string) *reducer.Log {
 	return log
 }
 
-// keyMsg builds the key press a terminal sends for a key name as
+// KeyMsg builds the key press a terminal sends for a key name as
 // tea.KeyPressMsg.String() spells it ("j", "G", "enter", "ctrl+d").
 func KeyMsg(name string) tea.KeyPressMsg {
 	special := map[string]rune{
@@ -106,7 +106,7 @@ func KeyMsg(name string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Text: name}
 }
 
-// inBubble runs f in a synctest bubble: the ticks a view starts (a
+// InBubble runs f in a synctest bubble: the ticks a view starts (a
 // flash's expiry, a refresh's next run) and runCmd's wait for a command
 // that does not answer run on the bubble's clock, which moves only when
 // every goroutine of the test waits, so a test does not wait them out in
@@ -120,17 +120,17 @@ func InBubble(t *testing.T, f func(t *testing.T)) {
 	})
 }
 
-// windowSize is the message a resize sends.
+// WindowSize is the message a resize sends.
 func WindowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
 
-// assertScreenShape checks that a screen is exactly w×h cells: no line
+// AssertScreenShape checks that a screen is exactly w×h cells: no line
 // wraps into the next, none is missing.
 func AssertScreenShape(t *testing.T, out string, w, h int) {
 	t.Helper()
 	AssertShapeUnder(t, text.Cells{}, out, w, h)
 }
 
-// assertShapeUnder is assertScreenShape with the cells counted as cells
+// AssertShapeUnder is assertScreenShape with the cells counted as cells
 // count them.
 func AssertShapeUnder(t *testing.T, cells text.Cells, out string, w, h int) {
 	t.Helper()
@@ -145,15 +145,15 @@ func AssertShapeUnder(t *testing.T, cells text.Cells, out string, w, h int) {
 	}
 }
 
-// goldenSizes are the screens every golden scenario is drawn at: the
+// GoldenSizes are the screens every golden scenario is drawn at: the
 // roomy layout and the smallest supported terminal.
 var GoldenSizes = [][2]int{{160, 48}, {80, 24}}
 
-// profiles are the colour profiles a terminal can report, NO_COLOR's
+// Profiles are the colour profiles a terminal can report, NO_COLOR's
 // ASCII included.
 var Profiles = []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.ANSI, colorprofile.ASCII}
 
-// relabel gives a copy of an event new ids, and points its references (the
+// Relabel gives a copy of an event new ids, and points its references (the
 // parent, the action an observation answers, the tool call) at the copies,
 // so a repeated conversation pairs its actions and results as the original.
 func Relabel(ev model.Event, suffix string) model.Event {
@@ -189,27 +189,27 @@ func Relabel(ev model.Event, suffix string) model.Event {
 	return ev
 }
 
-// stateUpdate is a per-field ConversationStateUpdateEvent.
+// StateUpdate is a per-field ConversationStateUpdateEvent.
 func StateUpdate(id, ts, key string, value any) string {
 	v, _ := json.Marshal(value)
 	return fmt.Sprintf(`{"id":%q,"timestamp":%q,"source":"environment","key":%q,"value":%s,"kind":"ConversationStateUpdateEvent"}`,
 		id, ts, key, v)
 }
 
-// fullState is a full_state snapshot with an execution status.
+// FullState is a full_state snapshot with an execution status.
 func FullState(id, ts, status string) string {
 	return fmt.Sprintf(`{"id":%q,"timestamp":%q,"source":"environment","key":"full_state","value":{"execution_status":%q},"kind":"ConversationStateUpdateEvent"}`,
 		id, ts, status)
 }
 
-// waitingLog is the real confirmation-mode recording up to its HIGH-risk
+// WaitingLog is the real confirmation-mode recording up to its HIGH-risk
 // action, then the status update that puts it in waiting_for_confirmation.
 func WaitingLog(tb testing.TB) *reducer.Log {
 	tb.Helper()
 	return WaitingLogOn(tb, Twin)
 }
 
-// waitingLogOn is waitingLog on the recording load reads.
+// WaitingLogOn is waitingLog on the recording load reads.
 func WaitingLogOn(tb testing.TB, load Loader) *reducer.Log {
 	tb.Helper()
 	full := load(tb, "confirmation_mode")
@@ -222,14 +222,14 @@ func WaitingLogOn(tb testing.TB, load Loader) *reducer.Log {
 	return log
 }
 
-// errorLog is the real hello-world recording followed by an agent error,
+// ErrorLog is the real hello-world recording followed by an agent error,
 // a failed command, and a conversation error that ends the run.
 func ErrorLog(tb testing.TB) *reducer.Log {
 	tb.Helper()
 	return ErrorLogOn(tb, Twin)
 }
 
-// errorLogOn is errorLog on the recording load reads.
+// ErrorLogOn is errorLog on the recording load reads.
 func ErrorLogOn(tb testing.TB, load Loader) *reducer.Log {
 	tb.Helper()
 	log := load(tb, "simple_echo_hello_world")
@@ -246,7 +246,7 @@ func ErrorLogOn(tb testing.TB, load Loader) *reducer.Log {
 	return log
 }
 
-// hostileLog is a recording with hostile text in every text field.
+// HostileLog is a recording with hostile text in every text field.
 func HostileLog(tb testing.TB) *reducer.Log {
 	tb.Helper()
 	h, _ := json.Marshal(HostileText)
@@ -271,7 +271,7 @@ func HostileLog(tb testing.TB) *reducer.Log {
 	return log
 }
 
-// recorded loads one of the project's own recordings (a fixtures name,
+// Recorded loads one of the project's own recordings (a fixtures name,
 // events/*.json in file order) into a fresh log. The CLI-shaped ones
 // (fixtures.Shapes) stand in, on every clone, for the upstream CLI
 // trajectories of the same shape that trajectory reads.
@@ -294,7 +294,7 @@ func Recorded(tb testing.TB, name string) *reducer.Log {
 	return log
 }
 
-// loader reads a recording by its upstream trajectory name: trajectory
+// Loader reads a recording by its upstream trajectory name: trajectory
 // reads the upstream recording itself, twin the project's own recording of
 // the same shape.
 type Loader func(tb testing.TB, name string) *reducer.Log
@@ -308,7 +308,7 @@ var twins = map[string]string{
 	"cli447_hi_followup_iterative_case_a": fixtures.Critic,
 }
 
-// twin is the project's own recording of the shape of the upstream
+// Twin is the project's own recording of the shape of the upstream
 // trajectory name.
 func Twin(tb testing.TB, name string) *reducer.Log {
 	tb.Helper()
@@ -319,7 +319,7 @@ func Twin(tb testing.TB, name string) *reducer.Log {
 	return Recorded(tb, own)
 }
 
-// sources are the two recordings a golden test with upstream goldens runs
+// Sources are the two recordings a golden test with upstream goldens runs
 // on: the upstream trajectory (skipped on a bare clone) and its twin on the
 // project's own recordings, whose goldens carry the "own_" prefix.
 var Sources = []struct {
@@ -327,7 +327,7 @@ var Sources = []struct {
 	Load   Loader
 }{{"", Trajectory}, {"own_", Twin}}
 
-// termWaiter waits for text that one step alone puts on the terminal of a
+// TermWaiter waits for text that one step alone puts on the terminal of a
 // test program; 5 s is only how long before the test fails.
 type TermWaiter struct {
 	T  *testing.T
@@ -339,7 +339,7 @@ func (w *TermWaiter) Wait(what ...string) {
 	w.Tm.WaitFor(w.T, 5*time.Second, what...)
 }
 
-// frames runs one frame per iteration and reports, beside the wall time,
+// Frames runs one frame per iteration and reports, beside the wall time,
 // the CPU time of the frame's own thread (cpu-ms/frame): on a loaded
 // machine it counts the work, not the wait for a core.
 func Frames(b *testing.B, frame func(i int)) {
@@ -363,7 +363,7 @@ var (
 	fleetFeedFunc = regexp.MustCompile(`\(\*Fleet\)\.waitFeed\.func\d+$`)
 )
 
-// funcOf names the function a command runs.
+// FuncOf names the function a command runs.
 func FuncOf(cmd tea.Cmd) string {
 	if f := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()); f != nil {
 		return f.Name()
@@ -371,13 +371,13 @@ func FuncOf(cmd tea.Cmd) string {
 	return ""
 }
 
-// isTick reports whether cmd waits for a timer.
+// IsTick reports whether cmd waits for a timer.
 func IsTick(cmd tea.Cmd) bool { return TickFunc.MatchString(FuncOf(cmd)) }
 
-// isFleetFeedWait reports whether cmd is a fleet's wait on its feed.
+// IsFleetFeedWait reports whether cmd is a fleet's wait on its feed.
 func IsFleetFeedWait(cmd tea.Cmd) bool { return fleetFeedFunc.MatchString(FuncOf(cmd)) }
 
-// ready reports whether a receive on ch would not block: something is
+// Ready reports whether a receive on ch would not block: something is
 // queued on it, or it is closed. A closed channel is told by a receive
 // that takes nothing; a test whose feed has a sender blocked on it (an
 // unbuffered feed fed by a goroutine) would lose that batch here, so it
@@ -405,7 +405,7 @@ func Ready[T any](ch <-chan T) bool {
 // this long is a bug, reported as such rather than taken for a tick.
 const cmdAnswerWait = time.Minute
 
-// answerOf runs cmd, which must answer, and returns its message.
+// AnswerOf runs cmd, which must answer, and returns its message.
 func AnswerOf(tb testing.TB, cmd tea.Cmd) tea.Msg {
 	tb.Helper()
 	done := make(chan tea.Msg, 1)
@@ -419,7 +419,7 @@ func AnswerOf(tb testing.TB, cmd tea.Cmd) tea.Msg {
 	}
 }
 
-// hostileText carries everything that could drive a terminal: CSI and OSC
+// HostileText carries everything that could drive a terminal: CSI and OSC
 // sequences (an OSC 52 clipboard write), a carriage return, C1 controls,
 // and bidi overrides.
 const HostileText = "safe\x1b[2J\x1b]52;c;ZXZpbA==\x07\r\u202egnp.exe\u009b31m\u0085\x1b]0;title\x07\u2066x\u2069end"

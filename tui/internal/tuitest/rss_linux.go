@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// residentBytes is the process's resident memory (VmRSS), which sees the
+// ResidentBytes is the process's resident memory (VmRSS), which sees the
 // off-heap blocks of a big log that runtime.MemStats does not; 0 when it
 // cannot be read.
 func ResidentBytes() int64 {
