@@ -1,26 +1,16 @@
-// Package tui is ohwatch's terminal interface. The root Model is a router
-// over a back-stack of screens (Screen): it draws the top one and gives it
-// the keys, tells every screen the window size and the terminal's colour
-// and mode reports, and delivers each message addressed to a screen (the
-// results of that screen's own commands) to it even while it is hidden.
-// Screens move the stack with Push, Pop (q: back, quitting at the root)
-// and Back (esc).
-//
-// Conversation is the screen of one conversation: it owns its log, feed,
-// cursor, panes (header, event list, timeline, metrics, tasks, pending,
-// scrubber, inspector, help) and their caches. Every pane shows the
-// conversation as of the cursor; the conversation state itself comes from
-// the reducer, and the view keeps only view state (cursor, focus,
+// Package conversation is the screen of one conversation: it owns its
+// log, feed, cursor, panes (header, event list, timeline, metrics, tasks,
+// pending, scrubber, inspector, help) and their caches. Every pane shows
+// the conversation as of the cursor; the conversation state itself comes
+// from the reducer, and the view keeps only view state (cursor, focus,
 // filters). Each pane is a Pane (SetSize, View, ShortHelp) built for a
 // frame from the state and the view settings it draws, never from the
 // whole view. Every key is matched against the KeyMap. Work that takes
 // longer than a frame runs in commands whose results come back as
-// messages: the inspector's view of an event and its markdown, a search,
-// the Links' listing, a fork (Branching), an export.
-//
-// Fleet is the screen of many conversations (the fleet table); it pushes
-// a Conversation for the row opened. Run shows one conversation;
-// RunScreens shows any root screen.
+// messages addressed to the view (tui.Addr): the inspector's view of an
+// event and its markdown, a search, the Links' listing, a fork
+// (Branching), an export. A fork's view compares with its parent on the
+// compare screen (tui/compareview). Run shows one conversation.
 package conversation
 
 import (
