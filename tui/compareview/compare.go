@@ -117,6 +117,12 @@ type (
 	comparePollMsg struct{ tui.Addr }
 )
 
+// SetCommon draws the screen as the screen that opens it draws (palette,
+// profile, NO_COLOR): the compare screen's keys are its own.
+func (o *CompareOptions) SetCommon(c tui.Common) {
+	o.NoColor, o.Theme, o.Profile = c.NoColor, c.Theme, c.Profile
+}
+
 // NewCompare builds the compare screen of two runs.
 func NewCompare(opts CompareOptions) *Compare {
 	keys := opts.KeyMap

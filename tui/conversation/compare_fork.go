@@ -69,12 +69,13 @@ func (m *Conversation) parentOpened(msg ParentOpenedMsg) tea.Cmd {
 		return m.setFlash("could not open " + parentLabel(msg.parent) + ": " + SanitizeErr(msg.err))
 	}
 	p := msg.opts
-	screen := compareview.NewCompare(compareview.CompareOptions{
+	opts := compareview.CompareOptions{
 		A: compareview.CompareSide{Title: p.Title, Source: p.Source, Log: p.Log, Feed: p.Feed, Live: p.Live, Through: msg.parent.Event, Ended: !p.Live},
 		// This view feeds its own log, even under the compare screen.
-		B:       compareview.CompareSide{Title: m.Opts.Title, Source: m.Opts.Source, Log: m.Log, Live: m.Opts.Live || !m.feedDone, Ended: !m.Opts.Live},
-		NoColor: m.Opts.NoColor, Theme: m.Opts.Theme, Profile: m.Opts.Profile,
+		B:   compareview.CompareSide{Title: m.Opts.Title, Source: m.Opts.Source, Log: m.Log, Live: m.Opts.Live || !m.feedDone, Ended: !m.Opts.Live},
 		End: msg.end,
-	})
+	}
+	opts.SetCommon(m.Opts.Common())
+	screen := compareview.NewCompare(opts)
 	return tui.Push(screen)
 }

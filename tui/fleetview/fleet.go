@@ -173,6 +173,13 @@ type (
 // takes at most, so a burst is folded in one frame, not one per slice.
 const fleetDrain = 64
 
+// Common is what the table hands on to the screens it opens itself (a
+// compare of two marked rows): how it draws. A row's conversation gets
+// its options from Open.
+func (o FleetOptions) Common() tui.Common {
+	return tui.Common{NoColor: o.NoColor, Theme: o.Theme, Profile: o.Profile}
+}
+
 // NewFleet builds the fleet table over opts.Feed.
 func NewFleet(opts FleetOptions) *Fleet {
 	if opts.Now == nil {

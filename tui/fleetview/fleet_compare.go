@@ -91,6 +91,7 @@ func (f *Fleet) showCompare(msg FleetCompareMsg) tea.Cmd {
 	side := func(o conversation.Options) compareview.CompareSide {
 		return compareview.CompareSide{Title: o.Title, Source: o.Source, Log: o.Log, Feed: o.Feed, Live: o.Live, Ended: !o.Live}
 	}
-	return tui.Push(compareview.NewCompare(compareview.CompareOptions{A: side(msg.a), B: side(msg.b),
-		NoColor: f.opts.NoColor, Theme: f.opts.Theme, Profile: f.opts.Profile, End: msg.end}))
+	opts := compareview.CompareOptions{A: side(msg.a), B: side(msg.b), End: msg.end}
+	opts.SetCommon(f.opts.Common())
+	return tui.Push(compareview.NewCompare(opts))
 }

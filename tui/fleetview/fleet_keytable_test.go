@@ -12,8 +12,8 @@ import (
 	"ohwatch/tui/internal/tuitest"
 )
 
-// TestKeysOfAnotherScreenSaySo: a, x and space on the fleet, n and space
-// on compare, do nothing there, and say so instead of nothing.
+// TestKeysOfAnotherScreenSaySo: a, x and space on the fleet do nothing
+// there, and say so instead of nothing (compare: its own test).
 func TestKeysOfAnotherScreenSaySo(t *testing.T) {
 	t.Parallel()
 	f := NewFleet(FleetOptions{Feed: make(chan []model.FleetUpdate), NoColor: true, Where: "fleet", Now: func() time.Time { return fleetStart }})
