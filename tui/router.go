@@ -114,7 +114,7 @@ type Model struct {
 	Alive         map[ScreenID]Screen
 	width, height int
 	sized         bool
-	// Cells is the terminal's width model: wcwidth until it reports mode
+	// cells is the terminal's width model: wcwidth until it reports mode
 	// 2027, then grapheme clusters. Every screen is told it.
 	cells text.Cells
 }
@@ -315,3 +315,28 @@ func (m *Model) Unreachable() string {
 	}
 	return ""
 }
+
+// Base is what every screen holds alike: the id the router delivers its
+// commands' results by, and whether it is the root of the stack (where q
+// quits rather than going back). A screen embeds one made by NewBase and
+// so is Addressable and Rooted without saying so itself.
+type Base struct {
+	id     ScreenID
+	atRoot bool
+}
+
+// NewBase returns a base with a screen id never handed out before.
+func NewBase() Base { return Base{id: NewScreenID()} }
+
+// ScreenID implements Addressable: the id the screen's messages carry.
+func (b *Base) ScreenID() ScreenID { return b.id }
+
+// Addr addresses a message to the screen, so the router delivers it there
+// even while another screen is on top.
+func (b *Base) Addr() Addr { return Addr{To: b.id} }
+
+// SetAtRoot implements Rooted.
+func (b *Base) SetAtRoot(root bool) { b.atRoot = root }
+
+// AtRoot reports whether the screen is the bottom of the stack.
+func (b *Base) AtRoot() bool { return b.atRoot }

@@ -60,16 +60,17 @@ const comparePoll = 500 * time.Millisecond
 
 // Compare is the compare screen.
 type Compare struct {
-	id     tui.ScreenID
+	// Base is the screen id the compare's commands address, and whether
+	// it is the root.
+	tui.Base
 	opts   CompareOptions
 	keys   tui.CompareKeyMap
 	colour tui.Colours
-	// Cells is the terminal's width model, as the router last told it.
+	// cells is the terminal's width model, as the router last told it.
 	cells  text.Cells
 	styles theme.Styles
 	width  int
 	height int
-	atRoot bool
 
 	runA, RunB *compare.Run
 	// Cmp is the latest alignment; rows its rows with each side's last
@@ -133,7 +134,7 @@ func NewCompare(opts CompareOptions) *Compare {
 	side := func(name string, s CompareSide) *compare.Run {
 		return compare.NewRun(compare.Side{Name: name, Title: s.Title, Source: s.Source, Log: s.Log, Through: s.Through, Ended: s.Ended})
 	}
-	return &Compare{id: tui.NewScreenID(), opts: opts, keys: keys, colour: c, styles: c.Styles(), width: 80, height: 24,
+	return &Compare{Base: tui.NewBase(), opts: opts, keys: keys, colour: c, styles: c.Styles(), width: 80, height: 24,
 		runA: side("A", opts.A), RunB: side("B", opts.B), doneA: opts.A.Feed == nil, doneB: opts.B.Feed == nil}
 }
 
@@ -143,10 +144,6 @@ func NewCompare(opts CompareOptions) *Compare {
 func RunCompare(ctx context.Context, opts CompareOptions) error {
 	return tui.RunScreens(ctx, NewCompare(opts), tui.ProgramColours(&opts.Profile)...)
 }
-
-func (c *Compare) ScreenID() tui.ScreenID { return c.id }
-func (c *Compare) addr() tui.Addr         { return tui.Addr{To: c.id} }
-func (c *Compare) SetAtRoot(root bool)    { c.atRoot = root }
 
 // release implements releasable: the feeds opened for the screen end.
 func (c *Compare) Release() {
@@ -179,7 +176,7 @@ func (c *Compare) polls() bool {
 }
 
 func (c *Compare) poll() tea.Cmd {
-	to := c.addr()
+	to := c.Addr()
 	return tea.Tick(comparePoll, func(time.Time) tea.Msg { return comparePollMsg{Addr: to} })
 }
 
@@ -208,7 +205,7 @@ func (c *Compare) WaitFeed(side int) tea.Cmd {
 	if feed == nil || done {
 		return nil
 	}
-	to := c.addr()
+	to := c.Addr()
 	return func() tea.Msg {
 		b, ok := <-feed
 		return compareBatchMsg{Addr: to, side: side, batch: b, closed: !ok}
@@ -223,7 +220,7 @@ func (c *Compare) align() tea.Cmd {
 		return nil
 	}
 	c.aligning, c.again = true, false
-	a, b, to := c.runA, c.RunB, c.addr()
+	a, b, to := c.runA, c.RunB, c.Addr()
 	c.versionA, c.versionB = a.Log.Version(), b.Log.Version()
 	return func() tea.Msg { return comparedMsg{Addr: to, rows: newCompareRows(compare.Compare(a, b))} }
 }

@@ -202,7 +202,7 @@ func TestCompareFollowsALiveSide(t *testing.T) {
 // started (the command itself also waits on the feed, which the test
 // feeds by hand), and runs any alignment asked for meanwhile.
 func finishAlignment(c *Compare) {
-	cmd := c.Update(comparedMsg{Addr: c.addr(), rows: newCompareRows(compare.Compare(c.runA, c.RunB))})
+	cmd := c.Update(comparedMsg{Addr: c.Addr(), rows: newCompareRows(compare.Compare(c.runA, c.RunB))})
 	for cmd != nil {
 		cmd = c.Update(cmd())
 	}

@@ -382,7 +382,7 @@ func (c *Compare) footer(w int) string {
 		keys = []key.Binding{tui.Shortly(c.keys.Down, "j/k", "scroll"), tui.Shortly(c.keys.Back, "esc", "close"), c.keys.Help, c.keys.Quit}
 	}
 	quit := tui.Shortly(keys[len(keys)-1], "q", "back")
-	if c.atRoot {
+	if c.AtRoot() {
 		quit = tui.Shortly(quit, "q", "quit")
 	}
 	tail := h.ShortHelpView([]key.Binding{keys[len(keys)-2], quit})

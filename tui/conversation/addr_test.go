@@ -51,8 +51,8 @@ func TestCommandsAddressTheirView(t *testing.T) {
 					continue
 				}
 				seen[reflect.TypeOf(msg).Name()] = true
-				if a.Addressee() != v.ID {
-					t.Errorf("%T is addressed to %p, the view is %p", msg, a.Addressee(), v.ID)
+				if a.Addressee() != v.ScreenID() {
+					t.Errorf("%T is addressed to %p, the view is %p", msg, a.Addressee(), v.ScreenID())
 				}
 			}
 		}

@@ -66,7 +66,7 @@ func (m *Conversation) attentionText() string {
 	// Opened from another screen, esc goes back there (and the banner
 	// with it); at the bottom screen it dismisses the banner.
 	dismiss := " · esc dismiss"
-	if !m.atRoot {
+	if !m.AtRoot() {
 		dismiss = " · esc back"
 	}
 	switch m.attn.status {

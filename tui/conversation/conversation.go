@@ -37,11 +37,10 @@ func (p pane) title() string {
 // another screen is on top, so its feed keeps draining and the messages
 // addressed to it (addr) still reach it.
 type Conversation struct {
-	// ID addresses the messages of this view's commands (addr).
-	ID tui.ScreenID
-	// atRoot is set while the view is the bottom screen, where q quits
-	// rather than going back (the router says, setAtRoot).
-	atRoot bool
+	// Base is the view's screen id, which addresses the messages of its
+	// commands, and whether it is the bottom screen, where q quits rather
+	// than going back (the router says, SetAtRoot).
+	tui.Base
 	// trail is the breadcrumb of the screens this view was pushed over
 	// ("fleet", a parent's title); nil at the root.
 	trail  []string
@@ -104,7 +103,7 @@ type Conversation struct {
 	filter kindFilter
 	// narrow is the text filter (|, narrow.go); nil shows all.
 	narrow *narrowing
-	// TimeMode is how the list prints each event's time (t cycles it).
+	// timeMode is how the list prints each event's time (t cycles it).
 	timeMode tui.TimeMode
 
 	picker kindPicker
@@ -148,7 +147,7 @@ func NewConversation(opts Options) *Conversation {
 		opts.Log = reducer.NewLog(nil, 0)
 	}
 	m := &Conversation{
-		ID:     tui.NewScreenID(),
+		Base:   tui.NewBase(),
 		Opts:   opts,
 		keys:   keys,
 		Log:    opts.Log,
@@ -156,13 +155,13 @@ func NewConversation(opts Options) *Conversation {
 		width:  80,
 		height: 24,
 		cursor: -1,
-		atRoot: true,
 		filter: defaultFilter(),
 		play:   playState{speed: 1},
 		cache:  newRenderCache(),
 
 		markdown: &text.Markdown{},
 	}
+	m.SetAtRoot(true) // until the router says otherwise
 	m.styles = m.colour.Styles()
 	if n := m.Log.Len(); n > 0 {
 		m.cursor = 0
@@ -179,16 +178,6 @@ func NewConversation(opts Options) *Conversation {
 	m.fixTop()
 	return m
 }
-
-// Addr addresses a message to this view, so the router delivers it here
-// even while another screen is on top.
-func (m *Conversation) Addr() tui.Addr { return tui.Addr{To: m.ID} }
-
-// setAtRoot implements rooted.
-func (m *Conversation) SetAtRoot(root bool) { m.atRoot = root }
-
-// ScreenID implements addressable: the id the view's messages carry.
-func (m *Conversation) ScreenID() tui.ScreenID { return m.ID }
 
 // Init starts waiting on the feed and asks the terminal for its background
 // colour (the answer picks the light or dark palette under --theme auto).

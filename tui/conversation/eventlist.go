@@ -32,7 +32,7 @@ type eventList struct {
 	km     *tui.KeyMap
 	live   bool
 	styles *theme.Styles
-	// Log is read for the rows' events; the list never changes it.
+	// log is read for the rows' events; the list never changes it.
 	log *reducer.Log
 	// rows are the window's events, forgotten says which of them a
 	// condensation had forgotten as of the cursor.

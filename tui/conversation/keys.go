@@ -47,7 +47,7 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		// does everywhere: going back is what dismisses the banner.
 		m.attn = attention{}
 		m.fixTop()
-		if !m.atRoot && m.focus == paneList {
+		if !m.AtRoot() && m.focus == paneList {
 			return tui.Back()
 		}
 		return nil

@@ -51,7 +51,7 @@ func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
 
 	// a's feed delivers while b is on top: the batch is addressed to a.
 	feedA <- model.Batch{Events: evs[:10], Conn: &model.ConnState{Phase: model.PhaseLive}}
-	msg := firstAddressed(t, waitA, a.ID)
+	msg := firstAddressed(t, waitA, a.ScreenID())
 	r.Update(msg)
 	if a.Log.Len() != 10 || b.Log.Len() != 0 {
 		t.Fatalf("a batch for the hidden view: a has %d events, b %d", a.Log.Len(), b.Log.Len())

@@ -43,9 +43,9 @@ func (m *Conversation) paneKeyMap(st reducer.State) paneKeys {
 	case m.insp.open:
 		return paneKeys{short: inspectorKeys(k), back: true}
 	case m.focus != paneList:
-		return paneKeys{short: sidePaneKeys(k, m.focus), back: !m.atRoot}
+		return paneKeys{short: sidePaneKeys(k, m.focus), back: !m.AtRoot()}
 	}
-	return paneKeys{short: listKeys(k, m.Opts.Live), back: !m.atRoot}
+	return paneKeys{short: listKeys(k, m.Opts.Live), back: !m.AtRoot()}
 }
 
 // scrollKey is the j/k of a pane that scrolls.

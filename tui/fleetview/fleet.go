@@ -77,14 +77,14 @@ type FleetOptions struct {
 // and draws the rows a fleet.Query selects. It is a pointer, changed in
 // place by Update.
 type Fleet struct {
-	// id addresses the messages of the table's commands (its feed, its
+	// Base addresses the messages of the table's commands (its feed, its
 	// clock), so they reach it while a conversation is on top.
-	id     tui.ScreenID
+	tui.Base
 	opts   FleetOptions
 	keys   tui.FleetKeyMap
 	fleet  *fleet.Fleet
 	colour tui.Colours
-	// Cells is the terminal's width model, as the router last told it.
+	// cells is the terminal's width model, as the router last told it.
 	cells  text.Cells
 	styles theme.Styles
 	width  int
@@ -190,7 +190,7 @@ func NewFleet(opts FleetOptions) *Fleet {
 		keys = tui.DefaultFleetKeyMap()
 	}
 	c := tui.NewColours(opts.Theme, opts.Profile, opts.NoColor)
-	f := &Fleet{id: tui.NewScreenID(), opts: opts, keys: keys, fleet: fleet.New(), colour: c, styles: c.Styles(), width: 80, height: 24,
+	f := &Fleet{Base: tui.NewBase(), opts: opts, keys: keys, fleet: fleet.New(), colour: c, styles: c.Styles(), width: 80, height: 24,
 		now: opts.Now(), query: fleet.Query{Sort: fleet.ColIdle}}
 	if opts.Order != nil {
 		f.query = *opts.Order
@@ -199,13 +199,8 @@ func NewFleet(opts FleetOptions) *Fleet {
 	return f
 }
 
-// ScreenID implements addressable: the id the table's messages carry.
-func (f *Fleet) ScreenID() tui.ScreenID { return f.id }
-
 // Crumb names the table in the breadcrumb of the views opened from it.
 func (f *Fleet) Crumb() string { return "fleet" }
-
-func (f *Fleet) addr() tui.Addr { return tui.Addr{To: f.id} }
 
 // Init starts reading the feed and the clock of the idle column.
 func (f *Fleet) Init() tea.Cmd {
@@ -227,7 +222,7 @@ func (f *Fleet) SetCells(c text.Cells) tea.Cmd {
 
 // waitFeed reads the next slices of the feed.
 func (f *Fleet) waitFeed() tea.Cmd {
-	feed, to := f.opts.Feed, f.addr()
+	feed, to := f.opts.Feed, f.Addr()
 	if feed == nil || f.feedDone {
 		return nil
 	}
@@ -257,7 +252,7 @@ func (f *Fleet) waitFeed() tea.Cmd {
 }
 
 func (f *Fleet) tick() tea.Cmd {
-	to := f.addr()
+	to := f.Addr()
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return fleetTickMsg{Addr: to} })
 }
 
@@ -333,7 +328,7 @@ func (f *Fleet) ring(n fleet.Notice, ok bool) tea.Cmd {
 	}
 	if d, held := f.notifier.Wait(f.now); held && !f.flushing {
 		f.flushing = true
-		to := f.addr()
+		to := f.Addr()
 		cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return fleetFlushMsg{Addr: to} }))
 	}
 	return tea.Batch(cmds...)

@@ -70,7 +70,7 @@ func (f *Fleet) compareMarked() tea.Cmd {
 		f.flash = "this fleet opens no conversation"
 		return nil
 	}
-	open, refs, to := f.opts.Open, [2]model.ConversationRef{f.Marked[0], f.Marked[1]}, f.addr()
+	open, refs, to := f.opts.Open, [2]model.ConversationRef{f.Marked[0], f.Marked[1]}, f.Addr()
 	ctx, end := context.WithCancel(context.Background())
 	f.flash = "opening both to compare…"
 	return func() tea.Msg {

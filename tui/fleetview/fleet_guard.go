@@ -58,7 +58,7 @@ func (f *Fleet) guardUpdates(ups []model.FleetUpdate) tea.Cmd {
 				continue
 			}
 			g.stopped[rep.Ref] = false
-			to, ref, action := f.addr(), rep.Ref, rep.Rule.Action
+			to, ref, action := f.Addr(), rep.Ref, rep.Rule.Action
 			cmds = append(cmds, func() tea.Msg {
 				ctx, cancel := context.WithTimeout(context.Background(), conversation.RespondTimeout)
 				defer cancel()

@@ -63,7 +63,7 @@ func (f *Fleet) startOpen(ref model.ConversationRef, open func(context.Context, 
 	ctx, end := context.WithCancel(context.Background())
 	f.endOpening = end
 	f.openGen++
-	to, gen := f.addr(), f.openGen
+	to, gen := f.Addr(), f.openGen
 	return func() tea.Msg {
 		opts, err := open(ctx, ref)
 		return fleetOpenedMsg{Addr: to, gen: gen, ref: ref, opts: opts, err: err}

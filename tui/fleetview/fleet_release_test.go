@@ -32,7 +32,7 @@ func openFromTable(t testing.TB, r *tui.Model, f *Fleet) *fleetConversation {
 	if !ok {
 		t.Fatalf("on top after enter: %T", r.Top())
 	}
-	r.Update(firstAddressed(t, initCmd, c.ID))
+	r.Update(firstAddressed(t, initCmd, c.ScreenID()))
 	return c
 }
 
@@ -62,7 +62,7 @@ func TestFleetReleasesAConversationLeft(t *testing.T) {
 		t.Fatalf("opened with %d events, %d screens alive", c.Log.Len(), len(r.Alive))
 	}
 	view, log := weak.Make(c.Conversation), weak.Make(c.Log)
-	id := c.ID
+	id := c.ScreenID()
 	// The inspector is an overlay of the view: esc closes it first.
 	r.Update(tuitest.KeyMsg("enter"))
 	if _, back := r.Update(tuitest.KeyMsg("esc")); back != nil {

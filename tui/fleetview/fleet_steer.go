@@ -202,7 +202,7 @@ func (f *Fleet) pasteMessage(msg tea.PasteMsg) {
 func (f *Fleet) sendFleet(a fleetAsk) tea.Cmd {
 	f.ask = fleetAsk{}
 	f.flash = a.what.Name() + ": sending to " + format.Plural(len(a.to), "conversation") + "…"
-	to := f.addr()
+	to := f.Addr()
 	text := ""
 	if a.area != nil {
 		text = strings.TrimSpace(a.area.Value())

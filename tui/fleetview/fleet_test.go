@@ -246,7 +246,7 @@ func TestFleetNotifies(t *testing.T) {
 				t.Fatalf("rang twice within a second: %q", got)
 			}
 			clock = clock.Add(time.Second)
-			got = rawOf(t, f.Update(fleetFlushMsg{Addr: f.addr()}))
+			got = rawOf(t, f.Update(fleetFlushMsg{Addr: f.Addr()}))
 			want = "\a\x1b]9;ohwatch: Ship it - the run ended in an error\x07\x1b]777;notify;ohwatch: Ship it;the run ended in an error\x07"
 			if got != want {
 				t.Fatalf("notification %q, want %q", got, want)
