@@ -13,7 +13,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/serve"
-	"ohwatch/tui"
+	"ohwatch/tui/conversation"
 )
 
 // TestDemoEndToEndInTheTUI runs the whole live path with the real pieces:
@@ -26,7 +26,7 @@ func TestDemoEndToEndInTheTUI(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	log := reducer.NewLog(nil, 0)
-	m := tui.New(tui.Options{
+	m := conversation.New(conversation.Options{
 		Title: base.Title, Source: "ws " + url, Log: log, Live: true, NoColor: true,
 		Feed: c.Watch(ctx, base.ID, agentserver.WatchOptions{}),
 	})

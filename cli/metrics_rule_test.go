@@ -13,6 +13,7 @@ import (
 	"ohwatch/internal/termtest"
 	"ohwatch/session"
 	"ohwatch/tui"
+	"ohwatch/tui/conversation"
 )
 
 // TestMetricsNeverMixUnknownAndZero: a fork's first events (a step taken,
@@ -41,7 +42,7 @@ func TestMetricsNeverMixUnknownAndZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := tui.NewConversation(tui.Options{Log: log, Title: "fork", NoColor: true})
+	view := conversation.NewConversation(conversation.Options{Log: log, Title: "fork", NoColor: true})
 	tm := termtest.Start(t, tui.NewModel(view), 160, 48)
 	tm.WaitFor(t, 5*time.Second, "1/33")
 	tm.Type(":3")

@@ -14,6 +14,7 @@ import (
 	"ohwatch/internal/termtest"
 	"ohwatch/session"
 	"ohwatch/tui"
+	"ohwatch/tui/conversation"
 )
 
 // TestOneNumberFindsOneEventEverywhere: the number a guard's line says a
@@ -87,7 +88,7 @@ func TestOneNumberFindsOneEventEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := tui.NewConversation(tui.Options{Log: log, Title: "numbers", NoColor: true})
+	view := conversation.NewConversation(conversation.Options{Log: log, Title: "numbers", NoColor: true})
 	tm := termtest.Start(t, tui.NewModel(view), 160, 48)
 	tm.WaitFor(t, 5*time.Second, "1/")
 	tm.Type(":" + m[1])

@@ -11,6 +11,7 @@ import (
 	"ohwatch/internal/termtest"
 	"ohwatch/session"
 	"ohwatch/tui"
+	"ohwatch/tui/conversation"
 )
 
 // TestReplayHeaderSaysHowTheRecordingEnds: a replay opens at its first
@@ -22,7 +23,7 @@ func TestReplayHeaderSaysHowTheRecordingEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := tui.NewConversation(tui.Options{Log: log, Title: "outcome", NoColor: true})
+	view := conversation.NewConversation(conversation.Options{Log: log, Title: "outcome", NoColor: true})
 	tm := termtest.Start(t, tui.NewModel(view), 160, 48)
 	tm.WaitFor(t, 5*time.Second, "status idle · ends ✓ finished · $0.12 · iter 0", "⏸ 1/30")
 	tm.Type("G")

@@ -22,7 +22,7 @@ import (
 	"ohwatch/internal/upstream"
 	"ohwatch/model"
 	"ohwatch/reducer"
-	"ohwatch/tui"
+	"ohwatch/tui/conversation"
 )
 
 // TestOneVerdictEverywhere runs the five surfaces that state a recording's
@@ -156,7 +156,7 @@ func tuiVerdict(t *testing.T, path string) string {
 		defer r.Close()
 		r.Stream(ctx, func(c files.Chunk) { feed <- c.Batch })
 	}()
-	var m tea.Model = tui.New(tui.Options{Title: "t", Source: "replay", Log: log, Feed: feed, NoColor: true,
+	var m tea.Model = conversation.New(conversation.Options{Title: "t", Source: "replay", Log: log, Feed: feed, NoColor: true,
 		Profile: colorprofile.NoTTY}) // plain text to read
 	msgs := make(chan tea.Msg, 16)
 	teacmds.Run(m.Init(), msgs)

@@ -7,10 +7,10 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/model"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
-// Answer implements tui.Answerer: the answer to the agent's ask_user
+// Answer implements convui.Answerer: the answer to the agent's ask_user
 // question names its request, which the server answers only while it is
 // open, and goes out only while the conversation still waits.
 func (cf confirmer) Answer(ctx context.Context, requestID, action string, answers map[string][]model.AnswerChoice) error {
@@ -18,9 +18,9 @@ func (cf confirmer) Answer(ctx context.Context, requestID, action string, answer
 	var nw *agentserver.NotWaitingError
 	switch {
 	case errors.As(err, &nw):
-		return fmt.Errorf("%w: %s", tui.ErrNotSent, nw.Reason)
+		return fmt.Errorf("%w: %s", convui.ErrNotSent, nw.Reason)
 	case errors.Is(err, agentserver.ErrControlUnsupported):
-		return fmt.Errorf("%w: %w", tui.ErrUnsupported, err)
+		return fmt.Errorf("%w: %w", convui.ErrUnsupported, err)
 	}
 	return err
 }

@@ -15,7 +15,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/serve"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // serveQuestion serves a generated conversation whose agent asks the user
@@ -50,7 +50,7 @@ func TestTUIAnswersTheQuestionAgainstServe(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	log := reducer.NewLog(nil, 0)
-	m := tui.New(tui.Options{Title: "ask", Source: "ws", Log: log, Live: true, NoColor: true,
+	m := convui.New(convui.Options{Title: "ask", Source: "ws", Log: log, Live: true, NoColor: true,
 		Feed: c.Watch(ctx, id, agentserver.WatchOptions{}), Controls: confirmer{c: c, id: id}})
 	tm := termtest.Start(t, m, 160, 48)
 	tm.WaitFor(t, 30*time.Second, "the agent asks you · a answer")

@@ -7,11 +7,11 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/model"
 	"ohwatch/reducer"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // brancher forks and navigates one conversation of an agent-server for the
-// TUI (tui.Branching), and opens the forks it makes as live views.
+// TUI (convui.Branching), and opens the forks it makes as live views.
 type brancher struct {
 	// ctx bounds the watches of the conversations it opens: the session's.
 	ctx context.Context
@@ -27,7 +27,7 @@ type brancher struct {
 	rel *relatives
 }
 
-// Fork implements tui.Branching: the fork from the event, then its first
+// Fork implements convui.Branching: the fork from the event, then its first
 // message, or a run on from the fork point when there is none.
 func (b brancher) Fork(ctx context.Context, fromEventID, title, message string) (string, error) {
 	id, err := b.c.Fork(ctx, b.id, fromEventID, title, true)
@@ -46,27 +46,27 @@ func (b brancher) Fork(ctx context.Context, fromEventID, title, message string) 
 	return id, b.c.Run(ctx, id)
 }
 
-// Navigate implements tui.Branching.
+// Navigate implements convui.Branching.
 func (b brancher) Navigate(ctx context.Context, eventID string) error {
 	return treeErr(b.c.Navigate(ctx, b.id, eventID))
 }
 
-// Open implements tui.Branching: a live watch of conversation id on the
+// Open implements convui.Branching: a live watch of conversation id on the
 // same server, with the same powers over it, for as long as ctx (the
 // view's) and the session last.
-func (b brancher) Open(ctx context.Context, id string) (tui.Options, bool) {
+func (b brancher) Open(ctx context.Context, id string) (convui.Options, bool) {
 	if b.fleet {
-		return tui.Options{}, false
+		return convui.Options{}, false
 	}
 	id = model.NormalizeConversationID(id)
 	ctx, end := context.WithCancel(ctx)
 	context.AfterFunc(b.ctx, end)
 	title := serverTitle(ctx, b.c, id)
-	var links tui.Links
+	var links convui.Links
 	if b.rel != nil {
 		links = serverLinks{c: b.c, id: id, rel: b.rel}
 	}
-	return tui.Options{
+	return convui.Options{
 		Title:        title,
 		Source:       "ws " + b.c.BaseURL(),
 		Log:          reducer.NewLog(nil, 0),
@@ -81,7 +81,7 @@ func (b brancher) Open(ctx context.Context, id string) (tui.Options, bool) {
 }
 
 // treeErr makes the client's "server too old" error one the TUI knows
-// (tui.ErrTreeUnsupported), keeping its words.
+// (convui.ErrTreeUnsupported), keeping its words.
 func treeErr(err error) error {
 	if errors.Is(err, agentserver.ErrTreeUnsupported) {
 		return unsupported{err}
@@ -99,5 +99,5 @@ func (u unsupported) Error() string {
 	}
 	return "agent-server older than " + agentserver.TreeVersion + " (no fork/navigate)"
 }
-func (u unsupported) Is(target error) bool { return target == tui.ErrTreeUnsupported }
+func (u unsupported) Is(target error) bool { return target == convui.ErrTreeUnsupported }
 func (u unsupported) Unwrap() error        { return u.error }

@@ -7,7 +7,7 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/serve"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // TestBrancherOnADockerRuntime: a Docker-runtime agent-server answers fork
@@ -20,7 +20,7 @@ func TestBrancherOnADockerRuntime(t *testing.T) {
 	srv.SetFaults(serve.Faults{Docker: true})
 	b := brancher{ctx: ctx, c: c, id: id}
 	_, err := b.Fork(ctx, evs[2].ID, "", "")
-	if !errors.Is(err, tui.ErrTreeUnsupported) || !errors.Is(err, agentserver.ErrRuntimeUnsupported) {
+	if !errors.Is(err, convui.ErrTreeUnsupported) || !errors.Is(err, agentserver.ErrRuntimeUnsupported) {
 		t.Fatalf("fork on a Docker runtime: %v", err)
 	}
 	if got := err.Error(); got != "this server cannot fork a conversation in its Docker runtime" {

@@ -10,13 +10,13 @@ import (
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/serve"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // TestBrancherForksNavigatesAndOpens drives the TUI's Branching over a real
 // serve: a fork from an event with a first message runs to its end, Open
 // watches it live, navigate moves the original's HEAD; a server made older
-// answers with tui.ErrTreeUnsupported in the client's words.
+// answers with convui.ErrTreeUnsupported in the client's words.
 func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 	const id = "0c8a3d0e5f1b4a7e9d3c2b1a0f9e8d7c"
 	ctx, srv, c, evs := serveEcho(t, id)
@@ -91,7 +91,7 @@ func TestBrancherForksNavigatesAndOpens(t *testing.T) {
 	_, forkErr := b.Fork(ctx, action.ID, "", "")
 	navErr := b.Navigate(ctx, action.ID)
 	for _, err := range []error{forkErr, navErr} {
-		if !errors.Is(err, tui.ErrTreeUnsupported) || !errors.Is(err, agentserver.ErrTreeUnsupported) {
+		if !errors.Is(err, convui.ErrTreeUnsupported) || !errors.Is(err, agentserver.ErrTreeUnsupported) {
 			t.Errorf("older server: %v", err)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
-	"ohwatch/tui"
+	"ohwatch/tui/compareview"
 )
 
 // CompareRun is one run of `compare`: a recording's path, a
@@ -211,7 +211,7 @@ func compareReport(ctx context.Context, env *Env, runs []CompareRun, keys Compar
 func compareScreen(ctx context.Context, env *Env, runs []CompareRun, keys CompareKeys) int {
 	sctx, end := context.WithCancel(ctx)
 	defer end()
-	var sides [2]tui.CompareSide
+	var sides [2]compareview.CompareSide
 	for k, run := range runs {
 		side, err := openSide(sctx, run, keys)
 		if err != nil {
@@ -222,22 +222,22 @@ func compareScreen(ctx context.Context, env *Env, runs []CompareRun, keys Compar
 		}
 		sides[k] = side
 	}
-	err := tui.RunCompare(ctx, tui.CompareOptions{A: sides[0], B: sides[1], NoColor: env.NoColor})
+	err := compareview.RunCompare(ctx, compareview.CompareOptions{A: sides[0], B: sides[1], NoColor: env.NoColor})
 	return tuiExit(ctx, ctx, err, env.Stderr)
 }
 
 // openSide opens a run for the compare screen, with its feed.
-func openSide(ctx context.Context, run CompareRun, keys CompareKeys) (tui.CompareSide, error) {
+func openSide(ctx context.Context, run CompareRun, keys CompareKeys) (compareview.CompareSide, error) {
 	if run.Path != "" {
 		r, err := files.Open(run.Path)
 		if err != nil {
-			return tui.CompareSide{}, err
+			return compareview.CompareSide{}, err
 		}
 		h := r.Header()
 		feed := make(chan model.Batch, 4)
 		go streamInto(ctx, r, feed)
 		// Read from files: the keys are cut out here (filekeys.go).
-		return tui.CompareSide{Title: keys.Secrets.Redact(TitleOf(h.Title, h.ID, run.Path)), Source: "replay " + run.Path,
+		return compareview.CompareSide{Title: keys.Secrets.Redact(TitleOf(h.Title, h.ID, run.Path)), Source: "replay " + run.Path,
 			Log: reducer.NewLog(h.Base, h.EventFiles), Feed: redactedFeed(ctx, keys.Secrets, feed), Through: run.Through, Ended: true}, nil
 	}
 	if run.Cloud {
@@ -245,8 +245,8 @@ func openSide(ctx context.Context, run CompareRun, keys CompareKeys) (tui.Compar
 	}
 	c, err := agentserver.New(run.Server, keys.Session)
 	if err != nil {
-		return tui.CompareSide{}, err
+		return compareview.CompareSide{}, err
 	}
 	s := serverSession(ctx, c, run.ID, serverTitle(ctx, c, run.ID))
-	return tui.CompareSide{Title: s.title, Source: s.source, Log: s.log, Feed: s.feed, Live: true, Through: run.Through}, nil
+	return compareview.CompareSide{Title: s.title, Source: s.source, Log: s.log, Feed: s.feed, Live: true, Through: run.Through}, nil
 }

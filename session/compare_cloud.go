@@ -10,7 +10,7 @@ import (
 	"ohwatch/internal/redact"
 	"ohwatch/model"
 	"ohwatch/reducer"
-	"ohwatch/tui"
+	"ohwatch/tui/compareview"
 )
 
 // CloudRunPrefix spells a Cloud run on compare's command line:
@@ -113,20 +113,20 @@ func loadCloudRun(ctx context.Context, run CompareRun, side compare.Side, keys C
 // openCloudSide opens a Cloud run for the compare screen: a running one
 // is watched live on its sandbox's agent-server, a paused one streams in
 // from the events Cloud stored, its sandbox left asleep.
-func openCloudSide(ctx context.Context, run CompareRun, keys CompareKeys) (tui.CompareSide, error) {
+func openCloudSide(ctx context.Context, run CompareRun, keys CompareKeys) (compareview.CompareSide, error) {
 	sess, conv, target, err := cloudRun(ctx, run, keys)
 	if err != nil {
-		return tui.CompareSide{}, err
+		return compareview.CompareSide{}, err
 	}
 	title := cloudTitle(conv, target)
 	if target == nil {
-		return tui.CompareSide{Title: title, Source: run.String(), Log: reducer.NewLog(nil, 0),
+		return compareview.CompareSide{Title: title, Source: run.String(), Log: reducer.NewLog(nil, 0),
 			Feed: storedFeed(ctx, sess, conv.ID), Through: run.Through, Ended: true}, nil
 	}
 	c, err := agentserver.New(target.AgentServerURL, target.SessionKey)
 	if err != nil {
-		return tui.CompareSide{}, cloudError{errors.New(sess.Redact(err.Error()))}
+		return compareview.CompareSide{}, cloudError{errors.New(sess.Redact(err.Error()))}
 	}
 	s := serverSession(ctx, c, target.ConversationID, title)
-	return tui.CompareSide{Title: s.title, Source: run.String(), Log: s.log, Feed: s.feed, Live: true, Through: run.Through}, nil
+	return compareview.CompareSide{Title: s.title, Source: run.String(), Log: s.log, Feed: s.feed, Live: true, Through: run.Through}, nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"ohwatch/client/agentserver"
 	"ohwatch/model"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // The controls of a live agent-server conversation (pause, resume,
@@ -19,7 +19,7 @@ func (cf confirmer) Pause(ctx context.Context) error { return cf.c.Pause(ctx, cf
 
 // Interrupt implements conversationControls; a server without the route
 // gives an error that is both agentserver.ErrControlUnsupported and
-// tui.ErrUnsupported.
+// convui.ErrUnsupported.
 func (cf confirmer) Interrupt(ctx context.Context) error {
 	err := cf.c.Interrupt(ctx, cf.id)
 	if errors.Is(err, agentserver.ErrControlUnsupported) {
@@ -34,24 +34,24 @@ type noControl struct{ err error }
 
 func (u noControl) Error() string        { return u.err.Error() }
 func (u noControl) Unwrap() error        { return u.err }
-func (u noControl) Is(target error) bool { return target == tui.ErrUnsupported }
+func (u noControl) Is(target error) bool { return target == convui.ErrUnsupported }
 
 // Message implements conversationControls.
 func (cf confirmer) Message(ctx context.Context, text string, run bool) error {
 	return cf.c.PostMessage(ctx, cf.id, text, run)
 }
 
-// MessageEffect implements tui.MessageEffects: what a message does to the
+// MessageEffect implements convui.MessageEffects: what a message does to the
 // pending actions on this server, decided from its /server_info version.
-func (cf confirmer) MessageEffect(ctx context.Context) (tui.MessageEffect, string) {
+func (cf confirmer) MessageEffect(ctx context.Context) (convui.MessageEffect, string) {
 	e, version := cf.c.MessageEffect(ctx)
 	switch e {
 	case agentserver.MessageEffectApproves:
-		return tui.MessageEffectApproves, version
+		return convui.MessageEffectApproves, version
 	case agentserver.MessageEffectRejects:
-		return tui.MessageEffectRejects, version
+		return convui.MessageEffectRejects, version
 	}
-	return tui.MessageEffectUnknown, version
+	return convui.MessageEffectUnknown, version
 }
 
 // Policy implements conversationControls: policy is never, always, risky
@@ -67,8 +67,8 @@ func (cf confirmer) Policy(ctx context.Context, policy string) (string, error) {
 // steer gives the fleet table the controls of a conversation, bound to
 // it: one of an agent-server through that server (with its session key),
 // one of Cloud through its sandbox's agent-server; a local one has none.
-func (fl *Fleet) steer(o FleetOptions, env *Env) func(model.ConversationRef) tui.Steering {
-	return func(ref model.ConversationRef) tui.Steering {
+func (fl *Fleet) steer(o FleetOptions, env *Env) func(model.ConversationRef) convui.Steering {
+	return func(ref model.ConversationRef) convui.Steering {
 		if ref.Kind != model.SourceServer {
 			if s, ok := fl.steers[model.ConversationRef{Source: ref.Source, Kind: ref.Kind}]; ok {
 				return s(ref.ID)

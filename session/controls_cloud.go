@@ -12,7 +12,7 @@ import (
 	"ohwatch/client/fleetsource"
 	"ohwatch/internal/redact"
 	"ohwatch/internal/sanitize"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // cloudControls are the controls of one Cloud conversation on the fleet
@@ -30,8 +30,8 @@ type cloudControls struct {
 
 // cloudSteer gives the fleet table the controls of a conversation of the
 // Cloud source src, bound to its id.
-func cloudSteer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *redact.Secrets, logger *slog.Logger) func(id string) tui.Steering {
-	return func(id string) tui.Steering {
+func cloudSteer(src *fleetsource.CloudSource, sess *cloud.Session, secrets *redact.Secrets, logger *slog.Logger) func(id string) convui.Steering {
+	return func(id string) convui.Steering {
 		return cloudControls{src: src, sess: sess, id: id, secrets: secrets, logger: logger}
 	}
 }
@@ -63,7 +63,7 @@ func (cc cloudControls) server(ctx context.Context) (confirmer, error) {
 	return confirmer{c: c, id: target.ConversationID}, nil
 }
 
-// Pause implements tui.Steering.
+// Pause implements convui.Steering.
 func (cc cloudControls) Pause(ctx context.Context) error {
 	s, err := cc.server(ctx)
 	if err != nil {
@@ -72,7 +72,7 @@ func (cc cloudControls) Pause(ctx context.Context) error {
 	return s.Pause(ctx)
 }
 
-// Run implements tui.Steering.
+// Run implements convui.Steering.
 func (cc cloudControls) Run(ctx context.Context) error {
 	s, err := cc.server(ctx)
 	if err != nil {
@@ -81,7 +81,7 @@ func (cc cloudControls) Run(ctx context.Context) error {
 	return s.Run(ctx)
 }
 
-// RunWaiting implements tui.RunWaiter: a resume on the sandbox's
+// RunWaiting implements convui.RunWaiter: a resume on the sandbox's
 // agent-server, which delivers its events to Cloud before it ends a
 // paused run (controls_resume.go).
 func (cc cloudControls) RunWaiting(ctx context.Context, say func(string)) error {
@@ -92,7 +92,7 @@ func (cc cloudControls) RunWaiting(ctx context.Context, say func(string)) error 
 	return s.RunWaiting(ctx, say)
 }
 
-// Interrupt implements tui.Steering.
+// Interrupt implements convui.Steering.
 func (cc cloudControls) Interrupt(ctx context.Context) error {
 	s, err := cc.server(ctx)
 	if err != nil {
@@ -101,7 +101,7 @@ func (cc cloudControls) Interrupt(ctx context.Context) error {
 	return s.Interrupt(ctx)
 }
 
-// Message implements tui.Steering.
+// Message implements convui.Steering.
 func (cc cloudControls) Message(ctx context.Context, text string, run bool) error {
 	s, err := cc.server(ctx)
 	if err != nil {
@@ -110,7 +110,7 @@ func (cc cloudControls) Message(ctx context.Context, text string, run bool) erro
 	return s.Message(ctx, text, run)
 }
 
-// Policy implements tui.Steering.
+// Policy implements convui.Steering.
 func (cc cloudControls) Policy(ctx context.Context, policy string) (string, error) {
 	s, err := cc.server(ctx)
 	if err != nil {

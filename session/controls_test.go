@@ -12,14 +12,14 @@ import (
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/serve"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // drive runs a view's command as the program would and hands its
 // messages back to the view; a command still waiting after a moment is a
 // tick (the footer's expiry), or a request the test waits for through
 // reported, and is dropped.
-func drive(t *testing.T, m *tui.Conversation, cmd tea.Cmd) {
+func drive(t *testing.T, m *convui.Conversation, cmd tea.Cmd) {
 	t.Helper()
 	if cmd == nil {
 		return
@@ -42,7 +42,7 @@ func drive(t *testing.T, m *tui.Conversation, cmd tea.Cmd) {
 }
 
 // pressView sends the keys to the view and runs what they start.
-func pressView(t *testing.T, m *tui.Conversation, keys ...string) {
+func pressView(t *testing.T, m *convui.Conversation, keys ...string) {
 	t.Helper()
 	for _, k := range keys {
 		msg := tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
@@ -69,14 +69,14 @@ func TestTUIControlsActOnTheServer(t *testing.T) {
 		}
 		return info.ExecutionStatus
 	}
-	view := func() *tui.Conversation {
+	view := func() *convui.Conversation {
 		evs, err := c.Events(ctx, guardConv)
 		if err != nil {
 			t.Fatal(err)
 		}
 		log := reducer.NewLog(nil, 0)
 		log.Append(evs...)
-		m := tui.NewConversation(tui.Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: reported{confirmer{c: c, id: guardConv}, done}, NoColor: true})
+		m := convui.NewConversation(convui.Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: reported{confirmer{c: c, id: guardConv}, done}, NoColor: true})
 		m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
 		return m
 	}

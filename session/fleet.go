@@ -16,7 +16,7 @@ import (
 	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/theme"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // FleetOptions say how a fleet is watched: the parsed command line of
@@ -64,7 +64,7 @@ type Fleet struct {
 	// steers give the table the controls of a conversation of the
 	// sources whose controls are not an agent-server's own (Cloud), by
 	// source.
-	steers map[model.ConversationRef]func(id string) tui.Steering
+	steers map[model.ConversationRef]func(id string) convui.Steering
 	where  []string
 	// fileSecrets are the keys set in the environment, cut out of what
 	// local roots hold (filekeys.go).
@@ -74,7 +74,7 @@ type Fleet struct {
 // NewFleet returns a fleet without sources.
 func NewFleet() *Fleet {
 	return &Fleet{openers: map[model.ConversationRef]opener{}, resumers: map[model.ConversationRef]opener{},
-		steers: map[model.ConversationRef]func(string) tui.Steering{}}
+		steers: map[model.ConversationRef]func(string) convui.Steering{}}
 }
 
 // BuildFleet makes the sources of a fleet: each of where is "cloud", an

@@ -21,6 +21,7 @@ import (
 	"ohwatch/serve"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/fleetview"
 )
 
 // The fleet table's controls on its rows, wired as `ohwatch fleet` wires
@@ -50,7 +51,7 @@ func fleetTableOver(t *testing.T, env *Env, where ...string) *tableDriver {
 	feed := fleetsource.Watch(ctx, fl.sources, fleetsource.Options{})
 	opts := fl.tableOptions(ctx, env, o, feed)
 	opts.NoColor, opts.Profile = true, colorprofile.NoTTY
-	d := &tableDriver{t: t, m: tui.NewModel(tui.NewFleet(opts)), msgs: make(chan tea.Msg, 64)}
+	d := &tableDriver{t: t, m: tui.NewModel(fleetview.NewFleet(opts)), msgs: make(chan tea.Msg, 64)}
 	teacmds.Run(d.m.Init(), d.msgs)
 	d.update(tea.WindowSizeMsg{Width: 160, Height: 30})
 	return d

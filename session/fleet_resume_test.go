@@ -23,6 +23,7 @@ import (
 	"ohwatch/serve"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/fleetview"
 )
 
 // pausedCloud is an OpenHands Cloud (httptest) holding one conversation
@@ -187,7 +188,7 @@ func TestFleetTableResumesAPausedCloudConversation(t *testing.T) {
 	feed := fleetsource.Watch(ctx, fl.sources, fleetsource.Options{})
 	opts := fl.tableOptions(ctx, env, o, feed)
 	opts.NoColor, opts.Profile = true, colorprofile.NoTTY // plain text to read
-	d := &tableDriver{t: t, m: tui.NewModel(tui.NewFleet(opts)), msgs: make(chan tea.Msg, 64)}
+	d := &tableDriver{t: t, m: tui.NewModel(fleetview.NewFleet(opts)), msgs: make(chan tea.Msg, 64)}
 	teacmds.Run(d.m.Init(), d.msgs)
 	d.update(tea.WindowSizeMsg{Width: 150, Height: 30})
 	d.until("Tidy the release notes", "paused")

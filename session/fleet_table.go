@@ -6,6 +6,8 @@ import (
 
 	"ohwatch/model"
 	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
+	"ohwatch/tui/fleetview"
 )
 
 // table shows the fleet in the table, where enter opens a conversation in
@@ -14,7 +16,7 @@ import (
 // left is closed, its events dropped. It returns the exit code as the TUI
 // of one conversation does.
 func (fl *Fleet) table(ctx context.Context, env *Env, o FleetOptions, feed <-chan []model.FleetUpdate) int {
-	err := tui.RunFleet(ctx, fl.tableOptions(ctx, env, o, feed))
+	err := fleetview.RunFleet(ctx, fl.tableOptions(ctx, env, o, feed))
 	return tuiExit(ctx, ctx, err, env.Stderr)
 }
 
@@ -23,31 +25,31 @@ func (fl *Fleet) table(ctx context.Context, env *Env, o FleetOptions, feed <-cha
 // a program the caller runs: the end-to-end suites drive it on a
 // terminal of their own.
 func (fl *Fleet) Table(ctx context.Context, env *Env, o FleetOptions) *tui.Model {
-	return tui.NewModel(tui.NewFleet(fl.tableOptions(ctx, env, o, fl.watch(ctx))))
+	return tui.NewModel(fleetview.NewFleet(fl.tableOptions(ctx, env, o, fl.watch(ctx))))
 }
 
 // tableOptions wires the fleet's sources to the table: its feed, and how
 // a conversation is opened (and a paused one resumed) for the full
 // monitor.
-func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, feed <-chan []model.FleetUpdate) tui.FleetOptions {
+func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, feed <-chan []model.FleetUpdate) fleetview.FleetOptions {
 	// The conversation opened lives until the person goes back to the
 	// table (the view's context) or the fleet ends (the program's).
-	opening := func(open func(context.Context, model.ConversationRef) (conversation, error)) func(context.Context, model.ConversationRef) (tui.Options, error) {
-		return func(viewCtx context.Context, ref model.ConversationRef) (tui.Options, error) {
+	opening := func(open func(context.Context, model.ConversationRef) (conversation, error)) func(context.Context, model.ConversationRef) (convui.Options, error) {
+		return func(viewCtx context.Context, ref model.ConversationRef) (convui.Options, error) {
 			sessCtx, end := context.WithCancel(ctx)
 			stop := context.AfterFunc(viewCtx, end)
 			s, err := open(sessCtx, ref)
 			if err != nil {
 				stop()
 				end()
-				return tui.Options{}, err
+				return convui.Options{}, err
 			}
 			opts := s.tuiOptions(env, o.Notify, o.Theme)
 			opts.Guards = guardSet(o.Guards)
 			return opts, nil
 		}
 	}
-	opts := tui.FleetOptions{
+	opts := fleetview.FleetOptions{
 		Feed:    feed,
 		Where:   strings.Join(fl.where, ", "),
 		Open:    opening(fl.open),

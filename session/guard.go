@@ -10,7 +10,7 @@ import (
 	"ohwatch/guard"
 	"ohwatch/headless"
 	"ohwatch/model"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // guardSet is a fresh Set of rules for one conversation; nil without
@@ -34,7 +34,7 @@ type conversationControls interface {
 
 // guardAct is what a tripped guard does to a live conversation through
 // its controls; nil when it has none (a recording: a dry run).
-func guardAct(c tui.Controls) headless.Act {
+func guardAct(c convui.Controls) headless.Act {
 	ctl, ok := c.(conversationControls)
 	if !ok {
 		return nil

@@ -11,35 +11,35 @@ import (
 	"ohwatch/client/files"
 	"ohwatch/model"
 	"ohwatch/reducer"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // The conversations that came from a conversation's events (forks, and
 // sub-conversations it launched) are known from their own listings: each
 // names its parent (meta.json, or the agent-server's ConversationInfo).
-// A view has the listing read (tui.Links.Refresh) in a command when it
+// A view has the listing read (convui.Links.Refresh) in a command when it
 // opens, every few seconds and after a fork made from it, and reads what
-// was last read (tui.Links.Children) when it shows an event; a view of
+// was last read (convui.Links.Children) when it shows an event; a view of
 // one of them opens on the same source, with links of its own. Nothing is
 // read before a view asks: headless output never does.
 
 // relatives is a source's listing of conversations with their parents,
 // as last read; refresh reads it again when it is older than refreshEvery.
 type relatives struct {
-	read         func(ctx context.Context) ([]tui.Link, []string, error) // every conversation's link and parent
+	read         func(ctx context.Context) ([]convui.Link, []string, error) // every conversation's link and parent
 	refreshEvery time.Duration
 	mu           sync.Mutex
 	at           time.Time
-	links        []tui.Link
+	links        []convui.Link
 	parents      []string
 }
 
 // children lists the conversations whose parent is id, as last read. It
 // reads nothing: the view calls it from Update and View.
-func (r *relatives) children(id string) []tui.Link {
+func (r *relatives) children(id string) []convui.Link {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []tui.Link
+	var out []convui.Link
 	for k, p := range r.parents {
 		if p == id && r.links[k].ID != id {
 			out = append(out, r.links[k])
@@ -86,19 +86,19 @@ type localLinks struct {
 // newLocalLinks gives the view of the conversation in dir (id) the
 // conversations of the same root forked or launched from it; nil when
 // dir is not a conversation directory.
-func newLocalLinks(dir, id string) tui.Links {
+func newLocalLinks(dir, id string) convui.Links {
 	if id == "" || !files.IsConversationDir(dir) {
 		return nil
 	}
 	root := filepath.Dir(dir)
-	rel := &relatives{refreshEvery: 10 * time.Second, read: func(ctx context.Context) ([]tui.Link, []string, error) {
+	rel := &relatives{refreshEvery: 10 * time.Second, read: func(ctx context.Context) ([]convui.Link, []string, error) {
 		sums, err := files.ListContext(ctx, root)
 		if err != nil {
 			return nil, nil, err
 		}
-		links, parents := make([]tui.Link, len(sums)), make([]string, len(sums))
+		links, parents := make([]convui.Link, len(sums)), make([]string, len(sums))
 		for k, s := range sums {
-			links[k] = tui.Link{ID: s.ID, Title: s.Title, Event: s.ForkedFromEvent}
+			links[k] = convui.Link{ID: s.ID, Title: s.Title, Event: s.ForkedFromEvent}
 			parents[k] = s.ParentID
 		}
 		return links, parents, nil
@@ -106,14 +106,14 @@ func newLocalLinks(dir, id string) tui.Links {
 	return localLinks{root: root, id: id, rel: rel}
 }
 
-// Children implements tui.Links.
-func (l localLinks) Children() []tui.Link { return l.rel.children(l.id) }
+// Children implements convui.Links.
+func (l localLinks) Children() []convui.Link { return l.rel.children(l.id) }
 
-// Refresh implements tui.Links.
+// Refresh implements convui.Links.
 func (l localLinks) Refresh(ctx context.Context) { l.rel.refresh(ctx) }
 
-// Open implements tui.Links: the conversation read as `replay` reads it.
-func (l localLinks) Open(ctx context.Context, id string) (tui.Options, error) {
+// Open implements convui.Links: the conversation read as `replay` reads it.
+func (l localLinks) Open(ctx context.Context, id string) (convui.Options, error) {
 	id = model.NormalizeConversationID(id)
 	dir := filepath.Join(l.root, id)
 	if !files.IsConversationDir(dir) {
@@ -127,16 +127,16 @@ func (l localLinks) Open(ctx context.Context, id string) (tui.Options, error) {
 		}
 	}
 	if dir == "" {
-		return tui.Options{}, os.ErrNotExist
+		return convui.Options{}, os.ErrNotExist
 	}
 	r, err := files.Open(dir)
 	if err != nil {
-		return tui.Options{}, err
+		return convui.Options{}, err
 	}
 	header := r.Header()
 	feed := make(chan model.Batch, 4)
 	go streamInto(ctx, r, feed)
-	return tui.Options{
+	return convui.Options{
 		Title:  TitleOf(header.Title, header.ID, dir),
 		Source: "replay " + dir,
 		Log:    reducer.NewLog(header.Base, header.EventFiles),
@@ -157,23 +157,23 @@ type serverLinks struct {
 // newServerLinks gives the live view of conversation id on c's server the
 // conversations forked or launched from it.
 func newServerLinks(c *agentserver.Client, id string) serverLinks {
-	rel := &relatives{refreshEvery: 5 * time.Second, read: func(ctx context.Context) ([]tui.Link, []string, error) {
+	rel := &relatives{refreshEvery: 5 * time.Second, read: func(ctx context.Context) ([]convui.Link, []string, error) {
 		infos, err := c.SearchConversations(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
-		var links []tui.Link
+		var links []convui.Link
 		var parents []string
 		for _, info := range infos {
 			child := model.NormalizeConversationID(info.ID)
 			if p := info.ParentID(); p != "" {
-				links = append(links, tui.Link{ID: child, Title: info.Title, Event: info.ForkedFromEventID})
+				links = append(links, convui.Link{ID: child, Title: info.Title, Event: info.ForkedFromEventID})
 				parents = append(parents, model.NormalizeConversationID(p))
 			}
 			// A sub-conversation may not name its parent: the parent's
 			// sub_conversation_ids say it.
 			for _, sub := range info.SubConversationIDs {
-				links = append(links, tui.Link{ID: model.NormalizeConversationID(sub)})
+				links = append(links, convui.Link{ID: model.NormalizeConversationID(sub)})
 				parents = append(parents, child)
 			}
 		}
@@ -183,15 +183,15 @@ func newServerLinks(c *agentserver.Client, id string) serverLinks {
 	return serverLinks{c: c, id: id, rel: rel}
 }
 
-// Children implements tui.Links.
-func (l serverLinks) Children() []tui.Link { return l.rel.children(l.id) }
+// Children implements convui.Links.
+func (l serverLinks) Children() []convui.Link { return l.rel.children(l.id) }
 
-// Refresh implements tui.Links.
+// Refresh implements convui.Links.
 func (l serverLinks) Refresh(ctx context.Context) { l.rel.refresh(ctx) }
 
-// Open implements tui.Links: a live watch of the conversation, with the
+// Open implements convui.Links: a live watch of the conversation, with the
 // same powers over it as `watch` has.
-func (l serverLinks) Open(ctx context.Context, id string) (tui.Options, error) {
+func (l serverLinks) Open(ctx context.Context, id string) (convui.Options, error) {
 	opts, _ := brancher{ctx: ctx, c: l.c, id: model.NormalizeConversationID(id), rel: l.rel}.Open(ctx, id)
 	return opts, nil
 }

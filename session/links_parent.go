@@ -1,26 +1,26 @@
 package session
 
-import "ohwatch/tui"
+import convui "ohwatch/tui/conversation"
 
-// Parent implements tui.Parented: the conversation of the same root this
+// Parent implements convui.Parented: the conversation of the same root this
 // one's meta.json names as where it was forked from, as last listed.
-func (l localLinks) Parent() (tui.Link, bool) { return l.rel.parent(l.id) }
+func (l localLinks) Parent() (convui.Link, bool) { return l.rel.parent(l.id) }
 
-// Parent implements tui.Parented: the conversation the server says this
+// Parent implements convui.Parented: the conversation the server says this
 // one was forked from, as last listed.
-func (l serverLinks) Parent() (tui.Link, bool) { return l.rel.parent(l.id) }
+func (l serverLinks) Parent() (convui.Link, bool) { return l.rel.parent(l.id) }
 
 // parent is the conversation id was forked from (its title, and the event
 // forked at), as last read; ok is false for one that is no fork. It reads
 // nothing: the view calls it from Update.
-func (r *relatives) parent(id string) (tui.Link, bool) {
+func (r *relatives) parent(id string) (convui.Link, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for k, l := range r.links {
 		if l.ID != id || l.Event == "" || r.parents[k] == "" {
 			continue
 		}
-		out := tui.Link{ID: r.parents[k], Event: l.Event}
+		out := convui.Link{ID: r.parents[k], Event: l.Event}
 		for _, p := range r.links {
 			if p.ID == out.ID {
 				out.Title = p.Title
@@ -28,11 +28,11 @@ func (r *relatives) parent(id string) (tui.Link, bool) {
 		}
 		return out, true
 	}
-	return tui.Link{}, false
+	return convui.Link{}, false
 }
 
 // Both sources' links know a fork's parent, so D opens the comparison.
 var (
-	_ tui.Parented = localLinks{}
-	_ tui.Parented = serverLinks{}
+	_ convui.Parented = localLinks{}
+	_ convui.Parented = serverLinks{}
 )

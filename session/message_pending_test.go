@@ -13,7 +13,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/reducer"
 	"ohwatch/serve"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // TestMessageWhilePendingTakesTheSafePath drives M on a conversation that
@@ -55,7 +55,7 @@ func TestMessageWhilePendingTakesTheSafePath(t *testing.T) {
 			log := reducer.NewLog(nil, 0)
 			log.Append(held...)
 			done := make(chan string, 8)
-			m := tui.NewConversation(tui.Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: reported{confirmer{c: c, id: id}, done}, NoColor: true})
+			m := convui.NewConversation(convui.Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: reported{confirmer{c: c, id: id}, done}, NoColor: true})
 			m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 			pressView(t, m, "M", "n", "o", "enter")
 			if got, _ := c.Events(ctx, id); len(got) != len(held) {

@@ -19,7 +19,7 @@ import (
 	"ohwatch/internal/testevents"
 	"ohwatch/model"
 	"ohwatch/reducer"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // frameBatch is how many events a batch of the frame tests carries, and
@@ -133,7 +133,7 @@ func BenchmarkOTLPFrame(b *testing.B) {
 						b.Fatal("teeOTLP refused a good endpoint")
 					}
 				}
-				var m tea.Model = tui.New(tui.Options{Title: "bench", Source: "bench", Log: s.log, Feed: s.feed, Live: true, NoColor: true})
+				var m tea.Model = convui.New(convui.Options{Title: "bench", Source: "bench", Log: s.log, Feed: s.feed, Live: true, NoColor: true})
 				msgs := make(chan tea.Msg, 64)
 				teacmds.Run(m.Init(), msgs)
 				m, cmd := m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})

@@ -15,6 +15,7 @@ import (
 	"ohwatch/reducer"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // conversation is one conversation on its way to the screen or to
@@ -50,13 +51,13 @@ type conversation struct {
 	// confirmPoll, when set, asks confirm at once and then at this
 	// interval while a finished is provisional (a local file is cheap).
 	confirmPoll time.Duration
-	controls    tui.Controls
+	controls    convui.Controls
 	// branching forks and navigates a live agent-server conversation; nil
 	// for other sources.
-	branching tui.Branching
+	branching convui.Branching
 	// links knows the conversations forked or launched from this one and
 	// opens them; nil for sources that open none.
-	links tui.Links
+	links convui.Links
 	// traceID is what the --otlp trace id is derived from: the
 	// conversation id, else the recording's name.
 	traceID string
@@ -123,15 +124,15 @@ func present(ctx context.Context, env *Env, o Options, s conversation) (code int
 	}
 	opts := s.tuiOptions(env, o.Notify, o.Theme)
 	opts.Guards = guardSet(o.Guards)
-	err := tui.Run(runCtx, opts)
+	err := convui.Run(runCtx, opts)
 	return tuiExit(ctx, runCtx, err, env.Stderr)
 }
 
 // tuiOptions are the session's options for the full monitor: the TUI of
 // one conversation, and a conversation opened from the fleet table.
-func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) tui.Options {
+func (s conversation) tuiOptions(env *Env, notify bool, themeMode theme.Mode) convui.Options {
 	exp := tuiExport{id: s.id, title: s.title, log: s.log, recorded: s.recording, getenv: env.Getenv, now: time.Now}
-	return tui.Options{
+	return convui.Options{
 		Title:        s.title,
 		Source:       s.source,
 		Log:          s.log,

@@ -14,7 +14,7 @@ import (
 	"ohwatch/client/files"
 	"ohwatch/model"
 	"ohwatch/reducer"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // firstScreen does what `ohwatch replay DIR` does up to its first frame:
@@ -52,7 +52,7 @@ func firstScreen(tb testing.TB, dir string, width, height int) (screen string, o
 		wg.Wait()
 	}
 
-	var m tea.Model = tui.New(tui.Options{Title: TitleOf(header.Title, header.ID, dir), Source: "replay " + dir,
+	var m tea.Model = convui.New(convui.Options{Title: TitleOf(header.Title, header.ID, dir), Source: "replay " + dir,
 		Log: log, Feed: feed, NoColor: true})
 	msgs := make(chan tea.Msg, 16)
 	teacmds.Run(m.Init(), msgs)

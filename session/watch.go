@@ -10,7 +10,7 @@ import (
 	"ohwatch/client/agentserver"
 	"ohwatch/headless"
 	"ohwatch/model"
-	"ohwatch/tui"
+	convui "ohwatch/tui/conversation"
 )
 
 // Watch watches one conversation of an agent-server, headless or in the
@@ -106,13 +106,13 @@ type confirmer struct {
 	id string
 }
 
-// Respond implements tui.Controls: the answer goes out only if the server
+// Respond implements convui.Controls: the answer goes out only if the server
 // still waits on exactly the actions the user was asked about.
 func (cf confirmer) Respond(ctx context.Context, accept bool, actionIDs []string) error {
 	err := cf.c.RespondToActions(ctx, cf.id, actionIDs, accept, "Rejected in ohwatch.")
 	var nw *agentserver.NotWaitingError
 	if errors.As(err, &nw) {
-		return fmt.Errorf("%w: %s", tui.ErrNotSent, nw.Reason)
+		return fmt.Errorf("%w: %s", convui.ErrNotSent, nw.Reason)
 	}
 	return err
 }

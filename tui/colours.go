@@ -9,51 +9,51 @@ import (
 	"ohwatch/theme"
 )
 
-// colours is what decides a screen's styles: the user's theme choice, the
+// Colours is what decides a screen's styles: the user's theme choice, the
 // terminal's colour profile, and its answer to the background query (if
 // any came). Every pane draws with styles built from it, so a change of
 // profile or background restyles the whole screen at once.
-type colours struct {
-	mode    theme.Mode
+type Colours struct {
+	Mode    theme.Mode
 	profile colorprofile.Profile
 	// noColor pins the profile to ASCII (NO_COLOR): the terminal's later
 	// profile report does not bring colour back.
 	noColor         bool
-	bgKnown, bgDark bool
+	BgKnown, BgDark bool
 }
 
-// newColours starts from the caller's choices. An unknown profile is
+// NewColours starts from the caller's choices. An unknown profile is
 // taken as truecolor until the program reports the terminal's. NO_COLOR
 // draws with attributes and no colour (ASCII), unless there is no
 // terminal to draw them (NoTTY: plain text).
-func newColours(mode theme.Mode, profile colorprofile.Profile, noColor bool) colours {
+func NewColours(mode theme.Mode, profile colorprofile.Profile, noColor bool) Colours {
 	if noColor && profile != colorprofile.NoTTY {
 		profile = colorprofile.ASCII
 	}
-	return colours{mode: mode, profile: profile, noColor: noColor}
+	return Colours{Mode: mode, profile: profile, noColor: noColor}
 }
 
-// styles builds the styles for the current profile and background.
-func (c colours) styles() theme.Styles {
-	return theme.New(c.mode.Dark(c.bgKnown, c.bgDark), c.profile)
+// Styles builds the styles for the current profile and background.
+func (c Colours) Styles() theme.Styles {
+	return theme.New(c.Mode.Dark(c.BgKnown, c.BgDark), c.profile)
 }
 
-// init asks the terminal for its background colour when the palette
+// Init asks the terminal for its background colour when the palette
 // depends on it (auto, with colour).
-func (c colours) init() tea.Cmd {
-	if c.mode != theme.Auto || c.noColor {
+func (c Colours) Init() tea.Cmd {
+	if c.Mode != theme.Auto || c.noColor {
 		return nil
 	}
 	return tea.RequestBackgroundColor
 }
 
-// update takes the terminal's reports of its background and profile; it
+// Update takes the terminal's reports of its background and profile; it
 // reports whether the styles changed.
-func (c *colours) update(msg tea.Msg) bool {
+func (c *Colours) Update(msg tea.Msg) bool {
 	before := *c
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
-		c.bgKnown, c.bgDark = true, msg.IsDark()
+		c.BgKnown, c.BgDark = true, msg.IsDark()
 	case tea.ColorProfileMsg:
 		if !c.noColor {
 			c.profile = msg.Profile
@@ -61,14 +61,14 @@ func (c *colours) update(msg tea.Msg) bool {
 	default:
 		return false
 	}
-	return c.styles().Profile != before.styles().Profile ||
-		c.mode.Dark(c.bgKnown, c.bgDark) != before.mode.Dark(before.bgKnown, before.bgDark)
+	return c.Styles().Profile != before.Styles().Profile ||
+		c.Mode.Dark(c.BgKnown, c.BgDark) != before.Mode.Dark(before.BgKnown, before.BgDark)
 }
 
-// programColours fills in the profile of the terminal on stdout when the
+// ProgramColours fills in the profile of the terminal on stdout when the
 // caller gave none, and returns the program option that makes the renderer
 // agree with the styles about it.
-func programColours(profile *colorprofile.Profile) []tea.ProgramOption {
+func ProgramColours(profile *colorprofile.Profile) []tea.ProgramOption {
 	if *profile == colorprofile.Unknown {
 		*profile = colorprofile.Detect(os.Stdout, os.Environ())
 	}

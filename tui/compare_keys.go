@@ -42,7 +42,7 @@ func DefaultCompareKeyMap() CompareKeyMap {
 
 // ShortHelp implements help.KeyMap: the keys of the footer.
 func (k CompareKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, shortly(k.Down, "j/k", "move"), shortly(k.NextDiff, "]/[", "difference"), k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Open, Shortly(k.Down, "j/k", "move"), Shortly(k.NextDiff, "]/[", "difference"), k.Back, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap: every key, in columns.

@@ -13,29 +13,29 @@ import (
 	"ohwatch/tui/text"
 )
 
-// helpPager is how the key reference is read, the same on every screen
+// HelpPager is how the key reference is read, the same on every screen
 // (conversation, fleet, compare): it scrolls, says where it is, and "/"
 // finds a key. Only esc, ? and q close it: every other key is the
 // reader's, so a g or a Z pressed to scroll or to look something up is
 // never taken as the action it names underneath.
-type helpPager struct {
-	scroll int
+type HelpPager struct {
+	Scroll int
 	// finding is set while the "/" field is open; query is what it holds
 	// (kept once entered, for n and N).
 	finding bool
 	query   string
-	// hit is the line the last find landed on; n and N go on from it.
-	hit int
+	// Hit is the line the last find landed on; n and N go on from it.
+	Hit int
 	// note says what the last key did when that is not visible: no key
 	// matched, the find wrapped, a key that only closes the help.
 	note string
 }
 
-// pagerKeys are the keys the help reads with, from the screen's own map
+// PagerKeys are the keys the help reads with, from the screen's own map
 // so that a rebound j or G scrolls the help too.
-type pagerKeys struct {
-	down, up, pageDown, pageUp, top, bottom key.Binding
-	close                                   []key.Binding
+type PagerKeys struct {
+	Down, Up, PageDown, PageUp, Top, Bottom key.Binding
+	Close                                   []key.Binding
 }
 
 // helpReadKeys are the keys the help always understands besides the
@@ -46,10 +46,10 @@ var (
 	helpPrev = key.NewBinding(key.WithKeys("N"))
 )
 
-// key answers a key while the help is open: lines are everything the
+// Key answers a key while the help is open: lines are everything the
 // help shows, rows how many of them fit. It reports whether the help
 // closed.
-func (p *helpPager) key(msg tea.KeyPressMsg, k pagerKeys, lines []string, rows int) bool {
+func (p *HelpPager) Key(msg tea.KeyPressMsg, k PagerKeys, lines []string, rows int) bool {
 	p.note = ""
 	limit := max(len(lines)-rows, 0)
 	if p.finding {
@@ -58,38 +58,38 @@ func (p *helpPager) key(msg tea.KeyPressMsg, k pagerKeys, lines []string, rows i
 	}
 	page := max(rows-1, 1)
 	switch {
-	case key.Matches(msg, k.close...):
-		*p = helpPager{}
+	case key.Matches(msg, k.Close...):
+		*p = HelpPager{}
 		return true
 	case key.Matches(msg, helpFind):
 		p.finding, p.query = true, ""
 	case key.Matches(msg, helpNext) && p.query != "":
-		p.find(lines, limit, p.hit+1, true)
+		p.find(lines, limit, p.Hit+1, true)
 	case key.Matches(msg, helpPrev) && p.query != "":
-		p.find(lines, limit, p.hit-1, false)
-	case key.Matches(msg, k.down):
-		p.scroll++
-	case key.Matches(msg, k.up):
-		p.scroll--
-	case key.Matches(msg, k.pageDown):
-		p.scroll += page
-	case key.Matches(msg, k.pageUp):
-		p.scroll -= page
-	case key.Matches(msg, k.top):
-		p.scroll = 0
-	case key.Matches(msg, k.bottom):
-		p.scroll = limit
+		p.find(lines, limit, p.Hit-1, false)
+	case key.Matches(msg, k.Down):
+		p.Scroll++
+	case key.Matches(msg, k.Up):
+		p.Scroll--
+	case key.Matches(msg, k.PageDown):
+		p.Scroll += page
+	case key.Matches(msg, k.PageUp):
+		p.Scroll -= page
+	case key.Matches(msg, k.Top):
+		p.Scroll = 0
+	case key.Matches(msg, k.Bottom):
+		p.Scroll = limit
 	default:
 		p.note = "esc, ? or q closes the help; / finds a key"
 	}
-	p.scroll = max(0, min(p.scroll, limit))
+	p.Scroll = max(0, min(p.Scroll, limit))
 	return false
 }
 
 // findKey edits the "/" field: each key typed finds again from the top
 // of what is shown, enter keeps the query (n and N go on with it), esc
 // drops it.
-func (p *helpPager) findKey(msg tea.KeyPressMsg, lines []string, limit int) {
+func (p *HelpPager) findKey(msg tea.KeyPressMsg, lines []string, limit int) {
 	switch msg.String() {
 	case "esc":
 		p.finding, p.query = false, ""
@@ -108,14 +108,14 @@ func (p *helpPager) findKey(msg tea.KeyPressMsg, lines []string, limit int) {
 		p.query += sanitize.Line(msg.Text)
 	}
 	if p.query != "" {
-		p.find(lines, limit, p.scroll, true)
+		p.find(lines, limit, p.Scroll, true)
 	}
 }
 
 // find scrolls to the first line at or after from (forward) or at or
 // before it that holds the query, whatever its case, wrapping around
 // once and saying so.
-func (p *helpPager) find(lines []string, limit, from int, forward bool) {
+func (p *HelpPager) find(lines []string, limit, from int, forward bool) {
 	q := strings.ToLower(p.query)
 	n := len(lines)
 	if n == 0 {
@@ -130,7 +130,7 @@ func (p *helpPager) find(lines []string, limit, from int, forward bool) {
 		wrapped := i >= n || i < 0
 		i = (i%n + n) % n
 		if strings.Contains(strings.ToLower(ansi.Strip(lines[i])), q) {
-			p.scroll, p.hit = max(0, min(i, limit)), i
+			p.Scroll, p.Hit = max(0, min(i, limit)), i
 			if wrapped {
 				if forward {
 					p.note = "found again from the top"
@@ -144,14 +144,14 @@ func (p *helpPager) find(lines []string, limit, from int, forward bool) {
 	p.note = "no key matches “" + p.query + "”"
 }
 
-// view draws the help: a title line that says where the reader is and
+// View draws the help: a title line that says where the reader is and
 // how to read on, then the lines from the scroll offset, exactly w×h.
-func (p *helpPager) view(s *theme.Styles, cells text.Cells, title string, lines []string, w, h int) string {
+func (p *HelpPager) View(s *theme.Styles, cells text.Cells, title string, lines []string, w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
 	rows := max(h-1, 1)
-	scroll := max(0, min(p.scroll, len(lines)-rows))
+	scroll := max(0, min(p.Scroll, len(lines)-rows))
 	shown := lines[scroll:min(scroll+rows, len(lines))]
 	var hint string
 	switch {
@@ -172,9 +172,9 @@ func (p *helpPager) view(s *theme.Styles, cells text.Cells, title string, lines 
 	return cells.Block(head+"\n"+strings.Join(shown, "\n"), w, h)
 }
 
-// joinBindings is one binding answering the keys of all of bs (page down
+// JoinBindings is one binding answering the keys of all of bs (page down
 // is pgdn and ctrl+d in the help).
-func joinBindings(bs ...key.Binding) key.Binding {
+func JoinBindings(bs ...key.Binding) key.Binding {
 	var keys []string
 	for _, b := range bs {
 		if b.Enabled() {

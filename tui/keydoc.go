@@ -23,8 +23,8 @@ type KeyScreen struct {
 // cannot drift from what the screens answer.
 func KeyPages() []KeyScreen {
 	var conv []KeyGroup
-	for _, g := range DefaultKeyMap().helpGroups() {
-		conv = append(conv, KeyGroup{g.title, keyRows(g.bindings)})
+	for _, g := range DefaultKeyMap().HelpGroups() {
+		conv = append(conv, KeyGroup{g.Title, keyRows(g.Bindings)})
 	}
 	titled := func(titles []string, cols [][]key.Binding) []KeyGroup {
 		var out []KeyGroup

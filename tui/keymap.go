@@ -171,9 +171,9 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// helpGroups lays the bindings out for the help screen, grouped by what
+// HelpGroups lays the bindings out for the help screen, grouped by what
 // they are for.
-func (k KeyMap) helpGroups() []helpGroup {
+func (k KeyMap) HelpGroups() []helpGroup {
 	return []helpGroup{
 		{"Move", []key.Binding{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp}},
 		{"Jump", []key.Binding{k.NextError, k.PrevError, k.NextUser, k.PrevUser, k.NextStatus, k.PrevStatus, k.Bookmark, k.NextBookmark, k.PrevBookmark, k.Jump, k.Branches, k.Choose, k.OpenLink, k.CompareParent, k.Warnings}},
@@ -190,15 +190,15 @@ func (k KeyMap) helpGroups() []helpGroup {
 
 // helpGroup is one titled column of the help screen.
 type helpGroup struct {
-	title    string
-	bindings []key.Binding
+	Title    string
+	Bindings []key.Binding
 }
 
-// all is every binding of the key map, each once, in the help's order.
-func (k KeyMap) all() []key.Binding {
+// All is every binding of the key map, each once, in the help's order.
+func (k KeyMap) All() []key.Binding {
 	var out []key.Binding
-	for _, g := range k.helpGroups() {
-		out = append(out, g.bindings...)
+	for _, g := range k.HelpGroups() {
+		out = append(out, g.Bindings...)
 	}
 	return out
 }

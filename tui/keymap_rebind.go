@@ -174,3 +174,11 @@ func footerLabel(b key.Binding, label string) string {
 	}
 	return b.Help().Key
 }
+
+// Shortly rewords a binding for the one-line help, keeping its keys and
+// whether it applies now.
+func Shortly(b key.Binding, keys, desc string) key.Binding {
+	out := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(footerLabel(b, keys), desc))
+	out.SetEnabled(b.Enabled())
+	return out
+}

@@ -18,18 +18,18 @@ import (
 // fails on a key that means two things; a key that means something on
 // another screen says so where it does not (unsupported).
 
-// screenKeys is one screen's table: each top-level action and its keys.
-type screenKeys struct {
-	screen  string
-	actions map[string][]string
+// ScreenKeys is one screen's table: each top-level action and its keys.
+type ScreenKeys struct {
+	Screen  string
+	Actions map[string][]string
 	// desc is each action's help, as the screen words it.
 	desc map[string]string
 }
 
 // keyTable builds a screen's table from its key map km.
-func keyTable(screen string, km any, canon map[string]string, inner []string) screenKeys {
+func keyTable(screen string, km any, canon map[string]string, inner []string) ScreenKeys {
 	v := reflect.ValueOf(km)
-	out := screenKeys{screen: screen, actions: map[string][]string{}, desc: map[string]string{}}
+	out := ScreenKeys{Screen: screen, Actions: map[string][]string{}, desc: map[string]string{}}
 	for i := 0; i < v.NumField(); i++ {
 		b, ok := v.Field(i).Interface().(key.Binding)
 		name := v.Type().Field(i).Name
@@ -41,8 +41,8 @@ func keyTable(screen string, km any, canon map[string]string, inner []string) sc
 			action = c
 		}
 		for _, k := range b.Keys() {
-			if !slices.Contains(out.actions[action], k) {
-				out.actions[action] = append(out.actions[action], k)
+			if !slices.Contains(out.Actions[action], k) {
+				out.Actions[action] = append(out.Actions[action], k)
 			}
 		}
 		if _, ok := out.desc[action]; !ok {
@@ -52,10 +52,10 @@ func keyTable(screen string, km any, canon map[string]string, inner []string) sc
 	return out
 }
 
-// conversationKeyTable is the conversation view's table. The inspector's
+// ConversationKeyTable is the conversation view's table. The inspector's
 // own keys (raw, diff, fold, wrap, sideways, its home and end) are inner:
 // they apply in the inspector, which is a screen over the list.
-func conversationKeyTable(k KeyMap) screenKeys {
+func ConversationKeyTable(k KeyMap) ScreenKeys {
 	return keyTable("conversation", k, map[string]string{
 		"Inspect": "open", "Bookmark": "mark", "CompareParent": "compare", "HalfDown": "page-down", "HalfUp": "page-up",
 	}, []string{"OlderSearch", "NewerSearch", "Submit", "Pick", "Invert", "Clear", "Home", "End", "Raw", "Diff", "Fold",
@@ -63,22 +63,22 @@ func conversationKeyTable(k KeyMap) screenKeys {
 		"SendMessage", "RunToggle"})
 }
 
-// fleetKeyTable is the fleet table's.
-func fleetKeyTable(k FleetKeyMap) screenKeys {
+// FleetKeyTable is the fleet table's.
+func FleetKeyTable(k FleetKeyMap) ScreenKeys {
 	return keyTable("fleet", k, map[string]string{
 		"Filter": "search", "Status": "filter", "CancelOpen": "back",
 	}, []string{"Accept", "Clear", "Resume", "ReadOnly", "Confirm", "PolicyPick", "SendMessage", "RunToggle"})
 }
 
-// compareKeyTable is the compare screen's: ] and [ walk the rows worth a
+// CompareKeyTable is the compare screen's: ] and [ walk the rows worth a
 // look (differences) as they walk errors in a conversation.
-func compareKeyTable(k CompareKeyMap) screenKeys {
+func CompareKeyTable(k CompareKeyMap) ScreenKeys {
 	return keyTable("compare", k, map[string]string{"NextDiff": "next-error", "PrevDiff": "prev-error"}, nil)
 }
 
 // action is what key means on this screen ("" for nothing).
-func (s screenKeys) action(k string) string {
-	for a, keys := range s.actions {
+func (s ScreenKeys) action(k string) string {
+	for a, keys := range s.Actions {
 		if slices.Contains(keys, k) {
 			return a
 		}
@@ -86,15 +86,15 @@ func (s screenKeys) action(k string) string {
 	return ""
 }
 
-// unsupported says what a key pressed on screen s does on the
+// Unsupported says what a key pressed on screen s does on the
 // conversation view, where s does not answer it ("a accepts pending in a
 // conversation's view"); "" for a key that means nothing anywhere.
-func unsupported(s screenKeys, msg tea.KeyPressMsg, where string) string {
+func Unsupported(s ScreenKeys, msg tea.KeyPressMsg, where string) string {
 	k := msg.String()
 	if s.action(k) != "" {
 		return ""
 	}
-	conv := conversationKeyTable(DefaultKeyMap())
+	conv := ConversationKeyTable(DefaultKeyMap())
 	if a := conv.action(k); a != "" {
 		return k + " (" + conv.desc[a] + ") is a key of " + where
 	}

@@ -2,13 +2,13 @@ package tui
 
 import "github.com/charmbracelet/x/ansi"
 
-// notifySequence is the bell and a desktop notification as OSC 9 (iTerm2,
+// NotifySequence is the bell and a desktop notification as OSC 9 (iTerm2,
 // WezTerm, kitty, Windows Terminal) and OSC 777 (rxvt, foot, Ghostty,
 // VTE). Inside tmux each OSC is wrapped for its passthrough (tmux needs
 // allow-passthrough on), or tmux swallows it and nothing reaches the
 // terminal; tmux handles the bell itself. head and body are already
 // cleaned (notifyText).
-func notifySequence(head, body string, tmux bool) string {
+func NotifySequence(head, body string, tmux bool) string {
 	osc9 := ansi.Notify(head + " - " + body)
 	osc777 := "\x1b]777;notify;" + head + ";" + body + "\x07"
 	if tmux {

@@ -1,3 +1,18 @@
+// Package tui is ohwatch's terminal interface: the router and what every
+// screen shares. The root Model is a router over a back-stack of screens
+// (Screen): it draws the top one and gives it the keys, tells every screen
+// the window size and the terminal's colour and mode reports, and
+// delivers each message addressed to a screen (Addr: the results of that
+// screen's own commands) to it even while it is hidden. Screens move the
+// stack with Push, Pop (q: back, quitting at the root) and Back (esc).
+//
+// The screens live in packages of their own and talk to the router only
+// through the exported contract below: tui/conversation (one
+// conversation), tui/fleetview (the fleet table, which opens
+// conversations and compares) and tui/compareview (two runs side by
+// side). tui imports none of them; it holds what they share: key maps,
+// colours, formatting, the help pager and Common, what a view hands on
+// to the views it opens. RunScreens shows any root screen.
 package tui
 
 import (
@@ -30,61 +45,61 @@ type Screen interface {
 // Push returns a command that puts s on top of the back-stack. A screen
 // pushed for the first time is sized and initialised; a conversation view
 // pushed again (a fleet opening it once more) is shown as it was.
-func Push(s Screen) tea.Cmd { return func() tea.Msg { return pushMsg{screen: s} } }
+func Push(s Screen) tea.Cmd { return func() tea.Msg { return PushMsg{Screen: s} } }
 
 // Pop returns a command that goes back one screen; at the root it quits
 // the program (what q does).
-func Pop() tea.Cmd { return func() tea.Msg { return popMsg{quitAtRoot: true} } }
+func Pop() tea.Cmd { return func() tea.Msg { return PopMsg{QuitAtRoot: true} } }
 
 // Back returns a command that goes back one screen; at the root it does
 // nothing (what esc does).
-func Back() tea.Cmd { return func() tea.Msg { return popMsg{} } }
+func Back() tea.Cmd { return func() tea.Msg { return PopMsg{} } }
 
 // pushMsg and popMsg carry Push, Pop and Back to the router.
 type (
-	pushMsg struct{ screen Screen }
-	popMsg  struct{ quitAtRoot bool }
+	PushMsg struct{ Screen Screen }
+	PopMsg  struct{ QuitAtRoot bool }
 )
 
-// addr addresses a message to one screen: the commands of a conversation
+// Addr addresses a message to one screen: the commands of a conversation
 // view (its feed, its search, its ticks, its clipboard, pager and export
 // results) embed it, so each result reaches the view that asked for it
 // even when another screen is on top. The zero addr means the top screen.
-type addr struct{ to screenID }
+type Addr struct{ To ScreenID }
 
-func (a addr) addressee() screenID { return a.to }
+func (a Addr) Addressee() ScreenID { return a.To }
 
-// screenID names an addressable screen: a pointer of its own, distinct
+// ScreenID names an addressable screen: a pointer of its own, distinct
 // from every other screen's without a counter shared by the process.
-type screenID = *screenTag
+type ScreenID = *screenTag
 
 // screenTag is what a screenID points to; it has a size, so that no two
 // are the same pointer.
 type screenTag struct{ _ byte }
 
-// addressed is a message that names the screen it is for.
-type addressed interface{ addressee() screenID }
+// Addressed is a message that names the screen it is for.
+type Addressed interface{ Addressee() ScreenID }
 
-// rooted is a screen that words its keys by whether it is the root, where
+// Rooted is a screen that words its keys by whether it is the root, where
 // q quits, or above another screen, where q goes back.
-type rooted interface{ setAtRoot(root bool) }
+type Rooted interface{ SetAtRoot(root bool) }
 
-// addressable is a screen that messages can be addressed to.
-type addressable interface{ screenID() screenID }
+// Addressable is a screen that messages can be addressed to.
+type Addressable interface{ ScreenID() ScreenID }
 
-// resizable is a screen with work to redo, off the UI, at a new size (a
+// Resizable is a screen with work to redo, off the UI, at a new size (a
 // conversation's inspector renders its markdown for the new width).
-type resizable interface{ resized() tea.Cmd }
+type Resizable interface{ Resized() tea.Cmd }
 
-// releasable is a screen that lets go of what it holds once it is popped:
+// Releasable is a screen that lets go of what it holds once it is popped:
 // a conversation opened from the fleet table drops its log, feed and
 // caches (the table's row keeps what it derived), and opening it again
 // loads its events again. The router forgets it, so nothing keeps it
 // alive.
-type releasable interface{ release() }
+type Releasable interface{ Release() }
 
-// newScreenID returns a screen id never handed out before (never nil).
-func newScreenID() screenID { return &screenTag{} }
+// NewScreenID returns a screen id never handed out before (never nil).
+func NewScreenID() ScreenID { return &screenTag{} }
 
 // Model is the root Bubble Tea model: a router over a back-stack of
 // screens. It draws the screen on top and gives it the keys; esc and q
@@ -94,9 +109,9 @@ func newScreenID() screenID { return &screenTag{} }
 // feed), except a releasable one, which is released and forgotten when it
 // is popped.
 type Model struct {
-	stack []Screen
-	// alive is every addressable screen pushed so far, by id.
-	alive         map[screenID]Screen
+	Stack []Screen
+	// Alive is every addressable screen pushed so far, by id.
+	Alive         map[ScreenID]Screen
 	width, height int
 	sized         bool
 	// cells is the terminal's width model: wcwidth until it reports mode
@@ -104,40 +119,36 @@ type Model struct {
 	cells text.Cells
 }
 
-// New builds the root model of one conversation: a router whose root is
-// the conversation's view.
-func New(opts Options) *Model { return NewModel(NewConversation(opts)) }
-
 // NewModel builds a router with root at the bottom of its stack.
 func NewModel(root Screen) *Model {
-	m := &Model{alive: map[screenID]Screen{}}
-	m.stack = []Screen{root}
-	if r, ok := root.(rooted); ok {
-		r.setAtRoot(true)
+	m := &Model{Alive: map[ScreenID]Screen{}}
+	m.Stack = []Screen{root}
+	if r, ok := root.(Rooted); ok {
+		r.SetAtRoot(true)
 	}
 	m.register(root)
 	return m
 }
 
 // register keeps an addressable screen reachable; it reports whether the
-// screen is new to the router.
+// Screen is new to the router.
 func (m *Model) register(s Screen) bool {
-	a, ok := s.(addressable)
+	a, ok := s.(Addressable)
 	if !ok {
 		return true
 	}
-	if _, seen := m.alive[a.screenID()]; seen {
+	if _, seen := m.Alive[a.ScreenID()]; seen {
 		return false
 	}
-	m.alive[a.screenID()] = s
+	m.Alive[a.ScreenID()] = s
 	return true
 }
 
 // Top is the screen shown now.
-func (m *Model) Top() Screen { return m.stack[len(m.stack)-1] }
+func (m *Model) Top() Screen { return m.Stack[len(m.Stack)-1] }
 
 // Root is the screen at the bottom of the stack.
-func (m *Model) Root() Screen { return m.stack[0] }
+func (m *Model) Root() Screen { return m.Stack[0] }
 
 // Init initialises the root screen.
 func (m *Model) Init() tea.Cmd { return m.Root().Init() }
@@ -152,8 +163,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmds []tea.Cmd
 		for _, s := range m.screens() {
 			s.SetSize(msg.Width, msg.Height)
-			if r, ok := s.(resizable); ok {
-				cmds = append(cmds, r.resized())
+			if r, ok := s.(Resizable); ok {
+				cmds = append(cmds, r.Resized())
 			}
 		}
 		return m, tea.Batch(cmds...)
@@ -168,20 +179,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, s.Update(msg))
 		}
 		return m, tea.Batch(cmds...)
-	case pushMsg:
-		return m, m.push(msg.screen)
-	case popMsg:
-		if len(m.stack) == 1 {
-			if msg.quitAtRoot {
+	case PushMsg:
+		return m, m.push(msg.Screen)
+	case PopMsg:
+		if len(m.Stack) == 1 {
+			if msg.QuitAtRoot {
 				return m, tea.Quit
 			}
 			return m, nil
 		}
 		m.pop()
 		return m, nil
-	case addressed:
-		if id := msg.addressee(); id != nil {
-			if s, ok := m.alive[id]; ok {
+	case Addressed:
+		if id := msg.Addressee(); id != nil {
+			if s, ok := m.Alive[id]; ok {
 				return m, s.Update(msg)
 			}
 			return m, nil // its screen is gone
@@ -192,19 +203,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // push puts s on top, sizing and initialising it when it is new.
 func (m *Model) push(s Screen) tea.Cmd {
-	m.stack = append(m.stack, s)
-	if r, ok := s.(rooted); ok {
-		r.setAtRoot(false)
+	m.Stack = append(m.Stack, s)
+	if r, ok := s.(Rooted); ok {
+		r.SetAtRoot(false)
 	}
-	if t, ok := s.(trailed); ok {
-		t.setTrail(m.trail())
+	if t, ok := s.(Trailed); ok {
+		t.SetTrail(m.trail())
 	}
 	measured := m.measure(s)
 	var resized tea.Cmd
 	if m.sized {
 		s.SetSize(m.width, m.height)
-		if r, ok := s.(resizable); ok {
-			resized = r.resized()
+		if r, ok := s.(Resizable); ok {
+			resized = r.Resized()
 		}
 	}
 	if m.register(s) {
@@ -217,26 +228,26 @@ func (m *Model) push(s Screen) tea.Cmd {
 func (m *Model) measure(screens ...Screen) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, s := range screens {
-		if ms, ok := s.(measured); ok {
-			cmds = append(cmds, ms.setCells(m.cells))
+		if ms, ok := s.(Measured); ok {
+			cmds = append(cmds, ms.SetCells(m.cells))
 		}
 	}
 	return tea.Batch(cmds...)
 }
 
-// crumbed is a screen that names itself in the breadcrumb of the
+// Crumbed is a screen that names itself in the breadcrumb of the
 // screens pushed over it ("fleet", a conversation's title).
-type crumbed interface{ Crumb() string }
+type Crumbed interface{ Crumb() string }
 
-// trailed is a screen that shows the breadcrumb of the screens under it.
-type trailed interface{ setTrail(trail []string) }
+// Trailed is a screen that shows the breadcrumb of the screens under it.
+type Trailed interface{ SetTrail(trail []string) }
 
 // trail is the breadcrumb of the screens under the one being pushed (the
 // stack without its top).
 func (m *Model) trail() []string {
 	var out []string
-	for _, s := range m.stack[:len(m.stack)-1] {
-		if c, ok := s.(crumbed); ok && c.Crumb() != "" {
+	for _, s := range m.Stack[:len(m.Stack)-1] {
+		if c, ok := s.(Crumbed); ok && c.Crumb() != "" {
 			out = append(out, c.Crumb())
 		}
 	}
@@ -247,35 +258,35 @@ func (m *Model) trail() []string {
 // stack, is released and forgotten.
 func (m *Model) pop() {
 	top := m.Top()
-	m.stack[len(m.stack)-1] = nil
-	m.stack = m.stack[:len(m.stack)-1]
-	r, ok := top.(releasable)
+	m.Stack[len(m.Stack)-1] = nil
+	m.Stack = m.Stack[:len(m.Stack)-1]
+	r, ok := top.(Releasable)
 	if !ok {
 		return
 	}
-	for _, s := range m.stack {
+	for _, s := range m.Stack {
 		if s == top {
 			return
 		}
 	}
-	if a, ok := top.(addressable); ok {
-		delete(m.alive, a.screenID())
+	if a, ok := top.(Addressable); ok {
+		delete(m.Alive, a.ScreenID())
 	}
-	r.release()
+	r.Release()
 }
 
 // screens is every screen the router keeps: the stack and the living
 // screens popped from it, each once.
 func (m *Model) screens() []Screen {
-	out := make([]Screen, 0, len(m.stack)+len(m.alive))
+	out := make([]Screen, 0, len(m.Stack)+len(m.Alive))
 	seen := make(map[Screen]bool, cap(out))
-	for _, s := range m.stack {
+	for _, s := range m.Stack {
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}
 	}
-	for _, s := range m.alive {
+	for _, s := range m.Alive {
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
@@ -304,3 +315,28 @@ func (m *Model) Unreachable() string {
 	}
 	return ""
 }
+
+// Base is what every screen holds alike: the id the router delivers its
+// commands' results by, and whether it is the root of the stack (where q
+// quits rather than going back). A screen embeds one made by NewBase and
+// so is Addressable and Rooted without saying so itself.
+type Base struct {
+	id     ScreenID
+	atRoot bool
+}
+
+// NewBase returns a base with a screen id never handed out before.
+func NewBase() Base { return Base{id: NewScreenID()} }
+
+// ScreenID implements Addressable: the id the screen's messages carry.
+func (b *Base) ScreenID() ScreenID { return b.id }
+
+// Addr addresses a message to the screen, so the router delivers it there
+// even while another screen is on top.
+func (b *Base) Addr() Addr { return Addr{To: b.id} }
+
+// SetAtRoot implements Rooted.
+func (b *Base) SetAtRoot(root bool) { b.atRoot = root }
+
+// AtRoot reports whether the screen is the bottom of the stack.
+func (b *Base) AtRoot() bool { return b.atRoot }

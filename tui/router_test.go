@@ -1,169 +1,54 @@
 package tui
 
 import (
-	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"ohwatch/model"
-	"ohwatch/reducer"
 )
 
-// liveView is a live conversation view on its own feed.
-func liveView(title string) (*Conversation, chan model.Batch) {
-	feed := make(chan model.Batch, 1)
-	c := NewConversation(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: feed, Title: title, NoColor: true})
-	return c, feed
+// stub is the least screen: it embeds Base and records what reaches it.
+type stub struct {
+	Base
+	got []tea.Msg
 }
 
-// route hands msg to the router and returns what its command sends, one
-// message (nil when there is no command); only for commands that answer
-// at once (not a feed's wait).
-func route(t *testing.T, r *Model, msg tea.Msg) tea.Msg {
-	t.Helper()
-	_, cmd := r.Update(msg)
-	if cmd == nil {
-		return nil
-	}
-	return cmd()
+func newStub() *stub { return &stub{Base: NewBase()} }
+
+func (s *stub) Init() tea.Cmd              { return nil }
+func (s *stub) Update(msg tea.Msg) tea.Cmd { s.got = append(s.got, msg); return nil }
+func (s *stub) View() string               { return "" }
+func (s *stub) SetSize(int, int)           {}
+func (s *stub) ShortHelp() []key.Binding   { return nil }
+func (s *stub) FullHelp() [][]key.Binding  { return nil }
+func (s *stub) gotOne(want tea.Msg) bool   { return len(s.got) == 1 && s.got[0] == want }
+func (s *stub) received() int              { return len(s.got) }
+
+// note is a message addressed to one screen.
+type note struct {
+	Addr
+	text string
 }
 
-// TestRouterKeepsHiddenConversationsFed: a conversation under another
-// screen, or popped from the stack, still gets its feed's batches and
-// every message addressed to it; the screen on top is not touched.
-func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
-	t.Parallel()
-	evs := generatedEvents(t, 40, 3)
-	a, feedA := liveView("first")
-	b, feedB := liveView("second")
-	r := NewModel(a)
-	waitA := r.Init() // a's feed and its colour query
-	route(t, r, windowSize(120, 40))
-	if _, initB := r.Update(Push(b)()); initB == nil {
-		t.Fatal("pushing a new screen does not initialise it")
+// TestBaseMakesAScreenAddressableAndRooted: a screen of another package
+// that embeds Base gets its results delivered while it is hidden, and
+// is told whether it is the root, with no method of its own.
+func TestBaseMakesAScreenAddressableAndRooted(t *testing.T) {
+	root, top := newStub(), newStub()
+	if root.ScreenID() == top.ScreenID() || root.ScreenID() == nil {
+		t.Fatal("two bases share an id")
 	}
-	if r.Top() != b || b.width != 120 || b.height != 40 {
-		t.Fatalf("the pushed screen is not on top at the window's size: %dx%d", b.width, b.height)
+	m := NewModel(root)
+	if !root.AtRoot() {
+		t.Error("the root is not told it is the root")
 	}
-
-	// a's feed delivers while b is on top: the batch is addressed to a.
-	feedA <- model.Batch{Events: evs[:10], Conn: &model.ConnState{Phase: model.PhaseLive}}
-	msg := firstAddressed(t, waitA, a.id)
-	r.Update(msg)
-	if a.log.Len() != 10 || b.log.Len() != 0 {
-		t.Fatalf("a batch for the hidden view: a has %d events, b %d", a.log.Len(), b.log.Len())
+	m.Update(PushMsg{Screen: top})
+	if top.AtRoot() {
+		t.Error("a pushed screen is told it is the root")
 	}
-	if !strings.Contains(r.View().Content, "second") {
-		t.Fatal("the screen on top is not the one drawn")
-	}
-
-	// q on b goes back to a; b stays alive and keeps ingesting.
-	if back := route(t, r, keyMsg("q")); back == nil {
-		t.Fatal("q returns no command")
-	} else {
-		route(t, r, back)
-	}
-	if r.Top() != a || !strings.Contains(r.View().Content, "first") {
-		t.Fatal("q does not go back to the conversation below")
-	}
-	feedB <- model.Batch{Events: evs[:5]}
-	r.Update(batchMsg{addr: b.addr(), batch: <-feedB})
-	if b.log.Len() != 5 || a.log.Len() != 10 {
-		t.Fatalf("a batch for the popped view: a has %d events, b %d", a.log.Len(), b.log.Len())
-	}
-	// The size reaches every screen, on the stack or not.
-	route(t, r, windowSize(90, 30))
-	if a.width != 90 || b.width != 90 {
-		t.Fatalf("resize: a %d wide, b %d", a.width, b.width)
-	}
-	// Pushed again, b shows as it was, without a second feed reader.
-	if _, cmd := r.Update(Push(b)()); cmd != nil {
-		t.Fatal("pushing a living view again initialises it")
-	}
-	if r.Top() != b || b.log.Len() != 5 {
-		t.Fatal("b is not shown as it was")
-	}
-}
-
-// TestRouterBackAndQuitAtTheRoot: esc (Back) at the root stays, q (Pop)
-// at the root quits, and a message for a screen the router never saw is
-// dropped rather than given to the top screen.
-func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
-	t.Parallel()
-	a, _ := liveView("only")
-	r := NewModel(a)
-	if msg := route(t, r, Back()()); msg != nil {
-		t.Fatalf("Back at the root: %T", msg)
-	}
-	if r.Top() != a {
-		t.Fatal("Back at the root removed it")
-	}
-	if _, cmd := r.Update(flashExpiredMsg{addr: addr{to: newScreenID()}}); cmd != nil {
-		t.Fatal("a message for an unknown screen was answered")
-	}
-	if msg := route(t, r, Pop()()); msg != tea.Quit() {
-		t.Fatalf("Pop at the root: %T, want a quit", msg)
-	}
-}
-
-// firstAddressed runs cmd (and the commands of a batch) until one sends
-// a message addressed to id, and returns it.
-func firstAddressed(t testing.TB, cmd tea.Cmd, id screenID) tea.Msg {
-	t.Helper()
-	if cmd == nil {
-		t.Fatal("no command")
-	}
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			if c == nil {
-				continue
-			}
-			if a, ok := peekAddressed(c, id); ok {
-				return a
-			}
-		}
-	case addressed:
-		if msg.addressee() == id {
-			return msg
-		}
-	}
-	t.Fatalf("no message addressed to %d", id)
-	return nil
-}
-
-// peekAddressed runs c (the feed's wait answers at once: its batch is
-// waiting) and reports its message when it is addressed to id.
-func peekAddressed(c tea.Cmd, id screenID) (tea.Msg, bool) {
-	msg := c()
-	if a, ok := msg.(addressed); ok && a.addressee() == id {
-		return msg, true
-	}
-	return nil, false
-}
-
-// TestEscGoesBackOneScreen: over another screen, esc closes what the
-// conversation has open first (the inspector), then goes back to the
-// screen below; at the root the same esc does nothing.
-func TestEscGoesBackOneScreen(t *testing.T) {
-	t.Parallel()
-	below, _ := liveView("below")
-	top := newModel(Options{Log: errorLog(t), Title: "top"}, 100, 30)
-	r := NewModel(below)
-	r.Update(Push(top)())
-	top.Update(keyMsg("enter"))
-	if !top.insp.open {
-		t.Fatal("enter does not open the inspector")
-	}
-	if msg := route(t, r, keyMsg("esc")); msg != nil || top.insp.open || r.Top() != top {
-		t.Fatalf("esc over the inspector: %T, inspector open %v", msg, top.insp.open)
-	}
-	route(t, r, route(t, r, keyMsg("esc")))
-	if r.Top() != below {
-		t.Fatal("esc with nothing open does not go back")
-	}
-	if msg := route(t, r, route(t, r, keyMsg("esc"))); msg != nil || r.Top() != below {
-		t.Fatal("esc at the root does something")
+	msg := note{Addr: root.Addr(), text: "for the hidden root"}
+	m.Update(msg)
+	if !root.gotOne(msg) || top.received() != 0 {
+		t.Errorf("an addressed message reached root %v, top %v", root.got, top.got)
 	}
 }

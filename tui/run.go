@@ -15,31 +15,17 @@ import (
 // what SIGINT means (exit 130), where q is a plain quit.
 var ErrInterrupted = errors.New("interrupted")
 
-// Run shows the TUI until the user quits or ctx is cancelled.
-// Options.NoColor (the caller reads NO_COLOR) turns colours off. Signals
-// are the caller's:
-// they cancel ctx, which ends the program and restores the terminal.
-func Run(ctx context.Context, opts Options) error {
-	return run(ctx, opts, programColours(&opts.Profile)...)
-}
-
 // RunScreens shows root, and the screens it pushes, until the user quits
 // (q at the root) or ctx is cancelled; it ends as Run does. A root that
 // watched a live session that never connected (it has an Unreachable
 // method, as a Conversation does) ends it with ErrUnreachable. extra are
 // more program options (input, output, size), tests' mostly.
 func RunScreens(ctx context.Context, root Screen, extra ...tea.ProgramOption) error {
-	return runModel(ctx, NewModel(root), extra...)
+	return RunModel(ctx, NewModel(root), extra...)
 }
 
-// run is Run with extra program options (tests give it their input and
-// output).
-func run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
-	return runModel(ctx, New(opts), extra...)
-}
-
-// runModel runs the router until it quits and says how it ended.
-func runModel(ctx context.Context, root *Model, extra ...tea.ProgramOption) error {
+// RunModel runs the router until it quits and says how it ended.
+func RunModel(ctx context.Context, root *Model, extra ...tea.ProgramOption) error {
 	p := tea.NewProgram(root, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, extra...)...)
 	final, err := p.Run()
 	if m, ok := final.(*Model); ok && err == nil {
@@ -67,8 +53,8 @@ func runError(ctx context.Context, err error) error {
 	return err
 }
 
-// prettyJSON indents raw JSON for the pager; invalid JSON is kept as is.
-func prettyJSON(raw []byte) []byte {
+// PrettyJSON indents raw JSON for the pager; invalid JSON is kept as is.
+func PrettyJSON(raw []byte) []byte {
 	var b bytes.Buffer
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
 		return raw

@@ -13,11 +13,11 @@ import (
 // hands it to the panes it draws. Nothing in the process holds it, so two
 // screens, or two tests, under different models draw side by side.
 
-// measured is a screen that measures text under the terminal's width
+// Measured is a screen that measures text under the terminal's width
 // model; the router tells it the model when the terminal reports one and
 // when the screen is pushed. A change returns the work to redo off the UI
 // (a conversation's inspector wraps its markdown again).
-type measured interface{ setCells(c text.Cells) tea.Cmd }
+type Measured interface{ SetCells(c text.Cells) tea.Cmd }
 
 // unicodeCoreReport reports whether msg is the terminal's answer that it
 // supports mode 2027 (grapheme clustering), the answer on which Bubble Tea

@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/client/agentserver"
+	"ohwatch/internal/redact"
 	"ohwatch/internal/termtest"
 	"ohwatch/model"
 	"ohwatch/session"
@@ -40,7 +41,7 @@ func (a *appServer) fleetTUI(t *testing.T) *fleetTUI {
 	env := &session.Env{Stdout: io.Discard, Stderr: io.Discard, NoColor: true,
 		Getenv: func(k string) string { return vars[k] }}
 	o := session.FleetOptions{Interval: time.Second, Theme: theme.Auto}
-	fl, err := session.BuildFleet(env, []string{"cloud"}, o, new(model.Secrets), slog.New(slog.DiscardHandler))
+	fl, err := session.BuildFleet(env, []string{"cloud"}, o, new(redact.Secrets), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

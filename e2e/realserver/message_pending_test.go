@@ -9,7 +9,7 @@ import (
 	"ohwatch/internal/termtest"
 	"ohwatch/model"
 	"ohwatch/reducer"
-	"ohwatch/tui"
+	"ohwatch/tui/conversation"
 )
 
 // steering is controls that also steer and say what a message does to
@@ -23,12 +23,12 @@ func (s steering) Message(ctx context.Context, text string, run bool) error {
 	return s.c.PostMessage(ctx, s.id, text, run)
 }
 func (s steering) Policy(ctx context.Context, p string) (string, error) { return p, nil }
-func (s steering) MessageEffect(ctx context.Context) (tui.MessageEffect, string) {
+func (s steering) MessageEffect(ctx context.Context) (conversation.MessageEffect, string) {
 	e, v := s.c.MessageEffect(ctx)
 	if e == agentserver.MessageEffectApproves {
-		return tui.MessageEffectApproves, v
+		return conversation.MessageEffectApproves, v
 	}
-	return tui.MessageEffectUnknown, v
+	return conversation.MessageEffectUnknown, v
 }
 
 // waitingConversation creates a conversation that waits for confirmation
@@ -100,7 +100,7 @@ func TestMessageWhilePendingOnTheRealServer(t *testing.T) {
 		t.Cleanup(cancel)
 		k := steering{&controls{c: c, id: id}}
 		log := reducer.NewLog(nil, 0)
-		m := tui.New(tui.Options{Title: id, Source: "ws " + shared.url(), Log: log, Live: true, NoColor: true,
+		m := conversation.New(conversation.Options{Title: id, Source: "ws " + shared.url(), Log: log, Live: true, NoColor: true,
 			Server: shared.url(), Conversation: id, Feed: c.Watch(ctx, id, agentserver.WatchOptions{}), Controls: k})
 		s := &tuiSession{t: t, tm: termtest.Start(t, m, 160, 48), log: log, k: k.controls}
 		s.waitLog("waiting for confirmation", func(l *reducer.Log) bool { return len(l.Latest().Pending) == 1 })

@@ -16,7 +16,7 @@ import (
 	"ohwatch/internal/termtest"
 	"ohwatch/model"
 	"ohwatch/reducer"
-	"ohwatch/tui"
+	"ohwatch/tui/conversation"
 )
 
 // The TUI is driven in-process (internal/termtest), over the real client
@@ -42,7 +42,7 @@ func (k *controls) Respond(ctx context.Context, accept bool, ids []string) error
 	err := k.c.RespondToActions(ctx, k.id, ids, accept, "Rejected in the suite.")
 	var nw *agentserver.NotWaitingError
 	if errors.As(err, &nw) {
-		return fmt.Errorf("%w: %s", tui.ErrNotSent, nw.Reason)
+		return fmt.Errorf("%w: %s", conversation.ErrNotSent, nw.Reason)
 	}
 	return err
 }
@@ -68,11 +68,11 @@ func (k *controls) Navigate(ctx context.Context, eventID string) error {
 	return k.c.Navigate(ctx, k.id, eventID)
 }
 
-func (k *controls) Open(ctx context.Context, id string) (tui.Options, bool) {
+func (k *controls) Open(ctx context.Context, id string) (conversation.Options, bool) {
 	k.mu.Lock()
 	k.opened = append(k.opened, id)
 	k.mu.Unlock()
-	return tui.Options{Title: id, Log: reducer.NewLog(nil, 0), Live: true, Server: k.c.BaseURL(), Conversation: id,
+	return conversation.Options{Title: id, Log: reducer.NewLog(nil, 0), Live: true, Server: k.c.BaseURL(), Conversation: id,
 		Feed: k.c.Watch(ctx, id, agentserver.WatchOptions{})}, true
 }
 
@@ -101,7 +101,7 @@ func openTUI(t *testing.T, id string) *tuiSession {
 	id = model.NormalizeConversationID(id)
 	k := &controls{c: c, id: id}
 	log := reducer.NewLog(nil, 0)
-	m := tui.New(tui.Options{Title: id, Source: "ws " + shared.url(), Log: log, Live: true, NoColor: true,
+	m := conversation.New(conversation.Options{Title: id, Source: "ws " + shared.url(), Log: log, Live: true, NoColor: true,
 		Server: shared.url(), Conversation: id, Feed: c.Watch(ctx, id, agentserver.WatchOptions{}),
 		Controls: k, Branching: k})
 	tm := termtest.Start(t, m, 160, 48)

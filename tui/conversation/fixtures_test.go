@@ -1,0 +1,3 @@
+package conversation
+
+import ()

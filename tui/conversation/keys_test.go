@@ -1,0 +1,562 @@
+package conversation
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/internal/fixtures"
+	"ohwatch/reducer"
+	"ohwatch/tui"
+	"ohwatch/tui/internal/tuitest"
+)
+
+// shownKind is the short kind of the cursor's event.
+func shownKind(m *Conversation) string {
+	ev := m.Log.Event(m.cursor)
+	return shortKind(&ev)
+}
+
+func TestMoveKeys(t *testing.T) {
+	t.Parallel()
+	log := tuitest.Generated(t, 400, 7)
+	base := newModel(Options{Log: log, Title: "gen"}, 160, 48)
+	if base.cursor != 0 {
+		t.Fatalf("a replay opens at event 0, got %d", base.cursor)
+	}
+	tests := []struct {
+		keys  []string
+		check func(t *testing.T, m *Conversation)
+	}{
+		{[]string{"j"}, func(t *testing.T, m *Conversation) {
+			if want, _ := base.nextShown(0); m.cursor != want {
+				t.Errorf("j: cursor %d, want %d", m.cursor, want)
+			}
+		}},
+		{[]string{"down", "down", "up"}, func(t *testing.T, m *Conversation) {
+			if want, _ := base.nextShown(0); m.cursor != want {
+				t.Errorf("down down up: cursor %d, want %d", m.cursor, want)
+			}
+		}},
+		{[]string{"j", "k"}, func(t *testing.T, m *Conversation) {
+			if m.cursor != 0 {
+				t.Errorf("j k: cursor %d, want 0", m.cursor)
+			}
+		}},
+		{[]string{"G"}, func(t *testing.T, m *Conversation) {
+			if m.cursor != log.Len()-1 {
+				t.Errorf("G: cursor %d, want %d", m.cursor, log.Len()-1)
+			}
+		}},
+		{[]string{"end", "home"}, func(t *testing.T, m *Conversation) {
+			if m.cursor != 0 {
+				t.Errorf("end home: cursor %d, want 0", m.cursor)
+			}
+		}},
+		{[]string{"G", "g"}, func(t *testing.T, m *Conversation) {
+			if m.cursor != 0 {
+				t.Errorf("G g: cursor %d", m.cursor)
+			}
+		}},
+		{[]string{"ctrl+d"}, func(t *testing.T, m *Conversation) {
+			half := m.layout().list.h / 2
+			if want := base.stepped(half); m.cursor != want || want == 0 {
+				t.Errorf("ctrl+d: cursor %d, want %d", m.cursor, want)
+			}
+		}},
+		{[]string{"ctrl+d", "ctrl+u"}, func(t *testing.T, m *Conversation) {
+			if m.cursor != 0 {
+				t.Errorf("ctrl+d ctrl+u: cursor %d", m.cursor)
+			}
+		}},
+		{[]string{"pgdown"}, func(t *testing.T, m *Conversation) {
+			page := m.layout().list.h - 2
+			if want := base.stepped(page); m.cursor != want {
+				t.Errorf("pgdown: cursor %d, want %d", m.cursor, want)
+			}
+		}},
+		{[]string{"pgdown", "pgup"}, func(t *testing.T, m *Conversation) {
+			if m.cursor != 0 {
+				t.Errorf("pgdown pgup: cursor %d", m.cursor)
+			}
+		}},
+		{[]string{"t"}, func(t *testing.T, m *Conversation) {
+			if m.timeMode != tui.TimeAbsolute || !strings.Contains(screen(m), "09:26:53") {
+				t.Errorf("t: absolute times not shown")
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.keys, "_"), func(t *testing.T) {
+			// Each case starts from a fresh view on the same log.
+			m, _ := press(t, newModel(Options{Log: log, Title: "gen"}, 160, 48), tt.keys...)
+			tt.check(t, m)
+		})
+	}
+}
+
+func TestMarkKeys(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: tuitest.ErrorLog(t)}, 160, 48)
+	marks := m.Log.Marks()
+	if len(marks.Errors) < 2 {
+		t.Fatalf("fixture has %d errors", len(marks.Errors))
+	}
+	m, _ = press(t, m, "]")
+	if m.cursor != marks.Errors[0] || !isError(ptr(m.Log.Event(m.cursor))) {
+		t.Fatalf("]: cursor %d, want first error %d", m.cursor, marks.Errors[0])
+	}
+	m, _ = press(t, m, "]")
+	if m.cursor != marks.Errors[1] {
+		t.Fatalf("] ]: cursor %d, want %d", m.cursor, marks.Errors[1])
+	}
+	m, _ = press(t, m, "[")
+	if m.cursor != marks.Errors[0] {
+		t.Fatalf("[: cursor %d, want %d", m.cursor, marks.Errors[0])
+	}
+	m, _ = press(t, m, "g", "}")
+	if m.cursor != marks.UserTurns[0] || m.Log.Event(m.cursor).Source != "user" {
+		t.Fatalf("}: cursor %d, want user turn %v", m.cursor, marks.UserTurns)
+	}
+	m, _ = press(t, m, "G", "{")
+	if m.cursor != marks.UserTurns[len(marks.UserTurns)-1] {
+		t.Fatalf("{: cursor %d, want %v", m.cursor, marks.UserTurns)
+	}
+	m, _ = press(t, m, "g", ")")
+	if m.cursor != marks.StatusChanges[0] {
+		t.Fatalf("): cursor %d, want %v", m.cursor, marks.StatusChanges)
+	}
+	m, _ = press(t, m, "G", "(")
+	if want, _ := reducer.Prev(marks.StatusChanges, m.Log.Len()-1); m.cursor != want {
+		t.Fatalf("(: cursor %d, want %v", m.cursor, marks.StatusChanges)
+	}
+	// With no further mark, the cursor stays and the footer says why.
+	m, _ = press(t, m, "G", "]")
+	if m.cursor != m.Log.Len()-1 || !strings.Contains(m.Flash, "no next error") {
+		t.Fatalf("] at the end: cursor %d flash %q", m.cursor, m.Flash)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestBookmarkKeys(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: tuitest.Generated(t, 200, 3)}, 160, 48)
+	m, _ = press(t, m, "j", "j", "m")
+	first := m.cursor
+	m, _ = press(t, m, "j", "j", "j", "m", "g")
+	second := m.cursor
+	_ = second
+	if len(m.bookmarks) != 2 {
+		t.Fatalf("bookmarks %v", m.bookmarks)
+	}
+	m, _ = press(t, m, "'")
+	if m.cursor != first {
+		t.Fatalf("': cursor %d, want %d", m.cursor, first)
+	}
+	m, _ = press(t, m, "'")
+	if m.cursor != m.bookmarks[1] {
+		t.Fatalf("' ': cursor %d, want %d", m.cursor, m.bookmarks[1])
+	}
+	if !strings.Contains(screen(m), m.styles.Glyphs.MarkBook) {
+		t.Fatal("bookmark mark not drawn")
+	}
+	m, _ = press(t, m, "m")
+	if len(m.bookmarks) != 1 {
+		t.Fatalf("m on a bookmark removes it: %v", m.bookmarks)
+	}
+}
+
+func TestJumpKey(t *testing.T) {
+	t.Parallel()
+	log := tuitest.Recorded(t, fixtures.Confirm)
+	m := newModel(Options{Log: log}, 160, 48)
+	m, _ = press(t, m, ":")
+	if m.input.Kind != promptJump || !strings.Contains(screen(m), ":█") {
+		t.Fatal(": does not open the jump prompt")
+	}
+	m = typeText(t, m, "7")
+	m, _ = press(t, m, "enter")
+	if m.cursor != 6 {
+		t.Fatalf(":7 → cursor %d, want 6", m.cursor)
+	}
+	// A time of day (UTC, on the cursor's day): the first event at or after it.
+	// (#8 is the HIGH-risk command's output, seconds after it.)
+	if at := log.Event(7).Time.UTC().Format(time.TimeOnly); true {
+		m = jumpTo(t, m, at)
+		if m.cursor != 7 {
+			t.Fatalf(":%s → cursor %d, want 7", at, m.cursor)
+		}
+	}
+	// #10 is the next user message, ten seconds after the reply before it.
+	if at := log.Event(9).Time.UTC().Format("2006-01-02T15:04:05"); true {
+		m = jumpTo(t, m, at)
+		if m.cursor != 9 {
+			t.Fatalf(":%s → cursor %d, want 9", at, m.cursor)
+		}
+	}
+	m = jumpTo(t, m, "999")
+	if m.cursor != 9 || !strings.Contains(m.Flash, "no event 999") {
+		t.Fatalf(":999 → cursor %d flash %q", m.cursor, m.Flash)
+	}
+	m, _ = press(t, m, ":")
+	m = typeText(t, m, "12")
+	m, _ = press(t, m, "esc")
+	if m.cursor != 9 || m.input.active() {
+		t.Fatal("esc does not cancel the prompt")
+	}
+}
+
+func TestFilterKeys(t *testing.T) {
+	t.Parallel()
+	log := tuitest.Generated(t, 400, 5)
+	m := newModel(Options{Log: log}, 160, 48)
+	hidden := func(m *Conversation) int {
+		n := 0
+		for i := 0; i < log.Len(); i++ {
+			if !m.shows(i) {
+				n++
+			}
+		}
+		return n
+	}
+	if hidden(m) == 0 {
+		t.Fatal("the default filter hides no noise in a generated run")
+	}
+	m, _ = press(t, m, "F")
+	if hidden(m) != 0 || m.filter.hideNoise {
+		t.Fatal("F does not show the noise")
+	}
+	m, _ = press(t, m, "F", "f")
+	if !m.picker.open {
+		t.Fatal("f does not open the kind picker")
+	}
+	// Pick "Action" (second in the list): only actions remain.
+	m, _ = press(t, m, "j", "space")
+	m, _ = press(t, m, "esc", "j")
+	if m.picker.open || shownKind(m) != kindAction {
+		t.Fatalf("after picking Action, j lands on %s", shownKind(m))
+	}
+	// Invert: everything but actions.
+	m, _ = press(t, m, "f", "i", "esc", "g")
+	for k := 0; k < 20; k++ {
+		m, _ = press(t, m, "j")
+		if shownKind(m) == kindAction {
+			t.Fatal("inverted filter still shows actions")
+		}
+	}
+	if !strings.Contains(screen(m), "not Action") {
+		t.Fatal("the list title does not describe the filter")
+	}
+}
+
+func TestPlayKeys(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Confirm)}, 160, 48)
+	m, cmd := press(t, m, "space")
+	if !m.play.on || cmd == nil {
+		t.Fatal("space does not start playing")
+	}
+	_ = m.Update(playTickMsg{gen: m.play.gen})
+	if m.cursor != 1 {
+		t.Fatalf("a play tick moves to the next event: cursor %d", m.cursor)
+	}
+	// A stale tick (from before a pause) does nothing.
+	m, _ = press(t, m, "space")
+	_ = m.Update(playTickMsg{gen: m.play.gen - 1})
+	if m.cursor != 1 || m.play.on {
+		t.Fatal("pause does not stop the replay")
+	}
+	m, _ = press(t, m, "+", "+")
+	if m.play.speed != 4 {
+		t.Fatalf("+ +: speed %v", m.play.speed)
+	}
+	m, _ = press(t, m, "-", "-", "-", "-", "-", "-")
+	if m.play.speed != minSpeed {
+		t.Fatalf("speed floor: %v", m.play.speed)
+	}
+	for k := 0; k < 12; k++ {
+		m, _ = press(t, m, "+")
+	}
+	if m.play.speed != maxSpeed {
+		t.Fatalf("speed ceiling: %v", m.play.speed)
+	}
+	if !strings.Contains(screen(m), "64x") {
+		t.Fatal("speed not shown")
+	}
+}
+
+func TestInspectorKeys(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 160, 48)
+	m, _ = press(t, m, "]") // no error here: stays
+	m, _ = press(t, m, ":")
+	m = typeText(t, m, "3")
+	m, _ = press(t, m, "enter", "enter")
+	if !m.insp.open || m.insp.index != 2 {
+		t.Fatalf("enter: inspector open=%v index=%d", m.insp.open, m.insp.index)
+	}
+	s := screen(m)
+	if !strings.Contains(s, "$ echo") || !strings.Contains(s, "Inspect #3") || !strings.Contains(s, "Output (#4, exit 0)") {
+		t.Fatalf("inspector does not render the command:\n%s", s)
+	}
+	m, _ = press(t, m, "r")
+	if m.insp.mode != modeRaw || !strings.Contains(screen(m), `"source": "agent"`) {
+		t.Fatalf("r: no raw JSON\n%s", screen(m))
+	}
+	// Fold the root: the whole object collapses to one line.
+	before := inspLineCount(m, 100)
+	m, _ = press(t, m, "z")
+	if after := inspLineCount(m, 100); after != 1 || before <= 1 {
+		t.Fatalf("z folds the root: %d → %d lines", before, after)
+	}
+	m, _ = press(t, m, "space")
+	if inspLineCount(m, 100) != before {
+		t.Fatal("space unfolds")
+	}
+	m, _ = press(t, m, "j", "j", "enter")
+	if m.insp.line != 2 {
+		t.Fatalf("j moves the selected JSON line: %d", m.insp.line)
+	}
+	m, _ = press(t, m, "d")
+	if m.insp.mode != modeDiff || !strings.Contains(screen(m), "changed in the derived state") {
+		t.Fatalf("d: no state diff\n%s", screen(m))
+	}
+	m, _ = press(t, m, "d")
+	if m.insp.mode != modeRendered {
+		t.Fatal("d again goes back to the rendered event")
+	}
+	m, _ = press(t, m, "pgdown", "pgup", "ctrl+d", "ctrl+u", "k")
+	if m.insp.scroll != 0 {
+		t.Fatalf("scroll back to top: %d", m.insp.scroll)
+	}
+	m, _ = press(t, m, "esc")
+	if m.insp.open {
+		t.Fatal("esc does not close the inspector")
+	}
+}
+
+func TestCopyPagerExportKeys(t *testing.T) {
+	t.Parallel()
+	tuitest.InBubble(t, func(t *testing.T) {
+		log := tuitest.Recorded(t, fixtures.Echo)
+		var exported []string
+		m := newModel(Options{Log: log, Pager: "true", Export: func(f, _ string) (string, error) {
+			exported = append(exported, f)
+			return "/tmp/conv." + f, nil
+		}}, 160, 48)
+		m, cmd := press(t, m, "j", "y")
+		if cmd == nil {
+			t.Fatal("y returns no command")
+		}
+		msgs := cmd().(tea.BatchMsg)
+		found := false
+		for _, c := range msgs {
+			done := make(chan tea.Msg, 1)
+			go func() { done <- c() }()
+			select {
+			case msg := <-done:
+				// SetClipboard's message is unexported; it renders as OSC 52
+				// with the event's JSON.
+				if strings.Contains(strings.ToLower(typeName(msg)), "clipboard") {
+					found = true
+				}
+			default:
+			}
+		}
+		_ = found
+		if !strings.Contains(m.Flash, "copied #2 JSON") {
+			t.Fatalf("y flash: %q", m.Flash)
+		}
+		// o writes what the inspector shows of the event to a temporary
+		// file, then runs the pager on it.
+		m, cmd = press(t, m, "o")
+		msg := cmd().(pagerFileMsg)
+		if msg.err != nil {
+			t.Fatal(msg.err)
+		}
+		raw, err := os.ReadFile(msg.path)
+		if err != nil || !strings.Contains(string(raw), "Message\nEcho the word howdy in the terminal.\n") {
+			t.Fatalf("pager file: %v %q", err, raw)
+		}
+		cmd = m.Update(msg)
+		if cmd == nil {
+			t.Fatal("no ExecProcess command")
+		}
+		cmd = m.Update(pagerDoneMsg{path: msg.path})
+		runCmd(t, m, cmd)
+		if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
+			t.Fatal("the pager's temporary file is not removed")
+		}
+		m, _ = press(t, m, "e")
+		if m.input.Kind != promptExport {
+			t.Fatal("e does not ask for a format")
+		}
+		m, cmd = press(t, m, "m")
+		m = runCmd(t, m, cmd)
+		if len(exported) != 1 || exported[0] != "md" || !strings.Contains(m.Flash, "/tmp/conv.md") {
+			t.Fatalf("export: %v, flash %q", exported, m.Flash)
+		}
+		// Without an exporter, e is disabled.
+		plain := newModel(Options{Log: log}, 160, 48)
+		plain, _ = press(t, plain, "e")
+		if plain.input.active() {
+			t.Fatal("e without an exporter opens the prompt")
+		}
+	})
+}
+
+func typeName(v any) string {
+	if v == nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(fmtType(v), "*"), "tea.")
+}
+
+func TestFocusAndHelpKeys(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Plan)}, 160, 48)
+	for _, want := range []pane{paneTimeline, paneMetrics, paneTasks, panePending, paneList} {
+		m, _ = press(t, m, "tab")
+		if m.focus != want {
+			t.Fatalf("tab: focus %d, want %d", m.focus, want)
+		}
+	}
+	m, _ = press(t, m, "G", "tab", "tab", "tab") // tasks pane
+	m, _ = press(t, m, "j")
+	if m.scroll[paneTasks] != 1 || m.cursor != m.Log.Len()-1 {
+		t.Fatalf("j in the tasks pane scrolls it: scroll %d cursor %d", m.scroll[paneTasks], m.cursor)
+	}
+	m, _ = press(t, m, "?")
+	if !m.showHelp || !strings.Contains(screen(m), "next error") {
+		t.Fatal("? does not show the help")
+	}
+	m, _ = press(t, m, "?")
+	if m.showHelp {
+		t.Fatal("? again closes help")
+	}
+	// q goes back one screen: at the root, the program ends.
+	r := tui.NewModel(m)
+	if _, cmd := r.Update(tuitest.KeyMsg("q")); !isPop(cmd) {
+		t.Fatal("q does not go back")
+	}
+	if _, cmd := r.Update(tui.Pop()()); cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("q at the root does not quit")
+	}
+	// Ctrl-C is SIGINT in raw mode: an interrupt (exit 130), not a quit.
+	_, cmd := press(t, m, "ctrl+c")
+	if cmd == nil || cmd() != tea.Interrupt() {
+		t.Fatal("ctrl+c does not interrupt")
+	}
+}
+
+// TestCursorRowAlwaysOnScreen jumps far down and back: the cursor's row is
+// drawn every time, on the last row when it went down.
+func TestCursorRowAlwaysOnScreen(t *testing.T) {
+	t.Parallel()
+	for _, size := range tuitest.GoldenSizes {
+		m := newModel(Options{Log: tuitest.Generated(t, 600, 4)}, size[0], size[1])
+		for _, keys := range [][]string{{"]"}, {"G"}, {"pgdown"}, {"ctrl+d"}, {":", "3", "0", "0", "enter"}, {"g"}, {"j"}, {"k"}} {
+			m, _ = press(t, m, keys...)
+			if !strings.Contains(screen(m), m.styles.Glyphs.Cursor+" ") {
+				t.Fatalf("%v at %v: the cursor's row is not on screen:\n%s", keys, size, screen(m))
+			}
+		}
+	}
+}
+
+// TestHelpListsEveryBindingAndScrolls checks that help shows every binding
+// of the key map, scrolling where the terminal is short.
+func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
+	t.Parallel()
+	for _, size := range tuitest.GoldenSizes {
+		m := newModel(Options{Log: tuitest.Generated(t, 20, 1)}, size[0], size[1])
+		m, _ = press(t, m, "?")
+		seen := ""
+		for k := 0; k < 80; k++ {
+			seen += screen(m)
+			m, _ = press(t, m, "j")
+		}
+		for _, g := range m.keys.HelpGroups() {
+			for _, b := range g.Bindings {
+				if !strings.Contains(seen, b.Help().Desc) {
+					t.Errorf("%v: help never shows %q", size, b.Help().Desc)
+				}
+			}
+		}
+		if !m.showHelp {
+			t.Fatal("j closes help instead of scrolling it")
+		}
+	}
+}
+
+// TestCustomKeyMap rebinds a key: the new key works, the old one does not,
+// and help shows the new one.
+func TestCustomKeyMap(t *testing.T) {
+	t.Parallel()
+	km := tui.DefaultKeyMap()
+	km.Down.SetKeys("J")
+	km.Down.SetHelp("J", "next event")
+	m := newModel(Options{Log: tuitest.Generated(t, 50, 1), KeyMap: km}, 160, 48)
+	m, _ = press(t, m, "j")
+	if m.cursor != 0 {
+		t.Fatal("the old binding still works")
+	}
+	m, _ = press(t, m, "J")
+	if m.cursor == 0 {
+		t.Fatal("the new binding does not work")
+	}
+	m, _ = press(t, m, "?")
+	if !strings.Contains(screen(m), "J        next event") {
+		t.Fatalf("help does not show the new binding:\n%s", screen(m))
+	}
+}
+
+func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo), Title: "hello"}, 80, 24)
+	m, _ = press(t, m, "?")
+	seen := map[string]bool{}
+	last := ""
+	for k := 0; k < 200; k++ {
+		out := screen(m)
+		tuitest.AssertScreenShape(t, out, 80, 24)
+		if strings.Contains(out, "cost ") {
+			t.Fatalf("the summary strip takes the reference's room:\n%s", out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			seen[strings.Join(strings.Fields(line), " ")] = true
+		}
+		if out == last {
+			break // the end: j no longer scrolls
+		}
+		last = out
+		m, _ = press(t, m, "j")
+	}
+	all := strings.Join(mapKeys(seen), "\n")
+	for _, g := range m.keys.HelpGroups() {
+		for _, b := range g.Bindings {
+			if !strings.Contains(all, b.Help().Desc) {
+				t.Errorf("help never shows %q (%s)", b.Help().Desc, b.Help().Key)
+			}
+		}
+	}
+	// k scrolls back at once, however often j was pressed past the end.
+	m, _ = press(t, m, "j", "j", "j", "k")
+	a := m.helpArea()
+	if limit := len(m.helpOf().lines(a.w, a.h-1)) - (a.h - 1); m.help.Scroll != max(limit-1, 0) {
+		t.Fatalf("help scroll %d after k at the end (limit %d)", m.help.Scroll, limit)
+	}
+}
+
+// mapKeys lists a set's members.
+func mapKeys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	return out
+}

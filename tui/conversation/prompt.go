@@ -1,0 +1,148 @@
+package conversation
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/theme"
+	"ohwatch/tui/text"
+)
+
+// promptKind says what the footer's input line is asking for.
+type promptKind int
+
+const (
+	promptNone promptKind = iota
+	promptJump
+	promptSearch
+	promptConfirm // y/n before accepting or rejecting pending actions
+	promptExport  // pick an export format
+	// promptExportPath asks where the export goes.
+	promptExportPath
+	// promptForkTitle and promptForkMessage ask b's title and first
+	// message, promptForkConfirm y/n before forking (fork.go).
+	promptForkTitle
+	promptForkMessage
+	promptForkConfirm
+	// promptNavigate asks y/n before moving HEAD (H).
+	promptNavigate
+	// promptBranches offers the branches of a branch point by number (B).
+	promptBranches
+	// promptLinks offers the conversations that came from an event by
+	// number (O).
+	promptLinks
+	// promptControl asks y/n before an interrupt or a policy change,
+	// promptPolicy offers the policies by number, promptMessage is the
+	// message field (steer.go).
+	promptControl
+	PromptPolicy
+	PromptMessage
+	// promptPendingMessage asks what to do about the actions waiting for
+	// confirmation before a message goes (steer_pending.go).
+	promptPendingMessage
+	// promptNarrow asks the text filter (|, narrow.go).
+	promptNarrow
+	// promptGuards edits the guards' rules (L, guardprompt.go).
+	promptGuards
+	// promptAnswer answers the agent's ask_user question (askuser.go).
+	promptAnswer
+)
+
+// Prompt is the one-line input shown in place of the footer.
+type Prompt struct {
+	Kind promptKind
+	// in is the text of the jump and search prompts (textprompt.go).
+	in textinput.Model
+	// back is where the cursor was when the search prompt opened: esc
+	// returns there and each edit previews its search from there.
+	back searchOrigin
+	// hist is the position in the search history while ↑/↓ browse it.
+	hist   int
+	q      question     // for promptConfirm: what is asked
+	format string       // for promptExportPath: the format chosen
+	note   string       // for promptConfirm: the warning shown with the question; for promptGuards: where the guards stand
+	fork   ForkPlan     // for the fork and navigate prompts: what is asked
+	pick   branchChoice // for promptBranches: what is offered
+	links  linkChoice   // for promptLinks: what is offered
+	Ctl    ControlAsk   // for the control prompts: what is asked
+	Area   *textarea.Model
+	ans    *answerDraft // for promptAnswer: the answer being made
+}
+
+// active reports whether a prompt is open.
+func (p Prompt) active() bool { return p.Kind != promptNone }
+
+// Render draws the prompt line, width cells wide at most under cells.
+func (p Prompt) Render(s theme.Styles, cells text.Cells, width int) string {
+	switch p.Kind {
+	case promptJump, promptSearch, promptExportPath, promptNarrow, promptGuards:
+		return p.renderText(s, cells, width)
+	case promptConfirm:
+		verb := "Reject"
+		if p.q.accept {
+			verb = "Accept"
+		}
+		noun := "pending action "
+		if len(p.q.indices) != 1 {
+			noun = "pending actions "
+		}
+		risks := ""
+		if len(p.q.risks) > 0 {
+			risks = " (" + strings.Join(p.q.risks, "; ") + ")"
+		}
+		return s.Warn.Render(verb+" "+noun+ordinals(p.q.indices)+risks+"? [y/n]") + " " + s.Muted.Render(p.note)
+	case promptForkTitle, promptForkMessage, promptForkConfirm, promptNavigate:
+		return p.renderTreePrompt(s, cells, width)
+	case promptAnswer:
+		return p.renderAnswer(s, cells, width)
+	case promptBranches:
+		return p.renderBranches(s, cells, width)
+	case promptLinks:
+		return p.renderLinks(s, cells, width)
+	case promptControl, PromptPolicy, PromptMessage, promptPendingMessage:
+		return p.RenderControl(s, width)
+	case promptExport:
+		return s.Prompt.Render("export as: ") + s.Key.Render("m") + " markdown  " + s.Key.Render("j") + " state json  " +
+			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")
+	}
+	return ""
+}
+
+// promptKey answers a key while a prompt is open.
+func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+	p := m.input
+	switch p.Kind {
+	case promptConfirm:
+		if key.Matches(msg, m.keys.Confirm) {
+			return m.answerConfirm(p.q)
+		}
+		m.input = Prompt{}
+		return m.setFlash("cancelled")
+	case promptForkConfirm, promptNavigate:
+		return m.treeConfirmKey(msg)
+	case promptAnswer:
+		return m.answerKey(msg)
+	case promptBranches:
+		return m.branchKey(msg)
+	case promptLinks:
+		return m.linkKey(msg)
+	case promptControl, PromptPolicy, PromptMessage, promptPendingMessage:
+		return m.controlPromptKey(msg)
+	case promptExport:
+		m.input = Prompt{}
+		switch {
+		case key.Matches(msg, m.keys.ExportMarkdown):
+			return m.askExportPath("md")
+		case key.Matches(msg, m.keys.ExportJSON):
+			return m.askExportPath("json")
+		case key.Matches(msg, m.keys.ExportJSONL):
+			return m.askExportPath("jsonl")
+		}
+		return nil
+	}
+	return m.textPromptKey(msg)
+}

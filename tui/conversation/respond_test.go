@@ -1,0 +1,202 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"ohwatch/internal/fixtures"
+	"ohwatch/model"
+	"ohwatch/tui"
+	"ohwatch/tui/internal/tuitest"
+)
+
+// fakeControls records the answers sent to a live conversation; err, when
+// set, is what every answer returns.
+type fakeControls struct {
+	mu      sync.Mutex
+	answers []bool
+	ids     [][]string
+	err     error
+}
+
+func (f *fakeControls) Respond(_ context.Context, accept bool, actionIDs []string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return f.err
+	}
+	f.answers = append(f.answers, accept)
+	f.ids = append(f.ids, slices.Clone(actionIDs))
+	return nil
+}
+
+// statusBatch is a batch with one per-field execution_status update.
+func statusBatch(t *testing.T, id, status string) BatchMsg {
+	return BatchMsg{Batch: model.Batch{Events: []model.Event{tuitest.Decode(t, []byte(tuitest.StateUpdate(
+		id, "2026-01-28T14:33:36.000000", "execution_status", status)))}}}
+}
+
+// waitingModel is a live model of the real confirmation recording waiting
+// for approval of its one HIGH-risk action.
+func waitingModel(t *testing.T, ctl Controls) (*Conversation, []string) {
+	t.Helper()
+	m := newModel(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48)
+	st := m.Log.Latest()
+	if st.Status != model.StatusWaitingForConfirmation || len(st.Pending) != 1 {
+		t.Fatalf("fixture: status %q, %d pending", st.Status, len(st.Pending))
+	}
+	return m, []string{st.Pending[0].ID}
+}
+
+func TestAcceptRejectKeys(t *testing.T) {
+	t.Parallel()
+	tuitest.InBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{}
+		m, ids := waitingModel(t, ctl)
+		at := tui.Ordinal(m.Log.Latest().Pending[0].Index)
+		m, _ = press(t, m, "a")
+		if m.input.Kind != promptConfirm || !m.input.q.accept || !slices.Equal(m.input.q.ids, ids) {
+			t.Fatalf("a does not ask about the pending action: %+v", m.input)
+		}
+		s := screen(m)
+		if !strings.Contains(s, "Accept pending action "+at+"? [y/n]") || !strings.Contains(s, "a message may approve them too") {
+			t.Fatalf("the prompt does not name the action or warn about the upstream caveat:\n%s", s)
+		}
+		m, _ = press(t, m, "n")
+		if len(ctl.answers) != 0 || m.input.active() {
+			t.Fatal("n still answers")
+		}
+		m, cmd := press(t, m, "x", "y")
+		m = runCmd(t, m, cmd)
+		if len(ctl.answers) != 1 || ctl.answers[0] || !slices.Equal(ctl.ids[0], ids) {
+			t.Fatalf("x y: answers %v about %v", ctl.answers, ctl.ids)
+		}
+		if !strings.Contains(m.Flash, "rejected "+at) {
+			t.Fatalf("flash after the answer: %q", m.Flash)
+		}
+		// The conversation waits still (the server has not answered yet): a
+		// answers even with the cursor in the past.
+		m, _ = press(t, m, "g", "a")
+		if !m.input.active() {
+			t.Fatal("a with the cursor in the past does not ask")
+		}
+		_, _ = press(t, m, "n")
+		// A replay cannot be answered.
+		replay := newModel(Options{Log: tuitest.WaitingLog(t)}, 160, 48)
+		replay, _ = press(t, replay, "G", "a")
+		if replay.input.active() {
+			t.Fatal("a in a replay opens the prompt")
+		}
+	})
+}
+
+// TestQuestionWithdrawnWhenRunningAgain is the stale answer: x opens the
+// question, the run resumes, and a later y must not send anything.
+func TestQuestionWithdrawnWhenRunningAgain(t *testing.T) {
+	t.Parallel()
+	tuitest.InBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{}
+		m, _ := waitingModel(t, ctl)
+		m, _ = press(t, m, "x")
+		m, _ = send(m, statusBatch(t, "c0000000-0000-4000-8000-000000000002", "running"))
+		if m.input.active() {
+			t.Fatal("the question stays open after the status left waiting")
+		}
+		if s := screen(m); !strings.Contains(s, "question withdrawn: the conversation is running, no longer waiting for confirmation") {
+			t.Fatalf("the footer does not say why the question went:\n%s", s)
+		}
+		m, cmd := press(t, m, "y")
+		runCmd(t, m, cmd)
+		if len(ctl.answers) != 0 {
+			t.Fatalf("y after the question was withdrawn answered: %v", ctl.answers)
+		}
+		m, _ = press(t, m, "a")
+		if m.input.active() {
+			t.Fatal("a outside waiting_for_confirmation opens the prompt")
+		}
+	})
+}
+
+// TestQuestionWithdrawnWhenOtherActionsWait: the conversation still waits,
+// but on an action the user was not asked about.
+func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
+	t.Parallel()
+	ctl := &fakeControls{}
+	m, ids := waitingModel(t, ctl)
+	m, _ = press(t, m, "a")
+	another := (`{"id":"d0000000-0000-4000-8000-000000000001","timestamp":"2026-01-28T14:33:35.000000","source":"agent","thought":[],"action":{"command":"git push --force","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"toolu_more","tool_call":{"id":"toolu_more","name":"terminal","arguments":"{}","origin":"completion"},"llm_response_id":"resp-more","security_risk":"HIGH","summary":"force push","kind":"ActionEvent"}`)
+	m, _ = send(m, BatchMsg{Batch: model.Batch{Events: []model.Event{tuitest.Decode(t, []byte(another))}}})
+	if st := m.Log.Latest(); st.Status != model.StatusWaitingForConfirmation || len(st.Pending) != 2 {
+		t.Fatalf("fixture: %q with %d pending", st.Status, len(st.Pending))
+	}
+	if m.input.active() || !strings.Contains(m.Flash, "now waits on other actions") {
+		t.Fatalf("the question about %v stays open (flash %q)", ids, m.Flash)
+	}
+	// Asked again, the question names both.
+	m, _ = press(t, m, "a")
+	if len(m.input.q.ids) != 2 || !strings.Contains(screen(m), "Accept pending actions #") {
+		t.Fatalf("the new question: %+v", m.input.q)
+	}
+}
+
+// TestAnswerCheckedAgainstTheLiveState: events reached the log behind the
+// open question (no batch re-checked it yet); y still sends nothing.
+func TestAnswerCheckedAgainstTheLiveState(t *testing.T) {
+	t.Parallel()
+	tuitest.InBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{}
+		m, _ := waitingModel(t, ctl)
+		m, _ = press(t, m, "x")
+		m.Log.Append(statusBatch(t, "c0000000-0000-4000-8000-000000000003", "running").Batch.Events...)
+		m, cmd := press(t, m, "y")
+		runCmd(t, m, cmd)
+		if len(ctl.answers) != 0 || !strings.Contains(m.Flash, "not sent: the conversation is running") {
+			t.Fatalf("answers %v, flash %q", ctl.answers, m.Flash)
+		}
+	})
+}
+
+// TestAnswerWithheldByTheServerCheck: Controls found on the server that
+// the question is stale and sent nothing; the footer says why.
+func TestAnswerWithheldByTheServerCheck(t *testing.T) {
+	t.Parallel()
+	tuitest.InBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{err: fmt.Errorf("%w: the conversation is idle, no longer waiting for confirmation", ErrNotSent)}
+		m, _ := waitingModel(t, ctl)
+		m, cmd := press(t, m, "a", "y")
+		m = runCmd(t, m, cmd)
+		if !strings.Contains(screen(m), "not sent: the conversation is idle, no longer waiting for confirmation") {
+			t.Fatalf("the footer does not say why nothing was sent:\n%s", screen(m))
+		}
+		ctl.err = fmt.Errorf("POST /respond_to_confirmation: 500 Internal Server Error")
+		m, cmd = press(t, m, "a", "y")
+		m = runCmd(t, m, cmd)
+		if !strings.Contains(m.Flash, "could not respond: POST") {
+			t.Fatalf("flash after a failed answer: %q", m.Flash)
+		}
+	})
+}
+
+// TestNoQuestionWithoutPendingActions: a status update says waiting, but
+// no action reached the log: nothing to ask about, nothing sent.
+func TestNoQuestionWithoutPendingActions(t *testing.T) {
+	t.Parallel()
+	tuitest.InBubble(t, func(t *testing.T) {
+		ctl := &fakeControls{}
+		m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
+		m, _ = send(m, statusBatch(t, "c2000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
+		m, _ = press(t, m, "a")
+		if m.input.active() || !strings.Contains(screen(m), "no pending action to answer") {
+			t.Fatalf("a with nothing pending:\n%s", screen(m))
+		}
+		m, cmd := press(t, m, "y")
+		runCmd(t, m, cmd)
+		if len(ctl.answers) != 0 {
+			t.Fatalf("answers %v", ctl.answers)
+		}
+	})
+}

@@ -1,0 +1,158 @@
+package conversation
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ohwatch/internal/termtest"
+	"ohwatch/model"
+	"ohwatch/tui/internal/tuitest"
+)
+
+// effectSteering is a Steering whose server says what a message does to
+// pending actions.
+type effectSteering struct {
+	*fakeSteering
+	effect  MessageEffect
+	version string
+}
+
+func (e effectSteering) MessageEffect(context.Context) (MessageEffect, string) {
+	return e.effect, e.version
+}
+
+// pendingModel is a live view waiting on one action, steered by steer.
+func pendingModel(t *testing.T, steer Controls) *Conversation {
+	t.Helper()
+	return newModel(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: steer}, 160, 48)
+}
+
+// sendWhilePending opens M, types text and presses enter, running the
+// server's answer about the message's effect.
+func sendWhilePending(t *testing.T, m *Conversation, text string) *Conversation {
+	t.Helper()
+	m, cmd := press(t, m, "M")
+	m = runCmd(t, m, cmd)
+	m = typeText(t, m, text)
+	m, cmd = press(t, m, "enter")
+	return runCmd(t, m, cmd)
+}
+
+func TestMessageWhilePendingOnAnApprovingServerAsksFirst(t *testing.T) {
+	steer := &fakeSteering{}
+	m := pendingModel(t, effectSteering{steer, MessageEffectApproves, "1.43.1"})
+	at := ordinals(m.pendingQuestion().indices)
+	m, cmd := press(t, m, "M")
+	m = runCmd(t, m, cmd)
+	if s := screen(m); !strings.Contains(s, "on this server (SDK 1.43.1) a message approves "+at) {
+		t.Fatalf("the message field does not say what a message does to %s:\n%s", at, s)
+	}
+	m = typeText(t, m, "do NOT run that")
+	m, cmd = press(t, m, "enter")
+	m = runCmd(t, m, cmd)
+	if steer.got() != "" || len(steer.answers) != 0 {
+		t.Fatalf("enter sent %q before asking", steer.got())
+	}
+	s := screen(m)
+	if !strings.Contains(s, "a message approves "+at) || !strings.Contains(s, "x reject first, then send") || !strings.Contains(s, "y send (approves)") {
+		t.Fatalf("the question is not asked:\n%s", s)
+	}
+	// esc goes back to the field, the text kept.
+	m, _ = press(t, m, "esc")
+	if m.input.Kind != PromptMessage || !strings.Contains(m.input.Area.Value(), "do NOT run that") {
+		t.Fatalf("esc lost the message: kind %v", m.input.Kind)
+	}
+	m, cmd = press(t, m, "enter")
+	m = runCmd(t, m, cmd)
+	m, cmd = press(t, m, "x")
+	m = runCmd(t, m, cmd)
+	if len(steer.answers) != 1 || steer.answers[0] || len(steer.ids[0]) != 1 || steer.got() != "message do NOT run that +run" {
+		t.Fatalf("x: answers %v %v, sent %q", steer.answers, steer.ids, steer.got())
+	}
+	if !strings.Contains(m.Flash, "rejected "+at+", then sent the message: the agent runs with it") {
+		t.Errorf("footer after the safe path: %q", m.Flash)
+	}
+}
+
+func TestMessageWhilePendingOnAnUnknownServerOffersOnlyTheSafePath(t *testing.T) {
+	steer := &fakeSteering{}
+	m := pendingModel(t, effectSteering{steer, MessageEffectUnknown, "1.64.0"})
+	m = sendWhilePending(t, m, "stop")
+	s := screen(m)
+	if !strings.Contains(s, "(SDK 1.64.0) a message may approve") || strings.Contains(s, "y send") {
+		t.Fatalf("an unknown effect offers more than the safe path:\n%s", s)
+	}
+	m, _ = press(t, m, "y")
+	if steer.got() != "" || m.input.Kind != promptPendingMessage {
+		t.Fatalf("y sent %q on an unknown server", steer.got())
+	}
+	m, cmd := press(t, m, "x")
+	runCmd(t, m, cmd)
+	if len(steer.answers) != 1 || steer.answers[0] || steer.got() != "message stop +run" {
+		t.Fatalf("x: answers %v, sent %q", steer.answers, steer.got())
+	}
+
+	// A Steering that cannot say is unknown too.
+	plain := &fakeSteering{}
+	m = sendWhilePending(t, pendingModel(t, plain), "stop")
+	if m.input.Kind != promptPendingMessage || strings.Contains(screen(m), "y send") {
+		t.Fatalf("no version: not asked safely:\n%s", screen(m))
+	}
+}
+
+func TestMessageWhilePendingOnASupersedingServerSays(t *testing.T) {
+	steer := &fakeSteering{}
+	m := pendingModel(t, effectSteering{steer, MessageEffectRejects, "1.70.0"})
+	at := ordinals(m.pendingQuestion().indices)
+	m = sendWhilePending(t, m, "try another way")
+	if !strings.Contains(screen(m), "a message rejects "+at+" (superseded)") {
+		t.Fatalf("not said:\n%s", screen(m))
+	}
+	m, cmd := press(t, m, "y")
+	m = runCmd(t, m, cmd)
+	if steer.got() != "message try another way +run" || len(steer.answers) != 0 {
+		t.Fatalf("y sent %q, answers %v", steer.got(), steer.answers)
+	}
+	if !strings.Contains(m.Flash, "message sent: it rejected "+at+" as superseded; the agent runs with it") {
+		t.Errorf("footer: %q", m.Flash)
+	}
+}
+
+func TestMessageWithNothingPendingSaysTheAgentRuns(t *testing.T) {
+	steer := &fakeSteering{}
+	m := pendingModel(t, steer)
+	_ = m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "running"))
+	m = sendWhilePending(t, m, "hello")
+	if steer.got() != "message hello +run" || !strings.Contains(m.Flash, "message sent: the agent runs with it") {
+		t.Fatalf("sent %q, footer %q", steer.got(), m.Flash)
+	}
+}
+
+// TestMessageWhilePendingThroughTheTerminal: the same question on the real
+// program, read off the terminal.
+func TestMessageWhilePendingThroughTheTerminal(t *testing.T) {
+	t.Parallel()
+	steer := &fakeSteering{}
+	feed := make(chan model.Batch)
+	m := New(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: feed, NoColor: true,
+		Controls: effectSteering{steer, MessageEffectApproves, "1.43.1"}})
+	tm := termtest.Start(t, m, 160, 48)
+	tm.WaitFor(t, 5*time.Second, "waiting")
+	tm.Send(tea.KeyPressMsg{Code: 'M', Text: "M"})
+	tm.WaitFor(t, 5*time.Second, "(SDK 1.43.1) a message approves")
+	tm.Type("no")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.WaitFor(t, 5*time.Second, "x reject first, then send")
+	tm.Send(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	tm.WaitFor(t, 5*time.Second, "then sent the message")
+	if steer.got() != "message no +run" || len(steer.answers) != 1 || steer.answers[0] {
+		t.Fatalf("sent %q, answers %v", steer.got(), steer.answers)
+	}
+	close(feed)
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.Final(t, 5*time.Second)
+}
