@@ -192,6 +192,25 @@ func statusOn(t *testing.T, c *agentserver.Client, conv string) string {
 	return info.ExecutionStatus
 }
 
+// statusBecomes waits until the agent-server's own listing of the
+// conversation says want, and returns the status it last said. The
+// listing lags the conversation's events: a pause is in the events (a
+// state update, then PauseEvent) while the run's last step still
+// finishes, and only then does the listing leave running.
+func statusBecomes(t *testing.T, c *agentserver.Client, conv, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		st := statusOn(t, c, conv)
+		if st == want || time.Now().After(deadline) {
+			return st
+		}
+		<-tick.C
+	}
+}
+
 // TestFleetTUIOverCloud: `fleet cloud` in the table, over the real app
 // server. A running conversation and its sub-conversation appear with
 // the statuses their agent-server gives, the sub under its parent, and
@@ -207,6 +226,11 @@ func TestFleetTUIOverCloud(t *testing.T) {
 	parent, sandbox := shared.startConv(t, "STEPS=400 DELAY=1")
 	sub := shared.startSub(t, parent, sandbox, "STEPS=1")
 	agent := shared.sandboxServer(t, sandbox)
+	// The sub ends before the table opens: one that ends while watched is
+	// listed first among those that need the person, away from its parent.
+	if st := statusBecomes(t, agent, sub, model.StatusFinished); st != model.StatusFinished {
+		t.Fatalf("the sub-conversation did not finish: %s", st)
+	}
 	f := shared.fleetTUI(t)
 
 	row := f.row(sub, "finished")
@@ -236,8 +260,8 @@ func TestFleetTUIOverCloud(t *testing.T) {
 	f.press("p")
 	f.footer("pause accepted")
 	f.row(parent, "paused")
-	if st := statusOn(t, agent, parent); st != model.StatusPaused {
-		t.Fatalf("p: the row read paused, then the agent-server says %s; its last events: %s", st, lastKinds(t, agent, parent, 8))
+	if st := statusBecomes(t, agent, parent, model.StatusPaused); st != model.StatusPaused {
+		t.Fatalf("p: the row read paused, the agent-server still says %s; its last events: %s", st, lastKinds(t, agent, parent, 8))
 	}
 
 	f.press("R")
@@ -254,7 +278,7 @@ func TestFleetTUIOverCloud(t *testing.T) {
 		t.Errorf("R showed the server's refusal:\n%s", final)
 	}
 	f.row(parent, "running")
-	if st := statusOn(t, agent, parent); st != model.StatusRunning {
+	if st := statusBecomes(t, agent, parent, model.StatusRunning); st != model.StatusRunning {
 		t.Fatalf("R: the agent-server says %s", st)
 	}
 
@@ -264,7 +288,7 @@ func TestFleetTUIOverCloud(t *testing.T) {
 	f.press("enter")
 	f.footer("message sent")
 	f.row(parent, "finished")
-	if st := statusOn(t, agent, parent); st != model.StatusFinished {
+	if st := statusBecomes(t, agent, parent, model.StatusFinished); st != model.StatusFinished {
 		t.Fatalf("M: the agent-server says %s", st)
 	}
 	evs, err := agent.Events(context.Background(), parent)
