@@ -4,7 +4,7 @@ package main
 func fleetRows() []row {
 	return []row{
 		{
-			figure: "`ohwatch ls ROOT` (piped, and `--json`) of a root holding a generated 500k-event conversation whose status `base_state.json` does not give (the CLI's recordings have none; here it is 83 MB, over the read limit)",
+			figure: "`ohwatch ls ROOT` (piped, and `--json`) of a root holding a generated 500k-event conversation whose status `base_state.json` does not give (the CLI's recordings have none; here it is 83 MB, streamed, never held)",
 			target: "does not read it whole",
 			cmd:    "/usr/bin/time -v ohwatch ls ROOT [--json]",
 			hand:   "2026-12-01",
