@@ -69,7 +69,7 @@
 // no result yet; the first answer is the result. A lookup is one read,
 // however far the result is; the index costs 4 bytes an event plus a map of
 // the unanswered actions. The inspector, the compare screen and the
-// Markdown export read it; no screen pairs results itself.
+// Markdown export read it.
 //
 // It imports `model`, `format`, `internal/arena`.
 package reducer
