@@ -21,7 +21,7 @@
 // is walked; an event's JSON line written directly, byte for byte as
 // `encoding/json` would, each raw event compacted once into reused buffers
 // and, for the bytes the log stores, checked terminal-safe and HTML-escaped
-// in one pass: `eventjson.go`, `model.AppendTerminalSafeRawMessage`).
+// in one pass: `eventjson.go`, `jsonx.AppendString`, `sanitize.AppendRawMessage`).
 //
 // For a fleet (`FleetWatch`, `RunFleet`), one line per status change of any
 // conversation and `--until all\|any` ending with the exit code of the worst

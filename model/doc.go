@@ -20,12 +20,10 @@
 // render.
 //
 // Events decoded by `kind` into a lean resident form (header, raw bytes,
-// one-line summary, small typed body), the full payload decoded on demand,
-// `Sanitize`, `TerminalSafeJSON` (`AppendTerminalSafeJSON` into a caller's
-// buffers; `AppendTerminalSafeDecodedJSON` for bytes `Decode` accepted, a
-// log's stored events as `Log.Decoded` tells them, not validated again),
-// `Redact` (every encoding a key is echoed in: `redact_encodings.go`;
-// `RedactJSON`: an event's raw bytes), `UnreadableEvent` (the placeholder of
+// one-line summary, small typed body) over the validating scanner of
+// `internal/jsonx`, the full payload decoded on demand (making text and raw
+// JSON safe for a terminal is `internal/sanitize`'s, cutting secrets out
+// `internal/redact`'s), `UnreadableEvent` (the placeholder of
 // an event too large to read, from a socket or a file), ids
 // (`CheckConversationID`: one path segment or refused) (and `IDSet`, the ids
 // seen for dedupe: a uuid as two integers, never a string that keeps an
@@ -36,13 +34,15 @@
 // value, a third of all events, read in the pass that validates it,
 // `statsfast.go`, declining to the general reader on anything it is not sure
 // to read the same, held to it by a test and a fuzz target; the general
-// reader walks nested values once, `jsonwalk.go`: a reader says where the
+// reader walks nested values once, `jsonx.WalkMembers`: a reader says where the
 // value it read ended; usage and model names through a small lock-free
 // cache, `namecache.go`, so a stats body shares nothing with its event's
-// bytes), base state (and `CallPrefix`: how many of base_state.json's
+// bytes), base state (`ReadBaseState` streams it in bounded memory, whatever
+// its size; `CallPrefix`: how many of base_state.json's
 // per-call LLM records a stats update's accumulated usage adds up to), the
 // conversation an event launched (`SpawnedConversation`),
 // `Batch`/`ConnState`.
 //
-// It imports `format`, `internal/arena`.
+// It imports `format`, `internal/arena`, `internal/jsonx`,
+// `internal/sanitize`.
 package model

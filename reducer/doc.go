@@ -60,5 +60,16 @@
 // `TailVerdict`: that verdict decided from a recording's last events alone
 // when they decide it, so `ls` need not read a long conversation whole.
 //
+// `ResultOf(i)` and `ActionOf(j)`: the one answer to which event answered
+// an action (an observation, a rejection or an agent error), filed as each
+// result is appended (`results.go`) by the SDK's rule
+// (`ConversationState.get_unmatched_actions`): observations and rejections
+// by `action_id` (by `tool_call_id` only when they carry none), agent
+// errors by `tool_call_id`, which names the newest action with it that has
+// no result yet; the first answer is the result. A lookup is one read,
+// however far the result is; the index costs 4 bytes an event plus a map of
+// the unanswered actions. The inspector, the compare screen and the
+// Markdown export read it.
+//
 // It imports `model`, `format`, `internal/arena`.
 package reducer

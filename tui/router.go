@@ -1,18 +1,3 @@
-// Package tui is ohwatch's terminal interface: the router and what every
-// screen shares. The root Model is a router over a back-stack of screens
-// (Screen): it draws the top one and gives it the keys, tells every screen
-// the window size and the terminal's colour and mode reports, and
-// delivers each message addressed to a screen (Addr: the results of that
-// screen's own commands) to it even while it is hidden. Screens move the
-// stack with Push, Pop (q: back, quitting at the root) and Back (esc).
-//
-// The screens live in packages of their own and talk to the router only
-// through the exported contract below: tui/conversation (one
-// conversation), tui/fleetview (the fleet table, which opens
-// conversations and compares) and tui/compareview (two runs side by
-// side). tui imports none of them; it holds what they share: key maps,
-// colours, formatting, the help pager and Common, what a view hands on
-// to the views it opens. RunScreens shows any root screen.
 package tui
 
 import (

@@ -4,7 +4,7 @@ package main
 func fleetRows() []row {
 	return []row{
 		{
-			figure: "`ohwatch ls ROOT` (piped, and `--json`) of a root holding a generated 500k-event conversation whose status `base_state.json` does not give (the CLI's recordings have none; here it is 83 MB, over the read limit)",
+			figure: "`ohwatch ls ROOT` (piped, and `--json`) of a root holding a generated 500k-event conversation whose status `base_state.json` does not give (the CLI's recordings have none; here it is 83 MB, streamed, never held)",
 			target: "does not read it whole",
 			cmd:    "/usr/bin/time -v ohwatch ls ROOT [--json]",
 			hand:   "2026-12-01",
@@ -18,7 +18,7 @@ func fleetRows() []row {
 		{
 			figure: "fleet table: one frame with 100 live conversations at 100 events/s each (each conversation's events of a frame folded, rows arranged, the screen drawn in truecolor at 160x48)",
 			target: "≤ 16 ms",
-			cmd:    "go test -run '^$' -bench 'FleetFrame$' -benchtime 500x -benchmem ./tui",
+			cmd:    "go test -run '^$' -bench 'FleetFrame$' -benchtime 500x -benchmem ./tui/fleetview",
 			cell: func(r *results) string {
 				return bold(r.span("BenchmarkFleetFrame", "cpu-ms/frame", sig(1))+" ms") + " a frame"
 			},
@@ -26,7 +26,7 @@ func fleetRows() []row {
 		{
 			figure: "fleet table: a key to the next frame in that table (cursor move, re-sort, group by source)",
 			target: "within a frame",
-			cmd:    "go test -run '^$' -bench FleetKeyToFrame -benchtime 500x ./tui",
+			cmd:    "go test -run '^$' -bench FleetKeyToFrame -benchtime 500x ./tui/fleetview",
 			cell: func(r *results) string {
 				return bold(r.spanAll("BenchmarkFleetKeyToFrame", "cpu-ms/frame", sig(1)) + " ms")
 			},
@@ -42,7 +42,7 @@ func fleetRows() []row {
 		{
 			figure: "fleet table: a conversation of 10k events opened from the table and left with `esc`, twenty times; heap held after (after a GC) beside before the first",
 			target: "does not grow",
-			cmd:    "go test -run '^$' -bench FleetOpenAndLeave -benchtime 20x -count 3 ./tui",
+			cmd:    "go test -run '^$' -bench FleetOpenAndLeave -benchtime 20x -count 3 ./tui/fleetview",
 			cell: func(r *results) string {
 				return bold(r.span("BenchmarkFleetOpenAndLeave", "retained-MB", num(2, 1))+" MB") + " held and " + r.span("BenchmarkFleetOpenAndLeave", "screens", num(0, 1)) + " screen alive"
 			},
@@ -50,7 +50,7 @@ func fleetRows() []row {
 		{
 			figure: "the same, resident memory (`retained-rss-MB`, Linux: it counts a big log's off-heap blocks, which the heap does not)",
 			target: "does not grow",
-			cmd:    "go test -run '^$' -bench FleetOpenAndLeave ./tui",
+			cmd:    "go test -run '^$' -bench FleetOpenAndLeave ./tui/fleetview",
 			cell: func(r *results) string {
 				return bold(r.span("BenchmarkFleetOpenAndLeave", "retained-rss-MB", num(0, 1))+" MB") + " resident after " + r.span("BenchmarkFleetOpenAndLeave", "iters", num(0, 1)) + " conversations opened and left"
 			},
@@ -96,7 +96,7 @@ func fleetRows() []row {
 		{
 			figure: "fleet table: one frame over 100,000 listed conversations while one streams (the frame's slice folded, its rows re-placed, the visible rows drawn, truecolor, 160x48)",
 			target: "≤ 16 ms",
-			cmd:    "go test -run '^$' -bench 'FleetFrame100k$' -benchtime 200x -benchmem ./tui",
+			cmd:    "go test -run '^$' -bench 'FleetFrame100k$' -benchtime 200x -benchmem ./tui/fleetview",
 			cell: func(r *results) string {
 				return bold(r.span("BenchmarkFleetFrame100k", "cpu-ms/frame", sig(1))+" ms") + " of the frame's CPU"
 			},

@@ -1,6 +1,3 @@
-// Package compareview is the compare screen: two runs' aligned steps
-// side by side, each side's panes as of the cursor's row, aligned again
-// off the UI as live sides grow.
 package compareview
 
 import (

@@ -1,16 +1,3 @@
-// Package conversation is the screen of one conversation: it owns its
-// log, feed, cursor, panes (header, event list, timeline, metrics, tasks,
-// pending, scrubber, inspector, help) and their caches. Every pane shows
-// the conversation as of the cursor; the conversation state itself comes
-// from the reducer, and the view keeps only view state (cursor, focus,
-// filters). Each pane is a Pane (SetSize, View, ShortHelp) built for a
-// frame from the state and the view settings it draws, never from the
-// whole view. Every key is matched against the KeyMap. Work that takes
-// longer than a frame runs in commands whose results come back as
-// messages addressed to the view (tui.Addr): the inspector's view of an
-// event and its markdown, a search, the Links' listing, a fork
-// (Branching), an export. A fork's view compares with its parent on the
-// compare screen (tui/compareview). Run shows one conversation.
 package conversation
 
 import (

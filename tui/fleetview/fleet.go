@@ -1,7 +1,3 @@
-// Package fleetview is the fleet table: every conversation of a fleet,
-// one row each, streamed from its sources, with its controls and guards.
-// It opens a row's conversation (tui/conversation) and compares two
-// marked rows (tui/compareview) by pushing their screens.
 package fleetview
 
 import (

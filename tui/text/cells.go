@@ -1,8 +1,3 @@
-// Package text measures and shapes text for a terminal under its width
-// model: how many cells a grapheme cluster takes. The model is a value
-// (Cells), not a setting of the process: each screen holds the one its
-// terminal reported and hands it to what it draws, so screens, and tests,
-// under different models draw side by side.
 package text
 
 import (
