@@ -210,7 +210,7 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 }
 
 // TestColourGoldens keeps the frames a terminal receives under every
-// profile (go test ./tui -update rewrites them).
+// profile (go test ./tui/conversation -update rewrites them).
 func TestColourGoldens(t *testing.T) {
 	t.Parallel()
 	for _, src := range tuitest.Sources {

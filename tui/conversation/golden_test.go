@@ -124,7 +124,7 @@ func goldenScenariosOn(load tuitest.Loader) []scenario {
 }
 
 // TestGolden compares whole screens, drawn without colour, with the files
-// in testdata/ (go test ./tui -update rewrites them).
+// in testdata/ (go test ./tui/conversation -update rewrites them).
 func TestGolden(t *testing.T) { runGoldens(t, goldenScenariosOn(tuitest.Trajectory)) }
 
 // goldenScenarios are the golden screens on the project's own recordings,
