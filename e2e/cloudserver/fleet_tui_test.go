@@ -237,7 +237,7 @@ func TestFleetTUIOverCloud(t *testing.T) {
 	if strings.Contains(row, "$0.00") {
 		t.Errorf("the sub-conversation's row shows a false $0.00:\n%s", row)
 	}
-	screen := f.screen("the sub-conversation under its parent", func(screen string) bool {
+	f.screen("the sub-conversation under its parent", func(screen string) bool {
 		lines := strings.Split(screen, "\n")
 		for i := 1; i < len(lines); i++ {
 			if strings.Contains(lines[i], "↳ Conversation "+hex(sub)[:12]) && strings.Contains(lines[i-1], hex(parent)[:20]) {
@@ -248,7 +248,7 @@ func TestFleetTUIOverCloud(t *testing.T) {
 	})
 	// A pause before the agent's first step is undone by the server: the
 	// pause goes once the row shows steps taken.
-	screen = f.screen("the parent running, some steps taken", func(screen string) bool {
+	screen := f.screen("the parent running, some steps taken", func(screen string) bool {
 		r := rowOf(screen, parent, "running")
 		return r != "" && steps(r) >= 2
 	})

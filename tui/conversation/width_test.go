@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -141,6 +140,3 @@ func TestWidthModelsSideBySide(t *testing.T) {
 		t.Fatal("the views under the two width models drew the same screen")
 	}
 }
-
-// unicodeCore is the terminal's report that it clusters graphemes.
-var unicodeCore = tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeSet}
