@@ -10,6 +10,7 @@ import (
 	"ohwatch/reducer"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/text"
 )
 
@@ -107,8 +108,11 @@ type Conversation struct {
 	// timeMode is how the list prints each event's time (t cycles it).
 	timeMode tui.TimeMode
 
-	picker kindPicker
-	insp   inspector
+	// overlay is the stack of open dialogs, drawn over the list; the top
+	// one reads the keys first (tui/dialog).
+	overlay dialog.Overlay
+	picker  kindPicker
+	insp    inspector
 	// inspSeq numbers the inspector's openings (inspector.seq).
 	inspSeq int
 	// links are the conversations that came from this one, as the last
@@ -224,6 +228,14 @@ func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
 
 // update handles one message.
 func (m *Conversation) update(msg tea.Msg) tea.Cmd {
+	if _, key := msg.(tea.KeyPressMsg); !key {
+		// The open dialogs see the rest first: the results of their
+		// commands, and the mouse and pastes of the top one. Keys go
+		// through handleKey, which lets ctrl+c and a prompt come first.
+		if cmd, took := m.overlay.Update(msg); took {
+			return cmd
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.SetSize(msg.Width, msg.Height)

@@ -98,7 +98,7 @@ func (m *Conversation) activeKeys(st reducer.State) tui.KeyMap {
 	k.Inspect.SetEnabled(m.cursor >= 0 && !inInspector)
 	// esc closes what is open, dismisses a banner, returns focus to the
 	// list, or goes back to the screen under the view.
-	k.Back.SetEnabled(inInspector || m.showHelp || m.picker.open || m.attn.status != "" || m.focus != paneList || !m.AtRoot() || m.search.query != "" || m.warnList.open)
+	k.Back.SetEnabled(m.overlay.Len() > 0 || inInspector || m.showHelp || m.picker.open || m.attn.status != "" || m.focus != paneList || !m.AtRoot() || m.search.query != "" || m.warnList.open)
 	k.Home.SetEnabled(inInspector)
 	k.End.SetEnabled(inInspector)
 	// The keys of a prompt or the picker apply only while it is open.

@@ -20,6 +20,9 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, k.Interrupt) {
 		return tea.Interrupt
 	}
+	if cmd, took := m.overlay.Update(msg); took {
+		return cmd
+	}
 	if m.showHelp {
 		// The help reads every key but ctrl+c: esc, ? and q close it.
 		if m.helpKey(msg, k) {

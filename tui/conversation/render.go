@@ -3,6 +3,7 @@ package conversation
 import (
 	"ohwatch/reducer"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 )
 
 // render composes the screen from the panes, each built from what it
@@ -65,6 +66,9 @@ func (m *Conversation) helpOf() *helpView {
 // mainPane is the pane in the main area, h rows tall: help, the kind
 // picker, the inspector, or the event list.
 func (m *Conversation) mainPane(k *tui.KeyMap, h int) Pane {
+	if d := m.overlay.TopAt(dialog.Main); d != nil {
+		return d
+	}
 	switch {
 	case m.showHelp:
 		return m.helpOf()

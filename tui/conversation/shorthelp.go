@@ -33,6 +33,9 @@ func (p paneKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.short} }
 // by the pane's own keys function (the pane's ShortHelp).
 func (m *Conversation) paneKeyMap(st reducer.State) paneKeys {
 	k := m.activeKeys(st)
+	if d := m.overlay.Top(); d != nil {
+		return paneKeys{short: d.ShortHelp(), back: true}
+	}
 	switch {
 	case m.showHelp:
 		return paneKeys{short: helpKeys(k), back: true}
