@@ -131,3 +131,15 @@ func awaitSearchMsg(cmd tea.Cmd) (searchProgressMsg, bool) {
 		return searchProgressMsg{}, false
 	}
 }
+
+// drive starts a black-box driver on a plain-text view of the given size:
+// keys in, the screen's text out, the commands run as the program would
+// but for ticks and waits on an empty feed (wouldWait).
+func drive(tb testing.TB, opts Options, w, h int) *tuitest.Driver {
+	tb.Helper()
+	opts.NoColor, opts.Profile = true, colorprofile.NoTTY
+	m := NewConversation(opts)
+	d := tuitest.Drive(tb, m, w, h)
+	d.Waits = func(cmd tea.Cmd) bool { return wouldWait(cmd, m.Opts.Feed) }
+	return d
+}
