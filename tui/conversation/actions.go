@@ -27,8 +27,8 @@ func (m *Conversation) copyEvent() tea.Cmd {
 // eventForAction is the event y, o and the inspector act on: the
 // inspected one while the inspector is open, else the cursor's.
 func (m *Conversation) eventForAction() int {
-	if m.insp.open {
-		return m.insp.index
+	if in, open := m.insp(); open {
+		return in.index
 	}
 	return m.cursor
 }

@@ -112,9 +112,9 @@ type Conversation struct {
 	// one reads the keys first (tui/dialog).
 	overlay dialog.Overlay
 	picker  kindPicker
-	insp    inspector
-	// inspSeq numbers the inspector's openings (inspector.seq).
-	inspSeq int
+	// inspNowrap is the inspector's raw wrapping as the last one left it,
+	// kept for the next (inspector.nowrap).
+	inspNowrap bool
 	// links are the conversations that came from this one, as the last
 	// refresh of opts.Links listed them (links.go).
 	links []Link
@@ -219,6 +219,7 @@ func (m *Conversation) SetCells(c text.Cells) tea.Cmd {
 // (enter, or moving while it is open) only asks for its view: the view is
 // built by the command Update returns.
 func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
+	m.tellInspector()
 	cmd := m.update(msg)
 	if inspect := m.startInspect(); inspect != nil {
 		return tea.Batch(cmd, inspect)
@@ -246,11 +247,6 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 			m.cache.clearRows()
 		}
 		return m.refreshMarkdown()
-	case inspectedMsg:
-		return m.inspected(msg)
-	case markdownRenderedMsg:
-		m.markdownRendered(msg)
-		return nil
 	case BatchMsg:
 		return m.ingest(msg.Batch)
 	case feedClosedMsg:

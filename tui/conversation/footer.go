@@ -86,13 +86,14 @@ func (m *Conversation) activeKeys(st reducer.State) tui.KeyMap {
 		// A recording has no live end to return to.
 		k.Bottom.SetHelp(k.Bottom.Help().Key, "last event")
 	}
-	inInspector := m.insp.open
+	in, inInspector := m.insp()
+	raw := inInspector && in.mode == modeRaw
 	k.Raw.SetEnabled(inInspector)
 	k.Diff.SetEnabled(inInspector)
-	k.Fold.SetEnabled(inInspector && m.insp.mode == modeRaw)
-	k.Wrap.SetEnabled(inInspector && m.insp.mode == modeRaw)
-	k.Left.SetEnabled(inInspector && m.insp.mode == modeRaw && m.insp.nowrap)
-	k.Right.SetEnabled(inInspector && m.insp.mode == modeRaw && m.insp.nowrap)
+	k.Fold.SetEnabled(raw)
+	k.Wrap.SetEnabled(raw)
+	k.Left.SetEnabled(raw && in.nowrap)
+	k.Right.SetEnabled(raw && in.nowrap)
 	k.Copy.SetEnabled(m.cursor >= 0)
 	k.Pager.SetEnabled(m.cursor >= 0)
 	k.Inspect.SetEnabled(m.cursor >= 0 && !inInspector)

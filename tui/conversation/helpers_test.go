@@ -34,10 +34,11 @@ func press(tb testing.TB, m *Conversation, keys ...string) (*Conversation, tea.C
 
 // settle builds the inspector's view now when a key asked for it, as the
 // command Update returned would, and hands it to Update: a test reads the
-// open inspector without running the program.
+// open inspector without running the program. It stands in for the
+// runtime, so it takes the build from the open inspector itself.
 func settle(m *Conversation) {
-	if b := m.insp.build; b != nil {
-		m.Update(b.run())
+	if in, open := m.insp(); open && in.build != nil {
+		m.Update(in.build.run())
 	}
 }
 
@@ -75,12 +76,6 @@ func isPop(cmd tea.Cmd) bool {
 	}
 	msg, ok := cmd().(tui.PopMsg)
 	return ok && msg.QuitAtRoot
-}
-
-// inspLineCount is the number of lines the inspector has at width.
-func inspLineCount(m *Conversation, width int) int {
-	lines, _ := m.inspLines(width)
-	return len(lines)
 }
 
 // runSearch runs the search command among cmd (a tea.Batch's children are

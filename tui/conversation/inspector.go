@@ -1,12 +1,9 @@
 package conversation
 
 import (
-	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"ohwatch/internal/sanitize"
 	"ohwatch/model"
@@ -25,10 +22,22 @@ const (
 	modeDiff
 )
 
+// inspectorID names the inspector on the conversation's overlay.
+const inspectorID = "inspector"
+
 // inspector shows one event in full: rendered for reading, as foldable raw
-// JSON, or as the change it made to the derived state.
+// JSON, or as the change it made to the derived state. It is a dialog over
+// the event list (tui/dialog): it owns its state, keys and commands, and
+// learns what it needs of its screen from what it was opened with and
+// from inspectEnv, which the screen tells it before each message and
+// frame. Keys it does not use (moving between events, answering,
+// copying) it passes to the list, which moves it with show.
 type inspector struct {
-	open   bool
+	// log is where the inspected event's raw bytes are read.
+	log *reducer.Log
+	// env is what the screen last told it (inspectEnv).
+	env inspectEnv
+	box
 	index  int
 	mode   inspectMode
 	scroll int
@@ -38,17 +47,79 @@ type inspector struct {
 	// instead of wrapped; it stays as set from one event to the next.
 	nowrap bool
 	xoff   int
-	// data is built in a command when the inspector opens on an event
+	// data is built in a command when the inspector is shown an event
 	// (folding changes it in place); nil until it comes.
 	data *inspectData
-	// seq tells the build for this opening from those for earlier ones;
-	// build is that build until its view comes.
-	seq   int
+	// build is the build of the event shown until its view comes: a
+	// view built for another event (or an earlier inspector) is dropped.
 	build *inspectJob
 	// hit is the current search match's line, plus one (0: none yet);
 	// hitLast opens on the event's last match (it was reached by N).
 	hit     int
 	hitLast bool
+}
+
+// inspectEnv is what the inspector reads of its screen: the bindings as
+// they apply now, the palette and width model, the list's place (its
+// keys page by it, the wheel scrolls over it), the search, the zoom, and
+// what its markdown is rendered for and by. The screen sets it before
+// each message and each frame, so the inspector never reads the screen.
+type inspectEnv struct {
+	keys   tui.KeyMap
+	styles theme.Styles
+	cells  text.Cells
+	area   rect
+	// query is the search, whose matches the lines highlight; matches
+	// are the events it matched, in order.
+	query   string
+	matches []int
+	// zoomed says the inspector has the whole width (Z), which its
+	// title says with the key that gives the side panes back.
+	zoomed bool
+	// md is what the markdown is rendered for now, renderers what
+	// renders it, and to the address of the messages its commands send.
+	md        markdownKey
+	renderers *text.Markdown
+	to        tui.Addr
+}
+
+// newInspector is an inspector on log, not yet shown an event; nowrap
+// is the raw view's wrapping as the user left it.
+func newInspector(log *reducer.Log, nowrap bool) *inspector {
+	return &inspector{log: log, nowrap: nowrap}
+}
+
+// ID implements dialog.Dialog.
+func (in *inspector) ID() string { return inspectorID }
+
+// show puts the inspector on the event job builds, keeping its mode and
+// wrapping; what it shows comes when the build's command returns (start),
+// meanwhile it says "rendering…".
+func (in *inspector) show(job *inspectJob) {
+	*in = inspector{log: in.log, env: in.env, box: in.box, mode: in.mode, nowrap: in.nowrap, index: job.index, build: job}
+}
+
+// fromLastHit has the event being built open on its last search match,
+// not its first: it was reached by N.
+func (in *inspector) fromLastHit() { in.hitLast = true }
+
+// raw is the raw bytes of the inspected event.
+func (in *inspector) raw() []byte { return in.log.Event(in.index).Raw }
+
+// linesAt is the inspector's lines at width, as the screen draws them.
+func (in *inspector) linesAt(width int) ([]string, []*jsonNode) {
+	return in.lines(in.env.styles, in.env.cells, in.raw(), width)
+}
+
+// start is the command that builds the view of the event shown, once per
+// event; the screen's Update returns it beside its own.
+func (in *inspector) start() tea.Cmd {
+	b := in.build
+	if b == nil || b.started {
+		return nil
+	}
+	b.started = true
+	return b.run
 }
 
 // inspectData is what the inspector derived from its event.
@@ -82,60 +153,10 @@ type rawRows struct {
 	folds0       bool // set once built
 }
 
-// openInspector opens the inspector on the cursor's event. What it shows
-// is built in a command (a large event takes longer than a frame: its
-// typed decode, the JSON tree, the markdown); meanwhile it says
-// "rendering…", and a build for an event or width no longer shown is
-// dropped.
-func (m *Conversation) openInspector() {
-	if m.cursor < 0 {
-		return
-	}
-	mode := m.insp.mode
-	if !m.insp.open {
-		mode = modeRendered
-	}
-	m.inspSeq++
-	job := m.inspectJobFor(m.cursor)
-	job.seq = m.inspSeq
-	m.insp = inspector{open: true, index: m.cursor, mode: mode, nowrap: m.insp.nowrap, seq: m.inspSeq, build: &job}
-}
-
-// inspectJobFor takes what building the inspector's view of event i
-// needs (the inspector and the pager build it alike).
-func (m *Conversation) inspectJobFor(i int) inspectJob {
-	job := inspectJob{
-		to: m.Addr(), index: i,
-		ev: m.Log.Event(i), styles: m.styles,
-		diff: m.Log.Diff(i), links: m.linkLines(i),
-		md:        m.markdownWant(),
-		renderers: m.markdown,
-	}
-	job.resultIndex = -1
-	if r, ok := m.Log.ResultOf(i); ok {
-		// Read by the command: a result may be megabytes of output.
-		job.log, job.resultIndex = m.Log, r
-	}
-	job.analysis = m.analysisOf(i)
-	return job
-}
-
-// startInspect is the command that builds the inspector's view, once per
-// opening; Update returns it beside its own.
-func (m *Conversation) startInspect() tea.Cmd {
-	b := m.insp.build
-	if b == nil || b.started {
-		return nil
-	}
-	b.started = true
-	return b.run
-}
-
 // inspectJob is what building the inspector's view of an event needs,
 // taken in Update: values the command reads while Update goes on.
 type inspectJob struct {
 	to          tui.Addr
-	seq         int
 	index       int
 	ev          model.Event
 	styles      theme.Styles
@@ -150,16 +171,15 @@ type inspectJob struct {
 	started bool
 }
 
-// inspectedMsg carries the inspector's view of an event, built by an
-// inspectJob.
+// inspectedMsg carries the inspector's view of an event, built by job.
 type inspectedMsg struct {
 	tui.Addr
-	seq  int
+	job  *inspectJob
 	data *inspectData
 }
 
 // run builds the view: the rendered event, the JSON tree, the markdown.
-func (j inspectJob) run() tea.Msg {
+func (j *inspectJob) run() tea.Msg {
 	d := &inspectData{diff: j.diff, links: j.links}
 	var result *model.Event
 	if j.resultIndex >= 0 {
@@ -175,30 +195,26 @@ func (j inspectJob) run() tea.Msg {
 		d.md.width, d.md.style, d.md.cells, d.md.asked = j.md.width, j.md.style, j.md.cells, j.md
 		d.md.lines = j.renderers.Render(d.md.text, markdownWidth(j.md.width), j.md.style, j.md.cells)
 	}
-	return inspectedMsg{Addr: j.to, seq: j.seq, data: d}
+	return inspectedMsg{Addr: j.to, job: j, data: d}
 }
 
-// inspected shows a built view when it is of the inspector still open on
-// its event; the markdown is rendered again if the width or palette
-// changed meanwhile.
-func (m *Conversation) inspected(msg inspectedMsg) tea.Cmd {
-	if !m.insp.open || msg.seq != m.insp.seq {
+// inspected shows a built view when it is of the event still shown; the
+// markdown is rendered again if the width or palette changed meanwhile.
+func (in *inspector) inspected(msg inspectedMsg) tea.Cmd {
+	if msg.job != in.build {
 		return nil
 	}
-	m.insp.data, m.insp.build = msg.data, nil
-	m.firstHit()
-	return m.refreshMarkdown()
+	in.data, in.build = msg.data, nil
+	in.firstHit()
+	return in.refreshMarkdown(in.env.md, in.env.renderers, in.env.to)
 }
 
 // lines returns the current mode's lines, wrapped (rendered, diff) or left
 // whole (raw JSON, where the selected line matters) to width.
 // raw is the event's raw bytes, shown when they are not valid JSON.
-func (in inspector) lines(s theme.Styles, cells text.Cells, raw []byte, width int) ([]string, []*jsonNode) {
+func (in *inspector) lines(s theme.Styles, cells text.Cells, raw []byte, width int) ([]string, []*jsonNode) {
 	d := in.data
 	if d == nil {
-		if !in.open {
-			return nil, nil
-		}
 		return []string{s.Muted.Render("rendering…")}, nil
 	}
 	switch in.mode {
@@ -258,174 +274,4 @@ func (d *inspectData) rawView(s theme.Styles, cells text.Cells, width int, wrap 
 		}
 	}
 	return r.text, r.nodes
-}
-
-// inspectorPane draws the inspector: a title with the mode, then the
-// lines of the event it was opened on.
-type inspectorPane struct {
-	box
-	cells  text.Cells
-	km     *tui.KeyMap
-	styles *theme.Styles
-	in     inspector
-	raw    []byte
-	// zoomed says the inspector has the whole width (Z), which its
-	// title says with the key that gives the side panes back.
-	zoomed bool
-	// query is the search, whose matches the lines highlight; matched
-	// says the search matched the event.
-	query   string
-	matched bool
-}
-
-// inspectorOf gives the inspector pane what it draws.
-func (m *Conversation) inspectorOf(k *tui.KeyMap) *inspectorPane {
-	return &inspectorPane{km: k, styles: &m.styles, cells: m.Cells, in: m.insp, raw: m.inspRaw(), zoomed: m.zoom,
-		query: m.search.query, matched: m.inSearch(m.insp.index)}
-}
-
-// inspRaw is the raw bytes of the inspected event.
-func (m *Conversation) inspRaw() []byte { return m.Log.Event(m.insp.index).Raw }
-
-// inspLines is the inspector's lines at width.
-func (m *Conversation) inspLines(width int) ([]string, []*jsonNode) {
-	return m.insp.lines(m.styles, m.Cells, m.inspRaw(), width)
-}
-
-// ShortHelp implements Pane.
-func (p *inspectorPane) ShortHelp() []key.Binding { return inspectorKeys(*p.km) }
-
-// View implements Pane: exactly width×height cells.
-func (p *inspectorPane) View() string {
-	width, height := p.width, p.height
-	if width <= 0 || height <= 0 {
-		return ""
-	}
-	s, in := p.styles, p.in
-	lines, nodes := in.lines(*s, p.cells, p.raw, width)
-	body := height - 1
-	scroll := clampScroll(in.scroll, len(lines), body)
-	modes := []string{"event", "raw JSON", "state diff"}
-	tabs := make([]string, len(modes))
-	for k, name := range modes {
-		if inspectMode(k) == in.mode {
-			tabs[k] = s.PaneFocus.Render("[" + name + "]")
-		} else {
-			tabs[k] = s.Muted.Render(" " + name + " ")
-		}
-	}
-	pos := ""
-	if len(lines) > body && body > 0 {
-		pos = s.Muted.Render(" " + Itoa(scroll+1) + "-" + Itoa(min(scroll+body, len(lines))) + "/" + Itoa(len(lines)))
-	}
-	hits := in.hitLines(lines, p.query, width)
-	title := s.PaneFocus.Render("▌ Inspect "+tui.Ordinal(in.index)) + " " + strings.Join(tabs, "") + pos
-	if h := p.hitLabel(hits); h != "" {
-		title += s.Info.Render(h)
-	}
-	raw := in.mode == modeRaw && nodes != nil
-	if raw {
-		title += s.Muted.Render(in.rawLabel(p.cells, lines, width))
-	}
-	if p.zoomed {
-		title += s.Muted.Render(" · zoomed (" + p.km.Zoom.Help().Key + ")")
-	}
-	out := []string{title}
-	for k := scroll; k < min(scroll+body, len(lines)); k++ {
-		line := lines[k]
-		if _, hit := slices.BinarySearch(hits, k); hit {
-			line = highlightLine(*s, p.query, line)
-		}
-		if raw && in.nowrap {
-			line = sideways(p.cells, line, in.xoff, width-rawGutter)
-		}
-		if raw {
-			// A gutter marks the selected line (the one enter/z folds),
-			// visible without colours too.
-			if k == in.line {
-				line = s.Selected.Render(p.cells.Fit(s.Glyphs.Cursor+" "+ansi.Strip(line), width))
-			} else {
-				line = "  " + line
-			}
-		}
-		out = append(out, line)
-	}
-	return p.cells.Block(strings.Join(out, "\n"), width, height)
-}
-
-// rawLabel says how the raw view treats long lines: wrapped, or whole
-// and how far scrolled, and that some are longer than the screen.
-func (in inspector) rawLabel(cells text.Cells, lines []string, width int) string {
-	if !in.nowrap {
-		return " · wrapped"
-	}
-	longest := 0
-	for _, l := range lines {
-		longest = max(longest, cells.Width(l))
-	}
-	if longest <= width-rawGutter {
-		return " · unwrapped"
-	}
-	return " · unwrapped, col " + Itoa(in.xoff+1) + "/" + Itoa(longest)
-}
-
-// sideways shows the w cells of line from column x on, marking with ‹ and
-// › that it goes on to the left or right, so nothing is cut silently.
-func sideways(cells text.Cells, line string, x, w int) string {
-	total := cells.Width(line)
-	if w <= 2 || (x == 0 && total <= w) {
-		return line
-	}
-	left, right := "", ""
-	if x > 0 {
-		left = "‹"
-	}
-	if total-x > w {
-		right = "›"
-	}
-	inner := w - cells.Width(left) - cells.Width(right)
-	// ansi's Cut drops the left cut under wcwidth: cut right, then left.
-	part := cells.TruncateLeft(cells.Truncate(line, x+inner, ""), x, "")
-	if strings.Contains(part, "\x1b[") {
-		part += "\x1b[m" // a style cut open ends before the marker
-	}
-	return left + part + right
-}
-
-// scrollBy moves the inspector's view (or, in raw mode, its selected line)
-// by n lines, keeping the selected line on screen.
-func (m *Conversation) inspectScroll(n int) {
-	r := m.layout().list
-	body := max(r.h-1, 1)
-	lines, _ := m.inspLines(r.w)
-	total := len(lines)
-	if m.insp.mode == modeRaw && m.insp.data != nil && m.insp.data.tree != nil {
-		m.insp.line = max(0, min(m.insp.line+n, total-1))
-		if m.insp.line < m.insp.scroll {
-			m.insp.scroll = m.insp.line
-		}
-		if m.insp.line >= m.insp.scroll+body {
-			m.insp.scroll = m.insp.line - body + 1
-		}
-		return
-	}
-	m.insp.scroll = clampScroll(m.insp.scroll+n, total, body)
-}
-
-// toggleFold folds or unfolds the container on the raw view's selected
-// line.
-func (m *Conversation) toggleFold() {
-	if m.insp.mode != modeRaw {
-		return
-	}
-	_, nodes := m.inspLines(m.layout().list.w)
-	if m.insp.line < len(nodes) && nodes[m.insp.line] != nil {
-		n := nodes[m.insp.line]
-		n.folded = !n.folded
-		m.insp.data.folds++
-		// Keep the selection on the container's first row.
-		for m.insp.line > 0 && nodes[m.insp.line-1] == n {
-			m.insp.line--
-		}
-	}
 }

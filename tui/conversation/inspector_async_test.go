@@ -4,8 +4,28 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"ohwatch/tui/internal/tuitest"
 )
+
+// holdInspectorWork has d keep the inspector's commands (the build of its
+// view, a rendering of its markdown) instead of running them, as a busy
+// runtime would run them later; the returned slice lists them in the
+// order they were asked for, for the test to run when and in what order
+// it chooses.
+func holdInspectorWork(d *tuitest.Driver) *[]tea.Cmd {
+	held := new([]tea.Cmd)
+	waits := d.Waits
+	d.Waits = func(cmd tea.Cmd) bool {
+		if name := tuitest.FuncOf(cmd); strings.Contains(name, "(*inspectJob).run") || strings.Contains(name, "refreshMarkdown") {
+			*held = append(*held, cmd)
+			return true
+		}
+		return waits(cmd)
+	}
+	return held
+}
 
 // TestEnterAsksForTheInspectorsView: enter opens the inspector at once,
 // saying "rendering…", and the view is built by the command Update
@@ -13,21 +33,13 @@ import (
 func TestEnterAsksForTheInspectorsView(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		m := newModel(Options{Log: tuitest.FixtureLog(t, strings.Split(bigMessage(t, 4<<10), "\x00")...)}, 120, 40)
-		cmd := m.Update(tuitest.KeyMsg("enter"))
-		if !m.insp.open || m.insp.data != nil || m.markdown.Renders() != 0 {
-			t.Fatalf("enter built the view in Update: open %v, data %v, renders %d", m.insp.open, m.insp.data != nil, m.markdown.Renders())
+		d := drive(t, Options{Log: tuitest.FixtureLog(t, strings.Split(bigMessage(t, 4<<10), "\x00")...)}, 120, 40)
+		held := holdInspectorWork(d)
+		d.Press("enter").Shows("▌ Inspect #1", "rendering…").Hides("Section")
+		if len(*held) != 1 {
+			t.Fatalf("enter asked for %d builds, want 1", len(*held))
 		}
-		if out := screen(m); !strings.Contains(out, "rendering…") {
-			t.Fatalf("no rendering marker while the view is built:\n%s", out)
-		}
-		m = runCmd(t, m, cmd)
-		if m.insp.data == nil || m.insp.data.md == nil || m.insp.data.md.lines == nil {
-			t.Fatal("the command did not bring the view")
-		}
-		if out := screen(m); strings.Contains(out, "rendering…") || !strings.Contains(out, "Section") {
-			t.Fatalf("the built view is not shown:\n%s", out)
-		}
+		d.Send((*held)[0]()).Shows("Section").Hides("rendering…")
 	})
 }
 
@@ -39,37 +51,32 @@ func TestStaleInspectorBuildsAreDropped(t *testing.T) {
 	tuitest.InBubble(t, func(t *testing.T) {
 		msg := bigMessage(t, 4<<10)
 		other := strings.Replace(strings.Replace(msg, `"m1"`, `"m2"`, 1), "## Section", "## Other", -1)
-		m := newModel(Options{Log: tuitest.FixtureLog(t, msg, other)}, 120, 40)
-		m.Update(tuitest.KeyMsg("enter"))
-		first := m.insp.build
-		for _, k := range []string{"esc", "j", "enter"} {
-			m.Update(tuitest.KeyMsg(k))
+		d := drive(t, Options{Log: tuitest.FixtureLog(t, msg, other)}, 120, 40)
+		held := holdInspectorWork(d)
+		d.Press("enter", "esc", "j", "enter").Shows("▌ Inspect #2", "rendering…")
+		if len(*held) != 2 {
+			t.Fatalf("opening the inspector on the next event asked for %d builds, want 2", len(*held))
 		}
-		second := m.insp.build
-		if first == nil || second == nil || first == second || m.insp.index != 1 {
-			t.Fatal("opening the inspector on the next event asked for no new view")
-		}
-		m.Update(first.run())
-		if m.insp.data != nil {
-			t.Fatal("the first event's view replaced the second's request")
-		}
-		m.Update(second.run())
-		if m.insp.data == nil || !strings.Contains(screen(m), "Other") {
-			t.Fatalf("the second event's view is not shown:\n%s", screen(m))
-		}
+		first, second := (*held)[0], (*held)[1]
+		d.Send(first()).Shows("rendering…").Hides("Section")
+		d.Send(second()).Shows("Other").Hides("rendering…")
 
 		// Two resizes in a row: the rendering for the first width comes last
 		// and is dropped; the one for the current width is kept.
-		narrow := m.Update(tuitest.WindowSize(90, 30))
-		wide := m.Update(tuitest.WindowSize(100, 30))
-		m = runCmd(t, m, wide)
-		kept := m.insp.data.md.lines
-		if m.insp.data.md.width != m.layout().list.w {
-			t.Fatalf("markdown for width %d, list %d", m.insp.data.md.width, m.layout().list.w)
+		*held = nil
+		d.Send(tuitest.WindowSize(90, 30)).Send(tuitest.WindowSize(100, 30))
+		if len(*held) != 2 {
+			t.Fatalf("two resizes asked for %d renderings, want 2", len(*held))
 		}
-		m = runCmd(t, m, narrow)
-		if m.insp.data.md.width != m.layout().list.w || &m.insp.data.md.lines[0] != &kept[0] {
-			t.Fatal("a rendering for an earlier width replaced the current one")
+		narrow, wide := (*held)[0], (*held)[1]
+		d.Send(wide())
+		kept := d.Screen()
+		// The table drawn as a table: rendered, not the plain text.
+		if !strings.Contains(kept, "---|---") || strings.Contains(kept, "|---|") {
+			t.Fatalf("the rendering for the current width is not shown:\n%s", kept)
+		}
+		if d.Send(narrow()); d.Screen() != kept {
+			t.Fatalf("a rendering for an earlier width replaced the current one:\n%s\nwas:\n%s", d.Screen(), kept)
 		}
 	})
 }

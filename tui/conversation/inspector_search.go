@@ -37,7 +37,7 @@ type hitCache struct {
 
 // hitLines returns the indices of lines that hold query, lines being the
 // inspector's lines at width; none while the view is being built.
-func (in inspector) hitLines(lines []string, query string, width int) []int {
+func (in *inspector) hitLines(lines []string, query string, width int) []int {
 	d := in.data
 	if query == "" || d == nil {
 		return nil
@@ -70,34 +70,34 @@ func highlightLine(s theme.Styles, query, line string) string {
 // hitLabel is the title's word on the search in the inspector: the
 // current match among the event's lines, or that the event matched where
 // this mode does not show.
-func (p *inspectorPane) hitLabel(hits []int) string {
+func (in *inspector) hitLabel(hits []int) string {
 	switch {
-	case p.query == "":
+	case in.env.query == "":
 		return ""
 	case len(hits) > 0:
-		if k, ok := slices.BinarySearch(hits, p.in.hit-1); ok {
+		if k, ok := slices.BinarySearch(hits, in.hit-1); ok {
 			return " · match " + Itoa(k+1) + "/" + Itoa(len(hits))
 		}
 		return " · " + countMatches(len(hits))
-	case p.matched && p.in.mode != modeRaw && p.in.data != nil:
-		return " · matched in raw JSON (" + p.km.Raw.Help().Key + ")"
+	case in.matched() && in.mode != modeRaw && in.data != nil:
+		return " · matched in raw JSON (" + in.env.keys.Raw.Help().Key + ")"
 	}
 	return ""
 }
 
-// inspectHit moves to the next (or previous) line of the inspected event
+// nextHit moves to the next (or previous) line of the inspected event
 // that holds the search's query and scrolls to it; false when there is
 // none that way (n/N then go on to the next matching event).
-func (m *Conversation) inspectHit(forward bool) bool {
-	q := m.search.query
-	r := m.layout().list
-	lines, _ := m.inspLines(r.w)
-	hits := m.insp.hitLines(lines, q, r.w)
+func (in *inspector) nextHit(forward bool) bool {
+	q := in.env.query
+	r := in.env.area
+	lines, _ := in.linesAt(r.w)
+	hits := in.hitLines(lines, q, r.w)
 	if len(hits) == 0 {
 		return false
 	}
-	cur := m.insp.hit - 1
-	if m.insp.hit == 0 && !forward {
+	cur := in.hit - 1
+	if in.hit == 0 && !forward {
 		cur = len(lines)
 	}
 	var next int
@@ -114,52 +114,52 @@ func (m *Conversation) inspectHit(forward bool) bool {
 		}
 		next = hits[k-1]
 	}
-	m.showHit(next, len(lines))
+	in.showHit(next, len(lines))
 	return true
 }
 
 // showHit makes line the current match and scrolls it into view, a third
 // down the pane; in the raw view it becomes the selected line too.
-func (m *Conversation) showHit(line, total int) {
-	body := max(m.layout().list.h-1, 1)
-	m.insp.hit = line + 1
-	if m.insp.mode == modeRaw {
-		m.insp.line = line
+func (in *inspector) showHit(line, total int) {
+	body := max(in.env.area.h-1, 1)
+	in.hit = line + 1
+	if in.mode == modeRaw {
+		in.line = line
 	}
-	if line < m.insp.scroll || line >= m.insp.scroll+body {
-		m.insp.scroll = clampScroll(line-body/3, total, body)
+	if line < in.scroll || line >= in.scroll+body {
+		in.scroll = clampScroll(line-body/3, total, body)
 	}
 }
 
 // firstHit puts the inspector on its event's first match (the last when
 // it was opened by N) once its view is built, scrolling only when that
 // match is not on the first screen.
-func (m *Conversation) firstHit() {
-	q := m.search.query
-	if q == "" || m.insp.data == nil {
+func (in *inspector) firstHit() {
+	q := in.env.query
+	if q == "" || in.data == nil {
 		return
 	}
-	r := m.layout().list
-	lines, _ := m.inspLines(r.w)
-	hits := m.insp.hitLines(lines, q, r.w)
+	r := in.env.area
+	lines, _ := in.linesAt(r.w)
+	hits := in.hitLines(lines, q, r.w)
 	if len(hits) == 0 {
 		return
 	}
 	at := hits[0]
-	if m.insp.hitLast {
+	if in.hitLast {
 		at = hits[len(hits)-1]
 	}
-	m.showHit(at, len(lines))
+	in.showHit(at, len(lines))
 }
 
 // onlyMatch reports whether the inspected event is the search's one match.
-func (m *Conversation) onlyMatch() bool {
-	ms := m.search.matches
-	return len(ms) == 1 && ms[0] == m.insp.index
+func (in *inspector) onlyMatch() bool {
+	ms := in.env.matches
+	return len(ms) == 1 && ms[0] == in.index
 }
 
-// inSearch reports whether the search matched event i.
-func (m *Conversation) inSearch(i int) bool {
-	_, found := slices.BinarySearch(m.search.matches, i)
-	return found && m.search.query != ""
+// matched reports whether the search matched the inspected event.
+func (in *inspector) matched() bool {
+	_, found := slices.BinarySearch(in.env.matches, in.index)
+	return found && in.env.query != ""
 }

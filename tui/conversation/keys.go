@@ -20,7 +20,7 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, k.Interrupt) {
 		return tea.Interrupt
 	}
-	if cmd, took := m.overlay.Update(msg); took {
+	if cmd, took := m.dialogKey(msg, k); took {
 		return cmd
 	}
 	if m.showHelp {
@@ -44,7 +44,7 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		// one; an action that has something to say sets its own.
 		m.Flash = ""
 	}
-	if key.Matches(msg, k.Back) && m.attn.status != "" && !m.insp.open {
+	if key.Matches(msg, k.Back) && m.attn.status != "" {
 		// The banner was seen; the list gets its lines back. Opened from
 		// another screen (the fleet), esc goes back there at once, as it
 		// does everywhere: going back is what dismisses the banner.
@@ -55,16 +55,12 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if key.Matches(msg, k.Back) && m.search.query != "" && !m.insp.open && m.focus == paneList {
+	if key.Matches(msg, k.Back) && m.search.query != "" && m.focus == paneList {
 		// esc drops the search first, as it closes what is open: its
 		// marks and n/N go, the list stays where it is.
 		return m.clearSearch()
 	}
-	if m.insp.open {
-		if cmd, ok := m.inspectorKey(msg, k); ok {
-			return cmd
-		}
-	} else if m.focus != paneList {
+	if m.focus != paneList && !m.inspecting() {
 		if m.paneScrollKey(msg, k) {
 			return nil
 		}
@@ -80,88 +76,6 @@ func (m *Conversation) helpKey(msg tea.KeyPressMsg, k tui.KeyMap) bool {
 	keys := tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: tui.JoinBindings(k.PageDown, k.HalfDown), PageUp: tui.JoinBindings(k.PageUp, k.HalfUp),
 		Top: k.Top, Bottom: m.keys.Bottom, Close: []key.Binding{k.Back, k.Help, k.Quit}}
 	return m.help.Key(msg, keys, m.helpOf().lines(a.w, rows), rows)
-}
-
-// inspectorKey answers the keys that mean something else in the
-// inspector: scrolling, modes, folding, back.
-func (m *Conversation) inspectorKey(msg tea.KeyPressMsg, k tui.KeyMap) (tea.Cmd, bool) {
-	page := max(m.layout().list.h-2, 1)
-	switch {
-	case key.Matches(msg, k.Back, k.Quit):
-		// The inspector is a screen over the list: esc and q go back.
-		m.insp.open = false
-	case key.Matches(msg, k.Raw):
-		m.insp.mode = toggleMode(m.insp.mode, modeRaw)
-		m.insp.scroll, m.insp.line, m.insp.hit = 0, 0, 0
-	case key.Matches(msg, k.Diff):
-		m.insp.mode = toggleMode(m.insp.mode, modeDiff)
-		m.insp.scroll, m.insp.line, m.insp.hit = 0, 0, 0
-	case m.search.query != "" && key.Matches(msg, k.NextMatch, k.PrevMatch):
-		// The matches inside the event first, then the next event's.
-		forward := key.Matches(msg, k.NextMatch)
-		if !m.inspectHit(forward) {
-			if !m.onlyMatch() {
-				return nil, false
-			}
-			// The one matching event: round its matches again.
-			m.insp.hit, m.insp.hitLast = 0, !forward
-			m.firstHit()
-		}
-	case m.insp.mode == modeRaw && key.Matches(msg, k.Fold):
-		m.toggleFold()
-	case key.Matches(msg, k.Wrap):
-		m.insp.nowrap, m.insp.xoff = !m.insp.nowrap, 0
-		m.insp.scroll, m.insp.line, m.insp.hit = 0, 0, 0
-	case key.Matches(msg, k.Left):
-		m.insp.xoff = max(m.insp.xoff-sidewaysStep, 0)
-	case key.Matches(msg, k.Right):
-		m.insp.xoff = min(m.insp.xoff+sidewaysStep, m.rawLongest())
-	case key.Matches(msg, k.Down):
-		m.inspectScroll(1)
-	case key.Matches(msg, k.Up):
-		m.inspectScroll(-1)
-	case key.Matches(msg, k.PageDown):
-		m.inspectScroll(page)
-	case key.Matches(msg, k.PageUp):
-		m.inspectScroll(-page)
-	case key.Matches(msg, k.HalfDown):
-		m.inspectScroll(page / 2)
-	case key.Matches(msg, k.HalfUp):
-		m.inspectScroll(-page / 2)
-	case key.Matches(msg, k.Home):
-		m.inspectScroll(-1 << 30)
-	case key.Matches(msg, k.End):
-		m.inspectScroll(1 << 30)
-	case key.Matches(msg, k.Inspect):
-		// enter outside raw mode: nothing to fold.
-	default:
-		return nil, false
-	}
-	return nil, true
-}
-
-// sidewaysStep is how far ←/→ scroll unwrapped raw JSON.
-const sidewaysStep = 16
-
-// rawLongest is how far unwrapped raw JSON can scroll sideways: until its
-// longest line's end is on screen.
-func (m *Conversation) rawLongest() int {
-	r := m.layout().list
-	lines, _ := m.inspLines(r.w)
-	longest := 0
-	for _, l := range lines {
-		longest = max(longest, m.Cells.Width(l))
-	}
-	return max(longest-(r.w-rawGutter)+2, 0)
-}
-
-// toggleMode switches to mode, or back to the rendered view when already
-// in it.
-func toggleMode(cur, mode inspectMode) inspectMode {
-	if cur == mode {
-		return modeRendered
-	}
-	return mode
 }
 
 // paneScrollKey scrolls the focused side pane with the movement keys.
@@ -254,7 +168,7 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k tui.KeyMap, st reducer.S
 		m.afterMove(before)
 		// The inspector, reopened on the previous matching event, starts
 		// at its last match.
-		m.insp.hitLast = m.insp.open
+		m.inspectFromLastHit()
 		return cmd
 	case key.Matches(msg, k.Filter):
 		m.picker.open = true
@@ -352,7 +266,7 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k tui.KeyMap, st reducer.S
 // moved while it was open, and stops a running search from moving it.
 // before is where the cursor was.
 func (m *Conversation) afterMove(before int) {
-	if m.insp.open && m.cursor != before {
+	if m.inspecting() && m.cursor != before {
 		m.openInspector()
 	}
 	if m.cursor != before {

@@ -291,52 +291,63 @@ func TestPlayKeys(t *testing.T) {
 
 func TestInspectorKeys(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 160, 48)
-	m, _ = press(t, m, "]") // no error here: stays
-	m, _ = press(t, m, ":")
-	m = typeText(t, m, "3")
-	m, _ = press(t, m, "enter", "enter")
-	if !m.insp.open || m.insp.index != 2 {
-		t.Fatalf("enter: inspector open=%v index=%d", m.insp.open, m.insp.index)
-	}
-	s := screen(m)
-	if !strings.Contains(s, "$ echo") || !strings.Contains(s, "Inspect #3") || !strings.Contains(s, "Output (#4, exit 0)") {
-		t.Fatalf("inspector does not render the command:\n%s", s)
-	}
-	m, _ = press(t, m, "r")
-	if m.insp.mode != modeRaw || !strings.Contains(screen(m), `"source": "agent"`) {
-		t.Fatalf("r: no raw JSON\n%s", screen(m))
-	}
+	d := drive(t, Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 160, 48)
+	d.Press("]") // no error here: stays
+	d.Press(":").Type("3").Press("enter", "enter")
+	d.Shows("▌ Inspect #3", "$ echo", "Output (#4, exit 0)")
+	d.Press("r").Shows("[raw JSON]", `"source": "agent"`)
 	// Fold the root: the whole object collapses to one line.
-	before := inspLineCount(m, 100)
-	m, _ = press(t, m, "z")
-	if after := inspLineCount(m, 100); after != 1 || before <= 1 {
-		t.Fatalf("z folds the root: %d → %d lines", before, after)
+	unfolded := d.Screen()
+	d.Press("z").Shows("{…}", "keys").Hides(`"source": "agent"`)
+	if got := inspectorBody(t, d.Screen()); strings.TrimSpace(got[1]) != "" {
+		t.Fatalf("z folds the root to one line:\n%s", d.Screen())
 	}
-	m, _ = press(t, m, "space")
-	if inspLineCount(m, 100) != before {
-		t.Fatal("space unfolds")
+	if d.Press("space"); d.Screen() != unfolded {
+		t.Fatalf("space unfolds:\n%s", d.Screen())
 	}
-	m, _ = press(t, m, "j", "j", "enter")
-	if m.insp.line != 2 {
-		t.Fatalf("j moves the selected JSON line: %d", m.insp.line)
+	d.Press("j", "j", "enter")
+	if sel := selectedRow(inspectorBody(t, d.Screen())); sel != 2 {
+		t.Fatalf("j moves the selected JSON line: %d\n%s", sel, d.Screen())
 	}
-	m, _ = press(t, m, "d")
-	if m.insp.mode != modeDiff || !strings.Contains(screen(m), "changed in the derived state") {
-		t.Fatalf("d: no state diff\n%s", screen(m))
+	d.Press("d").Shows("[state diff]", "changed in the derived state")
+	d.Press("d").Shows("[event]").Hides("[state diff]")
+	top := d.Screen()
+	if d.Press("pgdown", "pgup", "ctrl+d", "ctrl+u", "k"); d.Screen() != top {
+		t.Fatalf("scroll back to top:\n%s", d.Screen())
 	}
-	m, _ = press(t, m, "d")
-	if m.insp.mode != modeRendered {
-		t.Fatal("d again goes back to the rendered event")
+	d.Press("esc").Hides("▌ Inspect").Shows("Events")
+}
+
+// inspectorBody is the open inspector's rows on screen below its title,
+// each cut where the side panes' column begins.
+func inspectorBody(t *testing.T, screen string) []string {
+	t.Helper()
+	rows := strings.Split(screen, "\n")
+	for i, r := range rows {
+		if !strings.HasPrefix(r, "▌ Inspect") {
+			continue
+		}
+		body := rows[i+1:]
+		for k, row := range body {
+			if cut := strings.Index(row, "│"); cut >= 0 {
+				body[k] = row[:cut]
+			}
+		}
+		return body
 	}
-	m, _ = press(t, m, "pgdown", "pgup", "ctrl+d", "ctrl+u", "k")
-	if m.insp.scroll != 0 {
-		t.Fatalf("scroll back to top: %d", m.insp.scroll)
+	t.Fatalf("no inspector on the screen:\n%s", screen)
+	return nil
+}
+
+// selectedRow is the row of the raw view's selected line (the one its
+// gutter marks), -1 for none.
+func selectedRow(body []string) int {
+	for i, r := range body {
+		if r != "" && !strings.HasPrefix(r, "  ") {
+			return i
+		}
 	}
-	m, _ = press(t, m, "esc")
-	if m.insp.open {
-		t.Fatal("esc does not close the inspector")
-	}
+	return -1
 }
 
 func TestCopyPagerExportKeys(t *testing.T) {

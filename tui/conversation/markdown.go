@@ -68,32 +68,32 @@ type markdownRenderedMsg struct {
 // a list pane width cells wide.
 func markdownWidth(width int) int { return max(width-1, 10) }
 
-// refreshMarkdown asks for the open inspector's markdown to be rendered
-// for the current width and palette, unless it is or is being rendered so.
-func (m *Conversation) refreshMarkdown() tea.Cmd {
-	if !m.insp.open || m.insp.data == nil || m.insp.data.md == nil {
+// refreshMarkdown asks for the markdown to be rendered for want (the
+// width, palette and width model now), unless it is or is being rendered
+// so; renderers render it and to addresses the message.
+func (in *inspector) refreshMarkdown(want markdownKey, renderers *text.Markdown, to tui.Addr) tea.Cmd {
+	if in.data == nil || in.data.md == nil {
 		return nil
 	}
-	md := m.insp.data.md
-	want := m.markdownWant()
+	md := in.data.md
 	if (md.lines != nil && md.width == want.width && md.style == want.style && md.cells == want.cells) || md.asked == want {
 		return nil
 	}
 	md.asked = want
-	text, renderers, to := md.text, m.markdown, m.Addr()
+	src := md.text
 	return func() tea.Msg {
-		lines := renderers.Render(text, markdownWidth(want.width), want.style, want.cells)
+		lines := renderers.Render(src, markdownWidth(want.width), want.style, want.cells)
 		return markdownRenderedMsg{Addr: to, md: md, key: want, lines: lines}
 	}
 }
 
 // markdownRendered keeps a rendering when it is of the block still shown,
 // for the width and palette still current; any other is stale.
-func (m *Conversation) markdownRendered(msg markdownRenderedMsg) {
-	if !m.insp.open || m.insp.data == nil || m.insp.data.md != msg.md {
+func (in *inspector) markdownRendered(msg markdownRenderedMsg) {
+	if in.data == nil || in.data.md != msg.md {
 		return
 	}
-	if msg.key != m.markdownWant() {
+	if msg.key != in.env.md {
 		return
 	}
 	msg.md.width, msg.md.style, msg.md.cells, msg.md.lines = msg.key.width, msg.key.style, msg.key.cells, msg.lines

@@ -30,8 +30,8 @@ type pageJob struct {
 // view when the inspector is closed).
 func (m *Conversation) pagerJob(i int) pageJob {
 	mode := modeRendered
-	if m.insp.open {
-		mode = m.insp.mode
+	if in, open := m.insp(); open {
+		mode = in.mode
 	}
 	return pageJob{build: m.inspectJobFor(i), mode: mode, width: m.layout().list.w}
 }
@@ -45,7 +45,7 @@ func (p pageJob) text() (string, string) {
 	}
 	p.build.md.width = p.width
 	d := p.build.run().(inspectedMsg).data
-	in := inspector{open: true, index: p.build.index, mode: p.mode, data: d}
+	in := inspector{index: p.build.index, mode: p.mode, data: d}
 	lines, _ := in.lines(p.build.styles, p.build.md.cells, raw, max(p.width, 20))
 	var b strings.Builder
 	for _, l := range lines {

@@ -29,7 +29,7 @@ func TestPanesKeepTheContract(t *testing.T) {
 		{"header", m.headerOf(st), false},
 		{"banner", m.bannerOf(), false},
 		{"list", m.listOf(20, k), true},
-		{"inspector", insp.inspectorOf(&insp.keys), true},
+		{"inspector", insp.mainPane(&insp.keys, 20), true},
 		{"picker", m.pickerOf(k), true},
 		{"help", m.helpOf(), true},
 		{"timeline", m.sidePane(st, k, paneTimeline, 40, 10), true},

@@ -106,7 +106,7 @@ func TestLoadingReplayKeepsTheCursorAtTheStart(t *testing.T) {
 		t.Fatalf("a replay counts %d loaded events as new", newCount)
 	}
 	m, _ = press(t, m, "enter")
-	if !m.insp.open {
+	if !strings.Contains(screen(m), "▌ Inspect #399") {
 		t.Fatal("the inspector does not open during a load")
 	}
 	tuitest.AssertScreenShape(t, screen(m), 80, 24)

@@ -230,7 +230,10 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 		m := NewConversation(Options{Log: tuitest.Recorded(t, fixtures.Echo), Profile: profile})
 		m, _ = send(m, tuitest.WindowSize(80, 24))
 		m, _ = press(t, m, "enter", "r")
-		lines, nodes := m.inspLines(78)
+		// Every laid-out row is read, with its sequences, including the
+		// rows beyond the screen: from the open inspector itself.
+		in, _ := m.insp()
+		lines, nodes := in.linesAt(78)
 		if len(lines) != len(nodes) {
 			t.Fatalf("%v: %d rows, %d nodes", profile, len(lines), len(nodes))
 		}
@@ -249,29 +252,29 @@ func TestRawJSONNeverCutSilently(t *testing.T) {
 		}
 		// Unwrapped, the long lines say they go on, and ←/→ move along them.
 		m, _ = press(t, m, "w")
-		if !m.insp.nowrap || !strings.Contains(screen(m), "›") || !strings.Contains(screen(m), "unwrapped, col 1/") {
+		if !strings.Contains(screen(m), "›") || !strings.Contains(screen(m), "unwrapped, col 1/") {
 			t.Fatalf("%v: w does not unwrap with a marker:\n%s", profile, screen(m))
 		}
 		m, _ = press(t, m, "right", "right", "left")
-		if m.insp.xoff != sidewaysStep || !strings.Contains(screen(m), "‹") {
-			t.Fatalf("%v: sideways offset %d", profile, m.insp.xoff)
+		if out := screen(m); !strings.Contains(out, "unwrapped, col "+Itoa(sidewaysStep+1)+"/") || !strings.Contains(out, "‹") {
+			t.Fatalf("%v: not scrolled sideways by one step:\n%s", profile, out)
 		}
 		m, _ = press(t, m, "w")
-		if m.insp.nowrap || m.insp.xoff != 0 {
-			t.Fatalf("%v: w does not wrap again", profile)
+		if out := screen(m); strings.Contains(out, "unwrapped") || strings.Contains(out, "‹") || !strings.Contains(out, "· wrapped") {
+			t.Fatalf("%v: w does not wrap again:\n%s", profile, out)
 		}
 	}
 }
 
 func TestRawFoldOnWrappedRow(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 80, 24)
-	m, _ = press(t, m, "enter", "r")
-	before := inspLineCount(m, m.layout().list.w)
+	d := drive(t, Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 80, 24)
+	// Many more rows than the screen: the title says which it shows.
+	d.Press("enter", "r").Shows("[raw JSON]", " 1-", `"source": "agent"`)
 	// Fold the top-level object from its first row: one row is left.
-	m, _ = press(t, m, "enter")
-	if after := inspLineCount(m, m.layout().list.w); after != 1 || before < 10 {
-		t.Fatalf("fold: %d rows, then %d", before, after)
+	d.Press("enter").Shows("{…}").Hides(" 1-", `"source": "agent"`)
+	if body := inspectorBody(t, d.Screen()); strings.TrimSpace(body[1]) != "" {
+		t.Fatalf("fold leaves more than one row:\n%s", d.Screen())
 	}
 }
 

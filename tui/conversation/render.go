@@ -16,6 +16,7 @@ func (m *Conversation) render() string {
 	// point at it without a copy each.
 	m.cache.keys = m.activeKeys(st)
 	k := &m.cache.keys
+	m.tellInspector()
 	parts := []string{draw(m.headerOf(st), l.header.w, l.header.h)}
 	if l.banner.h > 0 {
 		parts = append(parts, draw(m.bannerOf(), l.banner.w, l.banner.h))
@@ -66,7 +67,7 @@ func (m *Conversation) helpOf() *helpView {
 // mainPane is the pane in the main area, h rows tall: help, the kind
 // picker, the inspector, or the event list.
 func (m *Conversation) mainPane(k *tui.KeyMap, h int) Pane {
-	if d := m.overlay.TopAt(dialog.Main); d != nil {
+	if d := m.overlay.TopAt(dialog.Main); d != nil && !m.overDialogs() {
 		return d
 	}
 	switch {
@@ -76,8 +77,6 @@ func (m *Conversation) mainPane(k *tui.KeyMap, h int) Pane {
 		return m.pickerOf(k)
 	case m.warnList.open:
 		return m.warnOf()
-	case m.insp.open:
-		return m.inspectorOf(k)
 	}
 	return m.listOf(h, k)
 }

@@ -28,7 +28,7 @@ func (m *Conversation) gaveUp() bool {
 // retryKeyPressed answers r after the watch gave up; ok is false for any
 // other key or state.
 func (m *Conversation) retryKeyPressed(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if !key.Matches(msg, retryKey) || m.insp.open || !m.gaveUp() {
+	if !key.Matches(msg, retryKey) || m.inspecting() || !m.gaveUp() {
 		return nil, false
 	}
 	if !m.Opts.Retry() {

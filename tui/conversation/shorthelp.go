@@ -33,7 +33,7 @@ func (p paneKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.short} }
 // by the pane's own keys function (the pane's ShortHelp).
 func (m *Conversation) paneKeyMap(st reducer.State) paneKeys {
 	k := m.activeKeys(st)
-	if d := m.overlay.Top(); d != nil {
+	if d := m.overlay.Top(); d != nil && !m.overDialogs() {
 		return paneKeys{short: d.ShortHelp(), back: true}
 	}
 	switch {
@@ -43,8 +43,6 @@ func (m *Conversation) paneKeyMap(st reducer.State) paneKeys {
 		return paneKeys{short: pickerKeys(k), back: true}
 	case m.warnList.open:
 		return paneKeys{short: m.warnOf().ShortHelp(), back: true}
-	case m.insp.open:
-		return paneKeys{short: inspectorKeys(k), back: true}
 	case m.focus != paneList:
 		return paneKeys{short: sidePaneKeys(k, m.focus), back: !m.AtRoot()}
 	}
@@ -74,13 +72,6 @@ func pickerKeys(k tui.KeyMap) []key.Binding {
 		key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
 		tui.Shortly(k.Back, "esc", "done"),
 	}
-}
-
-// inspectorKeys are the keys of the inspector.
-func inspectorKeys(k tui.KeyMap) []key.Binding {
-	return append(answerKeys(k), tui.Shortly(k.Back, "esc", "back"), scrollKey("event"),
-		tui.Shortly(k.Raw, "r", "raw"), tui.Shortly(k.Diff, "d", "diff"), tui.Shortly(k.Fold, "enter", "fold"), tui.Shortly(k.Wrap, "w", "wrap"), tui.Shortly(k.Right, "←/→", "sideways"),
-		tui.Shortly(k.Copy, "y", "copy"), tui.Shortly(k.Pager, "o", "pager"), tui.Shortly(k.NextError, "]", "error"))
 }
 
 // sidePaneKeys are the keys of a focused side pane.
@@ -158,7 +149,10 @@ func fitBindings(cells text.Cells, bindings []key.Binding, width, sepW int) (sho
 
 // ShortHelp implements help.KeyMap (and so Screen): the keys of what has
 // focus now.
-func (m *Conversation) ShortHelp() []key.Binding { return m.paneKeyMap(m.state()).short }
+func (m *Conversation) ShortHelp() []key.Binding {
+	m.tellInspector()
+	return m.paneKeyMap(m.state()).short
+}
 
 // FullHelp implements help.KeyMap: every binding, grouped as the help
 // screen shows them.
