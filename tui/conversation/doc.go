@@ -41,6 +41,10 @@
 // "rendering…" until it comes; a build for an event or width no longer
 // shown is dropped, never built in Update or View. An action's result is
 // the log's (`reducer.Log.ResultOf`), read in that command. The inspector
+// is a dialog on the view's overlay (`tui/dialog`): it owns its state, keys
+// and commands (`inspector*.go`), is told what it reads of the screen
+// before each message and frame (`inspectEnv`), never the view itself, and
+// passes the keys it does not use to the list, whose cursor moves it. It
 // and the help are overlays that `esc` and `q` close. Inside the inspector
 // the search (`inspector_search.go`) finds the lines that hold the query
 // once per width, mode and fold change, highlights them and walks them
