@@ -106,8 +106,8 @@ func (m *Conversation) inspectFromLastHit() {
 func (m *Conversation) overDialogs() bool { return m.showHelp || m.picker.open || m.warnList.open }
 
 // dialogKey gives a key to the open dialogs, unless a view drawn over
-// them reads it first. A key the inspector reads is an action the user
-// takes, as the list's are: it replaces the last one's message. What the
+// them reads it first. A key the inspector reads on top is an action the
+// user takes, as the list's are: it replaces the last one's message. What the
 // inspector leaves as it closes, its raw view's wrapping, the next one
 // opens with.
 func (m *Conversation) dialogKey(msg tea.KeyPressMsg, k tui.KeyMap) (tea.Cmd, bool) {
@@ -115,7 +115,7 @@ func (m *Conversation) dialogKey(msg tea.KeyPressMsg, k tui.KeyMap) (tea.Cmd, bo
 		return nil, false
 	}
 	in, open := m.insp()
-	if open && m.Flash != "" && boundKey(msg, k) {
+	if open && m.overlay.Top() == in && m.Flash != "" && boundKey(msg, k) {
 		m.Flash = ""
 	}
 	cmd, took := m.overlay.Update(msg)
