@@ -63,8 +63,8 @@ func TestQuestionKeysAnswerNeverApprove(t *testing.T) {
 		}
 		for _, k := range []string{"x", "a"} {
 			m, _ = press(t, m, k)
-			if m.input.Kind != promptAnswer || m.input.ans.requestID != req.RequestID {
-				t.Fatalf("%s opens %v, not the answer", k, m.input.Kind)
+			if s := screen(m); !strings.Contains(s, "the agent asks you (1/1)") || !strings.Contains(s, "ctrl+d decline") {
+				t.Fatalf("%s does not open the answer:\n%s", k, s)
 			}
 			m, _ = press(t, m, "esc")
 		}
@@ -98,8 +98,8 @@ func TestAnswerIsWithdrawnWhenTheQuestionCloses(t *testing.T) {
 		m := newModel(Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48)
 		m, _ = press(t, m, "a", "1")
 		m.Update(BatchMsg{Batch: model.Batch{Events: rest[:1]}}) // the recorded answer
-		if m.input.active() || !strings.Contains(m.Flash, "question withdrawn: the question was answered or withdrawn") {
-			t.Fatalf("prompt %v, flash %q", m.input.Kind, m.Flash)
+		if s := screen(m); strings.Contains(s, "the agent asks you (") || !strings.Contains(s, "question withdrawn: the question was answered or withdrawn") {
+			t.Fatalf("the answer is still open, or the footer does not say why:\n%s", s)
 		}
 		m, cmd := press(t, m, "enter")
 		runCmd(t, m, cmd)

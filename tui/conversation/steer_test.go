@@ -86,12 +86,12 @@ func TestInterruptAndPolicyAskFirst(t *testing.T) {
 	steer := &fakeSteering{}
 	m := steeredModel(t, steer)
 	m, _ = press(t, m, "I")
-	if m.input.Kind != promptControl || !strings.Contains(screen(m), "Interrupt the run? [y/n]") {
+	if !strings.Contains(screen(m), "Interrupt the run? [y/n]") {
 		t.Fatalf("I does not ask:\n%s", screen(m))
 	}
 	m, _ = press(t, m, "n")
-	if steer.got() != "" || m.input.active() {
-		t.Fatal("n still interrupts")
+	if steer.got() != "" || strings.Contains(screen(m), "Interrupt the run?") {
+		t.Fatalf("n still interrupts:\n%s", screen(m))
 	}
 	m, cmd := press(t, m, "I", "y")
 	m = runCmd(t, m, cmd)
@@ -120,8 +120,8 @@ func TestMessageFieldTakesLinesAndPastesAndSends(t *testing.T) {
 	// action is asked about first: steer_pending_test.go).
 	_ = m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "running"))
 	m, _ = press(t, m, "M")
-	if m.input.Kind != PromptMessage {
-		t.Fatal("M does not open the message field")
+	if !strings.Contains(screen(m), "alt+enter new line") {
+		t.Fatalf("M does not open the message field:\n%s", screen(m))
 	}
 	m = typeText(t, m, "use printf")
 	_ = m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}) // a new line
@@ -139,8 +139,8 @@ func TestMessageFieldTakesLinesAndPastesAndSends(t *testing.T) {
 		t.Errorf("footer %q", m.Flash)
 	}
 	m, _ = press(t, m, "M", "esc")
-	if m.input.active() || !strings.Contains(m.Flash, "message not sent") {
-		t.Errorf("esc does not cancel: %q", m.Flash)
+	if s := screen(m); strings.Contains(s, "alt+enter new line") || !strings.Contains(s, "message not sent") {
+		t.Errorf("esc does not cancel:\n%s", s)
 	}
 }
 
@@ -148,8 +148,8 @@ func TestControlsOnARecordingSayWhy(t *testing.T) {
 	m := newModel(Options{Log: tuitest.ErrorLog(t)}, 120, 40)
 	for _, k := range []string{"p", "R", "I", "M", "C"} {
 		m, _ = press(t, m, k)
-		if m.input.active() || !strings.Contains(m.Flash, "a recording cannot be acted on; nothing sent") {
-			t.Errorf("%s on a recording: prompt %v, footer %q", k, m.input.active(), m.Flash)
+		if s := screen(m); !strings.Contains(s, "a recording cannot be acted on; nothing sent") {
+			t.Errorf("%s on a recording:\n%s", k, s)
 		}
 	}
 }
