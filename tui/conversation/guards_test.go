@@ -157,24 +157,20 @@ func TestGuardBannerSaysWhenTheRunGoesOn(t *testing.T) {
 // the prompt open with the edit as typed, the cursor on the bad rule, the
 // mistake beside it, and the rules in force unchanged.
 func TestGuardKeyKeepsATypoAndPointsAtIt(t *testing.T) {
-	m := newModel(Options{Log: tuitest.ErrorLog(t), Guards: guardSet(t, "errors>5")}, 200, 48)
-	press(t, m, "L", "ctrl+u")
-	typeText(t, m, "steps>50, cots>5:pause")
-	press(t, m, "enter")
+	d := drive(t, Options{Log: tuitest.ErrorLog(t), Guards: guardSet(t, "errors>5")}, 200, 48)
+	d.Press("L", "ctrl+u").Type("steps>50, cots>5:pause").Press("enter")
 	// The cursor stands on the bad rule's first letter, which the prompt
 	// draws in its place.
-	if got := ansi.Strip(lastRow(screen(m))); !strings.HasPrefix(got, "guards: steps>50, cots>5:pause ") {
+	if got := d.Row(-1); !strings.HasPrefix(got, "guards: steps>50, cots>5:pause ") {
 		t.Fatalf("the edit is lost: %q", got)
 	}
 	// Typed there, a letter goes in before the bad rule.
-	typeText(t, m, "X")
-	if got := ansi.Strip(lastRow(screen(m))); !strings.HasPrefix(got, "guards: steps>50, Xcots>5:pause ") {
+	if got := d.Type("X").Row(-1); !strings.HasPrefix(got, "guards: steps>50, Xcots>5:pause ") {
 		t.Errorf("the cursor is not on the bad rule: %q", got)
 	}
-	if s := screen(m); !strings.Contains(s, `✗ guard "cots>5:pause"`) {
-		t.Errorf("the mistake is not shown beside the edit:\n%s", s)
-	}
-	if g := m.Opts.Guards.Guards(); len(g) != 1 || g[0].Rule.Text != "errors>5" {
-		t.Errorf("the rules in force changed: %+v", g)
+	d.Shows(`✗ guard "cots>5:pause"`)
+	// Left with esc, L offers the rules in force: unchanged.
+	if got := d.Press("esc", "L").Row(-1); !strings.HasPrefix(got, "guards: errors>5█ ") {
+		t.Errorf("the rules in force changed: %q", got)
 	}
 }

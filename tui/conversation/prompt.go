@@ -50,7 +50,10 @@ const (
 	promptAnswer
 )
 
-// Prompt is the one-line input shown in place of the footer.
+// Prompt is what the prompt line holds: its kind and what it asks, picks
+// or has typed. The prompt dialog owns the one open (promptdialog.go),
+// which is drawn in place of the footer; the fleet table draws its
+// control prompts with one too.
 type Prompt struct {
 	Kind promptKind
 	// in is the text of the jump and search prompts (textprompt.go).
