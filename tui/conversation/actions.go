@@ -81,7 +81,7 @@ func (m *Conversation) askExportPath(format string) tea.Cmd {
 	in.CharLimit = maxPathRunes
 	in.SetValue(m.Opts.ExportPath(format))
 	in.CursorEnd()
-	m.input = Prompt{Kind: promptExportPath, in: in, format: format}
+	m.openPrompt(Prompt{Kind: promptExportPath, in: in, format: format})
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"ohwatch/reducer"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/text"
 )
 
@@ -75,7 +76,7 @@ func (m *Conversation) askAnswer() tea.Cmd {
 		d.chosen[i] = make([]bool, len(qu.Options))
 	}
 	d.in = NewTextInput()
-	m.input = Prompt{Kind: promptAnswer, ans: d}
+	m.openPrompt(Prompt{Kind: promptAnswer, ans: d})
 	return nil
 }
 
@@ -83,18 +84,17 @@ func (m *Conversation) askAnswer() tea.Cmd {
 // digit) choose options, enter goes to the next question and sends after
 // the last, ctrl+d declines, ctrl+x dismisses the question (cancel), esc
 // closes the prompt sending nothing. A free-form question takes text.
-func (m *Conversation) answerKey(msg tea.KeyPressMsg) tea.Cmd {
-	d := m.input.ans
+func (p *promptDialog) answerKey(msg tea.KeyPressMsg) dialog.Action {
+	d := p.ans
 	qu := d.questions[d.k]
 	switch s := msg.String(); {
-	case key.Matches(msg, m.keys.Back):
-		m.input = Prompt{}
-		return m.setFlash("not answered: the question is still open (a to answer)")
+	case key.Matches(msg, p.keys.Back):
+		return p.cancelled()
 	case s == "ctrl+d":
-		return m.sendAnswer(d, model.AskDecline)
+		return p.answered(model.AskDecline)
 	case s == "ctrl+x":
-		return m.sendAnswer(d, model.AskCancel)
-	case key.Matches(msg, m.keys.Submit) || s == "tab":
+		return p.answered(model.AskCancel)
+	case key.Matches(msg, p.keys.Submit) || s == "tab":
 		if len(qu.Options) == 0 {
 			d.texts[d.k] = strings.TrimSpace(d.in.Value())
 		}
@@ -103,9 +103,9 @@ func (m *Conversation) answerKey(msg tea.KeyPressMsg) tea.Cmd {
 			d.cursor = 0
 			d.in = NewTextInput()
 			d.in.SetValue(d.texts[d.k])
-			return nil
+			return dialog.Run(nil)
 		}
-		return m.sendAnswer(d, model.AskAccept)
+		return p.answered(model.AskAccept)
 	case len(qu.Options) == 0:
 		d.in, _ = editInput(d.in, msg)
 	case s == "up":
@@ -118,7 +118,12 @@ func (m *Conversation) answerKey(msg tea.KeyPressMsg) tea.Cmd {
 		d.cursor = int(s[0] - '1')
 		d.choose(d.cursor)
 	}
-	return nil
+	return dialog.Run(nil)
+}
+
+// answered closes the answer prompt and says how it answers.
+func (p *promptDialog) answered(action string) dialog.Action {
+	return dialog.Close(say(promptSubmittedMsg{p: p.Prompt, action: action}))
 }
 
 // choose toggles option o of the question shown; a single-select question
@@ -158,7 +163,6 @@ func (d *answerDraft) answers() map[string][]model.AnswerChoice {
 // sendAnswer sends the draft with action, unless the question it answers
 // is no longer the open one: then nothing is sent and the footer says why.
 func (m *Conversation) sendAnswer(d *answerDraft, action string) tea.Cmd {
-	m.input = Prompt{}
 	if why := questionGone(m.Log.Latest(), d.requestID); why != "" {
 		return m.setFlash("not sent: " + why)
 	}
@@ -196,14 +200,15 @@ func questionGone(st reducer.State, requestID string) string {
 // withdrawAnswer closes the answer prompt once its question is no longer
 // open (after new events arrived).
 func (m *Conversation) withdrawAnswer() tea.Cmd {
-	if m.input.Kind != promptAnswer {
+	p := m.prompt()
+	if p == nil || p.Kind != promptAnswer {
 		return nil
 	}
-	why := questionGone(m.Log.Latest(), m.input.ans.requestID)
+	why := questionGone(m.Log.Latest(), p.ans.requestID)
 	if why == "" {
 		return nil
 	}
-	m.input = Prompt{}
+	m.closePrompt()
 	return m.setFlash("question withdrawn: " + why)
 }
 

@@ -56,32 +56,21 @@ func TestQuestionKeysAnswerNeverApprove(t *testing.T) {
 		ctl := &fakeAnswerer{}
 		log, _ := askingLog(t)
 		req := log.Latest().Question.Request
-		m := newModel(Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48)
-		s := screen(m)
-		if !strings.Contains(s, "the agent asks you") || !strings.Contains(s, "Should a posting stamped exactly at the cutoff") {
-			t.Fatalf("the question is not shown:\n%s", s)
-		}
+		d := drive(t, Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48)
+		d.Shows("the agent asks you", "Should a posting stamped exactly at the cutoff")
 		for _, k := range []string{"x", "a"} {
-			m, _ = press(t, m, k)
-			if m.input.Kind != promptAnswer || m.input.ans.requestID != req.RequestID {
-				t.Fatalf("%s opens %v, not the answer", k, m.input.Kind)
-			}
-			m, _ = press(t, m, "esc")
+			d.Press(k).Shows("the agent asks you (1/1)", "ctrl+d decline")
+			d.Press("esc").Hides("the agent asks you (").Shows("not answered: the question is still open")
 		}
-		m, _ = press(t, m, "a", "2")
-		if s := screen(m); !strings.Contains(s, "[x] Exclude it (cutoff is exclusive)") || !strings.Contains(s, "[ ] Include it") {
-			t.Fatalf("the choice is not shown:\n%s", s)
-		}
-		m, cmd := press(t, m, "enter")
-		m = runCmd(t, m, cmd)
+		d.Press("a", "2").Shows("[x] Exclude it (cutoff is exclusive)", "[ ] Include it")
+		d.Press("enter").Hides("the agent asks you (")
 		if len(ctl.sent) != 1 || ctl.sent[0] != req.RequestID+" accept" || ctl.answers[0]["cutoff"][0].OptionID != "exclude" {
 			t.Fatalf("sent %v %v", ctl.sent, ctl.answers)
 		}
 		if len(ctl.fakeControls.answers) != 0 {
 			t.Fatal("a confirmation was sent")
 		}
-		m, cmd = press(t, m, "a", "ctrl+d")
-		runCmd(t, m, cmd)
+		d.Press("a", "ctrl+d")
 		if len(ctl.sent) != 2 || ctl.sent[1] != req.RequestID+" decline" || ctl.answers[1] != nil {
 			t.Fatalf("decline sent %v %v", ctl.sent, ctl.answers)
 		}
@@ -95,14 +84,11 @@ func TestAnswerIsWithdrawnWhenTheQuestionCloses(t *testing.T) {
 	tuitest.InBubble(t, func(t *testing.T) {
 		ctl := &fakeAnswerer{}
 		log, rest := askingLog(t)
-		m := newModel(Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48)
-		m, _ = press(t, m, "a", "1")
-		m.Update(BatchMsg{Batch: model.Batch{Events: rest[:1]}}) // the recorded answer
-		if m.input.active() || !strings.Contains(m.Flash, "question withdrawn: the question was answered or withdrawn") {
-			t.Fatalf("prompt %v, flash %q", m.input.Kind, m.Flash)
-		}
-		m, cmd := press(t, m, "enter")
-		runCmd(t, m, cmd)
+		d := drive(t, Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48)
+		d.Press("a", "1").Shows("the agent asks you (1/1)")
+		d.Send(BatchMsg{Batch: model.Batch{Events: rest[:1]}}) // the recorded answer
+		d.Hides("the agent asks you (").Shows("question withdrawn: the question was answered or withdrawn")
+		d.Press("enter")
 		if len(ctl.sent) != 0 {
 			t.Fatalf("sent %v", ctl.sent)
 		}

@@ -114,7 +114,7 @@ func (m *Conversation) askBranch() tea.Cmd {
 	if at < 0 {
 		return m.setFlash("no branch point at or before " + tui.Ordinal(m.cursor) + " on this branch")
 	}
-	m.input = Prompt{Kind: promptBranches, pick: branchChoice{at: at, choices: m.Log.Branches(at)}}
+	m.openPrompt(Prompt{Kind: promptBranches, pick: branchChoice{at: at, choices: m.Log.Branches(at)}})
 	return nil
 }
 
@@ -124,14 +124,8 @@ type branchChoice struct {
 	choices []reducer.Branch
 }
 
-// branchKey picks a branch by its number; any other key cancels.
-func (m *Conversation) branchKey(msg tea.KeyPressMsg) tea.Cmd {
-	pick := m.input.pick
-	m.input = Prompt{}
-	k, ok := m.choice(msg, len(pick.choices))
-	if !ok {
-		return nil
-	}
+// branchPicked shows branch k of pick.
+func (m *Conversation) branchPicked(pick branchChoice, k int) tea.Cmd {
 	c := pick.choices[k]
 	b := &m.tree.branch
 	b.other, b.first, b.valid = !c.Head, c.First, false
@@ -171,12 +165,12 @@ func renderChoices(s theme.Styles, cells text.Cells, heading string, items []str
 	return cells.Fit(strings.Join(parts, "  "), width)
 }
 
-// choice reads a numbered pick (B's branches, O's conversations): the
+// choiceOf reads a numbered pick (B's branches, O's conversations): the
 // index, from 0, of the number pressed among n choices (the first
 // maxChoices of them); false for any other key, which cancels the pick.
-func (m *Conversation) choice(msg tea.KeyPressMsg, n int) (int, bool) {
+func choiceOf(keys tui.KeyMap, msg tea.KeyPressMsg, n int) (int, bool) {
 	n = min(n, maxChoices)
-	if !key.Matches(msg, m.keys.Choose) {
+	if !key.Matches(msg, keys.Choose) {
 		return 0, false
 	}
 	k, err := strconv.Atoi(msg.String())

@@ -57,7 +57,7 @@ func (m *Conversation) askConfirm(accept bool) tea.Cmd {
 	// Upstream caveat (protocol §5): up to SDK 1.43.1 a message sent while
 	// waiting approves the pending actions too; M says what it does on
 	// the server at hand before sending (steer_pending.go).
-	m.input = Prompt{Kind: promptConfirm, q: q, note: "(a message may approve them too; M asks first)"}
+	m.openPrompt(Prompt{Kind: promptConfirm, q: q, note: "(a message may approve them too; M asks first)"})
 	return nil
 }
 
@@ -82,7 +82,6 @@ func staleReason(st reducer.State, q question) string {
 // shows the question is stale: then nothing is sent and the footer says
 // why. Controls checks again with the server just before sending.
 func (m *Conversation) answerConfirm(q question) tea.Cmd {
-	m.input = Prompt{}
 	if why := staleReason(m.Log.Latest(), q); why != "" || m.feedDone {
 		if why == "" {
 			why = "the connection has ended"
@@ -108,14 +107,15 @@ func (m *Conversation) answerConfirm(q question) tea.Cmd {
 // withdrawStale closes an open question once the conversation stops
 // waiting on its actions (after new events arrived): the footer says why.
 func (m *Conversation) withdrawStale() tea.Cmd {
-	if m.input.Kind != promptConfirm {
+	p := m.prompt()
+	if p == nil || p.Kind != promptConfirm {
 		return nil
 	}
-	why := staleReason(m.Log.Latest(), m.input.q)
+	why := staleReason(m.Log.Latest(), p.q)
 	if why == "" {
 		return nil
 	}
-	m.input = Prompt{}
+	m.closePrompt()
 	return m.setFlash("question withdrawn: " + why)
 }
 

@@ -122,7 +122,6 @@ type Conversation struct {
 	markdown *text.Markdown
 	showHelp bool
 	help     tui.HelpPager // how the help is read: its scroll, its find
-	input    Prompt
 	search   searchState
 	// searchChunk is the most events one search command scans; 0 is
 	// searchChunkEvents (a test makes it small to watch a search move).
@@ -229,6 +228,9 @@ func (m *Conversation) Update(msg tea.Msg) tea.Cmd {
 
 // update handles one message.
 func (m *Conversation) update(msg tea.Msg) tea.Cmd {
+	if cmd, took := m.promptPaste(msg); took {
+		return cmd
+	}
 	if _, key := msg.(tea.KeyPressMsg); !key {
 		// The open dialogs see the rest first: the results of their
 		// commands, and the mouse and pastes of the top one. Keys go
@@ -263,8 +265,6 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
-	case tea.PasteMsg:
-		return m.promptPaste(msg)
 	case tea.MouseWheelMsg:
 		return m.handleWheel(msg)
 	case tea.MouseClickMsg:
@@ -285,8 +285,12 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 		return m.controlDone(msg)
 	case ControlProgressMsg:
 		return tea.Batch(m.setFlash(msg.Text), msg.Next)
-	case messageEffectMsg:
-		return m.messageEffectKnown(msg)
+	case promptSubmittedMsg:
+		return m.promptSubmitted(msg)
+	case promptCancelledMsg:
+		return m.promptCancelled(msg)
+	case promptEditedMsg:
+		return m.promptEdited(msg)
 	case guardDoneMsg:
 		return m.guardDone(msg)
 	case linksRefreshedMsg:

@@ -163,33 +163,25 @@ func TestExportAsksWhereAndSaysWhere(t *testing.T) {
 				return p, nil
 			},
 			ExportPath: func(f string) string { return filepath.Join(dir, "default."+f) }}
-		m := newModel(opts, 80, 24)
-		m, _ = press(t, m, "e", "j")
-		if m.input.Kind != promptExportPath || m.input.in.Value() != filepath.Join(dir, "default.json") {
-			t.Fatalf("e j: prompt %v with %q", m.input.Kind, m.input.in.Value())
-		}
-		if !strings.Contains(screen(m), "export json to:") || !strings.Contains(screen(m), "default.json") {
-			t.Fatalf("the prompt does not show the default:\n%s", screen(m))
-		}
+		d := drive(t, opts, 80, 24)
+		d.Press("e", "j").Shows("export json to:", "default.json█")
 		// Keep the default: enter writes there and the footer names it.
-		m2, cmd := press(t, m, "enter")
-		m2 = runCmd(t, m2, cmd)
-		if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") || !strings.Contains(m2.Flash, "exported to "+gotPath) {
-			t.Fatalf("export %q %q, flash %q", gotFormat, gotPath, m2.Flash)
+		d.Press("enter").Shows("exported to ").Hides("export json to:")
+		if gotFormat != "json" || gotPath != filepath.Join(dir, "default.json") {
+			t.Fatalf("export %q %q", gotFormat, gotPath)
 		}
 		// Edit it: ctrl+u clears, a pasted path is taken.
-		m, _ = press(t, m, "e", "j", "ctrl+u")
-		_ = m.Update(tea.PasteMsg{Content: "/srv/out.json"})
-		m, cmd = press(t, m, "enter")
-		m = runCmd(t, m, cmd)
-		if gotPath != "/srv/out.json" || !strings.Contains(m.Flash, "/srv/out.json") {
-			t.Fatalf("typed path: %q, flash %q", gotPath, m.Flash)
+		d.Press("e", "j", "ctrl+u").Send(tea.PasteMsg{Content: "/srv/out.json"}).Press("enter")
+		if gotPath != "/srv/out.json" {
+			t.Fatalf("typed path: %q", gotPath)
 		}
+		d.Shows("exported to /srv/out.json")
 		// esc cancels without writing.
 		gotPath = ""
-		m, _ = press(t, m, "e", "m", "esc")
-		if m.input.active() || gotPath != "" {
-			t.Fatalf("esc: prompt %v, wrote %q", m.input.Kind, gotPath)
+		d.Press("e", "m").Shows("export md to:")
+		d.Press("esc").Hides("export md to:")
+		if gotPath != "" {
+			t.Fatalf("esc: wrote %q", gotPath)
 		}
 	})
 }

@@ -76,6 +76,14 @@
 // `guardprompt.go`: `L` lists them and replaces the rules, the new `Set`
 // caught up on the log and handed on with `guard.TakeOver`).
 //
+// The prompt line (`promptdialog.go`: search, jump, narrowing, export,
+// guards, fork, the questions, the controls' prompts, the message field,
+// the answer) is a `tui/dialog.Dialog` on the view's overlay, drawn in the
+// footer's place. It owns its kind, its text and its place in the search
+// history, reads every key while it is on top (`ctrl+c` cancels it), and
+// says what happened through messages (edited, submitted, cancelled) that
+// the view answers in the key's own update.
+//
 // The mouse (`mouse.go`) scrolls what is under the pointer and selects a
 // clicked row; it is not answered while a question, the filter line or
 // the help is open. Every key the view answers is matched against a

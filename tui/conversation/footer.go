@@ -6,6 +6,7 @@ import (
 	"ohwatch/reducer"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/text"
 )
 
@@ -16,8 +17,9 @@ type footer struct {
 	cells text.Cells
 	noKeys
 	styles *theme.Styles
-	// input is the open prompt, if any.
-	input Prompt
+	// prompt is the dialog drawn in the footer's place (the prompt
+	// line), nil when none is open.
+	prompt dialog.Dialog
 	// lead is the message before the keys: the flash, else the search's
 	// progress or place ("match 3/31"); "" for none.
 	lead string
@@ -29,7 +31,7 @@ type footer struct {
 // footerOf gives the footer what it says.
 func (m *Conversation) footerOf(st reducer.State) *footer {
 	k := m.activeKeys(st)
-	f := &footer{styles: &m.styles, cells: m.Cells, input: m.input, help: k.Help, quit: k.Quit, keys: m.paneKeyMap(st)}
+	f := &footer{styles: &m.styles, cells: m.Cells, prompt: m.overlay.TopAt(dialog.Footer), help: k.Help, quit: k.Quit, keys: m.paneKeyMap(st)}
 	if m.Flash != "" {
 		f.lead = m.styles.Warn.Render(m.Flash)
 	} else {
@@ -42,8 +44,9 @@ func (m *Conversation) footerOf(st reducer.State) *footer {
 func (f *footer) View() string {
 	width, height := f.width, f.height
 	s := f.styles
-	if f.input.active() {
-		return f.cells.Block(f.input.Render(*s, f.cells, width), width, height)
+	if f.prompt != nil {
+		f.prompt.SetSize(width, height)
+		return f.prompt.View()
 	}
 	lead, keys := f.lead, f.keys
 	if lead == "" {
@@ -106,10 +109,11 @@ func (m *Conversation) activeKeys(st reducer.State) tui.KeyMap {
 	k.Pick.SetEnabled(m.picker.open)
 	k.Invert.SetEnabled(m.picker.open)
 	k.Clear.SetEnabled(m.picker.open)
-	k.Submit.SetEnabled(m.input.Kind == promptSearch || m.input.Kind == promptJump || m.input.Kind == promptExportPath || m.input.Kind == promptNarrow || m.input.Kind == promptGuards)
-	k.Confirm.SetEnabled(m.input.Kind == promptConfirm || m.input.Kind == promptControl)
+	prompt := m.promptKind()
+	k.Submit.SetEnabled(prompt == promptSearch || prompt == promptJump || prompt == promptExportPath || prompt == promptNarrow || prompt == promptGuards)
+	k.Confirm.SetEnabled(prompt == promptConfirm || prompt == promptControl)
 	m.controlKeys(&k)
-	exporting := m.input.Kind == promptExport
+	exporting := prompt == promptExport
 	k.ExportMarkdown.SetEnabled(exporting)
 	k.ExportJSON.SetEnabled(exporting)
 	k.ExportJSONL.SetEnabled(exporting)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/internal/sanitize"
@@ -116,7 +115,7 @@ func (m *Conversation) askFork() tea.Cmd {
 		return m.setFlash(why)
 	}
 	plan := ForkPlan{Index: m.cursor, eventID: m.Log.Event(m.cursor).ID}
-	m.input = Prompt{Kind: promptForkTitle, in: NewTextInput(), fork: plan}
+	m.openPrompt(Prompt{Kind: promptForkTitle, in: NewTextInput(), fork: plan})
 	return nil
 }
 
@@ -125,7 +124,7 @@ func (m *Conversation) askNavigate() tea.Cmd {
 	if why := m.treeRefusal("move HEAD"); why != "" {
 		return m.setFlash(why)
 	}
-	m.input = Prompt{Kind: promptNavigate, fork: ForkPlan{Index: m.cursor, eventID: m.Log.Event(m.cursor).ID}}
+	m.openPrompt(Prompt{Kind: promptNavigate, fork: ForkPlan{Index: m.cursor, eventID: m.Log.Event(m.cursor).ID}})
 	return nil
 }
 
@@ -136,22 +135,16 @@ func (m *Conversation) forkTextEntered(p Prompt) tea.Cmd {
 	text := strings.TrimSpace(sanitize.Line(p.in.Value()))
 	if p.Kind == promptForkTitle {
 		plan.title = text
-		m.input = Prompt{Kind: promptForkMessage, in: NewTextInput(), fork: plan}
+		m.openPrompt(Prompt{Kind: promptForkMessage, in: NewTextInput(), fork: plan})
 		return nil
 	}
 	plan.message = text
-	m.input = Prompt{Kind: promptForkConfirm, fork: plan}
+	m.openPrompt(Prompt{Kind: promptForkConfirm, fork: plan})
 	return nil
 }
 
-// treeConfirmKey answers y/n for a fork or a navigate: y sends it, any
-// other key cancels.
-func (m *Conversation) treeConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
-	p := m.input
-	m.input = Prompt{}
-	if !key.Matches(msg, m.keys.Confirm) {
-		return m.setFlash("cancelled")
-	}
+// treeConfirmed sends a fork or a navigate the prompt said y to.
+func (m *Conversation) treeConfirmed(p Prompt) tea.Cmd {
 	b, to := m.Opts.Branching, m.Addr()
 	plan := p.fork
 	if p.Kind == promptNavigate {

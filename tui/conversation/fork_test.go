@@ -125,15 +125,12 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 		m, at := liveTree(t, fb)
 		id := m.Log.Event(at).ID
 		m, _ = press(t, m, "b")
-		if m.input.Kind != promptForkTitle {
-			t.Fatalf("b opened %v", m.input.Kind)
-		}
 		if s := screen(m); !strings.Contains(s, "fork at "+tui.Ordinal(at)+", title: ") {
 			t.Fatalf("the title prompt does not name the event:\n%s", s)
 		}
 		m = typeText(t, m, "retry with printf")
 		m, _ = press(t, m, "enter")
-		if m.input.Kind != promptForkMessage || !strings.Contains(screen(m), "first message: ") {
+		if !strings.Contains(screen(m), "first message: ") {
 			t.Fatalf("enter did not ask for the first message:\n%s", screen(m))
 		}
 		m = typeText(t, m, "use printf, not echo")
@@ -192,8 +189,8 @@ func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
 	fb := &fakeBranching{}
 	m, at := liveTree(t, fb)
 	m, _ = press(t, m, "b", "esc")
-	if m.input.active() {
-		t.Fatal("esc does not cancel the title")
+	if s := screen(m); strings.Contains(s, ", title: ") {
+		t.Fatalf("esc does not cancel the title:\n%s", s)
 	}
 	m, _ = press(t, m, "b", "enter", "enter")
 	if s := screen(m); !strings.Contains(s, "Fork at "+tui.Ordinal(at)+", run it on from there and open it? [y/n]") {
@@ -250,12 +247,13 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		// A recording.
 		rec := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 120, 30)
 		rec, _ = press(t, rec, "b")
-		if rec.input.active() || !strings.Contains(rec.Flash, "this is a recording") {
-			t.Errorf("b on a recording: prompt %v, flash %q", rec.input.Kind, rec.Flash)
+		// The footer says why: no prompt took its place.
+		if s := screen(rec); !strings.Contains(s, "this is a recording") {
+			t.Errorf("b on a recording:\n%s", s)
 		}
 		rec, _ = press(t, rec, "H")
-		if rec.input.active() || !strings.Contains(rec.Flash, "cannot move HEAD: this is a recording") {
-			t.Errorf("H on a recording: flash %q", rec.Flash)
+		if s := screen(rec); !strings.Contains(s, "cannot move HEAD: this is a recording") {
+			t.Errorf("H on a recording:\n%s", s)
 		}
 
 		// A state update under the cursor.
@@ -264,7 +262,7 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000a1", "running"))
 		m = jumpTo(t, m, tui.Ordinal(m.Log.Len()-1))
 		m, _ = press(t, m, "b")
-		if m.input.active() || !strings.Contains(m.Flash, "a state update is not a step") {
+		if !strings.Contains(screen(m), "a state update is not a step") {
 			t.Errorf("b on a state update (%s at %d): flash %q", m.Log.Event(m.cursor).Kind, m.cursor, m.Flash)
 		}
 
@@ -279,8 +277,8 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		calls := len(fb.forks)
 		m = jumpTo(t, m, tui.Ordinal(at))
 		m, _ = press(t, m, "H")
-		if m.input.active() || !strings.Contains(m.Flash, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
-			t.Errorf("after the server said it is too old, H: prompt %v, flash %q", m.input.Kind, m.Flash)
+		if !strings.Contains(screen(m), "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
+			t.Errorf("after the server said it is too old, H:\n%s", screen(m))
 		}
 		if k := m.activeKeys(m.state()); k.Fork.Enabled() || k.Navigate.Enabled() {
 			t.Error("b and H still offered in the help")

@@ -20,7 +20,7 @@ func (m *Conversation) openGuards() {
 	}
 	in.SetValue(strings.Join(rules, ", "))
 	in.CursorEnd()
-	m.input = Prompt{Kind: promptGuards, in: in, note: m.guardStates()}
+	m.openPrompt(Prompt{Kind: promptGuards, in: in, note: m.guardStates()})
 }
 
 // guardStates says where every guard stands, "cost>5:pause $4.10/$5 ·
@@ -99,7 +99,7 @@ func (m *Conversation) submitGuards(p Prompt) tea.Cmd {
 	why := sanitize.Line(err.Error())
 	p.in.SetCursor(at)
 	p.note = "✗ " + why
-	m.input = p
+	m.openPrompt(p)
 	return m.setFlash(why + ": nothing changed, fix it or esc")
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"ohwatch/guard"
 	"ohwatch/model"
 	"ohwatch/reducer"
@@ -60,11 +62,8 @@ func TestGuardKeyListsTheArmedGuards(t *testing.T) {
 	m := newModel(Options{Log: tuitest.ErrorLog(t), Guards: guardSet(t, "steps>100:pause", "errors>0")}, 200, 48)
 	m = runCmd(t, m, m.Init())
 	press(t, m, "L")
-	if m.input.Kind != promptGuards {
-		t.Fatal("L opens no prompt")
-	}
-	if got := m.input.in.Value(); got != "steps>100:pause, errors>0" {
-		t.Errorf("the prompt holds %q", got)
+	if got := ansi.Strip(lastRow(screen(m))); !strings.HasPrefix(got, "guards: steps>100:pause, errors>0█ ") {
+		t.Errorf("the prompt does not hold the rules in force: %q", got)
 	}
 	s := screen(m)
 	if !strings.Contains(s, "guards: steps>100:pause, errors>0") || !strings.Contains(s, "/100") ||
@@ -88,7 +87,7 @@ func TestGuardKeyReplacesTheRules(t *testing.T) {
 	}
 	m = runCmd(t, m, m.Update(BatchMsg{Batch: model.Batch{Events: evs}}))
 	press(t, m, "L")
-	m.input.in.SetValue("")
+	press(t, m, "ctrl+u")
 	typeText(t, m, "steps>0:pause")
 	_, cmd := press(t, m, "enter")
 	m = runCmd(t, m, cmd)
@@ -103,9 +102,7 @@ func TestGuardKeyReplacesTheRules(t *testing.T) {
 	if steer.got() != "pause" {
 		t.Fatalf("the new guard past its limit did not trip at the next event: sent %q", steer.got())
 	}
-	press(t, m, "L")
-	m.input.in.SetValue("")
-	press(t, m, "enter")
+	press(t, m, "L", "ctrl+u", "enter")
 	if m.Opts.Guards != nil || strings.Contains(screen(m), "guard ") {
 		t.Fatalf("empty input left guards:\n%s", screen(m))
 	}
@@ -117,8 +114,7 @@ func TestGuardKeyRefusesABadRule(t *testing.T) {
 	set := guardSet(t, "errors>5")
 	m := newModel(Options{Log: tuitest.ErrorLog(t), Guards: set}, 200, 48)
 	m = runCmd(t, m, m.Init())
-	press(t, m, "L")
-	m.input.in.SetValue("")
+	press(t, m, "L", "ctrl+u")
 	typeText(t, m, "steps>10, cost>five:pause")
 	press(t, m, "enter")
 	if m.Opts.Guards != set {
@@ -161,21 +157,20 @@ func TestGuardBannerSaysWhenTheRunGoesOn(t *testing.T) {
 // the prompt open with the edit as typed, the cursor on the bad rule, the
 // mistake beside it, and the rules in force unchanged.
 func TestGuardKeyKeepsATypoAndPointsAtIt(t *testing.T) {
-	m := newModel(Options{Log: tuitest.ErrorLog(t), Guards: guardSet(t, "errors>5")}, 200, 48)
-	press(t, m, "L")
-	m.input.in.SetValue("")
-	typeText(t, m, "steps>50, cots>5:pause")
-	press(t, m, "enter")
-	if m.input.Kind != promptGuards || m.input.in.Value() != "steps>50, cots>5:pause" {
-		t.Fatalf("the edit is lost: prompt %v %q", m.input.Kind, m.input.in.Value())
+	d := drive(t, Options{Log: tuitest.ErrorLog(t), Guards: guardSet(t, "errors>5")}, 200, 48)
+	d.Press("L", "ctrl+u").Type("steps>50, cots>5:pause").Press("enter")
+	// The cursor stands on the bad rule's first letter, which the prompt
+	// draws in its place.
+	if got := d.Row(-1); !strings.HasPrefix(got, "guards: steps>50, cots>5:pause ") {
+		t.Fatalf("the edit is lost: %q", got)
 	}
-	if m.input.in.Position() != len("steps>50, ") {
-		t.Errorf("the cursor is at %d, not on the bad rule", m.input.in.Position())
+	// Typed there, a letter goes in before the bad rule.
+	if got := d.Type("X").Row(-1); !strings.HasPrefix(got, "guards: steps>50, Xcots>5:pause ") {
+		t.Errorf("the cursor is not on the bad rule: %q", got)
 	}
-	if s := screen(m); !strings.Contains(s, `✗ guard "cots>5:pause"`) {
-		t.Errorf("the mistake is not shown beside the edit:\n%s", s)
-	}
-	if g := m.Opts.Guards.Guards(); len(g) != 1 || g[0].Rule.Text != "errors>5" {
-		t.Errorf("the rules in force changed: %+v", g)
+	d.Shows(`✗ guard "cots>5:pause"`)
+	// Left with esc, L offers the rules in force: unchanged.
+	if got := d.Press("esc", "L").Row(-1); !strings.HasPrefix(got, "guards: errors>5█ ") {
+		t.Errorf("the rules in force changed: %q", got)
 	}
 }

@@ -12,8 +12,8 @@ import (
 // handleKey routes a key press: an open prompt, help, the kind picker and
 // the inspector see it first; what they leave goes to the global keys.
 func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.input.active() {
-		return m.promptKey(msg)
+	if cmd, took := m.promptInput(msg); took {
+		return cmd
 	}
 	st := m.state()
 	k := m.activeKeys(st)
@@ -211,7 +211,7 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k tui.KeyMap, st reducer.S
 	case key.Matches(msg, k.Pager):
 		return m.writePagerFile()
 	case key.Matches(msg, k.Export):
-		m.input = Prompt{Kind: promptExport}
+		m.openPrompt(Prompt{Kind: promptExport})
 		return nil
 	case key.Matches(msg, k.Zoom):
 		return m.toggleZoom()

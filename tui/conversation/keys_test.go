@@ -173,41 +173,37 @@ func TestBookmarkKeys(t *testing.T) {
 func TestJumpKey(t *testing.T) {
 	t.Parallel()
 	log := tuitest.Recorded(t, fixtures.Confirm)
-	m := newModel(Options{Log: log}, 160, 48)
-	m, _ = press(t, m, ":")
-	if m.input.Kind != promptJump || !strings.Contains(screen(m), ":█") {
-		t.Fatal(": does not open the jump prompt")
+	d := drive(t, Options{Log: log}, 160, 48)
+	if d.Press(":"); !strings.HasPrefix(d.Row(-1), ":█") {
+		t.Fatalf(": does not open the jump prompt: %q", d.Row(-1))
 	}
-	m = typeText(t, m, "7")
-	m, _ = press(t, m, "enter")
-	if m.cursor != 6 {
-		t.Fatalf(":7 → cursor %d, want 6", m.cursor)
+	jumped := func(target, want string) {
+		t.Helper()
+		if at := cursorRow(d.Screen()); at != want {
+			t.Fatalf(":%s → cursor on %s, want %s", target, at, want)
+		}
+	}
+	d.Type("7").Press("enter")
+	jumped("7", "#7")
+	jump := func(target, want string) {
+		t.Helper()
+		d.Press(":").Type(target).Press("enter")
+		jumped(target, want)
 	}
 	// A time of day (UTC, on the cursor's day): the first event at or after it.
 	// (#8 is the HIGH-risk command's output, seconds after it.)
-	if at := log.Event(7).Time.UTC().Format(time.TimeOnly); true {
-		m = jumpTo(t, m, at)
-		if m.cursor != 7 {
-			t.Fatalf(":%s → cursor %d, want 7", at, m.cursor)
-		}
-	}
+	at := log.Event(7).Time.UTC().Format(time.TimeOnly)
+	jump(at, "#8")
 	// #10 is the next user message, ten seconds after the reply before it.
-	if at := log.Event(9).Time.UTC().Format("2006-01-02T15:04:05"); true {
-		m = jumpTo(t, m, at)
-		if m.cursor != 9 {
-			t.Fatalf(":%s → cursor %d, want 9", at, m.cursor)
-		}
+	at = log.Event(9).Time.UTC().Format("2006-01-02T15:04:05")
+	jump(at, "#10")
+	jump("999", "#10")
+	d.Shows("no event 999")
+	d.Press(":").Type("12").Press("esc")
+	if strings.HasPrefix(d.Row(-1), ":") {
+		t.Fatalf("esc does not cancel the prompt: %q", d.Row(-1))
 	}
-	m = jumpTo(t, m, "999")
-	if m.cursor != 9 || !strings.Contains(m.Flash, "no event 999") {
-		t.Fatalf(":999 → cursor %d flash %q", m.cursor, m.Flash)
-	}
-	m, _ = press(t, m, ":")
-	m = typeText(t, m, "12")
-	m, _ = press(t, m, "esc")
-	if m.cursor != 9 || m.input.active() {
-		t.Fatal("esc does not cancel the prompt")
-	}
+	jumped("12 esc", "#10")
 }
 
 func TestFilterKeys(t *testing.T) {
@@ -403,8 +399,8 @@ func TestCopyPagerExportKeys(t *testing.T) {
 			t.Fatal("the pager's temporary file is not removed")
 		}
 		m, _ = press(t, m, "e")
-		if m.input.Kind != promptExport {
-			t.Fatal("e does not ask for a format")
+		if !strings.Contains(screen(m), "export as: m markdown") {
+			t.Fatalf("e does not ask for a format:\n%s", screen(m))
 		}
 		m, cmd = press(t, m, "m")
 		m = runCmd(t, m, cmd)
@@ -414,8 +410,8 @@ func TestCopyPagerExportKeys(t *testing.T) {
 		// Without an exporter, e is disabled.
 		plain := newModel(Options{Log: log}, 160, 48)
 		plain, _ = press(t, plain, "e")
-		if plain.input.active() {
-			t.Fatal("e without an exporter opens the prompt")
+		if strings.Contains(screen(plain), "export as:") {
+			t.Fatalf("e without an exporter opens the prompt:\n%s", screen(plain))
 		}
 	})
 }

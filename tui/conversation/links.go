@@ -229,7 +229,7 @@ func (m *Conversation) askOpenLink() tea.Cmd {
 	case len(links) == 1:
 		return m.openLink(links[0])
 	}
-	m.input = Prompt{Kind: promptLinks, links: linkChoice{at: at, choices: links}}
+	m.openPrompt(Prompt{Kind: promptLinks, links: linkChoice{at: at, choices: links}})
 	return nil
 }
 
@@ -237,18 +237,6 @@ func (m *Conversation) askOpenLink() tea.Cmd {
 type linkChoice struct {
 	at      int
 	choices []Link
-}
-
-// linkKey picks a linked conversation by its number; any other key
-// cancels.
-func (m *Conversation) linkKey(msg tea.KeyPressMsg) tea.Cmd {
-	pick := m.input.links
-	m.input = Prompt{}
-	k, ok := m.choice(msg, len(pick.choices))
-	if !ok {
-		return nil
-	}
-	return m.openLink(pick.choices[k])
 }
 
 // linkOpenedMsg is sent when Links.Open prepared a view.

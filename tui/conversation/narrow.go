@@ -254,7 +254,7 @@ func (m *Conversation) openNarrow() {
 		in.SetValue(m.narrow.query)
 		in.CursorEnd()
 	}
-	m.input = Prompt{Kind: promptNarrow, in: in}
+	m.openPrompt(Prompt{Kind: promptNarrow, in: in})
 }
 
 // setNarrowing puts the typed narrowing in force (empty: none), cancelling

@@ -55,7 +55,8 @@ func BenchmarkNarrowUpdate1M(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.openNarrow()
-		m.input.in.SetValue("nosuchwordanywhere")
+		m.Update(tuitest.KeyMsg("ctrl+u"))
+		m.Update(tea.PasteMsg{Content: "nosuchwordanywhere"})
 		if cmd := m.Update(tuitest.KeyMsg("enter")); cmd == nil {
 			b.Fatal("no command reads the log")
 		}

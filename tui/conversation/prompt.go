@@ -3,10 +3,8 @@ package conversation
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
-	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/theme"
 	"ohwatch/tui/text"
@@ -52,7 +50,10 @@ const (
 	promptAnswer
 )
 
-// Prompt is the one-line input shown in place of the footer.
+// Prompt is what the prompt line holds: its kind and what it asks, picks
+// or has typed. The prompt dialog owns the one open (promptdialog.go),
+// which is drawn in place of the footer; the fleet table draws its
+// control prompts with one too.
 type Prompt struct {
 	Kind promptKind
 	// in is the text of the jump and search prompts (textprompt.go).
@@ -72,9 +73,6 @@ type Prompt struct {
 	Area   *textarea.Model
 	ans    *answerDraft // for promptAnswer: the answer being made
 }
-
-// active reports whether a prompt is open.
-func (p Prompt) active() bool { return p.Kind != promptNone }
 
 // Render draws the prompt line, width cells wide at most under cells.
 func (p Prompt) Render(s theme.Styles, cells text.Cells, width int) string {
@@ -110,39 +108,4 @@ func (p Prompt) Render(s theme.Styles, cells text.Cells, width int) string {
 			s.Key.Render("l") + " events jsonl  " + s.Muted.Render("esc cancel")
 	}
 	return ""
-}
-
-// promptKey answers a key while a prompt is open.
-func (m *Conversation) promptKey(msg tea.KeyPressMsg) tea.Cmd {
-	p := m.input
-	switch p.Kind {
-	case promptConfirm:
-		if key.Matches(msg, m.keys.Confirm) {
-			return m.answerConfirm(p.q)
-		}
-		m.input = Prompt{}
-		return m.setFlash("cancelled")
-	case promptForkConfirm, promptNavigate:
-		return m.treeConfirmKey(msg)
-	case promptAnswer:
-		return m.answerKey(msg)
-	case promptBranches:
-		return m.branchKey(msg)
-	case promptLinks:
-		return m.linkKey(msg)
-	case promptControl, PromptPolicy, PromptMessage, promptPendingMessage:
-		return m.controlPromptKey(msg)
-	case promptExport:
-		m.input = Prompt{}
-		switch {
-		case key.Matches(msg, m.keys.ExportMarkdown):
-			return m.askExportPath("md")
-		case key.Matches(msg, m.keys.ExportJSON):
-			return m.askExportPath("json")
-		case key.Matches(msg, m.keys.ExportJSONL):
-			return m.askExportPath("jsonl")
-		}
-		return nil
-	}
-	return m.textPromptKey(msg)
 }

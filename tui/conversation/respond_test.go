@@ -52,45 +52,41 @@ func waitingModel(t *testing.T, ctl Controls) (*Conversation, []string) {
 	return m, []string{st.Pending[0].ID}
 }
 
+// waitingDrive drives a live view of the real confirmation recording
+// waiting for approval of its one HIGH-risk action: ids are that action's,
+// at its place ("#7").
+func waitingDrive(t *testing.T, ctl Controls) (d *tuitest.Driver, ids []string, at string) {
+	t.Helper()
+	log := tuitest.WaitingLog(t)
+	st := log.Latest()
+	if st.Status != model.StatusWaitingForConfirmation || len(st.Pending) != 1 {
+		t.Fatalf("fixture: status %q, %d pending", st.Status, len(st.Pending))
+	}
+	ids, at = []string{st.Pending[0].ID}, tui.Ordinal(st.Pending[0].Index)
+	return drive(t, Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: ctl}, 160, 48), ids, at
+}
+
 func TestAcceptRejectKeys(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
 		ctl := &fakeControls{}
-		m, ids := waitingModel(t, ctl)
-		at := tui.Ordinal(m.Log.Latest().Pending[0].Index)
-		m, _ = press(t, m, "a")
-		if m.input.Kind != promptConfirm || !m.input.q.accept || !slices.Equal(m.input.q.ids, ids) {
-			t.Fatalf("a does not ask about the pending action: %+v", m.input)
-		}
-		s := screen(m)
-		if !strings.Contains(s, "Accept pending action "+at+"? [y/n]") || !strings.Contains(s, "a message may approve them too") {
-			t.Fatalf("the prompt does not name the action or warn about the upstream caveat:\n%s", s)
-		}
-		m, _ = press(t, m, "n")
-		if len(ctl.answers) != 0 || m.input.active() {
+		d, ids, at := waitingDrive(t, ctl)
+		d.Press("a").Shows("Accept pending action "+at+"? [y/n]", "a message may approve them too")
+		d.Press("n").Hides("? [y/n]").Shows("cancelled")
+		if len(ctl.answers) != 0 {
 			t.Fatal("n still answers")
 		}
-		m, cmd := press(t, m, "x", "y")
-		m = runCmd(t, m, cmd)
+		d.Press("x", "y").Shows("rejected " + at)
 		if len(ctl.answers) != 1 || ctl.answers[0] || !slices.Equal(ctl.ids[0], ids) {
 			t.Fatalf("x y: answers %v about %v", ctl.answers, ctl.ids)
 		}
-		if !strings.Contains(m.Flash, "rejected "+at) {
-			t.Fatalf("flash after the answer: %q", m.Flash)
-		}
 		// The conversation waits still (the server has not answered yet): a
 		// answers even with the cursor in the past.
-		m, _ = press(t, m, "g", "a")
-		if !m.input.active() {
-			t.Fatal("a with the cursor in the past does not ask")
-		}
-		_, _ = press(t, m, "n")
+		d.Press("g", "a").Shows("Accept pending action " + at + "? [y/n]")
+		d.Press("n")
 		// A replay cannot be answered.
-		replay := newModel(Options{Log: tuitest.WaitingLog(t)}, 160, 48)
-		replay, _ = press(t, replay, "G", "a")
-		if replay.input.active() {
-			t.Fatal("a in a replay opens the prompt")
-		}
+		replay := drive(t, Options{Log: tuitest.WaitingLog(t)}, 160, 48)
+		replay.Press("G", "a").Hides("? [y/n]")
 	})
 }
 
@@ -100,24 +96,15 @@ func TestQuestionWithdrawnWhenRunningAgain(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
 		ctl := &fakeControls{}
-		m, _ := waitingModel(t, ctl)
-		m, _ = press(t, m, "x")
-		m, _ = send(m, statusBatch(t, "c0000000-0000-4000-8000-000000000002", "running"))
-		if m.input.active() {
-			t.Fatal("the question stays open after the status left waiting")
-		}
-		if s := screen(m); !strings.Contains(s, "question withdrawn: the conversation is running, no longer waiting for confirmation") {
-			t.Fatalf("the footer does not say why the question went:\n%s", s)
-		}
-		m, cmd := press(t, m, "y")
-		runCmd(t, m, cmd)
+		d, _, _ := waitingDrive(t, ctl)
+		d.Press("x").Shows("? [y/n]")
+		d.Send(statusBatch(t, "c0000000-0000-4000-8000-000000000002", "running"))
+		d.Hides("? [y/n]").Shows("question withdrawn: the conversation is running, no longer waiting for confirmation")
+		d.Press("y")
 		if len(ctl.answers) != 0 {
 			t.Fatalf("y after the question was withdrawn answered: %v", ctl.answers)
 		}
-		m, _ = press(t, m, "a")
-		if m.input.active() {
-			t.Fatal("a outside waiting_for_confirmation opens the prompt")
-		}
+		d.Press("a").Hides("? [y/n]")
 	})
 }
 
@@ -126,21 +113,15 @@ func TestQuestionWithdrawnWhenRunningAgain(t *testing.T) {
 func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
 	t.Parallel()
 	ctl := &fakeControls{}
-	m, ids := waitingModel(t, ctl)
-	m, _ = press(t, m, "a")
+	d, ids, at := waitingDrive(t, ctl)
+	d.Press("a").Shows("Accept pending action " + at + "? [y/n]")
 	another := (`{"id":"d0000000-0000-4000-8000-000000000001","timestamp":"2026-01-28T14:33:35.000000","source":"agent","thought":[],"action":{"command":"git push --force","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"toolu_more","tool_call":{"id":"toolu_more","name":"terminal","arguments":"{}","origin":"completion"},"llm_response_id":"resp-more","security_risk":"HIGH","summary":"force push","kind":"ActionEvent"}`)
-	m, _ = send(m, BatchMsg{Batch: model.Batch{Events: []model.Event{tuitest.Decode(t, []byte(another))}}})
-	if st := m.Log.Latest(); st.Status != model.StatusWaitingForConfirmation || len(st.Pending) != 2 {
-		t.Fatalf("fixture: %q with %d pending", st.Status, len(st.Pending))
-	}
-	if m.input.active() || !strings.Contains(m.Flash, "now waits on other actions") {
-		t.Fatalf("the question about %v stays open (flash %q)", ids, m.Flash)
+	d.Send(BatchMsg{Batch: model.Batch{Events: []model.Event{tuitest.Decode(t, []byte(another))}}})
+	if s := d.Screen(); strings.Contains(s, "? [y/n]") || !strings.Contains(s, "now waits on other actions") {
+		t.Fatalf("the question about %v stays open:\n%s", ids, s)
 	}
 	// Asked again, the question names both.
-	m, _ = press(t, m, "a")
-	if len(m.input.q.ids) != 2 || !strings.Contains(screen(m), "Accept pending actions #") {
-		t.Fatalf("the new question: %+v", m.input.q)
-	}
+	d.Press("a").Shows("Accept pending actions "+at+", #", "? [y/n]")
 }
 
 // TestAnswerCheckedAgainstTheLiveState: events reached the log behind the
@@ -187,14 +168,10 @@ func TestNoQuestionWithoutPendingActions(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
 		ctl := &fakeControls{}
-		m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
-		m, _ = send(m, statusBatch(t, "c2000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
-		m, _ = press(t, m, "a")
-		if m.input.active() || !strings.Contains(screen(m), "no pending action to answer") {
-			t.Fatalf("a with nothing pending:\n%s", screen(m))
-		}
-		m, cmd := press(t, m, "y")
-		runCmd(t, m, cmd)
+		d := drive(t, Options{Log: tuitest.Recorded(t, fixtures.Echo), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
+		d.Send(statusBatch(t, "c2000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
+		d.Press("a").Shows("no pending action to answer").Hides("? [y/n]")
+		d.Press("y")
 		if len(ctl.answers) != 0 {
 			t.Fatalf("answers %v", ctl.answers)
 		}

@@ -14,6 +14,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 )
 
 // Steering acts on a live conversation: pause, resume, interrupt, a user
@@ -125,14 +126,14 @@ func (m *Conversation) controlKey(what Control) tea.Cmd {
 	ask := ControlAsk{What: what, To: m.steering(), Run: true, despite: m.despiteStatus(what)}
 	switch what {
 	case CtlInterrupt:
-		m.input = Prompt{Kind: promptControl, Ctl: ask}
+		m.openPrompt(Prompt{Kind: promptControl, Ctl: ask})
 		return nil
 	case CtlPolicy:
-		m.input = Prompt{Kind: PromptPolicy, Ctl: ask}
+		m.openPrompt(Prompt{Kind: PromptPolicy, Ctl: ask})
 		return nil
 	case CtlMessage:
 		ask.answer, ask.pending = m.Opts.Controls, m.pendingQuestion()
-		m.input = Prompt{Kind: PromptMessage, Ctl: ask, Area: NewMessageArea(m.width)}
+		m.openPrompt(Prompt{Kind: PromptMessage, Ctl: ask, Area: NewMessageArea(m.width)})
 		if len(ask.pending.ids) > 0 {
 			// Say what a message does to them before anything is typed.
 			return m.askMessageEffect(ask.To)
@@ -173,7 +174,7 @@ func (m *Conversation) controlRefusal(what Control) string {
 // sendControl sends a control in a command; the answer comes back as a
 // controlDoneMsg addressed to this view.
 func (m *Conversation) sendControl(a ControlAsk) tea.Cmd {
-	m.input = Prompt{}
+	m.closePrompt()
 	flash, to := m.setFlash(a.What.Name()+": sending…"), m.Addr()
 	return tea.Batch(flash, WithProgress(to, func(say func(string)) tea.Msg {
 		ctx, cancel := a.ControlContext()
@@ -228,30 +229,17 @@ func (m *Conversation) controlDone(msg controlDoneMsg) tea.Cmd {
 	return m.setFlash(msg.result)
 }
 
-// controlPromptKey answers a key while a control's prompt is open: y to
-// an interrupt or a policy, a policy's number, the message field's keys.
-func (m *Conversation) controlPromptKey(msg tea.KeyPressMsg) tea.Cmd {
-	p := m.input
-	switch p.Kind {
-	case promptControl:
-		if key.Matches(msg, m.keys.Confirm) {
-			return m.sendControl(p.Ctl)
+// policyKey answers a key while the policies are offered: a policy's
+// number asks y before setting it; any other key cancels.
+func (p *promptDialog) policyKey(msg tea.KeyPressMsg) dialog.Action {
+	if key.Matches(msg, p.keys.PolicyPick) {
+		if d := msg.String(); len(d) == 1 && int(d[0]-'1') < len(Policies) {
+			p.Ctl.Policy = Policies[d[0]-'1']
+			p.Prompt = Prompt{Kind: promptControl, Ctl: p.Ctl}
+			return dialog.Run(nil)
 		}
-	case PromptPolicy:
-		if key.Matches(msg, m.keys.PolicyPick) {
-			if d := msg.String(); len(d) == 1 && int(d[0]-'1') < len(Policies) {
-				p.Ctl.Policy = Policies[d[0]-'1']
-				m.input = Prompt{Kind: promptControl, Ctl: p.Ctl}
-				return nil
-			}
-		}
-	case PromptMessage:
-		return m.messageKey(msg)
-	case promptPendingMessage:
-		return m.pendingMessageKey(msg)
 	}
-	m.input = Prompt{}
-	return m.setFlash("cancelled")
+	return p.cancelled()
 }
 
 // messageRows is how many lines the message field shows.
@@ -276,55 +264,61 @@ func NewMessageArea(width int) *textarea.Model {
 	return &a
 }
 
-// messageKey edits the message, toggles run, sends or cancels.
-func (m *Conversation) messageKey(msg tea.KeyPressMsg) tea.Cmd {
-	p := &m.input
+// messageKey edits the message, toggles run, or says it is to be sent
+// (the prompt stays open: the view decides whether it goes now, waits
+// for an answer about the pending actions, or has nothing to send) or
+// cancelled.
+func (p *promptDialog) messageKey(msg tea.KeyPressMsg) dialog.Action {
 	switch {
-	case key.Matches(msg, m.keys.Back, m.keys.Interrupt):
-		m.input = Prompt{}
-		return m.setFlash("message not sent")
-	case key.Matches(msg, m.keys.RunToggle):
+	case key.Matches(msg, p.keys.Back, p.keys.Interrupt):
+		return p.cancelled()
+	case key.Matches(msg, p.keys.RunToggle):
 		p.Ctl.Run = !p.Ctl.Run
-		return nil
-	case key.Matches(msg, m.keys.SendMessage):
-		text := strings.TrimSpace(p.Area.Value())
-		if text == "" {
-			return m.setFlash("message: nothing to send")
-		}
-		if why := m.controlRefusal(CtlMessage); why != "" {
-			m.input = Prompt{}
-			return m.setFlash("message: " + why + "; nothing sent")
-		}
-		p.Ctl.Text = text
-		if cmd, held := m.holdForPending(); held {
-			return cmd
-		}
-		p.Ctl.pending = question{}
-		return m.sendControl(p.Ctl)
+		return dialog.Run(nil)
+	case key.Matches(msg, p.keys.SendMessage):
+		return dialog.Run(say(promptSubmittedMsg{p: p.Prompt}))
 	}
 	if msg.Text != "" {
 		msg.Text = sanitize.Text(msg.Text)
 	}
 	a, _ := p.Area.Update(msg)
 	p.Area = &a
-	return nil
+	return dialog.Run(nil)
 }
 
-// messagePaste puts pasted text, lines and all, into the message field.
-func (m *Conversation) messagePaste(msg tea.PasteMsg) tea.Cmd {
-	a, _ := m.input.Area.Update(tea.PasteMsg{Content: sanitize.Text(msg.Content)})
-	m.input.Area = &a
-	return nil
+// messageSubmitted sends the message typed, unless there is nothing to
+// send or the conversation cannot take it now; while actions wait it
+// asks about them first.
+func (m *Conversation) messageSubmitted(sent Prompt) tea.Cmd {
+	p := m.prompt()
+	if p == nil || p.Kind != PromptMessage {
+		return nil
+	}
+	text := strings.TrimSpace(sent.Area.Value())
+	if text == "" {
+		return m.setFlash("message: nothing to send")
+	}
+	if why := m.controlRefusal(CtlMessage); why != "" {
+		m.closePrompt()
+		return m.setFlash("message: " + why + "; nothing sent")
+	}
+	p.Ctl.Text = text
+	if cmd, held := m.holdForPending(p); held {
+		return cmd
+	}
+	p.Ctl.pending = question{}
+	return m.sendControl(p.Ctl)
 }
 
 // footerRows is how many lines the footer takes: the message field's
 // while it is open, else one.
 func (m *Conversation) footerRows() int {
-	if m.input.Kind == PromptMessage {
+	p := m.prompt()
+	if p != nil && p.Kind == PromptMessage {
 		return messageRows + 1
 	}
-	if m.input.Kind == promptAnswer {
-		return m.input.answerRows()
+	if p != nil && p.Kind == promptAnswer {
+		return p.answerRows()
 	}
 	return 1
 }
@@ -371,7 +365,8 @@ func (m *Conversation) controlKeys(k *tui.KeyMap) {
 	k.InterruptRun.SetEnabled(steer && m.controlRefusal(CtlInterrupt) == "")
 	k.Message.SetEnabled(steer)
 	k.Policy.SetEnabled(steer)
-	k.PolicyPick.SetEnabled(m.input.Kind == PromptPolicy)
-	k.SendMessage.SetEnabled(m.input.Kind == PromptMessage)
-	k.RunToggle.SetEnabled(m.input.Kind == PromptMessage)
+	prompt := m.promptKind()
+	k.PolicyPick.SetEnabled(prompt == PromptPolicy)
+	k.SendMessage.SetEnabled(prompt == PromptMessage)
+	k.RunToggle.SetEnabled(prompt == PromptMessage)
 }

@@ -11,6 +11,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 )
 
 // MessageEffect is what a user message does to the actions a conversation
@@ -74,27 +75,30 @@ func (m *Conversation) askMessageEffect(to Steering) tea.Cmd {
 	}
 }
 
-// messageEffectKnown keeps the server's answer on the open message prompt.
-func (m *Conversation) messageEffectKnown(msg messageEffectMsg) tea.Cmd {
-	switch m.input.Kind {
+// effectKnown keeps the server's answer on the open message prompt; any
+// other prompt leaves it.
+func (p *promptDialog) effectKnown(msg messageEffectMsg) dialog.Action {
+	switch p.Kind {
 	case PromptMessage, promptPendingMessage:
-		m.input.Ctl.effect, m.input.Ctl.version, m.input.Ctl.told = msg.effect, msg.version, true
+		p.Ctl.effect, p.Ctl.version, p.Ctl.told = msg.effect, msg.version, true
+		return dialog.Run(nil)
 	}
-	return nil
+	return dialog.Pass()
 }
 
 // holdForPending stops a message about to be sent while actions wait: it
-// asks what to do about them first (promptPendingMessage). It reports
-// false when nothing waits and the message may go.
-func (m *Conversation) holdForPending() (tea.Cmd, bool) {
+// asks what to do about them first, turning the message prompt p into the
+// question (promptPendingMessage). It reports false when nothing waits
+// and the message may go.
+func (m *Conversation) holdForPending(p *promptDialog) (tea.Cmd, bool) {
 	q := m.pendingQuestion()
 	if len(q.ids) == 0 {
 		return nil, false
 	}
-	m.input.Kind = promptPendingMessage
-	m.input.Ctl.pending = q
-	if !m.input.Ctl.told {
-		return m.askMessageEffect(m.input.Ctl.To), true
+	p.Kind = promptPendingMessage
+	p.Ctl.pending = q
+	if !p.Ctl.told {
+		return m.askMessageEffect(p.Ctl.To), true
 	}
 	return nil, true
 }
@@ -102,19 +106,20 @@ func (m *Conversation) holdForPending() (tea.Cmd, bool) {
 // pendingMessageKey answers the question about the pending actions: x
 // rejects them and then sends, y sends as it is (not offered while the
 // effect is unknown), esc goes back to the message field, text kept.
-func (m *Conversation) pendingMessageKey(msg tea.KeyPressMsg) tea.Cmd {
-	a := m.input.Ctl
+func (p *promptDialog) pendingMessageKey(msg tea.KeyPressMsg) dialog.Action {
+	a := p.Ctl
 	switch {
-	case key.Matches(msg, m.keys.Reject):
-		a.rejectFirst = true
-		return m.sendControl(a)
-	case key.Matches(msg, m.keys.Confirm) && a.told && a.effect != MessageEffectUnknown:
-		return m.sendControl(a)
-	case key.Matches(msg, m.keys.Back, m.keys.Interrupt) || msg.String() == "n":
-		m.input.Kind = PromptMessage
-		return m.setFlash("message not sent: it is still in the field")
+	case key.Matches(msg, p.keys.Reject):
+		p.Ctl.rejectFirst = true
+		return p.submitted()
+	case key.Matches(msg, p.keys.Confirm) && a.told && a.effect != MessageEffectUnknown:
+		return p.submitted()
+	case key.Matches(msg, p.keys.Back, p.keys.Interrupt) || msg.String() == "n":
+		cancelled := promptCancelledMsg{p: p.Prompt}
+		p.Kind = PromptMessage
+		return dialog.Run(say(cancelled))
 	}
-	return nil
+	return dialog.Run(nil)
 }
 
 // sendAfterReject rejects exactly the actions asked about and then sends

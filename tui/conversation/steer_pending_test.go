@@ -31,6 +31,18 @@ func pendingModel(t *testing.T, steer Controls) *Conversation {
 	return newModel(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: steer}, 160, 48)
 }
 
+// pendingDrive drives a live view waiting on one action, steered by
+// steer; at is the action's place ("#7").
+func pendingDrive(t *testing.T, steer Controls) (*tuitest.Driver, string) {
+	t.Helper()
+	log := tuitest.WaitingLog(t)
+	var at []int
+	for _, p := range log.Latest().Pending {
+		at = append(at, p.Index)
+	}
+	return drive(t, Options{Log: log, Live: true, Feed: make(chan model.Batch), Controls: steer}, 160, 48), ordinals(at)
+}
+
 // sendWhilePending opens M, types text and presses enter, running the
 // server's answer about the message's effect.
 func sendWhilePending(t *testing.T, m *Conversation, text string) *Conversation {
@@ -44,64 +56,40 @@ func sendWhilePending(t *testing.T, m *Conversation, text string) *Conversation 
 
 func TestMessageWhilePendingOnAnApprovingServerAsksFirst(t *testing.T) {
 	steer := &fakeSteering{}
-	m := pendingModel(t, effectSteering{steer, MessageEffectApproves, "1.43.1"})
-	at := ordinals(m.pendingQuestion().indices)
-	m, cmd := press(t, m, "M")
-	m = runCmd(t, m, cmd)
-	if s := screen(m); !strings.Contains(s, "on this server (SDK 1.43.1) a message approves "+at) {
-		t.Fatalf("the message field does not say what a message does to %s:\n%s", at, s)
-	}
-	m = typeText(t, m, "do NOT run that")
-	m, cmd = press(t, m, "enter")
-	m = runCmd(t, m, cmd)
+	d, at := pendingDrive(t, effectSteering{steer, MessageEffectApproves, "1.43.1"})
+	d.Press("M").Shows("on this server (SDK 1.43.1) a message approves " + at)
+	d.Type("do NOT run that").Press("enter")
 	if steer.got() != "" || len(steer.answers) != 0 {
 		t.Fatalf("enter sent %q before asking", steer.got())
 	}
-	s := screen(m)
-	if !strings.Contains(s, "a message approves "+at) || !strings.Contains(s, "x reject first, then send") || !strings.Contains(s, "y send (approves)") {
-		t.Fatalf("the question is not asked:\n%s", s)
-	}
+	d.Shows("a message approves "+at, "x reject first, then send", "y send (approves)")
 	// esc goes back to the field, the text kept.
-	m, _ = press(t, m, "esc")
-	if m.input.Kind != PromptMessage || !strings.Contains(m.input.Area.Value(), "do NOT run that") {
-		t.Fatalf("esc lost the message: kind %v", m.input.Kind)
-	}
-	m, cmd = press(t, m, "enter")
-	m = runCmd(t, m, cmd)
-	m, cmd = press(t, m, "x")
-	m = runCmd(t, m, cmd)
+	d.Press("esc").Shows("alt+enter new line", "│ do NOT run that")
+	d.Press("enter", "x")
 	if len(steer.answers) != 1 || steer.answers[0] || len(steer.ids[0]) != 1 || steer.got() != "message do NOT run that +run" {
 		t.Fatalf("x: answers %v %v, sent %q", steer.answers, steer.ids, steer.got())
 	}
-	if !strings.Contains(m.Flash, "rejected "+at+", then sent the message: the agent runs with it") {
-		t.Errorf("footer after the safe path: %q", m.Flash)
-	}
+	d.Shows("rejected " + at + ", then sent the message: the agent runs with it")
 }
 
 func TestMessageWhilePendingOnAnUnknownServerOffersOnlyTheSafePath(t *testing.T) {
 	steer := &fakeSteering{}
-	m := pendingModel(t, effectSteering{steer, MessageEffectUnknown, "1.64.0"})
-	m = sendWhilePending(t, m, "stop")
-	s := screen(m)
-	if !strings.Contains(s, "(SDK 1.64.0) a message may approve") || strings.Contains(s, "y send") {
-		t.Fatalf("an unknown effect offers more than the safe path:\n%s", s)
-	}
-	m, _ = press(t, m, "y")
-	if steer.got() != "" || m.input.Kind != promptPendingMessage {
+	d, _ := pendingDrive(t, effectSteering{steer, MessageEffectUnknown, "1.64.0"})
+	d.Press("M").Type("stop").Press("enter")
+	d.Shows("(SDK 1.64.0) a message may approve").Hides("y send")
+	d.Press("y").Shows("x reject first, then send")
+	if steer.got() != "" {
 		t.Fatalf("y sent %q on an unknown server", steer.got())
 	}
-	m, cmd := press(t, m, "x")
-	runCmd(t, m, cmd)
+	d.Press("x")
 	if len(steer.answers) != 1 || steer.answers[0] || steer.got() != "message stop +run" {
 		t.Fatalf("x: answers %v, sent %q", steer.answers, steer.got())
 	}
 
 	// A Steering that cannot say is unknown too.
 	plain := &fakeSteering{}
-	m = sendWhilePending(t, pendingModel(t, plain), "stop")
-	if m.input.Kind != promptPendingMessage || strings.Contains(screen(m), "y send") {
-		t.Fatalf("no version: not asked safely:\n%s", screen(m))
-	}
+	d, _ = pendingDrive(t, plain)
+	d.Press("M").Type("stop").Press("enter").Shows("x reject first, then send").Hides("y send")
 }
 
 func TestMessageWhilePendingOnASupersedingServerSays(t *testing.T) {

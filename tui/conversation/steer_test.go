@@ -84,72 +84,49 @@ func TestPauseAndResumeKeysSendAndShowTheAnswer(t *testing.T) {
 
 func TestInterruptAndPolicyAskFirst(t *testing.T) {
 	steer := &fakeSteering{}
-	m := steeredModel(t, steer)
-	m, _ = press(t, m, "I")
-	if m.input.Kind != promptControl || !strings.Contains(screen(m), "Interrupt the run? [y/n]") {
-		t.Fatalf("I does not ask:\n%s", screen(m))
+	d := drive(t, Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: steer}, 160, 48)
+	d.Press("I").Shows("Interrupt the run? [y/n]")
+	d.Press("n").Hides("Interrupt the run?").Shows("cancelled")
+	if steer.got() != "" {
+		t.Fatalf("n still interrupts: sent %q", steer.got())
 	}
-	m, _ = press(t, m, "n")
-	if steer.got() != "" || m.input.active() {
-		t.Fatal("n still interrupts")
-	}
-	m, cmd := press(t, m, "I", "y")
-	m = runCmd(t, m, cmd)
+	d.Press("I", "y")
 	if steer.got() != "interrupt" {
 		t.Fatalf("I y sent %q", steer.got())
 	}
-	m, _ = press(t, m, "C")
-	if !strings.Contains(screen(m), "confirmation policy: 1 never") {
-		t.Fatalf("C offers no policies:\n%s", screen(m))
-	}
-	m, _ = press(t, m, "3")
-	if !strings.Contains(screen(m), "Set the confirmation policy to risky:MEDIUM? [y/n]") {
-		t.Fatalf("the pick is not asked about:\n%s", screen(m))
-	}
-	m, cmd = press(t, m, "y")
-	m = runCmd(t, m, cmd)
-	if steer.got() != "interrupt|policy risky:MEDIUM" || !strings.Contains(m.Flash, "confirmation policy set to risky:MEDIUM") {
-		t.Fatalf("sent %q, footer %q", steer.got(), m.Flash)
+	d.Press("C").Shows("confirmation policy: 1 never")
+	d.Press("3").Shows("Set the confirmation policy to risky:MEDIUM? [y/n]")
+	d.Press("y").Shows("confirmation policy set to risky:MEDIUM")
+	if steer.got() != "interrupt|policy risky:MEDIUM" {
+		t.Fatalf("sent %q", steer.got())
 	}
 }
 
 func TestMessageFieldTakesLinesAndPastesAndSends(t *testing.T) {
 	steer := &fakeSteering{}
-	m := steeredModel(t, steer)
 	// Running, nothing pending: the message goes as it is (a pending
 	// action is asked about first: steer_pending_test.go).
-	_ = m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "running"))
-	m, _ = press(t, m, "M")
-	if m.input.Kind != PromptMessage {
-		t.Fatal("M does not open the message field")
-	}
-	m = typeText(t, m, "use printf")
-	_ = m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}) // a new line
-	_ = m.Update(tea.PasteMsg{Content: "not echo\x1b[31m\nplease"})
-	if s := screen(m); !strings.Contains(s, "use printf") || !strings.Contains(s, "please") {
-		t.Fatalf("the field does not show its lines:\n%s", s)
-	}
-	m, _ = press(t, m, "tab") // append only
-	m, cmd := press(t, m, "enter")
-	m = runCmd(t, m, cmd)
+	d := drive(t, Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: steer}, 160, 48)
+	d.Send(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "running"))
+	d.Press("M").Shows("alt+enter new line")
+	d.Type("use printf")
+	d.Send(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}) // a new line
+	d.Send(tea.PasteMsg{Content: "not echo\x1b[31m\nplease"})
+	d.Shows("│ use printf", "│ not echo", "│ please")
+	d.Press("tab") // append only
+	d.Press("enter").Shows("message appended").Hides("alt+enter new line")
 	if got := steer.got(); got != "message use printf\nnot echo\nplease append" {
 		t.Fatalf("sent %q", got)
 	}
-	if !strings.Contains(m.Flash, "message appended") {
-		t.Errorf("footer %q", m.Flash)
-	}
-	m, _ = press(t, m, "M", "esc")
-	if m.input.active() || !strings.Contains(m.Flash, "message not sent") {
-		t.Errorf("esc does not cancel: %q", m.Flash)
-	}
+	d.Press("M", "esc").Hides("alt+enter new line").Shows("message not sent")
 }
 
 func TestControlsOnARecordingSayWhy(t *testing.T) {
 	m := newModel(Options{Log: tuitest.ErrorLog(t)}, 120, 40)
 	for _, k := range []string{"p", "R", "I", "M", "C"} {
 		m, _ = press(t, m, k)
-		if m.input.active() || !strings.Contains(m.Flash, "a recording cannot be acted on; nothing sent") {
-			t.Errorf("%s on a recording: prompt %v, footer %q", k, m.input.active(), m.Flash)
+		if s := screen(m); !strings.Contains(s, "a recording cannot be acted on; nothing sent") {
+			t.Errorf("%s on a recording:\n%s", k, s)
 		}
 	}
 }

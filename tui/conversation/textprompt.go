@@ -11,6 +11,7 @@ import (
 
 	"ohwatch/internal/sanitize"
 	"ohwatch/theme"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/text"
 )
 
@@ -88,13 +89,13 @@ type searchOrigin struct {
 
 // openJump opens the ":" prompt.
 func (m *Conversation) openJump() {
-	m.input = Prompt{Kind: promptJump, in: NewTextInput()}
+	m.openPrompt(Prompt{Kind: promptJump, in: NewTextInput()})
 }
 
 // openSearch opens the "/" prompt, empty: ↑ recalls earlier searches.
 func (m *Conversation) openSearch() {
-	m.input = Prompt{Kind: promptSearch, in: NewTextInput(), hist: len(m.searchHist),
-		back: searchOrigin{cursor: m.cursor, top: m.top, follow: m.follow, query: m.search.query}}
+	m.openPrompt(Prompt{Kind: promptSearch, in: NewTextInput(), hist: len(m.searchHist),
+		back: searchOrigin{cursor: m.cursor, top: m.top, follow: m.follow, query: m.search.query}})
 }
 
 // renderText draws the search or jump prompt.
@@ -118,76 +119,60 @@ func (p Prompt) renderText(s theme.Styles, cells text.Cells, width int) string {
 	return s.Prompt.Render(lead) + InputField(cells, p.in, room) + s.Muted.Render(hint)
 }
 
-// textPromptKey answers a key while the search or jump prompt is open:
-// enter submits, esc cancels, ↑/↓ walk the search history, the rest edits.
-// Every edit of the search previews it: the list moves to the first match
-// after where the prompt was opened, and the matches mark the rows.
-func (m *Conversation) textPromptKey(msg tea.KeyPressMsg) tea.Cmd {
-	p := m.input
+// textKey answers a key while a text prompt is open: enter submits, esc
+// cancels, ↑/↓ walk the search history, the rest edits. Every edit of
+// the search says so, for the view to preview it: the list moves to the
+// first match after where the prompt was opened, and the matches mark the
+// rows.
+func (d *promptDialog) textKey(msg tea.KeyPressMsg) dialog.Action {
 	switch {
-	case key.Matches(msg, m.keys.Back, m.keys.Interrupt):
-		m.input = Prompt{}
-		if p.Kind == promptSearch {
-			return m.cancelSearchPrompt(p)
-		}
-		return nil
-	case key.Matches(msg, m.keys.Submit):
-		m.input = Prompt{}
-		switch p.Kind {
-		case promptJump:
-			return m.jumpTo(p.in.Value())
-		case promptExportPath:
-			return m.startExport(p.format, p.in.Value())
-		case promptNarrow:
-			return m.setNarrowing(p.in.Value())
-		case promptGuards:
-			return m.submitGuards(p)
-		case promptForkTitle, promptForkMessage:
-			return m.forkTextEntered(p)
-		}
-		return m.submitSearch(p)
+	case key.Matches(msg, d.keys.Back, d.keys.Interrupt):
+		return d.cancelled()
+	case key.Matches(msg, d.keys.Submit):
+		return d.submitted()
 	}
-	if older, newer := key.Matches(msg, m.keys.OlderSearch), key.Matches(msg, m.keys.NewerSearch); older || newer {
-		if p.Kind == promptSearch {
-			return m.searchHistoryStep(older)
+	if older, newer := key.Matches(msg, d.keys.OlderSearch), key.Matches(msg, d.keys.NewerSearch); older || newer {
+		if d.Kind == promptSearch {
+			return d.historyStep(older)
 		}
-		return nil
+		return dialog.Run(nil)
 	}
-	var changed bool
-	m.input.in, changed = editInput(p.in, msg)
-	if changed && p.Kind == promptSearch {
-		return m.previewSearch()
-	}
-	return nil
+	return d.edit(msg)
 }
 
-// promptPaste puts pasted text into an open text prompt.
-func (m *Conversation) promptPaste(msg tea.PasteMsg) tea.Cmd {
-	if m.input.Kind == PromptMessage {
-		return m.messagePaste(msg)
+// paste puts pasted text into an open text prompt, the message field or
+// a free-form answer; the other prompts take none.
+func (d *promptDialog) paste(msg tea.PasteMsg) dialog.Action {
+	if d.Kind == PromptMessage {
+		a, _ := d.Area.Update(tea.PasteMsg{Content: sanitize.Text(msg.Content)})
+		d.Area = &a
+		return dialog.Run(nil)
 	}
-	if d := m.input.ans; m.input.Kind == promptAnswer && len(d.questions[d.k].Options) == 0 {
-		d.in, _ = editInput(d.in, msg)
-		return nil
+	if a := d.ans; d.Kind == promptAnswer && len(a.questions[a.k].Options) == 0 {
+		a.in, _ = editInput(a.in, msg)
+		return dialog.Run(nil)
 	}
-	switch m.input.Kind {
+	switch d.Kind {
 	case promptSearch, promptJump, promptExportPath, promptForkTitle, promptForkMessage, promptNarrow, promptGuards:
-	default:
-		return nil
+		return d.edit(msg)
 	}
-	var changed bool
-	m.input.in, changed = editInput(m.input.in, msg)
-	if changed && m.input.Kind == promptSearch {
-		return m.previewSearch()
-	}
-	return nil
+	return dialog.Run(nil)
 }
 
-// previewSearch searches for the prompt's text as typed so far, from where
-// the prompt was opened.
-func (m *Conversation) previewSearch() tea.Cmd {
-	m.backTo(m.input.back)
-	return m.startSearch(m.input.in.Value(), true, true)
+// edit applies a key or a paste to the text; a change of the search's
+// says so.
+func (d *promptDialog) edit(msg tea.Msg) dialog.Action {
+	var changed bool
+	d.in, changed = editInput(d.in, msg)
+	if changed && d.Kind == promptSearch {
+		return d.edited()
+	}
+	return dialog.Run(nil)
+}
+
+// edited says the search's text changed.
+func (d *promptDialog) edited() dialog.Action {
+	return dialog.Run(say(promptEditedMsg{back: d.back, text: d.in.Value()}))
 }
 
 // backTo puts the cursor and the list back where they were.
@@ -237,26 +222,25 @@ func (m *Conversation) submitSearch(p Prompt) tea.Cmd {
 	return nil
 }
 
-// searchHistoryStep puts an earlier (up) or later (down) search into the
-// prompt and previews it; past the latest the prompt is empty again.
-func (m *Conversation) searchHistoryStep(up bool) tea.Cmd {
-	p := &m.input
-	h := m.searchHist
+// historyStep puts an earlier (up) or later (down) search into the
+// prompt and says so; past the latest the prompt is empty again.
+func (d *promptDialog) historyStep(up bool) dialog.Action {
+	h := d.searches
 	switch {
-	case up && p.hist > 0:
-		p.hist--
-	case !up && p.hist < len(h):
-		p.hist++
+	case up && d.hist > 0:
+		d.hist--
+	case !up && d.hist < len(h):
+		d.hist++
 	default:
-		return nil
+		return dialog.Run(nil)
 	}
 	text := ""
-	if p.hist < len(h) {
-		text = h[p.hist]
+	if d.hist < len(h) {
+		text = h[d.hist]
 	}
-	p.in.SetValue(text)
-	p.in.CursorEnd()
-	return m.previewSearch()
+	d.in.SetValue(text)
+	d.in.CursorEnd()
+	return d.edited()
 }
 
 // appendHistory adds a search to the history, the latest last, without
