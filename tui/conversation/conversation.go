@@ -90,9 +90,9 @@ type Conversation struct {
 	// reports none.
 	progress *model.Progress
 	// warns are the warnings the source gave (the header counts them, W
-	// lists them: warnings.go); warnList is that list while open.
-	warns    []warning
-	warnList warnList
+	// lists them: warnings.go); warnAt is the line the list was left on.
+	warns  []warning
+	warnAt int
 	// runtime is what the server says of the conversation's runtime and
 	// archive (runtime.go), shown beside the connection.
 	runtime model.Runtime
@@ -111,8 +111,9 @@ type Conversation struct {
 	// overlay is the stack of open dialogs, drawn over the list; the top
 	// one reads the keys first (tui/dialog).
 	overlay dialog.Overlay
-	picker  kindPicker
-	insp    inspector
+	// pickerAt is the kind the picker was left on (picker.go).
+	pickerAt int
+	insp     inspector
 	// inspSeq numbers the inspector's openings (inspector.seq).
 	inspSeq int
 	// links are the conversations that came from this one, as the last
@@ -120,8 +121,6 @@ type Conversation struct {
 	links []Link
 	// markdown renders messages for the inspector, in commands.
 	markdown *text.Markdown
-	showHelp bool
-	help     tui.HelpPager // how the help is read: its scroll, its find
 	input    Prompt
 	search   searchState
 	// searchChunk is the most events one search command scans; 0 is
@@ -265,6 +264,8 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { log.Settle(); return nil }
 		}
 		return nil
+	case dialogAnswer:
+		return msg.answer(m)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.PasteMsg:

@@ -25,7 +25,7 @@ func (m *Conversation) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	case l.list.contains(mouse.X, mouse.Y) && m.insp.open:
 		m.inspectScroll(n)
 		return nil
-	case l.list.contains(mouse.X, mouse.Y) && !m.showHelp && !m.picker.open:
+	case l.list.contains(mouse.X, mouse.Y) && !m.listCovered():
 		m.moveTo(m.stepped(n))
 		return nil
 	case l.side.contains(mouse.X, mouse.Y):
@@ -48,7 +48,7 @@ func (m *Conversation) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	}
 	l := m.layout()
 	switch {
-	case l.list.contains(mouse.X, mouse.Y) && !m.insp.open && !m.showHelp && !m.picker.open:
+	case l.list.contains(mouse.X, mouse.Y) && !m.insp.open && !m.listCovered():
 		row := mouse.Y - l.list.y - 1 // the first line is the title
 		rows := m.visibleRows(l.list.h - 1)
 		if row >= 0 && row < len(rows) {

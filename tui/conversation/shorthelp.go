@@ -37,12 +37,6 @@ func (m *Conversation) paneKeyMap(st reducer.State) paneKeys {
 		return paneKeys{short: d.ShortHelp(), back: true}
 	}
 	switch {
-	case m.showHelp:
-		return paneKeys{short: helpKeys(k), back: true}
-	case m.picker.open:
-		return paneKeys{short: pickerKeys(k), back: true}
-	case m.warnList.open:
-		return paneKeys{short: m.warnOf().ShortHelp(), back: true}
 	case m.insp.open:
 		return paneKeys{short: inspectorKeys(k), back: true}
 	case m.focus != paneList:
