@@ -120,9 +120,6 @@ type Fleet struct {
 	// resuming is set while its sandbox is being resumed.
 	opening  model.ConversationRef
 	resuming bool
-	// asking is the paused conversation enter asks about: resume its
-	// sandbox (y) or open its stored events read-only (n, esc).
-	asking fleet.Row
 	// endOpening cancels the context of the conversation being opened,
 	// should opening it fail.
 	endOpening context.CancelFunc
@@ -286,6 +283,8 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		return f.tick()
 	case fleetOpenedMsg:
 		return f.show(msg)
+	case resumeAnsweredMsg:
+		return f.answered(msg)
 	case fleetControlDoneMsg:
 		f.flash = msg.text
 	case conversation.ControlProgressMsg:
@@ -361,9 +360,6 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 			f.filterInput(msg)
 		}
 		return nil
-	}
-	if f.asking.Ref.ID != "" {
-		return f.answerResume(msg)
 	}
 	if f.ask.active() {
 		return f.answerControl(msg)

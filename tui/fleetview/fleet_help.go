@@ -9,7 +9,6 @@ import (
 
 	"ohwatch/theme"
 	"ohwatch/tui"
-	"ohwatch/tui/dialog"
 )
 
 // The table's key reference (?) is a tui.Help dialog on its overlay.
@@ -33,15 +32,6 @@ type fleetHelp struct {
 func (f *Fleet) openHelp() {
 	f.overlay.Open(tui.NewHelp(f.helpConfig()))
 	f.fitDialogs()
-}
-
-// fitDialogs gives the open dialogs what may have changed under them:
-// the screen's size, styles and width model.
-func (f *Fleet) fitDialogs() {
-	if h, ok := dialog.As[*tui.Help](&f.overlay); ok {
-		h.Configure(f.helpConfig())
-		h.SetSize(max(f.width, 1), max(f.height, 1))
-	}
 }
 
 // helpConfig is the table's key reference, read with the table's moves.

@@ -104,16 +104,12 @@ func (f *Fleet) footerLines(w int) []string {
 	if f.ask.active() {
 		return f.controlLines(w)
 	}
-	if f.asking.Ref.ID == "" {
-		return []string{f.footer(w)}
+	if d := f.overlay.TopAt(dialog.Footer); d != nil {
+		f.fitDialogs()
+		d.SetSize(w, 0)
+		return strings.Split(d.View(), "\n")
 	}
-	s, k := f.styles, f.keys
-	title := fleet.ColTitle.Text(f.asking, f.now)
-	what := s.Warn.Render("“"+title+"”: its sandbox is paused") +
-		s.Muted.Render(" (shown from Cloud's stored events). Resuming starts the sandbox again on Cloud, where it runs on your account until paused.")
-	ask := s.Key.Render(k.Resume.Help().Key) + " " + s.KeyDesc.Render("resume the sandbox and open it live") +
-		s.Muted.Render(" · ") + s.Key.Render(k.ReadOnly.Help().Key) + " " + s.KeyDesc.Render("open the stored events read-only")
-	return []string{f.cells.Fit(what, w), f.cells.Fit(ask, w)}
+	return []string{f.footer(w)}
 }
 
 // heading says what is watched, how many conversations, how many need
