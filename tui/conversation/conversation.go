@@ -111,9 +111,9 @@ type Conversation struct {
 	// overlay is the stack of open dialogs, drawn over the list; the top
 	// one reads the keys first (tui/dialog).
 	overlay dialog.Overlay
-	// pickerAt is the kind the picker was left on (picker.go).
-	pickerAt int
-	insp     inspector
+	// picking is what the view keeps of its kind pickers (picker.go).
+	picking pickerState
+	insp    inspector
 	// inspSeq numbers the inspector's openings (inspector.seq).
 	inspSeq int
 	// links are the conversations that came from this one, as the last

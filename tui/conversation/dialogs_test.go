@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -75,5 +76,26 @@ func TestHelpTakesTheCompactBody(t *testing.T) {
 	}
 	if d.Press("q"); d.Screen() != before {
 		t.Fatalf("q on the help did not give the body back:\n%s\nwas:\n%s", d.Screen(), before)
+	}
+}
+
+// TestPickerFiltersComeInAnyOrder: the picker's filters reach the view
+// from commands, which the program runs at once and whose answers may
+// come in any order; one sent before a filter the view already took
+// (here, after the picker closed) is dropped. The driver runs commands
+// in order, so this test hands their messages over itself.
+func TestPickerFiltersComeInAnyOrder(t *testing.T) {
+	t.Parallel()
+	m := newModel(Options{Log: tuitest.Generated(t, 400, 5), NoColor: true}, 160, 48)
+	m.Update(tuitest.KeyMsg("f"))
+	onlyMsg := m.Update(tuitest.KeyMsg("space"))
+	m.Update(tuitest.KeyMsg("j"))
+	msgAndAction := m.Update(tuitest.KeyMsg("space"))
+	closed := m.Update(tuitest.KeyMsg("esc"))
+	for _, cmd := range []tea.Cmd{msgAndAction, closed, onlyMsg} {
+		m.Update(cmd())
+	}
+	if out := screen(m); !strings.Contains(out, "noise hidden, Msg,Action ") {
+		t.Fatalf("an older filter of the picker replaced the last one:\n%s", out)
 	}
 }

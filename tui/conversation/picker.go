@@ -16,7 +16,7 @@ const pickerID = "kinds"
 // kindPicker is the kind filter as a dialog: a checklist of kinds with an
 // invert flag. Each change goes to the view at once (kindsPickedMsg), so
 // the list behind it follows as kinds are picked; closing it tells the
-// view where it was left (pickerClosedMsg), so it opens there again.
+// view where it was left, so it opens there again.
 type kindPicker struct {
 	box
 	to     tui.Addr
@@ -25,37 +25,56 @@ type kindPicker struct {
 	styles *theme.Styles
 	filter kindFilter
 	at     int // the highlighted kind
+	// gen is the opening it is (pickerState.gen), seq counts the
+	// filters it sent.
+	gen, seq int
 }
 
-// kindsPickedMsg is the filter the picker made: the view shows it.
+// pickerState is what the view keeps of its kind pickers: the kind the
+// last one was left at, the opening of the one open now (gen) and the
+// last of its filters the view took (seq). The picker's messages come
+// from commands, which may answer in any order: a filter sent before
+// one the view already took, or by a picker closed since, is dropped.
+type pickerState struct{ at, gen, seq int }
+
+// kindsPickedMsg is a filter the picker made, the seq-th of its opening
+// gen: the view shows it. closed says the picker closed, on kind at.
 type kindsPickedMsg struct {
 	tui.Addr
-	filter kindFilter
-}
-
-// pickerClosedMsg is where the closed picker's highlight was left.
-type pickerClosedMsg struct {
-	tui.Addr
-	at int
+	gen, seq int
+	filter   kindFilter
+	closed   bool
+	at       int
 }
 
 // answer implements dialogAnswer.
 func (msg kindsPickedMsg) answer(m *Conversation) tea.Cmd {
+	p := &m.picking
+	if msg.gen != p.gen || msg.seq <= p.seq {
+		return nil
+	}
+	p.seq = msg.seq
+	if msg.closed {
+		p.at = msg.at
+	}
 	m.setFilter(msg.filter)
-	return nil
-}
-
-// answer implements dialogAnswer.
-func (msg pickerClosedMsg) answer(m *Conversation) tea.Cmd {
-	m.pickerAt = msg.at
 	return nil
 }
 
 // openPicker opens the kind picker on the view's filter, on the kind it
 // was left at.
 func (m *Conversation) openPicker() {
-	m.overlay.Open(&kindPicker{to: m.Addr(), filter: m.filter, at: m.pickerAt, styles: &m.styles, cells: m.Cells})
+	m.picking.gen++
+	m.picking.seq = 0
+	m.overlay.Open(&kindPicker{to: m.Addr(), filter: m.filter, at: m.picking.at, gen: m.picking.gen, styles: &m.styles, cells: m.Cells})
 	m.fitDialogs(m.activeKeys(m.state()))
+}
+
+// sent is the command that hands the picker's filter to the view.
+func (p *kindPicker) sent(closed bool) tea.Cmd {
+	p.seq++
+	msg := kindsPickedMsg{Addr: p.to, gen: p.gen, seq: p.seq, filter: p.filter, closed: closed, at: p.at}
+	return func() tea.Msg { return msg }
 }
 
 // ID implements dialog.Dialog.
@@ -78,8 +97,7 @@ func (p *kindPicker) key(msg tea.KeyPressMsg) dialog.Action {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Back, k.Submit, k.Inspect, k.Filter, k.Quit):
-		to, at := p.to, p.at
-		return dialog.Close(func() tea.Msg { return pickerClosedMsg{Addr: to, at: at} })
+		return dialog.Close(p.sent(true))
 	case key.Matches(msg, k.Down):
 		p.at = min(p.at+1, len(kinds)-1)
 		return dialog.Run(nil)
@@ -99,8 +117,7 @@ func (p *kindPicker) key(msg tea.KeyPressMsg) dialog.Action {
 		return dialog.Run(nil) // read, and nothing else: the picker has every key
 	}
 	p.filter = f
-	to := p.to
-	return dialog.Run(func() tea.Msg { return kindsPickedMsg{Addr: to, filter: f} })
+	return dialog.Run(p.sent(false))
 }
 
 // ShortHelp implements dialog.Dialog.
