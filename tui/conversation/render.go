@@ -65,8 +65,9 @@ func (m *Conversation) helpOf() *helpView {
 	return &helpView{keys: k, styles: &m.styles, cells: m.Cells}
 }
 
-// mainPane is the pane in the main area, h rows tall: help, the kind
-// picker, the inspector, or the event list.
+// mainPane is the pane in the main area, h rows tall: a dialog (the
+// help, the kind picker, the warnings list), the inspector, or the event
+// list.
 func (m *Conversation) mainPane(k *tui.KeyMap, h int) Pane {
 	if d := m.listDialog(); d != nil {
 		return d
