@@ -11,8 +11,9 @@
 // conversation), tui/fleetview (the fleet table, which opens
 // conversations and compares) and tui/compareview (two runs side by
 // side). tui imports none of them; it holds what they share: key maps,
-// colours, formatting, the help pager and Common, what a view hands on
-// to the views it opens. RunScreens shows any root screen.
+// colours, formatting, the key reference (HelpPager, and Help, the
+// dialog every screen opens on its overlay) and Common, what a view hands
+// on to the views it opens. RunScreens shows any root screen.
 //
 // # In detail
 //
@@ -64,5 +65,6 @@
 // help bar shows, and the help screen and docs/keys.md list every binding
 // (`keydoc.go`, `keytable.go`).
 //
-// It imports `format`, `theme`, `tui/text`, `internal/sanitize`; no screen.
+// It imports `format`, `theme`, `tui/text`, `tui/dialog`, `internal/sanitize`;
+// no screen.
 package tui

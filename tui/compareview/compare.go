@@ -14,6 +14,7 @@ import (
 	"ohwatch/reducer"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/text"
 )
 
@@ -83,10 +84,11 @@ type Compare struct {
 
 	Cursor, top int
 	moved       bool
-	showHelp    bool
-	help        tui.HelpPager
-	detail      *compareDetail
-	flash       string
+	// overlay is the stack of open dialogs (the key reference), drawn
+	// over the screen; the top one reads the keys first (tui/dialog).
+	overlay dialog.Overlay
+	detail  *compareDetail
+	flash   string
 	// detailSeq numbers the detail's openings (compareDetail.seq).
 	detailSeq int
 }
@@ -243,6 +245,14 @@ func newCompareRows(cmp *compare.Comparison) *compareRows {
 
 // Update answers a message.
 func (c *Compare) Update(msg tea.Msg) tea.Cmd {
+	if _, key := msg.(tea.KeyPressMsg); !key {
+		// The open dialogs see the rest first: the mouse and pastes of
+		// the top one, the results of their commands. Keys go through
+		// key, where ctrl+c comes first.
+		if cmd, took := c.overlay.Update(msg); took {
+			return cmd
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
 		if c.colour.Update(msg) {
@@ -320,14 +330,9 @@ func (c *Compare) key(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Interrupt
 	}
 	c.flash = ""
-	if c.showHelp {
-		// The help reads every key but ctrl+c: esc, ? and q close it.
-		keys := tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: k.PageDown, PageUp: k.PageUp, Top: k.Top, Bottom: k.Bottom,
-			Close: []key.Binding{k.Back, k.Help, k.Quit}}
-		if c.help.Key(msg, keys, c.helpLines(c.width), max(c.height-1, 1)) {
-			c.showHelp = false
-		}
-		return nil
+	c.fitDialogs()
+	if cmd, took := c.overlay.Update(msg); took {
+		return cmd
 	}
 	if c.detail != nil {
 		return c.detailKey(msg)
@@ -339,7 +344,7 @@ func (c *Compare) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		return tui.Back()
 	case key.Matches(msg, k.Help):
-		c.showHelp = true
+		c.openHelp()
 	case key.Matches(msg, k.Down):
 		c.moveTo(c.Cursor + 1)
 	case key.Matches(msg, k.Up):
@@ -421,8 +426,14 @@ func (c *Compare) scrollToCursor() {
 	c.top = max(min(c.top, c.rowCount()-h), 0)
 }
 
-// ShortHelp implements help.KeyMap.
-func (c *Compare) ShortHelp() []key.Binding { return c.keys.ShortHelp() }
+// ShortHelp implements help.KeyMap: the screen's keys, or those of the
+// dialog open over it.
+func (c *Compare) ShortHelp() []key.Binding {
+	if d := c.overlay.Top(); d != nil {
+		return d.ShortHelp()
+	}
+	return c.keys.ShortHelp()
+}
 
 // FullHelp implements help.KeyMap.
 func (c *Compare) FullHelp() [][]key.Binding { return c.keys.FullHelp() }

@@ -196,7 +196,7 @@ func (c *Compare) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		c.detail = nil
 	case key.Matches(msg, k.Help):
-		c.showHelp = true
+		c.openHelp()
 	case key.Matches(msg, k.Down):
 		d.top++
 	case key.Matches(msg, k.Up):

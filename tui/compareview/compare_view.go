@@ -15,6 +15,7 @@ import (
 	"ohwatch/reducer"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 )
 
 // compareWide is the width from which the two sides stand side by side;
@@ -48,9 +49,10 @@ func (c *Compare) View() string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	if c.showHelp {
-		title := c.styles.Title.Render("ohwatch compare") + c.styles.Muted.Render(" · keys")
-		return c.help.View(&c.styles, c.cells, title, c.helpLines(w), w, h)
+	if d := c.overlay.TopAt(dialog.Main); d != nil {
+		// A dialog in the main place takes the whole screen.
+		c.fitDialogs()
+		return d.View()
 	}
 	lines := c.headerLines(w)
 	if c.detail != nil {
@@ -392,16 +394,4 @@ func (c *Compare) footer(w int) string {
 		return c.cells.Fit(tail, w)
 	}
 	return c.cells.Fit(head+"  "+tail, w)
-}
-
-// helpView is every key of the screen.
-func (c *Compare) helpLines(w int) []string {
-	s := c.styles
-	hm := help.New()
-	hm.Styles = help.Styles{FullKey: s.Key, FullDesc: s.KeyDesc, FullSeparator: s.Muted}
-	lines := []string{hm.FullHelpView(c.FullHelp()), ""}
-	about := "rows: = the same event on both sides (shared by id), blank the same step, ~ the same tool with other arguments or outcome, " +
-		"- only in A, + only in B; both panes show each run as of the cursor's row."
-	lines = append(lines, s.Muted.Width(max(w, 1)).Render(about))
-	return strings.Split(strings.Join(lines, "\n"), "\n")
 }

@@ -18,6 +18,6 @@
 // is dropped. Its lines do not depend on the width, so a resize does not
 // build them again.
 //
-// It imports `tui`, `tui/text`, `compare`, `reducer`, `model`, `theme`,
+// It imports `tui`, `tui/dialog`, `tui/text`, `compare`, `reducer`, `model`, `theme`,
 // `format`, `internal/sanitize`.
 package compareview

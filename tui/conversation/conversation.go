@@ -90,9 +90,9 @@ type Conversation struct {
 	// reports none.
 	progress *model.Progress
 	// warns are the warnings the source gave (the header counts them, W
-	// lists them: warnings.go); warnList is that list while open.
-	warns    []warning
-	warnList warnList
+	// lists them: warnings.go); warnAt is the line the list was left on.
+	warns  []warning
+	warnAt int
 	// runtime is what the server says of the conversation's runtime and
 	// archive (runtime.go), shown beside the connection.
 	runtime model.Runtime
@@ -111,7 +111,8 @@ type Conversation struct {
 	// overlay is the stack of open dialogs, drawn over the list; the top
 	// one reads the keys first (tui/dialog).
 	overlay dialog.Overlay
-	picker  kindPicker
+	// picking is what the view keeps of its kind pickers (picker.go).
+	picking pickerState
 	// inspNowrap is the inspector's raw wrapping as the last one left it,
 	// kept for the next (inspector.nowrap).
 	inspNowrap bool
@@ -120,8 +121,6 @@ type Conversation struct {
 	links []Link
 	// markdown renders messages for the inspector, in commands.
 	markdown *text.Markdown
-	showHelp bool
-	help     tui.HelpPager // how the help is read: its scroll, its find
 	search   searchState
 	// searchChunk is the most events one search command scans; 0 is
 	// searchChunkEvents (a test makes it small to watch a search move).
@@ -263,6 +262,8 @@ func (m *Conversation) update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { log.Settle(); return nil }
 		}
 		return nil
+	case dialogAnswer:
+		return msg.answer(m)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseWheelMsg:

@@ -22,8 +22,8 @@
 // screen is on top. `Options.Common`/`SetCommon` carry the `tui.Common`
 // it was opened with and hands on.
 //
-// Each pane (header, banners, event list, inspector, kind picker, help,
-// timeline, metrics, tasks, pending, summary strip, scrubber, footer)
+// Each pane (header, banners, event list, inspector, timeline, metrics,
+// tasks, pending, summary strip, scrubber, footer)
 // keeps one contract, `Pane`: `SetSize(w, h)`, `View()` (exactly w×h
 // cells), `ShortHelp()` (the keys it answers while it has focus; the
 // footer's help bar, a bubbles `help` key map, shows the focused pane's).
@@ -34,6 +34,14 @@
 // panes wrap at spaces; a figure and its label or unit are glued with
 // non-breaking spaces (`glue`), drawn as plain spaces, so a metrics row
 // breaks between figures, never inside one.
+//
+// The key reference (`?`, a `tui.Help`), the kind picker (`f`,
+// picker.go) and the warnings list (`W`, warnings.go) are dialogs
+// (tui/dialog) on the view's overlay: each owns its state and keys, and
+// hands what it did back in a message (`dialogAnswer`: a filter picked,
+// a warning chosen, where a list was left); the view tells them what
+// changed under them (`fitDialogs`). They are drawn in the list's place,
+// the help over the whole body in the compact layout.
 //
 // The inspector's view of an event (its typed payload, the JSON tree, the
 // markdown of a message, rendered by glamour with one renderer kept per

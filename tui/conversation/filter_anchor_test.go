@@ -44,9 +44,12 @@ func TestKindFilterReanchorsTheList(t *testing.T) {
 	log := tuitest.Generated(t, 3000, 5)
 	m := newModel(Options{Log: log}, 160, 48)
 	m = jumpTo(t, m, "2900")
-	// Show only user and agent messages: few, most of them far above.
-	m, _ = press(t, m, "f")
-	m, _ = press(t, m, "space") // Msg is the first kind
+	// Show only user and agent messages: few, most of them far above. The
+	// picker hands its filter over in a message, which the driver runs;
+	// where the list went is read from the view's cursor and rows, the
+	// very thing the test is about.
+	d := tuitest.Drive(t, m, 160, 48)
+	d.Press("f", "space") // Msg is the first kind
 	ev := m.Log.Event(m.cursor)
 	if shortKind(&ev) != kindMessage {
 		t.Fatalf("the cursor stayed on a hidden %s", shortKind(&ev))
@@ -55,7 +58,7 @@ func TestKindFilterReanchorsTheList(t *testing.T) {
 		t.Fatalf("the cursor moved to %d, far from 2899", m.cursor)
 	}
 	assertFilledAround(t, m, "only Msg")
-	m, _ = press(t, m, "esc")
+	d.Press("esc")
 	assertFilledAround(t, m, "picker closed")
 
 	// A filter that keeps the cursor's event keeps its row on the screen.
@@ -80,6 +83,6 @@ func TestKindFilterReanchorsTheList(t *testing.T) {
 	// At the end of the log, a filter that shows a few events fills the
 	// window from above rather than leaving it empty below.
 	m = newModel(Options{Log: log}, 160, 48)
-	m, _ = press(t, m, "G", "f", "j", "j", "j", "j", "space", "esc") // errors only
+	tuitest.Drive(t, m, 160, 48).Press("G", "f", "j", "j", "j", "j", "space", "esc") // errors only
 	assertFilledAround(t, m, "errors only, at the end")
 }

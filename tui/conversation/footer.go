@@ -102,13 +102,14 @@ func (m *Conversation) activeKeys(st reducer.State) tui.KeyMap {
 	k.Inspect.SetEnabled(m.cursor >= 0 && !inInspector)
 	// esc closes what is open, dismisses a banner, returns focus to the
 	// list, or goes back to the screen under the view.
-	k.Back.SetEnabled(m.overlay.Len() > 0 || inInspector || m.showHelp || m.picker.open || m.attn.status != "" || m.focus != paneList || !m.AtRoot() || m.search.query != "" || m.warnList.open)
+	k.Back.SetEnabled(m.overlay.Len() > 0 || inInspector || m.attn.status != "" || m.focus != paneList || !m.AtRoot() || m.search.query != "")
 	k.Home.SetEnabled(inInspector)
 	k.End.SetEnabled(inInspector)
 	// The keys of a prompt or the picker apply only while it is open.
-	k.Pick.SetEnabled(m.picker.open)
-	k.Invert.SetEnabled(m.picker.open)
-	k.Clear.SetEnabled(m.picker.open)
+	picking := m.overlay.IsOpen(pickerID)
+	k.Pick.SetEnabled(picking)
+	k.Invert.SetEnabled(picking)
+	k.Clear.SetEnabled(picking)
 	prompt := m.promptKind()
 	k.Submit.SetEnabled(prompt == promptSearch || prompt == promptJump || prompt == promptExportPath || prompt == promptNarrow || prompt == promptGuards)
 	k.Confirm.SetEnabled(prompt == promptConfirm || prompt == promptControl)

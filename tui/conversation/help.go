@@ -7,21 +7,20 @@ import (
 
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/text"
 )
+
+// The key reference (?) is a tui.Help dialog on the view's overlay; what
+// it says is laid out here.
 
 // helpView is the full key reference, generated from the key map so it can
 // never disagree with what the keys do.
 type helpView struct {
-	box
 	cells  text.Cells
 	keys   tui.KeyMap
 	styles *theme.Styles
-	pager  *tui.HelpPager
 }
-
-// ShortHelp implements Pane.
-func (h *helpView) ShortHelp() []key.Binding { return helpKeys(h.keys) }
 
 // groups returns the reference as one block of lines per group (its title,
 // then a line per binding), and the width a column needs.
@@ -179,13 +178,19 @@ func (h helpView) lines(width, rows int) []string {
 	return strings.Split(joinColumns("", blocks...), "\n")
 }
 
-// View implements Pane: exactly width×height cells. The groups flow
-// into as many columns as the width allows; what does not fit scrolls
-// (j/k), every column together, as the pager says.
-func (h *helpView) View() string {
-	width, height := h.width, h.height
-	if width <= 0 || height <= 0 {
-		return ""
-	}
-	return h.pager.View(h.styles, h.cells, h.styles.PaneFocus.Render("▌ Keys"), h.lines(width, max(height-1, 1)), width, height)
+// openHelp opens the key reference over the view.
+func (m *Conversation) openHelp() {
+	m.overlay.Open(tui.NewHelp(m.helpConfig(m.keys)))
+	m.fitDialogs(m.activeKeys(m.state()))
+}
+
+// helpConfig is what the key reference says now: the keys as they apply
+// (play and speed only once nothing is live), read with the view's moves;
+// k is the key map as it applies now. In the compact layout it takes the
+// body, the summary's room too (helpArea).
+func (m *Conversation) helpConfig(k tui.KeyMap) tui.HelpConfig {
+	keys := tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: tui.JoinBindings(k.PageDown, k.HalfDown), PageUp: tui.JoinBindings(k.PageUp, k.HalfUp),
+		Top: k.Top, Bottom: m.keys.Bottom, Close: []key.Binding{k.Back, k.Help, k.Quit}}
+	return tui.HelpConfig{Title: m.styles.PaneFocus.Render("▌ Keys"), Lines: m.helpOf().lines, Keys: keys, Short: helpKeys(k),
+		Styles: &m.styles, Cells: m.Cells, Place: dialog.Body}
 }

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"ohwatch/internal/termtest"
 	"ohwatch/model"
 	"ohwatch/tui"
@@ -18,49 +16,44 @@ import (
 // acting on the view beneath; "/" finds a key; esc closes.
 func TestHelpReadsKeysRatherThanClosing(t *testing.T) {
 	t.Parallel()
-	m := New(Options{Log: tuitest.Generated(t, 40, 1), Title: "help", NoColor: true})
-	tm := termtest.Start(t, m, 80, 24)
-	w := &tuitest.TermWaiter{T: t, Tm: tm}
-	w.Wait("1/40")
-	tm.Type("?")
-	w.Wait("Keys  1-19 of")
-	tm.Type("G")
-	w.Wait(" of ")
-	tm.Type("g")
-	w.Wait("1-19")
-	tm.Type("Z")
-	w.Wait("esc, ? or q closes the help")
-	tm.Type("/zoom")
-	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	w.Wait("zoom the pane", "j/k g/G scroll")
-	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
-	tm.Type("q")
-	root := tm.Final(t, 5*time.Second).(*tui.Model).Root().(*Conversation)
-	if root.showHelp || root.zoom || root.cursor != 0 {
-		t.Fatalf("help %v zoom %v cursor %d: a key read by the help acted on the view", root.showHelp, root.zoom, root.cursor)
-	}
+	d := drive(t, Options{Log: tuitest.Generated(t, 40, 1), Title: "help"}, 80, 24)
+	d.Shows("1/40", "pending 0").Press("?").Shows("Keys  1-19 of")
+	d.Press("G").Hides("Keys  1-19 of").Shows(" of ")
+	d.Press("g").Shows("Keys  1-19 of")
+	d.Press("Z").Shows("esc, ? or q closes the help")
+	d.Press("/").Type("zoom").Press("enter").Shows("zoom the pane", "j/k g/G scroll")
+	d.Press("esc", "q").Hides("▌ Keys")
+	// The view beneath never moved nor zoomed: the cursor is on the
+	// first event and the summary strip keeps its room.
+	d.Shows("1/40", "pending 0")
 }
 
 // TestHelpFindSaysWhenItWraps: n goes on with the last find and says so
 // when it starts again from the top; a query that matches nothing says so.
 func TestHelpFindSaysWhenItWraps(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: tuitest.Generated(t, 40, 1), Title: "help"}, 80, 24)
-	m, _ = press(t, m, "?", "/")
-	m = typeText(t, m, "zoom")
-	m, _ = press(t, m, "enter")
-	at := m.help.Hit
-	for k := 0; k < 5 && !strings.Contains(screen(m), "found again from the top"); k++ {
-		m, _ = press(t, m, "n")
+	d := drive(t, Options{Log: tuitest.Generated(t, 40, 1), Title: "help"}, 80, 24)
+	d.Press("?", "/").Type("zoom").Press("enter")
+	// below is what the reference shows under its title line, which
+	// says where the find went.
+	below := func() string {
+		rows := strings.Split(d.Screen(), "\n")
+		for i, r := range rows {
+			if strings.Contains(r, "▌ Keys") {
+				return strings.Join(rows[i+1:], "\n")
+			}
+		}
+		t.Fatalf("the help is not open:\n%s", d.Screen())
+		return ""
 	}
-	if !strings.Contains(screen(m), "found again from the top") || m.help.Hit != at {
-		t.Fatalf("n never wrapped back to line %d (at %d):\n%s", at, m.help.Hit, screen(m))
+	at := below()
+	for k := 0; k < 5 && !strings.Contains(d.Screen(), "found again from the top"); k++ {
+		d.Press("n")
 	}
-	m, _ = press(t, m, "/")
-	m = typeText(t, m, "qqqq")
-	if !strings.Contains(screen(m), "no key matches “qqqq”") {
-		t.Fatalf("a find that matches nothing says nothing:\n%s", screen(m))
+	if !strings.Contains(d.Screen(), "found again from the top") || below() != at {
+		t.Fatalf("n never wrapped back to the first find:\n%s\nfirst:\n%s", d.Screen(), at)
 	}
+	d.Press("/").Type("qqqq").Shows("no key matches “qqqq”")
 }
 
 // TestLiveViewOffersNoReplayControls: a live view neither lists play and

@@ -100,20 +100,11 @@ func (m *Conversation) inspectFromLastHit() {
 	}
 }
 
-// overDialogs reports whether a view that is not a dialog (the key
-// reference, the kind picker, the warnings list) is open: it is drawn
-// over the open dialogs and reads the keys before them.
-func (m *Conversation) overDialogs() bool { return m.showHelp || m.picker.open || m.warnList.open }
-
-// dialogKey gives a key to the open dialogs, unless a view drawn over
-// them reads it first. A key the inspector reads on top is an action the
+// dialogKey gives a key to the open dialogs, the top one first. A key the inspector reads on top is an action the
 // user takes, as the list's are: it replaces the last one's message. What the
 // inspector leaves as it closes, its raw view's wrapping, the next one
 // opens with.
 func (m *Conversation) dialogKey(msg tea.KeyPressMsg, k tui.KeyMap) (tea.Cmd, bool) {
-	if m.overDialogs() {
-		return nil, false
-	}
 	in, open := m.insp()
 	if open && m.overlay.Top() == in && m.Flash != "" && boundKey(msg, k) {
 		m.Flash = ""

@@ -20,21 +20,9 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, k.Interrupt) {
 		return tea.Interrupt
 	}
+	m.fitDialogs(k)
 	if cmd, took := m.dialogKey(msg, k); took {
 		return cmd
-	}
-	if m.showHelp {
-		// The help reads every key but ctrl+c: esc, ? and q close it.
-		if m.helpKey(msg, k) {
-			m.showHelp = false
-		}
-		return nil
-	}
-	if m.picker.open {
-		return m.pickerKey(msg)
-	}
-	if m.warnList.open {
-		return m.warnKey(msg, k)
 	}
 	if cmd, ok := m.retryKeyPressed(msg); ok {
 		return cmd
@@ -66,16 +54,6 @@ func (m *Conversation) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return m.globalKey(msg, k, st)
-}
-
-// helpKey reads the key reference with a key; it reports whether the
-// help closed.
-func (m *Conversation) helpKey(msg tea.KeyPressMsg, k tui.KeyMap) bool {
-	a := m.helpArea()
-	rows := max(a.h-1, 1)
-	keys := tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: tui.JoinBindings(k.PageDown, k.HalfDown), PageUp: tui.JoinBindings(k.PageUp, k.HalfUp),
-		Top: k.Top, Bottom: m.keys.Bottom, Close: []key.Binding{k.Back, k.Help, k.Quit}}
-	return m.help.Key(msg, keys, m.helpOf().lines(a.w, rows), rows)
 }
 
 // paneScrollKey scrolls the focused side pane with the movement keys.
@@ -121,7 +99,7 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k tui.KeyMap, st reducer.S
 		// Back one screen; at the root, the program ends.
 		return tui.Pop()
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
+		m.openHelp()
 		return nil
 	case key.Matches(msg, k.Down):
 		m.moveTo(m.stepped(1))
@@ -171,7 +149,7 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k tui.KeyMap, st reducer.S
 		m.inspectFromLastHit()
 		return cmd
 	case key.Matches(msg, k.Filter):
-		m.picker.open = true
+		m.openPicker()
 		return nil
 	case key.Matches(msg, k.Narrow):
 		m.openNarrow()

@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -226,27 +227,25 @@ func TestFilterKeys(t *testing.T) {
 	if hidden(m) != 0 || m.filter.hideNoise {
 		t.Fatal("F does not show the noise")
 	}
-	m, _ = press(t, m, "F", "f")
-	if !m.picker.open {
-		t.Fatal("f does not open the kind picker")
-	}
+	// The picker hands its filter to the view in a message: the driver
+	// runs it as the program would. The kinds of the cursor's events are
+	// read from the log, which is what the filter decides.
+	d := tuitest.Drive(t, m, 160, 48)
+	d.Press("F", "f").Shows("▌ Filter by kind")
 	// Pick "Action" (second in the list): only actions remain.
-	m, _ = press(t, m, "j", "space")
-	m, _ = press(t, m, "esc", "j")
-	if m.picker.open || shownKind(m) != kindAction {
+	d.Press("j", "space", "esc", "j").Hides("▌ Filter by kind")
+	if shownKind(m) != kindAction {
 		t.Fatalf("after picking Action, j lands on %s", shownKind(m))
 	}
 	// Invert: everything but actions.
-	m, _ = press(t, m, "f", "i", "esc", "g")
+	d.Press("f", "i", "esc", "g")
 	for k := 0; k < 20; k++ {
-		m, _ = press(t, m, "j")
+		d.Press("j")
 		if shownKind(m) == kindAction {
 			t.Fatal("inverted filter still shows actions")
 		}
 	}
-	if !strings.Contains(screen(m), "not Action") {
-		t.Fatal("the list title does not describe the filter")
-	}
+	d.Shows("not Action")
 }
 
 func TestPlayKeys(t *testing.T) {
@@ -438,11 +437,11 @@ func TestFocusAndHelpKeys(t *testing.T) {
 		t.Fatalf("j in the tasks pane scrolls it: scroll %d cursor %d", m.scroll[paneTasks], m.cursor)
 	}
 	m, _ = press(t, m, "?")
-	if !m.showHelp || !strings.Contains(screen(m), "next error") {
+	if out := screen(m); !strings.Contains(out, "▌ Keys") || !strings.Contains(out, "next error") {
 		t.Fatal("? does not show the help")
 	}
 	m, _ = press(t, m, "?")
-	if m.showHelp {
+	if strings.Contains(screen(m), "▌ Keys") {
 		t.Fatal("? again closes help")
 	}
 	// q goes back one screen: at the root, the program ends.
@@ -480,23 +479,21 @@ func TestCursorRowAlwaysOnScreen(t *testing.T) {
 func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
 	t.Parallel()
 	for _, size := range tuitest.GoldenSizes {
-		m := newModel(Options{Log: tuitest.Generated(t, 20, 1)}, size[0], size[1])
-		m, _ = press(t, m, "?")
+		d := drive(t, Options{Log: tuitest.Generated(t, 20, 1)}, size[0], size[1])
+		d.Press("?")
 		seen := ""
 		for k := 0; k < 80; k++ {
-			seen += screen(m)
-			m, _ = press(t, m, "j")
+			seen += d.Screen()
+			d.Press("j")
 		}
-		for _, g := range m.keys.HelpGroups() {
+		for _, g := range tui.DefaultKeyMap().HelpGroups() {
 			for _, b := range g.Bindings {
 				if !strings.Contains(seen, b.Help().Desc) {
 					t.Errorf("%v: help never shows %q", size, b.Help().Desc)
 				}
 			}
 		}
-		if !m.showHelp {
-			t.Fatal("j closes help instead of scrolling it")
-		}
+		d.Shows("▌ Keys") // j scrolls the help rather than closing it
 	}
 }
 
@@ -524,12 +521,12 @@ func TestCustomKeyMap(t *testing.T) {
 
 func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
 	t.Parallel()
-	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo), Title: "hello"}, 80, 24)
-	m, _ = press(t, m, "?")
+	d := drive(t, Options{Log: tuitest.Recorded(t, fixtures.Echo), Title: "hello"}, 80, 24)
+	d.Press("?")
 	seen := map[string]bool{}
 	last := ""
 	for k := 0; k < 200; k++ {
-		out := screen(m)
+		out := d.Screen()
 		tuitest.AssertScreenShape(t, out, 80, 24)
 		if strings.Contains(out, "cost ") {
 			t.Fatalf("the summary strip takes the reference's room:\n%s", out)
@@ -541,22 +538,35 @@ func TestHelpInTheCompactLayoutReachesEveryKey(t *testing.T) {
 			break // the end: j no longer scrolls
 		}
 		last = out
-		m, _ = press(t, m, "j")
+		d.Press("j")
 	}
 	all := strings.Join(mapKeys(seen), "\n")
-	for _, g := range m.keys.HelpGroups() {
+	for _, g := range tui.DefaultKeyMap().HelpGroups() {
 		for _, b := range g.Bindings {
 			if !strings.Contains(all, b.Help().Desc) {
 				t.Errorf("help never shows %q (%s)", b.Help().Desc, b.Help().Key)
 			}
 		}
 	}
-	// k scrolls back at once, however often j was pressed past the end.
-	m, _ = press(t, m, "j", "j", "j", "k")
-	a := m.helpArea()
-	if limit := len(m.helpOf().lines(a.w, a.h-1)) - (a.h - 1); m.help.Scroll != max(limit-1, 0) {
-		t.Fatalf("help scroll %d after k at the end (limit %d)", m.help.Scroll, limit)
+	// k scrolls back at once, however often j was pressed past the end:
+	// the last line is the one above the bottom ("a-b of n", b = n-1).
+	d.Press("j", "j", "j", "k")
+	var from, to, of int
+	if _, err := fmt.Sscanf(d.Row(helpTitleRow(t, d)), "▌ Keys  %d-%d of %d", &from, &to, &of); err != nil || to != of-1 {
+		t.Fatalf("after k at the end the help shows %d-%d of %d (%v):\n%s", from, to, of, err, d.Screen())
 	}
+}
+
+// helpTitleRow is the screen row of the help's title.
+func helpTitleRow(t *testing.T, d *tuitest.Driver) int {
+	t.Helper()
+	for i, r := range strings.Split(d.Screen(), "\n") {
+		if strings.HasPrefix(r, "▌ Keys") {
+			return i
+		}
+	}
+	t.Fatalf("the help is not open:\n%s", d.Screen())
+	return 0
 }
 
 // mapKeys lists a set's members.

@@ -22,7 +22,7 @@ func (m *Conversation) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	}
 	l := m.layout()
 	switch {
-	case l.list.contains(mouse.X, mouse.Y) && !m.showHelp && !m.picker.open:
+	case l.list.contains(mouse.X, mouse.Y) && !m.listCovered():
 		m.moveTo(m.stepped(n))
 		return nil
 	case l.side.contains(mouse.X, mouse.Y):
@@ -45,7 +45,7 @@ func (m *Conversation) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	}
 	l := m.layout()
 	switch {
-	case l.list.contains(mouse.X, mouse.Y) && !m.showHelp && !m.picker.open:
+	case l.list.contains(mouse.X, mouse.Y) && !m.listCovered():
 		row := mouse.Y - l.list.y - 1 // the first line is the title
 		rows := m.visibleRows(l.list.h - 1)
 		if row >= 0 && row < len(rows) {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/internal/tuitest"
 )
 
@@ -21,6 +23,14 @@ func TestPanesKeepTheContract(t *testing.T) {
 	m.attn = attention{status: "waiting_for_confirmation"}
 	insp := newModel(Options{Log: tuitest.ErrorLog(t)}, 160, 48)
 	insp, _ = press(t, insp, "]", "enter")
+	// The dialogs are drawn as panes are: the test takes them off the
+	// overlay to draw them at every size.
+	opened := newModel(Options{Log: tuitest.ErrorLog(t)}, 160, 48)
+	opened.openPicker()
+	picker, _ := dialog.As[*kindPicker](&opened.overlay)
+	opened.overlay.Close(pickerID)
+	opened.openHelp()
+	help, _ := dialog.As[*tui.Help](&opened.overlay)
 	panes := []struct {
 		name      string
 		pane      Pane
@@ -30,8 +40,8 @@ func TestPanesKeepTheContract(t *testing.T) {
 		{"banner", m.bannerOf(), false},
 		{"list", m.listOf(20, k), true},
 		{"inspector", insp.mainPane(&insp.keys, 20), true},
-		{"picker", m.pickerOf(k), true},
-		{"help", m.helpOf(), true},
+		{"picker", picker, true},
+		{"help", help, true},
 		{"timeline", m.sidePane(st, k, paneTimeline, 40, 10), true},
 		{"metrics", m.sidePane(st, k, paneMetrics, 40, 10), true},
 		{"tasks", m.sidePane(st, k, paneTasks, 40, 10), true},

@@ -6,31 +6,106 @@ import (
 
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/text"
 )
 
-// kindPicker is the kind filter: a checklist of kinds with an invert flag.
-// It edits the model's filter directly, so the list behind it updates as
-// kinds are picked.
+// pickerID is the kind picker's ID on the view's overlay.
+const pickerID = "kinds"
+
+// kindPicker is the kind filter as a dialog: a checklist of kinds with an
+// invert flag. Each change goes to the view at once (kindsPickedMsg), so
+// the list behind it follows as kinds are picked; closing it tells the
+// view where it was left, so it opens there again.
 type kindPicker struct {
-	open bool
-	at   int // the highlighted kind
+	box
+	to     tui.Addr
+	cells  text.Cells
+	keys   tui.KeyMap // the view's keys as they apply now (fitDialogs)
+	styles *theme.Styles
+	filter kindFilter
+	at     int // the highlighted kind
+	// gen is the opening it is (pickerState.gen), seq counts the
+	// filters it sent.
+	gen, seq int
 }
 
-// handleKey answers a key while the picker is open.
-func (m *Conversation) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
-	f := m.filter
+// pickerState is what the view keeps of its kind pickers: the kind the
+// last one was left at, the opening of the one open now (gen) and the
+// last of its filters the view took (seq). The picker's messages come
+// from commands, which may answer in any order: a filter sent before
+// one the view already took, or by a picker closed since, is dropped.
+type pickerState struct{ at, gen, seq int }
+
+// kindsPickedMsg is a filter the picker made, the seq-th of its opening
+// gen: the view shows it. closed says the picker closed, on kind at.
+type kindsPickedMsg struct {
+	tui.Addr
+	gen, seq int
+	filter   kindFilter
+	closed   bool
+	at       int
+}
+
+// answer implements dialogAnswer.
+func (msg kindsPickedMsg) answer(m *Conversation) tea.Cmd {
+	p := &m.picking
+	if msg.gen != p.gen || msg.seq <= p.seq {
+		return nil
+	}
+	p.seq = msg.seq
+	if msg.closed {
+		p.at = msg.at
+	}
+	m.setFilter(msg.filter)
+	return nil
+}
+
+// openPicker opens the kind picker on the view's filter, on the kind it
+// was left at.
+func (m *Conversation) openPicker() {
+	m.picking.gen++
+	m.picking.seq = 0
+	m.overlay.Open(&kindPicker{to: m.Addr(), filter: m.filter, at: m.picking.at, gen: m.picking.gen, styles: &m.styles, cells: m.Cells})
+	m.fitDialogs(m.activeKeys(m.state()))
+}
+
+// sent is the command that hands the picker's filter to the view.
+func (p *kindPicker) sent(closed bool) tea.Cmd {
+	p.seq++
+	msg := kindsPickedMsg{Addr: p.to, gen: p.gen, seq: p.seq, filter: p.filter, closed: closed, at: p.at}
+	return func() tea.Msg { return msg }
+}
+
+// ID implements dialog.Dialog.
+func (p *kindPicker) ID() string { return pickerID }
+
+// Update implements dialog.Dialog: the picker reads every key; the mouse
+// and the rest are the view's.
+func (p *kindPicker) Update(msg tea.Msg) dialog.Action {
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return dialog.Pass()
+	}
+	return p.key(press)
+}
+
+// key answers a key: move, pick, invert, clear, noise, or close.
+func (p *kindPicker) key(msg tea.KeyPressMsg) dialog.Action {
+	f := p.filter
 	kinds := allKinds()
-	k := m.activeKeys(m.state())
+	k := p.keys
 	switch {
 	case key.Matches(msg, k.Back, k.Submit, k.Inspect, k.Filter, k.Quit):
-		m.picker.open = false
+		return dialog.Close(p.sent(true))
 	case key.Matches(msg, k.Down):
-		m.picker.at = min(m.picker.at+1, len(kinds)-1)
+		p.at = min(p.at+1, len(kinds)-1)
+		return dialog.Run(nil)
 	case key.Matches(msg, k.Up):
-		m.picker.at = max(m.picker.at-1, 0)
+		p.at = max(p.at-1, 0)
+		return dialog.Run(nil)
 	case key.Matches(msg, k.Pick):
-		f = f.toggled(kinds[m.picker.at])
+		f = f.toggled(kinds[p.at])
 	case key.Matches(msg, k.Invert):
 		f.invert = !f.invert
 	case key.Matches(msg, k.Clear):
@@ -38,32 +113,18 @@ func (m *Conversation) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.invert = false
 	case key.Matches(msg, k.Noise):
 		f.hideNoise = !f.hideNoise
+	default:
+		return dialog.Run(nil) // read, and nothing else: the picker has every key
 	}
-	m.setFilter(f)
-	return nil
+	p.filter = f
+	return dialog.Run(p.sent(false))
 }
 
-// pickerPane draws the checklist of kinds: the filter being edited, the
-// highlighted kind.
-type pickerPane struct {
-	box
-	cells  text.Cells
-	km     *tui.KeyMap
-	styles *theme.Styles
-	filter kindFilter
-	at     int
-}
+// ShortHelp implements dialog.Dialog.
+func (p *kindPicker) ShortHelp() []key.Binding { return pickerKeys(p.keys) }
 
-// pickerOf gives the picker what it draws.
-func (m *Conversation) pickerOf(k *tui.KeyMap) *pickerPane {
-	return &pickerPane{km: k, styles: &m.styles, cells: m.Cells, filter: m.filter, at: m.picker.at}
-}
-
-// ShortHelp implements Pane.
-func (p *pickerPane) ShortHelp() []key.Binding { return pickerKeys(*p.km) }
-
-// View implements Pane: exactly width×height cells.
-func (p *pickerPane) View() string {
+// View implements dialog.Dialog: exactly width×height cells.
+func (p *kindPicker) View() string {
 	width, height := p.width, p.height
 	s := p.styles
 	lines := []string{s.PaneFocus.Render("▌ Filter by kind") + s.Muted.Render("  space pick · i invert · c clear · F noise · esc done")}

@@ -17,6 +17,7 @@ func (m *Conversation) render() string {
 	m.cache.keys = m.activeKeys(st)
 	k := &m.cache.keys
 	m.tellInspector()
+	m.fitDialogs(*k)
 	parts := []string{draw(m.headerOf(st), l.header.w, l.header.h)}
 	if l.banner.h > 0 {
 		parts = append(parts, draw(m.bannerOf(), l.banner.w, l.banner.h))
@@ -24,10 +25,10 @@ func (m *Conversation) render() string {
 	main := draw(m.mainPane(k, l.list.h), l.list.w, l.list.h)
 	if l.zoomed {
 		parts = append(parts, m.zoomedPane(st, k, l, main))
-	} else if m.showHelp && l.compact {
+	} else if d := m.listDialog(); d != nil && l.compact && dialog.PlaceOf(d) == dialog.Body {
 		// The reference needs the room more than the summary does.
-		help := m.helpArea()
-		parts = append(parts, draw(m.helpOf(), help.w, help.h))
+		body := m.helpArea()
+		parts = append(parts, draw(d, body.w, body.h))
 	} else if !l.compact {
 		side := m.renderSide(st, k, l.side)
 		rule := m.styles.Subtle.Render(m.styles.Glyphs.VRule)
@@ -47,8 +48,9 @@ func (m *Conversation) render() string {
 	return stack(parts...)
 }
 
-// helpArea is where the key reference goes: the list's place, and in the
-// compact layout also the summary's and the focused pane's below it.
+// helpArea is where the key reference (a Body dialog) goes: the list's
+// place, and in the compact layout also the summary's and the focused
+// pane's below it.
 func (m *Conversation) helpArea() rect {
 	l := m.layout()
 	if !l.compact {
@@ -61,22 +63,15 @@ func (m *Conversation) helpArea() rect {
 func (m *Conversation) helpOf() *helpView {
 	k := m.keys
 	replayKeys(&k, m.liveNow())
-	return &helpView{keys: k, styles: &m.styles, cells: m.Cells, pager: &m.help}
+	return &helpView{keys: k, styles: &m.styles, cells: m.Cells}
 }
 
-// mainPane is the pane in the main area, h rows tall: help, the kind
-// picker, the inspector, or the event list.
+// mainPane is the pane in the main area, h rows tall: a dialog (the
+// help, the kind picker, the warnings list, the inspector), or the event
+// list.
 func (m *Conversation) mainPane(k *tui.KeyMap, h int) Pane {
-	if d := m.overlay.TopAt(dialog.Main); d != nil && !m.overDialogs() {
+	if d := m.listDialog(); d != nil {
 		return d
-	}
-	switch {
-	case m.showHelp:
-		return m.helpOf()
-	case m.picker.open:
-		return m.pickerOf(k)
-	case m.warnList.open:
-		return m.warnOf()
 	}
 	return m.listOf(h, k)
 }

@@ -33,16 +33,10 @@ func (p paneKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.short} }
 // by the pane's own keys function (the pane's ShortHelp).
 func (m *Conversation) paneKeyMap(st reducer.State) paneKeys {
 	k := m.activeKeys(st)
-	if d := m.overlay.Top(); d != nil && !m.overDialogs() {
+	if d := m.overlay.Top(); d != nil {
 		return paneKeys{short: d.ShortHelp(), back: true}
 	}
 	switch {
-	case m.showHelp:
-		return paneKeys{short: helpKeys(k), back: true}
-	case m.picker.open:
-		return paneKeys{short: pickerKeys(k), back: true}
-	case m.warnList.open:
-		return paneKeys{short: m.warnOf().ShortHelp(), back: true}
 	case m.focus != paneList:
 		return paneKeys{short: sidePaneKeys(k, m.focus), back: !m.AtRoot()}
 	}

@@ -11,6 +11,7 @@ import (
 	"ohwatch/internal/sanitize"
 	"ohwatch/theme"
 	"ohwatch/tui"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/text"
 )
 
@@ -27,10 +28,34 @@ type warning struct {
 	after int
 }
 
-// warnList is the open list of warnings and its highlighted line.
+// warningsID is the warnings list's ID on the view's overlay.
+const warningsID = "warnings"
+
+// warnList is the list of warnings as a dialog, drawn in the list's
+// place: j/k move, enter jumps to the event (warningChosenMsg), esc, q
+// and W close; closing tells the view the line it was left on.
 type warnList struct {
-	open bool
-	at   int
+	box
+	to     tui.Addr
+	cells  text.Cells
+	styles *theme.Styles
+	keys   tui.KeyMap // the view's keys as they apply now (fitDialogs)
+	toggle key.Binding
+	// lines are the warnings, "#7  text" (fitDialogs keeps them new).
+	lines []string
+	at    int
+}
+
+// warningChosenMsg asks the view to go to the event of its warning at.
+type warningChosenMsg struct {
+	tui.Addr
+	at int
+}
+
+// warningsClosedMsg is the line the closed list was left on.
+type warningsClosedMsg struct {
+	tui.Addr
+	at int
 }
 
 // eventIDPattern finds the ids in a warning's text: upstream event ids are
@@ -62,32 +87,58 @@ func (m *Conversation) warningEvent(w warning) int {
 	return -1
 }
 
-// warnKey answers a key while the list is open: j/k move, enter jumps to
-// the event, esc, q and W close.
-func (m *Conversation) warnKey(msg tea.KeyPressMsg, k tui.KeyMap) tea.Cmd {
-	switch {
-	case key.Matches(msg, k.Back, k.Quit, m.keys.Warnings):
-		m.warnList.open = false
-	case key.Matches(msg, k.Down):
-		m.warnList.at = min(m.warnList.at+1, len(m.warns)-1)
-	case key.Matches(msg, k.Up):
-		m.warnList.at = max(m.warnList.at-1, 0)
-	case key.Matches(msg, k.Top):
-		m.warnList.at = 0
-	case key.Matches(msg, k.Bottom):
-		m.warnList.at = len(m.warns) - 1
-	case key.Matches(msg, k.Inspect, k.Submit):
-		m.warnList.open = false
-		if len(m.warns) == 0 {
-			return nil
-		}
-		i := m.warningEvent(m.warns[m.warnList.at])
-		if i < 0 {
-			return m.setFlash("this warning came before any event")
-		}
-		m.follow = false
-		m.travel(i)
+// ID implements dialog.Dialog.
+func (w *warnList) ID() string { return warningsID }
+
+// Update implements dialog.Dialog: the list reads every key; the mouse
+// and the rest are the view's.
+func (w *warnList) Update(msg tea.Msg) dialog.Action {
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return dialog.Pass()
 	}
+	k, last := w.keys, len(w.lines)-1
+	switch {
+	case key.Matches(press, k.Back, k.Quit, w.toggle):
+		return dialog.Close(w.closed())
+	case key.Matches(press, k.Down):
+		w.at = min(w.at+1, last)
+	case key.Matches(press, k.Up):
+		w.at = max(w.at-1, 0)
+	case key.Matches(press, k.Top):
+		w.at = 0
+	case key.Matches(press, k.Bottom):
+		w.at = last
+	case key.Matches(press, k.Inspect, k.Submit):
+		to, at := w.to, w.at
+		return dialog.Close(tea.Batch(w.closed(), func() tea.Msg { return warningChosenMsg{Addr: to, at: at} }))
+	}
+	return dialog.Run(nil)
+}
+
+// closed tells the view where the list was left.
+func (w *warnList) closed() tea.Cmd {
+	to, at := w.to, w.at
+	return func() tea.Msg { return warningsClosedMsg{Addr: to, at: at} }
+}
+
+// answer implements dialogAnswer.
+func (msg warningsClosedMsg) answer(m *Conversation) tea.Cmd {
+	m.warnAt = msg.at
+	return nil
+}
+
+// answer implements dialogAnswer: the cursor goes to the warning's event.
+func (msg warningChosenMsg) answer(m *Conversation) tea.Cmd {
+	if msg.at < 0 || msg.at >= len(m.warns) {
+		return nil
+	}
+	i := m.warningEvent(m.warns[msg.at])
+	if i < 0 {
+		return m.setFlash("this warning came before any event")
+	}
+	m.follow = false
+	m.travel(i)
 	return nil
 }
 
@@ -96,21 +147,14 @@ func (m *Conversation) openWarnings() tea.Cmd {
 	if len(m.warns) == 0 {
 		return m.setFlash("no warnings")
 	}
-	m.warnList = warnList{open: true, at: min(m.warnList.at, len(m.warns)-1)}
+	m.overlay.Open(&warnList{to: m.Addr(), styles: &m.styles, cells: m.Cells, toggle: m.keys.Warnings,
+		at: min(m.warnAt, len(m.warns)-1)})
+	m.fitDialogs(m.activeKeys(m.state()))
 	return nil
 }
 
-// warnPane draws the list of warnings in the list's place.
-type warnPane struct {
-	box
-	cells  text.Cells
-	styles *theme.Styles
-	lines  []string
-	at     int
-}
-
-// warnOf gives the list what it draws: one line per warning, "#7  text".
-func (m *Conversation) warnOf() *warnPane {
+// warnLines are the list's lines: one per warning, "#7  text".
+func (m *Conversation) warnLines() []string {
 	lines := make([]string, len(m.warns))
 	for k, w := range m.warns {
 		where := "—"
@@ -119,11 +163,11 @@ func (m *Conversation) warnOf() *warnPane {
 		}
 		lines[k] = padRight(where, 7) + w.text
 	}
-	return &warnPane{styles: &m.styles, cells: m.Cells, lines: lines, at: m.warnList.at}
+	return lines
 }
 
-// ShortHelp implements Pane.
-func (p *warnPane) ShortHelp() []key.Binding {
+// ShortHelp implements dialog.Dialog.
+func (w *warnList) ShortHelp() []key.Binding {
 	return []key.Binding{
 		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "jump to its event")),
 		key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "move")),
@@ -131,22 +175,22 @@ func (p *warnPane) ShortHelp() []key.Binding {
 	}
 }
 
-// View implements Pane: exactly width×height cells, the highlighted line
-// kept in view.
-func (p *warnPane) View() string {
-	s := p.styles
-	rows := max(p.height-1, 1)
-	top := max(0, min(p.at-rows/2, len(p.lines)-rows))
-	out := []string{s.PaneFocus.Render("▌ Warnings") + s.Muted.Render(" · "+format.Plural(len(p.lines), "warning")+" · enter jumps to its event · esc closes")}
-	for k := top; k < min(top+rows, len(p.lines)); k++ {
-		line := p.cells.Truncate(p.lines[k], max(p.width-3, 1), "…")
-		if k == p.at {
-			out = append(out, s.Selected.Render(p.cells.Fit("› "+line, p.width)))
+// View implements dialog.Dialog: exactly width×height cells, the
+// highlighted line kept in view.
+func (w *warnList) View() string {
+	s := w.styles
+	rows := max(w.height-1, 1)
+	top := max(0, min(w.at-rows/2, len(w.lines)-rows))
+	out := []string{s.PaneFocus.Render("▌ Warnings") + s.Muted.Render(" · "+format.Plural(len(w.lines), "warning")+" · enter jumps to its event · esc closes")}
+	for k := top; k < min(top+rows, len(w.lines)); k++ {
+		line := w.cells.Truncate(w.lines[k], max(w.width-3, 1), "…")
+		if k == w.at {
+			out = append(out, s.Selected.Render(w.cells.Fit("› "+line, w.width)))
 			continue
 		}
 		out = append(out, "  "+line)
 	}
-	return p.cells.Block(strings.Join(out, "\n"), p.width, p.height)
+	return w.cells.Block(strings.Join(out, "\n"), w.width, w.height)
 }
 
 // padRight pads s with spaces to n bytes (s is ASCII: "#12", "—" aside).

@@ -27,7 +27,7 @@ func (m *Conversation) toggleZoom() tea.Cmd {
 // it when nothing is shown in the list's place, else the list's place.
 func (m *Conversation) zoomLayout(l *screenLayout, body rect) {
 	l.zoomed = true
-	if m.focus != paneList && !m.inspecting() && !m.showHelp && !m.picker.open {
+	if m.focus != paneList && !m.inspecting() && !m.listCovered() {
 		l.side = body
 		l.list = rect{body.x, body.y, body.w, 0}
 		return

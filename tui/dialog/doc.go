@@ -15,4 +15,9 @@
 // Where a dialog is drawn is the screen's choice; a dialog that needs a
 // particular place says so with [Placed] (a prompt sits in the footer,
 // the key reference may take the whole body).
+//
+// The dialogs today: the key reference, one type for every screen
+// (tui.Help, on the conversation, the fleet and the compare screen), the
+// conversation's kind picker and warnings list, and the fleet's question
+// about a paused sandbox (a Footer dialog).
 package dialog

@@ -23,11 +23,17 @@
 // moves as the keys; it is not answered while a question, the filter line
 // or the help is open.
 //
+// The key reference (`?`, a `tui.Help`) and the question about a paused
+// sandbox (`fleet_resume.go`) are dialogs on the table's overlay
+// (tui/dialog): the reference over the whole screen, the question as the
+// footer; the answer comes back in a message that starts the open.
+//
 // Rows that share a title (reruns) are told apart by their start and
 // short id (`fleet_reruns.go`): `fleet.Fleet` counts the conversations
 // per title as titles change (`SameTitle`), so a frame asks a map per row
 // shown, never scans the rows.
 //
-// It imports `tui`, `tui/conversation`, `tui/compareview`, `tui/text`,
-// `fleet`, `guard`, `model`, `theme`, `format`, `internal/sanitize`.
+// It imports `tui`, `tui/dialog`, `tui/conversation`, `tui/compareview`,
+// `tui/text`, `fleet`, `guard`, `model`, `theme`, `format`,
+// `internal/sanitize`.
 package fleetview

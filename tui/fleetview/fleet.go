@@ -15,6 +15,7 @@ import (
 	"ohwatch/theme"
 	"ohwatch/tui"
 	"ohwatch/tui/conversation"
+	"ohwatch/tui/dialog"
 	"ohwatch/tui/text"
 )
 
@@ -112,15 +113,13 @@ type Fleet struct {
 	top      int // first line of the body on the screen
 
 	feedDone bool
-	showHelp bool
-	help     tui.HelpPager
+	// overlay is the stack of open dialogs (the key reference), drawn
+	// over the table; the top one reads the keys first (tui/dialog).
+	overlay dialog.Overlay
 	// opening is the conversation being opened ("" id when none), and
 	// resuming is set while its sandbox is being resumed.
 	opening  model.ConversationRef
 	resuming bool
-	// asking is the paused conversation enter asks about: resume its
-	// sandbox (y) or open its stored events read-only (n, esc).
-	asking fleet.Row
 	// endOpening cancels the context of the conversation being opened,
 	// should opening it fail.
 	endOpening context.CancelFunc
@@ -254,6 +253,14 @@ func (f *Fleet) tick() tea.Cmd {
 
 // Update answers a message.
 func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
+	if _, key := msg.(tea.KeyPressMsg); !key {
+		// The open dialogs see the rest first: the mouse and pastes of
+		// the top one, the results of their commands. Keys go through
+		// key, where ctrl+c and what is asked come first.
+		if cmd, took := f.overlay.Update(msg); took {
+			return cmd
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		f.SetSize(msg.Width, msg.Height)
@@ -276,6 +283,8 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		return f.tick()
 	case fleetOpenedMsg:
 		return f.show(msg)
+	case resumeAnsweredMsg:
+		return f.answered(msg)
 	case fleetControlDoneMsg:
 		f.flash = msg.text
 	case conversation.ControlProgressMsg:
@@ -352,9 +361,6 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if f.asking.Ref.ID != "" {
-		return f.answerResume(msg)
-	}
 	if f.ask.active() {
 		return f.answerControl(msg)
 	}
@@ -362,14 +368,11 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		f.stopOpening()
 		return nil
 	}
-	if f.showHelp {
-		// The help reads every key but ctrl+c: esc, ? and q close it.
-		keys := tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: k.PageDown, PageUp: k.PageUp, Top: k.Top, Bottom: k.Bottom,
-			Close: []key.Binding{k.Help, k.Back, k.Quit}}
-		if f.help.Key(msg, keys, f.helpLines(f.width), max(f.height-1, 1)) {
-			f.showHelp = false
-		}
-		return nil
+	// The open dialogs read the keys next: esc above stops an open in
+	// progress first, even over the help, as it always has.
+	f.fitDialogs()
+	if cmd, took := f.overlay.Update(msg); took {
+		return cmd
 	}
 	f.flash = ""
 	switch {
@@ -377,7 +380,7 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		// Back one screen; at the root, the program ends.
 		return tui.Pop()
 	case key.Matches(msg, k.Help):
-		f.showHelp = true
+		f.openHelp()
 	case key.Matches(msg, k.Down):
 		f.move(1)
 	case key.Matches(msg, k.Up):

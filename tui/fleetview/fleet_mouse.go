@@ -58,7 +58,7 @@ func (f *Fleet) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 // busyForMouse reports whether the table is asking or typing something
 // that a click must not slip past: the help, the filter line, a question.
 func (f *Fleet) busyForMouse() bool {
-	return f.showHelp || f.filtering || f.asking.Ref.ID != "" || f.ask.active()
+	return f.overlay.Len() > 0 || f.filtering || f.ask.active()
 }
 
 // sortBy sorts by column c, or reverses the order when c is already the

@@ -3,10 +3,8 @@ package fleetview
 import (
 	"context"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"ohwatch/fleet"
 	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/tui"
@@ -32,28 +30,11 @@ func (f *Fleet) open() tea.Cmd {
 	}
 	f.fleet.Seen(r.Ref)
 	if r.Paused && f.opts.Resume != nil {
-		f.asking = r
+		f.askResume(r)
 		f.arrange()
 		return nil
 	}
 	return f.startOpen(r.Ref, f.opts.Open)
-}
-
-// answerResume answers the question about a paused conversation: y
-// resumes its sandbox and opens it live, n and esc open its stored events
-// read-only; other keys leave the question open.
-func (f *Fleet) answerResume(msg tea.KeyPressMsg) tea.Cmd {
-	ref := f.asking.Ref
-	switch {
-	case key.Matches(msg, f.keys.Resume):
-		f.asking = fleet.Row{}
-		f.resuming = true
-		return f.startOpen(ref, f.opts.Resume)
-	case key.Matches(msg, f.keys.ReadOnly):
-		f.asking = fleet.Row{}
-		return f.startOpen(ref, f.opts.Open)
-	}
-	return nil
 }
 
 // startOpen runs open (Open or Resume) for ref in a command, on a context

@@ -6,9 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"ohwatch/model"
 	"ohwatch/tui"
 	"ohwatch/tui/conversation"
+	"ohwatch/tui/internal/tuitest"
 )
 
 // TestFleetPausedAsksToResume: enter on a Cloud conversation whose sandbox
@@ -17,7 +20,6 @@ import (
 // the question open. Without Resume, enter opens it read-only at once.
 func TestFleetPausedAsksToResume(t *testing.T) {
 	t.Parallel()
-	paused := fleetRef("cloud", "c10d")
 	var calls []string
 	opts := FleetOptions{
 		Open: func(_ context.Context, ref model.ConversationRef) (conversation.Options, error) {
@@ -32,82 +34,85 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 			return conversation.Options{Title: "live " + ref.ID, Live: true}, nil
 		},
 	}
-	f := fleetFixtureScreen(t, 150, 30, opts)
-	onPaused := func() {
-		t.Helper()
-		pressFleet(f, "/")
-		for _, r := range "release notes" {
-			pressFleet(f, string(r))
+	// The table is driven from outside; the screens it pushes are kept,
+	// and an open can be held to see the table while it runs.
+	var held tea.Cmd
+	hold := false
+	start := func() (*tuitest.Driver, *pushRecorder) {
+		rec := &pushRecorder{Fleet: fleetFixtureScreen(t, 150, 30, opts)}
+		d := tuitest.Drive(t, rec, 150, 30)
+		d.Waits = func(cmd tea.Cmd) bool {
+			if hold && strings.Contains(tuitest.FuncOf(cmd), "startOpen") {
+				held = cmd
+				return true
+			}
+			return tuitest.IsTick(cmd)
 		}
-		pressFleet(f, "enter")
-		if f.rows[f.cursor].Ref != paused {
-			t.Fatalf("not on the paused row: %s", fleetTitles(f))
-		}
+		// Only the paused conversation matches.
+		d.Press("/").Type("release notes").Press("enter")
+		return d, rec
 	}
-	onPaused()
+	d, rec := start()
 
 	// enter asks, and says what resuming does.
-	if cmd := pressFleet(f, "enter"); cmd != nil || len(calls) != 0 {
+	d.Press("enter").Shows("“Write the release notes”: its sandbox is paused", "Resuming starts the sandbox again on Cloud",
+		"y resume the sandbox and open it live", "n/esc open the stored events read-only")
+	if len(calls) != 0 {
 		t.Fatalf("enter on a paused conversation opened it: %v", calls)
 	}
-	screen := f.View()
-	for _, want := range []string{"“Write the release notes”: its sandbox is paused", "Resuming starts the sandbox again on Cloud",
-		"y resume the sandbox and open it live", "n/esc open the stored events read-only"} {
-		if !strings.Contains(screen, want) {
-			t.Fatalf("the question lacks %q:\n%s", want, screen)
-		}
-	}
-	if got := strings.Count(screen, "\n") + 1; got != 30 {
+	if got := strings.Count(d.Screen(), "\n") + 1; got != 30 {
 		t.Fatalf("the screen is %d lines, want 30", got)
 	}
 	// Another key leaves the question open.
-	if cmd := pressFleet(f, "j"); cmd != nil || f.asking.Ref != paused || len(calls) != 0 {
+	d.Press("j").Shows("its sandbox is paused")
+	if len(calls) != 0 || len(rec.pushed) != 0 {
 		t.Fatal("a key other than y, n or esc answered the question")
 	}
 
 	// y resumes it and opens it live.
-	cmd := pressFleet(f, "y")
-	if cmd == nil || !strings.Contains(f.View(), "resuming… Write the release") {
-		t.Fatalf("y did not start resuming:\n%s", f.View())
-	}
-	push, ok := f.Update(cmd())().(tui.PushMsg)
-	if !ok || strings.Join(calls, ",") != "resume c10d" || !push.Screen.(*fleetConversation).Opts.Live {
-		t.Fatalf("after y: %v, %#v", calls, push)
+	hold = true
+	d.Press("y").Shows("resuming… Write the release").Hides("its sandbox is paused")
+	hold = false
+	d.Send(held())
+	if strings.Join(calls, ",") != "resume c10d" || len(rec.pushed) != 1 || !rec.pushed[0].(*fleetConversation).Opts.Live {
+		t.Fatalf("after y: %v, %d pushed", calls, len(rec.pushed))
 	}
 
 	// n opens the stored events, read-only; so does esc.
 	for _, k := range []string{"n", "esc"} {
-		calls = nil
-		pressFleet(f, "enter")
-		cmd := pressFleet(f, k)
-		if cmd == nil || f.asking.Ref.ID != "" {
-			t.Fatalf("%s did not answer", k)
-		}
-		push, ok := f.Update(cmd())().(tui.PushMsg)
-		if !ok || strings.Join(calls, ",") != "open c10d" || push.Screen.(*fleetConversation).Opts.Live {
-			t.Fatalf("after %s: %v", k, calls)
+		calls, rec.pushed = nil, nil
+		d.Press("enter", k).Hides("its sandbox is paused")
+		if strings.Join(calls, ",") != "open c10d" || len(rec.pushed) != 1 || rec.pushed[0].(*fleetConversation).Opts.Live {
+			t.Fatalf("after %s: %v, %d pushed", k, calls, len(rec.pushed))
 		}
 	}
 
 	// A resume that fails says so.
 	calls = []string{"", ""}
-	pressFleet(f, "enter")
-	f.Update(pressFleet(f, "y")())
-	if !strings.Contains(f.View(), "could not resume the sandbox of c10d: sandbox sb-1 is ERROR") {
-		t.Fatalf("the failed resume is not shown:\n%s", f.View())
-	}
+	d.Press("enter", "y").Shows("could not resume the sandbox of c10d: sandbox sb-1 is ERROR")
 
 	// Without Resume, enter opens it read-only at once.
 	opts.Resume = nil
-	f = fleetFixtureScreen(t, 150, 30, opts)
-	onPaused()
+	d, _ = start()
 	calls = nil
-	if cmd := pressFleet(f, "enter"); cmd == nil || f.asking.Ref.ID != "" {
-		t.Fatal("without Resume, enter asked")
-	} else {
-		cmd()
-	}
+	d.Press("enter").Hides("its sandbox is paused")
 	if strings.Join(calls, ",") != "open c10d" {
 		t.Fatalf("without Resume: %v", calls)
 	}
+}
+
+// pushRecorder is a table that keeps the screens it pushes, as the
+// router would push them.
+type pushRecorder struct {
+	*Fleet
+	pushed []tui.Screen
+}
+
+// Update keeps a push and hands the rest to the table.
+func (p *pushRecorder) Update(msg tea.Msg) tea.Cmd {
+	if push, ok := msg.(tui.PushMsg); ok {
+		p.pushed = append(p.pushed, push.Screen)
+		return nil
+	}
+	return p.Fleet.Update(msg)
 }

@@ -15,6 +15,7 @@ import (
 	"ohwatch/model"
 	"ohwatch/tui"
 	"ohwatch/tui/conversation"
+	"ohwatch/tui/dialog"
 )
 
 // fleetColumn is a column of the table as drawn: its width, and the
@@ -78,9 +79,11 @@ func (f *Fleet) titleWidth(cols []fleetColumn) int {
 // View draws the table, exactly width×height cells.
 func (f *Fleet) View() string {
 	w, h := max(f.width, 1), max(f.height, 1)
-	if f.showHelp {
-		title := f.styles.Title.Render("ohwatch fleet") + f.styles.Muted.Render(" · keys")
-		return f.help.View(&f.styles, f.cells, title, f.helpLines(w), w, h)
+	if d := f.overlay.TopAt(dialog.Main); d != nil {
+		// A dialog in the main place takes the whole screen.
+		f.fitDialogs()
+		d.SetSize(w, h)
+		return d.View()
 	}
 	cols := f.columns()
 	titleW := f.titleWidth(cols)
@@ -101,16 +104,12 @@ func (f *Fleet) footerLines(w int) []string {
 	if f.ask.active() {
 		return f.controlLines(w)
 	}
-	if f.asking.Ref.ID == "" {
-		return []string{f.footer(w)}
+	if d := f.overlay.TopAt(dialog.Footer); d != nil {
+		f.fitDialogs()
+		d.SetSize(w, 0)
+		return strings.Split(d.View(), "\n")
 	}
-	s, k := f.styles, f.keys
-	title := fleet.ColTitle.Text(f.asking, f.now)
-	what := s.Warn.Render("“"+title+"”: its sandbox is paused") +
-		s.Muted.Render(" (shown from Cloud's stored events). Resuming starts the sandbox again on Cloud, where it runs on your account until paused.")
-	ask := s.Key.Render(k.Resume.Help().Key) + " " + s.KeyDesc.Render("resume the sandbox and open it live") +
-		s.Muted.Render(" · ") + s.Key.Render(k.ReadOnly.Help().Key) + " " + s.KeyDesc.Render("open the stored events read-only")
-	return []string{f.cells.Fit(what, w), f.cells.Fit(ask, w)}
+	return []string{f.footer(w)}
 }
 
 // heading says what is watched, how many conversations, how many need
@@ -407,43 +406,12 @@ func (f *Fleet) footer(w int) string {
 	return f.cells.Fit(head+"  "+tail, w)
 }
 
-// fleetColumnsHelp says what each column of the table holds.
-const fleetColumnsHelp = "columns: TITLE (a title runs share adds the start and id) · STATUS the run's status (✓ final, ? may change) · " +
-	"STEPS LLM steps since the last user message / in the whole conversation · COST in dollars · " +
-	"TOKENS prompt+completion · CALLS LLM calls · PEND actions waiting for your confirmation · " +
-	"ERR errors · LAST the newest event's time · IDLE how long nothing came (- once the run ended) · " +
-	"CONN the connection: live, reconnect #n, lost, done, paused (a Cloud sandbox asleep) · " +
-	"RUNTIME where a server runs conversations in runtimes of their own: runtime available, starting, missing, ownership lost, error; archived"
-
-// helpView is every key of the table: the groups of keys side by side
-// as far as the width allows, the rest below.
-func (f *Fleet) helpLines(w int) []string {
-	s := f.styles
-	hm := help.New()
-	hm.FullSeparator = "    "
-	hm.Styles = help.Styles{Ellipsis: s.Muted, FullKey: s.Key, FullDesc: s.KeyDesc, FullSeparator: s.Muted}
-	var lines []string
-	var row [][]key.Binding
-	for _, g := range f.FullHelp() {
-		if len(row) > 0 && lipgloss.Width(hm.FullHelpView(append(row, g))) > w {
-			lines = append(lines, hm.FullHelpView(row), "")
-			row = nil
-		}
-		row = append(row, g)
-	}
-	lines = append(lines, hm.FullHelpView(row), "")
-	about := "needs you: ! marks a conversation that waits for confirmation, ended in an error or stuck, " +
-		"or finished since you last looked; u marks it seen, enter opens it, esc in it comes back here. " +
-		"Mouse: the wheel moves, a click selects, a click on the selected row opens it, a click on a column name sorts."
-	if len(f.opts.Guards) > 0 {
-		about += " " + fleetGuardMark + " marks a run a --guard stopped."
-	}
-	lines = append(lines, s.Muted.Width(max(w, 1)).Render(about), "", s.Muted.Width(max(w, 1)).Render(fleetColumnsHelp))
-	return strings.Split(strings.Join(lines, "\n"), "\n")
-}
-
-// ShortHelp implements help.KeyMap: the keys of the footer.
+// ShortHelp implements help.KeyMap: the keys of the footer, or of the
+// dialog open over the table.
 func (f *Fleet) ShortHelp() []key.Binding {
+	if d := f.overlay.Top(); d != nil {
+		return d.ShortHelp()
+	}
 	k := f.keys
 	open := k.Open
 	open.SetEnabled(f.opts.Open != nil && len(f.rows) > 0)
