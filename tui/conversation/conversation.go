@@ -103,8 +103,8 @@ type Conversation struct {
 	// (Z, zoom.go).
 	zoom   bool
 	filter kindFilter
-	// narrow is the text filter (|, narrow.go); nil shows all.
-	narrow *narrowing
+	// narrow is the text filter (|, narrow.go); none shows all.
+	narrow narrower
 	// timeMode is how the list prints each event's time (t cycles it).
 	timeMode tui.TimeMode
 
@@ -123,16 +123,15 @@ type Conversation struct {
 	showHelp bool
 	help     tui.HelpPager // how the help is read: its scroll, its find
 	input    Prompt
-	search   searchState
-	// searchChunk is the most events one search command scans; 0 is
-	// searchChunkEvents (a test makes it small to watch a search move).
-	searchChunk int
-	// searchHist is the searches kept with enter, the latest last.
-	searchHist []string
-	play       playState
-	bookmarks  []int
-	Flash      string
-	flashID    int
+	// search, jump and play find their way through the log: the search
+	// (/ n N), the jump (:) and the replay (space + -), each a model of
+	// its own (find.go).
+	search    finder
+	jump      jumper
+	play      player
+	bookmarks []int
+	Flash     string
+	flashID   int
 
 	// cache memoises what is costly to recompute each frame.
 	cache renderCache
@@ -161,7 +160,7 @@ func NewConversation(opts Options) *Conversation {
 		height: 24,
 		cursor: -1,
 		filter: defaultFilter(),
-		play:   playState{speed: 1},
+		play:   newPlayer(),
 		cache:  newRenderCache(),
 
 		markdown: &text.Markdown{},

@@ -93,7 +93,7 @@ func (m *Conversation) openJump() {
 
 // openSearch opens the "/" prompt, empty: ↑ recalls earlier searches.
 func (m *Conversation) openSearch() {
-	m.input = Prompt{Kind: promptSearch, in: NewTextInput(), hist: len(m.searchHist),
+	m.input = Prompt{Kind: promptSearch, in: NewTextInput(), hist: len(m.search.hist),
 		back: searchOrigin{cursor: m.cursor, top: m.top, follow: m.follow, query: m.search.query}}
 }
 
@@ -225,7 +225,7 @@ func (m *Conversation) submitSearch(p Prompt) tea.Cmd {
 		}
 		return m.startSearch("", false, true)
 	}
-	m.searchHist = appendHistory(m.searchHist, query)
+	m.search.keep(query)
 	if m.search.query != query {
 		return m.startSearch(query, true, false)
 	}
@@ -241,7 +241,7 @@ func (m *Conversation) submitSearch(p Prompt) tea.Cmd {
 // prompt and previews it; past the latest the prompt is empty again.
 func (m *Conversation) searchHistoryStep(up bool) tea.Cmd {
 	p := &m.input
-	h := m.searchHist
+	h := m.search.hist
 	switch {
 	case up && p.hist > 0:
 		p.hist--
