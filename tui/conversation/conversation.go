@@ -45,14 +45,16 @@ type Conversation struct {
 	tui.Base
 	// trail is the breadcrumb of the screens this view was pushed over
 	// ("fleet", a parent's title); nil at the root.
-	trail  []string
+	trail []string
+	// Common is how the view draws, measures and answers (its width
+	// model as the router last told it, its clock, its keys), handed on
+	// whole to the views it opens.
+	tui.Common
 	Opts   Options
 	keys   tui.KeyMap
 	Log    *reducer.Log
 	styles theme.Styles
 	colour tui.Colours
-	// Cells is the terminal's width model, as the router last told it.
-	Cells  text.Cells
 	width  int
 	height int
 
@@ -143,15 +145,25 @@ type Conversation struct {
 // or a window size message gives it its real size). A nil Log starts an
 // empty one.
 func NewConversation(opts Options) *Conversation {
+	return NewConversationWith(opts.Common(), opts)
+}
+
+// NewConversationWith builds the view of a conversation that holds c, the
+// Common of the view that opens it (its display, keys, programs, width
+// model and clock), in place of the one opts would give.
+func NewConversationWith(c tui.Common, opts Options) *Conversation {
+	opts.SetCommon(c)
 	keys := opts.KeyMap
 	if len(keys.Quit.Keys()) == 0 {
 		keys = tui.DefaultKeyMap()
 	}
+	c.KeyMap = keys
 	if opts.Log == nil {
 		opts.Log = reducer.NewLog(nil, 0)
 	}
 	m := &Conversation{
 		Base:   tui.NewBase(),
+		Common: c,
 		Opts:   opts,
 		keys:   keys,
 		Log:    opts.Log,
