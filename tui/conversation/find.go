@@ -16,6 +16,26 @@ import (
 // methods below are the view's entry points to them, which the prompts
 // and the key handling call.
 
+// outcome is what a find model asks of the view after a step: to put the
+// cursor on an event as a jump does (travel) or as a plain move does
+// (moveTo), to say something in the footer, and to run a command. The
+// models never reach into the view: it carries out their outcome.
+type outcome struct {
+	cmd tea.Cmd
+	// to is the event the cursor goes to when move is set; travel says
+	// it goes there as a jump (the inspector follows, a search stops
+	// moving it).
+	to           int
+	move, travel bool
+	flash        string
+}
+
+// jumpTo asks for the cursor to go to event i, as a jump.
+func (o *outcome) jumpTo(i int) { o.to, o.move, o.travel = i, true, true }
+
+// moveTo asks for the cursor to go to event i.
+func (o *outcome) moveTo(i int) { o.to, o.move, o.travel = i, true, false }
+
 // carry carries out a find model's outcome: the cursor moves, the footer
 // says its word, and the command runs.
 func (m *Conversation) carry(o outcome) tea.Cmd {

@@ -271,8 +271,8 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k tui.KeyMap, st reducer.S
 	case key.Matches(msg, k.TimeMode):
 		m.timeMode = (m.timeMode + 1) % tui.TimeModeCount
 		return nil
-	case key.Matches(msg, k.Play, k.Faster, k.Slower, m.keys.Play, m.keys.Faster, m.keys.Slower):
-		// Disabled while live: said rather than ignored.
+	case key.Matches(msg, m.keys.Play, m.keys.Faster, m.keys.Slower):
+		// The replay's keys; disabled while live, they say so (player.key).
 		return m.playKey(msg, k)
 	case key.Matches(msg, k.Inspect):
 		if m.focus != paneList {
