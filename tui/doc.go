@@ -53,12 +53,13 @@
 // measured with the terminal's width model (wcwidth, or grapheme
 // clusters after mode 2027): a `text.Cells` value the router keeps from
 // the terminal's report and tells every screen (`Measured`: those it
-// keeps and each it pushes), which a screen hands to the panes it draws;
-// never a setting of the process.
+// keeps and each it pushes), which a screen keeps in its `Common` and
+// hands to the panes it draws; never a setting of the process.
 //
-// `Common` is what a view hands on, whole, to the views it opens: the key
-// maps, NO_COLOR, the theme, the colour profile, the pager, the editor,
-// notifications and the editor's file opener. Every key a screen answers
+// `Common` is what every screen holds and hands on, whole, to the views
+// it opens: the key maps, NO_COLOR, the theme, the colour profile, the
+// width model, the clock (`Now`, nil for `time.Now`; `Clock` reads it),
+// the pager, the editor, notifications and the editor's file opener. Every key a screen answers
 // is a binding of its key map (`KeyMap`, `FleetKeyMap`, `CompareKeyMap`,
 // matched with `key.Matches`; no handler compares key names); bindings
 // that do not apply now are disabled in the active map, which is what the

@@ -7,10 +7,11 @@ import (
 	"ohwatch/tui/text"
 )
 
-// The terminal's width model (text.Cells) is a value each screen holds:
-// the router keeps the one the terminal reported and hands it to every
-// screen it keeps and to each it pushes, as it does the size; a screen
-// hands it to the panes it draws. Nothing in the process holds it, so two
+// The terminal's width model (text.Cells) is a value each screen holds in
+// its Common: the router keeps the one the terminal reported and hands it
+// to every screen it keeps and to each it pushes, as it does the size; a
+// screen hands it to the panes it draws, and on, with its Common, to the
+// screens it opens. Nothing in the process holds it, so two
 // screens, or two tests, under different models draw side by side.
 
 // Measured is a screen that measures text under the terminal's width

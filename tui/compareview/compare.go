@@ -52,6 +52,9 @@ type CompareOptions struct {
 	// End is called once the screen is left for good (popped): it ends
 	// the feeds opened for it.
 	End func()
+	// common is the Common handed on by the screen that opens this one
+	// (SetCommon): its width model and clock come with it.
+	common tui.Common
 }
 
 // comparePoll is how often a side fed elsewhere is looked at again.
@@ -62,11 +65,13 @@ type Compare struct {
 	// Base is the screen id the compare's commands address, and whether
 	// it is the root.
 	tui.Base
+	// Common is how the screen draws and measures (the width model as
+	// the router last told it): the one handed on by the screen that
+	// opened it, or its options'.
+	tui.Common
 	opts   CompareOptions
 	keys   tui.CompareKeyMap
 	colour tui.Colours
-	// cells is the terminal's width model, as the router last told it.
-	cells  text.Cells
 	styles theme.Styles
 	width  int
 	height int
@@ -124,6 +129,15 @@ type (
 // profile, NO_COLOR): the compare screen's keys are its own.
 func (o *CompareOptions) SetCommon(c tui.Common) {
 	o.NoColor, o.Theme, o.Profile = c.NoColor, c.Theme, c.Profile
+	o.common = c
+}
+
+// Common is the screen's Common: the one handed on (SetCommon), drawn as
+// the options say.
+func (o CompareOptions) Common() tui.Common {
+	c := o.common
+	c.NoColor, c.Theme, c.Profile = o.NoColor, o.Theme, o.Profile
+	return c
 }
 
 // NewCompare builds the compare screen of two runs.
@@ -136,7 +150,7 @@ func NewCompare(opts CompareOptions) *Compare {
 	side := func(name string, s CompareSide) *compare.Run {
 		return compare.NewRun(compare.Side{Name: name, Title: s.Title, Source: s.Source, Log: s.Log, Through: s.Through, Ended: s.Ended})
 	}
-	return &Compare{Base: tui.NewBase(), opts: opts, keys: keys, colour: c, styles: c.Styles(), width: 80, height: 24,
+	return &Compare{Base: tui.NewBase(), Common: opts.Common(), opts: opts, keys: keys, colour: c, styles: c.Styles(), width: 80, height: 24,
 		runA: side("A", opts.A), RunB: side("B", opts.B), doneA: opts.A.Feed == nil, doneB: opts.B.Feed == nil}
 }
 
@@ -191,7 +205,7 @@ func (c *Compare) SetSize(w, h int) {
 // setCells implements measured: the screen measures under the terminal's
 // width model; it keeps no rows measured under another.
 func (c *Compare) SetCells(cells text.Cells) tea.Cmd {
-	c.cells = cells
+	c.Cells = cells
 	return nil
 }
 

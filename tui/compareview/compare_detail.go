@@ -181,7 +181,7 @@ func diffLines(s theme.Styles, a, b string) []string {
 func (d *compareDetail) view(c *Compare, w, h int) []string {
 	out := make([]string, 0, h)
 	for i := d.top; i < len(d.lines) && len(out) < h; i++ {
-		out = append(out, c.cells.Fit(d.lines[i], w))
+		out = append(out, c.Cells.Fit(d.lines[i], w))
 	}
 	return out
 }

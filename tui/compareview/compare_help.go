@@ -43,7 +43,7 @@ func (c *Compare) helpConfig() tui.HelpConfig {
 		Keys:   tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: k.PageDown, PageUp: k.PageUp, Top: k.Top, Bottom: k.Bottom, Close: []key.Binding{k.Back, k.Help, k.Quit}},
 		Short:  []key.Binding{tui.Shortly(k.Down, "j/k", "scroll help"), tui.Shortly(k.Back, "esc", "close")},
 		Styles: &c.styles,
-		Cells:  c.cells,
+		Cells:  c.Cells,
 	}
 }
 

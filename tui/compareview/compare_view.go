@@ -59,7 +59,7 @@ func (c *Compare) View() string {
 		body := c.detail.view(c, w, h-len(lines)-1)
 		lines = append(lines, body...)
 		lines = append(lines, c.footer(w))
-		return c.cells.Block(strings.Join(lines, "\n"), w, h)
+		return c.Cells.Block(strings.Join(lines, "\n"), w, h)
 	}
 	lines = append(lines, c.panes(w)...)
 	lines = append(lines, c.styles.Muted.Render(strings.Repeat(c.styles.Glyphs.HRule, w)))
@@ -75,7 +75,7 @@ func (c *Compare) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines[:h-1], c.footer(w))
-	return c.cells.Block(strings.Join(lines, "\n"), w, h)
+	return c.Cells.Block(strings.Join(lines, "\n"), w, h)
 }
 
 // headerLines are the screen's first two lines: what is compared, and how
@@ -109,7 +109,7 @@ func (c *Compare) headerLines(w int) []string {
 			sum += s.Muted.Render(" · ") + s.Live.Render("live")
 		}
 	}
-	return []string{c.cells.Fit(title, w), c.cells.Fit(sum, w)}
+	return []string{c.Cells.Fit(title, w), c.Cells.Fit(sum, w)}
 }
 
 // ShortID is the first eight characters of an id.
@@ -174,7 +174,7 @@ func (c *Compare) panes(w int) []string {
 		la, lb := c.paneOf(a, colW, true), c.paneOf(b, w-3-colW, true)
 		out := make([]string, len(la))
 		for k := range la {
-			out[k] = c.cells.Fit(la[k], colW) + c.styles.Muted.Render(" "+c.styles.Glyphs.VRule+" ") + c.cells.Fit(lb[k], w-3-colW)
+			out[k] = c.Cells.Fit(la[k], colW) + c.styles.Muted.Render(" "+c.styles.Glyphs.VRule+" ") + c.Cells.Fit(lb[k], w-3-colW)
 		}
 		return out
 	}
@@ -208,9 +208,9 @@ func (c *Compare) paneOf(sd sideAt, w int, wide bool) []string {
 	}
 	tasks := tasksLine(st.Tasks)
 	if wide {
-		return []string{c.cells.Fit(head, w), c.cells.Fit("  "+metrics, w), c.cells.Fit("  "+tasks, w)}
+		return []string{c.Cells.Fit(head, w), c.Cells.Fit("  "+metrics, w), c.Cells.Fit("  "+tasks, w)}
 	}
-	return []string{c.cells.Fit(head+s.Muted.Render(" · ")+tasks, w), c.cells.Fit("  "+metrics, w)}
+	return []string{c.Cells.Fit(head+s.Muted.Render(" · ")+tasks, w), c.Cells.Fit("  "+metrics, w)}
 }
 
 // tasksLine is the checklist in one line: how many are done, and the one
@@ -286,7 +286,7 @@ func (c *Compare) gutter(i int) string {
 func (c *Compare) cell(side, k, w int) string {
 	s := c.styles
 	if k < 0 {
-		return c.cells.Fit(s.Muted.Render(strings.Repeat("·", min(3, w))), w)
+		return c.Cells.Fit(s.Muted.Render(strings.Repeat("·", min(3, w))), w)
 	}
 	run, steps := c.runA, c.Cmp.StepsA
 	if side == 1 {
@@ -297,21 +297,21 @@ func (c *Compare) cell(side, k, w int) string {
 	// A message's summary names its sender ("user: …").
 	switch st.Kind {
 	case compare.UserMessage:
-		return c.cells.Fit(s.SourceUser.Render(ev.Summary), w)
+		return c.Cells.Fit(s.SourceUser.Render(ev.Summary), w)
 	case compare.AgentMessage:
-		return c.cells.Fit(s.SourceAgt.Render(ev.Summary), w)
+		return c.Cells.Fit(s.SourceAgt.Render(ev.Summary), w)
 	}
 	mark := s.SourceEnv.Render(sanitize.Line(st.Tool))
 	if st.Outcome == compare.Failed || st.Outcome == compare.Rejected {
 		mark = s.Error.Render(s.Glyphs.Error) + " " + mark
 	}
-	return c.cells.Fit(mark+" "+ev.Summary, w)
+	return c.Cells.Fit(mark+" "+ev.Summary, w)
 }
 
 // rowNumber is a row's number, right-aligned to the widest on the
 // screen.
 func (c *Compare) rowNumber(i, digits int) string {
-	return c.styles.Muted.Render(c.cells.Pad(strconv.Itoa(i), digits, true)) + " "
+	return c.styles.Muted.Render(c.Cells.Pad(strconv.Itoa(i), digits, true)) + " "
 }
 
 // listWide is the aligned rows from top, both sides on each line.
@@ -330,7 +330,7 @@ func (c *Compare) listWide(w, n int) []string {
 		row := c.Cmp.Rows[i]
 		line := c.gutter(i) + c.rowNumber(i, digits) + c.opMark(row) + " " +
 			c.cell(0, row.A, aW) + s.Muted.Render(" "+s.Glyphs.VRule+" ") + c.cell(1, row.B, bW)
-		out = append(out, c.rowStyle(i, c.cells.Fit(line, w)))
+		out = append(out, c.rowStyle(i, c.Cells.Fit(line, w)))
 	}
 	return out
 }
@@ -354,7 +354,7 @@ func (c *Compare) listSide(side, w, n int) []string {
 			k = row.B
 		}
 		line := c.gutter(i) + c.rowNumber(i, digits) + c.opMark(row) + " " + c.styles.Bold.Render(name) + " " + c.cell(side, k, max(w-fixed, 1))
-		out = append(out, c.rowStyle(i, c.cells.Fit(line, w)))
+		out = append(out, c.rowStyle(i, c.Cells.Fit(line, w)))
 	}
 	for len(out) < n {
 		out = append(out, "")
@@ -374,7 +374,7 @@ func (c *Compare) rowStyle(i int, line string) string {
 func (c *Compare) footer(w int) string {
 	s := c.styles
 	if c.flash != "" {
-		return c.cells.Fit(s.Warn.Render(c.flash), w)
+		return c.Cells.Fit(s.Warn.Render(c.flash), w)
 	}
 	h := help.New()
 	h.ShortSeparator = "  "
@@ -388,10 +388,10 @@ func (c *Compare) footer(w int) string {
 		quit = tui.Shortly(quit, "q", "quit")
 	}
 	tail := h.ShortHelpView([]key.Binding{keys[len(keys)-2], quit})
-	h.SetWidth(max(w-c.cells.Width(tail)-2, 0))
+	h.SetWidth(max(w-c.Cells.Width(tail)-2, 0))
 	head := h.ShortHelpView(keys[:len(keys)-2])
 	if head == "" {
-		return c.cells.Fit(tail, w)
+		return c.Cells.Fit(tail, w)
 	}
-	return c.cells.Fit(head+"  "+tail, w)
+	return c.Cells.Fit(head+"  "+tail, w)
 }

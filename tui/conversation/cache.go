@@ -41,8 +41,6 @@ type renderCache struct {
 
 	forget forgetIndex
 
-	times timeIndex // for jumps to a time
-
 	// keys is the key map as it applies in the frame being drawn.
 	keys tui.KeyMap
 }

@@ -75,7 +75,7 @@ func (m *Conversation) parentOpened(msg ParentOpenedMsg) tea.Cmd {
 		B:   compareview.CompareSide{Title: m.Opts.Title, Source: m.Opts.Source, Log: m.Log, Live: m.Opts.Live || !m.feedDone, Ended: !m.Opts.Live},
 		End: msg.end,
 	}
-	opts.SetCommon(m.Opts.Common())
+	opts.SetCommon(m.Common)
 	screen := compareview.NewCompare(opts)
 	return tui.Push(screen)
 }

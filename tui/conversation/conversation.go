@@ -45,14 +45,16 @@ type Conversation struct {
 	tui.Base
 	// trail is the breadcrumb of the screens this view was pushed over
 	// ("fleet", a parent's title); nil at the root.
-	trail  []string
+	trail []string
+	// Common is how the view draws, measures and answers (its width
+	// model as the router last told it, its clock, its keys), handed on
+	// whole to the views it opens.
+	tui.Common
 	Opts   Options
 	keys   tui.KeyMap
 	Log    *reducer.Log
 	styles theme.Styles
 	colour tui.Colours
-	// Cells is the terminal's width model, as the router last told it.
-	Cells  text.Cells
 	width  int
 	height int
 
@@ -103,8 +105,8 @@ type Conversation struct {
 	// (Z, zoom.go).
 	zoom   bool
 	filter kindFilter
-	// narrow is the text filter (|, narrow.go); nil shows all.
-	narrow *narrowing
+	// narrow is the text filter (|, narrow.go); none shows all.
+	narrow narrower
 	// timeMode is how the list prints each event's time (t cycles it).
 	timeMode tui.TimeMode
 
@@ -121,16 +123,15 @@ type Conversation struct {
 	links []Link
 	// markdown renders messages for the inspector, in commands.
 	markdown *text.Markdown
-	search   searchState
-	// searchChunk is the most events one search command scans; 0 is
-	// searchChunkEvents (a test makes it small to watch a search move).
-	searchChunk int
-	// searchHist is the searches kept with enter, the latest last.
-	searchHist []string
-	play       playState
-	bookmarks  []int
-	Flash      string
-	flashID    int
+	// search, jump and play find their way through the log: the search
+	// (/ n N), the jump (:) and the replay (space + -), each a model of
+	// its own (find.go).
+	search    finder
+	jump      jumper
+	play      player
+	bookmarks []int
+	Flash     string
+	flashID   int
 
 	// cache memoises what is costly to recompute each frame.
 	cache renderCache
@@ -142,15 +143,25 @@ type Conversation struct {
 // or a window size message gives it its real size). A nil Log starts an
 // empty one.
 func NewConversation(opts Options) *Conversation {
+	return NewConversationWith(opts.Common(), opts)
+}
+
+// NewConversationWith builds the view of a conversation that holds c, the
+// Common of the view that opens it (its display, keys, programs, width
+// model and clock), in place of the one opts would give.
+func NewConversationWith(c tui.Common, opts Options) *Conversation {
+	opts.SetCommon(c)
 	keys := opts.KeyMap
 	if len(keys.Quit.Keys()) == 0 {
 		keys = tui.DefaultKeyMap()
 	}
+	c.KeyMap = keys
 	if opts.Log == nil {
 		opts.Log = reducer.NewLog(nil, 0)
 	}
 	m := &Conversation{
 		Base:   tui.NewBase(),
+		Common: c,
 		Opts:   opts,
 		keys:   keys,
 		Log:    opts.Log,
@@ -159,7 +170,7 @@ func NewConversation(opts Options) *Conversation {
 		height: 24,
 		cursor: -1,
 		filter: defaultFilter(),
-		play:   playState{speed: 1},
+		play:   newPlayer(),
 		cache:  newRenderCache(),
 
 		markdown: &text.Markdown{},

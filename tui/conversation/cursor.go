@@ -47,7 +47,7 @@ func (m *Conversation) prevShown(i int) (int, bool) {
 // branch it jumps to the branch's next (previous) span: a path's spans
 // are in file order.
 func (m *Conversation) seekShown(i int, forward bool) (int, bool) {
-	if m.narrow != nil {
+	if m.narrow.active() {
 		return m.seekNarrowed(i, forward)
 	}
 	set := m.filter.groups()

@@ -19,8 +19,14 @@
 // feed's wait, search chunks, play and reconnect ticks, answers, export,
 // clipboard and pager results, flash expiry) send messages that carry
 // its id (`tui.Addr`), so the router hands each to it even while another
-// screen is on top. `Options.Common`/`SetCommon` carry the `tui.Common`
-// it was opened with and hands on.
+// screen is on top. The view holds a `tui.Common` (from
+// `Options.Common`, or handed on whole by `NewConversationWith` when
+// another view opens it) and hands it on to the views it opens.
+//
+// The search (`finder`), the narrowing (`narrower`), the jump
+// (`jumper`) and the replay (`player`) are models of their own, each
+// owning its state, keys and commands; the view hands them the log, the
+// cursor and its address and carries out the outcome they return (find.go).
 //
 // Each pane (header, banners, event list, inspector, timeline, metrics,
 // tasks, pending, summary strip, scrubber, footer)

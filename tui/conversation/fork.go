@@ -200,19 +200,10 @@ func (m *Conversation) forkDone(msg ForkDoneMsg) tea.Cmd {
 		flash := m.setFlash("forked at " + tui.Ordinal(msg.Plan.Index) + warn + ": the fleet lists it under this conversation")
 		return tea.Batch(flash, links, tui.Back())
 	}
-	opts := msg.opts
-	m.inherit(&opts)
 	// Left with esc, the fork's view is released: its watch ends.
-	view := &linkedConversation{Conversation: NewConversation(opts), end: msg.end}
+	view := &linkedConversation{Conversation: NewConversationWith(m.Common, msg.opts), end: msg.end}
 	flash := m.setFlash("forked at " + tui.Ordinal(msg.Plan.Index) + warn + "; esc comes back here")
 	return tea.Batch(flash, links, tui.Push(view))
-}
-
-// inherit gives a view this one opens the display settings of this one.
-func (m *Conversation) inherit(o *Options) {
-	c := m.Opts.Common()
-	c.KeyMap = m.keys
-	o.SetCommon(c)
 }
 
 // navigateDone reports a navigate and moves HEAD in the log at once: a

@@ -34,7 +34,7 @@ type header struct {
 	// cursor is before its end; "" otherwise.
 	live     string
 	warnings int
-	play     playState
+	play     player
 	// branch names the branch shown of a tree, styled; "" for a linear log.
 	branch string
 	// guards says how far the armed guards are from their limits; "" for

@@ -6,48 +6,59 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"ohwatch/internal/sanitize"
 	"ohwatch/model"
 	"ohwatch/reducer"
 )
 
-// jumpTo moves to an event given as a 1-based index ("151", "#151") or
-// as a time written the way the list shows times: relative to the start
-// ("+0:30", "+1:02:03", "+4d07h"), a time of day ("14:03:00", UTC, or
-// "14:03:00+05:30", on the cursor event's day) or a full ISO time. A time
-// goes to the first event, in log order, stamped at or after it.
-func (m *Conversation) jumpTo(text string) tea.Cmd {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return nil
-	}
-	n := m.Log.Len()
-	if num, err := strconv.Atoi(strings.TrimPrefix(text, "#")); err == nil {
-		if num < 1 || num > n {
-			return m.setFlash("no event " + strings.TrimPrefix(text, "#") + " (1-" + Itoa(n) + ")")
-		}
-		m.travel(num - 1)
-		return nil
-	}
-	t, ok := m.parseJumpTime(text)
-	if !ok {
-		return m.setFlash("“" + sanitize.Line(text) + "” is no event number or time (+1:02:03, 14:03:00, ISO)")
-	}
-	i, ok := m.cache.times.firstAtOrAfter(m.Log, t)
-	if !ok {
-		return m.setFlash("no event at or after " + t.UTC().Format(time.RFC3339))
-	}
-	m.travel(i)
-	return nil
+// jumper is the jump (:) to an event given as a 1-based index ("151",
+// "#151") or as a time written the way the list shows times: relative to
+// the start ("+0:30", "+1:02:03", "+4d07h"), a time of day ("14:03:00",
+// UTC, or "14:03:00+05:30", on the cursor event's day) or a full ISO
+// time. A time goes to the first event, in log order, stamped at or after
+// it. It keeps the index that finds that event, built as far as a jump
+// needed it.
+type jumper struct {
+	times timeIndex
 }
 
-// parseJumpTime reads a relative offset, a time of day or a full time.
-func (m *Conversation) parseJumpTime(text string) (time.Time, bool) {
+// to finds the event text names in log, from the cursor's event and the
+// conversation's start (the first timed event): a jump there, or a word
+// for the footer saying why there is none.
+func (j *jumper) to(text string, log *reducer.Log, cursor int, start time.Time) outcome {
+	var o outcome
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return o
+	}
+	n := log.Len()
+	if num, err := strconv.Atoi(strings.TrimPrefix(text, "#")); err == nil {
+		if num < 1 || num > n {
+			o.flash = "no event " + strings.TrimPrefix(text, "#") + " (1-" + Itoa(n) + ")"
+			return o
+		}
+		o.jumpTo(num - 1)
+		return o
+	}
+	t, ok := parseJumpTime(text, log, cursor, start)
+	if !ok {
+		o.flash = "“" + sanitize.Line(text) + "” is no event number or time (+1:02:03, 14:03:00, ISO)"
+		return o
+	}
+	i, ok := j.times.firstAtOrAfter(log, t)
+	if !ok {
+		o.flash = "no event at or after " + t.UTC().Format(time.RFC3339)
+		return o
+	}
+	o.jumpTo(i)
+	return o
+}
+
+// parseJumpTime reads a relative offset (from start), a time of day (on
+// the day of the cursor's event) or a full time.
+func parseJumpTime(text string, log *reducer.Log, cursor int, start time.Time) (time.Time, bool) {
 	if text[0] == '+' || text[0] == '-' {
 		d, ok := parseOffset(text[1:])
-		start := m.cache.startTime(m.Log)
 		if !ok || start.IsZero() {
 			return time.Time{}, false
 		}
@@ -57,9 +68,9 @@ func (m *Conversation) parseJumpTime(text string) (time.Time, bool) {
 		return start.Add(d), true
 	}
 	if clock, zone, ok := parseClock(text); ok {
-		day := m.Log.Event(max(m.cursor, 0)).Time
+		day := log.Event(max(cursor, 0)).Time
 		if day.IsZero() {
-			day = m.cache.startTime(m.Log)
+			day = start
 		}
 		day = day.In(zone)
 		return time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, zone).Add(clock), true

@@ -137,16 +137,14 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k tui.KeyMap, st reducer.S
 	case key.Matches(msg, k.Search):
 		m.openSearch()
 		return nil
-	case key.Matches(msg, k.NextMatch):
-		cmd := m.nextMatch(true)
+	case key.Matches(msg, k.NextMatch, k.PrevMatch):
+		cmd := m.nextMatch(msg, k)
 		m.afterMove(before)
-		return cmd
-	case key.Matches(msg, k.PrevMatch):
-		cmd := m.nextMatch(false)
-		m.afterMove(before)
-		// The inspector, reopened on the previous matching event, starts
-		// at its last match.
-		m.inspectFromLastHit()
+		if !key.Matches(msg, k.NextMatch) {
+			// The inspector, reopened on the previous matching event,
+			// starts at its last match.
+			m.inspectFromLastHit()
+		}
 		return cmd
 	case key.Matches(msg, k.Filter):
 		m.openPicker()
@@ -165,15 +163,9 @@ func (m *Conversation) globalKey(msg tea.KeyPressMsg, k tui.KeyMap, st reducer.S
 	case key.Matches(msg, k.TimeMode):
 		m.timeMode = (m.timeMode + 1) % tui.TimeModeCount
 		return nil
-	case key.Matches(msg, k.Play):
-		return m.togglePlay()
-	case key.Matches(msg, k.Faster):
-		return m.changeSpeed(true)
-	case key.Matches(msg, k.Slower):
-		return m.changeSpeed(false)
 	case key.Matches(msg, m.keys.Play, m.keys.Faster, m.keys.Slower):
-		// Disabled while live: said rather than ignored.
-		return m.setFlash("live: nothing to play back (G follows the newest; replay plays a recording)")
+		// The replay's keys; disabled while live, they say so (player.key).
+		return m.playKey(msg, k)
 	case key.Matches(msg, k.Inspect):
 		if m.focus != paneList {
 			m.focus = paneList
@@ -249,7 +241,7 @@ func (m *Conversation) afterMove(before int) {
 	}
 	if m.cursor != before {
 		// The user went somewhere: a running search no longer moves.
-		m.search.jump = false
+		m.search.stopJumping()
 	}
 }
 

@@ -265,12 +265,11 @@ func (m *Conversation) linkOpened(msg linkOpenedMsg) tea.Cmd {
 		msg.end()
 		return m.setFlash("could not open " + linkLabel(msg.link) + ": " + SanitizeErr(msg.err))
 	}
-	m.inherit(&msg.opts)
 	if msg.opts.StartAt == "" {
 		// A recorded fork opens where it parts from this conversation.
 		msg.opts.StartAt = msg.link.Event
 	}
-	view := &linkedConversation{Conversation: NewConversation(msg.opts), end: msg.end}
+	view := &linkedConversation{Conversation: NewConversationWith(m.Common, msg.opts), end: msg.end}
 	flash := m.setFlash("opened " + linkLabel(msg.link) + "; esc comes back here")
 	return tea.Batch(flash, tui.Push(view))
 }

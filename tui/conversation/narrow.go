@@ -129,21 +129,77 @@ type narrowProgressMsg struct {
 	cancelled       bool
 }
 
-// narrowNew reads the events logged since the narrowing last looked: a
-// few (one batch) in this frame, a long stretch (a first narrowing of a
-// long log) as a command chain.
-func (m *Conversation) narrowNew() tea.Cmd {
-	n := m.narrow
-	total := m.Log.Len()
+// narrower is the narrowing (|): the one in force, which it reads over
+// the log as it grows, a long stretch by a chain of commands. It owns its
+// state and its commands; the view hands it the log and its address and
+// places the list anew when the narrowing asks (placement).
+type narrower struct {
+	// cur is the narrowing in force; nil narrows nothing.
+	cur *narrowing
+}
+
+// placement is how the list is placed after a narrowing's step: as it
+// is, scrolled to keep the cursor in the window, or anew (reanchor: the
+// cursor moves to the nearest event kept, the window fills).
+type placement int
+
+const (
+	placeNone placement = iota
+	placeFix
+	placeAnew
+)
+
+// active reports whether a narrowing is in force.
+func (w *narrower) active() bool { return w.cur != nil }
+
+// keeps reports whether the list shows event i as far as the narrowing
+// knows (all, with none in force).
+func (w *narrower) keeps(i int) bool { return w.cur.keeps(i) }
+
+// label is the narrowing for the list's title ("" with none).
+func (w *narrower) label() string { return w.cur.label() }
+
+// query is the narrowing in force as typed ("" with none).
+func (w *narrower) query() string {
+	if w.cur == nil {
+		return ""
+	}
+	return w.cur.query
+}
+
+// set puts the narrowing q in force (empty: none), cancelling the one it
+// replaces. A short log is read at once; a long one by the command
+// returned, whose progress is addressed to the view to.
+func (w *narrower) set(q string, to tui.Addr, log *reducer.Log) (tea.Cmd, error) {
+	n, err := parseNarrowing(q)
+	if err != nil {
+		return nil, err
+	}
+	if w.cur != nil && w.cur.cancel != nil {
+		w.cur.cancel()
+	}
+	if n != nil {
+		n.ctx, n.cancel = context.WithCancel(context.Background())
+	}
+	w.cur = n
+	return w.extend(to, log), nil
+}
+
+// extend reads the events logged since the narrowing last looked: a few
+// (one batch) in this frame, a long stretch (a first narrowing of a long
+// log) as a command chain.
+func (w *narrower) extend(to tui.Addr, log *reducer.Log) tea.Cmd {
+	n := w.cur
+	total := log.Len()
 	if n == nil || n.running || n.scanned >= total {
 		return nil
 	}
 	if total-n.scanned > inlineScanMax {
 		n.running, n.end = true, total
-		return narrowCmd(m.Addr(), m.Log, n, n.scanned, total)
+		return narrowCmd(to, log, n, n.scanned, total)
 	}
 	for ; n.scanned < total; n.scanned++ {
-		ev := m.Log.Event(n.scanned)
+		ev := log.Event(n.scanned)
 		n.readInline++
 		if n.match(&ev) {
 			n.kept = append(n.kept, n.scanned)
@@ -152,30 +208,51 @@ func (m *Conversation) narrowNew() tea.Cmd {
 	return nil
 }
 
-// narrowProgress keeps what a narrowing's command read and goes on with
-// the next chunk; once the log is read, the list is placed anew (the
-// cursor moves to the nearest event kept) and the events that arrived
-// meanwhile are read.
-func (m *Conversation) narrowProgress(msg narrowProgressMsg) tea.Cmd {
-	n := m.narrow
-	if n == nil || msg.n != n || msg.cancelled || msg.from != n.scanned {
-		return nil
+// current reports whether msg is the report the narrowing in force waits
+// for (not one of a narrowing replaced since, nor a stale one).
+func (w *narrower) current(msg narrowProgressMsg) bool {
+	n := w.cur
+	return n != nil && msg.n == n && !msg.cancelled && msg.from == n.scanned
+}
+
+// progress keeps what a narrowing's command read and goes on with the
+// next chunk; once the log is read, it reads the events that arrived
+// meanwhile and asks for the list to be placed anew.
+func (w *narrower) progress(msg narrowProgressMsg, to tui.Addr, log *reducer.Log) (tea.Cmd, placement) {
+	if !w.current(msg) {
+		return nil, placeNone
 	}
-	h := m.layout().list.h - 1
-	var rows []int
-	if h > 0 {
-		rows = m.visibleRows(h)
-	}
+	n := w.cur
 	n.kept = append(slices.Clip(n.kept), msg.kept...)
 	n.scanned = msg.next
 	if msg.next < msg.end {
-		m.fixTop()
-		return narrowCmd(m.Addr(), m.Log, n, msg.next, msg.end)
+		return narrowCmd(to, log, n, msg.next, msg.end), placeFix
 	}
 	n.running = false
-	more := m.narrowNew()
-	m.reanchor(m.cursor, rows)
-	return more
+	return w.extend(to, log), placeAnew
+}
+
+// seek is the nearest event after i (forward) or before it that the
+// narrowing keeps and shown (the kind filter, the branch) lets through,
+// found among the kept events.
+func (w *narrower) seek(i int, forward bool, shown func(int) bool) (int, bool) {
+	kept := w.cur.kept
+	if forward {
+		k, _ := slices.BinarySearch(kept, i+1)
+		for ; k < len(kept); k++ {
+			if shown(kept[k]) {
+				return kept[k], true
+			}
+		}
+		return 0, false
+	}
+	k, _ := slices.BinarySearch(kept, i)
+	for k--; k >= 0; k-- {
+		if shown(kept[k]) {
+			return kept[k], true
+		}
+	}
+	return 0, false
 }
 
 func (n *narrowing) match(ev *model.Event) bool {
@@ -206,34 +283,6 @@ func (n *narrowing) match(ev *model.Event) bool {
 	return true
 }
 
-// seekNarrowed is seekShown under a narrowing: the nearest event after i
-// (forward) or before it that the narrowing keeps, the kind filter lets
-// through and lies on the branch shown, found among the kept events.
-func (m *Conversation) seekNarrowed(i int, forward bool) (int, bool) {
-	kept := m.narrow.kept
-	path, linear := m.shownPath()
-	shown := func(j int) bool {
-		ev := m.Log.Event(j)
-		return m.filter.shows(shortKind(&ev)) && (linear || path.Contains(j))
-	}
-	if forward {
-		k, _ := slices.BinarySearch(kept, i+1)
-		for ; k < len(kept); k++ {
-			if shown(kept[k]) {
-				return kept[k], true
-			}
-		}
-		return 0, false
-	}
-	k, _ := slices.BinarySearch(kept, i)
-	for k--; k >= 0; k-- {
-		if shown(kept[k]) {
-			return kept[k], true
-		}
-	}
-	return 0, false
-}
-
 // label is the narrowing as the list's title says it, and while its
 // command reads the log, how far it got.
 func (n *narrowing) label() string {
@@ -245,40 +294,4 @@ func (n *narrowing) label() string {
 		l += "… " + strconv.Itoa(min(100, 100*n.scanned/n.end)) + "%"
 	}
 	return l
-}
-
-// openNarrow opens the | prompt with the narrowing in force to edit.
-func (m *Conversation) openNarrow() {
-	in := NewTextInput()
-	if m.narrow != nil {
-		in.SetValue(m.narrow.query)
-		in.CursorEnd()
-	}
-	m.openPrompt(Prompt{Kind: promptNarrow, in: in})
-}
-
-// setNarrowing puts the typed narrowing in force (empty: none), cancelling
-// the one it replaces, and places the list anew, as a change of the kind
-// filter does. A short log is read at once; a long one by the command
-// returned, the list placed anew when it is read.
-func (m *Conversation) setNarrowing(q string) tea.Cmd {
-	n, err := parseNarrowing(q)
-	if err != nil {
-		return m.setFlash("narrow: " + err.Error())
-	}
-	h := m.layout().list.h - 1
-	var rows []int
-	if h > 0 {
-		rows = m.visibleRows(h)
-	}
-	if m.narrow != nil && m.narrow.cancel != nil {
-		m.narrow.cancel()
-	}
-	if n != nil {
-		n.ctx, n.cancel = context.WithCancel(context.Background())
-	}
-	m.narrow = n
-	cmd := m.narrowNew()
-	m.reanchor(m.cursor, rows)
-	return cmd
 }

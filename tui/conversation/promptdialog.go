@@ -146,7 +146,7 @@ func (d *promptDialog) pickKey(msg tea.KeyPressMsg, n int) dialog.Action {
 
 // openPrompt opens p on the prompt line, in place of any prompt open.
 func (m *Conversation) openPrompt(p Prompt) {
-	m.overlay.Open(&promptDialog{Prompt: p, keys: m.keys, searches: m.searchHist, styles: &m.styles, cells: m.Cells})
+	m.overlay.Open(&promptDialog{Prompt: p, keys: m.keys, searches: m.search.hist, styles: &m.styles, cells: m.Cells})
 }
 
 // closePrompt closes the prompt line, if it is open.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ohwatch/internal/sanitize"
@@ -64,31 +65,53 @@ const (
 // its context.
 const cancelCheckBytes = 1 << 20
 
-// startSearch starts a search for query over every event, cancelling the
-// one it replaces; jump moves to the first match after the cursor when
-// one is found. An empty query clears the search.
-func (m *Conversation) startSearch(query string, jump, quiet bool) tea.Cmd {
-	query = strings.TrimSpace(query)
-	m.stopSearch()
-	gen := m.search.gen + 1
-	if query == "" {
-		m.search = searchState{gen: gen}
-		return nil
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	m.search = searchState{
-		query: query, running: true, gen: gen, end: m.Log.Len(),
-		jump: jump, origin: max(m.cursor, 0), quiet: quiet,
-		match: newMatcher(query), ctx: ctx, cancel: cancel,
-		chunk: cmp.Or(m.searchChunk, searchChunkEvents),
-	}
-	return m.search.scanCmd(m.Addr(), m.Log, 0, m.search.end)
+// finder is the search (/, n, N): the search in force, the searches kept
+// with enter, and how it moves the cursor. It owns its state and its
+// commands; the view hands it the log, the cursor and its address, and
+// carries out what it asks (find outcome: a jump, a word in the footer).
+type finder struct {
+	// searchState is the current search; its fields are the search's
+	// query, matches and progress as the view reads them.
+	searchState
+	// hist is the searches kept with enter, the latest last.
+	hist []string
+	// chunkEvents is the most events one search command scans; 0 is
+	// searchChunkEvents (a test makes it small to watch a search move).
+	chunkEvents int
 }
 
-// stopSearch cancels the running search's commands, if any.
-func (m *Conversation) stopSearch() {
-	if m.search.cancel != nil {
-		m.search.cancel()
+// start starts a search for query over every event of log, cancelling
+// the one it replaces; jump moves to the first match at or after cursor
+// when one is found. An empty query clears the search. Its progress is
+// addressed to the view to.
+func (f *finder) start(to tui.Addr, log *reducer.Log, cursor int, query string, jump, quiet bool) tea.Cmd {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		f.reset()
+		return nil
+	}
+	f.stop()
+	gen := f.gen + 1
+	ctx, cancel := context.WithCancel(context.Background())
+	f.searchState = searchState{
+		query: query, running: true, gen: gen, end: log.Len(),
+		jump: jump, origin: max(cursor, 0), quiet: quiet,
+		match: newMatcher(query), ctx: ctx, cancel: cancel,
+		chunk: cmp.Or(f.chunkEvents, searchChunkEvents),
+	}
+	return f.scanCmd(to, log, 0, f.end)
+}
+
+// reset drops the search in force: no query, no marks.
+func (f *finder) reset() {
+	f.stop()
+	f.searchState = searchState{gen: f.gen + 1}
+}
+
+// stop cancels the running search's commands, if any.
+func (f *finder) stop() {
+	if f.cancel != nil {
+		f.cancel()
 	}
 }
 
@@ -147,14 +170,15 @@ func matchLarge(ctx context.Context, match *matcher, raw []byte) bool {
 	}
 }
 
-// searchProgress stores what a search command found, moves to the first
-// match when the search was asked to, and goes on with the next chunk; a
-// search that fell behind the log while it ran goes on over the events
-// that arrived.
-func (m *Conversation) searchProgress(msg searchProgressMsg) tea.Cmd {
-	s := &m.search
+// progress stores what a search command found, moves to the first match
+// when the search was asked to, and goes on with the next chunk; a search
+// that fell behind the log while it ran goes on over the events that
+// arrived.
+func (f *finder) progress(msg searchProgressMsg, to tui.Addr, log *reducer.Log) outcome {
+	var o outcome
+	s := &f.searchState
 	if msg.gen != s.gen || msg.cancelled || msg.from != s.scanned {
-		return nil
+		return o
 	}
 	if len(msg.matches) > 0 {
 		s.matches = append(slices.Clip(s.matches), msg.matches...)
@@ -162,25 +186,29 @@ func (m *Conversation) searchProgress(msg searchProgressMsg) tea.Cmd {
 	}
 	s.scanned = msg.next
 	if msg.next < msg.end {
-		m.searchJump(false)
-		return s.scanCmd(m.Addr(), m.Log, msg.next, msg.end)
+		f.jumpFirst(&o, false)
+		o.cmd = s.scanCmd(to, log, msg.next, msg.end)
+		return o
 	}
 	s.running = false
-	m.searchJump(true)
-	more := m.searchNew()
-	if !m.search.running && len(m.search.matches) == 0 && !m.search.quiet {
-		m.search.quiet = true // reported once
-		flash := m.setFlash("no match for “" + sanitize.Line(m.search.query) + "”")
-		return tea.Batch(more, flash)
+	f.jumpFirst(&o, true)
+	more := f.extend(to, log)
+	o.cmd = more.cmd
+	if more.move {
+		o.jumpTo(more.to)
 	}
-	return more
+	if !s.running && len(s.matches) == 0 && !s.quiet {
+		s.quiet = true // reported once
+		o.flash = "no match for “" + sanitize.Line(s.query) + "”"
+	}
+	return o
 }
 
-// searchJump moves to the first match at or after the search's origin,
+// jumpFirst asks for the first match at or after the search's origin,
 // once; when done, a search with matches only before the origin wraps to
 // the first.
-func (m *Conversation) searchJump(done bool) {
-	s := &m.search
+func (f *finder) jumpFirst(o *outcome, done bool) {
+	s := &f.searchState
 	if !s.jump || len(s.matches) == 0 {
 		return
 	}
@@ -192,57 +220,72 @@ func (m *Conversation) searchJump(done bool) {
 		i = s.matches[0]
 	}
 	s.jump = false
-	m.travel(i)
+	o.jumpTo(i)
 }
 
-// searchNew extends a search over the events logged since it last looked:
-// a few (one batch) in this frame, a long stretch as a command.
-func (m *Conversation) searchNew() tea.Cmd {
-	s := &m.search
-	n := m.Log.Len()
+// extend extends a search over the events logged since it last looked: a
+// few (one batch) in this frame, a long stretch as a command.
+func (f *finder) extend(to tui.Addr, log *reducer.Log) outcome {
+	var o outcome
+	s := &f.searchState
+	n := log.Len()
 	if s.query == "" || s.running || s.scanned >= n {
-		return nil
+		return o
 	}
 	if n-s.scanned > inlineScanMax {
 		s.running, s.end = true, n
-		return s.scanCmd(m.Addr(), m.Log, s.scanned, n)
+		o.cmd = s.scanCmd(to, log, s.scanned, n)
+		return o
 	}
 	for s.scanned < n {
-		next, more, details, _ := scanEvents(context.Background(), m.Log, s.match, s.scanned, n, s.chunk)
+		next, more, details, _ := scanEvents(context.Background(), log, s.match, s.scanned, n, s.chunk)
 		if len(more) > 0 {
 			s.matches = append(slices.Clip(s.matches), more...)
 			s.details = append(slices.Clip(s.details), details...)
 		}
 		s.scanned = next
 	}
-	m.searchJump(true)
-	return nil
+	f.jumpFirst(&o, true)
+	return o
 }
 
-// nextMatch moves to the next (or previous) match, wrapping around, and
-// says so when it wrapped: a reader who pressed n past the last match
-// would otherwise believe the list went on.
-func (m *Conversation) nextMatch(forward bool) tea.Cmd {
-	ms := m.search.matches
+// key answers n and N (k is the active key map): the next (or previous)
+// match from cursor, wrapping around, saying so when it wrapped: a reader
+// who pressed n past the last match would otherwise believe the list went
+// on. It reports whether the key was one of them.
+func (f *finder) key(msg tea.KeyPressMsg, k tui.KeyMap, cursor int) (outcome, bool) {
+	var o outcome
+	forward := key.Matches(msg, k.NextMatch)
+	if !forward && !key.Matches(msg, k.PrevMatch) {
+		return o, false
+	}
+	ms := f.matches
 	if len(ms) == 0 {
-		return nil
+		return o, true
 	}
-	i, ok := nextIn(ms, m.cursor, forward)
+	i, ok := nextIn(ms, cursor, forward)
 	if ok {
-		m.moveTo(i)
-		return nil
+		o.moveTo(i)
+		return o, true
 	}
-	i, say := ms[0], "search wrapped to the first match (n)"
+	i, o.flash = ms[0], "search wrapped to the first match (n)"
 	if !forward {
-		i, say = ms[len(ms)-1], "search wrapped to the last match (N)"
+		i, o.flash = ms[len(ms)-1], "search wrapped to the last match (N)"
 	}
-	m.moveTo(i)
-	return m.setFlash(say)
+	o.moveTo(i)
+	return o, true
 }
 
-// clearSearch drops the search and its marks (esc in the list).
-func (m *Conversation) clearSearch() tea.Cmd {
-	q := m.search.query
-	m.startSearch("", false, true)
-	return m.setFlash("cleared the search for “" + sanitize.Line(q) + "”")
+// clear drops the search and its marks (esc in the list) and says so.
+func (f *finder) clear() outcome {
+	q := f.query
+	f.reset()
+	return outcome{flash: "cleared the search for “" + sanitize.Line(q) + "”"}
 }
+
+// keep records a search kept with enter in the history.
+func (f *finder) keep(query string) { f.hist = appendHistory(f.hist, query) }
+
+// stopJumping stops a running search from moving the cursor: the user
+// went somewhere.
+func (f *finder) stopJumping() { f.jump = false }

@@ -304,7 +304,9 @@ func TestSearchShowsProgressAndMatchesSoFar(t *testing.T) {
 	log := tuitest.Generated(t, 1000, 3)
 	want := matchesOf(log, "read")
 	m := newModel(Options{Log: log}, 160, 48)
-	m.searchChunk = 100
+	// A small chunk lets a 1000-event log be watched mid-search; no key
+	// or option sets it, so the test sets the search's own.
+	m.search.chunkEvents = 100
 	m = jumpTo(t, m, "900")
 	cmd := m.startSearch("read", true, false)
 	m, next := send(m, cmd())

@@ -48,17 +48,17 @@ func (s searchState) percent() string {
 	return strconv.Itoa(min(100, 100*s.scanned/s.end)) + "%"
 }
 
-// searchStatus is the footer's word on the search: its progress while it
-// runs, then the cursor's place among the matches ("match 3/31").
-func (m *Conversation) searchStatus(s theme.Styles) string {
-	ms := m.search.matches
+// status is the footer's word on the search: its progress while it runs,
+// then the cursor's place among the matches ("match 3/31").
+func (f *finder) status(s theme.Styles, cursor int) string {
+	ms := f.matches
 	switch {
-	case m.search.running:
-		return s.Info.Render("searching… " + m.search.percent())
+	case f.running:
+		return s.Info.Render("searching… " + f.percent())
 	case len(ms) == 0:
 		return ""
 	}
-	if k := sort.SearchInts(ms, m.cursor); k < len(ms) && ms[k] == m.cursor {
+	if k := sort.SearchInts(ms, cursor); k < len(ms) && ms[k] == cursor {
 		return s.Info.Render("match " + strconv.Itoa(k+1) + "/" + strconv.Itoa(len(ms)))
 	}
 	return s.Info.Render(countMatches(len(ms)))

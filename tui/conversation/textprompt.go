@@ -94,7 +94,7 @@ func (m *Conversation) openJump() {
 
 // openSearch opens the "/" prompt, empty: ↑ recalls earlier searches.
 func (m *Conversation) openSearch() {
-	m.openPrompt(Prompt{Kind: promptSearch, in: NewTextInput(), hist: len(m.searchHist),
+	m.openPrompt(Prompt{Kind: promptSearch, in: NewTextInput(), hist: len(m.search.hist),
 		back: searchOrigin{cursor: m.cursor, top: m.top, follow: m.follow, query: m.search.query}})
 }
 
@@ -210,7 +210,7 @@ func (m *Conversation) submitSearch(p Prompt) tea.Cmd {
 		}
 		return m.startSearch("", false, true)
 	}
-	m.searchHist = appendHistory(m.searchHist, query)
+	m.search.keep(query)
 	if m.search.query != query {
 		return m.startSearch(query, true, false)
 	}

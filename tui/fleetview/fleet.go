@@ -77,12 +77,13 @@ type Fleet struct {
 	// Base addresses the messages of the table's commands (its feed, its
 	// clock), so they reach it while a conversation is on top.
 	tui.Base
+	// Common is how the table draws, measures (the width model as the
+	// router last told it) and reads the time (the idle column's clock).
+	tui.Common
 	opts   FleetOptions
 	keys   tui.FleetKeyMap
 	fleet  *fleet.Fleet
 	colour tui.Colours
-	// cells is the terminal's width model, as the router last told it.
-	cells  text.Cells
 	styles theme.Styles
 	width  int
 	height int
@@ -168,25 +169,24 @@ type (
 // takes at most, so a burst is folded in one frame, not one per slice.
 const fleetDrain = 64
 
-// Common is what the table hands on to the screens it opens itself (a
-// compare of two marked rows): how it draws. A row's conversation gets
-// its options from Open.
+// Common is the table's Common as its options give it: how it draws and
+// its clock. It holds it and hands it on to the screens it opens itself
+// (a compare of two marked rows); a row's conversation gets its options
+// from Open.
 func (o FleetOptions) Common() tui.Common {
-	return tui.Common{NoColor: o.NoColor, Theme: o.Theme, Profile: o.Profile}
+	return tui.Common{NoColor: o.NoColor, Theme: o.Theme, Profile: o.Profile, Now: o.Now}
 }
 
 // NewFleet builds the fleet table over opts.Feed.
 func NewFleet(opts FleetOptions) *Fleet {
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
 	keys := opts.KeyMap
 	if len(keys.Open.Keys()) == 0 {
 		keys = tui.DefaultFleetKeyMap()
 	}
 	c := tui.NewColours(opts.Theme, opts.Profile, opts.NoColor)
-	f := &Fleet{Base: tui.NewBase(), opts: opts, keys: keys, fleet: fleet.New(), colour: c, styles: c.Styles(), width: 80, height: 24,
-		now: opts.Now(), query: fleet.Query{Sort: fleet.ColIdle}}
+	f := &Fleet{Base: tui.NewBase(), Common: opts.Common(), opts: opts, keys: keys, fleet: fleet.New(), colour: c, styles: c.Styles(),
+		width: 80, height: 24, query: fleet.Query{Sort: fleet.ColIdle}}
+	f.now = f.Clock()
 	if opts.Order != nil {
 		f.query = *opts.Order
 	}
@@ -211,7 +211,7 @@ func (f *Fleet) SetSize(w, h int) {
 // setCells implements measured: the table measures under the terminal's
 // width model; it keeps no rows measured under another.
 func (f *Fleet) SetCells(c text.Cells) tea.Cmd {
-	f.cells = c
+	f.Cells = c
 	return nil
 }
 
@@ -274,12 +274,12 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 		f.feedDone = true
 	case fleetFlushMsg:
 		f.flushing = false
-		f.now = f.opts.Now()
+		f.now = f.Clock()
 		return f.ring(f.notifier.Flush(f.now))
 	case fleetTickMsg:
 		// The idle column counts from the new time; no order depends
 		// on it (rows sort by the time of the last activity).
-		f.now = f.opts.Now()
+		f.now = f.Clock()
 		return f.tick()
 	case fleetOpenedMsg:
 		return f.show(msg)
@@ -314,7 +314,7 @@ func (f *Fleet) Update(msg tea.Msg) tea.Cmd {
 // ingest folds a slice of updates and rings for the conversations that
 // newly need attention.
 func (f *Fleet) ingest(ups []model.FleetUpdate) tea.Cmd {
-	f.now = f.opts.Now()
+	f.now = f.Clock()
 	changes := f.fleet.ApplyAt(ups, f.now)
 	if !f.patch(touchedBy(ups)) {
 		f.arrange()

@@ -93,6 +93,6 @@ func (f *Fleet) showCompare(msg FleetCompareMsg) tea.Cmd {
 		return compareview.CompareSide{Title: o.Title, Source: o.Source, Log: o.Log, Feed: o.Feed, Live: o.Live, Ended: !o.Live}
 	}
 	opts := compareview.CompareOptions{A: side(msg.a), B: side(msg.b), End: msg.end}
-	opts.SetCommon(f.opts.Common())
+	opts.SetCommon(f.Common)
 	return tui.Push(compareview.NewCompare(opts))
 }

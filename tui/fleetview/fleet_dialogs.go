@@ -17,6 +17,6 @@ func (f *Fleet) fitDialogs() {
 		h.SetSize(max(f.width, 1), max(f.height, 1))
 	}
 	if q, ok := dialog.As[*resumeQuestion](&f.overlay); ok {
-		q.now, q.cells = f.now, f.cells
+		q.now, q.cells = f.now, f.Cells
 	}
 }

@@ -24,13 +24,13 @@ const shortIDLen = 8
 func (f *Fleet) fitTitle(title string, r fleet.Row, w int) string {
 	tail := f.rerunTail(r, w)
 	if tail == "" {
-		return f.cells.Truncate(title, w, "…")
+		return f.Cells.Truncate(title, w, "…")
 	}
-	room := w - f.cells.Width(tail)
+	room := w - f.Cells.Width(tail)
 	if room < 8 {
-		return f.cells.Truncate(title, w, "…")
+		return f.Cells.Truncate(title, w, "…")
 	}
-	return f.cells.Truncate(title, room, "…") + tail
+	return f.Cells.Truncate(title, room, "…") + tail
 }
 
 // rerunTail is " · 14:03:07 · 3f2a1b2c" for a row whose title another row

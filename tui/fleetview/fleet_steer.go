@@ -243,16 +243,16 @@ func (f *Fleet) controlLines(w int) []string {
 		lines := strings.Split(p.RenderControl(s, w), "\n")
 		lines[0] = s.Prompt.Render("to "+name+": ") + lines[0]
 		for i := range lines {
-			lines[i] = f.cells.Fit(lines[i], w)
+			lines[i] = f.Cells.Fit(lines[i], w)
 		}
 		return lines
 	case a.picking:
 		p := conversation.Prompt{Kind: conversation.PromptPolicy}
-		return []string{f.cells.Fit(s.Prompt.Render(name+" ")+p.RenderControl(s, w), w)}
+		return []string{f.Cells.Fit(s.Prompt.Render(name+" ")+p.RenderControl(s, w), w)}
 	case a.all:
-		return []string{f.cells.Fit(s.Warn.Render(fmt.Sprintf("Pause all %s running shown? [y/n]", format.Plural(len(a.to), "conversation"))), w)}
+		return []string{f.Cells.Fit(s.Warn.Render(fmt.Sprintf("Pause all %s running shown? [y/n]", format.Plural(len(a.to), "conversation"))), w)}
 	case a.what == conversation.CtlPolicy:
-		return []string{f.cells.Fit(s.Warn.Render("Set the confirmation policy of "+name+" to "+a.policy+"? [y/n]"), w)}
+		return []string{f.Cells.Fit(s.Warn.Render("Set the confirmation policy of "+name+" to "+a.policy+"? [y/n]"), w)}
 	}
-	return []string{f.cells.Fit(s.Warn.Render("Interrupt "+name+"? [y/n]")+" "+s.Muted.Render("(cancels its LLM call in flight)"), w)}
+	return []string{f.Cells.Fit(s.Warn.Render("Interrupt "+name+"? [y/n]")+" "+s.Muted.Render("(cancels its LLM call in flight)"), w)}
 }

@@ -310,11 +310,11 @@ func TestFleetColours(t *testing.T) {
 	s := theme.New(true, colorprofile.TrueColor)
 	v := f.View()
 	for status, label := range map[string]string{"error": "error", "stuck": "stuck", "waiting_for_confirmation": "waiting"} {
-		if want := s.StatusOf(status, false).Render(f.cells.Pad(label, 11, false)); !strings.Contains(v, want) {
+		if want := s.StatusOf(status, false).Render(f.Cells.Pad(label, 11, false)); !strings.Contains(v, want) {
 			t.Errorf("%s is not drawn as the header draws it (%q)", status, want)
 		}
 	}
-	if want := s.StatusOf("finished", true).Render(f.cells.Pad("✓ finished", 11, false)); !strings.Contains(v, want) {
+	if want := s.StatusOf("finished", true).Render(f.Cells.Pad("✓ finished", 11, false)); !strings.Contains(v, want) {
 		t.Errorf("a confirmed finished is not green: %q", want)
 	}
 }

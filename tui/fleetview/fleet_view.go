@@ -87,7 +87,7 @@ func (f *Fleet) View() string {
 	}
 	cols := f.columns()
 	titleW := f.titleWidth(cols)
-	lines := []string{f.cells.Fit(f.heading(), w), f.cells.Fit(f.styles.PaneTitle.Render(f.columnNames(cols, titleW)), w)}
+	lines := []string{f.Cells.Fit(f.heading(), w), f.Cells.Fit(f.styles.PaneTitle.Render(f.columnNames(cols, titleW)), w)}
 	body := f.bodyLines(cols, titleW, w)
 	lines = append(lines, body...)
 	foot := f.footerLines(w)
@@ -95,7 +95,7 @@ func (f *Fleet) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines[:min(len(lines), max(h-len(foot), 0))], foot...)
-	return f.cells.Block(strings.Join(lines, "\n"), w, h)
+	return f.Cells.Block(strings.Join(lines, "\n"), w, h)
 }
 
 // footerLines is the footer: the question about a paused conversation
@@ -182,9 +182,9 @@ func (f *Fleet) columnNames(cols []fleetColumn, titleW int) string {
 		}
 		return n
 	}
-	parts := []string{strings.Repeat(" ", fleetMarkWidth) + f.cells.Pad(name(fleet.ColTitle), titleW, false)}
+	parts := []string{strings.Repeat(" ", fleetMarkWidth) + f.Cells.Pad(name(fleet.ColTitle), titleW, false)}
 	for _, c := range cols {
-		parts = append(parts, f.cells.Pad(name(c.col), c.width, c.col.Numeric()))
+		parts = append(parts, f.Cells.Pad(name(c.col), c.width, c.col.Numeric()))
 	}
 	return strings.Join(parts, " ")
 }
@@ -201,17 +201,17 @@ func (f *Fleet) bodyLines(cols []fleetColumn, titleW, w int) []string {
 		case f.feedDone:
 			msg = "no conversations"
 		}
-		out := []string{f.cells.Fit(s.Muted.Render("   "+msg), w)}
+		out := []string{f.Cells.Fit(s.Muted.Render("   "+msg), w)}
 		if f.fleet.Len() == 0 {
 			// Nothing to list: say why, whole, where the heading may cut
 			// it (a root that does not exist, a server down).
 			for _, src := range f.fleet.Sources() {
 				if src.Troubled() {
-					out = append(out, "", f.cells.Fit(s.Warn.Render("   "+src.Label()+":"), w), f.cells.Fit(s.Warn.Render("     "+src.Status()), w))
+					out = append(out, "", f.Cells.Fit(s.Warn.Render("   "+src.Label()+":"), w), f.Cells.Fit(s.Warn.Render("     "+src.Status()), w))
 				}
 			}
 			// A newcomer's bare ohwatch lands here: point at the way in.
-			out = append(out, "", f.cells.Fit(s.Muted.Render("   new here? try 'ohwatch demo', or 'ohwatch demo --fleet' for a fleet"), w))
+			out = append(out, "", f.Cells.Fit(s.Muted.Render("   new here? try 'ohwatch demo', or 'ohwatch demo --fleet' for a fleet"), w))
 		}
 		return out
 	}
@@ -256,7 +256,7 @@ func (f *Fleet) groupHeading(g fleet.Group, w int) string {
 	case name == "":
 		name = "conversations"
 	}
-	return f.cells.Fit(style.Render(s.Glyphs.HRule+" "+sanitize.Line(name))+s.Muted.Render(" ("+strconv.Itoa(len(g.Rows))+")"), w)
+	return f.Cells.Fit(style.Render(s.Glyphs.HRule+" "+sanitize.Line(name))+s.Muted.Render(" ("+strconv.Itoa(len(g.Rows))+")"), w)
 }
 
 // row draws one conversation: the cursor, the attention mark, the title
@@ -286,9 +286,9 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 	// in its colour on the selection's background where the profile has
 	// one (reverse video, below 256 colours, would turn it inside out).
 	keepStatus := selected && s.Profile >= colorprofile.ANSI256
-	cells := []string{f.cells.Pad(f.fitTitle(title, r, titleW), titleW, false)}
+	cells := []string{f.Cells.Pad(f.fitTitle(title, r, titleW), titleW, false)}
 	for _, c := range cols {
-		text := f.cells.Pad(f.cells.Truncate(f.cellText(r, c.col), c.width, "…"), c.width, c.col.Numeric())
+		text := f.Cells.Pad(f.Cells.Truncate(f.cellText(r, c.col), c.width, "…"), c.width, c.col.Numeric())
 		switch {
 		case !selected:
 			text = f.cellStyle(r, c.col).Render(text)
@@ -304,19 +304,19 @@ func (f *Fleet) row(r fleet.Row, cols []fleetColumn, titleW, w int, selected boo
 		cells[0] = s.Selected.Render(cells[0])
 		gap := s.Selected.Render(" ")
 		line := s.Selected.Render(s.Glyphs.Cursor+mark+" ") + strings.Join(cells, gap)
-		if pad := w - f.cells.Width(line); pad > 0 {
+		if pad := w - f.Cells.Width(line); pad > 0 {
 			line += s.Selected.Render(strings.Repeat(" ", pad))
 		}
-		return f.cells.Fit(line, w)
+		return f.Cells.Fit(line, w)
 	}
 	line := strings.Join(cells, " ")
 	if selected {
-		return s.Selected.Render(f.cells.Fit(s.Glyphs.Cursor+mark+" "+line, w))
+		return s.Selected.Render(f.Cells.Fit(s.Glyphs.Cursor+mark+" "+line, w))
 	}
 	if mark != " " {
 		mark = f.attnStyle(r.Attn).Render(mark)
 	}
-	return f.cells.Fit(" "+mark+" "+line, w)
+	return f.Cells.Fit(" "+mark+" "+line, w)
 }
 
 // cellText is a cell's words; the status in a word that fits its column,
@@ -388,9 +388,9 @@ func (f *Fleet) footer(w int) string {
 	s := f.styles
 	switch {
 	case f.filtering:
-		return f.cells.Fit(s.Prompt.Render("/")+conversation.InputField(f.cells, f.in, max(w-30, 10))+s.Muted.Render("  enter keep · esc clear"), w)
+		return f.Cells.Fit(s.Prompt.Render("/")+conversation.InputField(f.Cells, f.in, max(w-30, 10))+s.Muted.Render("  enter keep · esc clear"), w)
 	case f.flash != "":
-		return f.cells.Fit(s.Warn.Render(f.flash), w)
+		return f.Cells.Fit(s.Warn.Render(f.flash), w)
 	}
 	// The keys that fit, and always "? all keys  q quit" last.
 	h := help.New()
@@ -398,12 +398,12 @@ func (f *Fleet) footer(w int) string {
 	h.Styles = help.Styles{Ellipsis: s.Muted, ShortKey: s.Key, ShortDesc: s.KeyDesc, ShortSeparator: s.Muted}
 	keys := f.ShortHelp()
 	tail := h.ShortHelpView(keys[len(keys)-2:])
-	h.SetWidth(max(w-f.cells.Width(tail)-2, 0))
+	h.SetWidth(max(w-f.Cells.Width(tail)-2, 0))
 	head := h.ShortHelpView(keys[:len(keys)-2])
 	if head == "" {
-		return f.cells.Fit(tail, w)
+		return f.Cells.Fit(tail, w)
 	}
-	return f.cells.Fit(head+"  "+tail, w)
+	return f.Cells.Fit(head+"  "+tail, w)
 }
 
 // ShortHelp implements help.KeyMap: the keys of the footer, or of the

@@ -60,7 +60,7 @@ func TestModeReportReachesEveryScreen(t *testing.T) {
 
 	fleetRoot := NewFleet(FleetOptions{Now: func() time.Time { return fleetNow }})
 	tui.NewModel(fleetRoot).Update(unicodeCore)
-	if fleetRoot.cells != text.Graphemes() {
+	if fleetRoot.Cells != text.Graphemes() {
 		t.Error("the fleet table measures per codepoint after the report")
 	}
 	// A terminal that does not know the mode keeps the renderer's count.
