@@ -50,9 +50,9 @@ func TestGoldenCompare(t *testing.T) {
 // point: the last shared row is the fork's forked_from event.
 func TestCompareOpensAtTheForkPoint(t *testing.T) {
 	c := compareFixture(t, 120, 40)
-	dirs := compareFixtureDirs(t)
-	if c.Cmp.SharedUntilID != forkPoint(t, dirs[1]) {
-		t.Fatalf("shared until %q, fork point %q", c.Cmp.SharedUntilID, forkPoint(t, dirs[1]))
+	dirs := tuitest.ForkPair(t)
+	if c.Cmp.SharedUntilID != tuitest.ForkPoint(t, dirs[1]) {
+		t.Fatalf("shared until %q, fork point %q", c.Cmp.SharedUntilID, tuitest.ForkPoint(t, dirs[1]))
 	}
 	if c.Cursor != c.Cmp.FirstDiff || c.Cursor <= 0 {
 		t.Fatalf("cursor %d, first difference %d", c.Cursor, c.Cmp.FirstDiff)
@@ -163,11 +163,11 @@ func TestCompareDetailDiffsBothSteps(t *testing.T) {
 // A side that keeps streaming is aligned again as its events arrive: the
 // comparison follows it.
 func TestCompareFollowsALiveSide(t *testing.T) {
-	dirs := compareFixtureDirs(t)
-	full := loadedLog(t, dirs[1])
+	dirs := tuitest.ForkPair(t)
+	full := tuitest.ForkPairLog(t, dirs[1])
 	feed := make(chan model.Batch, 1)
 	c := NewCompare(CompareOptions{
-		A:       CompareSide{Title: "parent", Log: loadedLog(t, dirs[0]), Ended: true},
+		A:       CompareSide{Title: "parent", Log: tuitest.ForkPairLog(t, dirs[0]), Ended: true},
 		B:       CompareSide{Title: "fork", Log: reducer.NewLog(nil, 0), Feed: feed, Live: true},
 		NoColor: true,
 	})
@@ -193,7 +193,7 @@ func TestCompareFollowsALiveSide(t *testing.T) {
 	close(feed)
 	c.Update(c.WaitFeed(1)())
 	finishAlignment(c)
-	if !c.doneB || c.Cmp.SharedUntilID != forkPoint(t, dirs[1]) || len(c.Cmp.StepsB) == 0 {
+	if !c.doneB || c.Cmp.SharedUntilID != tuitest.ForkPoint(t, dirs[1]) || len(c.Cmp.StepsB) == 0 {
 		t.Fatalf("after the stream: done %v, shared until %q, %d steps of B", c.doneB, c.Cmp.SharedUntilID, len(c.Cmp.StepsB))
 	}
 }

@@ -32,7 +32,7 @@ func openFromTable(t testing.TB, r *tui.Model, f *Fleet) *fleetConversation {
 	if !ok {
 		t.Fatalf("on top after enter: %T", r.Top())
 	}
-	r.Update(firstAddressed(t, initCmd, c.ScreenID()))
+	r.Update(tuitest.FirstAddressed(t, initCmd, c.ScreenID()))
 	return c
 }
 
@@ -126,7 +126,7 @@ func TestFleetForkReleasesTheParent(t *testing.T) {
 		f := fleetFixtureScreen(t, 160, 48, FleetOptions{Open: func(c context.Context, ref model.ConversationRef) (conversation.Options, error) {
 			ctx = c
 			return conversation.Options{Title: "parent", Log: tuitest.Recorded(t, fixtures.Confirm), Live: true, NoColor: true,
-				Branching: &fakeBranching{Fleet: true}}, nil
+				Branching: &fleetBranching{}}, nil
 		}})
 		r := tui.NewModel(f)
 		r.Update(tuitest.WindowSize(160, 48))

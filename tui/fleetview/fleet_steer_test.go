@@ -15,23 +15,23 @@ import (
 )
 
 // fleetSteers gives each agent-server conversation of the fixture a
-// fakeSteering of its own; Cloud and local ones have none.
-type fleetSteers map[string]*fakeSteering
+// tuitest.Steering of its own; Cloud and local ones have none.
+type fleetSteers map[string]*tuitest.Steering
 
 func (s fleetSteers) steer(ref model.ConversationRef) conversation.Steering {
 	if ref.Kind != model.SourceServer {
 		return nil
 	}
 	if s[ref.ID] == nil {
-		s[ref.ID] = &fakeSteering{}
+		s[ref.ID] = &tuitest.Steering{}
 	}
 	return s[ref.ID]
 }
 
-func (s fleetSteers) got() string {
+func (s fleetSteers) Got() string {
 	var out []string
 	for id, f := range s {
-		if g := f.got(); g != "" {
+		if g := f.Got(); g != "" {
 			out = append(out, id+":"+g)
 		}
 	}
@@ -47,7 +47,7 @@ func TestFleetControlsOnTheSelectedRow(t *testing.T) {
 	}
 	cmd := pressFleet(f, "p")
 	f.Update(cmd())
-	if got := steers.got(); got != first.Ref.ID+":pause" || !strings.Contains(f.flash, "pause accepted") {
+	if got := steers.Got(); got != first.Ref.ID+":pause" || !strings.Contains(f.flash, "pause accepted") {
 		t.Fatalf("p sent %q, footer %q", got, f.flash)
 	}
 	// I asks first, and stays bound to its row whatever happens to the
@@ -59,8 +59,8 @@ func TestFleetControlsOnTheSelectedRow(t *testing.T) {
 	_, live := fleetFixture(t)
 	feedFleet(f, live)
 	f.Update(pressFleet(f, "y")())
-	if got := steers[first.Ref.ID].got(); got != "pause|interrupt" {
-		t.Fatalf("the interrupt went to %q", steers.got())
+	if got := steers[first.Ref.ID].Got(); got != "pause|interrupt" {
+		t.Fatalf("the interrupt went to %q", steers.Got())
 	}
 	// A message from the table: typed, sent with run (to a running row: a
 	// waiting one is refused, TestFleetMessageRefusesARowWaitingForConfirmation).
@@ -68,7 +68,7 @@ func TestFleetControlsOnTheSelectedRow(t *testing.T) {
 	pressFleet(f, "M")
 	f = typeFleet(f, "stop and summarise")
 	f.Update(pressFleet(f, "enter")())
-	if got := steers[first.Ref.ID].got(); !strings.HasSuffix(got, "|message stop and summarise +run") {
+	if got := steers[first.Ref.ID].Got(); !strings.HasSuffix(got, "|message stop and summarise +run") {
 		t.Fatalf("the message: %q", got)
 	}
 }
@@ -98,13 +98,13 @@ func TestFleetControlsSayWhyOnARowWithoutThem(t *testing.T) {
 // while its sandbox is paused every one says so and sends nothing (the
 // sandbox is resumed only when it is opened, on y), and P leaves it out.
 func TestFleetControlsRefuseAPausedSandbox(t *testing.T) {
-	steers := map[string]*fakeSteering{}
+	steers := map[string]*tuitest.Steering{}
 	steer := func(ref model.ConversationRef) conversation.Steering {
 		if ref.Kind == model.SourceLocal {
 			return nil
 		}
 		if steers[ref.ID] == nil {
-			steers[ref.ID] = &fakeSteering{}
+			steers[ref.ID] = &tuitest.Steering{}
 		}
 		return steers[ref.ID]
 	}
@@ -130,8 +130,8 @@ func TestFleetControlsRefuseAPausedSandbox(t *testing.T) {
 			t.Fatal("P counts the paused sandbox")
 		}
 	}
-	if s := steers[paused]; s != nil && s.got() != "" {
-		t.Errorf("sent to the paused sandbox: %q", s.got())
+	if s := steers[paused]; s != nil && s.Got() != "" {
+		t.Errorf("sent to the paused sandbox: %q", s.Got())
 	}
 }
 
@@ -154,8 +154,8 @@ func TestFleetPauseAllRunningShown(t *testing.T) {
 	}
 	f.Update(pressFleet(f, "y")())
 	for _, id := range running {
-		if steers[id].got() != "pause" {
-			t.Errorf("%s got %q", id, steers[id].got())
+		if steers[id].Got() != "pause" {
+			t.Errorf("%s got %q", id, steers[id].Got())
 		}
 	}
 	if !strings.Contains(f.flash, fmt.Sprintf("pause: %d of %d accepted", len(running), len(running))) && len(running) > 1 {
@@ -179,7 +179,7 @@ func TestFleetGuardStopsAndMarksARun(t *testing.T) {
 			f.Update(msg)
 		}
 	}
-	got := steers.got()
+	got := steers.Got()
 	if !strings.Contains(got, ":pause") {
 		t.Fatalf("no run was paused: %q", got)
 	}
@@ -199,7 +199,7 @@ func TestFleetGuardStopsAndMarksARun(t *testing.T) {
 func fleetResults(t *testing.T, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
 	var out []tea.Msg
-	for _, msg := range results(t, cmd) {
+	for _, msg := range tuitest.Results(t, cmd) {
 		if _, ok := msg.(fleetGuardDoneMsg); ok {
 			out = append(out, msg)
 		}
@@ -230,7 +230,7 @@ func TestFleetMessageRefusesARowWaitingForConfirmation(t *testing.T) {
 	if cmd := pressFleet(f, "M"); cmd != nil || f.ask.active() || !strings.Contains(f.flash, "a message may approve its actions: open it (enter), where M asks first; nothing sent") {
 		t.Fatalf("M on a waiting row: ask %v, footer %q", f.ask.active(), f.flash)
 	}
-	if steers.got() != "" {
-		t.Fatalf("sent %q", steers.got())
+	if steers.Got() != "" {
+		t.Fatalf("sent %q", steers.Got())
 	}
 }

@@ -1,38 +1,20 @@
 package fleetview
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"ohwatch/model"
 	"ohwatch/tui/conversation"
+	"ohwatch/tui/internal/tuitest"
 )
-
-// waitingSteering is a Steering whose resume waits for the server: it
-// says a line, then waits until released.
-type waitingSteering struct {
-	fakeSteering
-	release  chan struct{}
-	deadline time.Duration // the time its context gave it
-}
-
-func (w *waitingSteering) RunWaiting(ctx context.Context, say func(string)) error {
-	if d, ok := ctx.Deadline(); ok {
-		w.deadline = time.Until(d)
-	}
-	say("the server is still finishing the paused run")
-	<-w.release
-	return w.record("run")
-}
 
 // TestFleetResumeSaysWhatItWaitsFor: R on a row whose server is still
 // finishing the paused run shows, in the footer, what the resume waits
 // for while it does, then the server's answer; the wait is given longer
 // than a plain control.
 func TestFleetResumeSaysWhatItWaitsFor(t *testing.T) {
-	w := &waitingSteering{release: make(chan struct{})}
+	w := tuitest.NewWaitingSteering()
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: func(ref model.ConversationRef) conversation.Steering {
 		if ref.Kind != model.SourceServer {
 			return nil
@@ -49,12 +31,12 @@ func TestFleetResumeSaysWhatItWaitsFor(t *testing.T) {
 	if view := f.View(); !strings.Contains(view, "resume: “") || !strings.Contains(view, "still finishing the paused run") {
 		t.Fatalf("the footer does not say what the resume waits for:\n%s", view)
 	}
-	if w.deadline <= conversation.RespondTimeout {
-		t.Errorf("the resume may wait %s, no longer than a plain control", w.deadline)
+	if w.Deadline() <= conversation.RespondTimeout {
+		t.Errorf("the resume may wait %s, no longer than a plain control", w.Deadline())
 	}
-	close(w.release)
+	close(w.Release)
 	f.Update(next())
-	if !strings.Contains(f.flash, "resume accepted") || w.got() != "run" {
-		t.Errorf("after the wait: footer %q, sent %q", f.flash, w.got())
+	if !strings.Contains(f.flash, "resume accepted") || w.Got() != "run" {
+		t.Errorf("after the wait: footer %q, sent %q", f.flash, w.Got())
 	}
 }
