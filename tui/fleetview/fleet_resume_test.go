@@ -17,7 +17,6 @@ import (
 // the question open. Without Resume, enter opens it read-only at once.
 func TestFleetPausedAsksToResume(t *testing.T) {
 	t.Parallel()
-	paused := fleetRef("cloud", "c10d")
 	var calls []string
 	opts := FleetOptions{
 		Open: func(_ context.Context, ref model.ConversationRef) (conversation.Options, error) {
@@ -33,6 +32,9 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 		},
 	}
 	f := fleetFixtureScreen(t, 150, 30, opts)
+	// The keys' commands are run by hand, to see what each asks for; the
+	// screen is read through the driver.
+	d := drive(t, f, 150, 30)
 	onPaused := func() {
 		t.Helper()
 		pressFleet(f, "/")
@@ -40,8 +42,8 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 			pressFleet(f, string(r))
 		}
 		pressFleet(f, "enter")
-		if f.rows[f.cursor].Ref != paused {
-			t.Fatalf("not on the paused row: %s", fleetTitles(f))
+		if got := selectedTitle(d); got != "Write the release notes" {
+			t.Fatalf("not on the paused row: %q", got)
 		}
 	}
 	onPaused()
@@ -61,9 +63,10 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 		t.Fatalf("the screen is %d lines, want 30", got)
 	}
 	// Another key leaves the question open.
-	if cmd := pressFleet(f, "j"); cmd != nil || f.asking.Ref != paused || len(calls) != 0 {
+	if cmd := pressFleet(f, "j"); cmd != nil || len(calls) != 0 {
 		t.Fatal("a key other than y, n or esc answered the question")
 	}
+	d.Shows("“Write the release notes”: its sandbox is paused")
 
 	// y resumes it and opens it live.
 	cmd := pressFleet(f, "y")
@@ -80,9 +83,10 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 		calls = nil
 		pressFleet(f, "enter")
 		cmd := pressFleet(f, k)
-		if cmd == nil || f.asking.Ref.ID != "" {
+		if cmd == nil {
 			t.Fatalf("%s did not answer", k)
 		}
+		d.Hides("its sandbox is paused")
 		push, ok := f.Update(cmd())().(tui.PushMsg)
 		if !ok || strings.Join(calls, ",") != "open c10d" || push.Screen.(*fleetConversation).Opts.Live {
 			t.Fatalf("after %s: %v", k, calls)
@@ -100,11 +104,13 @@ func TestFleetPausedAsksToResume(t *testing.T) {
 	// Without Resume, enter opens it read-only at once.
 	opts.Resume = nil
 	f = fleetFixtureScreen(t, 150, 30, opts)
+	d = drive(t, f, 150, 30)
 	onPaused()
 	calls = nil
-	if cmd := pressFleet(f, "enter"); cmd == nil || f.asking.Ref.ID != "" {
-		t.Fatal("without Resume, enter asked")
+	if cmd := pressFleet(f, "enter"); cmd == nil {
+		t.Fatal("without Resume, enter opened nothing")
 	} else {
+		d.Hides("its sandbox is paused")
 		cmd()
 	}
 	if strings.Join(calls, ",") != "open c10d" {

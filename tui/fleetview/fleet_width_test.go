@@ -1,12 +1,13 @@
 package fleetview
 
 import (
+	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"ohwatch/model"
 	"ohwatch/tui"
 	"ohwatch/tui/conversation"
 	"ohwatch/tui/internal/tuitest"
@@ -58,11 +59,12 @@ func TestModeReportReachesEveryScreen(t *testing.T) {
 		t.Errorf("the inspector kept raw rows it wrapped per codepoint:\n%s\nwant\n%s", got, want)
 	}
 
-	fleetRoot := NewFleet(FleetOptions{Now: func() time.Time { return fleetNow }})
+	// The fleet table, its titles joined emoji, draws to the width the
+	// terminal counts by cluster once it has reported so.
+	fleetRoot := newFleetScreen(t, 80, 24, FleetOptions{})
+	feedFleet(fleetRoot, []model.FleetUpdate{metaUp(fleetRef("cloud", "w1"), model.ConversationMeta{Title: strings.Repeat("👩\u200d👩\u200d👧\u200d👦", 4) + " family"})})
 	tui.NewModel(fleetRoot).Update(tuitest.UnicodeCore)
-	if fleetRoot.cells != text.Graphemes() {
-		t.Error("the fleet table measures per codepoint after the report")
-	}
+	tuitest.AssertShapeUnder(t, text.Graphemes(), fleetRoot.View(), 80, 24)
 	// A terminal that does not know the mode keeps the renderer's count.
 	plain := newModel(conversation.Options{Log: tuitest.WideTextLog(t)}, 80, 24)
 	tui.NewModel(plain).Update(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeNotRecognized})
