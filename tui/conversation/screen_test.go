@@ -2,8 +2,11 @@ package conversation
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"ohwatch/tui"
 )
 
 // The helpers below read what the screen shows, for tests that drive the
@@ -37,4 +40,16 @@ func mustCursorOn(t *testing.T, screen, want string) {
 	if got := cursorOn(screen); got != want {
 		t.Fatalf("the cursor is on %q, want %q:\n%s", got, want, screen)
 	}
+}
+
+// cursorIndex is the index of the event the cursor is on, read from the
+// events pane's title; it fails the test when the title names none.
+func cursorIndex(t *testing.T, screen string) int {
+	t.Helper()
+	on := cursorOn(screen)
+	n, err := strconv.Atoi(strings.TrimPrefix(on, "#"))
+	if err != nil || tui.Ordinal(n-1) != on {
+		t.Fatalf("no event under the cursor in the title:\n%s", screen)
+	}
+	return n - 1
 }
