@@ -80,9 +80,7 @@ func liveTree(t *testing.T, b Branching) (*Conversation, int) {
 		}
 	}
 	m = jumpTo(t, m, tui.Ordinal(at))
-	if m.cursor != at {
-		t.Fatalf("cursor %d, want %d", m.cursor, at)
-	}
+	mustCursorOn(t, screen(m), tui.Ordinal(at))
 	return m, at
 }
 
@@ -125,15 +123,12 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 		m, at := liveTree(t, fb)
 		id := m.Log.Event(at).ID
 		m, _ = press(t, m, "b")
-		if m.input.Kind != promptForkTitle {
-			t.Fatalf("b opened %v", m.input.Kind)
-		}
 		if s := screen(m); !strings.Contains(s, "fork at "+tui.Ordinal(at)+", title: ") {
 			t.Fatalf("the title prompt does not name the event:\n%s", s)
 		}
 		m = typeText(t, m, "retry with printf")
 		m, _ = press(t, m, "enter")
-		if m.input.Kind != promptForkMessage || !strings.Contains(screen(m), "first message: ") {
+		if s := screen(m); strings.Contains(s, "title: ") || !strings.Contains(s, "first message: ") {
 			t.Fatalf("enter did not ask for the first message:\n%s", screen(m))
 		}
 		m = typeText(t, m, "use printf, not echo")
@@ -192,8 +187,8 @@ func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
 	fb := &fakeBranching{}
 	m, at := liveTree(t, fb)
 	m, _ = press(t, m, "b", "esc")
-	if m.input.active() {
-		t.Fatal("esc does not cancel the title")
+	if strings.Contains(screen(m), "title: ") {
+		t.Fatalf("esc does not cancel the title:\n%s", screen(m))
 	}
 	m, _ = press(t, m, "b", "enter", "enter")
 	if s := screen(m); !strings.Contains(s, "Fork at "+tui.Ordinal(at)+", run it on from there and open it? [y/n]") {
@@ -250,12 +245,12 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		// A recording.
 		rec := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 120, 30)
 		rec, _ = press(t, rec, "b")
-		if rec.input.active() || !strings.Contains(rec.Flash, "this is a recording") {
-			t.Errorf("b on a recording: prompt %v, flash %q", rec.input.Kind, rec.Flash)
+		if s := screen(rec); strings.Contains(s, "title: ") || !strings.Contains(s, "this is a recording") {
+			t.Errorf("b on a recording:\n%s", s)
 		}
 		rec, _ = press(t, rec, "H")
-		if rec.input.active() || !strings.Contains(rec.Flash, "cannot move HEAD: this is a recording") {
-			t.Errorf("H on a recording: flash %q", rec.Flash)
+		if s := screen(rec); strings.Contains(s, "[y/n]") || !strings.Contains(s, "cannot move HEAD: this is a recording") {
+			t.Errorf("H on a recording:\n%s", s)
 		}
 
 		// A state update under the cursor.
@@ -264,8 +259,8 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000a1", "running"))
 		m = jumpTo(t, m, tui.Ordinal(m.Log.Len()-1))
 		m, _ = press(t, m, "b")
-		if m.input.active() || !strings.Contains(m.Flash, "a state update is not a step") {
-			t.Errorf("b on a state update (%s at %d): flash %q", m.Log.Event(m.cursor).Kind, m.cursor, m.Flash)
+		if s := screen(m); strings.Contains(s, "title: ") || !strings.Contains(s, "a state update is not a step") {
+			t.Errorf("b on a state update (%s):\n%s", cursorOn(s), s)
 		}
 
 		// An older server: said once, then at once.
@@ -279,9 +274,11 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		calls := len(fb.forks)
 		m = jumpTo(t, m, tui.Ordinal(at))
 		m, _ = press(t, m, "H")
-		if m.input.active() || !strings.Contains(m.Flash, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
-			t.Errorf("after the server said it is too old, H: prompt %v, flash %q", m.input.Kind, m.Flash)
+		if s := screen(m); strings.Contains(s, "[y/n]") || !strings.Contains(s, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
+			t.Errorf("after the server said it is too old, H:\n%s", s)
 		}
+		// Whether a key is offered shows only in its colour (the help
+		// dims it): the key map is read.
 		if k := m.activeKeys(m.state()); k.Fork.Enabled() || k.Navigate.Enabled() {
 			t.Error("b and H still offered in the help")
 		}
@@ -310,16 +307,24 @@ func TestForkThatHalfWorkedStillOpens(t *testing.T) {
 func TestForkKeysInHelp(t *testing.T) {
 	t.Parallel()
 	m, _ := liveTree(t, &fakeBranching{})
-	m, _ = press(t, m, "?")
-	// The help scrolls: read all of it.
-	s := screen(m)
-	for range 60 {
-		m, _ = press(t, m, "j")
-		s += screen(m)
-	}
+	s := helpText(t, m)
 	for _, want := range []string{"fork from this event", "move HEAD to this event"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("help lacks %q:\n%s", want, s)
 		}
 	}
+}
+
+// helpText is all of the help's pages as the screen shows them (the help
+// scrolls: it is read down to its end), the help closed again after.
+func helpText(t *testing.T, m *Conversation) string {
+	t.Helper()
+	m, _ = press(t, m, "?")
+	s := screen(m)
+	for range 60 {
+		m, _ = press(t, m, "j")
+		s += screen(m)
+	}
+	press(t, m, "esc")
+	return s
 }
