@@ -125,9 +125,6 @@ func TestOOffersEveryForkOfTheEvent(t *testing.T) {
 		m := linksListed(t, newModel(Options{Log: log, Links: links}, 120, 30))
 		m = jumpTo(t, m, tui.Ordinal(at))
 		m, _ = press(t, m, "O")
-		if m.input.Kind != promptLinks {
-			t.Fatalf("O opened %v", m.input.Kind)
-		}
 		s := screen(m)
 		if !strings.Contains(s, "1 fork aaaaaaaa first try") || !strings.Contains(s, "2 fork bbbbbbbb second try") || strings.Contains(s, "cccccccc") {
 			t.Fatalf("O does not offer the two forks of the event:\n%s", s)
@@ -218,8 +215,8 @@ func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
 			}
 			cmd = view.Update(msg)
 		}
-		if view.Log.Len() != len(evs) || view.cursor != at {
-			t.Fatalf("the fork opened at %d of %d events, want the fork point %d", view.cursor, view.Log.Len(), at)
+		if s := view.View(); view.Log.Len() != len(evs) || cursorOn(s) != tui.Ordinal(at) {
+			t.Fatalf("the fork opened at %s of %d events, want the fork point %s:\n%s", cursorOn(s), view.Log.Len(), tui.Ordinal(at), s)
 		}
 	})
 }
