@@ -2,7 +2,6 @@ package conversation
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -16,35 +15,15 @@ import (
 	"ohwatch/tui/internal/tuitest"
 )
 
-// fakeBranching records what the view asks of the source. forkErr and
-// navErr are what Fork and Navigate return; fleet makes Open leave the fork
-// to another screen.
+// fakeBranching records what the view asks of the source's tree (Fork
+// and Navigate are tuitest's); Fleet makes Open leave the fork to another
+// screen.
 type fakeBranching struct {
-	mu      sync.Mutex
-	forks   []ForkPlan
-	navs    []string
-	forkErr error
-	navErr  error
-	Fleet   bool
+	tuitest.Branching
+	Fleet bool
+	mu    sync.Mutex
 	// openCtxs are the contexts Open was given, one per view opened.
 	openCtxs []context.Context
-}
-
-func (f *fakeBranching) Fork(_ context.Context, from, title, message string) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.forks = append(f.forks, ForkPlan{eventID: from, title: title, message: message})
-	if f.forkErr != nil && !errors.Is(f.forkErr, errHalfFork) {
-		return "", f.forkErr
-	}
-	return "f0000000000040008000000000000001", f.forkErr
-}
-
-func (f *fakeBranching) Navigate(_ context.Context, eventID string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.navs = append(f.navs, eventID)
-	return f.navErr
 }
 
 func (f *fakeBranching) Open(ctx context.Context, id string) (Options, bool) {
@@ -56,9 +35,6 @@ func (f *fakeBranching) Open(ctx context.Context, id string) (Options, bool) {
 	}
 	return Options{Title: "the fork " + id[:8], Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch), Branching: f}, true
 }
-
-// errHalfFork is a fork that exists but whose first message failed.
-var errHalfFork = errors.New("the first message was not sent")
 
 // unsupportedErr is what main hands the view for a server older than 1.31.
 type unsupportedErr struct{ op string }
@@ -84,34 +60,13 @@ func liveTree(t *testing.T, b Branching) (*Conversation, int) {
 	return m, at
 }
 
-// results runs cmd and returns the messages it and its batches send,
-// ticks aside.
-func results(t *testing.T, cmd tea.Cmd) []tea.Msg {
-	t.Helper()
-	if cmd == nil || tuitest.IsTick(cmd) {
-		return nil
-	}
-	msg := tuitest.AnswerOf(t, cmd)
-	if batch, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range batch {
-			out = append(out, results(t, c)...)
-		}
-		return out
-	}
-	if _, tick := msg.(flashExpiredMsg); tick || msg == nil {
-		return nil
-	}
-	return []tea.Msg{msg}
-}
-
 // answer feeds the messages of cmd to the view and returns the messages
 // its answers send (a push, a back).
 func answer(t *testing.T, m *Conversation, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
 	var out []tea.Msg
-	for _, msg := range results(t, cmd) {
-		out = append(out, results(t, m.Update(msg))...)
+	for _, msg := range tuitest.Results(t, cmd) {
+		out = append(out, tuitest.Results(t, m.Update(msg))...)
 	}
 	return out
 }
@@ -137,13 +92,13 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 		if s := screen(m); !strings.Contains(s, want) {
 			t.Fatalf("the question does not say what will happen (%q):\n%s", want, s)
 		}
-		if len(fb.forks) != 0 {
+		if forks, _ := fb.Calls(); len(forks) != 0 {
 			t.Fatal("forked before y")
 		}
 		m, cmd := press(t, m, "y")
 		msgs := answer(t, m, cmd)
-		if len(fb.forks) != 1 || fb.forks[0] != (ForkPlan{eventID: id, title: "retry with printf", message: "use printf, not echo"}) {
-			t.Fatalf("forks %+v", fb.forks)
+		if forks, _ := fb.Calls(); len(forks) != 1 || forks[0] != (tuitest.ForkCall{EventID: id, Title: "retry with printf", Message: "use printf, not echo"}) {
+			t.Fatalf("forks %+v", forks)
 		}
 		var pushed *linkedConversation
 		for _, msg := range msgs {
@@ -195,8 +150,8 @@ func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
 		t.Fatalf("without title and message:\n%s", s)
 	}
 	m, _ = press(t, m, "n")
-	if len(fb.forks) != 0 || m.Flash != "cancelled" {
-		t.Fatalf("n: forks %v, flash %q", fb.forks, m.Flash)
+	if forks, _ := fb.Calls(); len(forks) != 0 || m.Flash != "cancelled" {
+		t.Fatalf("n: forks %v, flash %q", forks, m.Flash)
 	}
 }
 
@@ -230,8 +185,8 @@ func TestNavigateAsksThenMovesHead(t *testing.T) {
 		}
 		m, cmd := press(t, m, "y")
 		answer(t, m, cmd)
-		if len(fb.navs) != 1 || fb.navs[0] != m.Log.Event(at).ID {
-			t.Fatalf("navigates %v", fb.navs)
+		if _, navs := fb.Calls(); len(navs) != 1 || navs[0] != m.Log.Event(at).ID {
+			t.Fatalf("navigates %v", navs)
 		}
 		if m.Log.Leaf() != at || !strings.Contains(m.Flash, "HEAD moved to "+tui.Ordinal(at)) {
 			t.Errorf("leaf %d, flash %q", m.Log.Leaf(), m.Flash)
@@ -264,17 +219,19 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		}
 
 		// An older server: said once, then at once.
-		fb.forkErr = unsupportedErr{"fork"}
+		fb.ForkErr = unsupportedErr{"fork"}
 		m, at := liveTree(t, fb)
 		m, cmd := press(t, m, "b", "enter", "enter", "y")
 		answer(t, m, cmd)
 		if !strings.Contains(m.Flash, "this agent-server does not support fork (older than 1.31)") {
 			t.Fatalf("flash %q", m.Flash)
 		}
-		calls := len(fb.forks)
+		forks, _ := fb.Calls()
+		calls := len(forks)
 		m = jumpTo(t, m, tui.Ordinal(at))
 		m, _ = press(t, m, "H")
-		if s := screen(m); strings.Contains(s, "[y/n]") || !strings.Contains(s, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
+		forks, _ = fb.Calls()
+		if s := screen(m); strings.Contains(s, "[y/n]") || !strings.Contains(s, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(forks) != calls {
 			t.Errorf("after the server said it is too old, H:\n%s", s)
 		}
 		// Whether a key is offered shows only in its colour (the help
@@ -288,7 +245,7 @@ func TestForkAndNavigateRefused(t *testing.T) {
 func TestForkThatHalfWorkedStillOpens(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		fb := &fakeBranching{forkErr: errHalfFork}
+		fb := &fakeBranching{Branching: tuitest.Branching{ForkErr: tuitest.ErrHalfFork}}
 		m, _ := liveTree(t, fb)
 		m, _ = press(t, m, "b", "enter")
 		m = typeText(t, m, "go")

@@ -241,7 +241,7 @@ func TestLinksAreReadInCommandsOnly(t *testing.T) {
 		}
 		// Init's batch holds the first refresh; its answer schedules the next.
 		var refreshed tea.Cmd
-		for _, msg := range results(t, cmd) {
+		for _, msg := range tuitest.Results(t, cmd) {
 			if r, ok := msg.(linksRefreshedMsg); ok && r.again {
 				refreshed = m.Update(r)
 			}
