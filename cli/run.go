@@ -19,7 +19,7 @@ const exitUsage = headless.ExitUsage
 // Run runs ohwatch with args (the process's, without the program name) on
 // the process's streams and environment, and returns the exit code.
 func Run(args []string) int {
-	return run(args, &session.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, IsTerminal: stdoutIsTerminal()})
+	return run(args, &session.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ, IsTerminal: stdoutIsTerminal()})
 }
 
 // run runs ohwatch in env: tests run whole commands in-process through it.

@@ -222,7 +222,7 @@ func compareScreen(ctx context.Context, env *Env, runs []CompareRun, keys Compar
 		}
 		sides[k] = side
 	}
-	err := compareview.RunCompare(ctx, compareview.CompareOptions{A: sides[0], B: sides[1], NoColor: env.NoColor})
+	err := compareview.RunCompare(ctx, compareview.CompareOptions{A: sides[0], B: sides[1], NoColor: env.NoColor, Profile: env.colourProfile()})
 	return tuiExit(ctx, ctx, err, env.Stderr)
 }
 

@@ -3,6 +3,8 @@ package session
 import (
 	"io"
 
+	"github.com/charmbracelet/colorprofile"
+
 	"ohwatch/config"
 )
 
@@ -13,6 +15,10 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+	// Environ lists the environment (nil: none given), for what needs it
+	// whole: the terminal's colour profile is detected from it here, so
+	// that nothing under tui reads the environment.
+	Environ func() []string
 	// IsTerminal reports whether stdout is a terminal (the TUI needs one;
 	// headless is automatic otherwise).
 	IsTerminal bool
@@ -28,4 +34,14 @@ type Env struct {
 	// RecordWrite writes the files of --record (nil: the filesystem);
 	// tests make the disk fill up through it.
 	RecordWrite func(dir, name string, data []byte) error
+}
+
+// colourProfile is the colour profile of the terminal on Stdout as its
+// environment describes it; Unknown without an environment (tests), and
+// then the program reports the terminal's own once it runs.
+func (env *Env) colourProfile() colorprofile.Profile {
+	if env.Environ == nil {
+		return colorprofile.Unknown
+	}
+	return colorprofile.Detect(env.Stdout, env.Environ())
 }

@@ -34,6 +34,7 @@ func (fl *Fleet) Table(ctx context.Context, env *Env, o FleetOptions) *tui.Model
 func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, feed <-chan []model.FleetUpdate) fleetview.FleetOptions {
 	// The conversation opened lives until the person goes back to the
 	// table (the view's context) or the fleet ends (the program's).
+	profile := env.colourProfile()
 	opening := func(open func(context.Context, model.ConversationRef) (conversation, error)) func(context.Context, model.ConversationRef) (convui.Options, error) {
 		return func(viewCtx context.Context, ref model.ConversationRef) (convui.Options, error) {
 			sessCtx, end := context.WithCancel(ctx)
@@ -46,6 +47,7 @@ func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, fee
 			}
 			opts := s.tuiOptions(env, o.Notify, o.Theme)
 			opts.Guards = guardSet(o.Guards)
+			opts.Profile = profile
 			return opts, nil
 		}
 	}
@@ -56,6 +58,7 @@ func (fl *Fleet) tableOptions(ctx context.Context, env *Env, o FleetOptions, fee
 		Notify:  o.Notify && env.IsTerminal,
 		Tmux:    env.Getenv("TMUX") != "",
 		NoColor: env.NoColor,
+		Profile: profile,
 		Theme:   o.Theme,
 		Steer:   fl.steer(o, env),
 		Guards:  o.Guards,

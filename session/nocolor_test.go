@@ -2,7 +2,10 @@ package session
 
 import (
 	"context"
+	"io"
 	"testing"
+
+	"github.com/charmbracelet/colorprofile"
 
 	"ohwatch/reducer"
 )
@@ -27,5 +30,24 @@ func TestNoColorComesFromEnv(t *testing.T) {
 		if got := NewFleet().tableOptions(context.Background(), env, FleetOptions{}, nil).NoColor; got != noColor {
 			t.Errorf("fleet table: NoColor %v with Env.NoColor %v", got, noColor)
 		}
+	}
+}
+
+// TestColourProfileComesFromEnv: the terminal's colour profile is detected
+// from Env.Environ, the environment the caller gave, never the process's:
+// the TUI packages read no environment and take it whole from here.
+func TestColourProfileComesFromEnv(t *testing.T) {
+	t.Setenv("TERM", "dumb")
+	t.Setenv("NO_COLOR", "1")
+	environ := func() []string { return []string{"TERM=xterm-256color", "CLICOLOR_FORCE=1"} }
+	env := &Env{Stdout: io.Discard, Getenv: func(string) string { return "" }, Environ: environ}
+	if got := env.colourProfile(); got != colorprofile.ANSI256 {
+		t.Errorf("profile %v from TERM=xterm-256color; want ANSI256", got)
+	}
+	if got := NewFleet().tableOptions(context.Background(), env, FleetOptions{}, nil).Profile; got != colorprofile.ANSI256 {
+		t.Errorf("fleet table: profile %v; want ANSI256", got)
+	}
+	if got := (&Env{Stdout: io.Discard}).colourProfile(); got != colorprofile.Unknown {
+		t.Errorf("profile %v without an environment; want Unknown", got)
 	}
 }

@@ -124,6 +124,7 @@ func present(ctx context.Context, env *Env, o Options, s conversation) (code int
 	}
 	opts := s.tuiOptions(env, o.Notify, o.Theme)
 	opts.Guards = guardSet(o.Guards)
+	opts.Profile = env.colourProfile()
 	err := convui.Run(runCtx, opts)
 	return tuiExit(ctx, runCtx, err, env.Stderr)
 }

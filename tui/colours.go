@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"os"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
@@ -65,12 +63,14 @@ func (c *Colours) Update(msg tea.Msg) bool {
 		c.Mode.Dark(c.BgKnown, c.BgDark) != before.Mode.Dark(before.BgKnown, before.BgDark)
 }
 
-// ProgramColours fills in the profile of the terminal on stdout when the
-// caller gave none, and returns the program option that makes the renderer
-// agree with the styles about it.
+// ProgramColours returns the program option that makes the renderer agree
+// with the styles about the caller's profile, which the caller detected
+// from its environment (nothing under tui reads the environment). An
+// Unknown profile adds none: the program finds the terminal's and reports
+// it (tea.ColorProfileMsg), and Colours.Update restyles.
 func ProgramColours(profile *colorprofile.Profile) []tea.ProgramOption {
 	if *profile == colorprofile.Unknown {
-		*profile = colorprofile.Detect(os.Stdout, os.Environ())
+		return nil
 	}
 	return []tea.ProgramOption{tea.WithColorProfile(*profile)}
 }

@@ -50,9 +50,9 @@ func TestGoldenCompare(t *testing.T) {
 // point: the last shared row is the fork's forked_from event.
 func TestCompareOpensAtTheForkPoint(t *testing.T) {
 	c := compareFixture(t, 120, 40)
-	dirs := compareFixtureDirs(t)
-	if c.Cmp.SharedUntilID != forkPoint(t, dirs[1]) {
-		t.Fatalf("shared until %q, fork point %q", c.Cmp.SharedUntilID, forkPoint(t, dirs[1]))
+	dirs := tuitest.ForkPair(t)
+	if c.Cmp.SharedUntilID != tuitest.ForkPoint(t, dirs[1]) {
+		t.Fatalf("shared until %q, fork point %q", c.Cmp.SharedUntilID, tuitest.ForkPoint(t, dirs[1]))
 	}
 	if c.Cursor != c.Cmp.FirstDiff || c.Cursor <= 0 {
 		t.Fatalf("cursor %d, first difference %d", c.Cursor, c.Cmp.FirstDiff)
@@ -65,6 +65,9 @@ func TestCompareOpensAtTheForkPoint(t *testing.T) {
 // Both panes show their side as of the cursor's row: moving the cursor
 // changes the event each side is at, and on a row where one side has a
 // gap that side stays at its last step.
+//
+// It reads the side the screen draws for a row (sideAtCursor): the state
+// each side is at, whole, is more than its panes print.
 func TestCompareTimeTravelsBothSides(t *testing.T) {
 	c := compareFixture(t, 200, 50)
 	pressCompare(c, "g")
@@ -118,8 +121,19 @@ func TestCompareNextPreviousDifference(t *testing.T) {
 		t.Fatalf("[ went to %d", c.Cursor)
 	}
 	pressCompare(c, "[")
-	if c.Cursor != c.Cmp.FirstDiff || !strings.Contains(c.flash, "no difference before") {
-		t.Errorf("[ before the first difference: cursor %d, flash %q", c.Cursor, c.flash)
+	if c.Cursor != c.Cmp.FirstDiff || !strings.Contains(c.View(), "no difference before") {
+		t.Errorf("[ before the first difference: cursor %d, footer %q", c.Cursor, lastLine(c.View()))
+	}
+}
+
+// lastLine is the last line of a view: its footer.
+func lastLine(view string) string { return view[strings.LastIndex(view, "\n")+1:] }
+
+// moveTo moves the cursor to row with the keys: g, then j.
+func moveTo(c *Compare, row int) {
+	pressCompare(c, "g")
+	for c.Cursor < row {
+		pressCompare(c, "j")
 	}
 }
 
@@ -138,20 +152,18 @@ func TestCompareDetailDiffsBothSteps(t *testing.T) {
 	if row < 0 {
 		t.Fatal("no changed action row in the fixture")
 	}
-	c.moveTo(row)
+	moveTo(c, row)
+	list := c.View()
 	pressCompare(c, "enter")
-	if c.detail == nil {
-		t.Fatal("enter opened nothing")
-	}
-	text := strings.Join(c.detail.lines, "\n")
+	text := c.View()
 	for _, want := range []string{"A  step", "B  step", "Arguments", "--- A", "+++ B", "Output"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("detail lacks %q:\n%s", want, text)
 		}
 	}
 	pressCompare(c, "esc")
-	if c.detail != nil {
-		t.Fatal("esc did not close the detail")
+	if c.View() != list {
+		t.Fatalf("esc did not close the detail:\n%s", c.View())
 	}
 	if cmd := c.Update(tuitest.KeyMsg("esc")); cmd == nil {
 		t.Fatal("esc on the screen does not go back")
@@ -163,22 +175,22 @@ func TestCompareDetailDiffsBothSteps(t *testing.T) {
 // A side that keeps streaming is aligned again as its events arrive: the
 // comparison follows it.
 func TestCompareFollowsALiveSide(t *testing.T) {
-	dirs := compareFixtureDirs(t)
-	full := loadedLog(t, dirs[1])
+	dirs := tuitest.ForkPair(t)
+	full := tuitest.ForkPairLog(t, dirs[1])
 	feed := make(chan model.Batch, 1)
 	c := NewCompare(CompareOptions{
-		A:       CompareSide{Title: "parent", Log: loadedLog(t, dirs[0]), Ended: true},
+		A:       CompareSide{Title: "parent", Log: tuitest.ForkPairLog(t, dirs[0]), Ended: true},
 		B:       CompareSide{Title: "fork", Log: reducer.NewLog(nil, 0), Feed: feed, Live: true},
 		NoColor: true,
 	})
-	c.SetSize(120, 40)
+	c.SetSize(200, 40)
 	alignNow(c)
 	if c.Cmp.OnlyA != len(c.Cmp.StepsA) || len(c.Cmp.StepsB) != 0 {
 		t.Fatalf("with B empty: %+v", c.Cmp.Counts)
 	}
 	// B has taken no step yet: that is not a divergence.
-	if head := strings.Join(c.headerLines(200), "\n"); !strings.Contains(head, "no divergence so far") {
-		t.Errorf("a side that has not started reads as diverged:\n%s", head)
+	if !strings.Contains(c.View(), "no divergence so far") {
+		t.Errorf("a side that has not started reads as diverged:\n%s", c.View())
 	}
 	var evs []model.Event
 	for i := range full.Len() {
@@ -193,8 +205,8 @@ func TestCompareFollowsALiveSide(t *testing.T) {
 	close(feed)
 	c.Update(c.WaitFeed(1)())
 	finishAlignment(c)
-	if !c.doneB || c.Cmp.SharedUntilID != forkPoint(t, dirs[1]) || len(c.Cmp.StepsB) == 0 {
-		t.Fatalf("after the stream: done %v, shared until %q, %d steps of B", c.doneB, c.Cmp.SharedUntilID, len(c.Cmp.StepsB))
+	if c.WaitFeed(1) != nil || c.Cmp.SharedUntilID != tuitest.ForkPoint(t, dirs[1]) || len(c.Cmp.StepsB) == 0 {
+		t.Fatalf("after the stream: still waits on B %v, shared until %q, %d steps of B", c.WaitFeed(1) != nil, c.Cmp.SharedUntilID, len(c.Cmp.StepsB))
 	}
 }
 

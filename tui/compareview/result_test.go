@@ -8,18 +8,6 @@ import (
 	"ohwatch/tui/internal/tuitest"
 )
 
-// resultLogs are the logs on which an action's result is checked: the
-// hard cases, the project's own recordings and a generated log.
-func resultLogs(t *testing.T) map[string]*reducer.Log {
-	logs := tuitest.ResultCases(t)
-	for _, name := range []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan", "cli447_hi_followup_iterative_case_a"} {
-		logs["own "+name] = tuitest.Twin(t, name)
-	}
-	logs["errors"] = tuitest.ErrorLog(t)
-	logs["generated"] = tuitest.Generated(t, 3000, 7)
-	return logs
-}
-
 // TestCompareNamesOneResult: the compare detail's output and the compare
 // screen's outcome name, for every action, the result the SDK's rule
 // names (the inspector's test checks it against the same rule, so the
@@ -27,7 +15,7 @@ func resultLogs(t *testing.T) map[string]*reducer.Log {
 // on the hard cases, the recordings and generated logs.
 func TestCompareNamesOneResult(t *testing.T) {
 	t.Parallel()
-	for name, log := range resultLogs(t) {
+	for name, log := range tuitest.ResultLogs(t) {
 		t.Run(name, func(t *testing.T) { compareNamesSDKResults(t, log) })
 	}
 }
@@ -36,7 +24,7 @@ func TestCompareNamesOneResult(t *testing.T) {
 // the upstream recordings.
 func TestCompareNamesOneResultUpstream(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan", "cli447_hi_followup_iterative_case_a"} {
+	for _, name := range tuitest.ResultRecordings {
 		t.Run(name, func(t *testing.T) { compareNamesSDKResults(t, tuitest.Trajectory(t, name)) })
 	}
 }

@@ -65,7 +65,7 @@ func TestAttentionWhenWaiting(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
 		m := attentionModel(t, true)
-		if m.attn.status != "" || bannerText(m) != "" {
+		if bannerText(m) != "" {
 			t.Fatalf("a banner while running: %q", bannerText(m))
 		}
 		// Pinned in the past, the banner, bell and notification still come.
@@ -93,8 +93,8 @@ func TestAttentionWhenWaiting(t *testing.T) {
 		}
 		// It stops waiting: the banner goes by itself.
 		m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000003", "running"))
-		if m.attn.status != "" {
-			t.Fatalf("the waiting banner stays after the run resumed: %q", bannerText(m))
+		if b := bannerText(m); b != "" {
+			t.Fatalf("the waiting banner stays after the run resumed: %q", b)
 		}
 	})
 }
@@ -108,16 +108,17 @@ func TestAttentionStaysUntilDismissed(t *testing.T) {
 			if out := rawOutput(cmd); !strings.HasPrefix(out, "\a\x1b]9;") {
 				t.Errorf("%s: no bell and notification: %q", status, out)
 			}
-			if m.attn.status != status || bannerText(m) == "" {
-				t.Errorf("%s: no banner", status)
+			banner := bannerText(m)
+			if !strings.Contains(banner, "esc dismiss") {
+				t.Errorf("%s: no banner: %q", status, banner)
 			}
 			m, _ = press(t, m, "j", "k")
-			if m.attn.status != status {
-				t.Errorf("%s: moving dismissed the banner", status)
+			if got := bannerText(m); got != banner {
+				t.Errorf("%s: moving changed the banner to %q", status, got)
 			}
 			m, _ = press(t, m, "esc")
-			if m.attn.status != "" || strings.Contains(bannerText(m), "esc dismiss") {
-				t.Errorf("%s: esc does not dismiss the banner", status)
+			if got := bannerText(m); got != "" {
+				t.Errorf("%s: esc does not dismiss the banner: %q", status, got)
 			}
 		}
 	})
@@ -142,8 +143,8 @@ func TestEscGoesBackWithABanner(t *testing.T) {
 		if msg, ok := cmd().(tui.PopMsg); !ok || msg.QuitAtRoot {
 			t.Fatalf("esc with a banner, opened from the fleet: %T, want going back", msg)
 		}
-		if m.attn.status != "" {
-			t.Fatal("going back left the banner up")
+		if b := bannerText(m); b != "" {
+			t.Fatalf("going back left the banner up: %q", b)
 		}
 	})
 }
@@ -157,8 +158,8 @@ func TestAttentionQuiet(t *testing.T) {
 		if out := rawOutput(cmd); out != "" {
 			t.Fatalf("written with Notify off: %q", out)
 		}
-		if m.attn.status != "error" {
-			t.Fatal("no banner with Notify off")
+		if b := bannerText(m); !strings.Contains(b, "error") {
+			t.Fatalf("no banner with Notify off: %q", b)
 		}
 		// History read before the socket went live rings nothing.
 		feed := make(chan model.Batch)
@@ -170,8 +171,8 @@ func TestAttentionQuiet(t *testing.T) {
 			evs = append(evs, hist.Event(i))
 		}
 		h, cmd = send(h, BatchMsg{Batch: model.Batch{Events: evs}})
-		if h.attn.status != "finished" {
-			t.Fatalf("no banner for a finished history: %q", h.attn.status)
+		if b := bannerText(h); !strings.Contains(b, "finished") {
+			t.Fatalf("no banner for a finished history: %q", b)
 		}
 		if out := rawOutput(cmd); out != "" {
 			t.Fatalf("the history rang: %q", out)
@@ -221,12 +222,15 @@ func TestBannerKeepsTheCursorInView(t *testing.T) {
 	if bannerText(m) == "" {
 		t.Fatal("no banner")
 	}
-	if want := " #" + Itoa(m.cursor+1) + " "; !strings.Contains(lineWith(screen(m), "▶"), want) {
-		t.Fatalf("the cursor row %q is off the screen:\n%s", want, screen(m))
+	// The followed newest event is the cursor's: its row is drawn.
+	newest := tui.Ordinal(m.Log.Len() - 1)
+	mustCursorOn(t, screen(m), newest)
+	if !strings.Contains(selectedRow(screen(m)), " "+newest+" ") {
+		t.Fatalf("the cursor row %q is off the screen:\n%s", newest, screen(m))
 	}
 	m, _ = send(m, BatchMsg{Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseReconnecting, Attempt: 1, RetryIn: time.Second}}})
-	if want := " #" + Itoa(m.cursor+1) + " "; !strings.Contains(lineWith(screen(m), "▶"), want) {
-		t.Fatalf("with two banners the cursor row %q is off the screen:\n%s", want, screen(m))
+	if !strings.Contains(selectedRow(screen(m)), " "+newest+" ") {
+		t.Fatalf("with two banners the cursor row %q is off the screen:\n%s", newest, screen(m))
 	}
 }
 
@@ -236,16 +240,16 @@ func TestBannerKeepsTheCursorInView(t *testing.T) {
 func TestBannerAfterAnAnswer(t *testing.T) {
 	t.Parallel()
 	m := liveModel(t, tuitest.WaitingLog(t), 80, 24, Options{Title: "c", Controls: &fakeControls{}})
-	m.attn = attention{status: model.StatusWaitingForConfirmation}
-	if !strings.Contains(m.attentionText(), "a accept") {
-		t.Fatalf("waiting with pending actions: %q", m.attentionText())
+	m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000009", "waiting_for_confirmation"))
+	if got := bannerText(m); !strings.Contains(got, "a accept") {
+		t.Fatalf("waiting with pending actions: %q", got)
 	}
 	m = attentionModel(t, false)
 	if n := len(m.Log.Latest().Pending); n != 0 {
 		t.Fatalf("%d pending", n)
 	}
-	m.attn = attention{status: model.StatusWaitingForConfirmation}
-	if got := m.attentionText(); strings.Contains(got, "a accept") || !strings.Contains(got, "nothing pending now") {
+	m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000009", "waiting_for_confirmation"))
+	if got := bannerText(m); strings.Contains(got, "a accept") || !strings.Contains(got, "nothing pending now") {
 		t.Fatalf("nothing pending, the banner says %q", got)
 	}
 }

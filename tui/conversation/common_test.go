@@ -27,7 +27,7 @@ func TestOpenedViewHoldsTheOpenersCommon(t *testing.T) {
 	m := NewConversationWith(c, Options{Log: tuitest.ErrorLog(t)})
 	cmd := m.Update(linkOpenedMsg{link: Link{ID: childID}, opts: Options{Title: "child"}, end: func() {}})
 	var msgs []any
-	for _, msg := range results(t, cmd) {
+	for _, msg := range tuitest.Results(t, cmd) {
 		msgs = append(msgs, msg)
 	}
 	view := pushedView(msgs)

@@ -12,14 +12,17 @@ import (
 )
 
 // bannerText is the banner area of a rendered screen, its lines joined
-// with single spaces (a banner may wrap).
+// with single spaces (a banner may wrap): the lines between the two of
+// the header and the events pane's title; "" when there are none, or no
+// events pane is drawn.
 func bannerText(m *Conversation) string {
-	l := m.layout()
 	lines := strings.Split(screen(m), "\n")
-	if l.banner.h == 0 {
-		return ""
+	for k := 2; k < len(lines); k++ {
+		if t := strings.TrimLeft(lines[k], "▌─ "); strings.HasPrefix(t, "Events") {
+			return strings.Join(strings.Fields(strings.Join(lines[2:k], " ")), " ")
+		}
 	}
-	return strings.Join(strings.Fields(strings.Join(lines[l.banner.y:l.banner.y+l.banner.h], " ")), " ")
+	return ""
 }
 
 const testServer = "http://127.0.0.1:8000"
@@ -131,6 +134,10 @@ func TestUnreachableExit(t *testing.T) {
 
 // TestReconnectCountdown: "in Ns" counts down each second, so it stays
 // true while it shows; a newer wait drops the older one's ticks.
+//
+// It hands the view its own ticks (retryTick, retryGen): a stale tick of
+// an older wait is only told from a fresh one by its generation, which
+// no screen shows.
 func TestReconnectCountdown(t *testing.T) {
 	t.Parallel()
 	m := connModel(t, 80, 24, true, model.ConnState{Phase: model.PhaseReconnecting, Attempt: 2, RetryIn: 2500 * time.Millisecond})
@@ -158,6 +165,9 @@ func TestReconnectCountdown(t *testing.T) {
 
 // TestReconnectTickTiming: the first tick comes when the wait reaches a
 // whole second (500ms of 2.5s), the next a second later.
+//
+// It times the tick command itself and reads the wait left (retryLeft):
+// when a timer fires is not on the screen.
 func TestReconnectTickTiming(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {

@@ -17,10 +17,6 @@ import (
 	"ohwatch/tui/text"
 )
 
-// pairScan bounds the backward search for the action an AgentErrorEvent
-// answers (it names only the tool call id).
-const pairScan = 64
-
 // eventList renders the list pane: only the rows of the visible window,
 // each cached by (index, width, time mode); the cursor's row and bookmark
 // marks are drawn over the cached text, so moving the cursor re-renders
@@ -253,7 +249,7 @@ func (l *eventList) rowText(i, w, numWidth int, start time.Time, plain, detail b
 	} else {
 		b.WriteString(style(s.Accent, l.cells.Fit(kind, kindColumnLen)) + " ")
 	}
-	if pair := l.pairing(&ev); pair != "" {
+	if pair := l.pairing(i, &ev); pair != "" {
 		b.WriteString(style(s.Muted, pair) + " ")
 	}
 	if a, ok := ev.Body.(*model.Action); ok && a.SecurityRisk == "HIGH" {
@@ -320,23 +316,13 @@ func (l *eventList) backwards(i int, ev *model.Event) string {
 // timeBackwards marks a row whose time is earlier than the row before it.
 const timeBackwards = "<"
 
-// pairing describes the action a result answers and how long it took:
-// "↳#12 1.4s".
-func (l *eventList) pairing(ev *model.Event) string {
-	actionAt := -1
-	switch b := ev.Body.(type) {
-	case *model.Observation:
-		if i, ok := l.log.IndexOf(b.ActionID); ok {
-			actionAt = i
-		}
-	case *model.UserReject:
-		if i, ok := l.log.IndexOf(b.ActionID); ok {
-			actionAt = i
-		}
-	case *model.AgentError:
-		actionAt = l.actionByCallID(b.ToolCallID, ev.ID)
-	}
-	if actionAt < 0 {
+// pairing describes the action event i, a result, answers and how long
+// it took: "↳#12 1.4s". Which action is the log's one answer to "the
+// result of an action" (Log.ActionOf), the one the inspector, the compare
+// screen and the export name.
+func (l *eventList) pairing(i int, ev *model.Event) string {
+	actionAt, ok := l.log.ActionOf(i)
+	if !ok {
 		return ""
 	}
 	s := l.styles.Glyphs.Paired + tui.Ordinal(actionAt)
@@ -350,23 +336,4 @@ func (l *eventList) pairing(ev *model.Event) string {
 		}
 	}
 	return s
-}
-
-// actionByCallID finds, among the events just before the one with id self,
-// the action with the tool call id; -1 when there is none.
-func (l *eventList) actionByCallID(callID, self string) int {
-	if callID == "" {
-		return -1
-	}
-	at, ok := l.log.IndexOf(self)
-	if !ok {
-		return -1
-	}
-	for i := at - 1; i >= 0 && i >= at-pairScan; i-- {
-		ev := l.log.Event(i)
-		if a, ok := ev.Body.(*model.Action); ok && a.ToolCallID == callID {
-			return i
-		}
-	}
-	return -1
 }

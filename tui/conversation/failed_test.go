@@ -5,9 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/colorprofile"
+
 	"ohwatch/export"
 	"ohwatch/format"
 	"ohwatch/reducer"
+	"ohwatch/theme"
 	"ohwatch/tui"
 )
 
@@ -39,15 +42,17 @@ func TestOneDefinitionOfError(t *testing.T) {
 	// ] from the start visits exactly the errors, each row drawn ✗.
 	m, _ = press(t, m, "g")
 	var walked []int
+	errGlyph := theme.New(true, colorprofile.NoTTY).Glyphs.Error
 	for range len(want) + 1 {
-		before := m.cursor
+		before := cursorIndex(t, screen(m))
 		m, _ = press(t, m, "]")
-		if m.cursor == before {
+		at := cursorIndex(t, screen(m))
+		if at == before {
 			break
 		}
-		walked = append(walked, m.cursor)
-		if row := lineWith(screen(m), " "+tui.Ordinal(m.cursor)+" "); !strings.Contains(row, m.styles.Glyphs.Error) {
-			t.Fatalf("] stopped at %s, not drawn ✗: %q", tui.Ordinal(m.cursor), row)
+		walked = append(walked, at)
+		if row := selectedRow(screen(m)); !strings.Contains(row, " "+tui.Ordinal(at)+" ") || !strings.Contains(row, errGlyph) {
+			t.Fatalf("] stopped at %s, not drawn ✗: %q", tui.Ordinal(at), row)
 		}
 	}
 	if !slices.Equal(walked, want) {

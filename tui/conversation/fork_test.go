@@ -2,7 +2,6 @@ package conversation
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -16,35 +15,15 @@ import (
 	"ohwatch/tui/internal/tuitest"
 )
 
-// fakeBranching records what the view asks of the source. forkErr and
-// navErr are what Fork and Navigate return; fleet makes Open leave the fork
-// to another screen.
+// fakeBranching records what the view asks of the source's tree (Fork
+// and Navigate are tuitest's); Fleet makes Open leave the fork to another
+// screen.
 type fakeBranching struct {
-	mu      sync.Mutex
-	forks   []ForkPlan
-	navs    []string
-	forkErr error
-	navErr  error
-	Fleet   bool
+	tuitest.Branching
+	Fleet bool
+	mu    sync.Mutex
 	// openCtxs are the contexts Open was given, one per view opened.
 	openCtxs []context.Context
-}
-
-func (f *fakeBranching) Fork(_ context.Context, from, title, message string) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.forks = append(f.forks, ForkPlan{eventID: from, title: title, message: message})
-	if f.forkErr != nil && !errors.Is(f.forkErr, errHalfFork) {
-		return "", f.forkErr
-	}
-	return "f0000000000040008000000000000001", f.forkErr
-}
-
-func (f *fakeBranching) Navigate(_ context.Context, eventID string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.navs = append(f.navs, eventID)
-	return f.navErr
 }
 
 func (f *fakeBranching) Open(ctx context.Context, id string) (Options, bool) {
@@ -56,9 +35,6 @@ func (f *fakeBranching) Open(ctx context.Context, id string) (Options, bool) {
 	}
 	return Options{Title: "the fork " + id[:8], Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch), Branching: f}, true
 }
-
-// errHalfFork is a fork that exists but whose first message failed.
-var errHalfFork = errors.New("the first message was not sent")
 
 // unsupportedErr is what main hands the view for a server older than 1.31.
 type unsupportedErr struct{ op string }
@@ -80,31 +56,8 @@ func liveTree(t *testing.T, b Branching) (*Conversation, int) {
 		}
 	}
 	m = jumpTo(t, m, tui.Ordinal(at))
-	if m.cursor != at {
-		t.Fatalf("cursor %d, want %d", m.cursor, at)
-	}
+	mustCursorOn(t, screen(m), tui.Ordinal(at))
 	return m, at
-}
-
-// results runs cmd and returns the messages it and its batches send,
-// ticks aside.
-func results(t *testing.T, cmd tea.Cmd) []tea.Msg {
-	t.Helper()
-	if cmd == nil || tuitest.IsTick(cmd) {
-		return nil
-	}
-	msg := tuitest.AnswerOf(t, cmd)
-	if batch, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range batch {
-			out = append(out, results(t, c)...)
-		}
-		return out
-	}
-	if _, tick := msg.(flashExpiredMsg); tick || msg == nil {
-		return nil
-	}
-	return []tea.Msg{msg}
 }
 
 // answer feeds the messages of cmd to the view and returns the messages
@@ -112,8 +65,8 @@ func results(t *testing.T, cmd tea.Cmd) []tea.Msg {
 func answer(t *testing.T, m *Conversation, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
 	var out []tea.Msg
-	for _, msg := range results(t, cmd) {
-		out = append(out, results(t, m.Update(msg))...)
+	for _, msg := range tuitest.Results(t, cmd) {
+		out = append(out, tuitest.Results(t, m.Update(msg))...)
 	}
 	return out
 }
@@ -130,7 +83,7 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 		}
 		m = typeText(t, m, "retry with printf")
 		m, _ = press(t, m, "enter")
-		if !strings.Contains(screen(m), "first message: ") {
+		if s := screen(m); strings.Contains(s, "title: ") || !strings.Contains(s, "first message: ") {
 			t.Fatalf("enter did not ask for the first message:\n%s", screen(m))
 		}
 		m = typeText(t, m, "use printf, not echo")
@@ -139,13 +92,13 @@ func TestForkAsksThenForksAndOpens(t *testing.T) {
 		if s := screen(m); !strings.Contains(s, want) {
 			t.Fatalf("the question does not say what will happen (%q):\n%s", want, s)
 		}
-		if len(fb.forks) != 0 {
+		if forks, _ := fb.Calls(); len(forks) != 0 {
 			t.Fatal("forked before y")
 		}
 		m, cmd := press(t, m, "y")
 		msgs := answer(t, m, cmd)
-		if len(fb.forks) != 1 || fb.forks[0] != (ForkPlan{eventID: id, title: "retry with printf", message: "use printf, not echo"}) {
-			t.Fatalf("forks %+v", fb.forks)
+		if forks, _ := fb.Calls(); len(forks) != 1 || forks[0] != (tuitest.ForkCall{EventID: id, Title: "retry with printf", Message: "use printf, not echo"}) {
+			t.Fatalf("forks %+v", forks)
 		}
 		var pushed *linkedConversation
 		for _, msg := range msgs {
@@ -189,16 +142,16 @@ func TestForkWithoutMessageRunsOnAndEscCancels(t *testing.T) {
 	fb := &fakeBranching{}
 	m, at := liveTree(t, fb)
 	m, _ = press(t, m, "b", "esc")
-	if s := screen(m); strings.Contains(s, ", title: ") {
-		t.Fatalf("esc does not cancel the title:\n%s", s)
+	if strings.Contains(screen(m), "title: ") {
+		t.Fatalf("esc does not cancel the title:\n%s", screen(m))
 	}
 	m, _ = press(t, m, "b", "enter", "enter")
 	if s := screen(m); !strings.Contains(s, "Fork at "+tui.Ordinal(at)+", run it on from there and open it? [y/n]") {
 		t.Fatalf("without title and message:\n%s", s)
 	}
 	m, _ = press(t, m, "n")
-	if len(fb.forks) != 0 || m.Flash != "cancelled" {
-		t.Fatalf("n: forks %v, flash %q", fb.forks, m.Flash)
+	if forks, _ := fb.Calls(); len(forks) != 0 || m.Flash != "cancelled" {
+		t.Fatalf("n: forks %v, flash %q", forks, m.Flash)
 	}
 }
 
@@ -232,8 +185,8 @@ func TestNavigateAsksThenMovesHead(t *testing.T) {
 		}
 		m, cmd := press(t, m, "y")
 		answer(t, m, cmd)
-		if len(fb.navs) != 1 || fb.navs[0] != m.Log.Event(at).ID {
-			t.Fatalf("navigates %v", fb.navs)
+		if _, navs := fb.Calls(); len(navs) != 1 || navs[0] != m.Log.Event(at).ID {
+			t.Fatalf("navigates %v", navs)
 		}
 		if m.Log.Leaf() != at || !strings.Contains(m.Flash, "HEAD moved to "+tui.Ordinal(at)) {
 			t.Errorf("leaf %d, flash %q", m.Log.Leaf(), m.Flash)
@@ -247,12 +200,11 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		// A recording.
 		rec := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 120, 30)
 		rec, _ = press(t, rec, "b")
-		// The footer says why: no prompt took its place.
-		if s := screen(rec); !strings.Contains(s, "this is a recording") {
+		if s := screen(rec); strings.Contains(s, "title: ") || !strings.Contains(s, "this is a recording") {
 			t.Errorf("b on a recording:\n%s", s)
 		}
 		rec, _ = press(t, rec, "H")
-		if s := screen(rec); !strings.Contains(s, "cannot move HEAD: this is a recording") {
+		if s := screen(rec); strings.Contains(s, "[y/n]") || !strings.Contains(s, "cannot move HEAD: this is a recording") {
 			t.Errorf("H on a recording:\n%s", s)
 		}
 
@@ -262,24 +214,28 @@ func TestForkAndNavigateRefused(t *testing.T) {
 		m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000a1", "running"))
 		m = jumpTo(t, m, tui.Ordinal(m.Log.Len()-1))
 		m, _ = press(t, m, "b")
-		if !strings.Contains(screen(m), "a state update is not a step") {
-			t.Errorf("b on a state update (%s at %d): flash %q", m.Log.Event(m.cursor).Kind, m.cursor, m.Flash)
+		if s := screen(m); strings.Contains(s, "title: ") || !strings.Contains(s, "a state update is not a step") {
+			t.Errorf("b on a state update (%s):\n%s", cursorOn(s), s)
 		}
 
 		// An older server: said once, then at once.
-		fb.forkErr = unsupportedErr{"fork"}
+		fb.ForkErr = unsupportedErr{"fork"}
 		m, at := liveTree(t, fb)
 		m, cmd := press(t, m, "b", "enter", "enter", "y")
 		answer(t, m, cmd)
 		if !strings.Contains(m.Flash, "this agent-server does not support fork (older than 1.31)") {
 			t.Fatalf("flash %q", m.Flash)
 		}
-		calls := len(fb.forks)
+		forks, _ := fb.Calls()
+		calls := len(forks)
 		m = jumpTo(t, m, tui.Ordinal(at))
 		m, _ = press(t, m, "H")
-		if !strings.Contains(screen(m), "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(fb.forks) != calls {
-			t.Errorf("after the server said it is too old, H:\n%s", screen(m))
+		forks, _ = fb.Calls()
+		if s := screen(m); strings.Contains(s, "[y/n]") || !strings.Contains(s, "cannot move HEAD: this agent-server does not support fork (older than 1.31)") || len(forks) != calls {
+			t.Errorf("after the server said it is too old, H:\n%s", s)
 		}
+		// Whether a key is offered shows only in its colour (the help
+		// dims it): the key map is read.
 		if k := m.activeKeys(m.state()); k.Fork.Enabled() || k.Navigate.Enabled() {
 			t.Error("b and H still offered in the help")
 		}
@@ -289,7 +245,7 @@ func TestForkAndNavigateRefused(t *testing.T) {
 func TestForkThatHalfWorkedStillOpens(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		fb := &fakeBranching{forkErr: errHalfFork}
+		fb := &fakeBranching{Branching: tuitest.Branching{ForkErr: tuitest.ErrHalfFork}}
 		m, _ := liveTree(t, fb)
 		m, _ = press(t, m, "b", "enter")
 		m = typeText(t, m, "go")
@@ -308,16 +264,24 @@ func TestForkThatHalfWorkedStillOpens(t *testing.T) {
 func TestForkKeysInHelp(t *testing.T) {
 	t.Parallel()
 	m, _ := liveTree(t, &fakeBranching{})
-	m, _ = press(t, m, "?")
-	// The help scrolls: read all of it.
-	s := screen(m)
-	for range 60 {
-		m, _ = press(t, m, "j")
-		s += screen(m)
-	}
+	s := helpText(t, m)
 	for _, want := range []string{"fork from this event", "move HEAD to this event"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("help lacks %q:\n%s", want, s)
 		}
 	}
+}
+
+// helpText is all of the help's pages as the screen shows them (the help
+// scrolls: it is read down to its end), the help closed again after.
+func helpText(t *testing.T, m *Conversation) string {
+	t.Helper()
+	m, _ = press(t, m, "?")
+	s := screen(m)
+	for range 60 {
+		m, _ = press(t, m, "j")
+		s += screen(m)
+	}
+	press(t, m, "esc")
+	return s
 }

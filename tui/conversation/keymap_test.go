@@ -96,7 +96,7 @@ func TestEveryHandledKeyIsBound(t *testing.T) {
 			log := branchedLog(t, 300, 2)
 			m, _ := press(t, jumpTo(t, newModel(Options{Log: log}, 100, 30), tui.Ordinal(log.BranchPoints()[0])), "B")
 			if !strings.Contains(screen(m), "branches at ") {
-				t.Fatal("B did not open the branch picker")
+				t.Fatalf("B did not open the branch picker:\n%s", screen(m))
 			}
 			return m
 		},

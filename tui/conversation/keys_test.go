@@ -301,7 +301,7 @@ func TestInspectorKeys(t *testing.T) {
 		t.Fatalf("space unfolds:\n%s", d.Screen())
 	}
 	d.Press("j", "j", "enter")
-	if sel := selectedRow(inspectorBody(t, d.Screen())); sel != 2 {
+	if sel := selectedJSONRow(inspectorBody(t, d.Screen())); sel != 2 {
 		t.Fatalf("j moves the selected JSON line: %d\n%s", sel, d.Screen())
 	}
 	d.Press("d").Shows("[state diff]", "changed in the derived state")
@@ -334,9 +334,9 @@ func inspectorBody(t *testing.T, screen string) []string {
 	return nil
 }
 
-// selectedRow is the row of the raw view's selected line (the one its
-// gutter marks), -1 for none.
-func selectedRow(body []string) int {
+// selectedJSONRow is the row of the raw view's selected line (the one
+// its gutter marks), -1 for none.
+func selectedJSONRow(body []string) int {
 	for i, r := range body {
 		if r != "" && !strings.HasPrefix(r, "  ") {
 			return i

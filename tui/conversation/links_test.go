@@ -215,8 +215,8 @@ func TestARecordedForkOpensAtTheForkPoint(t *testing.T) {
 			}
 			cmd = view.Update(msg)
 		}
-		if view.Log.Len() != len(evs) || view.cursor != at {
-			t.Fatalf("the fork opened at %d of %d events, want the fork point %d", view.cursor, view.Log.Len(), at)
+		if s := view.View(); view.Log.Len() != len(evs) || cursorOn(s) != tui.Ordinal(at) {
+			t.Fatalf("the fork opened at %s of %d events, want the fork point %s:\n%s", cursorOn(s), view.Log.Len(), tui.Ordinal(at), s)
 		}
 	})
 }
@@ -241,7 +241,7 @@ func TestLinksAreReadInCommandsOnly(t *testing.T) {
 		}
 		// Init's batch holds the first refresh; its answer schedules the next.
 		var refreshed tea.Cmd
-		for _, msg := range results(t, cmd) {
+		for _, msg := range tuitest.Results(t, cmd) {
 			if r, ok := msg.(linksRefreshedMsg); ok && r.again {
 				refreshed = m.Update(r)
 			}

@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -32,43 +33,42 @@ func TestLiveFollowPinAndReturn(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("the feed command is not re-armed after a batch")
 	}
-	if m.cursor != 99 || !m.follow {
-		t.Fatalf("live cursor %d follow %v", m.cursor, m.follow)
-	}
-	if s := screen(m); !strings.Contains(s, "LIVE") || !strings.Contains(s, "connected") {
-		t.Fatalf("header while live:\n%s", s)
+	// Following: the cursor is on the newest event and the header says
+	// LIVE; pinned, it says where the cursor is and how much is new.
+	if s := screen(m); cursorOn(s) != "#100" || !strings.Contains(s, "LIVE") || !strings.Contains(s, "connected") {
+		t.Fatalf("live, following:\n%s", s)
 	}
 	m, _ = press(t, m, "k")
-	if m.follow {
-		t.Fatal("k does not pin the cursor")
+	pinned := cursorOn(screen(m))
+	if strings.Contains(screen(m), "LIVE") || pinned != "#99" {
+		t.Fatalf("k does not pin the cursor:\n%s", screen(m))
 	}
-	pinned := m.cursor
 	m, _ = send(m, BatchMsg{Batch: model.Batch{Events: evs[100:137]}})
-	if m.cursor != pinned {
-		t.Fatal("new events move a pinned cursor")
-	}
-	want := "⏸ " + Itoa(pinned+1) + "/137 · +37 new"
+	mustCursorOn(t, screen(m), pinned) // new events do not move a pinned cursor
+	want := "⏸ 99/137 · +37 new"
 	if s := screen(m); !strings.Contains(s, want) {
 		t.Fatalf("header does not say %q:\n%s", want, s)
 	}
 	m, _ = press(t, m, "G")
-	if !m.follow || m.cursor != 136 || !strings.Contains(screen(m), "LIVE") {
-		t.Fatal("G does not return to live")
+	if s := screen(m); cursorOn(s) != "#137" || !strings.Contains(s, "LIVE") {
+		t.Fatalf("G does not return to live:\n%s", s)
 	}
-	m, _ = send(m, BatchMsg{Batch: model.Batch{Events: evs[137:200]}})
-	if m.cursor != 199 {
-		t.Fatalf("following cursor %d, want 199", m.cursor)
-	}
+	m, cmd = send(m, BatchMsg{Batch: model.Batch{Events: evs[137:200]}})
+	mustCursorOn(t, screen(m), "#200")
 	// The feed's command delivers batches, and a closed feed ends it.
 	feed <- model.Batch{Events: evs[200:210]}
-	m, cmd = send(m, m.waitFeed()())
+	for _, msg := range tuitest.Results(t, cmd) {
+		m, cmd = send(m, msg)
+	}
 	if m.Log.Len() != 210 || cmd == nil {
-		t.Fatalf("waitFeed: len %d", m.Log.Len())
+		t.Fatalf("the feed's batch: len %d", m.Log.Len())
 	}
 	close(feed)
-	m, cmd = send(m, cmd())
-	if !m.feedDone || cmd != nil {
-		t.Fatal("a closed feed is not noticed")
+	for _, msg := range tuitest.Results(t, cmd) {
+		m, cmd = send(m, msg)
+	}
+	if cmd != nil {
+		t.Fatal("a closed feed is waited on again")
 	}
 }
 
@@ -147,24 +147,30 @@ func TestMouse(t *testing.T) {
 func TestBackgroundColorSwitchesPalette(t *testing.T) {
 	t.Parallel()
 	m := NewConversation(Options{Log: tuitest.Generated(t, 10, 1)})
-	if m.styles.NoColor {
+	m, _ = send(m, tuitest.WindowSize(100, 30))
+	if !colourRe.MatchString(m.View()) {
 		t.Fatal("colours off without NO_COLOR")
 	}
 	if cmd := m.Init(); cmd == nil {
 		t.Fatal("Init does not ask for the background colour")
 	}
 	send(m, tea.BackgroundColorMsg{Color: whiteColor{}})
-	light := m.styles.Text.GetForeground()
+	light := m.View()
 	send(m, tea.BackgroundColorMsg{Color: blackColor{}})
-	if dark := m.styles.Text.GetForeground(); light == dark {
+	if dark := m.View(); light == dark {
 		t.Fatal("light and dark backgrounds give the same palette")
 	}
 	plain := NewConversation(Options{Log: m.Log, NoColor: true})
+	plain, _ = send(plain, tuitest.WindowSize(100, 30))
 	plain, _ = send(plain, tea.BackgroundColorMsg{Color: blackColor{}})
-	if !plain.styles.NoColor {
+	if colourRe.MatchString(plain.View()) {
 		t.Fatal("the background answer turns colours back on under NO_COLOR")
 	}
 }
+
+// colourRe matches an SGR sequence that sets a colour (foreground or
+// background, of any palette), not only attributes.
+var colourRe = regexp.MustCompile(`\x1b\[(?:[0-9;:]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:[;:][0-9;:]*)?m`)
 
 type whiteColor struct{}
 

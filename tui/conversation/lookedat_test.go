@@ -13,6 +13,7 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/reducer"
+	"ohwatch/tui"
 	"ohwatch/tui/internal/tuitest"
 )
 
@@ -62,13 +63,13 @@ func TestCopyWhatIsShown(t *testing.T) {
 			{n - 1, "--- a/nowhere/x.go\n+++ b/nowhere/x.go\n@@ -1,3 +1,3 @@\n package x\n \n-var a := 1\n+var b := 2\n"},
 		}
 		for _, c := range cases {
-			m.moveTo(c.at)
+			m = jumpTo(t, m, tui.Ordinal(c.at))
 			_, cmd := press(t, m, "Y")
 			if got := clipboardOf(cmd); got != c.want {
 				t.Errorf("Y on %d copied %q, want %q", c.at, got, c.want)
 			}
 		}
-		m.moveTo(at("000000000001"))
+		m = jumpTo(t, m, tui.Ordinal(at("000000000001")))
 		_, cmd := press(t, m, "y")
 		if got := clipboardOf(cmd); !strings.HasPrefix(got, "{") {
 			t.Errorf("y copied %q, not the JSON", got)
@@ -79,6 +80,9 @@ func TestCopyWhatIsShown(t *testing.T) {
 // TestEditChangedFile: E on an edit whose file is here finds the line the
 // change begins and runs the editor there; on one whose file is not here
 // the footer says so; on an event that changed nothing, that.
+//
+// It reads the file and line E found (editorFileMsg): they go to the
+// editor's command line, which the screen never shows.
 func TestEditChangedFile(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "x.go")

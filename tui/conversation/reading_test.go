@@ -110,11 +110,15 @@ func TestTimeModesCycle(t *testing.T) {
 	t.Parallel()
 	log := tuitest.Recorded(t, fixtures.Plan)
 	m := newModel(Options{Log: log}, 160, 48)
-	want := []tui.TimeMode{tui.TimeAbsolute, tui.TimeGap, tui.TimeRelative}
-	for _, mode := range want {
+	// The events pane's title names the mode (relative times, the
+	// default, go unnamed).
+	for _, mode := range []string{"absolute times", "gap times", ""} {
 		m, _ = press(t, m, "t")
-		if m.timeMode != mode {
-			t.Fatalf("t: mode %v, want %v", m.timeMode, mode)
+		title := lineWith(screen(m), "Events ·")
+		for _, other := range []string{"absolute times", "gap times"} {
+			if strings.Contains(title, other) != (other == mode) {
+				t.Fatalf("t: want %q, the title says %q", mode, title)
+			}
 		}
 	}
 	m, _ = press(t, m, "t", "t", "j", "j")
@@ -144,11 +148,12 @@ func TestTimesPastADay(t *testing.T) {
 			t.Errorf("80 columns: the wide form does not fit: %q", row)
 		}
 	}
-	// Short conversations keep the narrow column at any width.
-	m := newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 160, 48)
-	l := m.listOf(48, &m.keys)
-	if l.wideTimes(158, l.start) {
-		t.Fatal("a conversation of minutes widened the time column")
+	// Short conversations keep the narrow column at any width: a row is
+	// drawn as below the width that could widen it.
+	wide := lineWith(screen(newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, 160, 48)), " #1 ")
+	narrow := lineWith(screen(newModel(Options{Log: tuitest.Recorded(t, fixtures.Echo)}, wideTimeFrom-1, 48)), " #1 ")
+	if i := strings.Index(narrow, "agent"); i < 0 || !strings.HasPrefix(wide, narrow[:i]) {
+		t.Fatalf("a conversation of minutes widened the time column:\n%q\n%q", wide, narrow)
 	}
 	if got := tui.OffsetText(time.Unix(0, 0).Add(27*time.Hour+3*time.Minute), time.Unix(0, 0), true); got != "+1d03h03m" {
 		t.Fatalf("offsetText past a day = %q", got)
@@ -168,25 +173,28 @@ func lineWith(screen, s string) string {
 func TestBookmarksWrapAndGoBack(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: tuitest.Generated(t, 200, 3)}, 160, 48)
-	m, _ = press(t, m, "j", "j", "m", "j", "j", "j", "m", "j", "j", "m")
-	b := append([]int(nil), m.bookmarks...)
-	if len(b) != 3 {
-		t.Fatalf("bookmarks %v", b)
+	var b []string // the events bookmarked, as the title names them
+	for _, keys := range [][]string{{"j", "j", "m"}, {"j", "j", "j", "m"}, {"j", "j", "m"}} {
+		m, _ = press(t, m, keys...)
+		b = append(b, cursorOn(screen(m)))
+	}
+	marked := 0
+	for _, l := range strings.Split(screen(m), "\n") {
+		if r := []rune(l); len(r) > 1 && r[1] == '★' {
+			marked++
+		}
+	}
+	if n := marked; n != 3 {
+		t.Fatalf("%d rows marked for bookmarks %v:\n%s", n, b, screen(m))
 	}
 	// From the last bookmark ' wraps to the first.
 	m, _ = press(t, m, "'")
-	if m.cursor != b[0] {
-		t.Fatalf("' at the last bookmark: cursor %d, want %d", m.cursor, b[0])
-	}
+	mustCursorOn(t, screen(m), b[0])
 	// " goes back, and wraps from the first to the last.
 	m, _ = press(t, m, "\"")
-	if m.cursor != b[2] {
-		t.Fatalf("\" at the first bookmark: cursor %d, want %d", m.cursor, b[2])
-	}
+	mustCursorOn(t, screen(m), b[2])
 	m, _ = press(t, m, "\"")
-	if m.cursor != b[1] {
-		t.Fatalf("\": cursor %d, want %d", m.cursor, b[1])
-	}
+	mustCursorOn(t, screen(m), b[1])
 	if !strings.Contains(helpScreen(t, m), "previous bookmark") {
 		t.Fatal("help does not list \"")
 	}
@@ -195,7 +203,7 @@ func TestBookmarksWrapAndGoBack(t *testing.T) {
 // helpScreen is the full help as the ? key shows it.
 func helpScreen(t *testing.T, m *Conversation) string {
 	t.Helper()
-	m.height = 200
+	m, _ = send(m, tuitest.WindowSize(m.width, 200))
 	m, _ = press(t, m, "?")
 	return screen(m)
 }
@@ -443,13 +451,14 @@ func TestFinishMessageReads(t *testing.T) {
 func TestSelectedRowKeepsItsMark(t *testing.T) {
 	t.Parallel()
 	m := newModel(Options{Log: demoLog(t, 40)}, 80, 24)
+	g := theme.New(true, colorprofile.NoTTY).Glyphs
 	m, _ = press(t, m, "j", "m")
-	row := lineWith(screen(m), m.styles.Glyphs.Cursor)
-	if !strings.HasPrefix(row, m.styles.Glyphs.Cursor+m.styles.Glyphs.MarkBook) {
+	row := lineWith(screen(m), g.Cursor)
+	if !strings.HasPrefix(row, g.Cursor+g.MarkBook) {
 		t.Fatalf("the selected, bookmarked row lost its mark: %q", row)
 	}
 	m, _ = press(t, m, "j")
-	if row := lineWith(screen(m), m.styles.Glyphs.MarkBook); !strings.HasPrefix(row, " "+m.styles.Glyphs.MarkBook) {
+	if row := lineWith(screen(m), g.MarkBook); !strings.HasPrefix(row, " "+g.MarkBook) {
 		t.Fatalf("the bookmarked row, not selected: %q", row)
 	}
 }
@@ -468,13 +477,13 @@ func TestTimeGoingBackwardsIsMarked(t *testing.T) {
 		log.Append(ev)
 	}
 	m := newModel(Options{Log: log}, 160, 48)
-	for range 2 {
+	for _, mode := range []string{"relative", "absolute"} {
 		out := screen(m)
 		if row := lineWith(out, " #4 "); !strings.Contains(row, timeBackwards) {
-			t.Fatalf("%v: the earlier time is not marked: %q", m.timeMode, row)
+			t.Fatalf("%s: the earlier time is not marked: %q", mode, row)
 		}
 		if row := lineWith(out, " #3 "); strings.Contains(row, timeBackwards) {
-			t.Fatalf("%v: an ordered time is marked: %q", m.timeMode, row)
+			t.Fatalf("%s: an ordered time is marked: %q", mode, row)
 		}
 		m, _ = press(t, m, "t")
 	}
@@ -490,7 +499,7 @@ func TestFailedCommandIsMarked(t *testing.T) {
 	}
 	m := newModel(Options{Log: demoLog(t, -1)}, 80, 24)
 	m = jumpTo(t, m, "137")
-	if row := lineWith(screen(m), "terminal: exit 1"); !strings.Contains(row, m.styles.Glyphs.Error) {
+	if row := lineWith(screen(m), "terminal: exit 1"); !strings.Contains(row, theme.New(true, colorprofile.NoTTY).Glyphs.Error) {
 		t.Fatalf("the failed command's row: %q", row)
 	}
 }

@@ -45,13 +45,14 @@ func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
 	if _, initB := r.Update(tui.Push(b)()); initB == nil {
 		t.Fatal("pushing a new screen does not initialise it")
 	}
-	if r.Top() != b || b.width != 120 || b.height != 40 {
-		t.Fatalf("the pushed screen is not on top at the window's size: %dx%d", b.width, b.height)
+	if r.Top() != b {
+		t.Fatal("the pushed screen is not on top")
 	}
+	tuitest.AssertScreenShape(t, b.View(), 120, 40) // drawn at the window's size
 
 	// a's feed delivers while b is on top: the batch is addressed to a.
 	feedA <- model.Batch{Events: evs[:10], Conn: &model.ConnState{Phase: model.PhaseLive}}
-	msg := firstAddressed(t, waitA, a.ScreenID())
+	msg := tuitest.FirstAddressed(t, waitA, a.ScreenID())
 	r.Update(msg)
 	if a.Log.Len() != 10 || b.Log.Len() != 0 {
 		t.Fatalf("a batch for the hidden view: a has %d events, b %d", a.Log.Len(), b.Log.Len())
@@ -76,9 +77,8 @@ func TestRouterKeepsHiddenConversationsFed(t *testing.T) {
 	}
 	// The size reaches every screen, on the stack or not.
 	route(t, r, tuitest.WindowSize(90, 30))
-	if a.width != 90 || b.width != 90 {
-		t.Fatalf("resize: a %d wide, b %d", a.width, b.width)
-	}
+	tuitest.AssertScreenShape(t, a.View(), 90, 30)
+	tuitest.AssertScreenShape(t, b.View(), 90, 30)
 	// Pushed again, b shows as it was, without a second feed reader.
 	if _, cmd := r.Update(tui.Push(b)()); cmd != nil {
 		t.Fatal("pushing a living view again initialises it")
@@ -109,42 +109,6 @@ func TestRouterBackAndQuitAtTheRoot(t *testing.T) {
 	}
 }
 
-// firstAddressed runs cmd (and the commands of a batch) until one sends
-// a message addressed to id, and returns it.
-func firstAddressed(t testing.TB, cmd tea.Cmd, id tui.ScreenID) tea.Msg {
-	t.Helper()
-	if cmd == nil {
-		t.Fatal("no command")
-	}
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			if c == nil {
-				continue
-			}
-			if a, ok := peekAddressed(c, id); ok {
-				return a
-			}
-		}
-	case tui.Addressed:
-		if msg.Addressee() == id {
-			return msg
-		}
-	}
-	t.Fatalf("no message addressed to %d", id)
-	return nil
-}
-
-// peekAddressed runs c (the feed's wait answers at once: its batch is
-// waiting) and reports its message when it is addressed to id.
-func peekAddressed(c tea.Cmd, id tui.ScreenID) (tea.Msg, bool) {
-	msg := c()
-	if a, ok := msg.(tui.Addressed); ok && a.Addressee() == id {
-		return msg, true
-	}
-	return nil, false
-}
-
 // TestEscGoesBackOneScreen: over another screen, esc closes what the
 // conversation has open first (the inspector), then goes back to the
 // screen below; at the root the same esc does nothing.
@@ -154,11 +118,12 @@ func TestEscGoesBackOneScreen(t *testing.T) {
 	top := newModel(Options{Log: tuitest.ErrorLog(t), Title: "top"}, 100, 30)
 	r := tui.NewModel(below)
 	r.Update(tui.Push(top)())
+	list := top.View()
 	top.Update(tuitest.KeyMsg("enter"))
 	if !strings.Contains(top.View(), "▌ Inspect") {
 		t.Fatal("enter does not open the inspector")
 	}
-	if msg := route(t, r, tuitest.KeyMsg("esc")); msg != nil || strings.Contains(top.View(), "▌ Inspect") || r.Top() != top {
+	if msg := route(t, r, tuitest.KeyMsg("esc")); msg != nil || top.View() != list || r.Top() != top {
 		t.Fatalf("esc over the inspector: %T, screen\n%s", msg, top.View())
 	}
 	route(t, r, route(t, r, tuitest.KeyMsg("esc")))

@@ -76,13 +76,13 @@ func messageOf[T tea.Msg](t *testing.T, cmd tea.Cmd) T {
 // parent (along the fork's branch) with the fork, which opens at the fork
 // point.
 func TestForkViewComparesWithItsParent(t *testing.T) {
-	dirs := compareFixtureDirs(t)
-	parentLog, forkLog := loadedLog(t, dirs[0]), loadedLog(t, dirs[1])
+	dirs := tuitest.ForkPair(t)
+	parentLog, forkLog := tuitest.ForkPairLog(t, dirs[0]), tuitest.ForkPairLog(t, dirs[1])
 	var parentEvents []model.Event
 	for i := range parentLog.Len() {
 		parentEvents = append(parentEvents, parentLog.Event(i))
 	}
-	point := forkPoint(t, dirs[1])
+	point := tuitest.ForkPoint(t, dirs[1])
 	links := &parentLinks{parent: conversation.Link{ID: "4c063d87cbb24290a3bf2ddabcbcf0a2", Event: point}, events: parentEvents}
 	m := newModel(conversation.Options{Title: "fork", Log: forkLog, Links: links}, 120, 40)
 	cmd := m.Update(tuitest.KeyMsg("D"))
@@ -116,14 +116,14 @@ func TestCompareParentOfNoFork(t *testing.T) {
 
 // In the fleet, m marks two conversations and c compares them.
 func TestFleetComparesTwoMarked(t *testing.T) {
-	dirs := compareFixtureDirs(t)
+	dirs := tuitest.ForkPair(t)
 	logs := map[string]*reducer.Log{}
 	var opened []string
 	open := func(_ context.Context, ref model.ConversationRef) (conversation.Options, error) {
 		opened = append(opened, ref.ID)
 		log := logs[ref.ID]
 		if log == nil {
-			log = loadedLog(t, dirs[len(opened)%2])
+			log = tuitest.ForkPairLog(t, dirs[len(opened)%2])
 			logs[ref.ID] = log
 		}
 		return conversation.Options{Title: "conversation " + ref.ID, Log: log}, nil

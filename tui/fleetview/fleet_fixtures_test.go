@@ -2,6 +2,8 @@ package fleetview
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -189,4 +191,73 @@ func fleetFixtureScreenOn(t testing.TB, load tuitest.Loader, w, h int, opts Flee
 	history, live := fleetFixtureOn(t, load)
 	feedFleet(f, history, live)
 	return f
+}
+
+// drive drives f (newFleetScreen's or fleetFixtureScreen's) as its user
+// does: keys in, the table's text out, at w×h. Ticks and the wait on the
+// fleet's feed are kept, not run: the tests hand the feed's slices to
+// feedFleet.
+func drive(tb testing.TB, f *Fleet, w, h int) *tuitest.Driver {
+	tb.Helper()
+	d := tuitest.Drive(tb, f, w, h)
+	d.Waits = func(cmd tea.Cmd) bool { return tuitest.IsTick(cmd) || tuitest.IsFleetFeedWait(cmd) }
+	return d
+}
+
+// tableRows are the table's rows as the screen shows them, top to bottom:
+// each row's title as drawn (cut with "…" when long), with "!" before
+// those that need attention, and the index of the row marked ▶ (-1 when
+// none is). Group headings are not rows.
+func tableRows(d *tuitest.Driver) (rows []string, selected int) {
+	selected = -1
+	lines := strings.Split(d.Screen(), "\n")
+	start := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "   TITLE") })
+	if start < 0 {
+		return nil, -1
+	}
+	for _, l := range lines[start+1:] {
+		if strings.HasPrefix(l, "─ ") {
+			continue
+		}
+		r := []rune(l)
+		if len(r) < 4 || strings.TrimSpace(l) == "" {
+			break
+		}
+		if r[0] == '▶' {
+			selected = len(rows)
+		}
+		title := rowTitle(string(r[3:]))
+		if r[1] == '!' {
+			title = "!" + title
+		}
+		rows = append(rows, title)
+	}
+	return rows, selected
+}
+
+// rowTitle is the title at the start of a row's text: up to the first
+// two spaces, or to the "…" that cuts it.
+func rowTitle(s string) string {
+	if i := strings.Index(s, "…"); i >= 0 && (strings.Index(s, "  ") < 0 || i < strings.Index(s, "  ")) {
+		return s[:i+len("…")]
+	}
+	if i := strings.Index(s, "  "); i >= 0 {
+		return s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// selectedTitle is the title of the row marked ▶ ("" when none is).
+func selectedTitle(d *tuitest.Driver) string {
+	rows, sel := tableRows(d)
+	if sel < 0 {
+		return ""
+	}
+	return strings.TrimPrefix(rows[sel], "!")
+}
+
+// shownTitles are tableRows' rows joined by " | ", for messages.
+func shownTitles(d *tuitest.Driver) string {
+	rows, _ := tableRows(d)
+	return strings.Join(rows, " | ")
 }

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
-	"ohwatch/fleet"
 	"ohwatch/model"
-	"ohwatch/tui"
 	"ohwatch/tui/conversation"
+	"ohwatch/tui/internal/tuitest"
 )
 
 // listedFleet is a fleet table of n listed conversations, "task 00" the
@@ -30,44 +30,44 @@ func listedFleet(t *testing.T, w, h, n int, opts FleetOptions) *Fleet {
 	return f
 }
 
-func wheel(f *Fleet, b tea.MouseButton, x, y int) tea.Cmd {
-	return f.Update(tea.MouseWheelMsg{X: x, Y: y, Button: b})
+// wheel turns the mouse wheel one notch at x, y.
+func wheel(d *tuitest.Driver, b tea.MouseButton, x, y int) {
+	d.Send(tea.MouseWheelMsg{X: x, Y: y, Button: b})
 }
 
-func click(f *Fleet, x, y int) tea.Cmd {
-	return f.Update(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+// click clicks the left button at x, y.
+func click(d *tuitest.Driver, x, y int) {
+	d.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
 }
 
 // TestFleetMouseWheelScrolls: at 80×24 a wheel notch moves the cursor
 // three rows, and the table scrolls to keep it in sight, as j does.
 func TestFleetMouseWheelScrolls(t *testing.T) {
 	t.Parallel()
-	f := listedFleet(t, 80, 24, 60, FleetOptions{})
-	if f.cursor != 0 || !strings.Contains(f.View(), "task 00") {
-		t.Fatalf("the table does not start on task 00:\n%s", f.View())
+	d := drive(t, listedFleet(t, 80, 24, 60, FleetOptions{}), 80, 24)
+	if got := selectedTitle(d); got != "task 00" {
+		t.Fatalf("the table starts on %q, not task 00:\n%s", got, d.Screen())
 	}
 	for range 10 {
-		wheel(f, tea.MouseWheelDown, 10, 5)
+		wheel(d, tea.MouseWheelDown, 10, 5)
 	}
-	v := f.View()
-	if f.cursor != 30 || !strings.Contains(v, "▶  task 30") || strings.Contains(v, "task 00") {
-		t.Fatalf("ten notches down: cursor %d\n%s", f.cursor, v)
-	}
-	wheel(f, tea.MouseWheelUp, 10, 5)
-	if f.cursor != 27 {
-		t.Fatalf("a notch up: cursor %d, want 27", f.cursor)
+	d.Shows("▶  task 30").Hides("task 00")
+	wheel(d, tea.MouseWheelUp, 10, 5)
+	if got := selectedTitle(d); got != "task 27" {
+		t.Fatalf("a notch up: on %q, want task 27", got)
 	}
 	for range 40 {
-		wheel(f, tea.MouseWheelDown, 10, 5)
+		wheel(d, tea.MouseWheelDown, 10, 5)
 	}
-	if f.cursor != 59 || !strings.Contains(f.View(), "task 59") {
-		t.Fatalf("the wheel went past the last row: %d", f.cursor)
+	if got := selectedTitle(d); got != "task 59" {
+		t.Fatalf("the wheel went past the last row: on %q", got)
 	}
 	// The help takes the wheel from the table.
-	pressFleet(f, "?")
-	wheel(f, tea.MouseWheelUp, 10, 5)
-	if f.cursor != 59 {
-		t.Fatal("the wheel moved the rows under the help")
+	d.Press("?")
+	wheel(d, tea.MouseWheelUp, 10, 5)
+	d.Press("esc")
+	if got := selectedTitle(d); got != "task 59" {
+		t.Fatalf("the wheel moved the rows under the help: on %q", got)
 	}
 }
 
@@ -76,36 +76,40 @@ func TestFleetMouseWheelScrolls(t *testing.T) {
 func TestFleetMouseClickSelectsThenOpens(t *testing.T) {
 	t.Parallel()
 	var asked model.ConversationRef
-	f := listedFleet(t, 80, 24, 60, FleetOptions{Open: func(_ context.Context, ref model.ConversationRef) (conversation.Options, error) {
+	d := drive(t, listedFleet(t, 80, 24, 60, FleetOptions{Open: func(_ context.Context, ref model.ConversationRef) (conversation.Options, error) {
 		asked = ref
 		return conversation.Options{Title: "opened"}, nil
-	}})
+	}}), 80, 24)
 	// Line 0 is the heading, 1 the column names: the first row is on
 	// line 2 (one group, no group heading).
-	if cmd := click(f, 20, 7); cmd != nil || f.cursor != 5 || !strings.Contains(f.View(), "▶  task 05") {
-		t.Fatalf("a click on line 7 selected row %d\n%s", f.cursor, f.View())
+	click(d, 20, 7)
+	if got := selectedTitle(d); got != "task 05" || asked.ID != "" {
+		t.Fatalf("a click on line 7 selected %q (opened %q)\n%s", got, asked.ID, d.Screen())
 	}
-	cmd := click(f, 20, 7)
-	if cmd == nil || f.opening.ID != "c05" {
-		t.Fatal("a click on the selected row did not open it")
-	}
-	if _, ok := f.Update(cmd())().(tui.PushMsg); !ok || asked.ID != "c05" {
-		t.Fatalf("opened %v", asked)
+	click(d, 20, 7)
+	if asked.ID != "c05" {
+		t.Fatalf("a click on the selected row opened %q, not c05", asked.ID)
 	}
 	// Scrolled down, a click names the row on the screen, not its index.
-	pressFleet(f, "G")
-	click(f, 20, 3)
-	if want := f.top + 3 - 2; f.cursor != want || f.rows[f.cursor].Ref.ID != fmt.Sprintf("c%02d", want) {
-		t.Fatalf("scrolled: the click on line 3 selected %d, want %d", f.cursor, want)
+	d.Press("G")
+	want := rowTitle(string([]rune(d.Row(3))[3:]))
+	click(d, 20, 3)
+	if got := selectedTitle(d); got != want {
+		t.Fatalf("scrolled: the click on line 3 selected %q, want %q", got, want)
 	}
 	// A click on the heading or the footer does nothing.
-	pressFleet(f, "g")
-	at := f.cursor
-	click(f, 20, 0)
-	click(f, 20, 23)
-	if f.cursor != at {
-		t.Fatalf("a click off the rows moved the cursor to %d", f.cursor)
+	d.Press("g")
+	click(d, 20, 0)
+	click(d, 20, 23)
+	if got := selectedTitle(d); got != "task 00" {
+		t.Fatalf("a click off the rows moved the cursor to %q", got)
 	}
+}
+
+// cellOf is the cell at which sub starts in line (an arrow before it is
+// one cell of three bytes).
+func cellOf(line, sub string) int {
+	return ansi.StringWidth(line[:strings.Index(line, sub)])
 }
 
 // TestFleetMouseClickSorts: a click on a column's name sorts by it, and
@@ -113,27 +117,23 @@ func TestFleetMouseClickSelectsThenOpens(t *testing.T) {
 func TestFleetMouseClickSorts(t *testing.T) {
 	t.Parallel()
 	for _, w := range []int{80, 200} {
-		f := listedFleet(t, w, 24, 5, FleetOptions{})
-		names := strings.Split(f.View(), "\n")[1]
-		x := strings.Index(names, "TITLE")
-		click(f, x+1, 1)
-		if f.query.Sort != fleet.ColTitle || f.query.Desc || !strings.Contains(f.View(), "TITLE↑") {
-			t.Fatalf("%d: a click on TITLE sorts by %s", w, f.query.Sort.Name())
+		d := drive(t, listedFleet(t, w, 24, 5, FleetOptions{}), w, 24)
+		x := cellOf(d.Row(1), "TITLE")
+		click(d, x+1, 1)
+		d.Shows("TITLE↑")
+		if rows, _ := tableRows(d); rows[0] != "task 00" {
+			t.Fatalf("%d: a click on TITLE: %s", w, shownTitles(d))
 		}
-		click(f, x, 1)
-		if !f.query.Desc || f.rows[0].Title != "task 04" {
-			t.Fatalf("%d: a second click did not reverse: %s", w, fleetTitles(f))
+		click(d, x, 1)
+		d.Shows("TITLE↓")
+		if rows, _ := tableRows(d); rows[0] != "task 04" {
+			t.Fatalf("%d: a second click did not reverse: %s", w, shownTitles(d))
 		}
-		names = strings.Split(f.View(), "\n")[1]
-		x = strings.Index(names, "STATUS")
-		click(f, x+len("STATUS")-1, 1)
-		if f.query.Sort != fleet.ColStatus || f.query.Desc {
-			t.Fatalf("%d: a click on STATUS sorts by %s", w, f.query.Sort.Name())
-		}
+		x = cellOf(d.Row(1), "STATUS")
+		click(d, x+len("STATUS")-1, 1)
+		d.Shows("STATUS↑").Hides("TITLE↓")
 		// The gap between two names is no column.
-		click(f, x-1, 1)
-		if f.query.Sort != fleet.ColStatus {
-			t.Fatalf("%d: a click between columns sorted by %s", w, f.query.Sort.Name())
-		}
+		click(d, x-1, 1)
+		d.Shows("STATUS↑")
 	}
 }

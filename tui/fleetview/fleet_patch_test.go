@@ -14,6 +14,10 @@ import (
 // new conversations into a table of 400 rows, frame by frame, under every
 // sort column both ways: after each frame the rows patch placed are the
 // rows a full arrange gives, in the same order under the same headings.
+//
+// It reads the table's rows and calls patch and arrange themselves: what
+// it checks is that two private ways of placing rows agree, which no
+// screen shows (both draw the same table when they do).
 func TestFleetPatchKeepsTheArrangedOrder(t *testing.T) {
 	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 	statuses := []string{model.StatusRunning, model.StatusFinished, model.StatusError, model.StatusWaitingForConfirmation, model.StatusIdle}

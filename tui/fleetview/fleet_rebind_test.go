@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/key"
-
 	"ohwatch/fleet"
 	"ohwatch/tui"
 )
@@ -15,15 +13,12 @@ import (
 // drawn, and the configured order is the table's first.
 func TestFleetColumnsAndOrder(t *testing.T) {
 	t.Parallel()
-	f := newFleetScreen(t, 200, 30, FleetOptions{Columns: []fleet.Column{fleet.ColStatus, fleet.ColCost},
-		Order: &fleet.Query{Sort: fleet.ColCost, Desc: true, BySource: true}})
-	head := f.columnNames(f.columns(), 20)
-	if !strings.Contains(head, "STATUS") || !strings.Contains(head, "COST") || strings.Contains(head, "IDLE") || strings.Contains(head, "TOKENS") {
+	d := drive(t, listedFleet(t, 200, 30, 3, FleetOptions{Columns: []fleet.Column{fleet.ColStatus, fleet.ColCost},
+		Order: &fleet.Query{Sort: fleet.ColCost, Desc: true, BySource: true}}), 200, 30)
+	if head := d.Row(1); !strings.Contains(head, "STATUS") || !strings.Contains(head, "COST↓") || strings.Contains(head, "IDLE") || strings.Contains(head, "TOKENS") {
 		t.Errorf("columns: %q", head)
 	}
-	if f.query.Sort != fleet.ColCost || !f.query.Desc || !f.query.BySource {
-		t.Errorf("order: %+v", f.query)
-	}
+	d.Shows("sort cost ↓", "─ cloud (3)")
 }
 
 // TestRebindFleetKey: the fleet's group on b groups with b.
@@ -33,16 +28,13 @@ func TestRebindFleetKey(t *testing.T) {
 	if err := km.Rebind(map[string][]string{"group": {"b"}}); err != nil {
 		t.Fatal(err)
 	}
-	f := newFleetScreen(t, 120, 30, FleetOptions{KeyMap: km})
-	pressFleet(f, "v")
-	if f.query.BySource {
-		t.Fatal("v still groups")
-	}
-	pressFleet(f, "b")
-	if !f.query.BySource {
-		t.Fatal("b does not group")
-	}
-	if !slices.ContainsFunc(f.keys.FullHelp()[1], func(b key.Binding) bool { return b.Help().Key == "b" && b.Help().Desc == "view grouped by source" }) {
-		t.Error("the fleet's help does not show b for grouping")
+	d := drive(t, listedFleet(t, 120, 30, 3, FleetOptions{KeyMap: km}), 120, 30)
+	d.Press("v").Hides("─ cloud")
+	d.Press("b").Shows("─ cloud (3)")
+	d.Press("?")
+	if !slices.ContainsFunc(strings.Split(d.Screen(), "\n"), func(l string) bool {
+		return strings.Contains(l, " b ") && strings.Contains(l, "view grouped by source")
+	}) {
+		t.Errorf("the fleet's help does not show b for grouping:\n%s", d.Screen())
 	}
 }

@@ -15,23 +15,23 @@ import (
 )
 
 // fleetSteers gives each agent-server conversation of the fixture a
-// fakeSteering of its own; Cloud and local ones have none.
-type fleetSteers map[string]*fakeSteering
+// tuitest.Steering of its own; Cloud and local ones have none.
+type fleetSteers map[string]*tuitest.Steering
 
 func (s fleetSteers) steer(ref model.ConversationRef) conversation.Steering {
 	if ref.Kind != model.SourceServer {
 		return nil
 	}
 	if s[ref.ID] == nil {
-		s[ref.ID] = &fakeSteering{}
+		s[ref.ID] = &tuitest.Steering{}
 	}
 	return s[ref.ID]
 }
 
-func (s fleetSteers) got() string {
+func (s fleetSteers) Got() string {
 	var out []string
 	for id, f := range s {
-		if g := f.got(); g != "" {
+		if g := f.Got(); g != "" {
 			out = append(out, id+":"+g)
 		}
 	}
@@ -41,56 +41,54 @@ func (s fleetSteers) got() string {
 func TestFleetControlsOnTheSelectedRow(t *testing.T) {
 	steers := fleetSteers{}
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
-	first := f.rows[f.cursor]
-	if first.Ref.Kind != model.SourceServer {
-		t.Fatalf("fixture: the first row is %v", first.Ref)
+	d := drive(t, f, 160, 48)
+	first := fleetRef(fleetServer, "3c1d2e4f")
+	if got := selectedTitle(d); !strings.HasPrefix(got, "Delete the build cache") {
+		t.Fatalf("fixture: the first row is %q", got)
 	}
-	cmd := pressFleet(f, "p")
-	f.Update(cmd())
-	if got := steers.got(); got != first.Ref.ID+":pause" || !strings.Contains(f.flash, "pause accepted") {
-		t.Fatalf("p sent %q, footer %q", got, f.flash)
+	d.Press("p").Shows("pause accepted")
+	if got := steers.Got(); got != first.ID+":pause" {
+		t.Fatalf("p sent %q", got)
 	}
 	// I asks first, and stays bound to its row whatever happens to the
 	// rows meanwhile.
-	pressFleet(f, "I")
-	if !strings.Contains(f.View(), "Interrupt “") {
-		t.Fatalf("I does not ask:\n%s", f.View())
-	}
+	d.Press("I").Shows("Interrupt “")
 	_, live := fleetFixture(t)
 	feedFleet(f, live)
-	f.Update(pressFleet(f, "y")())
-	if got := steers[first.Ref.ID].got(); got != "pause|interrupt" {
-		t.Fatalf("the interrupt went to %q", steers.got())
+	d.Press("y")
+	if got := steers[first.ID].Got(); got != "pause|interrupt" {
+		t.Fatalf("the interrupt went to %q", steers.Got())
 	}
 	// A message from the table: typed, sent with run (to a running row: a
 	// waiting one is refused, TestFleetMessageRefusesARowWaitingForConfirmation).
-	f.rows[f.cursor].Verdict.Status = model.StatusRunning
-	pressFleet(f, "M")
-	f = typeFleet(f, "stop and summarise")
-	f.Update(pressFleet(f, "enter")())
-	if got := steers[first.Ref.ID].got(); !strings.HasSuffix(got, "|message stop and summarise +run") {
+	feedFleet(f, []model.FleetUpdate{eventsUp(first, statusEvent("w-run", model.StatusRunning, fleetNow))})
+	selectRow(t, d, "Delete the build cache") // a row that no longer needs you moves down
+	d.Press("M").Type("stop and summarise").Press("enter")
+	if got := steers[first.ID].Got(); !strings.HasSuffix(got, "|message stop and summarise +run") {
 		t.Fatalf("the message: %q", got)
 	}
 }
 
-func typeFleet(f *Fleet, text string) *Fleet {
-	for _, r := range text {
-		f.Update(tuitest.KeyMsg(string(r)))
+// selectRow moves the cursor down to the row whose title starts with
+// title.
+func selectRow(t *testing.T, d *tuitest.Driver, title string) {
+	t.Helper()
+	for range 50 {
+		if strings.HasPrefix(selectedTitle(d), title) {
+			return
+		}
+		d.Press("j")
 	}
-	return f
+	t.Fatalf("no row %q:\n%s", title, d.Screen())
 }
 
 func TestFleetControlsSayWhyOnARowWithoutThem(t *testing.T) {
 	steers := fleetSteers{}
-	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
-	for i, r := range f.rows {
-		if r.Ref.Kind == model.SourceLocal {
-			f.cursor = i
-			break
-		}
-	}
-	if cmd := pressFleet(f, "p"); cmd != nil || !strings.Contains(f.flash, "its source offers no controls here") || !strings.Contains(f.flash, "nothing sent") {
-		t.Fatalf("p on a local row: %q", f.flash)
+	d := drive(t, fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer}), 160, 48)
+	selectRow(t, d, "Echo the word howdy") // a local recording
+	d.Press("p").Shows("its source offers no controls here", "nothing sent")
+	if got := steers.Got(); got != "" {
+		t.Fatalf("p on a local row sent %q", got)
 	}
 }
 
@@ -98,68 +96,58 @@ func TestFleetControlsSayWhyOnARowWithoutThem(t *testing.T) {
 // while its sandbox is paused every one says so and sends nothing (the
 // sandbox is resumed only when it is opened, on y), and P leaves it out.
 func TestFleetControlsRefuseAPausedSandbox(t *testing.T) {
-	steers := map[string]*fakeSteering{}
+	steers := map[string]*tuitest.Steering{}
 	steer := func(ref model.ConversationRef) conversation.Steering {
 		if ref.Kind == model.SourceLocal {
 			return nil
 		}
 		if steers[ref.ID] == nil {
-			steers[ref.ID] = &fakeSteering{}
+			steers[ref.ID] = &tuitest.Steering{}
 		}
 		return steers[ref.ID]
 	}
-	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steer})
-	paused := ""
-	for i, r := range f.rows {
-		if r.Paused {
-			f.cursor, paused = i, r.Ref.ID
-			break
-		}
-	}
-	if paused == "" {
-		t.Fatal("fixture: no paused sandbox")
-	}
+	d := drive(t, fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steer}), 160, 48)
+	paused := "c10d"
+	selectRow(t, d, "Write the release notes") // its sandbox is paused
 	for _, k := range []string{"p", "R", "I", "M", "C"} {
-		if cmd := pressFleet(f, k); cmd != nil || f.ask.active() || !strings.Contains(f.flash, "its sandbox is paused: open it to resume") || !strings.Contains(f.flash, "nothing sent") {
-			t.Fatalf("%s on a paused sandbox: %q", k, f.flash)
-		}
+		// The footer says why (a question or the message field would
+		// take its place).
+		d.Press(k).Shows("its sandbox is paused: open it to resume", "nothing sent")
+		d.Press("esc")
 	}
-	pressFleet(f, "P")
-	for _, to := range f.ask.to {
-		if to.ref.ID == paused {
-			t.Fatal("P counts the paused sandbox")
-		}
-	}
-	if s := steers[paused]; s != nil && s.got() != "" {
-		t.Errorf("sent to the paused sandbox: %q", s.got())
+	d.Press("P", "y")
+	if s := steers[paused]; s != nil && s.Got() != "" {
+		t.Errorf("sent to the paused sandbox: %q", s.Got())
 	}
 }
 
 func TestFleetPauseAllRunningShown(t *testing.T) {
 	steers := fleetSteers{}
-	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
-	var running []string
-	for _, r := range f.rows {
-		if r.Verdict.Status == model.StatusRunning && r.Ref.Kind == model.SourceServer {
-			running = append(running, r.Ref.ID)
-		}
+	f := newFleetScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
+	// Three server conversations run, one has finished, and a local one
+	// runs without controls.
+	var ups []model.FleetUpdate
+	running := []string{"r1", "r2", "r3"}
+	for _, id := range append(running, "done") {
+		ref := fleetRef(fleetServer, id)
+		ups = append(ups, metaUp(ref, model.ConversationMeta{Title: "task " + id}), connUp(ref, model.PhaseLive),
+			eventsUp(ref, statusEvent(id+"-run", model.StatusRunning, fleetNow)))
 	}
-	if len(running) == 0 {
-		t.Skip("fixture: nothing runs")
-	}
-	pressFleet(f, "P")
+	ups = append(ups, eventsUp(fleetRef(fleetServer, "done"), statusEvent("done-fin", model.StatusFinished, fleetNow)))
+	local := fleetRef(fleetLocal, "l1")
+	ups = append(ups, connUp(local, model.PhaseLive), eventsUp(local, statusEvent("l1-run", model.StatusRunning, fleetNow)))
+	feedFleet(f, ups)
+	d := drive(t, f, 160, 48)
 	want := fmt.Sprintf("Pause all %s running shown? [y/n]", format.Plural(len(running), "conversation"))
-	if !strings.Contains(f.View(), want) {
-		t.Fatalf("P does not name how many (%s):\n%s", want, f.View())
-	}
-	f.Update(pressFleet(f, "y")())
+	d.Press("P").Shows(want)
+	d.Press("y").Shows(fmt.Sprintf("pause: %d of %d accepted", len(running), len(running)))
 	for _, id := range running {
-		if steers[id].got() != "pause" {
-			t.Errorf("%s got %q", id, steers[id].got())
+		if steers[id].Got() != "pause" {
+			t.Errorf("%s got %q", id, steers[id].Got())
 		}
 	}
-	if !strings.Contains(f.flash, fmt.Sprintf("pause: %d of %d accepted", len(running), len(running))) && len(running) > 1 {
-		t.Errorf("footer %q", f.flash)
+	if s := steers["done"]; s != nil && s.Got() != "" {
+		t.Errorf("the finished conversation got %q", s.Got())
 	}
 }
 
@@ -179,7 +167,7 @@ func TestFleetGuardStopsAndMarksARun(t *testing.T) {
 			f.Update(msg)
 		}
 	}
-	got := steers.got()
+	got := steers.Got()
 	if !strings.Contains(got, ":pause") {
 		t.Fatalf("no run was paused: %q", got)
 	}
@@ -199,7 +187,7 @@ func TestFleetGuardStopsAndMarksARun(t *testing.T) {
 func fleetResults(t *testing.T, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
 	var out []tea.Msg
-	for _, msg := range results(t, cmd) {
+	for _, msg := range tuitest.Results(t, cmd) {
 		if _, ok := msg.(fleetGuardDoneMsg); ok {
 			out = append(out, msg)
 		}
@@ -212,25 +200,14 @@ func fleetResults(t *testing.T, cmd tea.Cmd) []tea.Msg {
 // M sends nothing and points at the view, where it asks first.
 func TestFleetMessageRefusesARowWaitingForConfirmation(t *testing.T) {
 	steers := fleetSteers{}
-	f := fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer})
-	found := false
-	for i, r := range f.rows {
-		if r.Ref.Kind == model.SourceServer && r.Verdict.Status == model.StatusWaitingForConfirmation {
-			f.cursor, found = i, true
-			break
-		}
+	// Wide enough for the footer to say it whole.
+	d := drive(t, fleetFixtureScreen(t, 160, 48, FleetOptions{Steer: steers.steer}), 300, 48)
+	if rows, sel := tableRows(d); !strings.HasPrefix(rows[sel], "!Delete the build cache") || !strings.Contains(d.Row(3), "waiting") {
+		t.Fatalf("fixture: the first row is not the server's conversation waiting for confirmation:\n%s", d.Screen())
 	}
-	if !found {
-		r := &f.rows[f.cursor]
-		if r.Ref.Kind != model.SourceServer {
-			t.Fatal("fixture: no agent-server row")
-		}
-		r.Verdict.Status = model.StatusWaitingForConfirmation
-	}
-	if cmd := pressFleet(f, "M"); cmd != nil || f.ask.active() || !strings.Contains(f.flash, "a message may approve its actions: open it (enter), where M asks first; nothing sent") {
-		t.Fatalf("M on a waiting row: ask %v, footer %q", f.ask.active(), f.flash)
-	}
-	if steers.got() != "" {
-		t.Fatalf("sent %q", steers.got())
+	// The footer says so (the message field would take its place).
+	d.Press("M").Shows("a message may approve its actions: open it (enter), where M asks first; nothing sent")
+	if steers.Got() != "" {
+		t.Fatalf("sent %q", steers.Got())
 	}
 }

@@ -18,135 +18,87 @@ import (
 	"ohwatch/tui"
 	"ohwatch/tui/conversation"
 	"ohwatch/tui/internal/tuitest"
+	"ohwatch/tui/text"
 )
-
-// fleetTitles are the titles of the rows on the screen, in order, with
-// "!" before those that need attention.
-func fleetTitles(f *Fleet) string {
-	var out []string
-	for _, r := range f.rows {
-		t := fleet.ColTitle.Text(r, fleetNow)
-		if r.Attn != fleet.NoAttention {
-			t = "!" + t
-		}
-		out = append(out, t)
-	}
-	return strings.Join(out, " | ")
-}
 
 func TestFleetKeys(t *testing.T) {
 	t.Parallel()
 	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
-	if f.cursor != 0 || f.rows[0].Attn != fleet.AttnConfirm {
-		t.Fatalf("the first row is not the most urgent: %s", fleetTitles(f))
+	d := drive(t, f, 160, 48)
+	if rows, sel := tableRows(d); sel != 0 || !strings.HasPrefix(rows[0], "!Delete the build cache") || !strings.Contains(d.Row(3), "waiting") {
+		t.Fatalf("the first row is not the most urgent: %s", shownTitles(d))
 	}
 	// s cycles the sort column, S reverses it; the heading says which.
-	pressFleet(f, "s")
-	if f.query.Sort != fleet.ColConn || !strings.Contains(f.View(), "sort conn ↑") {
-		t.Fatalf("s: sort %v", f.query.Sort.Name())
-	}
-	pressFleet(f, "s")
-	if f.query.Sort != fleet.ColTitle {
-		t.Fatalf("s wraps to the first column: %v", f.query.Sort.Name())
-	}
-	pressFleet(f, "S")
-	if !f.query.Desc || !strings.Contains(f.View(), "TITLE↓") {
-		t.Fatal("S does not reverse")
-	}
-	if got := fleetTitles(f); !strings.HasPrefix(got, "!Delete the build cache") ||
-		!strings.Contains(got, "Write the release notes | Upgrade the Go toolchain | Fix the ttlcache eviction: try a ring buffer") {
+	d.Press("s").Shows("sort conn ↑", "CONN↑")
+	d.Press("s").Shows("sort title ↑", "TITLE↑")
+	d.Press("S").Shows("sort title ↓", "TITLE↓")
+	if got := shownTitles(d); !strings.HasPrefix(got, "!Delete the build cache") ||
+		!strings.Contains(got, "Write the release notes | Upgrade the Go toolchain | Fix the ttlcache eviction: try a ring b…") {
 		t.Fatalf("by title, reversed: %s", got)
 	}
 	// The cursor stays on the conversation it was moved to.
-	pressFleet(f, "j", "j")
-	sel := f.rows[f.cursor].Ref
-	pressFleet(f, "S")
-	if f.rows[f.cursor].Ref != sel {
-		t.Fatalf("the cursor left %v", sel)
+	d.Press("j", "j")
+	sel := selectedTitle(d)
+	if d.Press("S"); selectedTitle(d) != sel {
+		t.Fatalf("the cursor left %q for %q", sel, selectedTitle(d))
 	}
 	// / filters as it is typed; enter keeps it, esc clears it.
-	pressFleet(f, "/")
-	for _, r := range "ttlcache" {
-		f.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	d.Press("/").Type("ttlcache").Shows("/ttlcache", "(2 shown)")
+	if rows, _ := tableRows(d); len(rows) != 2 {
+		t.Fatalf("filter ttlcache: %s", shownTitles(d))
 	}
-	if len(f.rows) != 2 || !strings.Contains(f.View(), "/ttlcache") {
-		t.Fatalf("filter ttlcache: %s", fleetTitles(f))
+	d.Press("enter").Shows("filter “ttlcache”", "(2 shown)", "j/k move").Hides("/ttlcache")
+	d.Press("esc").Hides("shown)", "filter “")
+	if rows, _ := tableRows(d); len(rows) != 9 {
+		t.Fatalf("esc did not clear the filter: %s", shownTitles(d))
 	}
-	pressFleet(f, "enter")
-	if f.filtering || len(f.rows) != 2 || !strings.Contains(f.View(), "filter “ttlcache”") {
-		t.Fatal("enter did not keep the filter")
-	}
-	pressFleet(f, "esc")
-	if len(f.rows) != 9 {
-		t.Fatalf("esc did not clear the filter: %d rows", len(f.rows))
-	}
-	pressFleet(f, "/", "x", "esc")
-	if f.filtering || f.query.Text != "" || len(f.rows) != 9 {
-		t.Fatal("esc in the filter line did not drop it")
+	d.Press("/", "x", "esc").Hides("/x", "filter “", "shown)").Shows("j/k move")
+	if rows, _ := tableRows(d); len(rows) != 9 {
+		t.Fatalf("esc in the filter line did not drop it: %s", shownTitles(d))
 	}
 	// f cycles the status filter.
-	pressFleet(f, "f")
-	if f.query.Status != fleet.StatusAttention || len(f.rows) != 4 {
-		t.Fatalf("f: %q %d rows", f.query.Status, len(f.rows))
+	d.Press("f").Shows("status needs you")
+	if rows, _ := tableRows(d); len(rows) != 4 {
+		t.Fatalf("f: %s", shownTitles(d))
 	}
-	pressFleet(f, "f", "f", "f")
-	if f.query.Status != model.StatusFinished || len(f.rows) != 5 {
-		t.Fatalf("f f f f: %q, %s", f.query.Status, fleetTitles(f))
+	d.Press("f", "f", "f").Shows("status finished")
+	if rows, _ := tableRows(d); len(rows) != 5 {
+		t.Fatalf("f f f f: %s", shownTitles(d))
 	}
-	pressFleet(f, "esc")
+	d.Press("esc")
 	// v groups by source, and drops the source column.
-	pressFleet(f, "v")
-	v := f.View()
-	for _, h := range []string{"─ needs you (4)", "─ cloud (2)", "─ ~/.openhands/conversations (2)", "─ http://127.0.0.1:8000 (1)"} {
-		if !strings.Contains(v, h) {
-			t.Fatalf("grouped: no heading %q\n%s", h, v)
-		}
-	}
-	if strings.Contains(v, "SOURCE") {
-		t.Fatal("grouped by source and still a source column")
-	}
-	pressFleet(f, "v")
+	d.Press("v").Shows("─ needs you (4)", "─ cloud (2)", "─ ~/.openhands/conversations (2)", "─ http://127.0.0.1:8000 (1)").Hides("SOURCE")
+	d.Press("v")
 	// G and g go to the last and first rows, as in the monitor.
-	pressFleet(f, "G")
-	if f.cursor != len(f.rows)-1 {
-		t.Fatalf("G: cursor %d of %d rows", f.cursor, len(f.rows))
+	if rows, sel := tableRows(d.Press("G")); sel != len(rows)-1 {
+		t.Fatalf("G: on row %d of %d", sel, len(rows))
 	}
-	pressFleet(f, "g")
-	if f.cursor != 0 {
-		t.Fatalf("g: cursor %d, want the first row", f.cursor)
+	if _, sel := tableRows(d.Press("g")); sel != 0 {
+		t.Fatalf("g: on row %d, want the first", sel)
 	}
 	// ? shows every key; esc closes it.
-	pressFleet(f, "?")
-	if !strings.Contains(f.View(), "filter by status") {
-		t.Fatalf("help:\n%s", f.View())
-	}
-	pressFleet(f, "esc")
-	if strings.Contains(f.View(), "filter by status") {
-		t.Fatal("esc did not close the help")
-	}
-	if cmd := pressFleet(f, "q"); cmd == nil || !reflect.DeepEqual(cmd(), tui.Pop()()) {
+	d.Press("?").Shows("filter by status")
+	d.Press("esc").Hides("filter by status")
+	// q and ctrl+c answer with the program's commands: the table's own
+	// answer is read, as the router that acts on it would.
+	if cmd := f.Update(tuitest.KeyMsg("q")); cmd == nil || !reflect.DeepEqual(cmd(), tui.Pop()()) {
 		t.Fatal("q does not go back (quit at the root)")
 	}
-	if cmd := pressFleet(f, "ctrl+c"); cmd == nil || !reflect.DeepEqual(cmd(), tea.Interrupt()) {
+	if cmd := f.Update(tuitest.KeyMsg("ctrl+c")); cmd == nil || !reflect.DeepEqual(cmd(), tea.Interrupt()) {
 		t.Fatal("ctrl+c does not interrupt")
 	}
 }
 
 func TestFleetSeen(t *testing.T) {
 	t.Parallel()
-	f := fleetFixtureScreen(t, 160, 48, FleetOptions{})
-	pressFleet(f, "G")
-	pressFleet(f, "k", "k", "k", "k", "k")
-	r := f.rows[f.cursor]
-	if r.Attn != fleet.AttnFinished {
-		t.Fatalf("not on the finished row: %s at %d", fleetTitles(f), f.cursor)
+	d := drive(t, fleetFixtureScreen(t, 160, 48, FleetOptions{}), 160, 48)
+	d.Press("G", "k", "k", "k", "k", "k")
+	if rows, sel := tableRows(d); rows[sel] != "!Fix the ttlcache eviction under load" {
+		t.Fatalf("not on the finished row: %s at %d", shownTitles(d), sel)
 	}
-	pressFleet(f, "u")
-	if got, _ := f.fleet.Row(r.Ref); got.Attn != fleet.NoAttention {
-		t.Fatal("u did not mark it seen")
-	}
-	if f.rows[f.cursor].Ref != r.Ref || strings.Contains(fleetTitles(f), "!Fix the ttlcache eviction under load") {
-		t.Fatalf("after seen: %s", fleetTitles(f))
+	d.Press("u")
+	if rows, sel := tableRows(d); rows[sel] != "Fix the ttlcache eviction under load" || strings.Contains(shownTitles(d), "!Fix the ttlcache eviction under load") {
+		t.Fatalf("u did not mark it seen, or the cursor left it: %s at %d", shownTitles(d), sel)
 	}
 }
 
@@ -161,11 +113,13 @@ func TestFleetOpen(t *testing.T) {
 		}
 		return opened, nil
 	}})
-	want := f.rows[0].Ref
+	d := drive(t, f, 160, 48)                 // reads the screen; the commands are run by hand
+	want := fleetRef(fleetServer, "3c1d2e4f") // the first row
 	cmd := pressFleet(f, "enter")
-	if cmd == nil || f.opening != want || !strings.Contains(f.View(), "opening… Delete the build cache") {
+	if cmd == nil {
 		t.Fatal("enter did not start opening")
 	}
+	d.Shows("opening… Delete the build cache")
 	// The table keeps streaming while it opens.
 	_, live := fleetFixture(t)
 	feedFleet(f, live)
@@ -176,9 +130,10 @@ func TestFleetOpen(t *testing.T) {
 	cmd = f.Update(msg)
 	push, ok := cmd().(tui.PushMsg)
 	conv, isConv := push.Screen.(*fleetConversation)
-	if !ok || !isConv || conv.Opts.Title != "opened" || f.opening.ID != "" {
+	if !ok || !isConv || conv.Opts.Title != "opened" {
 		t.Fatalf("opened: %#v", push)
 	}
+	d.Hides("opening…")
 	// Opening it again asks Open again: a view left was released.
 	asked = model.ConversationRef{}
 	cmd = pressFleet(f, "enter")
@@ -196,12 +151,12 @@ func TestFleetOpen(t *testing.T) {
 	// the table: a key pressed there is a look at it.
 	c := fleetRef(fleetServer, "3c1d2e4f")
 	feedFleet(f, []model.FleetUpdate{eventsUp(c, statusEvent("w-run", model.StatusRunning, fleetNow), statusEvent("w-fin", model.StatusFinished, fleetNow))})
-	if r, _ := f.fleet.Row(c); r.Attn != fleet.AttnFinished {
-		t.Fatalf("the finish does not ask for attention: %v", r.Attn)
+	if got := shownTitles(d); !strings.Contains(got, "!Delete the build cache") {
+		t.Fatalf("the finish does not ask for attention: %s", got)
 	}
 	conv.Update(tuitest.KeyMsg("j"))
-	if r, _ := f.fleet.Row(c); r.Attn != fleet.NoAttention {
-		t.Fatalf("a finish watched in the monitor still asks for attention: %v", r.Attn)
+	if got := shownTitles(d); !strings.Contains(got, "Delete the build cache") || strings.Contains(got, "!Delete the build cache") {
+		t.Fatalf("a finish watched in the monitor still asks for attention: %s", got)
 	}
 	// Without Open, enter does nothing.
 	g := fleetFixtureScreen(t, 80, 24, FleetOptions{})
@@ -278,26 +233,26 @@ func rawOf(tb testing.TB, cmd tea.Cmd) string {
 
 func TestFleetFeed(t *testing.T) {
 	t.Parallel()
-	feed := make(chan []model.FleetUpdate, 8)
-	f := newFleetScreen(t, 80, 24, FleetOptions{Feed: feed})
-	history, live := fleetFixture(t)
-	feed <- history
-	feed <- live
-	wait := f.waitFeed()
-	msg := wait()
-	ups, ok := msg.(fleetUpdatesMsg)
-	if !ok || len(ups.ups) != len(history)+len(live) {
-		t.Fatalf("a frame did not take every slice waiting: %T", msg)
-	}
-	f.Update(msg)
-	if f.fleet.Len() != 9 {
-		t.Fatalf("%d conversations", f.fleet.Len())
-	}
-	close(feed)
-	f.Update(f.waitFeed()())
-	if !f.feedDone || !strings.Contains(f.View(), "sources ended") || f.waitFeed() != nil {
-		t.Fatal("the end of the feed is not shown")
-	}
+	tuitest.InBubble(t, func(t *testing.T) {
+		feed := make(chan []model.FleetUpdate, 8)
+		f := newFleetScreen(t, 80, 24, FleetOptions{Feed: feed})
+		d := drive(t, f, 80, 24).Run(f.Init())
+		history, live := fleetFixture(t)
+		feed <- history
+		feed <- live
+		// One frame takes every slice waiting: the history's
+		// conversations and the live slice's news of the Cloud's listing
+		// alike.
+		if d.PendingOf(tuitest.IsFleetFeedWait) != 1 {
+			t.Fatalf("%d waits on the feed; want one", d.PendingOf(tuitest.IsFleetFeedWait))
+		}
+		d.RunWaiting().Shows("9 conversations", "cloud: reconnect #3")
+		close(feed)
+		d.RunWaiting().Shows("sources ended")
+		if d.PendingOf(tuitest.IsFleetFeedWait) != 0 {
+			t.Fatal("the table still waits on a feed that ended")
+		}
+	})
 }
 
 func TestFleetColours(t *testing.T) {
@@ -310,11 +265,11 @@ func TestFleetColours(t *testing.T) {
 	s := theme.New(true, colorprofile.TrueColor)
 	v := f.View()
 	for status, label := range map[string]string{"error": "error", "stuck": "stuck", "waiting_for_confirmation": "waiting"} {
-		if want := s.StatusOf(status, false).Render(f.Cells.Pad(label, 11, false)); !strings.Contains(v, want) {
+		if want := s.StatusOf(status, false).Render(text.Cells{}.Pad(label, 11, false)); !strings.Contains(v, want) {
 			t.Errorf("%s is not drawn as the header draws it (%q)", status, want)
 		}
 	}
-	if want := s.StatusOf("finished", true).Render(f.Cells.Pad("✓ finished", 11, false)); !strings.Contains(v, want) {
+	if want := s.StatusOf("finished", true).Render(text.Cells{}.Pad("✓ finished", 11, false)); !strings.Contains(v, want) {
 		t.Errorf("a confirmed finished is not green: %q", want)
 	}
 }
@@ -343,22 +298,27 @@ func TestEscStopsAnOpenInProgress(t *testing.T) {
 		<-ctx.Done()
 		return conversation.Options{Title: "too late"}, nil
 	}})
-	cmd := pressFleet(f, "enter")
+	d := drive(t, f, 160, 48)
+	// The open waits for its context: its command is run here, off the
+	// driver, as the program runs it beside the screen.
+	cmd := f.Update(tuitest.KeyMsg("enter"))
+	d.Shows("opening…")
 	msgs := make(chan tea.Msg, 1)
 	go func() { msgs <- cmd() }()
 	ctx := <-started
-	pressFleet(f, "esc")
-	if ctx.Err() == nil || f.opening.ID != "" || strings.Contains(f.View(), "opening…") || !strings.Contains(f.View(), "stopped opening") {
-		t.Fatalf("esc did not stop the open (context %v):\n%s", ctx.Err(), f.View())
+	d.Press("esc").Hides("opening…").Shows("stopped opening")
+	if ctx.Err() == nil {
+		t.Fatal("esc did not end the open's context")
 	}
 	if late := f.Update(<-msgs); late != nil {
 		if _, pushed := late().(tui.PushMsg); pushed {
 			t.Fatal("the stopped open's answer pushed its view")
 		}
 	}
-	if pressFleet(f, "enter") == nil || f.opening.ID == "" {
+	if f.Update(tuitest.KeyMsg("enter")) == nil {
 		t.Error("enter does not open again after a stopped open")
 	}
+	d.Shows("opening…")
 }
 
 // TestFleetHelpExplainsEveryColumn: the help names every column the table

@@ -1,12 +1,13 @@
 package fleetview
 
 import (
+	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"ohwatch/model"
 	"ohwatch/tui"
 	"ohwatch/tui/conversation"
 	"ohwatch/tui/internal/tuitest"
@@ -25,25 +26,25 @@ func TestModeReportReachesEveryScreen(t *testing.T) {
 	// cells each per codepoint, two as a cluster), unfolded; each view is
 	// drawn once, and the terminal reports mode 2027 first or last.
 	stack := func(reportFirst bool) (r *tui.Model, root, top *conversation.Conversation) {
-		root = newModel(conversation.Options{Log: wideTextLog(t)}, 80, 24)
+		root = newModel(conversation.Options{Log: tuitest.WideTextLog(t)}, 80, 24)
 		r = tui.NewModel(root)
 		r.Update(tuitest.WindowSize(80, 24))
 		if reportFirst {
-			r.Update(unicodeCore)
+			r.Update(tuitest.UnicodeCore)
 		}
 		screen(root)
-		top = newModel(conversation.Options{Log: wideTextLog(t)}, 80, 24)
+		top = newModel(conversation.Options{Log: tuitest.WideTextLog(t)}, 80, 24)
 		r.Update(tui.Push(top)())
 		// The message's text is the eighth line of its raw JSON, folded.
 		top, _ = press(t, top, "enter", "r", "j", "j", "j", "j", "j", "j", "j", "enter")
 		tuitest.AssertShapeUnder(t, top.Cells, screen(top), 80, 24)
 		if !reportFirst {
-			r.Update(unicodeCore)
+			r.Update(tuitest.UnicodeCore)
 		}
 		return r, root, top
 	}
 	r, root, top := stack(false)
-	later := newModel(conversation.Options{Log: wideTextLog(t)}, 80, 24)
+	later := newModel(conversation.Options{Log: tuitest.WideTextLog(t)}, 80, 24)
 	r.Update(tui.Push(later)())
 	for name, m := range map[string]*conversation.Conversation{"beneath": root, "on top": top, "pushed after": later} {
 		if m.Cells != text.Graphemes() {
@@ -58,13 +59,14 @@ func TestModeReportReachesEveryScreen(t *testing.T) {
 		t.Errorf("the inspector kept raw rows it wrapped per codepoint:\n%s\nwant\n%s", got, want)
 	}
 
-	fleetRoot := NewFleet(FleetOptions{Now: func() time.Time { return fleetNow }})
-	tui.NewModel(fleetRoot).Update(unicodeCore)
-	if fleetRoot.Cells != text.Graphemes() {
-		t.Error("the fleet table measures per codepoint after the report")
-	}
+	// The fleet table, its titles joined emoji, draws to the width the
+	// terminal counts by cluster once it has reported so.
+	fleetRoot := newFleetScreen(t, 80, 24, FleetOptions{})
+	feedFleet(fleetRoot, []model.FleetUpdate{metaUp(fleetRef("cloud", "w1"), model.ConversationMeta{Title: strings.Repeat("👩\u200d👩\u200d👧\u200d👦", 4) + " family"})})
+	tui.NewModel(fleetRoot).Update(tuitest.UnicodeCore)
+	tuitest.AssertShapeUnder(t, text.Graphemes(), fleetRoot.View(), 80, 24)
 	// A terminal that does not know the mode keeps the renderer's count.
-	plain := newModel(conversation.Options{Log: wideTextLog(t)}, 80, 24)
+	plain := newModel(conversation.Options{Log: tuitest.WideTextLog(t)}, 80, 24)
 	tui.NewModel(plain).Update(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeNotRecognized})
 	if plain.Cells != (text.Cells{}) {
 		t.Error("a terminal that does not know mode 2027 is measured by cluster")

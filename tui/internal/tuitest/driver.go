@@ -84,6 +84,17 @@ func (d *Driver) Send(msg tea.Msg) *Driver {
 	return d
 }
 
+// Run runs cmd as the program would (what a screen's Init returns, say)
+// and hands its messages to the screen; commands that would wait are
+// kept, as after Send.
+func (d *Driver) Run(cmd tea.Cmd) *Driver {
+	d.tb.Helper()
+	for _, msg := range d.run(cmd) {
+		d.Send(msg)
+	}
+	return d
+}
+
 // run runs cmd as the program would and returns the messages it gave,
 // keeping the commands that would wait.
 func (d *Driver) run(cmd tea.Cmd) []tea.Msg {
@@ -114,6 +125,18 @@ func (d *Driver) run(cmd tea.Cmd) []tea.Msg {
 
 // Pending is how many commands wait to be run (ticks, by default).
 func (d *Driver) Pending() int { return len(d.waiting) }
+
+// PendingOf is how many of the commands waiting to be run are of a kind
+// (IsTick, IsFleetFeedWait…).
+func (d *Driver) PendingOf(is func(tea.Cmd) bool) int {
+	n := 0
+	for _, cmd := range d.waiting {
+		if is(cmd) {
+			n++
+		}
+	}
+	return n
+}
 
 // RunWaiting runs the commands that were kept because they wait (the
 // timers fire), and what follows them. Run it inside a synctest bubble

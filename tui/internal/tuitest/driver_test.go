@@ -65,3 +65,8 @@ func TestDriverKeepsTicksUntilAsked(t *testing.T) {
 		}
 	})
 }
+
+func TestDriverRunsAStartingCommand(t *testing.T) {
+	d := Drive(t, &stepper{}, 80, 24)
+	d.Run(tea.Batch(func() tea.Msg { return addTen{} }, func() tea.Msg { return addTen{} })).Shows("count 20")
+}

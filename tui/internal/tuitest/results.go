@@ -160,3 +160,20 @@ func WantOutcome(log *reducer.Log, r int, ok bool) compare.Outcome {
 	}
 	return compare.Failed
 }
+
+// ResultRecordings are the recordings whose actions' results every screen
+// is checked on: the project's own twins, and upstream's originals.
+var ResultRecordings = []string{"simple_echo_hello_world", "confirmation_mode", "creating_agent_plan", "cli447_hi_followup_iterative_case_a"}
+
+// ResultLogs are the logs on which an action's result is checked, the same
+// for every screen that names one: the hard cases, the project's own
+// recordings and a generated log.
+func ResultLogs(tb testing.TB) map[string]*reducer.Log {
+	logs := ResultCases(tb)
+	for _, name := range ResultRecordings {
+		logs["own "+name] = Twin(tb, name)
+	}
+	logs["errors"] = ErrorLog(tb)
+	logs["generated"] = Generated(tb, 3000, 7)
+	return logs
+}
