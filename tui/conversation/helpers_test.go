@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"fmt"
+	"regexp"
 	"testing"
 	"time"
 
@@ -20,25 +21,44 @@ func newModel(opts Options, w, h int) *Conversation {
 	return m
 }
 
-// press sends keys to the model one by one, running no commands, and
-// returns the model and the last command.
+// press sends keys to the model one by one, running no commands but the
+// inspector's build (settle), and returns the model and the last command.
 func press(tb testing.TB, m *Conversation, keys ...string) (*Conversation, tea.Cmd) {
 	tb.Helper()
 	var cmd tea.Cmd
 	for _, k := range keys {
 		cmd = m.Update(tuitest.KeyMsg(k))
-		settle(m)
+		settle(m, cmd)
 	}
 	return m, cmd
 }
 
-// settle builds the inspector's view now when a key asked for it, as the
-// command Update returned would, and hands it to Update: a test reads the
-// open inspector without running the program. It stands in for the
-// runtime, so it takes the build from the open inspector itself.
-func settle(m *Conversation) {
-	if in, open := m.insp(); open && in.build != nil {
-		m.Update(in.build.run())
+// inspectBuildFunc names the command that builds the inspector's view of
+// an event, and batchFunc tea.Batch's, by the functions the compiler
+// makes (TestSettleFindsTheInspectorsBuild fails if it names them
+// otherwise).
+var (
+	inspectBuildFunc = regexp.MustCompile(`\(\*inspectJob\)\.run-fm$`)
+	batchFunc        = regexp.MustCompile(`(\.Batch|compactCmds\[\.\.\.\])\.func\d+$`)
+)
+
+// settle runs the inspector's build among cmd's commands, as the program
+// would, and hands its view to Update, so a test reads the open inspector
+// without running the rest (ticks, feed waits). It reads what the view
+// returned, never its fields; a build run twice is dropped by the view.
+func settle(m *Conversation, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch name := tuitest.FuncOf(cmd); {
+	case inspectBuildFunc.MatchString(name):
+		m.Update(cmd())
+	case batchFunc.MatchString(name):
+		if batch, ok := cmd().(tea.BatchMsg); ok {
+			for _, c := range batch {
+				settle(m, c)
+			}
+		}
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // send feeds one message to the model.
 func send(m *Conversation, msg tea.Msg) (*Conversation, tea.Cmd) {
 	cmd := m.Update(msg)
-	settle(m)
+	settle(m, cmd)
 	return m, cmd
 }
 

@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,5 +86,20 @@ func TestCommandHelpersTellWaitsApart(t *testing.T) {
 	close(closed)
 	if !tuitest.Ready((<-chan model.Batch)(closed)) {
 		t.Error("a closed feed is not ready")
+	}
+}
+
+// TestSettleFindsTheInspectorsBuild: press builds the inspector's view by
+// the build command's name, alone or in a batch; if the compiler ever
+// names it otherwise, this fails rather than every inspector test.
+func TestSettleFindsTheInspectorsBuild(t *testing.T) {
+	m := newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30)
+	cmd := m.Update(tuitest.KeyMsg("enter"))
+	if !strings.Contains(screen(m), "rendering…") {
+		t.Fatalf("the inspector was built before its command ran:\n%s", screen(m))
+	}
+	settle(m, tea.Batch(cmd, tea.Tick(time.Hour, nil)))
+	if strings.Contains(screen(m), "rendering…") {
+		t.Fatalf("settle did not run the build (%s):\n%s", tuitest.FuncOf(cmd), screen(m))
 	}
 }
