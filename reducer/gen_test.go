@@ -133,3 +133,22 @@ func TestGeneratedBranchedFoldsThePath(t *testing.T) {
 		t.Fatalf("with base: head %d leaf %d verdict %v", withBase.Head(), withBase.Leaf(), withBase.Latest().Verdict(true))
 	}
 }
+
+// TestOnePassLogCheckpointsSparsely: a log read through once keeps a
+// checkpoint every onePassEvery events, not every checkpointEvery (their
+// States and what only they hold were a thirtieth of the JSON at the peak
+// of a million-event `state`), and seeks to the same States.
+func TestOnePassLogCheckpointsSparsely(t *testing.T) {
+	t.Parallel()
+	evs := testevents.Generated(t, 3*onePassEvery+5, 1)
+	log := NewOnePassLog(nil, 0)
+	log.Append(evs...)
+	cks := 0
+	for _, g := range log.segs {
+		cks += len(g.ck)
+	}
+	if want := len(evs) / onePassEvery; cks != want {
+		t.Fatalf("%d checkpoints for %d events, want %d (one every %d)", cks, len(evs), want, onePassEvery)
+	}
+	checkEveryPrefix(t, log, nil, 0)
+}

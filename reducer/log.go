@@ -17,6 +17,15 @@ import (
 // K=16 had taken resident memory past 1.2x for little gain.
 const checkpointEvery = 32
 
+// onePassEvery is K for a log read through once, front to back (NewOnePassLog).
+// The checkpoints of a million-event log at K=32 and what only they hold
+// (their task lists, usage lists, the strings they copied) were about
+// 50 MB, a thirtieth of the JSON at the peak of a `state`; at K=256 they
+// are an eighth of that. Such a log seeks only where its HEAD was moved
+// back (a branch point, folding at most K events: under a millisecond)
+// and once for the State a command prints.
+const onePassEvery = 256
+
 // chunkSize bounds the checkpoint distance K (every K divides it).
 const chunkSize = 4096
 
@@ -103,6 +112,15 @@ type Log struct {
 // NewLog returns an empty log. base and baseEventCount are as for Initial.
 func NewLog(base *model.BaseState, baseEventCount int) *Log {
 	return newLogEvery(base, baseEventCount, checkpointEvery)
+}
+
+// NewOnePassLog is NewLog for a log that is read through once, front to
+// back, and then dropped (a `state`, an export, the headless lines of a
+// recording): its checkpoints are sparser (onePassEvery), so a seek folds
+// more events. A view that seeks as its user moves (the TUI) takes
+// NewLog.
+func NewOnePassLog(base *model.BaseState, baseEventCount int) *Log {
+	return newLogEvery(base, baseEventCount, onePassEvery)
 }
 
 // newLogEvery returns an empty log with checkpoints every k events; k must

@@ -152,7 +152,8 @@ func compareFailed(ctx context.Context, env *Env, err error) int {
 func loadRun(ctx context.Context, run CompareRun, name string, keys CompareKeys) (*compare.Run, error) {
 	side := compare.Side{Name: name, Through: run.Through}
 	if run.Path != "" {
-		conv, log, err := LoadLog(ctx, run.Path)
+		// The compare screen seeks in both logs as its user moves.
+		conv, log, err := loadLog(ctx, run.Path, reducer.NewLog)
 		if err != nil {
 			return nil, err
 		}

@@ -25,7 +25,7 @@ func Replay(ctx context.Context, env *Env, o Options, path string) int {
 	header := r.Header()
 	// base_state.json describes the end of the recording: the reducer
 	// applies it at the last event file.
-	log := reducer.NewLog(header.Base, header.EventFiles)
+	log := newReplayLog(o)(header.Base, header.EventFiles)
 	// Read into the log's own memory: what the feed's other readers (the
 	// recorder, the OTLP exporter) keep of an event, they keep no longer
 	// than present holds the log.
@@ -48,7 +48,7 @@ func Replay(ctx context.Context, env *Env, o Options, path string) int {
 // ReplayBranch prints the headless lines of a recording along the branch
 // through event id: the whole recording is read first, to know its tree.
 func ReplayBranch(ctx context.Context, env *Env, o Options, path, id string) int {
-	conv, log, err := LoadLog(ctx, path)
+	conv, log, err := loadLog(ctx, path, newReplayLog(o))
 	if err != nil {
 		return LoadFailed(ctx, env, "replay", err)
 	}
@@ -71,6 +71,16 @@ func ReplayBranch(ctx context.Context, env *Env, o Options, path, id string) int
 		branch:    id,
 		traceID:   traceKey(conv.ID, path),
 	})
+}
+
+// newReplayLog is how a replay makes its log: headless lines read it
+// through once (reducer.NewOnePassLog), the TUI seeks in it as its user
+// moves.
+func newReplayLog(o Options) func(*model.BaseState, int) *reducer.Log {
+	if o.Headless {
+		return reducer.NewOnePassLog
+	}
+	return reducer.NewLog
 }
 
 // streamInto streams the recording r into feed, in order, one batch per
