@@ -2,7 +2,6 @@ package headless
 
 import (
 	"slices"
-	"time"
 
 	"ohwatch/internal/arena"
 	"ohwatch/model"
@@ -10,8 +9,8 @@ import (
 )
 
 // loadLines is what the lines of a recording need of its events, taken as
-// the events are read and appended: each event's id, kind, source, time,
-// summary and the little of its body a line shows, and the State folded
+// the events are read and appended: each event's summary and the little
+// of its body a line shows (the log keeps the rest), and the State folded
 // along the way. A recording is printed once read, along HEAD's final
 // path; when that path is every event in the order read (a recording whose
 // HEAD never moved back), the lines are printed from these, and the log
@@ -26,22 +25,23 @@ type loadLines struct {
 	s     reducer.State     // the fold of events 0..n-1
 	facts [][]lineFact      // in chunks of factChunk, never moved once filled
 	n     int               // the facts taken
-	text  [][]byte          // the facts' ids and summaries, in chunks of textChunk
-	names []string          // kinds, sources, risks and statuses, each once
+	text  [][]byte          // the facts' summaries, in chunks of textChunk
+	names []string          // risks and statuses, each once
 	named map[string]uint16 // their positions in names
 	marks []stateMark       // where what a line shows of the State changed
 	// printed says the lines came from here (printFromLoad).
 	printed bool
 }
 
-// lineFact is one event as its lines show it.
+// lineFact is what a line shows of an event's body; its id, kind,
+// source and time are the log's (reducer.Log.Heads), which keeps them
+// packed already: held here as well, with the id's text, they were a
+// third of the facts and their text (60 MB at a million events).
 type lineFact struct {
-	id, summary                span
-	nanos                      int64
-	kind, source, risk, status uint16 // in names; risk and status for the bodies below
-	body                       uint8
-	hasTime                    bool
-	fullState                  bool
+	summary      span
+	risk, status uint16 // in names, for the bodies below
+	body         uint8
+	fullState    bool
 }
 
 // span is a string in loadLines.text: off counts from the first chunk's
@@ -121,14 +121,7 @@ func (l *loadLines) add(f lineFact) {
 
 // factOf notes ev's line.
 func (l *loadLines) factOf(ev *model.Event) lineFact {
-	f := lineFact{
-		id: l.keep(ev.ID), summary: l.keep(ev.Summary),
-		kind: l.name(ev.Kind), source: l.name(ev.Source),
-		hasTime: !ev.Time.IsZero(),
-	}
-	if f.hasTime {
-		f.nanos = ev.Time.UnixNano()
-	}
+	f := lineFact{summary: l.keep(ev.Summary)}
 	switch b := ev.Body.(type) {
 	case *model.Action:
 		f.body, f.risk = bodyAction, l.name(b.SecurityRisk)
@@ -186,14 +179,12 @@ func (l *loadLines) usable(n int) bool {
 	return l != nil && !l.off && n > 0 && l.n == n
 }
 
-// event is event i as its lines need it, its Raw raw. Its strings are
-// views of the text, which no longer changes once the recording is read.
-func (l *loadLines) event(i int, raw []byte) model.Event {
+// event is event i as its lines need it, from its head h (its Raw
+// h's). Its strings are views of the text, which no longer changes once
+// the recording is read.
+func (l *loadLines) event(i int, h reducer.Head) model.Event {
 	f := &l.facts[i/factChunk][i%factChunk]
-	ev := model.Event{ID: l.str(f.id), Kind: l.names[f.kind], Source: l.names[f.source], Summary: l.str(f.summary), Raw: raw}
-	if f.hasTime {
-		ev.Time = time.Unix(0, f.nanos).UTC()
-	}
+	ev := model.Event{ID: h.ID, Kind: h.Kind, Source: h.Source, Summary: l.str(f.summary), Time: h.Time, Raw: h.Raw}
 	switch f.body {
 	case bodyAction:
 		ev.Body = &model.Action{SecurityRisk: l.names[f.risk]}
@@ -260,7 +251,7 @@ func (w *watcher) printFromLoad() (s reducer.State, ok bool) {
 	}
 	next := 1 // the mark after the current one
 	prev := l.marks[0].state()
-	for i, raw := range w.log.Raws(path) {
+	for i, h := range w.log.Heads(path) {
 		for next < len(l.marks) && l.marks[next].at < i {
 			next++
 		}
@@ -270,7 +261,7 @@ func (w *watcher) printFromLoad() (s reducer.State, ok bool) {
 			next++
 		}
 		w.notesUpTo(i)
-		w.printEvent(i, l.event(i, raw), prev, cur)
+		w.printEvent(i, l.event(i, h), prev, cur)
 		prev = cur
 	}
 	w.notesUpTo(n)

@@ -28,7 +28,7 @@ func TestLoadLinesChunks(t *testing.T) {
 		t.Fatal("not usable")
 	}
 	for i := range want {
-		got := l.event(i, nil)
+		got := l.event(i, reducer.Head{ID: want[i].ID, Kind: want[i].Kind})
 		if got.ID != want[i].ID || got.Summary != want[i].Summary || got.Kind != "MessageEvent" {
 			t.Fatalf("event %d: %q %q, want %q %q", i, got.ID, got.Summary[:min(len(got.Summary), 10)], want[i].ID, want[i].Summary[:10])
 		}
