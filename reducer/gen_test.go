@@ -152,3 +152,39 @@ func TestOnePassLogCheckpointsSparsely(t *testing.T) {
 	}
 	checkEveryPrefix(t, log, nil, 0)
 }
+
+// TestAppendEachHandsTheFoldedStates: AppendEach hands each added event's
+// State, At's, and says which events follow the one before them: on a
+// branched log, not those that start a branch.
+func TestAppendEachHandsTheFoldedStates(t *testing.T) {
+	t.Parallel()
+	evs := testevents.GeneratedWith(t, gen.Options{Events: 600, Seed: 6, Branches: 2})
+	evs = append(evs, evs[10]) // a duplicate: not added, not handed
+	log := NewLog(nil, 0)
+	var got []State
+	var follow []bool
+	branched := 0
+	for k := 0; k < len(evs); k += 97 {
+		log.AppendEach(func(j int, follows bool, s *State) {
+			if j != len(got) {
+				t.Fatalf("event %d handed after %d", j, len(got))
+			}
+			follow = append(follow, follows)
+			if !follows {
+				branched++
+			}
+			got = append(got, *s)
+		}, evs[k:min(k+97, len(evs))]...)
+	}
+	if len(got) != log.Len() || branched == 0 {
+		t.Fatalf("%d States handed for %d events, %d branches", len(got), log.Len(), branched)
+	}
+	for j, s := range got {
+		if follow[j] != (log.Parent(j) == j-1) {
+			t.Fatalf("event %d (parent %d): follows %v", j, log.Parent(j), follow[j])
+		}
+		if d := diffState(s, log.At(j), nil); d != "" {
+			t.Fatalf("event %d: the State handed is not At's: %s", j, d)
+		}
+	}
+}

@@ -142,7 +142,17 @@ func newLogEvery(base *model.BaseState, baseEventCount, k int) *Log {
 // Append adds events in order and returns how many were added. An event
 // whose id is already in the log is a duplicate (a WebSocket replay, a
 // reconnect): it is counted in Duplicates and not added.
-func (l *Log) Append(evs ...model.Event) int {
+func (l *Log) Append(evs ...model.Event) int { return l.AppendEach(nil, evs...) }
+
+// AppendEach is Append that calls each with every event added, its index
+// and the State after it on its path, as the log folded it; follows
+// reports that the event's parent is the one added before it (or that it
+// is the first), so that the State is the fold of every event so far. A
+// reader that needs the State after every event of a linear recording
+// (the headless lines) reads it here instead of folding every event a
+// second time: a second fold was a second set of the State's lists in the
+// heap. each runs with the log locked: it must not call the log.
+func (l *Log) AppendEach(each func(j int, follows bool, s *State), evs ...model.Event) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	added := 0
@@ -172,6 +182,9 @@ func (l *Log) Append(evs ...model.Event) int {
 		}
 		folded := l.st.add(j, ev)
 		l.latest.apply(j, &folded)
+		if each != nil {
+			each(j, parent == j-1, &l.latest)
+		}
 		l.marks = l.marks.add(j, &folded, before, markedOf(&l.latest))
 		if len(evs)-k <= eventCache {
 			// The newest events are read next (a live view, headless
