@@ -188,3 +188,26 @@ func TestAppendEachHandsTheFoldedStates(t *testing.T) {
 		}
 	}
 }
+
+// TestIDIndexSizedOnceForARecording: a log told how many events it will
+// hold sizes its id index once, at 4/3 of them (not the next power of
+// two, twice as much at a million events), and finds every id.
+func TestIDIndexSizedOnceForARecording(t *testing.T) {
+	t.Parallel()
+	evs := testevents.Generated(t, 3000, 4)
+	log := NewOnePassLog(nil, len(evs))
+	for k := 0; k < len(evs); k += 97 {
+		log.Append(evs[k:min(k+97, len(evs))]...)
+	}
+	if got, want := len(log.st.ids.slots), slotsFor(len(evs)); got != want {
+		t.Fatalf("%d slots for %d events, want %d", got, len(evs), want)
+	}
+	for i, ev := range evs {
+		if j, ok := log.IndexOf(ev.ID); ev.ID != "" && (!ok || j != i) {
+			t.Fatalf("event %d (%s): found %d %v", i, ev.ID, j, ok)
+		}
+	}
+	if _, ok := log.IndexOf("00000000-0000-4000-8000-000000000000"); ok {
+		t.Fatal("found an id the log does not hold")
+	}
+}

@@ -127,7 +127,7 @@ func NewOnePassLog(base *model.BaseState, baseEventCount int) *Log {
 // be a power of two no larger than chunkSize.
 func newLogEvery(base *model.BaseState, baseEventCount, k int) *Log {
 	init := Initial(base, baseEventCount)
-	return &Log{
+	l := &Log{
 		every:      k,
 		initial:    init,
 		latest:     init,
@@ -137,6 +137,10 @@ func newLogEvery(base *model.BaseState, baseEventCount, k int) *Log {
 		base:       base,
 		baseCount:  baseEventCount,
 	}
+	// A recording says how many events it holds: its id index is
+	// sized once (idindex.go).
+	l.st.ids.reserve(baseEventCount)
+	return l
 }
 
 // Append adds events in order and returns how many were added. An event
