@@ -22,8 +22,9 @@ type spill struct {
 }
 
 // spillFrom is how many chunks of facts and of text a recording keeps in
-// memory before it spills: one of fewer events prints from memory alone.
-const spillFrom = 4
+// memory before it spills: one of up to 16,384 events (factChunk) and a
+// MiB of summaries (textChunk) makes no file.
+const spillFrom = 1
 
 // put writes b at the end of the file and returns where it is; ok is
 // false when it could not be written (then b is to stay in memory).
