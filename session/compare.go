@@ -236,7 +236,7 @@ func openSide(ctx context.Context, run CompareRun, keys CompareKeys) (comparevie
 		}
 		h := r.Header()
 		feed := make(chan model.Batch, 4)
-		go streamInto(ctx, r, feed)
+		go streamInto(ctx, r, feed, nil)
 		// Read from files: the keys are cut out here (filekeys.go).
 		return compareview.CompareSide{Title: keys.Secrets.Redact(TitleOf(h.Title, h.ID, run.Path)), Source: "replay " + run.Path,
 			Log: reducer.NewLog(h.Base, h.EventFiles), Feed: redactedFeed(ctx, keys.Secrets, feed), Through: run.Through, Ended: true}, nil
