@@ -2,7 +2,6 @@ package headless
 
 import (
 	"slices"
-	"time"
 
 	"ohwatch/internal/arena"
 	"ohwatch/model"
@@ -10,10 +9,10 @@ import (
 )
 
 // loadLines is what the lines of a recording need of its events, taken as
-// the events are read and appended: each event's id, kind, source, time,
-// summary and the little of its body a line shows, and the State folded
-// along the way. A recording is printed once read, along HEAD's final
-// path; when that path is every event in the order read (a recording whose
+// the events are read and appended: each event's summary and the little
+// of its body a line shows (the log keeps the rest), and the State after
+// each, as the log folded it (Log.AppendEach). A recording is printed
+// once read, along HEAD's final path; when that path is every event in the order read (a recording whose
 // HEAD never moved back), the lines are printed from these, and the log
 // only lends each event's bytes for its JSON. Walking the log instead
 // decodes and folds every event a second time: a third of a
@@ -23,25 +22,39 @@ import (
 // objects to scan, not several per event.
 type loadLines struct {
 	off   bool              // an event was not appended as read: walk the log
-	s     reducer.State     // the fold of events 0..n-1
+	s     reducer.State     // the fold of events 0..folds-1, the log's
+	folds int               // the States taken from the log (folded)
 	facts [][]lineFact      // in chunks of factChunk, never moved once filled
 	n     int               // the facts taken
-	text  [][]byte          // the facts' ids and summaries, in chunks of textChunk
-	names []string          // kinds, sources, risks and statuses, each once
+	text  [][]byte          // the facts' summaries, in chunks of textChunk
+	names []string          // risks and statuses, each once
 	named map[string]uint16 // their positions in names
 	marks []stateMark       // where what a line shows of the State changed
+	// spill holds the full chunks of facts and text past the first
+	// spillFrom of each (spill.go); factsAt and textAt say where, -1 for
+	// a chunk in memory, textLen how long each text chunk is. cur* is the
+	// chunk of each read back last.
+	spill           spill
+	spillFrom       int
+	factsAt, textAt []int64
+	textLen         []int
+	curFactsC       int
+	curFacts        []lineFact
+	curTextC        int
+	curText         []byte
 	// printed says the lines came from here (printFromLoad).
 	printed bool
 }
 
-// lineFact is one event as its lines show it.
+// lineFact is what a line shows of an event's body; its id, kind,
+// source and time are the log's (reducer.Log.Heads), which keeps them
+// packed already: held here as well, with the id's text, they were a
+// third of the facts and their text (60 MB at a million events).
 type lineFact struct {
-	id, summary                span
-	nanos                      int64
-	kind, source, risk, status uint16 // in names; risk and status for the bodies below
-	body                       uint8
-	hasTime                    bool
-	fullState                  bool
+	summary      span
+	risk, status uint16 // in names, for the bodies below
+	body         uint8
+	fullState    bool
 }
 
 // span is a string in loadLines.text: off counts from the first chunk's
@@ -82,37 +95,56 @@ type stateMark struct {
 // newLoadLines starts taking the events of a log whose first State is
 // initial.
 func newLoadLines(initial reducer.State) *loadLines {
-	l := &loadLines{s: initial, named: map[string]uint16{}}
+	l := &loadLines{s: initial, named: map[string]uint16{}, spillFrom: spillFrom, curFactsC: -1, curTextC: -1}
 	l.marks = append(l.marks, markOf(-1, &initial))
 	return l
 }
 
-// take folds and notes the events just appended to log, which held first
-// events before them; a batch the log did not take whole and in order
-// (a duplicate id) ends the taking.
+// folded is the log's AppendEach callback: s is the State after event j
+// as the log folded it, the fold of every event so far while each event
+// follows the one before it. One that does not (a branch) ends the
+// taking: such a recording is walked.
+func (l *loadLines) folded(j int, follows bool, s *reducer.State) {
+	if l.off {
+		return
+	}
+	if !follows || j != l.folds {
+		l.off = true
+		return
+	}
+	l.folds++
+	l.s = *s
+	if !l.marks[len(l.marks)-1].shows(&l.s) {
+		l.marks = append(l.marks, markOf(j, &l.s))
+	}
+}
+
+// take notes the events just appended to log (with AppendEach and
+// folded), which held first events before them; a batch the log did not
+// take whole and in order (a duplicate id) ends the taking.
 func (l *loadLines) take(log *reducer.Log, first int, evs []model.Event) {
 	if l.off {
 		return
 	}
-	if first != l.n || log.Len()-first != len(evs) {
+	if first != l.n || log.Len()-first != len(evs) || l.folds != log.Len() {
 		l.off = true
 		return
 	}
 	for k := range evs {
-		ev := &evs[k]
-		i := first + k
-		l.s = reducer.ApplyAt(l.s, i, *ev)
-		l.add(l.factOf(ev))
-		if !l.marks[len(l.marks)-1].shows(&l.s) {
-			l.marks = append(l.marks, markOf(i, &l.s))
-		}
+		l.add(l.factOf(&evs[k]))
 	}
 }
 
 // add appends a fact.
 func (l *loadLines) add(f lineFact) {
 	if l.n%factChunk == 0 {
+		if c := len(l.facts) - 1; c >= l.spillFrom {
+			if at, ok := l.spill.putFacts(l.facts[c]); ok {
+				l.factsAt[c], l.facts[c] = at, nil
+			}
+		}
 		l.facts = append(l.facts, make([]lineFact, 0, 64)) // grown within the chunk
+		l.factsAt = append(l.factsAt, -1)
 	}
 	last := &l.facts[len(l.facts)-1]
 	*last = append(*last, f)
@@ -121,14 +153,7 @@ func (l *loadLines) add(f lineFact) {
 
 // factOf notes ev's line.
 func (l *loadLines) factOf(ev *model.Event) lineFact {
-	f := lineFact{
-		id: l.keep(ev.ID), summary: l.keep(ev.Summary),
-		kind: l.name(ev.Kind), source: l.name(ev.Source),
-		hasTime: !ev.Time.IsZero(),
-	}
-	if f.hasTime {
-		f.nanos = ev.Time.UnixNano()
-	}
+	f := lineFact{summary: l.keep(ev.Summary)}
 	switch b := ev.Body.(type) {
 	case *model.Action:
 		f.body, f.risk = bodyAction, l.name(b.SecurityRisk)
@@ -154,7 +179,13 @@ func (l *loadLines) keep(s string) span {
 			l.off = true // past what a span holds: walked
 			return span{}
 		}
+		if c := len(l.text) - 1; c >= l.spillFrom {
+			if at, ok := l.spill.put(l.text[c]); ok {
+				l.textAt[c], l.textLen[c], l.text[c] = at, len(l.text[c]), nil
+			}
+		}
 		l.text = append(l.text, make([]byte, 0, 4096)) // grown within the chunk
+		l.textAt, l.textLen = append(l.textAt, -1), append(l.textLen, 0)
 	}
 	last := &l.text[len(l.text)-1]
 	sp := span{off: uint32((len(l.text)-1)*textChunk + len(*last)), n: uint32(len(s))}
@@ -186,14 +217,20 @@ func (l *loadLines) usable(n int) bool {
 	return l != nil && !l.off && n > 0 && l.n == n
 }
 
-// event is event i as its lines need it, its Raw raw. Its strings are
-// views of the text, which no longer changes once the recording is read.
-func (l *loadLines) event(i int, raw []byte) model.Event {
-	f := &l.facts[i/factChunk][i%factChunk]
-	ev := model.Event{ID: l.str(f.id), Kind: l.names[f.kind], Source: l.names[f.source], Summary: l.str(f.summary), Raw: raw}
-	if f.hasTime {
-		ev.Time = time.Unix(0, f.nanos).UTC()
+// event is event i as its lines need it, from its head h (its Raw
+// h's). Its strings are views of the text, which no longer changes once
+// the recording is read. ok is false when what was spilled of it cannot
+// be read back.
+func (l *loadLines) event(i int, h reducer.Head) (ev model.Event, ok bool) {
+	f, ok := l.fact(i)
+	if !ok {
+		return ev, false
 	}
+	summary, ok := l.str(f.summary)
+	if !ok {
+		return ev, false
+	}
+	ev = model.Event{ID: h.ID, Kind: h.Kind, Source: h.Source, Summary: summary, Time: h.Time, Raw: h.Raw}
 	switch f.body {
 	case bodyAction:
 		ev.Body = &model.Action{SecurityRisk: l.names[f.risk]}
@@ -204,16 +241,50 @@ func (l *loadLines) event(i int, raw []byte) model.Event {
 	case bodyAgentError:
 		ev.Body = &model.AgentError{}
 	}
-	return ev
+	return ev, true
 }
 
-// str is the text of sp.
-func (l *loadLines) str(sp span) string {
+// fact is event i's fact, read back when it was spilled.
+func (l *loadLines) fact(i int) (*lineFact, bool) {
+	c := i / factChunk
+	if l.factsAt[c] < 0 {
+		return &l.facts[c][i%factChunk], true
+	}
+	if l.curFactsC != c {
+		fs, err := l.spill.getFacts(l.factsAt[c], factChunk)
+		if err != nil {
+			return nil, false
+		}
+		l.curFactsC, l.curFacts = c, fs
+	}
+	return &l.curFacts[i%factChunk], true
+}
+
+// str is the text of sp, read back when it was spilled.
+func (l *loadLines) str(sp span) (string, bool) {
 	if sp.n == 0 {
-		return ""
+		return "", true
 	}
 	c, at := sp.off/textChunk, sp.off%textChunk
-	return arena.String(l.text[c][at : at+sp.n])
+	b := l.text[c]
+	if l.textAt[c] >= 0 {
+		if l.curTextC != int(c) {
+			t, err := l.spill.get(l.textAt[c], l.textLen[c])
+			if err != nil {
+				return "", false
+			}
+			l.curTextC, l.curText = int(c), t
+		}
+		b = l.curText
+	}
+	return arena.String(b[at : at+sp.n]), true
+}
+
+// close lets go of what was spilled.
+func (l *loadLines) close() {
+	if l != nil {
+		l.spill.close()
+	}
 }
 
 // markOf is what a line shows of s, the State after event at.
@@ -260,7 +331,7 @@ func (w *watcher) printFromLoad() (s reducer.State, ok bool) {
 	}
 	next := 1 // the mark after the current one
 	prev := l.marks[0].state()
-	for i, raw := range w.log.Raws(path) {
+	for i, h := range w.log.Heads(path) {
 		for next < len(l.marks) && l.marks[next].at < i {
 			next++
 		}
@@ -270,7 +341,13 @@ func (w *watcher) printFromLoad() (s reducer.State, ok bool) {
 			next++
 		}
 		w.notesUpTo(i)
-		w.printEvent(i, l.event(i, raw), prev, cur)
+		ev, ok := l.event(i, h)
+		if !ok {
+			// The spill could not be read back: the event as the log
+			// rebuilds it, which a walk would print.
+			ev = w.log.Event(i)
+		}
+		w.printEvent(i, ev, prev, cur)
 		prev = cur
 	}
 	w.notesUpTo(n)

@@ -46,17 +46,49 @@ func TestRecordingLinesFromTheLoadAreTheWalks(t *testing.T) {
 	}
 }
 
+// TestRecordingLinesFromASpillAreTheWalks: the lines of a recording
+// whose facts were spilled (spill.go) as it was read are the walk's, text
+// and JSON. (Its summaries fill less than a chunk of text:
+// TestLoadLinesChunks reads text back from a spill.)
+func TestRecordingLinesFromASpillAreTheWalks(t *testing.T) {
+	evs := testevents.Generated(t, factChunk+9000, 7)
+	for _, asJSON := range []bool{false, true} {
+		walked, _ := printRecorded(t, evs, asJSON, false)
+		loaded, w := printRecordedSpilling(t, evs, asJSON, 0)
+		if loaded != walked {
+			t.Fatalf("json %v: the lines from the spill differ from the walk's%s", asJSON, firstLineDiff(walked, loaded))
+		}
+		if !w.lines.printed || w.lines.factsAt[0] < 0 {
+			t.Fatalf("json %v: printed from the load %v, facts at %v: nothing read back from a spill",
+				asJSON, w.lines.printed, w.lines.factsAt)
+		}
+	}
+}
+
 // printRecorded runs evs through a headless run as a recording, in
 // batches of 97, the lines taken from the load or (fromLoad false) from a
 // walk of the log.
 func printRecorded(t *testing.T, evs []model.Event, asJSON, fromLoad bool) (string, *watcher) {
 	t.Helper()
+	if fromLoad {
+		return printRecordedSpilling(t, evs, asJSON, spillFrom)
+	}
+	return printRecordedSpilling(t, evs, asJSON, -1)
+}
+
+// printRecordedSpilling is printRecorded with the lines taken from the
+// load, spilled past chunk from (-1: walked).
+func printRecordedSpilling(t *testing.T, evs []model.Event, asJSON bool, from int) (string, *watcher) {
+	t.Helper()
+	fromLoad := from >= 0
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	w := newWatcher(ctx, reducer.NewLog(nil, 0), Options{Recording: true, Out: &out, JSON: asJSON})
 	if !fromLoad {
 		w.lines = nil
+	} else {
+		w.lines.spillFrom = from
 	}
 	var batches [][]model.Event
 	for len(evs) > 0 {

@@ -100,6 +100,7 @@ func newWatcher(ctx context.Context, log *reducer.Log, opts Options) *watcher {
 // runAll is Run's work once the watcher is set up.
 func (w *watcher) runAll(ctx context.Context, feed <-chan model.Batch) Result {
 	r := w.run(ctx, feed)
+	w.lines.close()
 	r.Events = conversationEvents(w.log)
 	if r.Verdict == "" {
 		r.Verdict = w.log.Latest().Verdict(false).String()
@@ -271,9 +272,11 @@ func (w *watcher) onBatch(ctx context.Context, b model.Batch) (Result, bool) {
 		})
 	}
 	first := w.log.Len()
-	w.log.Append(b.Events...)
 	if w.lines != nil {
+		w.log.AppendEach(w.lines.folded, b.Events...)
 		w.lines.take(w.log, first, b.Events)
+	} else {
+		w.log.Append(b.Events...)
 	}
 	if len(b.Events) > 0 {
 		w.guard.lastArrival = time.Now()

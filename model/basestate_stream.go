@@ -40,7 +40,10 @@ func ReadBaseState(r io.Reader, limit int) (*BaseState, error) {
 	if b.Stats != nil {
 		for id, m := range b.Stats.UsageToMetrics {
 			if l := s.lists[id]; l != nil && m != nil {
-				m.Costs, m.TokenUsages = l.costs, l.usages
+				// Copied to their length: grown by appending they held an
+				// eighth more on average (2 MB of a million-event
+				// conversation's 304,079 calls), for as long as the log.
+				m.Costs, m.TokenUsages = exact(l.costs), exact(l.usages)
 				if len(l.costs) == 0 && len(l.usages) == 0 && l.latencies > 0 {
 					// Only latencies recorded: they still say calls were
 					// listed (reducer.listsCalls).
@@ -50,6 +53,16 @@ func ReadBaseState(r io.Reader, limit int) (*BaseState, error) {
 		}
 	}
 	return b, nil
+}
+
+// exact is s in a slice of its own length.
+func exact[T any](s []T) []T {
+	if cap(s) == len(s) {
+		return s
+	}
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
 }
 
 // callLists are one usage id's per-call lists as they are streamed.

@@ -216,3 +216,24 @@ func TestReadBaseStateOfAnySize(t *testing.T) {
 		t.Errorf("allocated %d MiB reading it", alloc>>20)
 	}
 }
+
+// TestReadBaseStateListsHoldNoSpare: the per-call lists a streamed base
+// state keeps for as long as its log are as long as their calls, not as
+// long as appending grew them (an eighth more on average).
+func TestReadBaseStateListsHoldNoSpare(t *testing.T) {
+	raw := gen.BaseState(gen.Options{Events: 3000, Seed: 7})
+	b, err := model.ReadBaseState(io.NopCloser(bytes.NewReader(raw)), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for id, m := range b.Stats.UsageToMetrics {
+		if cap(m.Costs) != len(m.Costs) || cap(m.TokenUsages) != len(m.TokenUsages) {
+			t.Errorf("%s: costs %d of %d, token usages %d of %d", id, len(m.Costs), cap(m.Costs), len(m.TokenUsages), cap(m.TokenUsages))
+		}
+		calls += len(m.TokenUsages)
+	}
+	if calls < 100 {
+		t.Fatalf("%d calls: the test covers too few", calls)
+	}
+}

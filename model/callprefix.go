@@ -3,11 +3,28 @@ package model
 import "slices"
 
 // CallPrefix is the running total of one usage id's recorded LLM calls
-// (base_state.json's per-call token_usages, in call order): tokens[k] is
-// what the first k calls spent, so tokens[0] is zero.
+// (base_state.json's per-call token_usages, in call order): what the
+// first k calls spent, for every k.
+//
+// It keeps the totals only every prefixStride calls and sums the calls
+// between from the list itself, which the Metrics hold anyway: the totals
+// of every call were 40 bytes a call, 12 MB beside the lists for the
+// 304,079 calls of a million-event conversation, the heap of a `state`
+// at its peak.
 type CallPrefix struct {
-	tokens []callTotal
+	calls []TokenUsage // the Metrics' own list, never written
+	// every[s] is what the first s*prefixStride calls spent, so every[0]
+	// is zero.
+	every []callTotal
+	// dense, set when a call spent a negative count (so the totals are
+	// not sorted), holds the totals of every prefix, searched as they
+	// always were.
+	dense []callTotal
 }
+
+// prefixStride is the distance between kept totals: a lookup sums at
+// most this many calls beyond the one it finds by binary search.
+const prefixStride = 32
 
 // callTotal is the part of a TokenUsage a prefix sums: with no string in
 // it, the totals of a long conversation's calls are memory the collector
@@ -16,17 +33,42 @@ type callTotal struct {
 	Prompt, Completion, CacheRead, CacheWrite, Reasoning int64
 }
 
+// plus is t with call u added.
+func (t callTotal) plus(u *TokenUsage) callTotal {
+	return callTotal{t.Prompt + u.Prompt, t.Completion + u.Completion, t.CacheRead + u.CacheRead,
+		t.CacheWrite + u.CacheWrite, t.Reasoning + u.Reasoning}
+}
+
+// matches reports whether t is the accumulated usage acc.
+func (t callTotal) matches(acc *TokenUsage) bool {
+	return t.Prompt == acc.Prompt && t.Completion == acc.Completion && t.CacheRead == acc.CacheRead &&
+		t.CacheWrite == acc.CacheWrite && t.Reasoning == acc.Reasoning
+}
+
 // NewCallPrefix sums a usage's per-call token_usages in order.
 func NewCallPrefix(m *Metrics) CallPrefix {
-	p := CallPrefix{tokens: make([]callTotal, 1, len(m.TokenUsages)+1)}
+	p := CallPrefix{calls: m.TokenUsages, every: make([]callTotal, 1, len(m.TokenUsages)/prefixStride+1)}
 	var run callTotal
-	for _, t := range m.TokenUsages {
-		run.Prompt += t.Prompt
-		run.Completion += t.Completion
-		run.CacheRead += t.CacheRead
-		run.CacheWrite += t.CacheWrite
-		run.Reasoning += t.Reasoning
-		p.tokens = append(p.tokens, run)
+	for k := range m.TokenUsages {
+		t := &m.TokenUsages[k]
+		if t.Prompt < 0 || t.Completion < 0 || t.CacheRead < 0 || t.CacheWrite < 0 || t.Reasoning < 0 {
+			return newDensePrefix(m)
+		}
+		run = run.plus(t)
+		if (k+1)%prefixStride == 0 {
+			p.every = append(p.every, run)
+		}
+	}
+	return p
+}
+
+// newDensePrefix is a prefix holding the totals of every prefix.
+func newDensePrefix(m *Metrics) CallPrefix {
+	p := CallPrefix{dense: make([]callTotal, 1, len(m.TokenUsages)+1)}
+	var run callTotal
+	for k := range m.TokenUsages {
+		run = run.plus(&m.TokenUsages[k])
+		p.dense = append(p.dense, run)
 	}
 	return p
 }
@@ -49,25 +91,59 @@ func NewCallPrefix(m *Metrics) CallPrefix {
 // update). Calls that spent nothing leave equal prefixes; the last one is
 // taken, since an update follows the call it reports.
 func (p CallPrefix) Calls(acc TokenUsage) (int, bool) {
-	k, found := slices.BinarySearchFunc(p.tokens, acc.Prompt, func(t callTotal, prompt int64) int {
-		switch {
-		case t.Prompt < prompt:
-			return -1
-		case t.Prompt > prompt:
-			return 1
+	if p.dense != nil {
+		return p.denseCalls(&acc)
+	}
+	if len(p.every) == 0 {
+		return 0, false
+	}
+	// The last kept total below the prompt count (the totals only grow):
+	// the first prefix that may match comes after it.
+	s, _ := slices.BinarySearchFunc(p.every, acc.Prompt, comparePrompt)
+	k := 0
+	if s > 0 {
+		s--
+		k = s * prefixStride
+	}
+	run, match := p.every[s], -1
+	for {
+		if run.Prompt > acc.Prompt {
+			break
 		}
-		return 0
-	})
+		if run.matches(&acc) {
+			match = k
+		}
+		if k == len(p.calls) {
+			break
+		}
+		run = run.plus(&p.calls[k])
+		k++
+	}
+	return max(match, 0), match >= 0
+}
+
+// denseCalls is Calls over the totals of every prefix.
+func (p CallPrefix) denseCalls(acc *TokenUsage) (int, bool) {
+	k, found := slices.BinarySearchFunc(p.dense, acc.Prompt, comparePrompt)
 	if !found {
 		return 0, false
 	}
 	match := -1
-	for ; k < len(p.tokens) && p.tokens[k].Prompt == acc.Prompt; k++ {
-		t := p.tokens[k]
-		if t.Completion == acc.Completion && t.CacheRead == acc.CacheRead && t.CacheWrite == acc.CacheWrite &&
-			t.Reasoning == acc.Reasoning {
+	for ; k < len(p.dense) && p.dense[k].Prompt == acc.Prompt; k++ {
+		if p.dense[k].matches(acc) {
 			match = k
 		}
 	}
-	return match, match >= 0
+	return max(match, 0), match >= 0
+}
+
+// comparePrompt orders a total by its prompt count.
+func comparePrompt(t callTotal, prompt int64) int {
+	switch {
+	case t.Prompt < prompt:
+		return -1
+	case t.Prompt > prompt:
+		return 1
+	}
+	return 0
 }

@@ -133,3 +133,81 @@ func TestGeneratedBranchedFoldsThePath(t *testing.T) {
 		t.Fatalf("with base: head %d leaf %d verdict %v", withBase.Head(), withBase.Leaf(), withBase.Latest().Verdict(true))
 	}
 }
+
+// TestOnePassLogCheckpointsSparsely: a log read through once keeps a
+// checkpoint every onePassEvery events, not every checkpointEvery (their
+// States and what only they hold were a thirtieth of the JSON at the peak
+// of a million-event `state`), and seeks to the same States.
+func TestOnePassLogCheckpointsSparsely(t *testing.T) {
+	t.Parallel()
+	evs := testevents.Generated(t, 3*onePassEvery+5, 1)
+	log := NewOnePassLog(nil, 0)
+	log.Append(evs...)
+	cks := 0
+	for _, g := range log.segs {
+		cks += len(g.ck)
+	}
+	if want := len(evs) / onePassEvery; cks != want {
+		t.Fatalf("%d checkpoints for %d events, want %d (one every %d)", cks, len(evs), want, onePassEvery)
+	}
+	checkEveryPrefix(t, log, nil, 0)
+}
+
+// TestAppendEachHandsTheFoldedStates: AppendEach hands each added event's
+// State, At's, and says which events follow the one before them: on a
+// branched log, not those that start a branch.
+func TestAppendEachHandsTheFoldedStates(t *testing.T) {
+	t.Parallel()
+	evs := testevents.GeneratedWith(t, gen.Options{Events: 600, Seed: 6, Branches: 2})
+	evs = append(evs, evs[10]) // a duplicate: not added, not handed
+	log := NewLog(nil, 0)
+	var got []State
+	var follow []bool
+	branched := 0
+	for k := 0; k < len(evs); k += 97 {
+		log.AppendEach(func(j int, follows bool, s *State) {
+			if j != len(got) {
+				t.Fatalf("event %d handed after %d", j, len(got))
+			}
+			follow = append(follow, follows)
+			if !follows {
+				branched++
+			}
+			got = append(got, *s)
+		}, evs[k:min(k+97, len(evs))]...)
+	}
+	if len(got) != log.Len() || branched == 0 {
+		t.Fatalf("%d States handed for %d events, %d branches", len(got), log.Len(), branched)
+	}
+	for j, s := range got {
+		if follow[j] != (log.Parent(j) == j-1) {
+			t.Fatalf("event %d (parent %d): follows %v", j, log.Parent(j), follow[j])
+		}
+		if d := diffState(s, log.At(j), nil); d != "" {
+			t.Fatalf("event %d: the State handed is not At's: %s", j, d)
+		}
+	}
+}
+
+// TestIDIndexSizedOnceForARecording: a log told how many events it will
+// hold sizes its id index once, at 4/3 of them (not the next power of
+// two, twice as much at a million events), and finds every id.
+func TestIDIndexSizedOnceForARecording(t *testing.T) {
+	t.Parallel()
+	evs := testevents.Generated(t, 3000, 4)
+	log := NewOnePassLog(nil, len(evs))
+	for k := 0; k < len(evs); k += 97 {
+		log.Append(evs[k:min(k+97, len(evs))]...)
+	}
+	if got, want := len(log.st.ids.slots), slotsFor(len(evs)); got != want {
+		t.Fatalf("%d slots for %d events, want %d", got, len(evs), want)
+	}
+	for i, ev := range evs {
+		if j, ok := log.IndexOf(ev.ID); ev.ID != "" && (!ok || j != i) {
+			t.Fatalf("event %d (%s): found %d %v", i, ev.ID, j, ok)
+		}
+	}
+	if _, ok := log.IndexOf("00000000-0000-4000-8000-000000000000"); ok {
+		t.Fatal("found an id the log does not hold")
+	}
+}

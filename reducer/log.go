@@ -17,6 +17,15 @@ import (
 // K=16 had taken resident memory past 1.2x for little gain.
 const checkpointEvery = 32
 
+// onePassEvery is K for a log read through once, front to back (NewOnePassLog).
+// The checkpoints of a million-event log at K=32 and what only they hold
+// (their task lists, usage lists, the strings they copied) were 45 MiB,
+// a thirtieth of the JSON at the peak of a `state`; at K=256 they are an
+// eighth of that (BenchmarkPeakState: 1.231x the JSON → 1.199x). Such a log seeks only where its HEAD was moved
+// back (a branch point, folding at most K events: under a millisecond)
+// and once for the State a command prints.
+const onePassEvery = 256
+
 // chunkSize bounds the checkpoint distance K (every K divides it).
 const chunkSize = 4096
 
@@ -105,11 +114,20 @@ func NewLog(base *model.BaseState, baseEventCount int) *Log {
 	return newLogEvery(base, baseEventCount, checkpointEvery)
 }
 
+// NewOnePassLog is NewLog for a log that is read through once, front to
+// back, and then dropped (a `state`, an export, the headless lines of a
+// recording): its checkpoints are sparser (onePassEvery), so a seek folds
+// more events. A view that seeks as its user moves (the TUI) takes
+// NewLog.
+func NewOnePassLog(base *model.BaseState, baseEventCount int) *Log {
+	return newLogEvery(base, baseEventCount, onePassEvery)
+}
+
 // newLogEvery returns an empty log with checkpoints every k events; k must
 // be a power of two no larger than chunkSize.
 func newLogEvery(base *model.BaseState, baseEventCount, k int) *Log {
 	init := Initial(base, baseEventCount)
-	return &Log{
+	l := &Log{
 		every:      k,
 		initial:    init,
 		latest:     init,
@@ -119,12 +137,26 @@ func newLogEvery(base *model.BaseState, baseEventCount, k int) *Log {
 		base:       base,
 		baseCount:  baseEventCount,
 	}
+	// A recording says how many events it holds: its id index is
+	// sized once (idindex.go).
+	l.st.ids.reserve(baseEventCount)
+	return l
 }
 
 // Append adds events in order and returns how many were added. An event
 // whose id is already in the log is a duplicate (a WebSocket replay, a
 // reconnect): it is counted in Duplicates and not added.
-func (l *Log) Append(evs ...model.Event) int {
+func (l *Log) Append(evs ...model.Event) int { return l.AppendEach(nil, evs...) }
+
+// AppendEach is Append that calls each with every event added, its index
+// and the State after it on its path, as the log folded it; follows
+// reports that the event's parent is the one added before it (or that it
+// is the first), so that the State is the fold of every event so far. A
+// reader that needs the State after every event of a linear recording
+// (the headless lines) reads it here instead of folding every event a
+// second time: a second fold was a second set of the State's lists in the
+// heap. each runs with the log locked: it must not call the log.
+func (l *Log) AppendEach(each func(j int, follows bool, s *State), evs ...model.Event) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	added := 0
@@ -154,6 +186,9 @@ func (l *Log) Append(evs ...model.Event) int {
 		}
 		folded := l.st.add(j, ev)
 		l.latest.apply(j, &folded)
+		if each != nil {
+			each(j, parent == j-1, &l.latest)
+		}
 		l.marks = l.marks.add(j, &folded, before, markedOf(&l.latest))
 		if len(evs)-k <= eventCache {
 			// The newest events are read next (a live view, headless

@@ -62,7 +62,7 @@ func BenchmarkOpenBig(b *testing.B) {
 		log := reducer.NewLog(h.Base, h.EventFiles)
 		r.ReadInto(log.Space().Block) // as Replay reads
 		feed := make(chan model.Batch, 4)
-		go streamInto(context.Background(), r, feed)
+		go streamInto(context.Background(), r, feed, nil)
 		for batch := range feed {
 			log.Append(batch.Events...)
 		}

@@ -152,7 +152,8 @@ func compareFailed(ctx context.Context, env *Env, err error) int {
 func loadRun(ctx context.Context, run CompareRun, name string, keys CompareKeys) (*compare.Run, error) {
 	side := compare.Side{Name: name, Through: run.Through}
 	if run.Path != "" {
-		conv, log, err := LoadLog(ctx, run.Path)
+		// The compare screen seeks in both logs as its user moves.
+		conv, log, err := loadLog(ctx, run.Path, reducer.NewLog)
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +236,7 @@ func openSide(ctx context.Context, run CompareRun, keys CompareKeys) (comparevie
 		}
 		h := r.Header()
 		feed := make(chan model.Batch, 4)
-		go streamInto(ctx, r, feed)
+		go streamInto(ctx, r, feed, nil)
 		// Read from files: the keys are cut out here (filekeys.go).
 		return compareview.CompareSide{Title: keys.Secrets.Redact(TitleOf(h.Title, h.ID, run.Path)), Source: "replay " + run.Path,
 			Log: reducer.NewLog(h.Base, h.EventFiles), Feed: redactedFeed(ctx, keys.Secrets, feed), Through: run.Through, Ended: true}, nil

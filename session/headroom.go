@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 
 	"ohwatch/model"
 )
@@ -29,9 +30,13 @@ const minGOGC = 20
 
 // headroom follows one load (LoadLog, or a replay's stream of chunks).
 type headroom struct {
-	read int64 // bytes of event JSON read so far
-	gogc int   // the GOGC set, 100 until lowered
-	off  bool  // GOGC was not the default: set by GOGC or a command
+	// mu orders add, on the reader's goroutine, and done, which a
+	// replay calls on its own once its lines are printed.
+	mu    sync.Mutex
+	ended bool  // done was called: add changes nothing more
+	read  int64 // bytes of event JSON read so far
+	gogc  int   // the GOGC set, 100 until lowered
+	off   bool  // GOGC was not the default: set by GOGC or a command
 	// limited is set while add holds a memory limit.
 	limited bool
 	sample  []metrics.Sample
@@ -50,6 +55,11 @@ func newHeadroom() *headroom {
 // back when the load ends: the log it grew stays, and so does the ratio.
 func (h *headroom) add(events []model.Event) {
 	if h == nil || h.off {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ended {
 		return
 	}
 	for i := range events {
@@ -83,7 +93,13 @@ func (h *headroom) add(events []model.Event) {
 // done ends the load: the memory limit add set is lifted (what the log
 // and the screens need next is not the load's to bound); GOGC stays.
 func (h *headroom) done() {
-	if h != nil && h.limited {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.ended = true
+	if h.limited {
 		debug.SetMemoryLimit(math.MaxInt64)
 		h.limited = false
 	}

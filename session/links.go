@@ -135,7 +135,7 @@ func (l localLinks) Open(ctx context.Context, id string) (convui.Options, error)
 	}
 	header := r.Header()
 	feed := make(chan model.Batch, 4)
-	go streamInto(ctx, r, feed)
+	go streamInto(ctx, r, feed, nil)
 	return convui.Options{
 		Title:  TitleOf(header.Title, header.ID, dir),
 		Source: "replay " + dir,

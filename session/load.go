@@ -7,6 +7,7 @@ import (
 
 	"ohwatch/client/files"
 	"ohwatch/headless"
+	"ohwatch/model"
 	"ohwatch/reducer"
 )
 
@@ -15,7 +16,16 @@ import (
 // error (files.Conversation.Unreadable: the first reason); what can be
 // read is kept, with warnings. The load ends early, with ctx's error, when
 // ctx does (Ctrl-C).
+//
+// The log is for a command that reads it through once (reducer.NewOnePassLog:
+// `state`, `export`, headless lines); a screen that seeks in it as its
+// user moves takes loadLog with reducer.NewLog.
 func LoadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Log, error) {
+	return loadLog(ctx, path, reducer.NewOnePassLog)
+}
+
+// loadLog is LoadLog into a log newLog makes.
+func loadLog(ctx context.Context, path string, newLog func(*model.BaseState, int) *reducer.Log) (*files.Conversation, *reducer.Log, error) {
 	// Each batch goes into the log as it is read: holding every decoded
 	// event and the buffers read until the end, to append them at once,
 	// took half as much memory again as the log (464 MB of resident
@@ -26,7 +36,7 @@ func LoadLog(ctx context.Context, path string) (*files.Conversation, *reducer.Lo
 	}
 	defer r.Close()
 	h := r.Header()
-	log := reducer.NewLog(h.Base, h.EventFiles)
+	log := newLog(h.Base, h.EventFiles)
 	// The files are read into the log's own memory: the events go
 	// nowhere but the log.
 	r.ReadInto(log.Space().Block)

@@ -25,13 +25,22 @@ func Replay(ctx context.Context, env *Env, o Options, path string) int {
 	header := r.Header()
 	// base_state.json describes the end of the recording: the reducer
 	// applies it at the last event file.
-	log := reducer.NewLog(header.Base, header.EventFiles)
+	log := newReplayLog(o)(header.Base, header.EventFiles)
 	// Read into the log's own memory: what the feed's other readers (the
 	// recorder, the OTLP exporter) keep of an event, they keep no longer
 	// than present holds the log.
 	r.ReadInto(log.Space().Block)
 	feed := make(chan model.Batch, 4)
-	go streamInto(ctx, r, feed)
+	var gc *headroom
+	if o.Headless {
+		// The lines are printed once the recording is read, and the
+		// load's bound on the heap holds until they are: lifted when
+		// the stream ended, the heap grew by a fiftieth of the JSON
+		// while they were printed, the peak of a million-event replay.
+		gc = newHeadroom()
+		defer gc.done()
+	}
+	go streamInto(ctx, r, feed, gc)
 	return present(ctx, env, o, conversation{
 		id:        header.ID,
 		title:     TitleOf(header.Title, header.ID, path),
@@ -48,7 +57,7 @@ func Replay(ctx context.Context, env *Env, o Options, path string) int {
 // ReplayBranch prints the headless lines of a recording along the branch
 // through event id: the whole recording is read first, to know its tree.
 func ReplayBranch(ctx context.Context, env *Env, o Options, path, id string) int {
-	conv, log, err := LoadLog(ctx, path)
+	conv, log, err := loadLog(ctx, path, newReplayLog(o))
 	if err != nil {
 		return LoadFailed(ctx, env, "replay", err)
 	}
@@ -73,26 +82,48 @@ func ReplayBranch(ctx context.Context, env *Env, o Options, path, id string) int
 	})
 }
 
+// newReplayLog is how a replay makes its log: headless lines read it
+// through once (reducer.NewOnePassLog), the TUI seeks in it as its user
+// moves.
+func newReplayLog(o Options) func(*model.BaseState, int) *reducer.Log {
+	if o.Headless {
+		return reducer.NewOnePassLog
+	}
+	return reducer.NewLog
+}
+
 // streamInto streams the recording r into feed, in order, one batch per
 // chunk with its progress, then closes r and feed. A read error that was
 // not an interruption becomes a warning batch: what was read is kept.
-func streamInto(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
+//
+// gc, when not nil, follows the load and is the caller's to end (after
+// what it does with the whole recording); else the load's own ends with
+// the stream.
+func streamInto(ctx context.Context, r *files.Reader, feed chan<- model.Batch, gc *headroom) {
 	defer close(feed)
 	defer r.Close()
-	streamChunks(ctx, r, feed)
+	streamChunksWith(ctx, r, feed, gc)
 }
 
 // streamChunks is streamInto without the closing: a conversation opened
 // from the fleet is followed once it has been read.
 func streamChunks(ctx context.Context, r *files.Reader, feed chan<- model.Batch) {
-	gc := newHeadroom()
+	streamChunksWith(ctx, r, feed, nil)
+}
+
+// streamChunksWith is streamChunks following the load with gc (see
+// streamInto).
+func streamChunksWith(ctx context.Context, r *files.Reader, feed chan<- model.Batch, gc *headroom) {
+	if gc == nil {
+		gc = newHeadroom()
+		defer gc.done()
+	}
 	_, err := r.Stream(ctx, func(c files.Chunk) {
 		b := c.Batch
 		b.Progress = &model.Progress{Done: c.Done, Total: c.Total, Loaded: c.Loaded}
 		sendBatch(ctx, feed, b)
 		gc.add(c.Events)
 	})
-	gc.done()
 	if err != nil && ctx.Err() == nil {
 		sendBatch(ctx, feed, model.Batch{Warnings: []string{err.Error()}})
 	}

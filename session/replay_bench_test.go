@@ -45,7 +45,7 @@ func firstScreen(tb testing.TB, dir string, width, height int) (screen string, o
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		streamInto(ctx, r, feed)
+		streamInto(ctx, r, feed, nil)
 	}()
 	stop = func() {
 		cancel()
