@@ -40,9 +40,6 @@ func statusBatch(t *testing.T, id, status string) BatchMsg {
 		id, "2026-01-28T14:33:36.000000", "execution_status", status)))}}}
 }
 
-// asking reports whether the screen asks a yes/no question.
-func asking(m *Conversation) bool { return strings.Contains(screen(m), "[y/n]") }
-
 // waitingModel is a live model of the real confirmation recording waiting
 // for approval of its one HIGH-risk action.
 func waitingModel(t *testing.T, ctl Controls) (*Conversation, []string) {

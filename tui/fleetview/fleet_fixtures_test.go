@@ -238,7 +238,7 @@ func tableRows(d *tuitest.Driver) (rows []string, selected int) {
 // rowTitle is the title at the start of a row's text: up to the first
 // two spaces, or to the "…" that cuts it.
 func rowTitle(s string) string {
-	if i := strings.Index(s, "…"); i >= 0 && (strings.Index(s, "  ") < 0 || i < strings.Index(s, "  ")) {
+	if i := strings.Index(s, "…"); i >= 0 && (!strings.Contains(s, "  ") || i < strings.Index(s, "  ")) {
 		return s[:i+len("…")]
 	}
 	if i := strings.Index(s, "  "); i >= 0 {
