@@ -120,22 +120,23 @@ func TestNoImportBackUp(t *testing.T) {
 	}
 }
 
-// TestTUIReadsNoEnvironment: no code under tui/ (tests apart) calls
-// os.Getenv or os.LookupEnv.
+// TestTUIReadsNoEnvironment: the TUI takes what it needs of the
+// environment (NO_COLOR, the colour profile, the pager and editor) from its
+// caller, who read it once, so a screen draws the same wherever it runs and
+// tests need not set variables. No code under tui/ (tests apart) refers
+// to an environment reader (envcalls.go), however its package is imported.
 func TestTUIReadsNoEnvironment(t *testing.T) {
+	checked := 0
 	for _, f := range moduleFiles(t) {
 		if f.test || !under(f.dir, noEnvUnder) {
 			continue
 		}
-		ast.Inspect(f.ast, func(n ast.Node) bool {
-			sel, ok := n.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "os" && (sel.Sel.Name == "Getenv" || sel.Sel.Name == "LookupEnv") {
-				t.Errorf("%s calls os.%s: the caller passes what the environment says", f.path, sel.Sel.Name)
-			}
-			return true
-		})
+		checked++
+		for _, call := range envCalls(f.ast) {
+			t.Errorf("%s refers to %s: the caller passes what the environment says", f.path, call.name)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d source files under %s: the walk did not find them", checked, noEnvUnder)
 	}
 }

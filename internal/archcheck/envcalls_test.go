@@ -1,11 +1,9 @@
-package tui
+package archcheck
 
 import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,36 +13,6 @@ import (
 var envReaders = map[string][]string{
 	"os":      {"Getenv", "Environ", "LookupEnv"},
 	"syscall": {"Getenv", "Environ"},
-}
-
-// TestNothingUnderTUIReadsTheEnvironment: the TUI takes what it needs of
-// the environment (NO_COLOR, the colour profile, the pager and editor)
-// from its caller, who read it once, so a screen draws the same wherever
-// it runs and tests need not set variables. A non-test file under tui/
-// that calls os.Getenv, os.Environ or os.LookupEnv fails this.
-func TestNothingUnderTUIReadsTheEnvironment(t *testing.T) {
-	fset := token.NewFileSet()
-	found := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		found++
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		for _, call := range envCalls(f) {
-			t.Errorf("%s: %s reads the environment; take it from the caller", fset.Position(call.Pos()), call.name)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if found < 10 {
-		t.Fatalf("only %d source files under tui/: the walk did not find the package", found)
-	}
 }
 
 // envCall is one call of an environment reader, as written.
