@@ -44,6 +44,21 @@ type HelpConfig struct {
 	Place dialog.Place
 }
 
+// ScreenHelp is the key reference of a screen named name ("ohwatch
+// fleet"): its title, read with keys, closed with back (shown as esc),
+// help or quit, and drawn with s and cells as every screen's is.
+func ScreenHelp(name string, s *theme.Styles, cells text.Cells, lines func(width, rows int) []string, keys PagerKeys, back, help, quit key.Binding) HelpConfig {
+	keys.Close = []key.Binding{back, help, quit}
+	return HelpConfig{
+		Title:  s.Title.Render(name) + s.Muted.Render(" · keys"),
+		Lines:  lines,
+		Keys:   keys,
+		Short:  []key.Binding{Shortly(keys.Down, "j/k", "scroll help"), Shortly(back, "esc", "close")},
+		Styles: s,
+		Cells:  cells,
+	}
+}
+
 // NewHelp is a key reference, scrolled to its top.
 func NewHelp(c HelpConfig) *Help { return &Help{cfg: c} }
 

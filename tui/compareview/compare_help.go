@@ -37,14 +37,8 @@ func (c *Compare) fitDialogs() {
 // helpConfig is the screen's key reference, read with its moves.
 func (c *Compare) helpConfig() tui.HelpConfig {
 	k := c.keys
-	return tui.HelpConfig{
-		Title:  c.styles.Title.Render("ohwatch compare") + c.styles.Muted.Render(" · keys"),
-		Lines:  compareHelp{styles: &c.styles, groups: c.FullHelp()}.lines,
-		Keys:   tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: k.PageDown, PageUp: k.PageUp, Top: k.Top, Bottom: k.Bottom, Close: []key.Binding{k.Back, k.Help, k.Quit}},
-		Short:  []key.Binding{tui.Shortly(k.Down, "j/k", "scroll help"), tui.Shortly(k.Back, "esc", "close")},
-		Styles: &c.styles,
-		Cells:  c.Cells,
-	}
+	return tui.ScreenHelp("ohwatch compare", &c.styles, c.Cells, compareHelp{styles: &c.styles, groups: c.FullHelp()}.lines,
+		tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: k.PageDown, PageUp: k.PageUp, Top: k.Top, Bottom: k.Bottom}, k.Back, k.Help, k.Quit)
 }
 
 // lines is every key of the screen, then what the rows' marks mean;

@@ -37,14 +37,8 @@ func (f *Fleet) openHelp() {
 // helpConfig is the table's key reference, read with the table's moves.
 func (f *Fleet) helpConfig() tui.HelpConfig {
 	k := f.keys
-	return tui.HelpConfig{
-		Title:  f.styles.Title.Render("ohwatch fleet") + f.styles.Muted.Render(" · keys"),
-		Lines:  fleetHelp{styles: &f.styles, groups: f.FullHelp(), guards: len(f.opts.Guards) > 0}.lines,
-		Keys:   tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: k.PageDown, PageUp: k.PageUp, Top: k.Top, Bottom: k.Bottom, Close: []key.Binding{k.Help, k.Back, k.Quit}},
-		Short:  []key.Binding{tui.Shortly(k.Down, "j/k", "scroll help"), tui.Shortly(k.Back, "esc", "close")},
-		Styles: &f.styles,
-		Cells:  f.Cells,
-	}
+	return tui.ScreenHelp("ohwatch fleet", &f.styles, f.Cells, fleetHelp{styles: &f.styles, groups: f.FullHelp(), guards: len(f.opts.Guards) > 0}.lines,
+		tui.PagerKeys{Down: k.Down, Up: k.Up, PageDown: k.PageDown, PageUp: k.PageUp, Top: k.Top, Bottom: k.Bottom}, k.Back, k.Help, k.Quit)
 }
 
 // lines is every key of the table: the groups of keys side by side as
