@@ -39,7 +39,7 @@ func TestCommandsAddressTheirView(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no clipboard tool: the copy says so
 	synctest.Test(t, func(t *testing.T) {
 		feed := make(chan model.Batch, 2)
-		m := newModel(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: feed, Title: "t", Controls: &fakeControls{},
+		m := newModel(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: feed, Title: "t", Controls: &tuitest.Controls{},
 			Export: func(f, p string) (string, error) { return "/tmp/x." + f, nil }}, 100, 30)
 		replay := newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30)
 		seen := map[string]bool{}

@@ -17,7 +17,7 @@ import (
 // fakeAnswerer records the answers sent (and answers confirmations as
 // fakeControls does).
 type fakeAnswerer struct {
-	fakeControls
+	tuitest.Controls
 	mu      sync.Mutex
 	sent    []string // request id + " " + action
 	answers []map[string][]model.AnswerChoice
@@ -67,7 +67,7 @@ func TestQuestionKeysAnswerNeverApprove(t *testing.T) {
 		if len(ctl.sent) != 1 || ctl.sent[0] != req.RequestID+" accept" || ctl.answers[0]["cutoff"][0].OptionID != "exclude" {
 			t.Fatalf("sent %v %v", ctl.sent, ctl.answers)
 		}
-		if len(ctl.fakeControls.answers) != 0 {
+		if len(answersOf(&ctl.Controls)) != 0 {
 			t.Fatal("a confirmation was sent")
 		}
 		d.Press("a", "ctrl+d")
@@ -100,7 +100,7 @@ func TestAnswerIsWithdrawnWhenTheQuestionCloses(t *testing.T) {
 func TestConfirmPromptShowsTheAnalyzersVerdict(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		m, ids := waitingModel(t, &fakeControls{})
+		m, ids := waitingModel(t, &tuitest.Controls{})
 		at := tui.Ordinal(m.Log.Latest().Pending[0].Index)
 		raw := `{"id":"00000000-0000-4000-8000-0000000000aa","timestamp":"2026-01-28T14:33:37.000000","source":"environment","kind":"SecurityAnalysisEvent",` +
 			`"analyzer":"LLMSecurityAnalyzer","policy":"ConfirmRisky","risks":{"` + ids[0] + `":"MEDIUM"}}`

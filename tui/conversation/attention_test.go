@@ -55,7 +55,7 @@ func attentionModel(t *testing.T, notify bool) *Conversation {
 	feed := make(chan model.Batch)
 	close(feed)
 	m := newModel(Options{Log: log, Live: true, Feed: feed, Notify: notify, Title: "confirm \x1b]0;pwned\x07 me; now",
-		Controls: &fakeControls{}}, 80, 24)
+		Controls: &tuitest.Controls{}}, 80, 24)
 	m, _ = send(m, BatchMsg{Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}})
 	m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000001", "running"))
 	return m
@@ -239,7 +239,7 @@ func TestBannerKeepsTheCursorInView(t *testing.T) {
 // no longer offers accept and reject.
 func TestBannerAfterAnAnswer(t *testing.T) {
 	t.Parallel()
-	m := liveModel(t, tuitest.WaitingLog(t), 80, 24, Options{Title: "c", Controls: &fakeControls{}})
+	m := liveModel(t, tuitest.WaitingLog(t), 80, 24, Options{Title: "c", Controls: &tuitest.Controls{}})
 	m, _ = send(m, statusBatch(t, "c1000000-0000-4000-8000-000000000009", "waiting_for_confirmation"))
 	if got := bannerText(m); !strings.Contains(got, "a accept") {
 		t.Fatalf("waiting with pending actions: %q", got)

@@ -168,7 +168,7 @@ func TestSignalsKeepTheirColourOnEveryProfile(t *testing.T) {
 		}},
 		{"waiting", func(p colorprofile.Profile) *Conversation {
 			m := colourModel(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Title: "confirmation mode",
-				Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}}, p, 160, 48)
+				Source: "ws 127.0.0.1:8000", Controls: &tuitest.Controls{}}, p, 160, 48)
 			m, _ = send(m, BatchMsg{Batch: model.Batch{Conn: &model.ConnState{Phase: model.PhaseLive}}})
 			return m
 		}, []cellWant{{"waiting_for_confirmation ·", 1, "yellow"}, {"HIGH", 2, "red"}}},

@@ -52,7 +52,7 @@ func goldenScenariosOn(load tuitest.Loader) []scenario {
 		}},
 		{"demo_waiting_for_confirmation", func(t *testing.T, w, h int) *Conversation {
 			return liveModel(t, demoLog(t, 236), w, h, Options{Title: "demo", Source: "ws 127.0.0.1:8000",
-				Controls: &fakeControls{}})
+				Controls: &tuitest.Controls{}})
 		}},
 		{"replay_start", func(t *testing.T, w, h int) *Conversation {
 			return newModel(Options{Log: load(t, "cli447_hi_followup_iterative_case_a"),
@@ -66,7 +66,7 @@ func goldenScenariosOn(load tuitest.Loader) []scenario {
 		}},
 		{"waiting_for_confirmation", func(t *testing.T, w, h int) *Conversation {
 			return liveModel(t, tuitest.WaitingLogOn(t, load), w, h, Options{Title: "confirmation mode",
-				Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}})
+				Source: "ws 127.0.0.1:8000", Controls: &tuitest.Controls{}})
 		}},
 		{"error", func(t *testing.T, w, h int) *Conversation {
 			m := newModel(Options{Log: tuitest.ErrorLogOn(t, load), Title: "hello world, then errors", Source: "replay ./errors"}, w, h)
@@ -100,7 +100,7 @@ func goldenScenariosOn(load tuitest.Loader) []scenario {
 				log.Append(full.Event(i))
 			}
 			m := liveModel(t, log, w, h, Options{Title: "confirmation mode", Source: "ws 127.0.0.1:8000",
-				Controls: &fakeControls{}})
+				Controls: &tuitest.Controls{}})
 			m, _ = press(t, m, "g", "j")
 			m, _ = send(m, statusBatch(t, "c0000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
 			return m
@@ -159,7 +159,7 @@ func TestGoldenConfirmPrompt(t *testing.T) {
 		for _, size := range tuitest.GoldenSizes {
 			t.Run(fmt.Sprintf("%s%dx%d", src.Prefix, size[0], size[1]), func(t *testing.T) {
 				m := liveModel(t, tuitest.WaitingLogOn(t, src.Load), size[0], size[1], Options{Title: "confirmation mode",
-					Source: "ws 127.0.0.1:8000", Controls: &fakeControls{}})
+					Source: "ws 127.0.0.1:8000", Controls: &tuitest.Controls{}})
 				m, _ = press(t, m, "a")
 				out := screen(m)
 				tuitest.AssertScreenShape(t, out, size[0], size[1])

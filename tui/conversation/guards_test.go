@@ -26,7 +26,7 @@ func guardSet(t *testing.T, rules ...string) *guard.Set {
 // tripped and what the server did; the header shows the armed guards.
 func TestGuardPausesALiveRunAndSaysSo(t *testing.T) {
 	full := tuitest.WaitingLog(t)
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch), Controls: steer,
 		Guards: guardSet(t, "steps>0:pause", "errors>5")}, 160, 48)
 	var evs []model.Event
@@ -34,8 +34,8 @@ func TestGuardPausesALiveRunAndSaysSo(t *testing.T) {
 		evs = append(evs, full.Event(i))
 	}
 	m = runCmd(t, m, m.Update(BatchMsg{Batch: model.Batch{Events: evs}}))
-	if steer.got() != "pause" {
-		t.Fatalf("the guard sent %q", steer.got())
+	if steer.Got() != "pause" {
+		t.Fatalf("the guard sent %q", steer.Got())
 	}
 	s := screen(m)
 	if !strings.Contains(s, "guard steps>0:pause tripped at #") || !strings.Contains(s, "→ paused") {
@@ -77,7 +77,7 @@ func TestGuardKeyListsTheArmedGuards(t *testing.T) {
 // empty input removes every guard.
 func TestGuardKeyReplacesTheRules(t *testing.T) {
 	full := tuitest.WaitingLog(t)
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	feed := make(chan model.Batch)
 	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: feed, Controls: steer,
 		Guards: guardSet(t, "errors>5")}, 160, 48)
@@ -91,16 +91,16 @@ func TestGuardKeyReplacesTheRules(t *testing.T) {
 	typeText(t, m, "steps>0:pause")
 	_, cmd := press(t, m, "enter")
 	m = runCmd(t, m, cmd)
-	if steer.got() != "" {
-		t.Fatalf("the new guard acted on the past: sent %q", steer.got())
+	if steer.Got() != "" {
+		t.Fatalf("the new guard acted on the past: sent %q", steer.Got())
 	}
 	s := screen(m)
 	if !strings.Contains(s, "guard 3/0") || strings.Contains(s, "/5") {
 		t.Fatalf("the header does not show the new guard alone:\n%s", s)
 	}
 	m = runCmd(t, m, m.Update(BatchMsg{Batch: model.Batch{Events: []model.Event{full.Event(full.Len() - 1)}}}))
-	if steer.got() != "pause" {
-		t.Fatalf("the new guard past its limit did not trip at the next event: sent %q", steer.got())
+	if steer.Got() != "pause" {
+		t.Fatalf("the new guard past its limit did not trip at the next event: sent %q", steer.Got())
 	}
 	press(t, m, "L", "ctrl+u", "enter")
 	if m.Opts.Guards != nil || strings.Contains(screen(m), "guard ") {
@@ -129,7 +129,7 @@ func TestGuardKeyRefusesABadRule(t *testing.T) {
 // again (the rule re-armed), the banner no longer says tripped and paused.
 func TestGuardBannerSaysWhenTheRunGoesOn(t *testing.T) {
 	full := tuitest.WaitingLog(t)
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	m := newModel(Options{Log: reducer.NewLog(nil, 0), Live: true, Feed: make(chan model.Batch), Controls: steer,
 		Guards: guardSet(t, "steps>2:pause")}, 160, 48)
 	var evs []model.Event

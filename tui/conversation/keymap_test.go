@@ -57,7 +57,7 @@ func TestEveryHandledKeyIsBound(t *testing.T) {
 	places := map[string]func() *Conversation{
 		"list": func() *Conversation { return newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30) },
 		"live list": func() *Conversation {
-			return liveModel(t, tuitest.WaitingLog(t), 100, 30, Options{Title: "t", Controls: &fakeControls{}})
+			return liveModel(t, tuitest.WaitingLog(t), 100, 30, Options{Title: "t", Controls: &tuitest.Controls{}})
 		},
 		"inspector": func() *Conversation {
 			m, _ := press(t, newModel(Options{Log: tuitest.ErrorLog(t)}, 100, 30), "]", "enter")
@@ -80,7 +80,7 @@ func TestEveryHandledKeyIsBound(t *testing.T) {
 			return m
 		},
 		"confirm": func() *Conversation {
-			m := liveModel(t, tuitest.WaitingLog(t), 100, 30, Options{Title: "t", Controls: &fakeControls{}})
+			m := liveModel(t, tuitest.WaitingLog(t), 100, 30, Options{Title: "t", Controls: &tuitest.Controls{}})
 			m, _ = press(t, m, "a")
 			return m
 		},

@@ -16,7 +16,7 @@ import (
 // exactly when it can have focus.
 func TestPanesKeepTheContract(t *testing.T) {
 	t.Parallel()
-	m := liveModel(t, tuitest.WaitingLog(t), 160, 48, Options{Title: "t", Controls: &fakeControls{}})
+	m := liveModel(t, tuitest.WaitingLog(t), 160, 48, Options{Title: "t", Controls: &tuitest.Controls{}})
 	st := m.state()
 	active := m.activeKeys(st)
 	k := &active

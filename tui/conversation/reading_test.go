@@ -324,7 +324,7 @@ func TestSidePanesShareAShortColumn(t *testing.T) {
 	t.Parallel()
 	// With too little room every pane keeps its title and a line or two,
 	// and what needs an answer (pending) gets its rows first.
-	m := liveModel(t, tuitest.WaitingLog(t), 120, 30, Options{Controls: &fakeControls{}})
+	m := liveModel(t, tuitest.WaitingLog(t), 120, 30, Options{Controls: &tuitest.Controls{}})
 	l := m.layout()
 	order, heights, frames := m.sideLayout(m.state(), &m.keys, l.side)
 	total := 0

@@ -1,11 +1,9 @@
 package conversation
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"ohwatch/internal/fixtures"
@@ -14,24 +12,16 @@ import (
 	"ohwatch/tui/internal/tuitest"
 )
 
-// fakeControls records the answers sent to a live conversation; err, when
-// set, is what every answer returns.
-type fakeControls struct {
-	mu      sync.Mutex
-	answers []bool
-	ids     [][]string
-	err     error
+// answersOf is the answers c recorded, in order.
+func answersOf(c interface{ Answers() ([]bool, [][]string) }) []bool {
+	answers, _ := c.Answers()
+	return answers
 }
 
-func (f *fakeControls) Respond(_ context.Context, accept bool, actionIDs []string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err != nil {
-		return f.err
-	}
-	f.answers = append(f.answers, accept)
-	f.ids = append(f.ids, slices.Clone(actionIDs))
-	return nil
+// idsOf is the actions each answer c recorded named.
+func idsOf(c interface{ Answers() ([]bool, [][]string) }) [][]string {
+	_, ids := c.Answers()
+	return ids
 }
 
 // statusBatch is a batch with one per-field execution_status update.
@@ -69,16 +59,16 @@ func waitingDrive(t *testing.T, ctl Controls) (d *tuitest.Driver, ids []string, 
 func TestAcceptRejectKeys(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		ctl := &fakeControls{}
+		ctl := &tuitest.Controls{}
 		d, ids, at := waitingDrive(t, ctl)
 		d.Press("a").Shows("Accept pending action "+at+"? [y/n]", "a message may approve them too")
 		d.Press("n").Hides("? [y/n]").Shows("cancelled")
-		if len(ctl.answers) != 0 {
+		if len(answersOf(ctl)) != 0 {
 			t.Fatal("n still answers")
 		}
 		d.Press("x", "y").Shows("rejected " + at)
-		if len(ctl.answers) != 1 || ctl.answers[0] || !slices.Equal(ctl.ids[0], ids) {
-			t.Fatalf("x y: answers %v about %v", ctl.answers, ctl.ids)
+		if len(answersOf(ctl)) != 1 || answersOf(ctl)[0] || !slices.Equal(idsOf(ctl)[0], ids) {
+			t.Fatalf("x y: answers %v about %v", answersOf(ctl), idsOf(ctl))
 		}
 		// The conversation waits still (the server has not answered yet): a
 		// answers even with the cursor in the past.
@@ -95,14 +85,14 @@ func TestAcceptRejectKeys(t *testing.T) {
 func TestQuestionWithdrawnWhenRunningAgain(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		ctl := &fakeControls{}
+		ctl := &tuitest.Controls{}
 		d, _, _ := waitingDrive(t, ctl)
 		d.Press("x").Shows("? [y/n]")
 		d.Send(statusBatch(t, "c0000000-0000-4000-8000-000000000002", "running"))
 		d.Hides("? [y/n]").Shows("question withdrawn: the conversation is running, no longer waiting for confirmation")
 		d.Press("y")
-		if len(ctl.answers) != 0 {
-			t.Fatalf("y after the question was withdrawn answered: %v", ctl.answers)
+		if len(answersOf(ctl)) != 0 {
+			t.Fatalf("y after the question was withdrawn answered: %v", answersOf(ctl))
 		}
 		d.Press("a").Hides("? [y/n]")
 	})
@@ -112,7 +102,7 @@ func TestQuestionWithdrawnWhenRunningAgain(t *testing.T) {
 // but on an action the user was not asked about.
 func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
 	t.Parallel()
-	ctl := &fakeControls{}
+	ctl := &tuitest.Controls{}
 	d, ids, at := waitingDrive(t, ctl)
 	d.Press("a").Shows("Accept pending action " + at + "? [y/n]")
 	another := (`{"id":"d0000000-0000-4000-8000-000000000001","timestamp":"2026-01-28T14:33:35.000000","source":"agent","thought":[],"action":{"command":"git push --force","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"toolu_more","tool_call":{"id":"toolu_more","name":"terminal","arguments":"{}","origin":"completion"},"llm_response_id":"resp-more","security_risk":"HIGH","summary":"force push","kind":"ActionEvent"}`)
@@ -129,14 +119,14 @@ func TestQuestionWithdrawnWhenOtherActionsWait(t *testing.T) {
 func TestAnswerCheckedAgainstTheLiveState(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		ctl := &fakeControls{}
+		ctl := &tuitest.Controls{}
 		m, _ := waitingModel(t, ctl)
 		m, _ = press(t, m, "x")
 		m.Log.Append(statusBatch(t, "c0000000-0000-4000-8000-000000000003", "running").Batch.Events...)
 		m, cmd := press(t, m, "y")
 		runCmd(t, m, cmd)
-		if len(ctl.answers) != 0 || !strings.Contains(m.Flash, "not sent: the conversation is running") {
-			t.Fatalf("answers %v, flash %q", ctl.answers, m.Flash)
+		if len(answersOf(ctl)) != 0 || !strings.Contains(m.Flash, "not sent: the conversation is running") {
+			t.Fatalf("answers %v, flash %q", answersOf(ctl), m.Flash)
 		}
 	})
 }
@@ -146,14 +136,14 @@ func TestAnswerCheckedAgainstTheLiveState(t *testing.T) {
 func TestAnswerWithheldByTheServerCheck(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		ctl := &fakeControls{err: fmt.Errorf("%w: the conversation is idle, no longer waiting for confirmation", ErrNotSent)}
+		ctl := &tuitest.Controls{Err: fmt.Errorf("%w: the conversation is idle, no longer waiting for confirmation", ErrNotSent)}
 		m, _ := waitingModel(t, ctl)
 		m, cmd := press(t, m, "a", "y")
 		m = runCmd(t, m, cmd)
 		if !strings.Contains(screen(m), "not sent: the conversation is idle, no longer waiting for confirmation") {
 			t.Fatalf("the footer does not say why nothing was sent:\n%s", screen(m))
 		}
-		ctl.err = fmt.Errorf("POST /respond_to_confirmation: 500 Internal Server Error")
+		ctl.Err = fmt.Errorf("POST /respond_to_confirmation: 500 Internal Server Error")
 		m, cmd = press(t, m, "a", "y")
 		m = runCmd(t, m, cmd)
 		if !strings.Contains(m.Flash, "could not respond: POST") {
@@ -167,13 +157,13 @@ func TestAnswerWithheldByTheServerCheck(t *testing.T) {
 func TestNoQuestionWithoutPendingActions(t *testing.T) {
 	t.Parallel()
 	tuitest.InBubble(t, func(t *testing.T) {
-		ctl := &fakeControls{}
+		ctl := &tuitest.Controls{}
 		d := drive(t, Options{Log: tuitest.Recorded(t, fixtures.Echo), Live: true, Feed: make(chan model.Batch), Controls: ctl}, 80, 24)
 		d.Send(statusBatch(t, "c2000000-0000-4000-8000-000000000001", "waiting_for_confirmation"))
 		d.Press("a").Shows("no pending action to answer").Hides("? [y/n]")
 		d.Press("y")
-		if len(ctl.answers) != 0 {
-			t.Fatalf("answers %v", ctl.answers)
+		if len(answersOf(ctl)) != 0 {
+			t.Fatalf("answers %v", answersOf(ctl))
 		}
 	})
 }

@@ -30,7 +30,7 @@ func TestShortHelpFitsAndEndsWithHelpQuit(t *testing.T) {
 	for name, keys := range contexts {
 		for _, w := range []int{160, 80, 60, 40} {
 			t.Run(fmt.Sprintf("%s_%d", name, w), func(t *testing.T) {
-				m := liveModel(t, tuitest.WaitingLog(t), w, 24, Options{Title: "t", Controls: &fakeControls{}})
+				m := liveModel(t, tuitest.WaitingLog(t), w, 24, Options{Title: "t", Controls: &tuitest.Controls{}})
 				if name == "pushed" {
 					tui.NewModel(NewConversation(Options{})).Update(tui.Push(m)())
 				}

@@ -25,24 +25,24 @@ func agentActionBatch(t *testing.T) BatchMsg {
 // and the footer says what the server answered; with nothing after the
 // status, p still says why it sends nothing.
 func TestControlsSendWhenTheEventsDisagreeWithTheStatus(t *testing.T) {
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	m := steeredModel(t, steer)
 	_ = m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "idle"))
 	m, _ = press(t, m, "p")
-	if steer.got() != "" || !strings.Contains(m.Flash, "not running; nothing sent") {
-		t.Fatalf("p on a quiet idle: sent %q, footer %q", steer.got(), m.Flash)
+	if steer.Got() != "" || !strings.Contains(m.Flash, "not running; nothing sent") {
+		t.Fatalf("p on a quiet idle: sent %q, footer %q", steer.Got(), m.Flash)
 	}
 	_ = m.Update(agentActionBatch(t))
 	m, cmd := press(t, m, "p")
 	m = runCmd(t, m, cmd)
-	if steer.got() != "pause" || !strings.Contains(m.Flash, "sent although the header said idle") || !strings.Contains(m.Flash, "the server answered: pause accepted") {
-		t.Fatalf("p while events disagree: sent %q, footer %q", steer.got(), m.Flash)
+	if steer.Got() != "pause" || !strings.Contains(m.Flash, "sent although the header said idle") || !strings.Contains(m.Flash, "the server answered: pause accepted") {
+		t.Fatalf("p while events disagree: sent %q, footer %q", steer.Got(), m.Flash)
 	}
-	steer.err = errors.New("interrupt refused by the server (409 Conflict): not running")
+	steer.Err = errors.New("interrupt refused by the server (409 Conflict): not running")
 	m, cmd = press(t, m, "I", "y")
 	m = runCmd(t, m, cmd)
-	if steer.got() != "pause|interrupt" || !strings.Contains(m.Flash, "interrupt not done: sent although the header said idle") || !strings.Contains(m.Flash, "the server answered: interrupt refused by the server (409 Conflict)") {
-		t.Fatalf("I y: sent %q, footer %q", steer.got(), m.Flash)
+	if steer.Got() != "pause|interrupt" || !strings.Contains(m.Flash, "interrupt not done: sent although the header said idle") || !strings.Contains(m.Flash, "the server answered: interrupt refused by the server (409 Conflict)") {
+		t.Fatalf("I y: sent %q, footer %q", steer.Got(), m.Flash)
 	}
 }
 
@@ -50,7 +50,7 @@ func TestControlsSendWhenTheEventsDisagreeWithTheStatus(t *testing.T) {
 // program, read off the terminal.
 func TestPauseWhileEventsDisagreeThroughTheTerminal(t *testing.T) {
 	t.Parallel()
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	feed := make(chan model.Batch, 2)
 	feed <- statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "idle").Batch
 	feed <- agentActionBatch(t).Batch
@@ -60,8 +60,8 @@ func TestPauseWhileEventsDisagreeThroughTheTerminal(t *testing.T) {
 	tm.WaitUntil(t, 5*time.Second, "the action arrived", func() bool { return log.Len() == 10 })
 	tm.Send(tea.KeyPressMsg{Code: 'p', Text: "p"})
 	tm.WaitFor(t, 5*time.Second, "sent although the header said idle")
-	if steer.got() != "pause" {
-		t.Fatalf("sent %q", steer.got())
+	if steer.Got() != "pause" {
+		t.Fatalf("sent %q", steer.Got())
 	}
 	close(feed)
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})

@@ -16,7 +16,7 @@ import (
 // effectSteering is a Steering whose server says what a message does to
 // pending actions.
 type effectSteering struct {
-	*fakeSteering
+	*tuitest.Steering
 	effect  MessageEffect
 	version string
 }
@@ -55,45 +55,45 @@ func sendWhilePending(t *testing.T, m *Conversation, text string) *Conversation 
 }
 
 func TestMessageWhilePendingOnAnApprovingServerAsksFirst(t *testing.T) {
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	d, at := pendingDrive(t, effectSteering{steer, MessageEffectApproves, "1.43.1"})
 	d.Press("M").Shows("on this server (SDK 1.43.1) a message approves " + at)
 	d.Type("do NOT run that").Press("enter")
-	if steer.got() != "" || len(steer.answers) != 0 {
-		t.Fatalf("enter sent %q before asking", steer.got())
+	if steer.Got() != "" || len(answersOf(steer)) != 0 {
+		t.Fatalf("enter sent %q before asking", steer.Got())
 	}
 	d.Shows("a message approves "+at, "x reject first, then send", "y send (approves)")
 	// esc goes back to the field, the text kept.
 	d.Press("esc").Shows("alt+enter new line", "│ do NOT run that")
 	d.Press("enter", "x")
-	if len(steer.answers) != 1 || steer.answers[0] || len(steer.ids[0]) != 1 || steer.got() != "message do NOT run that +run" {
-		t.Fatalf("x: answers %v %v, sent %q", steer.answers, steer.ids, steer.got())
+	if len(answersOf(steer)) != 1 || answersOf(steer)[0] || len(idsOf(steer)[0]) != 1 || steer.Got() != "message do NOT run that +run" {
+		t.Fatalf("x: answers %v %v, sent %q", answersOf(steer), idsOf(steer), steer.Got())
 	}
 	d.Shows("rejected " + at + ", then sent the message: the agent runs with it")
 }
 
 func TestMessageWhilePendingOnAnUnknownServerOffersOnlyTheSafePath(t *testing.T) {
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	d, _ := pendingDrive(t, effectSteering{steer, MessageEffectUnknown, "1.64.0"})
 	d.Press("M").Type("stop").Press("enter")
 	d.Shows("(SDK 1.64.0) a message may approve").Hides("y send")
 	d.Press("y").Shows("x reject first, then send")
-	if steer.got() != "" {
-		t.Fatalf("y sent %q on an unknown server", steer.got())
+	if steer.Got() != "" {
+		t.Fatalf("y sent %q on an unknown server", steer.Got())
 	}
 	d.Press("x")
-	if len(steer.answers) != 1 || steer.answers[0] || steer.got() != "message stop +run" {
-		t.Fatalf("x: answers %v, sent %q", steer.answers, steer.got())
+	if len(answersOf(steer)) != 1 || answersOf(steer)[0] || steer.Got() != "message stop +run" {
+		t.Fatalf("x: answers %v, sent %q", answersOf(steer), steer.Got())
 	}
 
 	// A Steering that cannot say is unknown too.
-	plain := &fakeSteering{}
+	plain := &tuitest.Steering{}
 	d, _ = pendingDrive(t, plain)
 	d.Press("M").Type("stop").Press("enter").Shows("x reject first, then send").Hides("y send")
 }
 
 func TestMessageWhilePendingOnASupersedingServerSays(t *testing.T) {
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	m := pendingModel(t, effectSteering{steer, MessageEffectRejects, "1.70.0"})
 	at := ordinals(m.pendingQuestion().indices)
 	m = sendWhilePending(t, m, "try another way")
@@ -102,8 +102,8 @@ func TestMessageWhilePendingOnASupersedingServerSays(t *testing.T) {
 	}
 	m, cmd := press(t, m, "y")
 	m = runCmd(t, m, cmd)
-	if steer.got() != "message try another way +run" || len(steer.answers) != 0 {
-		t.Fatalf("y sent %q, answers %v", steer.got(), steer.answers)
+	if steer.Got() != "message try another way +run" || len(answersOf(steer)) != 0 {
+		t.Fatalf("y sent %q, answers %v", steer.Got(), answersOf(steer))
 	}
 	if !strings.Contains(m.Flash, "message sent: it rejected "+at+" as superseded; the agent runs with it") {
 		t.Errorf("footer: %q", m.Flash)
@@ -111,12 +111,12 @@ func TestMessageWhilePendingOnASupersedingServerSays(t *testing.T) {
 }
 
 func TestMessageWithNothingPendingSaysTheAgentRuns(t *testing.T) {
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	m := pendingModel(t, steer)
 	_ = m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "running"))
 	m = sendWhilePending(t, m, "hello")
-	if steer.got() != "message hello +run" || !strings.Contains(m.Flash, "message sent: the agent runs with it") {
-		t.Fatalf("sent %q, footer %q", steer.got(), m.Flash)
+	if steer.Got() != "message hello +run" || !strings.Contains(m.Flash, "message sent: the agent runs with it") {
+		t.Fatalf("sent %q, footer %q", steer.Got(), m.Flash)
 	}
 }
 
@@ -124,7 +124,7 @@ func TestMessageWithNothingPendingSaysTheAgentRuns(t *testing.T) {
 // program, read off the terminal.
 func TestMessageWhilePendingThroughTheTerminal(t *testing.T) {
 	t.Parallel()
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	feed := make(chan model.Batch)
 	m := New(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: feed, NoColor: true,
 		Controls: effectSteering{steer, MessageEffectApproves, "1.43.1"}})
@@ -137,8 +137,8 @@ func TestMessageWhilePendingThroughTheTerminal(t *testing.T) {
 	tm.WaitFor(t, 5*time.Second, "x reject first, then send")
 	tm.Send(tea.KeyPressMsg{Code: 'x', Text: "x"})
 	tm.WaitFor(t, 5*time.Second, "then sent the message")
-	if steer.got() != "message no +run" || len(steer.answers) != 1 || steer.answers[0] {
-		t.Fatalf("sent %q, answers %v", steer.got(), steer.answers)
+	if steer.Got() != "message no +run" || len(answersOf(steer)) != 1 || answersOf(steer)[0] {
+		t.Fatalf("sent %q, answers %v", steer.Got(), answersOf(steer))
 	}
 	close(feed)
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})

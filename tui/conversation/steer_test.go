@@ -1,10 +1,8 @@
 package conversation
 
 import (
-	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,68 +11,37 @@ import (
 	"ohwatch/tui/internal/tuitest"
 )
 
-// fakeSteering records the controls sent to it.
-type fakeSteering struct {
-	fakeControls
-	mu   sync.Mutex
-	sent []string
-	err  error
-}
-
-func (f *fakeSteering) record(s string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.sent = append(f.sent, s)
-	return f.err
-}
-
-func (f *fakeSteering) Pause(context.Context) error     { return f.record("pause") }
-func (f *fakeSteering) Run(context.Context) error       { return f.record("run") }
-func (f *fakeSteering) Interrupt(context.Context) error { return f.record("interrupt") }
-func (f *fakeSteering) Message(_ context.Context, text string, run bool) error {
-	return f.record("message " + text + map[bool]string{true: " +run", false: " append"}[run])
-}
-func (f *fakeSteering) Policy(_ context.Context, p string) (string, error) {
-	return p, f.record("policy " + p)
-}
-
-func (f *fakeSteering) got() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return strings.Join(f.sent, "|")
-}
-
 // steeredModel is a live model waiting for confirmation (the agent's run
 // is on: pause and interrupt apply) with steer as its controls.
-func steeredModel(t *testing.T, steer *fakeSteering) *Conversation {
+func steeredModel(t *testing.T, steer *tuitest.Steering) *Conversation {
 	t.Helper()
 	return newModel(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: steer}, 160, 48)
 }
 
 func TestPauseAndResumeKeysSendAndShowTheAnswer(t *testing.T) {
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	m := steeredModel(t, steer)
 	m, cmd := press(t, m, "p")
 	m = runCmd(t, m, cmd)
-	if steer.got() != "pause" || !strings.Contains(m.Flash, "pause accepted") {
-		t.Fatalf("p sent %q, footer %q", steer.got(), m.Flash)
+	if steer.Got() != "pause" || !strings.Contains(m.Flash, "pause accepted") {
+		t.Fatalf("p sent %q, footer %q", steer.Got(), m.Flash)
 	}
 	// R while the conversation waits: a/x answer it, nothing is sent.
 	m, _ = press(t, m, "R")
-	if steer.got() != "pause" || !strings.Contains(m.Flash, "resume: the conversation waits for confirmation") || !strings.Contains(m.Flash, "nothing sent") {
-		t.Fatalf("R while waiting: sent %q, footer %q", steer.got(), m.Flash)
+	if steer.Got() != "pause" || !strings.Contains(m.Flash, "resume: the conversation waits for confirmation") || !strings.Contains(m.Flash, "nothing sent") {
+		t.Fatalf("R while waiting: sent %q, footer %q", steer.Got(), m.Flash)
 	}
 	_ = m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "paused"))
 	m, cmd = press(t, m, "R")
 	m = runCmd(t, m, cmd)
-	if steer.got() != "pause|run" || !strings.Contains(m.Flash, "resume accepted") {
-		t.Fatalf("R when paused: sent %q, footer %q", steer.got(), m.Flash)
+	if steer.Got() != "pause|run" || !strings.Contains(m.Flash, "resume accepted") {
+		t.Fatalf("R when paused: sent %q, footer %q", steer.Got(), m.Flash)
 	}
 	m, _ = press(t, m, "p")
 	if !strings.Contains(m.Flash, "pause: the conversation is paused, not running; nothing sent") {
 		t.Errorf("p when paused: footer %q", m.Flash)
 	}
-	steer.err = errors.New("run refused by the server (409 Conflict): Conversation already running")
+	steer.Err = errors.New("run refused by the server (409 Conflict): Conversation already running")
 	m, cmd = press(t, m, "R")
 	m = runCmd(t, m, cmd)
 	if !strings.Contains(m.Flash, "resume not done: run refused by the server (409 Conflict)") {
@@ -83,27 +50,27 @@ func TestPauseAndResumeKeysSendAndShowTheAnswer(t *testing.T) {
 }
 
 func TestInterruptAndPolicyAskFirst(t *testing.T) {
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	d := drive(t, Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: steer}, 160, 48)
 	d.Press("I").Shows("Interrupt the run? [y/n]")
 	d.Press("n").Hides("Interrupt the run?").Shows("cancelled")
-	if steer.got() != "" {
-		t.Fatalf("n still interrupts: sent %q", steer.got())
+	if steer.Got() != "" {
+		t.Fatalf("n still interrupts: sent %q", steer.Got())
 	}
 	d.Press("I", "y")
-	if steer.got() != "interrupt" {
-		t.Fatalf("I y sent %q", steer.got())
+	if steer.Got() != "interrupt" {
+		t.Fatalf("I y sent %q", steer.Got())
 	}
 	d.Press("C").Shows("confirmation policy: 1 never")
 	d.Press("3").Shows("Set the confirmation policy to risky:MEDIUM? [y/n]")
 	d.Press("y").Shows("confirmation policy set to risky:MEDIUM")
-	if steer.got() != "interrupt|policy risky:MEDIUM" {
-		t.Fatalf("sent %q", steer.got())
+	if steer.Got() != "interrupt|policy risky:MEDIUM" {
+		t.Fatalf("sent %q", steer.Got())
 	}
 }
 
 func TestMessageFieldTakesLinesAndPastesAndSends(t *testing.T) {
-	steer := &fakeSteering{}
+	steer := &tuitest.Steering{}
 	// Running, nothing pending: the message goes as it is (a pending
 	// action is asked about first: steer_pending_test.go).
 	d := drive(t, Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: steer}, 160, 48)
@@ -115,7 +82,7 @@ func TestMessageFieldTakesLinesAndPastesAndSends(t *testing.T) {
 	d.Shows("│ use printf", "│ not echo", "│ please")
 	d.Press("tab") // append only
 	d.Press("enter").Shows("message appended").Hides("alt+enter new line")
-	if got := steer.got(); got != "message use printf\nnot echo\nplease append" {
+	if got := steer.Got(); got != "message use printf\nnot echo\nplease append" {
 		t.Fatalf("sent %q", got)
 	}
 	d.Press("M", "esc").Hides("alt+enter new line").Shows("message not sent")
@@ -135,14 +102,14 @@ func TestControlsOnARecordingSayWhy(t *testing.T) {
 // controls of the view it was asked on, even when it arrives after another
 // view took the screen.
 func TestControlsStayBoundToTheirConversation(t *testing.T) {
-	a, b := &fakeSteering{}, &fakeSteering{}
+	a, b := &tuitest.Steering{}, &tuitest.Steering{}
 	ma, mb := steeredModel(t, a), steeredModel(t, b)
 	ma, _ = press(t, ma, "I")
 	mb, _ = press(t, mb, "p")
 	_, cmd := press(t, ma, "y")
 	runCmd(t, ma, cmd)
-	if a.got() != "interrupt" || strings.Contains(b.got(), "interrupt") {
-		t.Errorf("a got %q, b got %q", a.got(), b.got())
+	if a.Got() != "interrupt" || strings.Contains(b.Got(), "interrupt") {
+		t.Errorf("a got %q, b got %q", a.Got(), b.Got())
 	}
 	_ = mb
 }

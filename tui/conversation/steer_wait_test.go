@@ -1,10 +1,8 @@
 package conversation
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -12,28 +10,11 @@ import (
 	"ohwatch/tui/internal/tuitest"
 )
 
-// waitingSteering is a Steering whose resume waits for the server: it
-// says a line, then waits until released.
-type waitingSteering struct {
-	fakeSteering
-	release  chan struct{}
-	deadline time.Duration // the time its context gave it
-}
-
-func (w *waitingSteering) RunWaiting(ctx context.Context, say func(string)) error {
-	if d, ok := ctx.Deadline(); ok {
-		w.deadline = time.Until(d)
-	}
-	say("the server is still finishing the paused run")
-	<-w.release
-	return w.record("run")
-}
-
 // TestResumeSaysWhatItWaitsFor: in a conversation's view too, R on a
 // conversation whose server is still finishing the paused run says what
 // it waits for until the server's answer comes.
 func TestResumeSaysWhatItWaitsFor(t *testing.T) {
-	w := &waitingSteering{release: make(chan struct{})}
+	w := tuitest.NewWaitingSteering()
 	m := newModel(Options{Log: tuitest.WaitingLog(t), Live: true, Feed: make(chan model.Batch), Controls: w}, 160, 48)
 	_ = m.Update(statusBatch(t, "c0000000-0000-4000-8000-0000000000f1", "paused"))
 	m, cmd := press(t, m, "R")
@@ -51,9 +32,9 @@ func TestResumeSaysWhatItWaitsFor(t *testing.T) {
 	if !strings.Contains(m.Flash, "resume: the server is still finishing the paused run") {
 		t.Fatalf("footer %q", m.Flash)
 	}
-	close(w.release)
+	close(w.Release)
 	m.Update(progress.Next())
-	if !strings.Contains(m.Flash, "resume accepted") || w.got() != "run" {
-		t.Errorf("after the wait: footer %q, sent %q", m.Flash, w.got())
+	if !strings.Contains(m.Flash, "resume accepted") || w.Got() != "run" {
+		t.Errorf("after the wait: footer %q, sent %q", m.Flash, w.Got())
 	}
 }
