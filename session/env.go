@@ -38,10 +38,20 @@ type Env struct {
 
 // colourProfile is the colour profile of the terminal on Stdout as its
 // environment describes it; Unknown without an environment (tests), and
-// then the program reports the terminal's own once it runs.
+// then the program reports the terminal's own once it runs. Stdout may be
+// wrapped (redacting secrets): the terminal is the writer under the
+// wrappers, so it is the one asked whether it is a terminal.
 func (env *Env) colourProfile() colorprofile.Profile {
 	if env.Environ == nil {
 		return colorprofile.Unknown
 	}
-	return colorprofile.Detect(env.Stdout, env.Environ())
+	out := env.Stdout
+	for {
+		w, ok := out.(interface{ underlying() io.Writer })
+		if !ok {
+			break
+		}
+		out = w.underlying()
+	}
+	return colorprofile.Detect(out, env.Environ())
 }

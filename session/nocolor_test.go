@@ -3,10 +3,13 @@ package session
 import (
 	"context"
 	"io"
+	"os"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
 
+	"ohwatch/internal/redact"
 	"ohwatch/reducer"
 )
 
@@ -49,5 +52,32 @@ func TestColourProfileComesFromEnv(t *testing.T) {
 	}
 	if got := (&Env{Stdout: io.Discard}).colourProfile(); got != colorprofile.Unknown {
 		t.Errorf("profile %v without an environment; want Unknown", got)
+	}
+}
+
+// TestColourProfileSeesTheTerminalUnderRedaction: once secrets are known,
+// stdout is a writer that redacts them into the terminal; the profile is
+// still the terminal's (a redacting writer is no terminal, and asked
+// instead it drew every screen without colour).
+func TestColourProfileSeesTheTerminalUnderRedaction(t *testing.T) {
+	tty, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer tty.Close()
+	if !term.IsTerminal(tty.Fd()) {
+		t.Skip("the pseudo-terminal is not taken for a terminal here")
+	}
+	environ := func() []string { return []string{"TERM=xterm-256color"} }
+	env := &Env{Stdout: tty, Stderr: io.Discard, Getenv: func(string) string { return "" }, Environ: environ}
+	if got := env.colourProfile(); got != colorprofile.ANSI256 {
+		t.Fatalf("profile %v on the terminal itself; want ANSI256", got)
+	}
+	secrets := &redact.Secrets{}
+	secrets.Add("s3cr3t-key-value")
+	secret, done := env.WithSecrets(secrets)
+	defer done()
+	if got := secret.colourProfile(); got != colorprofile.ANSI256 {
+		t.Errorf("profile %v through the redacting writer; want the terminal's ANSI256", got)
 	}
 }

@@ -58,6 +58,10 @@ func (r *redactingWriter) Flush() error {
 	return err
 }
 
+// underlying is the writer r redacts into: the terminal, when its
+// colour profile is asked.
+func (r *redactingWriter) underlying() io.Writer { return r.w }
+
 // emit writes b redacted.
 func (r *redactingWriter) emit(b []byte) error {
 	_, err := io.WriteString(r.w, r.secrets.Redact(string(b)))
