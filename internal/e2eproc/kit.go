@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"ohwatch/internal/modroot"
 )
 
 // FindKit finds the module's root (the directory of go.mod, up from the
@@ -13,7 +15,7 @@ import (
 // clone has no kit and skips the suite (0), unless
 // OHWATCH_UPSTREAM_REQUIRED=1 (CI) makes it required (1).
 func FindKit(suite, name, marker, what string) (root, kit string, code int, ok bool) {
-	root, err := moduleRoot()
+	root, err := modroot.Find()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, suite+":", err)
 		return "", "", 1, false
@@ -28,20 +30,4 @@ func FindKit(suite, name, marker, what string) (root, kit string, code int, ok b
 		return "", "", 0, false
 	}
 	return root, kit, 0, true
-}
-
-// moduleRoot walks up from the working directory to go.mod.
-func moduleRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", fmt.Errorf("no go.mod above %s", wd)
-		}
-	}
 }

@@ -30,6 +30,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"ohwatch/internal/modroot"
 )
 
 func main() {
@@ -48,7 +50,7 @@ func perf(pattern string, dry bool, pagePath string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	root, err := moduleRoot()
+	root, err := modroot.Find()
 	if err != nil {
 		return err
 	}
@@ -172,18 +174,6 @@ func stampLine(root string, chosen, total int, pattern string) string {
 	return fmt.Sprintf("%s%s, commit %s, %s, %d CPUs (%s), load average %s as it began; it measured %s.",
 		stampPrefix, time.Now().UTC().Format("2006-01-02T15:04Z"), commit(root), goVersion(root),
 		runtime.NumCPU(), cpuModel(), loadAverage(), which)
-}
-
-func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", err
-	}
-	mod := strings.TrimSpace(string(out))
-	if mod == "" || mod == os.DevNull {
-		return "", fmt.Errorf("not inside the module")
-	}
-	return filepath.Dir(mod), nil
 }
 
 // commit is HEAD's short hash, "+changes" when files other than the

@@ -6,13 +6,14 @@
 package upstream
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
+
+	"ohwatch/internal/modroot"
 )
 
 // RequiredEnv names the variable that turns a missing recordings directory
@@ -36,18 +37,15 @@ var locate = sync.OnceValues(func() (string, error) {
 // find walks up from wd to the module root and returns the recordings
 // directory beside it, or why there is none.
 func find(wd string) (string, error) {
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			td := filepath.Join(filepath.Dir(dir), "shared", "testdata", "openhands")
-			if _, err := os.Stat(td); err != nil {
-				return "", fmt.Errorf("%s is missing: %w", td, err)
-			}
-			return td, nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", errors.New("no go.mod above " + wd)
-		}
+	root, err := modroot.From(wd)
+	if err != nil {
+		return "", err
 	}
+	td := filepath.Join(filepath.Dir(root), "shared", "testdata", "openhands")
+	if _, err := os.Stat(td); err != nil {
+		return "", fmt.Errorf("%s is missing: %w", td, err)
+	}
+	return td, nil
 }
 
 // required reports whether a missing recordings directory must fail.
