@@ -3,9 +3,12 @@ package cloudserver
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -170,12 +173,27 @@ type appServer struct {
 	creating sync.Mutex
 }
 
-// startApp starts an app server in dir with the suite's scripted LLM speed
-// and env on top.
+// sandboxBase is the first port of the suite's sandboxes: each app server
+// gives its sandboxes the first free port from its own base, checked free
+// and then bound by another process a moment later, so two app servers
+// whose ranges meet (the kit picks a base at random, from 20000 to 39900
+// in steps of 100) can hand two sandboxes one port, and one app server
+// then talks to another's sandbox (404 on its conversation). The suite's
+// app servers get bases a thousand apart, all below the ephemeral ports
+// (32768 on) that the agent-server suite and the clients bind.
+var sandboxBase = 20000 + 100*rand.IntN(60)
+
+// sandboxPorts is the base port of the app server named name.
+func sandboxPorts(name string) string {
+	return "CLOUDKIT_SANDBOX_BASE_PORT=" + strconv.Itoa(sandboxBase+1000*slices.Index([]string{"shared", "bare", "doomed"}, name))
+}
+
+// startApp starts an app server in dir with the suite's scripted LLM speed,
+// its own sandbox ports, and env on top.
 func startApp(dir string, env []string) (*appServer, error) {
 	cmd := exec.Command(filepath.Join(kit, "run_app_server.sh"), dir)
 	cmd.Env = append(append(os.Environ(), "FAKELLM_DELAY=0.2", "PYTHON="+python,
-		"PYTHONDONTWRITEBYTECODE=", "PYTHONPYCACHEPREFIX="+pycache), env...)
+		"PYTHONDONTWRITEBYTECODE=", "PYTHONPYCACHEPREFIX="+pycache, sandboxPorts(filepath.Base(dir))), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("run_app_server.sh %s: %v\n%s", dir, err, out)
 	}
